@@ -1,0 +1,273 @@
+package store
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ErrExists is returned by Create when the destination exists and Force is not set.
+var ErrExists = errors.New("output exists")
+
+// ErrNotGraph is matched by errors for paths that hold no graph.
+var ErrNotGraph = errors.New("not an ooc graph")
+
+// ErrLocked is returned by Create when another process is writing the same graph.
+var ErrLocked = errors.New("graph is being written by another process")
+
+// DefaultShardBytes keeps each shard's ADJ within the ~512 MiB window in which random
+// zero-copy GPU reads stay at link speed (shared/GPU.md).
+const DefaultShardBytes = 512 << 20
+
+// DefaultShardVertices bounds the per-shard DEGREES and OFFSETS arrays that a writer
+// holds in memory (128 MiB for both).
+const DefaultShardVertices = 1 << 24
+
+// CreateOptions shape a Builder.
+type CreateOptions struct {
+	Force         bool   // replace an existing graph at the destination
+	ShardBytes    int64  // ADJ bytes per shard; 0 means DefaultShardBytes
+	ShardVertices uint32 // vertices per shard; 0 means DefaultShardVertices
+}
+
+// Builder writes a graph directory under a temporary name and publishes it atomically
+// (FORMAT.md, "Publishing").
+type Builder struct {
+	dest, tmp string
+	opt       CreateOptions
+	lock      *os.File
+	out, in   *CSRWriter
+	ids       *IDsInfo
+	done      bool
+}
+
+// Create starts a graph at dest. It takes the destination's lock, refuses an existing
+// destination unless opt.Force, and removes temporary directories that earlier, killed
+// builds of the same destination left behind.
+func Create(dest string, opt CreateOptions) (*Builder, error) {
+	if opt.ShardBytes <= 0 {
+		opt.ShardBytes = DefaultShardBytes
+	}
+	if opt.ShardVertices == 0 {
+		opt.ShardVertices = DefaultShardVertices
+	}
+	dest = filepath.Clean(dest)
+	parent, base := filepath.Dir(dest), filepath.Base(dest)
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("store: output directory %s does not exist", parent)
+	}
+	lock, err := lockFile(filepath.Join(parent, "."+base+".lock"))
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", dest, err)
+	}
+	b := &Builder{dest: dest, opt: opt, lock: lock}
+	if _, err := os.Lstat(dest); err == nil && !opt.Force {
+		b.unlock()
+		return nil, fmt.Errorf("store: %s exists (use --force to replace it): %w", dest, ErrExists)
+	}
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
+	for _, s := range stale {
+		os.RemoveAll(s)
+	}
+	b.tmp, err = os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		b.unlock()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	b.out = &CSRWriter{b: b, dir: Out}
+	b.in = &CSRWriter{b: b, dir: In}
+	return b, nil
+}
+
+// TempDir is where the graph is being built; it also suits the build's spill files.
+func (b *Builder) TempDir() string { return b.tmp }
+
+// Writer returns the writer of one direction.
+func (b *Builder) Writer(d Direction) *CSRWriter {
+	if d == In {
+		return b.in
+	}
+	return b.out
+}
+
+// WriteIDs writes ids.bin: ids[i] is the original id of vertex i, ascending.
+func (b *Builder) WriteIDs(ids []uint64) error {
+	path := filepath.Join(b.tmp, "ids.bin")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer f.Close()
+	h := newCRC()
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	var buf [8]byte
+	w.WriteString(idsMagic)
+	binary.LittleEndian.PutUint64(buf[:], uint64(len(ids)))
+	w.Write(buf[:])
+	for _, id := range ids {
+		binary.LittleEndian.PutUint64(buf[:], id)
+		w.Write(buf[:])
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("store: writing %s: %w", path, err)
+	}
+	crc := h.Sum32()
+	binary.LittleEndian.PutUint32(buf[:4], crc)
+	if _, err := f.Write(append(buf[:4:4], idsMagic...)); err != nil {
+		return fmt.Errorf("store: writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	b.ids = &IDsInfo{File: "ids.bin", Bytes: int64(8 + 8 + 8*len(ids) + 4 + 8), CRC: fmt.Sprintf("%08x", crc)}
+	return nil
+}
+
+// Commit finishes the shards (padding both directions to m.Vertices), fills in the
+// manifest's shard lists, sizes and ids, writes it last and publishes the directory.
+func (b *Builder) Commit(m *Manifest) error {
+	if b.done {
+		return errors.New("store: Commit after Commit or Abort")
+	}
+	err := b.commit(m)
+	if err != nil {
+		b.Abort()
+	}
+	return err
+}
+
+func (b *Builder) commit(m *Manifest) error {
+	var err error
+	if m.Out, err = b.out.finish(m.Vertices); err != nil {
+		return err
+	}
+	m.In = nil
+	if m.Directed {
+		if m.In, err = b.in.finish(m.Vertices); err != nil {
+			return err
+		}
+	}
+	m.Edges = b.out.edges
+	if m.Directed && b.in.edges != m.Edges {
+		return fmt.Errorf("store: %d out-edges but %d in-edges", m.Edges, b.in.edges)
+	}
+	m.IDs, m.Relabeled = b.ids, b.ids != nil
+	m.Options.ShardBytes, m.Options.BlockSize = b.opt.ShardBytes, BlockSize
+	if m.Created == "" {
+		m.Created = time.Now().UTC().Format(time.RFC3339)
+	}
+	m.Bytes = 0
+	for _, s := range append(append([]ShardInfo{}, m.Out...), m.In...) {
+		m.Bytes += s.Bytes
+	}
+	if m.IDs != nil {
+		m.Bytes += m.IDs.Bytes
+	}
+	if err := m.validate(filepath.Join(b.tmp, ManifestName)); err != nil {
+		return fmt.Errorf("store: refusing to publish: %w", err)
+	}
+	// The manifest's own size is counted too; its length depends on m.Bytes, so settle it.
+	for {
+		body, err := m.Marshal()
+		if err != nil {
+			return err
+		}
+		total := m.Bytes - m.manifestBytes + int64(len(body))
+		if total == m.Bytes {
+			if err := writeFileSync(filepath.Join(b.tmp, ManifestName), body); err != nil {
+				return err
+			}
+			break
+		}
+		m.manifestBytes = int64(len(body))
+		m.Bytes = total
+	}
+	if err := syncDir(b.tmp); err != nil {
+		return err
+	}
+	var trash string
+	if _, err := os.Lstat(b.dest); err == nil {
+		trash = b.tmp + ".old"
+		if err := os.Rename(b.dest, trash); err != nil {
+			return fmt.Errorf("store: replacing %s: %w", b.dest, err)
+		}
+	}
+	if err := os.Rename(b.tmp, b.dest); err != nil {
+		return fmt.Errorf("store: publishing %s: %w", b.dest, err)
+	}
+	if err := syncDir(filepath.Dir(b.dest)); err != nil {
+		return err
+	}
+	if trash != "" {
+		os.RemoveAll(trash)
+	}
+	b.done = true
+	b.unlock()
+	return nil
+}
+
+// Abort removes the temporary directory and releases the lock. It is safe to call after
+// Commit (it does nothing then).
+func (b *Builder) Abort() error {
+	if b.done {
+		return nil
+	}
+	b.done = true
+	b.out.abort()
+	b.in.abort()
+	err := os.RemoveAll(b.tmp)
+	b.unlock()
+	return err
+}
+
+func (b *Builder) unlock() {
+	if b.lock != nil {
+		unlockFile(b.lock)
+		b.lock = nil
+	}
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("store: writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("store: %w", err)
+	}
+	return f.Close()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !strings.Contains(err.Error(), "invalid argument") {
+		return fmt.Errorf("store: fsync %s: %w", dir, err)
+	}
+	return nil
+}
+
+func readAllLimit(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return b, nil
+}

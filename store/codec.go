@@ -1,0 +1,173 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// BlockSize is the number of neighbours per compressed block (FORMAT.md, "ADJ: one list").
+const BlockSize = 64
+
+// errList is returned by the list decoders; callers wrap it into a CorruptError
+// with the shard's path and the list's offset.
+var errList = errors.New("malformed adjacency list")
+
+func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// NumBlocks is the number of compressed blocks of a list of degree d.
+func NumBlocks(d uint32) uint32 { return (d + BlockSize - 1) / BlockSize }
+
+// AppendList appends the encoding of v's sorted neighbour list to dst.
+func AppendList(dst []byte, v uint32, nbrs []uint32) []byte {
+	nb := NumBlocks(uint32(len(nbrs)))
+	start := len(dst)
+	if nb > 1 {
+		for k := uint32(1); k < nb; k++ {
+			dst = append(dst, 0, 0, 0, 0)
+		}
+	}
+	for k := uint32(0); k < nb; k++ {
+		if k > 0 {
+			binary.LittleEndian.PutUint32(dst[start+4*int(k-1):], uint32(len(dst)-start))
+		}
+		blk := nbrs[k*BlockSize : min(uint32(len(nbrs)), (k+1)*BlockSize)]
+		dst = binary.AppendUvarint(dst, zigzag(int64(blk[0])-int64(v)))
+		for i := 1; i < len(blk); i++ {
+			dst = binary.AppendUvarint(dst, uint64(blk[i]-blk[i-1]))
+		}
+	}
+	return dst
+}
+
+// Uvarint decodes one LEB128 value from b at pos. It returns the value and the position
+// after it, or next < 0 when b ends inside the value or the value overflows 64 bits.
+func Uvarint(b []byte, pos int) (x uint64, next int) {
+	var s uint
+	for i := pos; i < len(b); i++ {
+		c := b[i]
+		if c < 0x80 {
+			if s == 63 && c > 1 {
+				return 0, -1
+			}
+			return x | uint64(c)<<s, i + 1
+		}
+		x |= uint64(c&0x7f) << s
+		s += 7
+		if s > 63 {
+			return 0, -1
+		}
+	}
+	return 0, -1
+}
+
+// DecodeList appends to dst the d neighbours of v encoded in list (exactly the bytes
+// OFFSETS[v]..OFFSETS[v+1]). Every neighbour is checked against nv, the vertex count.
+func DecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint32, error) {
+	var it ListIter
+	it.Reset(v, d, list, nv)
+	for it.Next() {
+		dst = append(dst, it.Value())
+	}
+	return dst, it.Err()
+}
+
+// ListIter walks one encoded list in order; it allows early termination (bottom-up
+// BFS) without decoding the rest. The zero value is an empty list.
+//
+//	it.Reset(v, d, list, nv)
+//	for it.Next() { use(it.Value()) }
+//	if err := it.Err(); err != nil { ... }
+type ListIter struct {
+	list    []byte
+	v, nv   uint32
+	left    uint32 // neighbours not yet returned
+	inBlock uint32 // neighbours left in the current block
+	block   uint32 // index of the current block
+	nb      uint32
+	pos     int
+	cur     uint32
+	err     error
+}
+
+// Reset starts iterating the d neighbours of v in list.
+func (it *ListIter) Reset(v, d uint32, list []byte, nv uint32) {
+	*it = ListIter{list: list, v: v, nv: nv, left: d, nb: NumBlocks(d)}
+	if it.nb > 1 {
+		it.pos = 4 * int(it.nb-1)
+		if it.pos > len(list) {
+			it.fail()
+		}
+	}
+}
+
+func (it *ListIter) fail() {
+	it.err = errList
+	it.left = 0
+}
+
+// Next advances to the next neighbour and reports whether there is one.
+func (it *ListIter) Next() bool {
+	if it.left == 0 {
+		if it.err == nil && it.pos != len(it.list) {
+			it.fail() // trailing bytes: the list and its degree disagree
+		}
+		return false
+	}
+	if it.inBlock == 0 {
+		if it.block > 0 {
+			off := int(binary.LittleEndian.Uint32(it.list[4*(it.block-1):]))
+			if off != it.pos {
+				it.fail()
+				return false
+			}
+		}
+		x, next := Uvarint(it.list, it.pos)
+		if next < 0 {
+			it.fail()
+			return false
+		}
+		u := int64(it.v) + unzigzag(x)
+		if u < 0 || u >= int64(it.nv) {
+			it.fail()
+			return false
+		}
+		it.cur, it.pos = uint32(u), next
+		it.inBlock = min(it.left, BlockSize)
+		it.block++
+	} else {
+		x, next := Uvarint(it.list, it.pos)
+		if next < 0 || x >= uint64(it.nv) || uint64(it.cur)+x >= uint64(it.nv) {
+			it.fail()
+			return false
+		}
+		it.cur, it.pos = it.cur+uint32(x), next
+	}
+	it.inBlock--
+	it.left--
+	return true
+}
+
+// Value is the neighbour Next moved to.
+func (it *ListIter) Value() uint32 { return it.cur }
+
+// Err reports a malformed list. It is meaningful once Next has returned false; a caller
+// that stops early has checked only the bytes it read.
+func (it *ListIter) Err() error { return it.err }
+
+// BlockOffset returns the byte offset (from the list's start) of block k of a list of
+// degree d, for decoders that split one long list across threads.
+func BlockOffset(list []byte, d, k uint32) (int, error) {
+	nb := NumBlocks(d)
+	if k >= nb || 4*int(nb-1) > len(list) {
+		return 0, errList
+	}
+	if k == 0 {
+		return 4 * int(nb-1), nil
+	}
+	off := int(binary.LittleEndian.Uint32(list[4*(k-1):]))
+	if off >= len(list) {
+		return 0, errList
+	}
+	return off, nil
+}

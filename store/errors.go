@@ -1,0 +1,30 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrCorrupt is matched (errors.Is) by every error that reports bytes of a graph
+// directory that do not follow FORMAT.md.
+var ErrCorrupt = errors.New("corrupt graph")
+
+// CorruptError says which file is corrupt, where, and what was expected.
+type CorruptError struct {
+	Path   string
+	Offset int64 // byte offset in Path, -1 when the whole file is concerned
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	if e.Offset < 0 {
+		return fmt.Sprintf("store: corrupt %s: %s", e.Path, e.Reason)
+	}
+	return fmt.Sprintf("store: corrupt %s at offset %d: %s", e.Path, e.Offset, e.Reason)
+}
+
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+func corrupt(path string, off int64, format string, args ...any) error {
+	return &CorruptError{Path: path, Offset: off, Reason: fmt.Sprintf(format, args...)}
+}

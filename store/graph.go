@@ -1,0 +1,260 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+
+	mmap "github.com/edsrzf/mmap-go"
+)
+
+// Graph is an open graph directory: the manifest and every shard mapped read-only and
+// shared (which is what cuMemHostRegister accepts with READ_ONLY; shared/GPU.md).
+//
+// Opening checks every structure that a reader could trip over (manifest checksum,
+// shard headers, footers, section bounds, the tie between manifest and shard headers);
+// the section checksums are checked by Shard.Check or Graph.Check, which engines call
+// before computing, so corrupt bytes never produce an answer.
+type Graph struct {
+	Dir string
+	M   *Manifest
+	out *CSR
+	in  *CSR
+	ids []uint64
+	idm mmap.MMap
+}
+
+// CSR is one direction of a graph as its shards in vertex order.
+type CSR struct {
+	Dir    Direction
+	N      uint32 // vertices of the graph
+	Edges  uint64
+	Shards []*Shard
+}
+
+// Open opens the graph directory dir.
+func Open(dir string) (*Graph, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{Dir: dir, M: m}
+	if g.out, err = openCSR(dir, Out, m.Out, m); err != nil {
+		g.Close()
+		return nil, err
+	}
+	g.in = g.out
+	if m.Directed {
+		if g.in, err = openCSR(dir, In, m.In, m); err != nil {
+			g.Close()
+			return nil, err
+		}
+	}
+	if m.IDs != nil {
+		if err := g.openIDs(); err != nil {
+			g.Close()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+func openCSR(dir string, d Direction, infos []ShardInfo, m *Manifest) (*CSR, error) {
+	c := &CSR{Dir: d, N: m.Vertices, Edges: m.Edges}
+	for _, info := range infos {
+		path := filepath.Join(dir, info.File)
+		s, err := openShard(path, m.Vertices)
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+		c.Shards = append(c.Shards, s)
+		want := fmt.Sprintf("%08x", s.HeaderCRC)
+		switch {
+		case s.Dir != d:
+			err = corrupt(path, 12, "holds %s-edges, the manifest lists it as %s", s.Dir, d)
+		case s.Lo != info.Lo || s.Hi() != info.Hi:
+			err = corrupt(path, 16, "covers [%d, %d), the manifest says [%d, %d)", s.Lo, s.Hi(), info.Lo, info.Hi)
+		case s.Edges != info.Edges:
+			err = corrupt(path, 24, "holds %d edges, the manifest says %d", s.Edges, info.Edges)
+		case want != info.HeaderCRC:
+			err = corrupt(path, headerSize-4, "header checksum %s, the manifest expects %s (a shard of another graph?)", want, info.HeaderCRC)
+		case int64(len(s.data)) != info.Bytes:
+			err = corrupt(path, -1, "is %d bytes, the manifest says %d", len(s.data), info.Bytes)
+		}
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *CSR) close() {
+	for _, s := range c.Shards {
+		s.close()
+	}
+}
+
+// ShardOf returns the shard holding vertex v (v < N).
+func (c *CSR) ShardOf(v uint32) *Shard {
+	i := sort.Search(len(c.Shards), func(i int) bool { return c.Shards[i].Hi() > v })
+	return c.Shards[i]
+}
+
+// Check runs Shard.Check on every shard, in parallel, and returns the first error.
+func (c *CSR) Check() error { return checkShards(c.Shards) }
+
+func checkShards(shards []*Shard) error {
+	var (
+		wg   sync.WaitGroup
+		next = make(chan *Shard)
+		mu   sync.Mutex
+		errs = make(map[*Shard]error)
+	)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				if err := s.Check(); err != nil {
+					mu.Lock()
+					errs[s] = err
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, s := range shards {
+		next <- s
+	}
+	close(next)
+	wg.Wait()
+	for _, s := range shards { // report the first bad shard in file order
+		if err := errs[s]; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NumVertices is the number of vertices.
+func (g *Graph) NumVertices() uint32 { return g.M.Vertices }
+
+// NumEdges is the number of directed edges stored per direction.
+func (g *Graph) NumEdges() uint64 { return g.M.Edges }
+
+// Directed reports whether the graph keeps edge directions.
+func (g *Graph) Directed() bool { return g.M.Directed }
+
+// Out is the out-adjacency (all adjacency of an undirected graph).
+func (g *Graph) Out() *CSR { return g.out }
+
+// In is the in-adjacency; for an undirected graph it is Out.
+func (g *Graph) In() *CSR { return g.in }
+
+// Shards lists every distinct shard of the graph.
+func (g *Graph) Shards() []*Shard {
+	s := append([]*Shard{}, g.out.Shards...)
+	if g.in != g.out {
+		s = append(s, g.in.Shards...)
+	}
+	return s
+}
+
+// Check verifies the section checksums of every shard (in parallel).
+func (g *Graph) Check() error { return checkShards(g.Shards()) }
+
+// Close unmaps everything. Slices obtained from the graph must not be used afterwards.
+func (g *Graph) Close() error {
+	if g.out != nil {
+		g.out.close()
+	}
+	if g.in != nil && g.in != g.out {
+		g.in.close()
+	}
+	if g.idm != nil {
+		g.idm.Unmap()
+		g.idm = nil
+	}
+	return nil
+}
+
+const idsMagic = "OOCIDS01"
+
+func (g *Graph) openIDs() error {
+	path := filepath.Join(g.Dir, g.M.IDs.File)
+	if g.M.IDs.File != "ids.bin" {
+		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "ids file %q, expected ids.bin", g.M.IDs.File)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	n := int64(g.M.Vertices)
+	if want := 8 + 8 + 8*n + 4 + 8; st.Size() != want {
+		return corrupt(path, -1, "is %d bytes, expected %d for %d ids", st.Size(), want, n)
+	}
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("store: mmap %s: %w", path, err)
+	}
+	g.idm = m
+	le := binary.LittleEndian
+	end := len(m) - 12
+	switch {
+	case string(m[:8]) != idsMagic || string(m[len(m)-8:]) != idsMagic:
+		return corrupt(path, 0, "bad magic, expected %q at both ends", idsMagic)
+	case int64(le.Uint64(m[8:])) != n:
+		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
+	case CRC32C(m[:end]) != le.Uint32(m[end:]):
+		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
+	}
+	if n > 0 {
+		g.ids = unsafeU64s(m[16:end])
+	}
+	for i := 1; i < len(g.ids); i++ {
+		if g.ids[i] <= g.ids[i-1] {
+			return corrupt(path, 16+8*int64(i), "ids not ascending at index %d", i)
+		}
+	}
+	return nil
+}
+
+// ErrNoVertex is matched by errors for ids that name no vertex of the graph.
+var ErrNoVertex = errors.New("no such vertex")
+
+// Internal maps an id as the user knows it (the input file's own id) to the internal
+// vertex number.
+func (g *Graph) Internal(id uint64) (uint32, error) {
+	if g.ids != nil {
+		i := sort.Search(len(g.ids), func(i int) bool { return g.ids[i] >= id })
+		if i == len(g.ids) || g.ids[i] != id {
+			return 0, fmt.Errorf("vertex %d does not occur in the graph: %w", id, ErrNoVertex)
+		}
+		return uint32(i), nil
+	}
+	base := uint64(g.M.IDBase)
+	if id < base || id-base >= uint64(g.M.Vertices) {
+		return 0, fmt.Errorf("vertex %d is not in the graph (ids run from %d to %d): %w", id, base, base+uint64(g.M.Vertices)-1, ErrNoVertex)
+	}
+	return uint32(id - base), nil
+}
+
+// External maps an internal vertex number back to the id the user knows.
+func (g *Graph) External(v uint32) uint64 {
+	if g.ids != nil {
+		return g.ids[v]
+	}
+	return uint64(v) + uint64(g.M.IDBase)
+}

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package store
+
+import "os"
+
+func lockFile(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+}
+
+func unlockFile(f *os.File) {
+	f.Close()
+}

@@ -1,0 +1,179 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ManifestName is the file whose presence and validity make a directory a graph.
+const ManifestName = "manifest.json"
+
+const manifestMagic = "ooc-graph"
+
+// InputInfo describes what a graph was built from.
+type InputInfo struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	Format string `json:"format"`
+}
+
+// BuildOptions records the options that shaped the stored graph.
+type BuildOptions struct {
+	KeepSelfLoops  bool  `json:"keep_self_loops"`
+	KeepDuplicates bool  `json:"keep_duplicates"`
+	ShardBytes     int64 `json:"shard_bytes"`
+	BlockSize      int   `json:"block_size"`
+}
+
+// IDsInfo records the ids.bin file of a relabeled graph.
+type IDsInfo struct {
+	File  string `json:"file"`
+	Bytes int64  `json:"bytes"`
+	CRC   string `json:"crc32c"`
+}
+
+// Manifest is the content of manifest.json (FORMAT.md, "manifest.json").
+type Manifest struct {
+	Magic             string       `json:"magic"`
+	FormatVersion     uint32       `json:"format_version"`
+	Vertices          uint32       `json:"vertices"`
+	Edges             uint64       `json:"edges"`
+	Directed          bool         `json:"directed"`
+	IDBase            uint32       `json:"id_base"`
+	Relabeled         bool         `json:"relabeled"`
+	InputEdges        uint64       `json:"input_edges"`
+	SelfLoopsDropped  uint64       `json:"self_loops_dropped"`
+	DuplicatesDropped uint64       `json:"duplicates_dropped"`
+	Input             InputInfo    `json:"input"`
+	Options           BuildOptions `json:"options"`
+	Bytes             int64        `json:"bytes"`
+	Out               []ShardInfo  `json:"out"`
+	In                []ShardInfo  `json:"in"`
+	IDs               *IDsInfo     `json:"ids"`
+	Created           string       `json:"created"`
+
+	manifestBytes int64 // size of the manifest counted in Bytes, while committing
+}
+
+// Marshal encodes the manifest with its trailing checksum and end marker.
+func (m *Manifest) Marshal() ([]byte, error) {
+	m.Magic, m.FormatVersion = manifestMagic, Version
+	if m.Out == nil {
+		m.Out = []ShardInfo{}
+	}
+	if m.In == nil {
+		m.In = []ShardInfo{}
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	body = body[:len(body)-1] // drop the closing brace
+	crc := CRC32C(body)
+	return fmt.Appendf(body, `,"crc32c":"%08x","end":"%s"}`+"\n", crc, manifestMagic), nil
+}
+
+// ParseManifest checks and decodes manifest bytes read from path.
+func ParseManifest(path string, b []byte) (*Manifest, error) {
+	const key = `,"crc32c":"`
+	if !bytes.HasPrefix(b, []byte(`{"magic":"`+manifestMagic+`"`)) {
+		return nil, corrupt(path, 0, "does not start with the manifest magic {\"magic\":%q", manifestMagic)
+	}
+	i := bytes.LastIndex(b, []byte(key))
+	tail := `","end":"` + manifestMagic + `"}`
+	if i < 0 || len(b) < i+len(key)+8+len(tail) {
+		return nil, corrupt(path, int64(len(b)), "missing the trailing checksum and end marker (truncated?)")
+	}
+	rest := b[i+len(key):]
+	if got := strings.TrimRight(string(rest[8:]), "\n"); got != tail {
+		return nil, corrupt(path, int64(i+len(key)+8), "expected the end marker %s", tail)
+	}
+	want, err := strconv.ParseUint(string(rest[:8]), 16, 32)
+	if err != nil {
+		return nil, corrupt(path, int64(i+len(key)), "checksum %q is not 8 hex digits", rest[:8])
+	}
+	if got := CRC32C(b[:i]); uint32(want) != got {
+		return nil, corrupt(path, int64(i+len(key)), "checksum %08x, computed %08x", want, got)
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(append(append([]byte{}, b[:i]...), '}')))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, corrupt(path, dec.InputOffset(), "not a manifest: %v", err)
+	}
+	if m.FormatVersion != Version {
+		return nil, corrupt(path, -1, "format version %d, this ooc reads version %d", m.FormatVersion, Version)
+	}
+	if err := m.validate(path); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// validate checks the manifest's own consistency: shard ranges contiguous and covering
+// the vertices, safe file names, edge totals.
+func (m *Manifest) validate(path string) error {
+	check := func(dir string, shards []ShardInfo) error {
+		next, edges := uint32(0), uint64(0)
+		for i, s := range shards {
+			if s.File != filepath.Base(s.File) || !strings.HasSuffix(s.File, ".shard") || strings.HasPrefix(s.File, ".") {
+				return corrupt(path, -1, "%s shard %d has an unsafe file name %q", dir, i, s.File)
+			}
+			if s.Lo != next || s.Hi < s.Lo {
+				return corrupt(path, -1, "%s shard %d covers [%d, %d), expected to start at %d", dir, i, s.Lo, s.Hi, next)
+			}
+			next, edges = s.Hi, edges+s.Edges
+		}
+		if next != m.Vertices {
+			return corrupt(path, -1, "%s shards cover [0, %d), expected [0, %d)", dir, next, m.Vertices)
+		}
+		if edges != m.Edges {
+			return corrupt(path, -1, "%s shards hold %d edges, manifest says %d", dir, edges, m.Edges)
+		}
+		return nil
+	}
+	if err := check("out", m.Out); err != nil {
+		return err
+	}
+	if m.Directed {
+		if err := check("in", m.In); err != nil {
+			return err
+		}
+	} else if len(m.In) != 0 {
+		return corrupt(path, -1, "undirected graph lists in-shards")
+	}
+	if m.IDBase > 1 {
+		return corrupt(path, -1, "id_base %d, expected 0 or 1", m.IDBase)
+	}
+	if m.Relabeled != (m.IDs != nil) {
+		return corrupt(path, -1, "relabeled is %v but ids is %v", m.Relabeled, m.IDs)
+	}
+	return nil
+}
+
+// ReadManifest reads and checks dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+				return nil, fmt.Errorf("store: %s is not an ooc graph (no %s): %w", dir, ManifestName, ErrNotGraph)
+			}
+			return nil, fmt.Errorf("store: %s: no such graph directory: %w", dir, ErrNotGraph)
+		}
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer f.Close()
+	const limit = 256 << 20
+	b, err := readAllLimit(f, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading %s: %w", path, err)
+	}
+	return ParseManifest(path, b)
+}

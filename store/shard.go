@@ -1,0 +1,383 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"sort"
+	"sync"
+	"unsafe"
+
+	mmap "github.com/edsrzf/mmap-go"
+)
+
+// Version is the format version this package writes (FORMAT.md, "Format versions").
+const Version uint32 = 1
+
+const (
+	shardMagic   = "OOCSHARD"
+	headerSize   = 4096
+	footerSize   = 16
+	sectionAlign = 4096
+	maxSections  = 100
+)
+
+// Section ids (FORMAT.md, "Section table entry").
+const (
+	SecDegrees uint32 = 1
+	SecOffsets uint32 = 2
+	SecAdj     uint32 = 3
+)
+
+// Direction says which adjacency a shard holds.
+type Direction uint32
+
+const (
+	Out Direction = 0 // out-neighbours (all neighbours of an undirected graph)
+	In  Direction = 1 // in-neighbours (the transpose), directed graphs only
+)
+
+func (d Direction) String() string {
+	if d == In {
+		return "in"
+	}
+	return "out"
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CRC32C is the checksum every part of the format uses.
+func CRC32C(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// Section is one entry of a shard's section table.
+type Section struct {
+	ID     uint32
+	Offset int64
+	Length int64
+	CRC    uint32
+}
+
+// shardHeader is the decoded header page of a shard file.
+type shardHeader struct {
+	Dir      Direction
+	Lo, N    uint32
+	Edges    uint64
+	Block    uint32
+	Sections []Section
+	CRC      uint32
+}
+
+func (h *shardHeader) encode() []byte {
+	b := make([]byte, headerSize)
+	copy(b, shardMagic)
+	le := binary.LittleEndian
+	le.PutUint32(b[8:], Version)
+	le.PutUint32(b[12:], uint32(h.Dir))
+	le.PutUint32(b[16:], h.Lo)
+	le.PutUint32(b[20:], h.N)
+	le.PutUint64(b[24:], h.Edges)
+	le.PutUint32(b[32:], h.Block)
+	le.PutUint32(b[36:], uint32(len(h.Sections)))
+	for i, s := range h.Sections {
+		e := b[40+32*i:]
+		le.PutUint32(e[0:], s.ID)
+		le.PutUint64(e[8:], uint64(s.Offset))
+		le.PutUint64(e[16:], uint64(s.Length))
+		le.PutUint32(e[24:], s.CRC)
+	}
+	h.CRC = CRC32C(b[:headerSize-4])
+	le.PutUint32(b[headerSize-4:], h.CRC)
+	return b
+}
+
+func encodeFooter(crc uint32) []byte {
+	b := make([]byte, footerSize)
+	binary.LittleEndian.PutUint32(b[0:], Version)
+	binary.LittleEndian.PutUint32(b[4:], crc)
+	copy(b[8:], shardMagic)
+	return b
+}
+
+// parseShard checks the header, footer and section table of a shard file of the given
+// size; it touches nothing but those bytes.
+func parseShard(path string, b []byte) (*shardHeader, error) {
+	size := int64(len(b))
+	if size < headerSize+footerSize {
+		return nil, corrupt(path, -1, "file is %d bytes, shorter than a header and footer (%d)", size, headerSize+footerSize)
+	}
+	if string(b[:8]) != shardMagic {
+		return nil, corrupt(path, 0, "bad magic %q, expected %q", b[:8], shardMagic)
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(b[8:]); v != Version {
+		return nil, corrupt(path, 8, "format version %d, this ooc reads version %d", v, Version)
+	}
+	crc := le.Uint32(b[headerSize-4:])
+	if got := CRC32C(b[:headerSize-4]); got != crc {
+		return nil, corrupt(path, headerSize-4, "header checksum %08x, computed %08x", crc, got)
+	}
+	f := b[size-footerSize:]
+	if string(f[8:]) != shardMagic || le.Uint32(f[0:]) != Version || le.Uint32(f[4:]) != crc {
+		return nil, corrupt(path, size-footerSize, "footer does not match the header (truncated or overwritten file)")
+	}
+	h := &shardHeader{
+		Dir: Direction(le.Uint32(b[12:])), Lo: le.Uint32(b[16:]), N: le.Uint32(b[20:]),
+		Edges: le.Uint64(b[24:]), Block: le.Uint32(b[32:]), CRC: crc,
+	}
+	if h.Dir != Out && h.Dir != In {
+		return nil, corrupt(path, 12, "direction %d, expected 0 (out) or 1 (in)", h.Dir)
+	}
+	if h.Block != BlockSize {
+		return nil, corrupt(path, 32, "block size %d, expected %d", h.Block, BlockSize)
+	}
+	ns := le.Uint32(b[36:])
+	if ns > maxSections {
+		return nil, corrupt(path, 36, "%d sections, at most %d allowed", ns, maxSections)
+	}
+	end := size - footerSize
+	for i := uint32(0); i < ns; i++ {
+		e := b[40+32*i:]
+		s := Section{ID: le.Uint32(e[0:]), Offset: int64(le.Uint64(e[8:])), Length: int64(le.Uint64(e[16:])), CRC: le.Uint32(e[24:])}
+		at := int64(40 + 32*i)
+		if s.Offset < headerSize || s.Offset%sectionAlign != 0 || s.Length < 0 || s.Offset > end || s.Length > end-s.Offset {
+			return nil, corrupt(path, at, "section %d spans [%d, +%d), outside the file's body [%d, %d) or misaligned", s.ID, s.Offset, s.Length, headerSize, end)
+		}
+		for _, o := range h.Sections {
+			if s.Offset < o.Offset+o.Length && o.Offset < s.Offset+s.Length {
+				return nil, corrupt(path, at, "section %d overlaps section %d", s.ID, o.ID)
+			}
+			if s.ID == o.ID {
+				return nil, corrupt(path, at, "section %d appears twice", s.ID)
+			}
+		}
+		h.Sections = append(h.Sections, s)
+	}
+	return h, nil
+}
+
+func (h *shardHeader) section(id uint32) (Section, bool) {
+	for _, s := range h.Sections {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return Section{}, false
+}
+
+// Shard is one mmapped shard file: the adjacency of vertices [Lo, Lo+N) in one direction.
+// Degrees, Offsets and Adj alias the read-only mapping: they are valid until the Graph is
+// closed, and writing to them faults.
+type Shard struct {
+	Path  string
+	Dir   Direction
+	Lo, N uint32
+	Edges uint64
+
+	Degrees []uint32 // N entries
+	Offsets []uint32 // N+1 entries, byte offsets into Adj
+	Adj     []byte
+
+	Sections  []Section
+	HeaderCRC uint32
+
+	data     mmap.MMap
+	nv       uint32 // vertex count of the graph, for neighbour checks
+	checkOne sync.Once
+	checkErr error
+}
+
+// Hi is one past the shard's last vertex.
+func (s *Shard) Hi() uint32 { return s.Lo + s.N }
+
+// Bytes is the whole mapped file, for pinning it as one region.
+func (s *Shard) Bytes() []byte { return s.data }
+
+// SectionBytes returns the mapped bytes of a section.
+func (s *Shard) SectionBytes(id uint32) ([]byte, bool) {
+	for _, sec := range s.Sections {
+		if sec.ID == id {
+			return s.data[sec.Offset : sec.Offset+sec.Length], true
+		}
+	}
+	return nil, false
+}
+
+// Degree is the degree of vertex v, which must lie in the shard.
+func (s *Shard) Degree(v uint32) uint32 { return s.Degrees[v-s.Lo] }
+
+// List is the encoded list of vertex v, which must lie in the shard.
+func (s *Shard) List(v uint32) []byte {
+	i := v - s.Lo
+	return s.Adj[s.Offsets[i]:s.Offsets[i+1]]
+}
+
+// Neighbors appends the neighbours of v (in the shard) to dst.
+func (s *Shard) Neighbors(dst []uint32, v uint32) ([]uint32, error) {
+	out, err := DecodeList(dst, v, s.Degree(v), s.List(v), s.nv)
+	if err != nil {
+		return out, s.listError(v)
+	}
+	return out, nil
+}
+
+// Iter positions it on v's list.
+func (s *Shard) Iter(it *ListIter, v uint32) { it.Reset(v, s.Degree(v), s.List(v), s.nv) }
+
+// ListError is the error to report when a ListIter over v's list fails.
+func (s *Shard) listError(v uint32) error {
+	sec, _ := s.section(SecAdj)
+	return corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d does not decode to its %d neighbours", v, s.Degree(v))
+}
+
+// ListError wraps a failed ListIter over v's list into a positioned CorruptError.
+func (s *Shard) ListError(v uint32) error { return s.listError(v) }
+
+func (s *Shard) section(id uint32) (Section, bool) {
+	for _, sec := range s.Sections {
+		if sec.ID == id {
+			return sec, true
+		}
+	}
+	return Section{}, false
+}
+
+// Check recomputes the CRC32C of every section and checks that offsets never decrease,
+// once; later calls return the first result. Engines call it before using a shard's bytes, so an answer never comes from
+// corrupt data.
+func (s *Shard) Check() error {
+	s.checkOne.Do(func() {
+		for _, sec := range s.Sections {
+			b := s.data[sec.Offset : sec.Offset+sec.Length]
+			if got := CRC32C(b); got != sec.CRC {
+				s.checkErr = corrupt(s.Path, sec.Offset, "section %d checksum %08x, computed %08x", sec.ID, sec.CRC, got)
+				return
+			}
+		}
+		if s.checkErr = s.checkGaps(); s.checkErr == nil {
+			s.checkErr = s.checkOffsets()
+		}
+	})
+	return s.checkErr
+}
+
+// openShard maps a shard file and checks its structure (not its section checksums: see
+// Check), including that offsets are monotone and end at the ADJ length.
+func openShard(path string, nv uint32) (*Shard, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if st.Size() < headerSize+footerSize {
+		return nil, corrupt(path, -1, "file is %d bytes, shorter than a header and footer (%d)", st.Size(), headerSize+footerSize)
+	}
+	data, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("store: mmap %s: %w", path, err)
+	}
+	s, err := newShard(path, data, nv)
+	if err != nil {
+		data.Unmap()
+		return nil, err
+	}
+	return s, nil
+}
+
+func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
+	h, err := parseShard(path, data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, data: data, nv: nv}
+	deg, ok1 := h.section(SecDegrees)
+	off, ok2 := h.section(SecOffsets)
+	adj, ok3 := h.section(SecAdj)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, corrupt(path, 36, "missing a DEGREES, OFFSETS or ADJ section")
+	}
+	if deg.Length != 4*int64(h.N) {
+		return nil, corrupt(path, deg.Offset, "DEGREES is %d bytes, expected %d for %d vertices", deg.Length, 4*int64(h.N), h.N)
+	}
+	if off.Length != 4*(int64(h.N)+1) {
+		return nil, corrupt(path, off.Offset, "OFFSETS is %d bytes, expected %d for %d vertices", off.Length, 4*(int64(h.N)+1), h.N)
+	}
+	if adj.Length > 1<<32-1 {
+		return nil, corrupt(path, adj.Offset, "ADJ is %d bytes, more than 4 GiB", adj.Length)
+	}
+	s.Degrees = u32s(data[deg.Offset : deg.Offset+deg.Length])
+	s.Offsets = u32s(data[off.Offset : off.Offset+off.Length])
+	s.Adj = data[adj.Offset : adj.Offset+adj.Length]
+	if s.Offsets[0] != 0 || int64(s.Offsets[h.N]) != adj.Length {
+		return nil, corrupt(path, off.Offset, "offsets run from %d to %d, expected 0 to %d (the ADJ length)", s.Offsets[0], s.Offsets[h.N], adj.Length)
+	}
+	return s, nil
+}
+
+// checkOffsets verifies that offsets never decrease and that degree sums match; it reads
+// the two small sections in full (Verify calls it).
+func (s *Shard) checkOffsets() error {
+	off, _ := s.section(SecOffsets)
+	var sum uint64
+	for i := uint32(0); i < s.N; i++ {
+		if s.Offsets[i+1] < s.Offsets[i] {
+			return corrupt(s.Path, off.Offset+4*int64(i+1), "offset of vertex %d (%d) is below the previous one (%d)", s.Lo+i+1, s.Offsets[i+1], s.Offsets[i])
+		}
+		sum += uint64(s.Degrees[i])
+	}
+	if sum != s.Edges {
+		deg, _ := s.section(SecDegrees)
+		return corrupt(s.Path, deg.Offset, "degrees sum to %d, header says %d edges", sum, s.Edges)
+	}
+	return nil
+}
+
+// checkGaps checks that the bytes between sections are zero, so that every byte of a
+// shard is covered by a checksum or known to be padding.
+func (s *Shard) checkGaps() error {
+	secs := append([]Section{}, s.Sections...)
+	sort.Slice(secs, func(i, j int) bool { return secs[i].Offset < secs[j].Offset })
+	pos := int64(headerSize)
+	end := int64(len(s.data)) - footerSize
+	for i := 0; i <= len(secs); i++ {
+		next := end
+		if i < len(secs) {
+			next = secs[i].Offset
+		}
+		for j := pos; j < next; j++ {
+			if s.data[j] != 0 {
+				return corrupt(s.Path, j, "padding byte is %#02x, expected 0", s.data[j])
+			}
+		}
+		if i < len(secs) {
+			pos = secs[i].Offset + secs[i].Length
+		}
+	}
+	return nil
+}
+
+func (s *Shard) close() error {
+	if s.data == nil {
+		return nil
+	}
+	err := s.data.Unmap()
+	s.data = nil
+	return err
+}
+
+// u32s views little-endian bytes as []uint32 without copying (all supported hosts are
+// little-endian; sections are 4096-aligned in a page-aligned mapping).
+func u32s(b []byte) []uint32 {
+	if len(b) == 0 {
+		return []uint32{}
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
+}
+
+func unsafeU64s(b []byte) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
+}

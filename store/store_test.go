@@ -1,0 +1,217 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestWorkedExample(t *testing.T) {
+	// FORMAT.md's worked examples, byte for byte.
+	got := AppendList(nil, 10, []uint32{5, 7, 300})
+	if want := []byte{0x09, 0x02, 0xA5, 0x02}; !bytes.Equal(got, want) {
+		t.Fatalf("AppendList = % x, want % x", got, want)
+	}
+	nb, err := DecodeList(nil, 10, 3, got, 1000)
+	if err != nil || !slices.Equal(nb, []uint32{5, 7, 300}) {
+		t.Fatalf("DecodeList = %v, %v", nb, err)
+	}
+}
+
+func TestUvarintBoundaries(t *testing.T) {
+	for _, x := range []uint64{0, 1, 127, 128, 16383, 16384, 1<<32 - 1, 1<<63 - 1, 1<<64 - 1} {
+		b := appendUvarint(nil, x)
+		got, next := Uvarint(b, 0)
+		if got != x || next != len(b) {
+			t.Errorf("Uvarint(% x) = %d, %d; want %d, %d", b, got, next, x, len(b))
+		}
+		if len(b) > 1 {
+			if _, next := Uvarint(b[:len(b)-1], 0); next >= 0 {
+				t.Errorf("Uvarint of truncated % x succeeded", b[:len(b)-1])
+			}
+		}
+	}
+	over := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}
+	if _, next := Uvarint(over, 0); next >= 0 {
+		t.Errorf("Uvarint of a 65-bit value succeeded")
+	}
+}
+
+func appendUvarint(b []byte, x uint64) []byte {
+	for x >= 0x80 {
+		b = append(b, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(b, byte(x))
+}
+
+func TestListRoundTripRandom(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for trial := 0; trial < 2000; trial++ {
+		nv := uint32(1 + r.IntN(1<<20))
+		d := r.IntN(300)
+		if trial%50 == 0 {
+			d = r.IntN(5000)
+		}
+		set := map[uint32]bool{}
+		for len(set) < min(d, int(nv)) {
+			set[uint32(r.IntN(int(nv)))] = true
+		}
+		nbrs := make([]uint32, 0, len(set))
+		for u := range set {
+			nbrs = append(nbrs, u)
+		}
+		slices.Sort(nbrs)
+		v := uint32(r.IntN(int(nv)))
+		enc := AppendList(nil, v, nbrs)
+		got, err := DecodeList(nil, v, uint32(len(nbrs)), enc, nv)
+		if err != nil || !slices.Equal(got, nbrs) {
+			t.Fatalf("seed %d trial %d: round trip failed: %v", seed, trial, err)
+		}
+		for k := uint32(0); k < NumBlocks(uint32(len(nbrs))); k++ {
+			off, err := BlockOffset(enc, uint32(len(nbrs)), k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, _ := Uvarint(enc, off)
+			if uint32(int64(v)+unzigzag(x)) != nbrs[k*BlockSize] {
+				t.Fatalf("block %d does not start with neighbour %d", k, nbrs[k*BlockSize])
+			}
+		}
+	}
+}
+
+func buildGraph(t *testing.T, dir string, nv uint32, lists map[uint32][]uint32, opt CreateOptions) *Manifest {
+	t.Helper()
+	b, err := Create(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := b.Writer(Out)
+	var edges uint64
+	for v := uint32(0); v < nv; v++ {
+		if l, ok := lists[v]; ok {
+			if err := w.AppendList(v, l); err != nil {
+				t.Fatal(err)
+			}
+			edges += uint64(len(l))
+		}
+	}
+	m := &Manifest{Vertices: nv}
+	if err := b.Commit(m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Edges != edges {
+		t.Fatalf("edges %d, want %d", m.Edges, edges)
+	}
+	return m
+}
+
+func randomLists(r *rand.Rand, nv uint32, maxDeg int) map[uint32][]uint32 {
+	lists := map[uint32][]uint32{}
+	for v := uint32(0); v < nv; v++ {
+		if r.IntN(4) == 0 {
+			continue
+		}
+		d := r.IntN(maxDeg)
+		var l []uint32
+		for i := 0; i < d; i++ {
+			l = append(l, uint32(r.IntN(int(nv))))
+		}
+		slices.Sort(l)
+		lists[v] = slices.Compact(l)
+	}
+	return lists
+}
+
+func TestGraphRoundTrip(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	for _, opt := range []CreateOptions{{}, {ShardBytes: 1}, {ShardBytes: 500}, {ShardBytes: 1 << 12, ShardVertices: 7}} {
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		nv := uint32(1 + r.IntN(3000))
+		lists := randomLists(r, nv, 200)
+		m := buildGraph(t, dir, nv, lists, opt)
+		if _, err := Verify(dir); err != nil {
+			t.Fatalf("seed %d: verify: %v", seed, err)
+		}
+		g, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if opt.ShardBytes == 1 && len(m.Out) < len(lists)/2 {
+			t.Errorf("shard size 1 gave only %d shards", len(m.Out))
+		}
+		for v := uint32(0); v < nv; v++ {
+			got, err := g.Out().ShardOf(v).Neighbors(nil, v)
+			if err != nil || !slices.Equal(got, lists[v]) {
+				t.Fatalf("seed %d: vertex %d: %v %v, want %v", seed, v, got, err, lists[v])
+			}
+		}
+		g.Close()
+	}
+}
+
+func TestNoOverwriteAndAtomic(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	buildGraph(t, dir, 3, map[uint32][]uint32{0: {1, 2}}, CreateOptions{})
+	if _, err := Create(dir, CreateOptions{}); !errors.Is(err, ErrExists) {
+		t.Fatalf("Create over an existing graph: %v, want ErrExists", err)
+	}
+	b, err := Create(dir, CreateOptions{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(dir, CreateOptions{Force: true}); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second concurrent Create: %v, want ErrLocked", err)
+	}
+	b.Writer(Out).AppendList(0, []uint32{4})
+	b.Abort()
+	if _, err := os.Stat(b.TempDir()); !os.IsNotExist(err) {
+		t.Fatalf("Abort left %s", b.TempDir())
+	}
+	g, err := Open(dir)
+	if err != nil || g.NumVertices() != 3 {
+		t.Fatalf("aborted rebuild damaged the old graph: %v", err)
+	}
+	g.Close()
+}
+
+func TestCorruptionDetected(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	base := filepath.Join(t.TempDir(), "g.ooc")
+	buildGraph(t, base, 500, randomLists(r, 500, 40), CreateOptions{ShardBytes: 2000})
+	files, _ := filepath.Glob(filepath.Join(base, "*"))
+	for trial := 0; trial < 60; trial++ {
+		dir := filepath.Join(t.TempDir(), "c.ooc")
+		os.Mkdir(dir, 0o755)
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644)
+		}
+		victim := filepath.Join(dir, filepath.Base(files[r.IntN(len(files))]))
+		b, _ := os.ReadFile(victim)
+		if trial%4 == 0 {
+			b = b[:r.IntN(len(b))]
+		} else {
+			i := r.IntN(len(b))
+			b[i] ^= byte(1 + r.IntN(255))
+		}
+		os.WriteFile(victim, b, 0o644)
+		if _, err := Verify(dir); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("seed %d trial %d: damaging %s: Verify = %v, want ErrCorrupt", seed, trial, filepath.Base(victim), err)
+		}
+	}
+}

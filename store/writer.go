@@ -1,0 +1,281 @@
+package store
+
+import (
+	"bufio"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+)
+
+// ShardInfo is a manifest's record of one shard file.
+type ShardInfo struct {
+	File      string `json:"file"`
+	Lo        uint32 `json:"lo"`
+	Hi        uint32 `json:"hi"`
+	Edges     uint64 `json:"edges"`
+	Bytes     int64  `json:"bytes"`
+	HeaderCRC string `json:"header_crc32c"`
+}
+
+// shardWriter streams one shard file: ADJ first (its size is unknown until the shard is
+// cut), then DEGREES and OFFSETS, the footer, and finally the header page at offset 0.
+type shardWriter struct {
+	f       *os.File
+	w       *bufio.Writer
+	path    string
+	dir     Direction
+	lo      uint32
+	degrees []uint32
+	offsets []uint32 // offsets[i] of each vertex so far; the end offset is adjLen
+	adjLen  int64
+	edges   uint64
+	adjCRC  hash.Hash32
+}
+
+func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if _, err := f.Seek(headerSize, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &shardWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, dir: dir, lo: lo, adjCRC: crc32.New(castagnoli)}, nil
+}
+
+func (s *shardWriter) n() uint32 { return uint32(len(s.degrees)) }
+
+// appendLists appends the lists of consecutive vertices: degrees[i] and the bytes
+// data[offsets[i]:offsets[i+1]].
+func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte) error {
+	base := int64(offsets[0])
+	for i, d := range degrees {
+		s.degrees = append(s.degrees, d)
+		s.offsets = append(s.offsets, uint32(s.adjLen+int64(offsets[i])-base))
+		s.edges += uint64(d)
+	}
+	chunk := data[offsets[0]:offsets[len(degrees)]]
+	s.adjLen += int64(len(chunk))
+	s.adjCRC.Write(chunk)
+	_, err := s.w.Write(chunk)
+	return err
+}
+
+func (s *shardWriter) appendEmpty(count uint32) {
+	for i := uint32(0); i < count; i++ {
+		s.degrees = append(s.degrees, 0)
+		s.offsets = append(s.offsets, uint32(s.adjLen))
+	}
+}
+
+func (s *shardWriter) pad(pos int64) (int64, error) {
+	next := (pos + sectionAlign - 1) / sectionAlign * sectionAlign
+	if next > pos {
+		if _, err := s.w.Write(make([]byte, next-pos)); err != nil {
+			return 0, err
+		}
+	}
+	return next, nil
+}
+
+func (s *shardWriter) writeSection(pos int64, id uint32, b []byte) (Section, int64, error) {
+	start, err := s.pad(pos)
+	if err != nil {
+		return Section{}, 0, err
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return Section{}, 0, err
+	}
+	return Section{ID: id, Offset: start, Length: int64(len(b)), CRC: CRC32C(b)}, start + int64(len(b)), nil
+}
+
+// finish writes the remaining sections, footer and header, fsyncs and closes the file.
+func (s *shardWriter) finish() (ShardInfo, error) {
+	info, err := s.finishErr()
+	if err != nil {
+		s.f.Close()
+		return info, fmt.Errorf("store: writing %s: %w", s.path, err)
+	}
+	return info, nil
+}
+
+func (s *shardWriter) finishErr() (ShardInfo, error) {
+	if s.adjLen > 1<<32-1 {
+		return ShardInfo{}, fmt.Errorf("adjacency of %d bytes exceeds the 4 GiB a shard can hold", s.adjLen)
+	}
+	adj := Section{ID: SecAdj, Offset: headerSize, Length: s.adjLen, CRC: s.adjCRC.Sum32()}
+	deg, pos, err := s.writeSection(headerSize+s.adjLen, SecDegrees, u32bytes(s.degrees))
+	if err != nil {
+		return ShardInfo{}, err
+	}
+	offs := append(s.offsets, uint32(s.adjLen))
+	off, pos, err := s.writeSection(pos, SecOffsets, u32bytes(offs))
+	if err != nil {
+		return ShardInfo{}, err
+	}
+	h := shardHeader{Dir: s.dir, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, deg, off}}
+	hdr := h.encode()
+	if _, err := s.w.Write(encodeFooter(h.CRC)); err != nil {
+		return ShardInfo{}, err
+	}
+	if err := s.w.Flush(); err != nil {
+		return ShardInfo{}, err
+	}
+	if _, err := s.f.WriteAt(hdr, 0); err != nil {
+		return ShardInfo{}, err
+	}
+	if err := s.f.Sync(); err != nil {
+		return ShardInfo{}, err
+	}
+	if err := s.f.Close(); err != nil {
+		return ShardInfo{}, err
+	}
+	return ShardInfo{
+		File: filepath.Base(s.path), Lo: s.lo, Hi: s.lo + s.n(), Edges: s.edges,
+		Bytes: pos + footerSize, HeaderCRC: fmt.Sprintf("%08x", h.CRC),
+	}, nil
+}
+
+func u32bytes(v []uint32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+	}
+	return b
+}
+
+// CSRWriter writes one direction of a graph as a sequence of shards, cutting a new shard
+// whenever the current one would exceed the builder's ShardBytes or ShardVertices.
+// Vertices arrive in increasing order; vertices skipped over get degree 0.
+type CSRWriter struct {
+	b       *Builder
+	dir     Direction
+	cur     *shardWriter
+	next    uint32 // first vertex not yet written
+	shards  []ShardInfo
+	edges   uint64
+	scratch []byte
+	one     [2]uint32
+}
+
+// AppendList encodes and appends one vertex's sorted neighbour list.
+func (w *CSRWriter) AppendList(v uint32, nbrs []uint32) error {
+	w.scratch = AppendList(w.scratch[:0], v, nbrs)
+	w.one = [2]uint32{0, uint32(len(w.scratch))}
+	return w.AppendRange(v, []uint32{uint32(len(nbrs))}, w.one[:], w.scratch)
+}
+
+// AppendRange appends pre-encoded lists (AppendList) of the vertices lo, lo+1, ...:
+// vertex lo+i has degree degrees[i] and the bytes data[offsets[i]:offsets[i+1]].
+// offsets has len(degrees)+1 entries.
+func (w *CSRWriter) AppendRange(lo uint32, degrees, offsets []uint32, data []byte) error {
+	if len(offsets) != len(degrees)+1 || int(offsets[len(degrees)]) > len(data) {
+		return fmt.Errorf("store: AppendRange: %d degrees need %d offsets ending within %d bytes", len(degrees), len(degrees)+1, len(data))
+	}
+	if lo < w.next || uint64(lo)+uint64(len(degrees)) > 1<<32-1 {
+		return fmt.Errorf("store: AppendRange: vertex %d out of order (next is %d) or beyond the id space", lo, w.next)
+	}
+	if err := w.fill(lo); err != nil {
+		return err
+	}
+	for i := 0; i < len(degrees); {
+		if err := w.ensure(lo + uint32(i)); err != nil {
+			return err
+		}
+		// Take as many lists as fit in the current shard (at least one).
+		j := i + 1
+		room := w.b.opt.ShardBytes - w.cur.adjLen
+		maxV := int(w.b.opt.ShardVertices - w.cur.n())
+		for j < len(degrees) && j-i < maxV && int64(offsets[j+1]-offsets[i]) <= room {
+			j++
+		}
+		if w.cur.n() > 0 && int64(offsets[i+1]-offsets[i]) > room {
+			if err := w.cut(lo + uint32(i)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.cur.appendLists(degrees[i:j], offsets[i:j+1], data); err != nil {
+			return fmt.Errorf("store: writing %s: %w", w.cur.path, err)
+		}
+		for _, d := range degrees[i:j] {
+			w.edges += uint64(d)
+		}
+		i = j
+	}
+	w.next = lo + uint32(len(degrees))
+	return nil
+}
+
+// fill writes degree-0 vertices up to (not including) v.
+func (w *CSRWriter) fill(v uint32) error {
+	for w.next < v {
+		if err := w.ensure(w.next); err != nil {
+			return err
+		}
+		k := min(v-w.next, w.b.opt.ShardVertices-w.cur.n())
+		w.cur.appendEmpty(k)
+		w.next += k
+	}
+	return nil
+}
+
+// ensure makes sure a shard is open and has room for one more vertex v.
+func (w *CSRWriter) ensure(v uint32) error {
+	if w.cur != nil && w.cur.n() >= w.b.opt.ShardVertices {
+		return w.cut(v)
+	}
+	if w.cur == nil {
+		return w.open(v)
+	}
+	return nil
+}
+
+func (w *CSRWriter) open(v uint32) error {
+	name := fmt.Sprintf("%s-%05d.shard", w.dir, len(w.shards))
+	sw, err := newShardWriter(filepath.Join(w.b.tmp, name), w.dir, v)
+	if err != nil {
+		return err
+	}
+	w.cur = sw
+	return nil
+}
+
+func (w *CSRWriter) cut(v uint32) error {
+	info, err := w.cur.finish()
+	if err != nil {
+		return err
+	}
+	w.shards = append(w.shards, info)
+	w.cur = nil
+	return w.open(v)
+}
+
+// finish completes the last shard with degree-0 vertices up to nv.
+func (w *CSRWriter) finish(nv uint32) ([]ShardInfo, error) {
+	if w.next > nv {
+		return nil, fmt.Errorf("store: %s lists reach vertex %d, beyond the %d vertices", w.dir, w.next-1, nv)
+	}
+	if err := w.fill(nv); err != nil {
+		return nil, err
+	}
+	if w.cur != nil {
+		info, err := w.cur.finish()
+		if err != nil {
+			return nil, err
+		}
+		w.shards = append(w.shards, info)
+		w.cur = nil
+	}
+	return w.shards, nil
+}
+
+func (w *CSRWriter) abort() {
+	if w.cur != nil {
+		w.cur.f.Close()
+		w.cur = nil
+	}
+}
