@@ -1,0 +1,219 @@
+// Command ooc ingests edge lists into compressed graph directories and runs BFS and
+// connected components on them, on the GPU when one is present (a -tags cuda build) and
+// on all CPU cores otherwise.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Exit codes, the same for every subcommand.
+const (
+	exitOK      = 0
+	exitFailure = 1 // runtime failure
+	exitUsage   = 2 // usage or bad input
+	exitCorrupt = 3 // corrupt graph
+)
+
+// command is one subcommand; each lives in its own file and registers itself in init.
+type command struct {
+	name    string
+	summary string // one line for `ooc help`
+	help    string // prose and examples for `ooc help NAME`
+	run     func(env *env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// env is what a subcommand may touch of the process, so tests can run commands in-process.
+type env struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	isTerminal     bool // stderr is a terminal: progress bars allowed
+}
+
+// usageError marks errors that exit with code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitCode maps an error to the process exit code.
+func exitCode(err error) int {
+	var u usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, store.ErrCorrupt):
+		return exitCorrupt
+	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists),
+		errors.Is(err, store.ErrNoVertex), errors.Is(err, errBadInput):
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// errBadInput is wrapped by errors that blame the input rather than the machine.
+var errBadInput = errors.New("bad input")
+
+func main() {
+	st, _ := os.Stderr.Stat()
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin,
+		isTerminal: st != nil && st.Mode()&os.ModeCharDevice != 0}
+	os.Exit(runMain(e, os.Args[1:]))
+}
+
+// runMain runs one command line and returns the exit code, printing any error as one line.
+func runMain(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		printUsage(e.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	if name == "help" {
+		return runHelp(e, args[1:])
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "ooc: unknown command %q (run 'ooc help' for the list)\n", name)
+		return exitUsage
+	}
+	err := c.run(e, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		fmt.Fprintf(e.stderr, "ooc %s: %s\n", name, msg)
+	}
+	return exitCode(err)
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "ooc: out-of-core graph engine: BFS and connected components on graphs larger than GPU memory.")
+	fmt.Fprintln(w, "\nUsage: ooc COMMAND [flags] [args]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'ooc help COMMAND' for a command's flags and examples.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 runtime failure, 2 usage or bad input, 3 corrupt graph.")
+}
+
+func runHelp(e *env, args []string) int {
+	if len(args) == 0 {
+		printUsage(e.stdout)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "ooc help: unknown command %q\n", args[0])
+		return exitUsage
+	}
+	fs := c.flags(e)
+	fmt.Fprintf(e.stdout, "%s\n\nFlags:\n", strings.TrimSpace(c.help))
+	fs.SetOutput(e.stdout)
+	fs.PrintDefaults()
+	return exitOK
+}
+
+// flagSets lets `ooc help` print a command's flags; commands that build their flag set
+// through newFlags record it here.
+var flagSets = map[string]func(*env) *flag.FlagSet{}
+
+func (c *command) flags(e *env) *flag.FlagSet {
+	if f, ok := flagSets[c.name]; ok {
+		return f(e)
+	}
+	return flag.NewFlagSet(c.name, flag.ContinueOnError)
+}
+
+// newFlags makes a subcommand's flag set that reports errors as usage errors and prints
+// help on -h.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments
+// (`ooc bfs g.ooc --src 3`), and turns flag errors into usage errors.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				c := commands[fs.Name()]
+				fmt.Fprintf(e.stdout, "%s\n\nFlags:\n", strings.TrimSpace(c.help))
+				fs.SetOutput(e.stdout)
+				fs.PrintDefaults()
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%v (run 'ooc help %s')", err, fs.Name())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
+			pos = append(pos, args[0])
+			args = args[1:]
+			continue
+		}
+	}
+}
+
+// printJSON writes v as one JSON object on a line.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// findGraph resolves the graph argument of bfs, cc, info and verify: the one given, or
+// the only *.ooc graph directory in the current directory.
+func findGraph(args []string) (string, error) {
+	switch len(args) {
+	case 1:
+		return args[0], nil
+	case 0:
+	default:
+		return "", usagef("expected one graph directory, got %d arguments: %s", len(args), strings.Join(args, " "))
+	}
+	matches, _ := filepath.Glob("*.ooc")
+	var graphs []string
+	for _, m := range matches {
+		if st, err := os.Stat(filepath.Join(m, store.ManifestName)); err == nil && !st.IsDir() {
+			graphs = append(graphs, m)
+		}
+	}
+	switch len(graphs) {
+	case 1:
+		return graphs[0], nil
+	case 0:
+		return "", usagef("no graph named and no *.ooc graph directory here (run 'ooc ingest FILE' first)")
+	}
+	return "", usagef("no graph named and several here: %s (name one)", strings.Join(graphs, ", "))
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one command line in-process and returns its exit code, stdout and stderr.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runMain(&env{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin)}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUnknownCommand(t *testing.T) {
+	code, _, stderr := runCLI(t, "", "frobnicate")
+	if code != exitUsage || !strings.Contains(stderr, "unknown command") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+}
