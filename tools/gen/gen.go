@@ -1,0 +1,163 @@
+// Package gen generates synthetic graphs as edge lists: Graph500 Kronecker graphs, uniform
+// random graphs (GAPBS's urand) and 2-D grids with a few random shortcuts.
+//
+// Generation is split into blocks of BlockEdges edges. Each block draws from its own
+// random stream, keyed by (seed, kind, block index), so a block's edges depend on nothing
+// but the Spec and its index: any number of workers, in any order, produces the same
+// edges, and the ordered writers (Write) produce byte-identical files.
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Edge is one generated edge U -> V. It has the layout of ingest.Edge, so a batch can
+// be handed to the ingest pipeline without copying.
+type Edge struct{ U, V uint64 }
+
+// BlockEdges is the number of edges in one generation block (the last may be shorter).
+const BlockEdges = 1 << 16
+
+// MaxScale bounds Scale: vertex ids are uint32 and the vertex count must fit in one.
+const MaxScale = 31
+
+// Graph500 Kronecker initiator probabilities (Graph500 specification, section 3.2);
+// D = 1 - A - B - C = 0.05.
+const (
+	KronA = 0.57
+	KronB = 0.19
+	KronC = 0.19
+)
+
+// Spec says which graph to generate.
+type Spec struct {
+	Kind       string // "kron", "urand" or "grid"
+	Scale      int    // 2^Scale vertices
+	EdgeFactor int    // kron, urand: EdgeFactor * 2^Scale edges
+	Seed       uint64
+	Shortcuts  int // grid: random shortcut edges; negative means DefaultShortcuts(Scale)
+}
+
+// Kinds lists the generators.
+var Kinds = []string{"kron", "urand", "grid"}
+
+// ErrSpec is matched by errors for invalid specs.
+var ErrSpec = errors.New("invalid graph spec")
+
+// Validate reports whether s describes a graph this package can generate.
+func (s Spec) Validate() error {
+	switch s.Kind {
+	case "kron", "urand":
+		if s.EdgeFactor < 1 {
+			return fmt.Errorf("gen: %w: edgefactor %d, want at least 1", ErrSpec, s.EdgeFactor)
+		}
+	case "grid":
+	default:
+		return fmt.Errorf("gen: %w: unknown kind %q, want kron, urand or grid", ErrSpec, s.Kind)
+	}
+	if s.Scale < 0 || s.Scale > MaxScale {
+		return fmt.Errorf("gen: %w: scale %d, want 0 to %d", ErrSpec, s.Scale, MaxScale)
+	}
+	return nil
+}
+
+// String names the graph the way file names and tables do, e.g. "kron-s22-e16-seed1".
+func (s Spec) String() string {
+	if s.Kind == "grid" {
+		return fmt.Sprintf("grid-s%d-sc%d-seed%d", s.Scale, s.shortcuts(), s.Seed)
+	}
+	return fmt.Sprintf("%s-s%d-e%d-seed%d", s.Kind, s.Scale, s.EdgeFactor, s.Seed)
+}
+
+// Vertices returns the number of vertices, 2^Scale.
+func (s Spec) Vertices() uint64 { return 1 << uint(s.Scale) }
+
+// Edges returns the number of edges Generate produces (self-loops and duplicates
+// included: the Graph500 generator keeps them and ingest drops them).
+func (s Spec) Edges() uint64 {
+	if s.Kind == "grid" {
+		rows, cols := s.GridShape()
+		return rows*(cols-1) + (rows-1)*cols + uint64(s.shortcuts())
+	}
+	return uint64(s.EdgeFactor) << uint(s.Scale)
+}
+
+// Blocks returns the number of generation blocks.
+func (s Spec) Blocks() uint64 { return (s.Edges() + BlockEdges - 1) / BlockEdges }
+
+// blockFunc appends the edges of block b to dst.
+type blockFunc func(dst []Edge, b uint64) []Edge
+
+// source prepares the per-spec state (thresholds, the permutation) once.
+func (s Spec) source() (blockFunc, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	switch s.Kind {
+	case "kron":
+		return newKron(s).block, nil
+	case "urand":
+		return newURand(s).block, nil
+	}
+	return newGrid(s).block, nil
+}
+
+// blockRange returns the edge indexes [lo, hi) of block b.
+func (s Spec) blockRange(b uint64) (lo, hi uint64) {
+	lo = b * BlockEdges
+	return lo, min(lo+BlockEdges, s.Edges())
+}
+
+// Block appends the edges of block b (0 <= b < Blocks()) to dst. Blocks in index order
+// make up the whole edge list.
+func (s Spec) Block(dst []Edge, b uint64) ([]Edge, error) {
+	f, err := s.source()
+	if err != nil {
+		return dst, err
+	}
+	return f(dst, b), nil
+}
+
+// Generate produces every edge of s on workers goroutines (0 means GOMAXPROCS), calling
+// emit with one block at a time, concurrently and in no particular order. emit must not
+// keep the batch after it returns. The first error from emit stops generation and is
+// returned.
+func Generate(s Spec, workers int, emit func(batch []Edge) error) error {
+	f, err := s.source()
+	if err != nil {
+		return err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nb := s.Blocks()
+	var (
+		next    atomic.Uint64
+		failed  atomic.Bool
+		errOnce sync.Once
+		first   error
+		wg      sync.WaitGroup
+	)
+	for range min(uint64(workers), max(nb, 1)) {
+		wg.Go(func() {
+			buf := make([]Edge, 0, BlockEdges)
+			for !failed.Load() {
+				b := next.Add(1) - 1
+				if b >= nb {
+					return
+				}
+				buf = f(buf[:0], b)
+				if err := emit(buf); err != nil {
+					errOnce.Do(func() { first = err })
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
