@@ -168,21 +168,37 @@ func TestPermBijection(t *testing.T) {
 	}
 }
 
-// TestKronQuadrants checks the one-draw quadrant choice against the initiator
-// probabilities on an even sweep of the 32-bit range.
-func TestKronQuadrants(t *testing.T) {
-	k := newKron(Spec{Kind: "kron", Scale: 1, EdgeFactor: 1})
-	const n = 1 << 20
-	var count [2][2]int
-	for i := range uint64(n) {
-		row, col := k.quadrant(i << 12)
-		count[row][col]++
-	}
-	want := [2][2]float64{{KronA, KronB}, {KronC, 1 - KronA - KronB - KronC}}
-	for r := range 2 {
-		for c := range 2 {
-			if got := float64(count[r][c]) / n; got < want[r][c]-1e-4 || got > want[r][c]+1e-4 {
-				t.Errorf("quadrant (%d,%d): fraction %.5f, want %.2f", r, c, got, want[r][c])
+// TestKronAlias checks that each alias table draws every (row, col) outcome with the
+// product of the initiator probabilities of its levels.
+func TestKronAlias(t *testing.T) {
+	quad := [2][2]float64{{KronA, KronB}, {KronC, 1 - KronA - KronB - KronC}}
+	for levels := uint(1); levels <= 4; levels++ {
+		tab := newAliasTable(levels)
+		n := len(tab.bucket)
+		got := make(map[[2]uint64]float64)
+		for bkt, e := range tab.bucket {
+			keep := float64(e.thr) / float64(uint64(1)<<tab.shift)
+			// Decode through draw so the test covers it: x with bucket bkt and low bits 0
+			// keeps the bucket's own outcome unless thr is 0.
+			x := uint32(bkt) << tab.shift
+			if e.thr > 0 {
+				r, c := tab.draw(x)
+				got[[2]uint64{r, c}] += keep / float64(n)
+			}
+			if e.thr < 1<<tab.shift {
+				r, c := tab.draw(x | (1<<tab.shift - 1))
+				got[[2]uint64{r, c}] += (1 - keep) / float64(n)
+			}
+		}
+		for row := range uint64(1) << levels {
+			for col := range uint64(1) << levels {
+				want := 1.0
+				for l := range levels {
+					want *= quad[row>>l&1][col>>l&1]
+				}
+				if g := got[[2]uint64{row, col}]; g < want-1e-8 || g > want+1e-8 {
+					t.Errorf("levels %d: outcome row %b col %b drawn with %.9f, want %.9f", levels, row, col, g, want)
+				}
 			}
 		}
 	}
@@ -196,6 +212,19 @@ func degrees(s Spec, edges []Edge) []uint64 {
 		deg[e.V]++
 	}
 	return deg
+}
+
+// bitZeroShare is the share of endpoint occurrences on vertices whose id has the bit
+// clear.
+func bitZeroShare(deg []uint64, bit int) float64 {
+	var zero, all uint64
+	for v, d := range deg {
+		if v>>bit&1 == 0 {
+			zero += d
+		}
+		all += d
+	}
+	return float64(zero) / float64(all)
 }
 
 // lowHalfShare is the share of endpoint occurrences on vertices below n/2. The unpermuted
@@ -230,8 +259,11 @@ func TestKronSkewedAndPermuted(t *testing.T) {
 	if isolated < len(deg)/10 {
 		t.Errorf("%d of %d vertices isolated, expected many more", isolated, len(deg))
 	}
-	if share := lowHalfShare(deg); share < 0.4 || share > 0.6 {
-		t.Errorf("low half of the ids holds %.2f of the endpoints: the permutation leaks degree", share)
+	// Unpermuted, each id bit is 0 at A+B = 76% of the endpoints.
+	for bit := range s.Scale {
+		if share := bitZeroShare(deg, bit); share < 0.4 || share > 0.6 {
+			t.Errorf("ids with bit %d clear hold %.2f of the endpoints: the permutation leaks degree", bit, share)
+		}
 	}
 	if top := slices.Index(deg, top); top == 0 {
 		t.Errorf("vertex 0 has the largest degree: the permutation did not move it")
@@ -339,3 +371,12 @@ func BenchmarkWriteText(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func BenchmarkPerm(b *testing.B) {
+	p := NewPerm(24, 1)
+	var sink uint64
+	for i := range uint64(b.N) {
+		sink += p.At(i & (1<<24 - 1))
+	}
+	_ = sink
+}
