@@ -1,0 +1,97 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// sniffLen is how much decompressed content detection looks at.
+const sniffLen = 4096
+
+// detect settles the format of p.br from opt.Format, the content and the
+// name's extension, in that order of trust, and records it in p.res.
+func (p *parser) detect() error {
+	head, err := p.br.Peek(sniffLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return p.readError(err)
+	}
+	f := p.opt.Format
+	if f == "" {
+		f, err = p.detectFormat(head)
+		if err != nil {
+			return err
+		}
+	} else if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	p.res.Format = f
+	if f == FormatMTX || f == FormatDIMACS {
+		p.res.Header.IDBase = 1
+	}
+	return nil
+}
+
+// detectFormat guesses the format of content starting with head.
+func (p *parser) detectFormat(head []byte) (Format, error) {
+	ext := formatFromExt(p.opt.Name)
+	switch {
+	case bytes.HasPrefix(head, []byte("%%MatrixMarket")):
+		return FormatMTX, nil
+	case ext == FormatBin32 || ext == FormatBin64:
+		return ext, nil
+	case bytes.IndexByte(head[:min(len(head), 1024)], 0) >= 0:
+		return "", p.offsetError(int64(bytes.IndexByte(head, 0)),
+			"binary content (a NUL byte); pass --format bin32 or --format bin64 for binary edge lists")
+	case ext != "":
+		return ext, nil
+	case looksDIMACS(head):
+		return FormatDIMACS, nil
+	}
+	return FormatSNAP, nil
+}
+
+// looksDIMACS reports whether the first non-blank line is a DIMACS c, p or a line.
+func looksDIMACS(head []byte) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("p sp")), bytes.HasPrefix(line, []byte("a ")),
+			bytes.HasPrefix(line, []byte("a\t")), bytes.HasPrefix(line, []byte("c ")),
+			bytes.HasPrefix(line, []byte("c\t")), bytes.Equal(line, []byte("c")):
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// formatFromExt maps a name like web.mtx.gz to its format, or "".
+func formatFromExt(name string) Format {
+	name = strings.ToLower(name)
+	for _, c := range []string{".gz", ".gzip", ".zst", ".zstd"} {
+		name = strings.TrimSuffix(name, c)
+	}
+	switch filepath.Ext(name) {
+	case ".mtx":
+		return FormatMTX
+	case ".gr":
+		return FormatDIMACS
+	case ".bin32":
+		return FormatBin32
+	case ".bin64":
+		return FormatBin64
+	}
+	return ""
+}

@@ -1,0 +1,377 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+var update = flag.Bool("update", false, "rewrite the compressed fixtures in testdata/inputs from the plain ones")
+
+// collect parses r and returns the edges sorted, so that results of
+// different worker counts compare equal.
+func collect(r io.Reader, opt ParseOptions) ([]Edge, *ParseResult, error) {
+	var mu sync.Mutex
+	var all []Edge
+	res, err := Parse(r, opt, func(b []Edge) error {
+		mu.Lock()
+		all = append(all, b...)
+		mu.Unlock()
+		return nil
+	})
+	sortEdges(all)
+	return all, res, err
+}
+
+func sortEdges(e []Edge) {
+	slices.SortFunc(e, func(a, b Edge) int {
+		if a.U != b.U {
+			return cmpU64(a.U, b.U)
+		}
+		return cmpU64(a.V, b.V)
+	})
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// edges builds a sorted edge list from u, v pairs.
+func edges(pairs ...uint64) []Edge {
+	var e []Edge
+	for i := 0; i+1 < len(pairs); i += 2 {
+		e = append(e, Edge{pairs[i], pairs[i+1]})
+	}
+	sortEdges(e)
+	return e
+}
+
+// withBlockSize shrinks the block size for one test.
+func withBlockSize(t testing.TB, n int) {
+	old := blockSize
+	blockSize = n
+	t.Cleanup(func() { blockSize = old })
+}
+
+var fixtures = []struct {
+	file   string
+	format Format
+	edges  []Edge
+	header Header
+	lines  uint64
+}{
+	{"snap_basic.txt", FormatSNAP, edges(0, 1, 0, 2, 1, 3, 2, 4, 3, 4, 4, 5, 5, 0), Header{}, 11},
+	{"snap_crlf.txt", FormatSNAP, edges(0, 1, 1, 2, 2, 3), Header{}, 5},
+	{"mtx_general.mtx", FormatMTX, edges(0, 1, 1, 2, 2, 3, 3, 4, 0, 0), Header{Vertices: 5, Entries: 5, IDBase: 1}, 9},
+	{"mtx_symmetric.mtx", FormatMTX, edges(1, 0, 2, 0, 2, 1), Header{Vertices: 3, Entries: 3, Symmetric: true, IDBase: 1}, 5},
+	{"dimacs.gr", FormatDIMACS, edges(0, 1, 1, 2, 2, 3, 3, 0, 0, 2), Header{Vertices: 4, Entries: 5, IDBase: 1}, 10},
+	{"edges.bin32", FormatBin32, edges(0, 1, 1, 2, 2, 3, 3, 0, 7, 2), Header{}, 0},
+	{"edges.bin64", FormatBin64, edges(0, 1, 1, 2, 2, 3, 3, 0, 7, 2, 1<<40, 3), Header{}, 0},
+}
+
+// compressions are the fixture variants: plain, and each compressor's
+// output kept byte-exact in testdata (rewritten by -update).
+var compressions = []struct{ ext, name string }{{"", ""}, {".gz", "gzip"}, {".zst", "zstd"}}
+
+func TestFixtures(t *testing.T) {
+	for _, fx := range fixtures {
+		for _, c := range compressions {
+			name := fx.file + c.ext
+			t.Run(name, func(t *testing.T) {
+				data, err := os.ReadFile(filepath.Join("testdata/inputs", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// By name (extension helps), and as stdin: content only, a
+				// reader returning one byte at a time like a slow pipe.
+				readers := map[string]io.Reader{
+					name: bytes.NewReader(data),
+					"-":  iotest.OneByteReader(bytes.NewReader(data)),
+				}
+				for as, r := range readers {
+					opt := ParseOptions{Name: as, Workers: 3}
+					if as == "-" && strings.HasPrefix(string(fx.format), "bin") {
+						opt.Format = fx.format
+					}
+					got, res, err := collect(r, opt)
+					if err != nil {
+						t.Fatalf("as %q: %v", as, err)
+					}
+					if !slices.Equal(got, fx.edges) {
+						t.Errorf("as %q: edges %v, want %v", as, got, fx.edges)
+					}
+					if res.Format != fx.format || res.Header != fx.header || res.Compression != c.name {
+						t.Errorf("as %q: format %q header %+v compression %q, want %q %+v %q",
+							as, res.Format, res.Header, res.Compression, fx.format, fx.header, c.name)
+					}
+					if res.Lines != fx.lines || res.Edges != uint64(len(fx.edges)) || res.InBytes != int64(len(data)) {
+						t.Errorf("as %q: lines %d edges %d in %d, want %d %d %d",
+							as, res.Lines, res.Edges, res.InBytes, fx.lines, len(fx.edges), len(data))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFixturesCompressed checks that each .gz and .zst fixture holds its
+// plain twin, or rewrites them with -update.
+func TestFixturesCompressed(t *testing.T) {
+	for _, fx := range fixtures {
+		plain, err := os.ReadFile(filepath.Join("testdata/inputs", fx.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range compressions[1:] {
+			path := filepath.Join("testdata/inputs", fx.file+c.ext)
+			if *update {
+				writeFile(t, path, compress(t, c.name, plain))
+				continue
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := decompressAll(t, c.name, data); !bytes.Equal(got, plain) {
+				t.Errorf("%s does not hold %s", path, fx.file)
+			}
+		}
+	}
+	if *update {
+		// Truncated streams: the first half of each compressed fixture.
+		for _, c := range compressions[1:] {
+			whole := compress(t, c.name, bytes.Repeat([]byte("1 2\n3 4\n"), 1000))
+			writeFile(t, filepath.Join("testdata/inputs", "truncated.txt"+c.ext), whole[:len(whole)/2])
+		}
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func compress(t testing.TB, how string, data []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var w io.WriteCloser
+	switch how {
+	case "gzip":
+		w = gzip.NewWriter(&buf)
+	case "zstd":
+		zw, err := zstd.NewWriter(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = zw
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func decompressAll(t *testing.T, how string, data []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	var err error
+	switch how {
+	case "gzip":
+		r, err = gzip.NewReader(bytes.NewReader(data))
+	case "zstd":
+		r, err = zstd.NewReader(bytes.NewReader(data))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestParseFormatsInline(t *testing.T) {
+	tests := []struct {
+		name, in string
+		opt      ParseOptions
+		want     []Edge
+	}{
+		{"snap spaces", "1 2\n3   4\n", ParseOptions{}, edges(1, 2, 3, 4)},
+		{"snap no final newline", "1 2\n3 4", ParseOptions{}, edges(1, 2, 3, 4)},
+		{"snap comma no blanks", "10,20\n", ParseOptions{}, edges(10, 20)},
+		{"snap tab comma tab", "10\t,\t20\n", ParseOptions{}, edges(10, 20)},
+		{"snap extra columns", "1 2 3 4 5\n6 7,8\n", ParseOptions{}, edges(1, 2, 6, 7)},
+		{"snap crlf no final newline", "1 2\r\n3 4\r", ParseOptions{}, edges(1, 2, 3, 4)},
+		{"snap leading zeros", "007 0010\n", ParseOptions{}, edges(7, 10)},
+		{"snap max uint64", "18446744073709551615 0\n", ParseOptions{}, edges(math.MaxUint64, 0)},
+		{"snap at maxid", "4294967294 0\n", ParseOptions{MaxID: 1<<32 - 2}, edges(1<<32-2, 0)},
+		{"snap blank and comment only lines between", "\n\n# c\n1 2\n   \n%x\n", ParseOptions{}, edges(1, 2)},
+		{"mtx integer skew", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 -4\n", ParseOptions{}, edges(1, 0)},
+		{"mtx uppercase banner", "%%MatrixMarket MATRIX Coordinate Pattern General\n2 3 1\n2 3\n", ParseOptions{}, edges(1, 2)},
+		{"mtx crlf", "%%MatrixMarket matrix coordinate pattern general\r\n2 2 1\r\n1 2\r\n", ParseOptions{}, edges(0, 1)},
+		{"mtx by extension", "%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", ParseOptions{Name: "m.MTX"}, edges(0, 0)},
+		{"gr p first", "p sp 2 1\na 2 1 9\n", ParseOptions{}, edges(1, 0)},
+		{"gr no weight", "p sp 2 1\na 1 2\n", ParseOptions{}, edges(0, 1)},
+		{"gr by extension", "p sp 2 1\n\na\t1\t2\t3\n", ParseOptions{Name: "x.gr.gz"}, edges(0, 1)},
+		{"gr at maxid", "p sp 4294967295 1\na 4294967295 1 1\n", ParseOptions{MaxID: 1<<32 - 2}, edges(1<<32-2, 0)},
+		{"forced snap", "5 6\n", ParseOptions{Format: FormatSNAP, Name: "x.mtx"}, edges(5, 6)},
+		{"bin32 max relabel", "\xff\xff\xff\xff\x01\x00\x00\x00", ParseOptions{Format: FormatBin32}, edges(math.MaxUint32, 1)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _, err := collect(strings.NewReader(tc.in), tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("edges %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// genSNAP writes n pseudo-random edges as SNAP text with comments, blank
+// lines and mixed separators scattered in, and returns the expected edges.
+func genSNAP(seed uint64, n int, maxID uint64) ([]byte, []Edge) {
+	var buf bytes.Buffer
+	want := make([]Edge, 0, n)
+	x := seed | 1
+	next := func() uint64 { // xorshift64: deterministic, no dependency
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return x
+	}
+	seps := []string{" ", "\t", ",", " , ", "  "}
+	ends := []string{"\n", "\r\n", " 1.0\n", "\t7\n"}
+	for len(want) < n {
+		r := next()
+		switch r % 16 {
+		case 0:
+			buf.WriteString("# comment line\n")
+			continue
+		case 1:
+			buf.WriteString("\n")
+			continue
+		}
+		u, v := next()%maxID, next()%maxID
+		fmt.Fprintf(&buf, "%d%s%d%s", u, seps[r>>8%5], v, ends[r>>16%4])
+		want = append(want, Edge{u, v})
+	}
+	sortEdges(want)
+	return buf.Bytes(), want
+}
+
+// TestWorkersAndBlocks is metamorphic: the same input gives the same edge
+// multiset whatever the worker count and block size, plain or compressed.
+func TestWorkersAndBlocks(t *testing.T) {
+	const seed = 42
+	data, want := genSNAP(seed, 20000, 1<<40)
+	gz := compress(t, "gzip", data)
+	for _, bs := range []int{1, 7, 64, 4096, 4 << 20} {
+		for _, workers := range []int{1, 2, 8} {
+			for _, in := range [][]byte{data, gz} {
+				withBlockSize(t, bs)
+				got, res, err := collect(bytes.NewReader(in), ParseOptions{Workers: workers})
+				if err != nil {
+					t.Fatalf("seed %d block %d workers %d: %v", seed, bs, workers, err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d block %d workers %d: %d edges differ from the %d expected", seed, bs, workers, len(got), len(want))
+				}
+				if res.RawBytes != int64(len(data)) || res.Lines != uint64(bytes.Count(data, []byte("\n"))) {
+					t.Fatalf("seed %d block %d workers %d: raw %d lines %d", seed, bs, workers, res.RawBytes, res.Lines)
+				}
+			}
+		}
+	}
+}
+
+// TestErrorLineAcrossBlocks puts one bad line at each position of a file and
+// checks the reported line for tiny blocks and many workers.
+func TestErrorLineAcrossBlocks(t *testing.T) {
+	lines := make([]string, 60)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("%d %d", i, i+1)
+	}
+	for bad := range lines {
+		in := slices.Clone(lines)
+		in[bad] = "1 x"
+		in[len(in)-1] = "2 y" // a later error must never win
+		for _, bs := range []int{3, 16, 100} {
+			withBlockSize(t, bs)
+			_, _, err := collect(strings.NewReader(strings.Join(in, "\n")), ParseOptions{Workers: 4, Name: "f.txt"})
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line != int64(bad+1) {
+				t.Fatalf("bad line %d, block %d: got %v", bad+1, bs, err)
+			}
+		}
+	}
+}
+
+func TestProgressAndCounts(t *testing.T) {
+	data, want := genSNAP(7, 5000, 1000)
+	for _, in := range [][]byte{data, compress(t, "zstd", data)} {
+		var mu sync.Mutex
+		var total int64
+		res, err := ParseOnly(bytes.NewReader(in), ParseOptions{Progress: func(n int64) {
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != int64(len(in)) || res.InBytes != total || res.RawBytes != int64(len(data)) || res.Edges != uint64(len(want)) {
+			t.Errorf("progress %d in %d raw %d edges %d; want %d %d %d %d",
+				total, res.InBytes, res.RawBytes, res.Edges, len(in), len(in), len(data), len(want))
+		}
+	}
+}
+
+func TestEmitError(t *testing.T) {
+	data, _ := genSNAP(3, 300000, 1000)
+	stop := errors.New("disk full")
+	var calls sync.Map
+	_, err := Parse(bytes.NewReader(data), ParseOptions{Workers: 4}, func(b []Edge) error {
+		calls.Store(len(b), true)
+		return stop
+	})
+	if err != stop {
+		t.Fatalf("got %v, want the emit error itself", err)
+	}
+}
+
+func TestIOErrorIsNotBadInput(t *testing.T) {
+	broken := errors.New("device gone")
+	r := io.MultiReader(strings.NewReader("1 2\n"), iotest.ErrReader(broken))
+	_, _, err := collect(r, ParseOptions{})
+	if !errors.Is(err, broken) || errors.Is(err, ErrBadInput) {
+		t.Fatalf("got %v, want the read error, not bad input", err)
+	}
+}
