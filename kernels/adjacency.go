@@ -1,0 +1,221 @@
+package kernels
+
+import (
+	"math/bits"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Adjacency is how the CPU kernels (and afforest) read a graph: either the compressed
+// shards in place (Compressed) or an uncompressed in-memory CSR (Flat, the baseline).
+// The hot loops that must stop early (bottom-up BFS) switch on the concrete type; the
+// others fetch whole lists through List, one call per vertex, never per neighbour.
+type Adjacency interface {
+	NumVertices() uint32
+	NumEdges() uint64 // directed edges stored per direction
+	Directed() bool
+	Degree(d store.Direction, v uint32) uint32
+	// List returns the first min(limit, degree) neighbours of v in direction d, in
+	// ascending order. It may decode into buf (growing it) or return a view of memory it
+	// owns; the result is valid until the next call with the same buf.
+	List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error)
+}
+
+// Compressed reads the delta-varint shards of an open graph directly; it copies nothing.
+type Compressed struct {
+	g       *store.Graph
+	out, in *shardIndex
+}
+
+// NewCompressed wraps g. Call g.Check first (engine.Open does): the decoders below check
+// every neighbour against the vertex count and never index past a list, but only the
+// checksums guarantee that the bytes are the ones that were written.
+func NewCompressed(g *store.Graph) *Compressed {
+	c := &Compressed{g: g, out: newShardIndex(g.Out())}
+	c.in = c.out
+	if g.Directed() {
+		c.in = newShardIndex(g.In())
+	}
+	return c
+}
+
+func (c *Compressed) NumVertices() uint32 { return c.g.NumVertices() }
+func (c *Compressed) NumEdges() uint64    { return c.g.NumEdges() }
+func (c *Compressed) Directed() bool      { return c.g.Directed() }
+
+func (c *Compressed) index(d store.Direction) *shardIndex {
+	if d == store.In {
+		return c.in
+	}
+	return c.out
+}
+
+func (c *Compressed) Degree(d store.Direction, v uint32) uint32 {
+	s := c.index(d).shard(v)
+	return s.Degrees[v-s.Lo]
+}
+
+func (c *Compressed) List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error) {
+	s := c.index(d).shard(v)
+	i := v - s.Lo
+	k := min(limit, s.Degrees[i])
+	if uint32(cap(buf)) < k {
+		buf = make([]uint32, k, k+k/4)
+	}
+	buf = buf[:k]
+	if !decodePrefix(buf, v, s.Adj[s.Offsets[i]:s.Offsets[i+1]], s.Degrees[i], c.g.NumVertices()) {
+		return nil, s.ListError(v)
+	}
+	return buf, nil
+}
+
+// shardIndex finds the shard of a vertex in O(1) for the usual few large shards: tab[k]
+// is the first shard holding a vertex >= k<<shift.
+type shardIndex struct {
+	shards []*store.Shard
+	tab    []int32
+	shift  uint
+}
+
+func newShardIndex(c *store.CSR) *shardIndex {
+	x := &shardIndex{shards: c.Shards}
+	if len(c.Shards) == 0 {
+		return x
+	}
+	x.shift = uint(max(0, bits.Len32(c.N)-16))
+	x.tab = make([]int32, (uint64(c.N)>>x.shift)+1)
+	i := 0
+	for k := range x.tab {
+		v := uint64(k) << x.shift
+		for i+1 < len(c.Shards) && uint64(c.Shards[i].Hi()) <= v {
+			i++
+		}
+		x.tab[k] = int32(i)
+	}
+	return x
+}
+
+func (x *shardIndex) shard(v uint32) *store.Shard {
+	i := x.tab[v>>x.shift]
+	for x.shards[i].Hi() <= v {
+		i++
+	}
+	return x.shards[i]
+}
+
+// uvarint decodes the LEB128 value at b[pos]; the one-byte case, by far the most common
+// on sorted lists, stays inline. next < 0 means malformed bytes.
+func uvarint(b []byte, pos int) (x uint64, next int) {
+	if pos < len(b) && b[pos] < 0x80 {
+		return uint64(b[pos]), pos + 1
+	}
+	return store.Uvarint(b, pos)
+}
+
+// unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// decodePrefix decodes the first len(dst) neighbours of v's list (degree d) into dst. It
+// reports false for malformed bytes or neighbours outside [0, nv). It walks the blocks in
+// order and so never needs the block index.
+func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
+	pos := 0
+	if nb := store.NumBlocks(d); nb > 1 {
+		pos = 4 * int(nb-1)
+	}
+	for j := 0; j < len(dst); {
+		x, p := uvarint(list, pos)
+		f := int64(v) + unzigzag(x)
+		if p < 0 || f < 0 || f >= int64(nv) {
+			return false
+		}
+		cur := uint64(f)
+		end := min(len(dst), j+store.BlockSize)
+		for {
+			dst[j] = uint32(cur)
+			j++
+			if j == end {
+				break
+			}
+			x, p = uvarint(list, p)
+			cur += x
+			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
+				return false
+			}
+		}
+		pos = p
+	}
+	return true
+}
+
+// Flat is an uncompressed CSR in memory, built from the shards: the baseline that shows
+// what the compression costs.
+type Flat struct {
+	N        uint32
+	M        uint64
+	directed bool
+	OutOff   []uint64 // N+1 entries
+	OutAdj   []uint32
+	InOff    []uint64 // same slices as Out for undirected graphs
+	InAdj    []uint32
+}
+
+// NewFlat decodes every list of g into memory (about 4 bytes per stored edge per
+// direction, plus 8 per vertex).
+func NewFlat(g *store.Graph) (*Flat, error) {
+	f := &Flat{N: g.NumVertices(), M: g.NumEdges(), directed: g.Directed()}
+	var err error
+	if f.OutOff, f.OutAdj, err = flatten(g.Out()); err != nil {
+		return nil, err
+	}
+	f.InOff, f.InAdj = f.OutOff, f.OutAdj
+	if g.Directed() {
+		if f.InOff, f.InAdj, err = flatten(g.In()); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func flatten(c *store.CSR) ([]uint64, []uint32, error) {
+	off := make([]uint64, c.N+1)
+	adj := make([]uint32, c.Edges)
+	var pos uint64
+	for _, s := range c.Shards {
+		for i := uint32(0); i < s.N; i++ {
+			v, d := s.Lo+i, s.Degrees[i]
+			off[v] = pos
+			if pos+uint64(d) > uint64(len(adj)) {
+				return nil, nil, s.ListError(v)
+			}
+			if !decodePrefix(adj[pos:pos+uint64(d)], v, s.Adj[s.Offsets[i]:s.Offsets[i+1]], d, c.N) {
+				return nil, nil, s.ListError(v)
+			}
+			pos += uint64(d)
+		}
+	}
+	off[c.N] = pos
+	return off, adj, nil
+}
+
+func (f *Flat) NumVertices() uint32 { return f.N }
+func (f *Flat) NumEdges() uint64    { return f.M }
+func (f *Flat) Directed() bool      { return f.directed }
+
+func (f *Flat) lists(d store.Direction) ([]uint64, []uint32) {
+	if d == store.In {
+		return f.InOff, f.InAdj
+	}
+	return f.OutOff, f.OutAdj
+}
+
+func (f *Flat) Degree(d store.Direction, v uint32) uint32 {
+	off, _ := f.lists(d)
+	return uint32(off[v+1] - off[v])
+}
+
+func (f *Flat) List(d store.Direction, v, limit uint32, _ []uint32) ([]uint32, error) {
+	off, adj := f.lists(d)
+	lo, hi := off[v], off[v+1]
+	return adj[lo : lo+min(hi-lo, uint64(limit))], nil
+}

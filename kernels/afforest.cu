@@ -1,0 +1,91 @@
+// afforest.cu: Afforest connected components (Sutton, Ben-Nun, Barak, IPDPS 2018) over
+// delta-varint shards: link each vertex with its r-th neighbour for a few rounds
+// (the first neighbours of a list are its first bytes), compress, find the largest
+// intermediate component by sampling, then link the remaining edges of vertices outside
+// it. Links hook the larger root under the smaller with compare-and-swap, so the
+// partition equals any other correct one (the CPU's included).
+#include "graph.cuh"
+
+extern "C" __global__ void cc_init(uint32_t *comp, uint32_t n) {
+	for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+		comp[v] = v;
+}
+
+// link joins the trees of u and v (the GAPBS formulation of Afforest's link).
+__device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
+	uint32_t p1 = comp[u], p2 = comp[v];
+	while (p1 != p2) {
+		uint32_t high = max(p1, p2), low = min(p1, p2);
+		uint32_t ph = comp[high];
+		if (ph == low) break;
+		if (ph == high && atomicCAS(&comp[high], high, low) == high) break;
+		p1 = comp[comp[high]];
+		p2 = comp[low];
+	}
+}
+
+// cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
+extern "C" __global__ void cc_sample(Shard s, uint32_t *comp, uint32_t r) {
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
+		uint32_t v = s.lo + i;
+		List l;
+		l.at(&s, v);
+		if (r >= l.deg) continue;
+		BlockDecoder d;
+		d.init(l, r / OOC_BLOCK);
+		uint32_t w = 0;
+		for (uint32_t j = 0; j <= r % OOC_BLOCK; j++) d.next(&w);
+		link(comp, v, w);
+	}
+}
+
+extern "C" __global__ void cc_compress(uint32_t *comp, uint32_t n) {
+	for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+		uint32_t c = comp[v];
+		while (comp[c] != c) c = comp[c];
+		comp[v] = c;
+	}
+}
+
+// cc_gather copies comp at k sample positions, to find the largest component on the host.
+extern "C" __global__ void cc_gather(const uint32_t *comp, const uint32_t *idx, uint32_t *out, uint32_t k) {
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < k; t += gridDim.x * blockDim.x)
+		out[t] = comp[idx[t]];
+}
+
+#define COOP_BLOCKS 2 // longer lists are shared by the warp, one block per lane
+
+__device__ __forceinline__ void linkBlock(const List &l, uint32_t k, uint32_t from, uint32_t *comp) {
+	BlockDecoder d;
+	d.init(l, k);
+	uint32_t w, j = k * OOC_BLOCK;
+	while (d.next(&w)) {
+		if (j++ >= from) link(comp, l.v, w);
+	}
+}
+
+// cc_finish links every neighbour from position from onwards of each vertex of shard s
+// that is not in the largest component c.
+extern "C" __global__ void cc_finish(Shard s, uint32_t *comp, uint32_t c, uint32_t from) {
+	uint32_t stride = gridDim.x * blockDim.x;
+	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {
+		uint32_t i = base + threadIdx.x;
+		uint32_t v = s.lo + i;
+		List l;
+		l.nb = 0;
+		bool mine = i < s.n && comp[v] != c;
+		if (mine) l.at(&s, v);
+		if (mine && l.nb <= COOP_BLOCKS) {
+			for (uint32_t k = from / OOC_BLOCK; k < l.nb; k++) linkBlock(l, k, from, comp);
+		}
+		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > COOP_BLOCKS);
+		while (coop) {
+			int src = __ffs(coop) - 1;
+			coop &= coop - 1;
+			List cl;
+			cl.at(&s, s.lo + base + src);
+			for (uint32_t k = from / OOC_BLOCK + laneId(); k < cl.nb; k += 32) linkBlock(cl, k, from, comp);
+			__syncwarp();
+		}
+	}
+}

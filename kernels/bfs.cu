@@ -1,0 +1,166 @@
+// bfs.cu: direction-optimizing breadth-first search (Beamer, Asanović, Patterson, SC 2012)
+// over delta-varint shards. One launch handles one shard, so the lists a launch reads stay
+// within one shard's window (<= 512 MiB by default), the size below which random zero-copy
+// reads keep the link full (shared/GPU.md).
+//
+// State: parent and level per vertex; bitmaps visited, frontier (current level, bottom-up
+// only) and next; queues in/out with a counter. Every discovered vertex is emitted into
+// the out queue at once (warp-aggregated atomics), so no level ever scans all vertices.
+#include "graph.cuh"
+
+extern "C" __global__ void bfs_init(uint32_t *parent, uint32_t *level, uint32_t *visited,
+                                    uint32_t *queue, uint32_t src) {
+	if (blockIdx.x == 0 && threadIdx.x == 0) {
+		parent[src] = src;
+		level[src] = 0;
+		visited[src >> 5] |= 1u << (src & 31);
+		queue[0] = src;
+	}
+}
+
+// visit claims w for parent u at level depth+1 and reports whether this thread won it.
+__device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                      uint32_t w, uint32_t u, uint32_t depth) {
+	uint32_t bit = 1u << (w & 31);
+	if (visited[w >> 5] & bit) return false;
+	if (atomicOr(&visited[w >> 5], bit) & bit) return false;
+	parent[w] = u;
+	level[w] = depth + 1;
+	return true;
+}
+
+#define HUGE_BLOCKS 256 // lists of more blocks go to the huge list, expanded by whole CTAs
+
+// td_expand expands the frontier vertices that fall in shard s (top-down). A thread
+// decodes a list of one or two blocks itself; longer lists are shared by the warp, one
+// block per lane (the block index lets each lane start its block directly, Merrill et al.
+// 2012's warp-level gathering); lists longer than HUGE_BLOCKS are queued for td_huge.
+extern "C" __global__ void td_expand(Shard s, const uint32_t *in, uint32_t qn,
+                                     uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
+                                     uint32_t *huge, uint32_t *hugeCount) {
+	uint32_t stride = gridDim.x * blockDim.x;
+	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
+		uint32_t t = base + threadIdx.x;
+		uint32_t u = t < qn ? in[t] : NONE;
+		bool mine = u != NONE && u - s.lo < s.n;
+		List l;
+		l.nb = 0;
+		if (mine) l.at(&s, u);
+		if (mine && l.nb > HUGE_BLOCKS) {
+			huge[atomicAdd(hugeCount, 1)] = u;
+		} else if (mine && l.nb <= 2) {
+			for (uint32_t k = 0; k < l.nb; k++) {
+				BlockDecoder d;
+				d.init(l, k);
+				uint32_t w;
+				while (d.next(&w)) {
+					bool got = visit(visited, parent, level, w, u, depth);
+					warpAppend(out, outCount, got, w);
+				}
+			}
+		}
+		__syncwarp();
+		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2 && l.nb <= HUGE_BLOCKS);
+		while (coop) {
+			int src = __ffs(coop) - 1;
+			coop &= coop - 1;
+			uint32_t cu = __shfl_sync(0xffffffffu, u, src);
+			List cl;
+			cl.at(&s, cu);
+			for (uint32_t k = laneId(); k < cl.nb; k += 32) {
+				BlockDecoder d;
+				d.init(cl, k);
+				uint32_t w;
+				while (d.next(&w)) {
+					bool got = visit(visited, parent, level, w, cu, depth);
+					warpAppend(out, outCount, got, w);
+				}
+			}
+			__syncwarp();
+		}
+	}
+}
+
+// td_huge expands the huge lists: each CTA takes a slice of one list's blocks; the grid is
+// hugeCount * parts CTAs.
+extern "C" __global__ void td_huge(Shard s, const uint32_t *huge, uint32_t parts,
+                                   uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                   uint32_t depth, uint32_t *out, uint32_t *outCount) {
+	uint32_t u = huge[blockIdx.x / parts];
+	uint32_t part = blockIdx.x % parts;
+	List l;
+	l.at(&s, u);
+	for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += parts * blockDim.x) {
+		BlockDecoder d;
+		d.init(l, k);
+		uint32_t w;
+		while (d.next(&w)) {
+			bool got = visit(visited, parent, level, w, u, depth);
+			warpAppend(out, outCount, got, w);
+		}
+	}
+}
+
+// bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first
+// neighbour found in the frontier becomes its parent and the list is left at once. Found
+// vertices go straight into next and the out queue.
+extern "C" __global__ void bu_sweep(Shard s, const uint32_t *frontier, uint32_t *visited,
+                                    uint32_t *next, uint32_t *parent, uint32_t *level,
+                                    uint32_t depth, uint32_t *out, uint32_t *outCount,
+                                    unsigned long long *checked) {
+	uint32_t stride = gridDim.x * blockDim.x;
+	uint32_t nc = 0;
+	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {
+		uint32_t i = base + threadIdx.x;
+		uint32_t v = s.lo + i;
+		bool found = false;
+		if (i < s.n && !testBit(visited, v)) {
+			List l;
+			l.at(&s, v);
+			for (uint32_t k = 0; k < l.nb && !found; k++) {
+				BlockDecoder d;
+				d.init(l, k);
+				uint32_t w;
+				while (d.next(&w)) {
+					nc++;
+					if (testBit(frontier, w)) {
+						parent[v] = w;
+						level[v] = depth + 1;
+						atomicOr(&visited[v >> 5], 1u << (v & 31));
+						atomicOr(&next[v >> 5], 1u << (v & 31));
+						found = true;
+						break;
+					}
+				}
+			}
+		}
+		warpAppend(out, outCount, found, v);
+	}
+	// one 64-bit atomic per warp for the examined-edges statistic
+	for (int o = 16; o > 0; o >>= 1) nc += __shfl_down_sync(0xffffffffu, nc, o);
+	if (laneId() == 0 && nc) atomicAdd(checked, (unsigned long long)nc);
+}
+
+// queue_bits sets the bit of every queued vertex (a top-down output becoming a bottom-up
+// frontier); O(queue), not O(N).
+extern "C" __global__ void queue_bits(const uint32_t *q, uint32_t qn, uint32_t *bits) {
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
+		uint32_t v = q[t];
+		atomicOr(&bits[v >> 5], 1u << (v & 31));
+	}
+}
+
+// queue_degrees sums the degrees of the queued vertices (Beamer's m_f, the edges a top-down
+// step from this queue would check).
+extern "C" __global__ void queue_degrees(const Shard *shards, int ns, const uint32_t *q, uint32_t qn,
+                                         unsigned long long *sum) {
+	unsigned long long acc = 0;
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
+		uint32_t v = q[t];
+		const Shard *s = findShard(shards, ns, v);
+		acc += s->degrees[v - s->lo];
+	}
+	for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+	if (laneId() == 0 && acc) atomicAdd(sum, acc);
+}

@@ -1,0 +1,209 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// refLevels is a plain sequential queue BFS over adjacency lists: the oracle.
+func refLevels(out [][]uint32, src uint32) []uint32 {
+	level := make([]uint32, len(out))
+	for i := range level {
+		level[i] = engine.Unreached
+	}
+	level[src] = 0
+	q := []uint32{src}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, v := range out[u] {
+			if level[v] == engine.Unreached {
+				level[v] = level[u] + 1
+				q = append(q, v)
+			}
+		}
+	}
+	return level
+}
+
+// variants are the option sets every graph is searched with: the default switching;
+// bottom-up from the first level on and to the end (a huge alpha makes the threshold 0,
+// a huge beta keeps it bottom-up while anything wakes); never bottom-up (with alpha 1
+// the frontier's edges never exceed the unchecked ones); and switching back top-down as
+// soon as the frontier shrinks (beta 1).
+var variants = []engine.Options{
+	{},
+	{Alpha: 1 << 30, Beta: 1 << 30},
+	{Alpha: 1},
+	{Alpha: 1 << 30, Beta: 1},
+}
+
+// checkAll runs BFS from every source in srcs on the graph built with each shard size,
+// on the compressed shards and on the flat CSR, with 1 and 3 workers, and compares the
+// levels with the oracle and the whole result with the validator.
+func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
+	t.Helper()
+	out, _ := testgraph.Lists(n, edges, directed)
+	for _, shardBytes := range []int64{1, 64, 0} {
+		g := testgraph.Build(t, n, edges, directed, shardBytes)
+		if err := g.Check(); err != nil {
+			t.Fatal(err)
+		}
+		flat, err := NewFlat(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range srcs {
+			want := refLevels(out, src)
+			for _, a := range []Adjacency{NewCompressed(g), flat} {
+				for _, workers := range []int{1, 3} {
+					for vi, opt := range variants {
+						opt.Workers = workers
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d variant=%d", name, shardBytes, src, a, workers, vi)
+						r, err := BFS(a, src, opt)
+						if err != nil {
+							t.Fatalf("%s: %v", where, err)
+						}
+						if !slices.Equal(r.Level, want) {
+							t.Fatalf("%s: levels\n got %v\nwant %v", where, r.Level, want)
+						}
+						if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+							t.Fatalf("%s: %v", where, err)
+						}
+						checkSummary(t, where, r, out, directed)
+						checkDirections(t, where, vi, r)
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkSummary(t *testing.T, where string, r *engine.BFSResult, out [][]uint32, directed bool) {
+	t.Helper()
+	var reached, edges uint64
+	var depth uint32
+	for v, l := range r.Level {
+		if l != engine.Unreached {
+			reached++
+			depth = max(depth, l)
+			edges += uint64(len(out[v]))
+		}
+	}
+	if !directed {
+		edges /= 2
+	}
+	if r.Reached != reached || r.Depth != depth || r.EdgesTraversed != edges {
+		t.Fatalf("%s: reached %d depth %d edges %d, want %d %d %d", where, r.Reached, r.Depth, r.EdgesTraversed, reached, depth, edges)
+	}
+	var frontier uint64
+	for _, s := range r.Levels {
+		frontier += s.Frontier
+	}
+	if frontier != reached {
+		t.Fatalf("%s: per-level frontiers sum to %d, reached %d", where, frontier, reached)
+	}
+}
+
+func TestBFSCases(t *testing.T) {
+	for _, c := range testgraph.Cases() {
+		var srcs []uint32
+		for v := uint32(0); v < c.N && v < 4; v++ {
+			srcs = append(srcs, v)
+		}
+		if c.N > 4 {
+			srcs = append(srcs, c.N-1)
+		}
+		checkAll(t, c.String(), c.N, c.Edges, c.Directed, srcs)
+	}
+}
+
+func TestBFSRandom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d (rerun: OOC_SEED=%d)", seed, seed)
+	if s := os.Getenv("OOC_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := 0; i < 6; i++ {
+		n := uint32(1 + r.IntN(400))
+		m := r.IntN(int(n) * 6)
+		directed := i%2 == 1
+		edges := testgraph.Random(r, n, m)
+		// a hub makes lists span several blocks
+		for v := uint32(0); v < n; v += 2 {
+			edges = append(edges, testgraph.Edge{U: n / 2, V: v})
+		}
+		srcs := []uint32{uint32(r.IntN(int(n))), n / 2}
+		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,seed=%d)", i, n, len(edges), directed, seed), n, edges, directed, srcs)
+	}
+}
+
+func TestBFSBadSource(t *testing.T) {
+	g := testgraph.Build(t, 3, []testgraph.Edge{{U: 0, V: 1}}, false, 0)
+	if _, err := BFS(NewCompressed(g), 3, engine.Options{}); !errors.Is(err, store.ErrNoVertex) {
+		t.Fatalf("source beyond the graph: %v", err)
+	}
+}
+
+// TestDecodeMalformed feeds truncated and out-of-range lists to the inline decoders:
+// they must report malformed bytes, never panic or return neighbours outside the graph.
+func TestDecodeMalformed(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	nbrs := make([]uint32, 200)
+	for i := range nbrs {
+		nbrs[i] = uint32(3 * i)
+	}
+	good := store.AppendList(nil, 5, nbrs)
+	front := make([]uint64, 1<<10)
+	for i := range front {
+		front[i] = r.Uint64() & r.Uint64() & r.Uint64() // sparse, so scans run on
+	}
+	for trial := 0; trial < 2000; trial++ {
+		list := slices.Clone(good)
+		switch trial % 3 {
+		case 0:
+			list = list[:r.IntN(len(list))]
+		case 1:
+			list[r.IntN(len(list))] = byte(r.Uint32())
+		case 2:
+			list[r.IntN(len(list))] |= 0x80
+		}
+		nv := uint32(600)
+		dst := make([]uint32, len(nbrs))
+		if decodePrefix(dst, 5, list, uint32(len(nbrs)), nv) {
+			for _, x := range dst {
+				if x >= nv {
+					t.Fatalf("trial %d: decoded %d >= %d", trial, x, nv)
+				}
+			}
+		}
+		u, _, st := scanFrontier(list, 5, uint32(len(nbrs)), nv, front)
+		if st == found && u >= nv {
+			t.Fatalf("trial %d: found %d >= %d", trial, u, nv)
+		}
+	}
+}
+
+// checkDirections makes sure the variants really exercise the directions they claim.
+func checkDirections(t *testing.T, where string, variant int, r *engine.BFSResult) {
+	t.Helper()
+	for i, s := range r.Levels {
+		switch {
+		case variant == 1 && s.Direction != engine.BottomUp && !(i == 0 && r.Levels[0].EdgesExamined == 0):
+			t.Fatalf("%s: level %d ran %s, expected bottom-up", where, s.Level, s.Direction)
+		case variant == 2 && s.Direction != engine.TopDown:
+			t.Fatalf("%s: level %d ran %s, expected top-down", where, s.Level, s.Direction)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+// graph.cuh: the store's shard layout (store/FORMAT.md) as the kernels see it, and the
+// delta-varint list decoder shared by the BFS and Afforest kernels.
+#pragma once
+#include <stdint.h>
+
+#define OOC_BLOCK 64 // neighbours per compressed block (store.BlockSize)
+#define NONE 0xFFFFFFFFu
+
+// One shard as placed by the memory plan: each pointer is device memory or the device
+// alias of pinned host memory. Must match stream.deviceShard in Go.
+struct Shard {
+	const uint8_t *adj;
+	const uint32_t *offsets; // n+1 byte offsets into adj
+	const uint32_t *degrees; // n
+	uint32_t lo, n;
+};
+
+// findShard returns the shard holding v; shards are sorted by lo and cover [0, N).
+__device__ __forceinline__ const Shard *findShard(const Shard *s, int ns, uint32_t v) {
+	int a = 0, b = ns - 1;
+	while (a < b) {
+		int m = (a + b + 1) >> 1;
+		if (s[m].lo <= v) a = m; else b = m - 1;
+	}
+	return &s[a];
+}
+
+// ByteReader reads a byte string through aligned 8-byte loads, so zero-copy lists cost one
+// link request per 8 bytes instead of one per byte. Loads never leave the aligned word that
+// holds a valid byte, hence never the page (sections are 4096-aligned).
+struct ByteReader {
+	const uint8_t *p;
+	uint64_t w;
+	uintptr_t wa;
+	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ uint32_t byte() {
+		uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
+		if (a != wa) {
+			w = __ldg((const unsigned long long *)a);
+			wa = a;
+		}
+		uint32_t b = (uint32_t)(w >> (((uintptr_t)p & 7) * 8)) & 0xFF;
+		p++;
+		return b;
+	}
+	// uvarint reads LEB128; a first value's zigzag code can reach 33 bits.
+	__device__ __forceinline__ uint64_t uvarint() {
+		uint64_t x = 0;
+		for (int s = 0; s < 35; s += 7) {
+			uint32_t b = byte();
+			x |= (uint64_t)(b & 0x7F) << s;
+			if (b < 0x80) break;
+		}
+		return x;
+	}
+	__device__ __forceinline__ uint32_t u32() {
+		uint32_t x = byte();
+		x |= byte() << 8;
+		x |= byte() << 16;
+		x |= byte() << 24;
+		return x;
+	}
+};
+
+// List is the compressed list of vertex v.
+struct List {
+	const uint8_t *base; // start of the list (its block index, if any)
+	uint32_t v, deg, nb;
+	__device__ __forceinline__ void at(const Shard *s, uint32_t vv) {
+		uint32_t i = vv - s->lo;
+		v = vv;
+		deg = s->degrees[i];
+		nb = (deg + OOC_BLOCK - 1) / OOC_BLOCK;
+		base = s->adj + s->offsets[i];
+	}
+	// block k: its first byte and neighbour count.
+	__device__ __forceinline__ const uint8_t *block(uint32_t k, uint32_t *count) const {
+		*count = min((uint32_t)OOC_BLOCK, deg - k * OOC_BLOCK);
+		if (k == 0) return base + 4 * (nb - 1);
+		ByteReader r;
+		r.init(base + 4 * (k - 1));
+		return base + r.u32();
+	}
+};
+
+// BlockDecoder yields the neighbours of one block in order.
+struct BlockDecoder {
+	ByteReader r;
+	uint32_t x, left;
+	bool first;
+	__device__ __forceinline__ void init(const List &l, uint32_t k) {
+		const uint8_t *p = l.block(k, &left);
+		r.init(p);
+		first = true;
+		x = l.v;
+	}
+	__device__ __forceinline__ bool next(uint32_t *u) {
+		if (left == 0) return false;
+		left--;
+		uint64_t d = r.uvarint();
+		if (first) {
+			// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
+			x = (uint32_t)((int64_t)x + ((int64_t)(d >> 1) ^ -(int64_t)(d & 1)));
+			first = false;
+		} else {
+			x += (uint32_t)d;
+		}
+		*u = x;
+		return true;
+	}
+};
+
+__device__ __forceinline__ unsigned laneId() { return threadIdx.x & 31; }
+
+// warpAppend appends item to q when want holds, with one atomicAdd per warp: the active
+// lanes vote, the first of them reserves room for all, and each writes its own slot
+// (warp-aggregated atomics).
+__device__ __forceinline__ void warpAppend(uint32_t *q, uint32_t *count, bool want, uint32_t item) {
+	unsigned mask = __activemask();
+	unsigned vote = __ballot_sync(mask, want);
+	if (vote == 0) return;
+	int leader = __ffs(mask) - 1;
+	uint32_t base = 0;
+	if ((int)laneId() == leader) base = atomicAdd(count, __popc(vote));
+	base = __shfl_sync(mask, base, leader);
+	if (want) q[base + __popc(vote & ((1u << laneId()) - 1))] = item;
+}
+
+__device__ __forceinline__ bool testBit(const uint32_t *bits, uint32_t v) {
+	return (bits[v >> 5] >> (v & 31)) & 1;
+}

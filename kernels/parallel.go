@@ -1,0 +1,47 @@
+package kernels
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// parallelFor runs body over [0, n) in chunks of chunk items handed out dynamically, on
+// workers goroutines; w is the worker's index, for per-worker state. Dynamic chunks keep
+// skewed work (a hub's list in one chunk) from idling the other cores.
+func parallelFor(workers, n, chunk int, body func(w, lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	workers = min(workers, (n+chunk-1)/chunk)
+	if workers <= 1 {
+		for lo := 0; lo < n; lo += chunk {
+			body(0, lo, min(lo+chunk, n))
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= n {
+					return
+				}
+				body(w, lo, min(lo+chunk, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// Workers resolves a requested worker count (<= 0: GOMAXPROCS).
+func Workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
