@@ -1,0 +1,197 @@
+// Package afforest computes connected components with Afforest (Sutton, Ben-Nun, Barak,
+// "Optimizing parallel graph connectivity computation via subgraph sampling", IPDPS
+// 2018), following GAPBS's cc.cc: link every vertex with a few of its first neighbours,
+// compress, find the component that already holds most vertices by sampling, and finish
+// by processing only the vertices outside it. On delta-varint lists the sampling rounds
+// are cheap: a list's first neighbours are its first bytes.
+//
+// The pure-Go files are the CPU version; the GPU version lives beside them behind the
+// cuda build tag. On directed graphs the components are weakly connected.
+package afforest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+)
+
+// Run labels every vertex of a with the smallest vertex id of its component.
+func Run(a kernels.Adjacency, opt engine.Options) (*engine.CCResult, error) {
+	opt = opt.WithDefaults()
+	r := &run{a: a, n: a.NumVertices(), workers: kernels.Workers(opt.Workers), log: opt}
+	t0 := time.Now()
+	r.comp = make([]uint32, r.n)
+	r.parallel(func(_ int, lo, hi uint32) error {
+		for v := lo; v < hi; v++ {
+			r.comp[v] = v
+		}
+		return nil
+	})
+	rounds := max(opt.AfforestRounds, 0)
+	skip := engine.Unreached // component whose vertices the finish skips
+	for k := 0; k < rounds; k++ {
+		if err := r.sampleRound(uint32(k)); err != nil {
+			return nil, err
+		}
+		r.compress()
+		r.logf(t0, "afforest: round %d linked", k)
+	}
+	if rounds > 0 && r.n > 0 {
+		skip = r.mostFrequent(opt.AfforestSamples, opt.Seed)
+		r.logf(t0, "afforest: skipping component %d", skip)
+	}
+	if err := r.finish(uint32(rounds), skip); err != nil {
+		return nil, err
+	}
+	r.compress()
+	res := &engine.CCResult{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
+	r.logf(t0, "afforest: done")
+	engine.CountComponents(res)
+	return res, nil
+}
+
+type run struct {
+	a       kernels.Adjacency
+	n       uint32
+	workers int
+	comp    []uint32
+	log     engine.Options
+	bufs    [][]uint32 // per-worker decode buffers
+}
+
+func (r *run) logf(t0 time.Time, format string, args ...any) {
+	if r.log.Verbose != nil {
+		fmt.Fprintf(r.log.Verbose, "%8.3fs  %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
+	}
+}
+
+// list fetches a list into worker w's buffer (kept when the adjacency decodes into it).
+func (r *run) list(w int, d store.Direction, v, limit uint32) ([]uint32, error) {
+	l, err := r.a.List(d, v, limit, r.bufs[w])
+	if _, ok := r.a.(*kernels.Compressed); ok && err == nil {
+		r.bufs[w] = l[:0]
+	}
+	return l, err
+}
+
+// sampleRound links every vertex with its k-th out-neighbour.
+func (r *run) sampleRound(k uint32) error {
+	return r.parallel(func(w int, lo, hi uint32) error {
+		for u := lo; u < hi; u++ {
+			nbrs, err := r.list(w, store.Out, u, k+1)
+			if err != nil {
+				return err
+			}
+			if uint32(len(nbrs)) > k {
+				link(r.comp, u, nbrs[k])
+			}
+		}
+		return nil
+	})
+}
+
+// finish links the remaining edges of every vertex outside the skipped component: its
+// out-neighbours from the first unsampled one on, and on directed graphs all its
+// in-neighbours, since an edge from inside the skipped component to outside it is seen
+// only from the outside end.
+func (r *run) finish(sampled, skip uint32) error {
+	directed := r.a.Directed()
+	return r.parallel(func(w int, lo, hi uint32) error {
+		for u := lo; u < hi; u++ {
+			if atomic.LoadUint32(&r.comp[u]) == skip {
+				continue
+			}
+			nbrs, err := r.list(w, store.Out, u, ^uint32(0))
+			if err != nil {
+				return err
+			}
+			for _, v := range nbrs[min(sampled, uint32(len(nbrs))):] {
+				link(r.comp, u, v)
+			}
+			if !directed {
+				continue
+			}
+			if nbrs, err = r.list(w, store.In, u, ^uint32(0)); err != nil {
+				return err
+			}
+			for _, v := range nbrs {
+				link(r.comp, u, v)
+			}
+		}
+		return nil
+	})
+}
+
+// link joins the trees of u and v, hooking the larger root under the smaller with a
+// compare-and-swap and retrying from the new roots when another worker got there first
+// (GAPBS's Link).
+func link(comp []uint32, u, v uint32) {
+	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+	for p1 != p2 {
+		high, low := max(p1, p2), min(p1, p2)
+		ph := atomic.LoadUint32(&comp[high])
+		if ph == low || (ph == high && atomic.CompareAndSwapUint32(&comp[high], high, low)) {
+			return
+		}
+		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+		p2 = atomic.LoadUint32(&comp[low])
+	}
+}
+
+// compress points every vertex straight at its root.
+func (r *run) compress() {
+	r.parallel(func(_ int, lo, hi uint32) error {
+		for v := lo; v < hi; v++ {
+			for {
+				p := atomic.LoadUint32(&r.comp[v])
+				pp := atomic.LoadUint32(&r.comp[p])
+				if p == pp {
+					break
+				}
+				atomic.StoreUint32(&r.comp[v], pp)
+			}
+		}
+		return nil
+	})
+}
+
+// mostFrequent estimates the largest intermediate component from a seeded sample. A poor
+// estimate only costs time: the finish then processes more vertices.
+func (r *run) mostFrequent(samples int, seed uint64) uint32 {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	count := make(map[uint32]int, samples)
+	best, bestN := uint32(0), 0
+	for i := 0; i < samples; i++ {
+		c := r.comp[rng.Uint32N(r.n)]
+		count[c]++
+		if count[c] > bestN {
+			best, bestN = c, count[c]
+		}
+	}
+	return best
+}
+
+// parallel runs body over vertex ranges on all workers and returns the first error.
+func (r *run) parallel(body func(w int, lo, hi uint32) error) error {
+	if r.bufs == nil {
+		r.bufs = make([][]uint32, r.workers)
+	}
+	var failed atomic.Pointer[error]
+	kernels.ParallelFor(r.workers, int(r.n), 1<<11, func(w, lo, hi int) {
+		if failed.Load() != nil {
+			return
+		}
+		if err := body(w, uint32(lo), uint32(hi)); err != nil {
+			failed.CompareAndSwap(nil, &err)
+		}
+	})
+	if p := failed.Load(); p != nil {
+		return *p
+	}
+	return nil
+}

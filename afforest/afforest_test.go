@@ -1,0 +1,106 @@
+package afforest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// refComponents labels each vertex with the smallest vertex of its weakly connected
+// component, by union-find over plain edge lists: the oracle.
+func refComponents(n uint32, edges []testgraph.Edge) []uint32 {
+	p := make([]uint32, n)
+	for i := range p {
+		p[i] = uint32(i)
+	}
+	for _, e := range edges {
+		validate.Union(p, e.U, e.V)
+	}
+	for v := range p {
+		p[v] = validate.Find(p, uint32(v))
+	}
+	return p
+}
+
+// samePartition reports whether two labellings group the vertices identically.
+func samePartition(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ab, ba := map[uint32]uint32{}, map[uint32]uint32{}
+	for i := range a {
+		if x, ok := ab[a[i]]; ok && x != b[i] {
+			return false
+		}
+		if x, ok := ba[b[i]]; ok && x != a[i] {
+			return false
+		}
+		ab[a[i]], ba[b[i]] = b[i], a[i]
+	}
+	return true
+}
+
+func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool) {
+	t.Helper()
+	want := refComponents(n, edges)
+	for _, shardBytes := range []int64{1, 64, 0} {
+		g := testgraph.Build(t, n, edges, directed, shardBytes)
+		if err := g.Check(); err != nil {
+			t.Fatal(err)
+		}
+		flat, err := kernels.NewFlat(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), flat} {
+			for _, workers := range []int{1, 3} {
+				for _, rounds := range []int{engine.NoSampling, 1, 2, 5} {
+					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d rounds=%d", name, shardBytes, a, workers, rounds)
+					r, err := Run(a, engine.Options{Workers: workers, AfforestRounds: rounds, AfforestSamples: 16, Seed: uint64(rounds)})
+					if err != nil {
+						t.Fatalf("%s: %v", where, err)
+					}
+					if !samePartition(r.Labels, want) {
+						t.Fatalf("%s: partition\n got %v\nwant %v", where, r.Labels, want)
+					}
+					p, err := validate.CC(g, r.Labels)
+					if err != nil {
+						t.Fatalf("%s: %v", where, err)
+					}
+					if p.Components != r.Components || p.Largest != r.Largest {
+						t.Fatalf("%s: %d components, largest %d; validator counts %d, %d", where, r.Components, r.Largest, p.Components, p.Largest)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestCCCases(t *testing.T) {
+	for _, c := range testgraph.Cases() {
+		checkAll(t, c.String(), c.N, c.Edges, c.Directed)
+	}
+}
+
+func TestCCRandom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("OOC_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	t.Logf("seed %d (rerun: OOC_SEED=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	for i := 0; i < 8; i++ {
+		n := uint32(1 + r.IntN(500))
+		// around the connectivity threshold, so there are several sizeable components
+		m := r.IntN(int(n) + 1)
+		edges := testgraph.Random(r, n, m)
+		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,seed=%d)", i, n, m, i%2 == 1, seed), n, edges, i%2 == 1)
+	}
+}
