@@ -1,0 +1,85 @@
+package validate
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+)
+
+const U = engine.Unreached
+
+// The graph: 0-1, 0-2, 1-3, 2-3, 3-4, and 5-6 apart. A BFS from 0 gives levels
+// 0 1 1 2 3 - -.
+func fixture(t *testing.T) (*store.Graph, []uint32, []uint32) {
+	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 0, V: 2}, {U: 1, V: 3}, {U: 2, V: 3}, {U: 3, V: 4}, {U: 5, V: 6}}
+	g := testgraph.Build(t, 7, edges, false, 0)
+	return g, []uint32{0, 0, 0, 1, 3, U, U}, []uint32{0, 1, 1, 2, 3, U, U}
+}
+
+func TestBFSAcceptsValid(t *testing.T) {
+	g, parent, level := fixture(t)
+	if err := BFS(g, 0, parent, level); err != nil {
+		t.Fatal(err)
+	}
+	parent[3] = 2 // the other valid tree
+	if err := BFS(g, 0, parent, level); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBFSRejectsBroken mutates a valid result in each way the Graph500 checks forbid.
+func TestBFSRejectsBroken(t *testing.T) {
+	g, parent0, level0 := fixture(t)
+	cases := []struct {
+		name string
+		src  uint32
+		mut  func(p, l []uint32)
+	}{
+		{"source not its own parent", 0, func(p, l []uint32) { p[0] = 1 }},
+		{"source level not 0", 0, func(p, l []uint32) { l[0] = 1 }},
+		{"wrong source", 1, func(p, l []uint32) {}},
+		{"parent is not a neighbour", 0, func(p, l []uint32) { p[4] = 1 }},
+		{"tree edge skips a level", 0, func(p, l []uint32) { p[4], l[4] = 1, 2 }},
+		{"level too deep", 0, func(p, l []uint32) { l[4] = 5 }},
+		{"reached without a parent", 0, func(p, l []uint32) { p[4] = U }},
+		{"parent without a level", 0, func(p, l []uint32) { l[4] = U }},
+		{"unreached neighbour of a reached vertex", 0, func(p, l []uint32) { p[4], l[4] = U, U }},
+		{"unreachable vertex reached", 0, func(p, l []uint32) { p[5], l[5] = 6, 4; p[6], l[6] = 5, 3 }},
+		{"parent out of range", 0, func(p, l []uint32) { p[4] = 99 }},
+		{"cycle of parents", 0, func(p, l []uint32) { p[1], p[3] = 3, 1 }},
+		{"short arrays", 0, func(p, l []uint32) {}},
+	}
+	for _, c := range cases {
+		p, l := slices.Clone(parent0), slices.Clone(level0)
+		c.mut(p, l)
+		if c.name == "short arrays" {
+			p = p[:6]
+		}
+		if err := BFS(g, c.src, p, l); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want an ErrInvalid", c.name, err)
+		}
+	}
+}
+
+func TestCC(t *testing.T) {
+	g, _, _ := fixture(t)
+	good := []uint32{7, 7, 7, 7, 7, 100, 100} // any label values
+	p, err := CC(g, good)
+	if err != nil || p.Components != 2 || p.Largest != 5 {
+		t.Fatalf("valid labels: %+v, %v", p, err)
+	}
+	for name, labels := range map[string][]uint32{
+		"split component":    {0, 0, 0, 3, 3, 5, 5},
+		"merged components":  {0, 0, 0, 0, 0, 0, 0},
+		"merged, big labels": {9, 9, 9, 9, 9, 9, 9},
+		"short":              {0, 0, 0, 0, 0, 5},
+	} {
+		if _, err := CC(g, labels); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want an ErrInvalid", name, err)
+		}
+	}
+}
