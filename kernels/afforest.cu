@@ -25,7 +25,8 @@ __device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
 }
 
 // cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
-extern "C" __global__ void cc_sample(Shard s, uint32_t *comp, uint32_t r) {
+extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r) {
+	SHARD_LOCAL;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		List l;
@@ -66,7 +67,8 @@ __device__ __forceinline__ void linkBlock(const List &l, uint32_t k, uint32_t fr
 
 // cc_finish links every neighbour from position from onwards of each vertex of shard s
 // that is not in the largest component c.
-extern "C" __global__ void cc_finish(Shard s, uint32_t *comp, uint32_t c, uint32_t from) {
+extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, uint32_t from) {
+	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {
 		uint32_t i = base + threadIdx.x;

@@ -35,10 +35,11 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 // decodes a list of one or two blocks itself; longer lists are shared by the warp, one
 // block per lane (the block index lets each lane start its block directly, Merrill et al.
 // 2012's warp-level gathering); lists longer than HUGE_BLOCKS are queued for td_huge.
-extern "C" __global__ void td_expand(Shard s, const uint32_t *in, uint32_t qn,
+extern "C" __global__ void td_expand(SHARD_PARAMS, const uint32_t *in, uint32_t qn,
                                      uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *outCount,
                                      uint32_t *huge, uint32_t *hugeCount) {
+	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
@@ -84,9 +85,10 @@ extern "C" __global__ void td_expand(Shard s, const uint32_t *in, uint32_t qn,
 
 // td_huge expands the huge lists: each CTA takes a slice of one list's blocks; the grid is
 // hugeCount * parts CTAs.
-extern "C" __global__ void td_huge(Shard s, const uint32_t *huge, uint32_t parts,
+extern "C" __global__ void td_huge(SHARD_PARAMS, const uint32_t *huge, uint32_t parts,
                                    uint32_t *visited, uint32_t *parent, uint32_t *level,
                                    uint32_t depth, uint32_t *out, uint32_t *outCount) {
+	SHARD_LOCAL;
 	uint32_t u = huge[blockIdx.x / parts];
 	uint32_t part = blockIdx.x % parts;
 	List l;
@@ -105,10 +107,11 @@ extern "C" __global__ void td_huge(Shard s, const uint32_t *huge, uint32_t parts
 // bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first
 // neighbour found in the frontier becomes its parent and the list is left at once. Found
 // vertices go straight into next and the out queue.
-extern "C" __global__ void bu_sweep(Shard s, const uint32_t *frontier, uint32_t *visited,
+extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
                                     uint32_t *next, uint32_t *parent, uint32_t *level,
                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
                                     unsigned long long *checked) {
+	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	uint32_t nc = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {

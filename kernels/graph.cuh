@@ -15,6 +15,10 @@ struct Shard {
 	uint32_t lo, n;
 };
 
+// Kernels take a shard as five scalar parameters (the launcher passes 8-byte slots).
+#define SHARD_PARAMS const uint8_t *s_adj, const uint32_t *s_off, const uint32_t *s_deg, uint32_t s_lo, uint32_t s_n
+#define SHARD_LOCAL const Shard s = {s_adj, s_off, s_deg, s_lo, s_n}
+
 // findShard returns the shard holding v; shards are sorted by lo and cover [0, N).
 __device__ __forceinline__ const Shard *findShard(const Shard *s, int ns, uint32_t v) {
 	int a = 0, b = ns - 1;

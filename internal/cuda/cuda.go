@@ -1,0 +1,397 @@
+//go:build cuda
+
+// Package cuda is ooc's thin layer over the CUDA driver API.
+//
+// It does not use gorgonia.org/cu: that package's init function calls cuInit and exits the
+// process when it fails, and it links libcuda at build time, so a binary importing it
+// cannot even start on a machine without an NVIDIA driver. This package instead opens
+// libcuda.so.1 with dlopen on first use (Open), so a cuda build of ooc runs the CPU engine
+// anywhere and says clearly why the GPU is not available.
+//
+// CUDA contexts are bound to OS threads. A Device owns its context from one goroutine
+// locked to its thread; all CUDA work runs through Device.Do, whose *Ctx argument carries
+// every call. Every call's result is checked and turned into an error naming the call.
+package cuda
+
+/*
+#cgo LDFLAGS: -ldl
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Error is a failed driver call.
+type Error struct {
+	Call string
+	Code int
+	Name string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cuda: %s: %s (%d)", e.Call, e.Name, e.Code)
+}
+
+func check(call string, r C.CUresult) error {
+	if r == C.CUDA_SUCCESS {
+		return nil
+	}
+	return &Error{Call: call, Code: int(r), Name: C.GoString(C.ooc_errname(r))}
+}
+
+var (
+	loadOnce sync.Once
+	loadErr  error
+)
+
+// Available loads the driver library and initialises it; the error says why no GPU can be
+// used (no driver library, no device, ...).
+func Available() error {
+	loadOnce.Do(func() {
+		var buf [512]C.char
+		if C.ooc_load(&buf[0], C.size_t(len(buf))) != 0 {
+			loadErr = fmt.Errorf("cuda: no NVIDIA driver: %s", C.GoString(&buf[0]))
+			return
+		}
+		if err := check("cuInit", C.ooc_cuInit()); err != nil {
+			loadErr = err
+			return
+		}
+		var n C.int
+		if err := check("cuDeviceGetCount", C.ooc_cuDeviceGetCount(&n)); err != nil {
+			loadErr = err
+			return
+		}
+		if n == 0 {
+			loadErr = fmt.Errorf("cuda: the driver reports no CUDA device")
+		}
+	})
+	return loadErr
+}
+
+// DevPtr is a device address.
+type DevPtr uint64
+
+// Buffer is one tracked device allocation.
+type Buffer struct {
+	Ptr   DevPtr
+	Bytes int64
+	Name  string
+}
+
+// Device owns a CUDA context on one device and the budget of device memory ooc may take.
+type Device struct {
+	Name     string
+	SMs      int
+	CC       [2]int // compute capability
+	Total    int64  // device memory
+	budget   int64
+	used     int64
+	peak     int64
+	live     map[DevPtr]*Buffer
+	work     chan func()
+	done     chan struct{}
+	ctx      C.CUcontext
+	dev      C.CUdevice
+	closeErr error
+}
+
+// Open creates a context on device ordinal and starts its owner goroutine. budget caps
+// the device memory allocated through Alloc; <= 0 means free memory minus margin.
+func Open(ordinal int, budget, margin int64) (*Device, error) {
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	d := &Device{live: map[DevPtr]*Buffer{}, work: make(chan func()), done: make(chan struct{})}
+	started := make(chan error, 1)
+	go d.loop(ordinal, started)
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	var free, total C.size_t
+	err := d.Do(func(c *Ctx) error {
+		return check("cuMemGetInfo", C.ooc_cuMemGetInfo(&free, &total))
+	})
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	avail := int64(free) - margin
+	if budget <= 0 {
+		budget = avail
+	}
+	if budget > avail {
+		d.Close()
+		return nil, fmt.Errorf("cuda: --vram %s exceeds the device's free memory %s minus a margin of %s",
+			Size(budget), Size(int64(free)), Size(margin))
+	}
+	d.budget = budget
+	return d, nil
+}
+
+func (d *Device) loop(ordinal int, started chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err := func() error {
+		if err := check("cuDeviceGet", C.ooc_cuDeviceGet(&d.dev, C.int(ordinal))); err != nil {
+			return err
+		}
+		var name [256]C.char
+		if err := check("cuDeviceGetName", C.ooc_cuDeviceGetName(&name[0], 256, d.dev)); err != nil {
+			return err
+		}
+		d.Name = C.GoString(&name[0])
+		for i, a := range []C.CUdevice_attribute{C.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+			C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR} {
+			var v C.int
+			if err := check("cuDeviceGetAttribute", C.ooc_cuDeviceGetAttribute(&v, a, d.dev)); err != nil {
+				return err
+			}
+			switch i {
+			case 0:
+				d.SMs = int(v)
+			default:
+				d.CC[i-1] = int(v)
+			}
+		}
+		var tot C.size_t
+		if err := check("cuDeviceTotalMem", C.ooc_cuDeviceTotalMem(&tot, d.dev)); err != nil {
+			return err
+		}
+		d.Total = int64(tot)
+		return check("cuCtxCreate", C.ooc_cuCtxCreate(&d.ctx, C.CU_CTX_SCHED_BLOCKING_SYNC|C.CU_CTX_MAP_HOST, d.dev))
+	}()
+	started <- err
+	if err != nil {
+		close(d.done)
+		return
+	}
+	for f := range d.work {
+		f()
+	}
+	d.closeErr = check("cuCtxDestroy", C.ooc_cuCtxDestroy(d.ctx))
+	close(d.done)
+}
+
+// Ctx carries the driver calls; it is valid only inside the function given to Do.
+type Ctx struct{ d *Device }
+
+// Do runs f on the context's thread and returns its error.
+func (d *Device) Do(f func(c *Ctx) error) error {
+	var err error
+	ran := make(chan struct{})
+	d.work <- func() {
+		defer close(ran)
+		err = f(&Ctx{d})
+	}
+	<-ran
+	return err
+}
+
+// Close frees what is still allocated and destroys the context.
+func (d *Device) Close() error {
+	if d.work == nil {
+		return nil
+	}
+	select {
+	case <-d.done: // the context was never created
+		return nil
+	default:
+	}
+	err := d.Do(func(c *Ctx) error {
+		var first error
+		for _, b := range d.live {
+			if e := c.Free(b); e != nil && first == nil {
+				first = e
+			}
+		}
+		return first
+	})
+	close(d.work)
+	<-d.done
+	d.work = nil
+	if err != nil {
+		return err
+	}
+	return d.closeErr
+}
+
+// Budget, Used and Peak describe the allocator.
+func (d *Device) Budget() int64 { return d.budget }
+func (d *Device) Used() int64   { return d.used }
+func (d *Device) Peak() int64   { return d.peak }
+
+// Allocations lists the live allocations, largest first, for -v.
+func (d *Device) Allocations() string {
+	bs := make([]*Buffer, 0, len(d.live))
+	for _, b := range d.live {
+		bs = append(bs, b)
+	}
+	sort.Slice(bs, func(i, j int) bool { return bs[i].Bytes > bs[j].Bytes || bs[i].Bytes == bs[j].Bytes && bs[i].Name < bs[j].Name })
+	var sb strings.Builder
+	for _, b := range bs {
+		fmt.Fprintf(&sb, "  %-24s %s\n", b.Name, Size(b.Bytes))
+	}
+	return sb.String()
+}
+
+// ErrBudget is wrapped by Alloc's error when the budget would be exceeded.
+var ErrBudget = fmt.Errorf("device memory budget exceeded")
+
+// Alloc allocates n bytes of device memory, refusing anything beyond the budget.
+func (c *Ctx) Alloc(name string, n int64) (*Buffer, error) {
+	d := c.d
+	if n <= 0 {
+		n = 4
+	}
+	n = (n + 255) &^ 255 // what the driver rounds to at least; counted against the budget
+	if d.used+n > d.budget {
+		return nil, fmt.Errorf("cuda: allocating %s for %s with %s of %s in use: %w",
+			Size(n), name, Size(d.used), Size(d.budget), ErrBudget)
+	}
+	var p C.CUdeviceptr
+	if err := check(fmt.Sprintf("cuMemAlloc(%s for %s)", Size(n), name), C.ooc_cuMemAlloc(&p, C.size_t(n))); err != nil {
+		return nil, err
+	}
+	b := &Buffer{Ptr: DevPtr(p), Bytes: n, Name: name}
+	d.live[b.Ptr] = b
+	d.used += n
+	d.peak = max(d.peak, d.used)
+	return b, nil
+}
+
+// Free releases b; freeing nil does nothing.
+func (c *Ctx) Free(b *Buffer) error {
+	if b == nil {
+		return nil
+	}
+	d := c.d
+	if _, ok := d.live[b.Ptr]; !ok {
+		return nil
+	}
+	delete(d.live, b.Ptr)
+	d.used -= b.Bytes
+	return check("cuMemFree("+b.Name+")", C.ooc_cuMemFree(C.CUdeviceptr(b.Ptr)))
+}
+
+// HtoD copies host bytes to device address dst.
+func (c *Ctx) HtoD(dst DevPtr, src unsafe.Pointer, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return check("cuMemcpyHtoD", C.ooc_cuMemcpyHtoD(C.CUdeviceptr(dst), src, C.size_t(n)))
+}
+
+// DtoH copies n device bytes at src to host memory.
+func (c *Ctx) DtoH(dst unsafe.Pointer, src DevPtr, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return check("cuMemcpyDtoH", C.ooc_cuMemcpyDtoH(dst, C.CUdeviceptr(src), C.size_t(n)))
+}
+
+// Memset32 sets n uint32 words at p to v.
+func (c *Ctx) Memset32(p DevPtr, v uint32, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return check("cuMemsetD32", C.ooc_cuMemsetD32(C.CUdeviceptr(p), C.uint(v), C.size_t(n)))
+}
+
+// Sync waits for all launched work and reports asynchronous errors.
+func (c *Ctx) Sync() error { return check("cuCtxSynchronize", C.ooc_cuCtxSynchronize()) }
+
+// Pinned is host memory registered with the device and readable from kernels.
+type Pinned struct {
+	host unsafe.Pointer
+	Dev  DevPtr
+	n    int64
+}
+
+// Register pins b (which must stay mapped until Unregister) read-only and returns its
+// device alias. b should come from a read-only shared mapping (shared/GPU.md: private or
+// writable file mappings fail or register slowly).
+func (c *Ctx) Register(b []byte) (*Pinned, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("cuda: registering an empty range")
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	flags := C.uint(C.CU_MEMHOSTREGISTER_DEVICEMAP | C.CU_MEMHOSTREGISTER_READ_ONLY)
+	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", Size(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(len(b)), flags)); err != nil {
+		return nil, err
+	}
+	var dp C.CUdeviceptr
+	if err := check("cuMemHostGetDevicePointer", C.ooc_cuMemHostGetDevicePointer(&dp, p, 0)); err != nil {
+		C.ooc_cuMemHostUnregister(p)
+		return nil, err
+	}
+	return &Pinned{host: p, Dev: DevPtr(dp), n: int64(len(b))}, nil
+}
+
+// Unregister unpins p.
+func (c *Ctx) Unregister(p *Pinned) error {
+	if p == nil || p.host == nil {
+		return nil
+	}
+	err := check("cuMemHostUnregister", C.ooc_cuMemHostUnregister(p.host))
+	p.host = nil
+	return err
+}
+
+// Module is a loaded PTX or cubin image.
+type Module struct {
+	m     C.CUmodule
+	funcs map[string]C.CUfunction
+}
+
+// Load JIT-compiles (PTX) or loads (cubin/fatbin) an image; it must be NUL-terminated PTX or a binary image.
+func (c *Ctx) Load(name string, image []byte) (*Module, error) {
+	img := C.CBytes(append(append([]byte(nil), image...), 0))
+	defer C.free(img)
+	var m C.CUmodule
+	if err := check("cuModuleLoadData("+name+")", C.ooc_cuModuleLoadData(&m, img)); err != nil {
+		return nil, err
+	}
+	return &Module{m: m, funcs: map[string]C.CUfunction{}}, nil
+}
+
+// Unload releases m.
+func (c *Ctx) Unload(m *Module) error {
+	if m == nil {
+		return nil
+	}
+	return check("cuModuleUnload", C.ooc_cuModuleUnload(m.m))
+}
+
+// Launch runs kernel name of m on grid blocks of block threads. Every argument is passed
+// in an 8-byte slot: device pointers and 64-bit values as they are, 32-bit kernel
+// parameters from the low half (little-endian).
+func (c *Ctx) Launch(m *Module, name string, grid, block int, args ...uint64) error {
+	f, ok := m.funcs[name]
+	if !ok {
+		cname := C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+		if err := check("cuModuleGetFunction("+name+")", C.ooc_cuModuleGetFunction(&f, m.m, cname)); err != nil {
+			return err
+		}
+		m.funcs[name] = f
+	}
+	if grid <= 0 {
+		return nil
+	}
+	if len(args) == 0 {
+		args = []uint64{0}
+	}
+	a := (*C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
+	defer C.free(unsafe.Pointer(a))
+	copy(unsafe.Slice((*uint64)(unsafe.Pointer(a)), len(args)), args)
+	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, a, C.int(len(args))))
+}

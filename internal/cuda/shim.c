@@ -1,0 +1,125 @@
+//go:build cuda
+
+#include "shim.h"
+#include <dlfcn.h>
+#include <stdio.h>
+
+// The pointers are resolved by their ABI names (the _v2 names cuda.h maps the API to).
+static struct {
+	__typeof__(cuInit) *Init;
+	__typeof__(cuDeviceGetCount) *DeviceGetCount;
+	__typeof__(cuDeviceGet) *DeviceGet;
+	__typeof__(cuDeviceGetName) *DeviceGetName;
+	__typeof__(cuDeviceGetAttribute) *DeviceGetAttribute;
+	__typeof__(cuDeviceTotalMem) *DeviceTotalMem;
+	__typeof__(cuCtxCreate) *CtxCreate;
+	__typeof__(cuCtxDestroy) *CtxDestroy;
+	__typeof__(cuCtxSynchronize) *CtxSynchronize;
+	__typeof__(cuMemGetInfo) *MemGetInfo;
+	__typeof__(cuMemAlloc) *MemAlloc;
+	__typeof__(cuMemFree) *MemFree;
+	__typeof__(cuMemcpyHtoD) *MemcpyHtoD;
+	__typeof__(cuMemcpyDtoH) *MemcpyDtoH;
+	__typeof__(cuMemsetD8) *MemsetD8;
+	__typeof__(cuMemsetD32) *MemsetD32;
+	__typeof__(cuMemHostRegister) *MemHostRegister;
+	__typeof__(cuMemHostUnregister) *MemHostUnregister;
+	__typeof__(cuMemHostGetDevicePointer) *MemHostGetDevicePointer;
+	__typeof__(cuModuleLoadData) *ModuleLoadData;
+	__typeof__(cuModuleUnload) *ModuleUnload;
+	__typeof__(cuModuleGetFunction) *ModuleGetFunction;
+	__typeof__(cuLaunchKernel) *LaunchKernel;
+	__typeof__(cuGetErrorName) *GetErrorName;
+} fn;
+
+static void *lib;
+
+#define SYM(field, name)                                                        \
+	do {                                                                        \
+		*(void **)(&fn.field) = dlsym(lib, name);                               \
+		if (fn.field == NULL) {                                                 \
+			snprintf(err, errlen, "libcuda.so.1 lacks %s", name);               \
+			return 1;                                                           \
+		}                                                                       \
+	} while (0)
+
+int ooc_load(char *err, size_t errlen) {
+	if (lib != NULL) {
+		return 0;
+	}
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		const char *e = dlerror();
+		snprintf(err, errlen, "%s", e ? e : "dlopen libcuda.so.1 failed");
+		return 1;
+	}
+	lib = h;
+	SYM(Init, "cuInit");
+	SYM(DeviceGetCount, "cuDeviceGetCount");
+	SYM(DeviceGet, "cuDeviceGet");
+	SYM(DeviceGetName, "cuDeviceGetName");
+	SYM(DeviceGetAttribute, "cuDeviceGetAttribute");
+	SYM(DeviceTotalMem, "cuDeviceTotalMem_v2");
+	SYM(CtxCreate, "cuCtxCreate_v2");
+	SYM(CtxDestroy, "cuCtxDestroy_v2");
+	SYM(CtxSynchronize, "cuCtxSynchronize");
+	SYM(MemGetInfo, "cuMemGetInfo_v2");
+	SYM(MemAlloc, "cuMemAlloc_v2");
+	SYM(MemFree, "cuMemFree_v2");
+	SYM(MemcpyHtoD, "cuMemcpyHtoD_v2");
+	SYM(MemcpyDtoH, "cuMemcpyDtoH_v2");
+	SYM(MemsetD8, "cuMemsetD8_v2");
+	SYM(MemsetD32, "cuMemsetD32_v2");
+	SYM(MemHostRegister, "cuMemHostRegister_v2");
+	SYM(MemHostUnregister, "cuMemHostUnregister");
+	SYM(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
+	SYM(ModuleLoadData, "cuModuleLoadData");
+	SYM(ModuleUnload, "cuModuleUnload");
+	SYM(ModuleGetFunction, "cuModuleGetFunction");
+	SYM(LaunchKernel, "cuLaunchKernel");
+	SYM(GetErrorName, "cuGetErrorName");
+	return 0;
+}
+
+CUresult ooc_cuInit(void) { return fn.Init(0); }
+CUresult ooc_cuDeviceGetCount(int *n) { return fn.DeviceGetCount(n); }
+CUresult ooc_cuDeviceGet(CUdevice *d, int o) { return fn.DeviceGet(d, o); }
+CUresult ooc_cuDeviceGetName(char *s, int n, CUdevice d) { return fn.DeviceGetName(s, n, d); }
+CUresult ooc_cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) { return fn.DeviceGetAttribute(v, a, d); }
+CUresult ooc_cuDeviceTotalMem(size_t *b, CUdevice d) { return fn.DeviceTotalMem(b, d); }
+CUresult ooc_cuCtxCreate(CUcontext *c, unsigned f, CUdevice d) { return fn.CtxCreate(c, f, d); }
+CUresult ooc_cuCtxDestroy(CUcontext c) { return fn.CtxDestroy(c); }
+CUresult ooc_cuCtxSynchronize(void) { return fn.CtxSynchronize(); }
+CUresult ooc_cuMemGetInfo(size_t *f, size_t *t) { return fn.MemGetInfo(f, t); }
+CUresult ooc_cuMemAlloc(CUdeviceptr *p, size_t n) { return fn.MemAlloc(p, n); }
+CUresult ooc_cuMemFree(CUdeviceptr p) { return fn.MemFree(p); }
+CUresult ooc_cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { return fn.MemcpyHtoD(d, s, n); }
+CUresult ooc_cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { return fn.MemcpyDtoH(d, s, n); }
+CUresult ooc_cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { return fn.MemsetD8(p, v, n); }
+CUresult ooc_cuMemsetD32(CUdeviceptr p, unsigned int v, size_t n) { return fn.MemsetD32(p, v, n); }
+CUresult ooc_cuMemHostRegister(void *p, size_t n, unsigned f) { return fn.MemHostRegister(p, n, f); }
+CUresult ooc_cuMemHostUnregister(void *p) { return fn.MemHostUnregister(p); }
+CUresult ooc_cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) { return fn.MemHostGetDevicePointer(d, p, f); }
+CUresult ooc_cuModuleLoadData(CUmodule *m, const void *img) { return fn.ModuleLoadData(m, img); }
+CUresult ooc_cuModuleUnload(CUmodule m) { return fn.ModuleUnload(m); }
+CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *n) { return fn.ModuleGetFunction(f, m, n); }
+
+CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
+                    unsigned long long *args, int nargs) {
+	void *params[32];
+	if (nargs > 32) {
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (int i = 0; i < nargs; i++) {
+		params[i] = &args[i];
+	}
+	return fn.LaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, NULL, params, NULL);
+}
+
+const char *ooc_errname(CUresult r) {
+	const char *s = NULL;
+	if (fn.GetErrorName == NULL || fn.GetErrorName(r, &s) != CUDA_SUCCESS || s == NULL) {
+		return "CUDA_ERROR_UNKNOWN_CODE";
+	}
+	return s;
+}

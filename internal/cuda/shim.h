@@ -1,0 +1,39 @@
+// Shim over the CUDA driver API, loaded at run time with dlopen so that a cuda build of ooc
+// starts (and runs the CPU engine) on a machine without an NVIDIA driver.
+#ifndef OOC_CUDA_SHIM_H
+#define OOC_CUDA_SHIM_H
+#include <stddef.h>
+#include <cuda.h>
+
+// ooc_load opens libcuda.so.1 and resolves every entry point; it returns 0 on success and
+// otherwise writes a message into err.
+int ooc_load(char *err, size_t errlen);
+
+CUresult ooc_cuInit(void);
+CUresult ooc_cuDeviceGetCount(int *n);
+CUresult ooc_cuDeviceGet(CUdevice *d, int ordinal);
+CUresult ooc_cuDeviceGetName(char *name, int len, CUdevice d);
+CUresult ooc_cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d);
+CUresult ooc_cuDeviceTotalMem(size_t *b, CUdevice d);
+CUresult ooc_cuCtxCreate(CUcontext *c, unsigned flags, CUdevice d);
+CUresult ooc_cuCtxDestroy(CUcontext c);
+CUresult ooc_cuCtxSynchronize(void);
+CUresult ooc_cuMemGetInfo(size_t *free, size_t *total);
+CUresult ooc_cuMemAlloc(CUdeviceptr *p, size_t n);
+CUresult ooc_cuMemFree(CUdeviceptr p);
+CUresult ooc_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n);
+CUresult ooc_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n);
+CUresult ooc_cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n);
+CUresult ooc_cuMemsetD32(CUdeviceptr p, unsigned int v, size_t n);
+CUresult ooc_cuMemHostRegister(void *p, size_t n, unsigned flags);
+CUresult ooc_cuMemHostUnregister(void *p);
+CUresult ooc_cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned flags);
+CUresult ooc_cuModuleLoadData(CUmodule *m, const void *image);
+CUresult ooc_cuModuleUnload(CUmodule m);
+CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name);
+// ooc_launch launches f on a 1-D grid; args holds nargs parameters, each in 8 bytes (the
+// driver copies the parameter's own size from the start of each slot, little-endian).
+CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
+                    unsigned long long *args, int nargs);
+const char *ooc_errname(CUresult r);
+#endif

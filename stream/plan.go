@@ -1,0 +1,207 @@
+// Package stream places a graph in the memory of a GPU smaller than the graph: it decides
+// which shard sections are copied to the device and stay there and which stay in host
+// memory, pinned read-only and read by the kernels zero-copy (the plan, pure Go), and in a
+// -tags cuda build it carries the plan out and drives the BFS kernels shard by shard.
+//
+// The plan is greedy in the order of value per byte: the per-vertex state first (it must
+// fit, or nothing runs), then every shard's DEGREES and OFFSETS (4 bytes per vertex each,
+// read at random by every level: over the link they would cost a request per vertex),
+// then the ADJ sections in shard order until the budget is spent. The rest is pinned and
+// read through the link; kernels touch one shard per launch, so random reads stay inside a
+// window of one shard (shared/GPU.md: up to about 512 MB keeps the link full).
+package stream
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Where says where a section lives while the engine runs.
+type Where int
+
+const (
+	Resident Where = iota // copied to device memory once
+	Pinned                // host memory registered with the device, read zero-copy
+)
+
+func (w Where) String() string {
+	if w == Resident {
+		return "resident"
+	}
+	return "pinned"
+}
+
+// ShardSize is the part of a shard the plan needs.
+type ShardSize struct {
+	Dir                   store.Direction
+	Index                 int // position among the shards of its direction
+	Lo, N                 uint32
+	Edges                 uint64
+	Degrees, Offsets, Adj int64 // section lengths in bytes
+}
+
+// Item is one planned device allocation.
+type Item struct {
+	Name  string
+	Bytes int64
+}
+
+// Placement is the plan of one shard.
+type Placement struct {
+	ShardSize
+	IndexAt Where // DEGREES and OFFSETS
+	AdjAt   Where
+}
+
+// Plan is the memory plan of one graph under one budget.
+type Plan struct {
+	Budget    int64
+	Vertices  uint32
+	State     []Item // per-vertex state, always on the device
+	Shards    []Placement
+	Resident  int64 // bytes of graph sections on the device
+	Pinned    int64 // bytes of graph sections read through the link
+	DeviceUse int64 // everything the plan allocates on the device
+}
+
+// Align is the granularity the allocator counts allocations in.
+const Align = 256
+
+func align(n int64) int64 { return (n + Align - 1) &^ (Align - 1) }
+
+// HugeBlocks mirrors HUGE_BLOCKS in kernels/bfs.cu: lists of more blocks are expanded by
+// whole thread blocks, and the huge list holds at most one entry per such list.
+const HugeBlocks = 256
+
+// StateItems lists the per-vertex device state of the BFS and CC kernels for n vertices
+// and a graph of at most maxEdges directed edges in one direction. CC reuses the BFS
+// buffers (labels in parent, samples in a queue).
+func StateItems(n uint32, maxEdges uint64, shards int) []Item {
+	v := int64(n) + 1
+	words := (v + 31) / 32
+	huge := int64(maxEdges/(HugeBlocks*store.BlockSize)) + 1
+	return []Item{
+		{"parent", 4 * v},
+		{"level", 4 * v},
+		{"queue-a", 4 * v},
+		{"queue-b", 4 * v},
+		{"visited", 4 * words},
+		{"frontier", 4 * words},
+		{"next", 4 * words},
+		{"huge", 4 * huge},
+		{"counters", 64},
+		{"shard-table", int64(32 * max(shards, 1))},
+	}
+}
+
+// Sum adds the aligned sizes of items.
+func Sum(items []Item) int64 {
+	var t int64
+	for _, it := range items {
+		t += align(it.Bytes)
+	}
+	return t
+}
+
+// ErrStateTooBig is wrapped when the budget cannot hold even the per-vertex state.
+var ErrStateTooBig = fmt.Errorf("device budget too small for the per-vertex state")
+
+// Make plans shards (in vertex order, out direction first) for n vertices within budget
+// bytes of device memory.
+func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
+	var maxEdges uint64
+	for _, s := range shards {
+		maxEdges = max(maxEdges, s.Edges)
+	}
+	// the huge list is sized by the edges of a whole direction
+	var perDir [2]uint64
+	for _, s := range shards {
+		perDir[s.Dir&1] += s.Edges
+	}
+	p := &Plan{Budget: budget, Vertices: n, State: StateItems(n, max(perDir[0], perDir[1]), len(shards))}
+	need := Sum(p.State)
+	if need > budget {
+		return nil, fmt.Errorf("stream: %d vertices need %s of device memory for their BFS/CC state, more than the budget of %s (a --vram of at least %s would run, with the whole graph pinned in host memory): %w",
+			n, size(need), size(budget), size(need+need/64+(1<<20)), ErrStateTooBig)
+	}
+	left := budget - need
+	p.DeviceUse = need
+	p.Shards = make([]Placement, len(shards))
+	for i, s := range shards {
+		p.Shards[i] = Placement{ShardSize: s, IndexAt: Pinned, AdjAt: Pinned}
+		if b := align(s.Degrees) + align(s.Offsets); b <= left {
+			p.Shards[i].IndexAt = Resident
+			left -= b
+		}
+	}
+	for i, s := range shards {
+		if b := align(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
+			p.Shards[i].AdjAt = Resident
+			left -= b
+		}
+	}
+	for _, s := range p.Shards {
+		for _, sec := range []struct {
+			w Where
+			b int64
+		}{{s.IndexAt, s.Degrees + s.Offsets}, {s.AdjAt, s.Adj}} {
+			if sec.w == Resident {
+				p.Resident += sec.b
+			} else {
+				p.Pinned += sec.b
+			}
+		}
+	}
+	p.DeviceUse = budget - left
+	return p, nil
+}
+
+// String prints the plan for -v.
+func (p *Plan) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "memory plan: budget %s, planned %s on the device\n", size(p.Budget), size(p.DeviceUse))
+	fmt.Fprintf(&b, "  per-vertex state: %s (", size(Sum(p.State)))
+	for i, it := range p.State {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", it.Name, size(it.Bytes))
+	}
+	b.WriteString(")\n")
+	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", size(p.Resident), size(p.Pinned))
+	for _, s := range p.Shards {
+		fmt.Fprintf(&b, "  %s shard %d [%d,%d): index %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
+			size(s.Degrees+s.Offsets), s.IndexAt, size(s.Adj), s.AdjAt)
+	}
+	return b.String()
+}
+
+// Sizes describes the shards of g for Make: out shards first, then in shards.
+func Sizes(g *store.Graph) []ShardSize {
+	var out []ShardSize
+	for _, c := range []*store.CSR{g.Out(), g.In()} {
+		if c == nil || (c == g.In() && c == g.Out() && len(out) > 0) {
+			continue // an undirected graph's In is its Out
+		}
+		for i, s := range c.Shards {
+			out = append(out, ShardSize{Dir: s.Dir, Index: i, Lo: s.Lo, N: s.N, Edges: s.Edges,
+				Degrees: int64(len(s.Degrees)) * 4, Offsets: int64(len(s.Offsets)) * 4, Adj: int64(len(s.Adj))})
+		}
+	}
+	return out
+}
+
+func size(n int64) string {
+	const u = "KMGTPE"
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, i := float64(n)/1024, 0
+	for f >= 1024 && i < len(u)-1 {
+		f /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, u[i])
+}

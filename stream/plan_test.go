@@ -1,0 +1,84 @@
+package stream
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+func shards(k int, n uint32, adj int64) []ShardSize {
+	var s []ShardSize
+	for i := 0; i < k; i++ {
+		s = append(s, ShardSize{Dir: store.Out, Index: i, Lo: uint32(i) * n, N: n, Edges: uint64(adj),
+			Degrees: 4 * int64(n), Offsets: 4 * int64(n+1), Adj: adj})
+	}
+	return s
+}
+
+func TestPlanFitsAll(t *testing.T) {
+	s := shards(4, 1000, 1<<20)
+	p, err := Make(4000, s, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Pinned != 0 {
+		t.Errorf("pinned %d bytes with a budget far above the graph", p.Pinned)
+	}
+	for _, sh := range p.Shards {
+		if sh.IndexAt != Resident || sh.AdjAt != Resident {
+			t.Errorf("shard %d not resident: %+v", sh.ShardSize.Index, sh)
+		}
+	}
+	if p.DeviceUse > p.Budget {
+		t.Errorf("plan uses %d > budget %d", p.DeviceUse, p.Budget)
+	}
+}
+
+// TestPlanBudget checks that no budget is ever exceeded, that indexes go resident before
+// adjacency, and that adjacency goes resident in shard order.
+func TestPlanBudget(t *testing.T) {
+	s := shards(8, 100000, 8<<20)
+	full, err := Make(800000, s, 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := Sum(full.State)
+	for budget := state; budget < state+80<<20; budget += 3 << 20 {
+		p, err := Make(800000, s, budget)
+		if err != nil {
+			t.Fatalf("budget %d: %v", budget, err)
+		}
+		if p.DeviceUse > budget {
+			t.Fatalf("budget %d: plan uses %d", budget, p.DeviceUse)
+		}
+		seenPinnedAdj := false
+		for _, sh := range p.Shards {
+			if sh.AdjAt == Resident && sh.IndexAt != Resident {
+				t.Fatalf("budget %d: adj resident without its index", budget)
+			}
+			if sh.AdjAt == Pinned {
+				seenPinnedAdj = true
+			} else if seenPinnedAdj {
+				t.Fatalf("budget %d: adjacency not resident in shard order", budget)
+			}
+		}
+		if p.Resident+p.Pinned != 8*(8<<20+8*100000+4) {
+			t.Fatalf("budget %d: resident+pinned = %d", budget, p.Resident+p.Pinned)
+		}
+		if !strings.Contains(p.String(), "memory plan") {
+			t.Fatal("plan text")
+		}
+	}
+}
+
+func TestPlanStateTooBig(t *testing.T) {
+	_, err := Make(1<<26, shards(1, 1<<26, 1<<30), 100<<20)
+	if !errors.Is(err, ErrStateTooBig) {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(err.Error(), "at least") {
+		t.Errorf("error does not say what budget would run: %v", err)
+	}
+}
