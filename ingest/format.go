@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func (p *parser) detect() error {
 			return err
 		}
 	} else if _, err := ParseFormat(string(f)); err != nil {
-		return err
+		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
 	}
 	p.res.Format = f
 	if f == FormatMTX || f == FormatDIMACS {

@@ -120,8 +120,10 @@ func ParseFormat(s string) (Format, error) {
 	case "":
 		return "", nil
 	}
-	return "", fmt.Errorf("ingest: unknown format %q (want snap, mtx, gr, bin32 or bin64): %w", s, ErrBadInput)
+	return "", fmt.Errorf("ingest: unknown format %q (want %s): %w", s, formatNames, ErrBadInput)
 }
+
+const formatNames = "snap, mtx, gr, bin32 or bin64"
 
 // ErrBadInput is matched by every error that blames the input.
 var ErrBadInput = errors.New("bad input")

@@ -129,7 +129,7 @@ func (p *parser) mtxSize(line []byte) error {
 // checkVertices rejects a header whose vertex count needs ids above MaxID.
 func (p *parser) checkVertices(what string) error {
 	if n := p.res.Header.Vertices; n > 0 && n-1 > p.opt.MaxID {
-		return p.lineError(p.hdrLine, "%s announces %d vertices, more than ids up to %d allow; use --relabel", what, n, p.opt.MaxID+1)
+		return p.lineError(p.hdrLine, "%s announces %d vertices, above the limit of %d; use --relabel", what, n, p.opt.MaxID+1)
 	}
 	return nil
 }
