@@ -89,7 +89,7 @@ func newBFS(a Adjacency, workers int) *bfs {
 }
 
 func (b *bfs) init() {
-	parallelFor(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
+	ParallelFor(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
 		p, l := b.parent[lo:hi], b.level[lo:hi]
 		for i := range p {
 			p[i], l[i] = unreached, unreached
@@ -187,7 +187,7 @@ func (b *bfs) collect() (scout, examined, awake uint64) {
 func (b *bfs) topDown(depth uint32) (scout, examined uint64) {
 	frontier := b.queue[b.head:b.tail]
 	b.qtail.Store(int64(b.tail))
-	parallelFor(b.workers, len(frontier), 64, func(w, lo, hi int) {
+	ParallelFor(b.workers, len(frontier), 64, func(w, lo, hi int) {
 		ws := &b.ws[w]
 		if b.failed.Load() {
 			return
@@ -226,10 +226,10 @@ func (b *bfs) queueToBitmap() {
 	if b.front == nil {
 		b.front, b.next = make([]uint64, words), make([]uint64, words)
 	} else {
-		parallelFor(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
+		ParallelFor(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
 	frontier := b.queue[b.head:b.tail]
-	parallelFor(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
+	ParallelFor(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
 		for _, v := range frontier[lo:hi] {
 			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))
 		}
@@ -240,7 +240,7 @@ func (b *bfs) queueToBitmap() {
 // frontier.
 func (b *bfs) bitmapToQueue() {
 	b.qtail.Store(int64(b.tail))
-	parallelFor(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
+	ParallelFor(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
 		ws := &b.ws[w]
 		for i, word := range b.front[lo:hi] {
 			for word != 0 {
@@ -260,7 +260,7 @@ func (b *bfs) bitmapToQueue() {
 // their first few neighbours, so the rest of the list is never decoded). Chunks are whole
 // bitmap words, so each worker owns the words of b.next it writes.
 func (b *bfs) bottomUp(depth uint32) (awake, examined uint64) {
-	parallelFor(b.workers, len(b.next), 64, func(w, lo, hi int) {
+	ParallelFor(b.workers, len(b.next), 64, func(w, lo, hi int) {
 		clear(b.next[lo:hi])
 		if b.failed.Load() {
 			return

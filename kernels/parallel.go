@@ -6,10 +6,10 @@ import (
 	"sync/atomic"
 )
 
-// parallelFor runs body over [0, n) in chunks of chunk items handed out dynamically, on
+// ParallelFor runs body over [0, n) in chunks of chunk items handed out dynamically, on
 // workers goroutines; w is the worker's index, for per-worker state. Dynamic chunks keep
 // skewed work (a hub's list in one chunk) from idling the other cores.
-func parallelFor(workers, n, chunk int, body func(w, lo, hi int)) {
+func ParallelFor(workers, n, chunk int, body func(w, lo, hi int)) {
 	if n <= 0 {
 		return
 	}
