@@ -16,7 +16,8 @@ func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // NumBlocks is the number of compressed blocks of a list of degree d.
-func NumBlocks(d uint32) uint32 { return (d + BlockSize - 1) / BlockSize }
+// It is computed in 64 bits: d+BlockSize-1 overflows uint32 for degrees near 2^32.
+func NumBlocks(d uint32) uint32 { return uint32((uint64(d) + BlockSize - 1) / BlockSize) }
 
 // AppendList appends the encoding of v's sorted neighbour list to dst.
 func AppendList(dst []byte, v uint32, nbrs []uint32) []byte {
@@ -162,11 +163,11 @@ func BlockOffset(list []byte, d, k uint32) (int, error) {
 	if k >= nb || 4*int(nb-1) > len(list) {
 		return 0, errList
 	}
-	if k == 0 {
-		return 4 * int(nb-1), nil
+	off := 4 * int(nb-1)
+	if k > 0 {
+		off = int(binary.LittleEndian.Uint32(list[4*(k-1):]))
 	}
-	off := int(binary.LittleEndian.Uint32(list[4*(k-1):]))
-	if off >= len(list) {
+	if off >= len(list) { // every block holds at least one byte
 		return 0, errList
 	}
 	return off, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -193,6 +194,9 @@ func (g *Graph) openIDs() error {
 		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "ids file %q, expected ids.bin", g.M.IDs.File)
 	}
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return corrupt(path, -1, "ids file listed in the manifest is missing")
+	}
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -219,6 +223,9 @@ func (g *Graph) openIDs() error {
 		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
 	case CRC32C(m[:end]) != le.Uint32(m[end:]):
 		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
+	case fmt.Sprintf("%08x", le.Uint32(m[end:])) != g.M.IDs.CRC:
+		// A valid ids.bin of another graph with as many vertices would pass the checks above.
+		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", le.Uint32(m[end:]), g.M.IDs.CRC)
 	}
 	if n > 0 {
 		g.ids = unsafeU64s(m[16:end])

@@ -101,10 +101,17 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 		return nil, corrupt(path, int64(i+len(key)), "checksum %08x, computed %08x", want, got)
 	}
 	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(append(append([]byte{}, b[:i]...), '}')))
+	obj := append(append([]byte{}, b[:i]...), '}')
+	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, corrupt(path, dec.InputOffset(), "not a manifest: %v", err)
+	}
+	if len(bytes.TrimSpace(obj[dec.InputOffset():])) != 0 {
+		return nil, corrupt(path, dec.InputOffset(), "bytes after the manifest object")
+	}
+	if m.Magic != manifestMagic {
+		return nil, corrupt(path, 0, "magic %q, expected %q", m.Magic, manifestMagic)
 	}
 	if m.FormatVersion != Version {
 		return nil, corrupt(path, -1, "format version %d, this ooc reads version %d", m.FormatVersion, Version)

@@ -2,8 +2,10 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"sort"
 	"sync"
@@ -124,6 +126,9 @@ func parseShard(path string, b []byte) (*shardHeader, error) {
 	h := &shardHeader{
 		Dir: Direction(le.Uint32(b[12:])), Lo: le.Uint32(b[16:]), N: le.Uint32(b[20:]),
 		Edges: le.Uint64(b[24:]), Block: le.Uint32(b[32:]), CRC: crc,
+	}
+	if uint64(h.Lo)+uint64(h.N) > 1<<32-1 {
+		return nil, corrupt(path, 16, "vertex range [%d, +%d) runs past the largest vertex id", h.Lo, h.N)
 	}
 	if h.Dir != Out && h.Dir != In {
 		return nil, corrupt(path, 12, "direction %d, expected 0 (out) or 1 (in)", h.Dir)
@@ -265,6 +270,10 @@ func (s *Shard) Check() error {
 // Check), including that offsets are monotone and end at the ADJ length.
 func openShard(path string, nv uint32) (*Shard, error) {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The manifest lists it, so the graph is damaged, not merely absent.
+		return nil, corrupt(path, -1, "shard file listed in the manifest is missing")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
