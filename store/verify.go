@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"hash"
 	"hash/crc32"
 	"runtime"
@@ -53,7 +52,8 @@ func verifyLists(s *Shard, strict bool) error {
 		for it.Next() {
 			u := it.Value()
 			if !first && (u < prev || (strict && u == prev)) {
-				return fmt.Errorf("%w (neighbour %d after %d)", s.listError(v), u, prev)
+				sec, _ := s.section(SecAdj)
+				return corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
 			}
 			first, prev = false, u
 		}

@@ -1,0 +1,454 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Byte-exact fixtures (testdata/v1) pin format version 1: the writer must still produce
+// them byte for byte, and the reader must still read them. Broken fixtures
+// (testdata/broken) pin what the reader refuses, and where it says the damage is.
+//
+//	go test ./store -run Fixture -update    # rewrite both after a deliberate change
+
+var update = flag.Bool("update", false, "rewrite testdata/v1 and testdata/broken from the current writer")
+
+// fixtureCreated replaces the clock in fixture manifests so that they are reproducible.
+const fixtureCreated = "2026-01-01T00:00:00Z"
+
+// fixtureSpec is a graph given as adjacency lists, written straight through Builder.
+type fixtureSpec struct {
+	name       string
+	n          uint32
+	out, in    map[uint32][]uint32 // in only for directed graphs
+	ids        []uint64            // original ids, --relabel only
+	shardBytes int64
+	keepDups   bool
+}
+
+func (s fixtureSpec) write(dir string) error {
+	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes})
+	if err != nil {
+		return err
+	}
+	if err := s.writeLists(b); err != nil {
+		b.Abort()
+		return err
+	}
+	if s.ids != nil {
+		if err := b.WriteIDs(s.ids); err != nil {
+			b.Abort()
+			return err
+		}
+	}
+	var inputEdges uint64
+	for _, l := range s.out {
+		inputEdges += uint64(len(l))
+	}
+	return b.Commit(&Manifest{
+		Vertices: s.n, Directed: s.in != nil, InputEdges: inputEdges, Created: fixtureCreated,
+		Input:   InputInfo{Name: s.name + ".txt", Bytes: 1234, Format: "snap"},
+		Options: BuildOptions{KeepDuplicates: s.keepDups},
+	})
+}
+
+func (s fixtureSpec) writeLists(b *Builder) error {
+	for d, lists := range map[Direction]map[uint32][]uint32{Out: s.out, In: s.in} {
+		for v := uint32(0); v < s.n; v++ {
+			if l := lists[v]; len(l) > 0 {
+				if err := b.Writer(d).AppendList(v, l); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// symmetric turns undirected edges into sorted, deduplicated lists both ways.
+func symmetric(edges [][2]uint32) map[uint32][]uint32 {
+	m := map[uint32][]uint32{}
+	for _, e := range edges {
+		m[e[0]] = append(m[e[0]], e[1])
+		m[e[1]] = append(m[e[1]], e[0])
+	}
+	for v := range m {
+		slices.Sort(m[v])
+		m[v] = slices.Compact(m[v])
+	}
+	return m
+}
+
+func hubAndPath(hub, leaves, pathLo, pathHi uint32) [][2]uint32 {
+	var e [][2]uint32
+	for u := uint32(1); u <= leaves; u++ {
+		e = append(e, [2]uint32{hub, u})
+	}
+	for u := pathLo; u+1 < pathHi; u++ {
+		e = append(e, [2]uint32{u, u + 1})
+	}
+	return e
+}
+
+// goldenSpecs are the version-1 fixtures: several shards with multi-block lists, and a
+// directed, relabeled graph with in-shards and ids.bin.
+func goldenSpecs() []fixtureSpec {
+	dout := map[uint32][]uint32{0: {1, 2, 5}, 1: {2}, 2: {0}, 4: {5}}
+	din := map[uint32][]uint32{0: {2}, 1: {0}, 2: {0, 1}, 5: {0, 4}}
+	return []fixtureSpec{
+		{name: "undirected", n: 300, out: symmetric(hubAndPath(0, 150, 150, 300)), shardBytes: 400},
+		{name: "directed-relabeled", n: 6, out: dout, in: din,
+			ids: []uint64{3, 17, 1 << 40, 1<<40 + 1, 1 << 63, 1<<64 - 1}},
+	}
+}
+
+// baseSpec is the small one-shard graph the broken fixtures are cut from; vertex 0 has
+// a two-block list.
+func baseSpec() fixtureSpec {
+	return fixtureSpec{name: "base", n: 70, out: symmetric(append(hubAndPath(0, 66, 0, 0), [2]uint32{1, 2}, [2]uint32{3, 4}))}
+}
+
+// Layout of a base shard: ADJ at 4096, DEGREES (280 bytes) at 8192, OFFSETS (284 bytes)
+// at 12288, footer at 12572, 12588 bytes in all.
+const (
+	baseShard   = "out-00000.shard"
+	baseDegrees = 8192
+	baseOffsets = 12288
+	baseSize    = 12588
+)
+
+// atChecksum stands for the offset of the manifest's checksum digits.
+const atChecksum = -2
+
+// brokenFixture is one deliberately damaged graph and what Verify must say about it.
+type brokenFixture struct {
+	name    string
+	file    string // the file the error names
+	offset  int64  // the offset it names (-1: the whole file)
+	reason  string // a substring of the reason
+	opens   bool   // Open and Check accept it (damage only a full decode finds)
+	damage  func(dir string) error
+	rebuild func(dir string) error // builds the graph from scratch instead of from baseSpec
+}
+
+func brokenFixtures() []brokenFixture {
+	return []brokenFixture{
+		{name: "truncated-shard", file: baseShard, offset: baseSize - 100 - 16, reason: "footer does not match",
+			damage: func(d string) error { return truncate(d, baseShard, baseSize-100) }},
+		{name: "header-flip", file: baseShard, offset: 4092, reason: "header checksum",
+			damage: func(d string) error { return flip(d, baseShard, 20) }},
+		{name: "adj-flip", file: baseShard, offset: 4096, reason: "section 3 checksum",
+			damage: func(d string) error { return flip(d, baseShard, 4096+3) }},
+		{name: "degrees-flip", file: baseShard, offset: baseDegrees, reason: "section 1 checksum",
+			damage: func(d string) error { return flip(d, baseShard, baseDegrees+8) }},
+		{name: "offsets-flip", file: baseShard, offset: baseOffsets, reason: "section 2 checksum",
+			damage: func(d string) error { return flip(d, baseShard, baseOffsets+12) }},
+		{name: "padding-flip", file: baseShard, offset: baseDegrees + 300, reason: "padding byte",
+			damage: func(d string) error { return flip(d, baseShard, baseDegrees+300) }},
+		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
+			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 2",
+			damage: func(d string) error { return shardVersion(d, 2) }},
+		{name: "section-overlap", file: baseShard, offset: 40 + 32, reason: "overlaps",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+32+8, 4096) }) }},
+		{name: "offsets-descend", file: baseShard, offset: baseOffsets + 4*3, reason: "below the previous one",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseOffsets+4*3, 1) }) }},
+		{name: "degree-sum", file: baseShard, offset: baseDegrees, reason: "degrees sum to",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDegrees+4*69, 9) }) }},
+		{name: "swapped-shard", file: baseShard, offset: 4092, reason: "a shard of another graph",
+			damage: swapShard},
+		{name: "missing-shard", file: baseShard, offset: -1, reason: "missing",
+			damage: func(d string) error { return os.Remove(filepath.Join(d, baseShard)) }},
+		{name: "manifest-crc", file: ManifestName, offset: atChecksum, reason: "checksum",
+			damage: func(d string) error { return editManifest(d, `,"crc32c":"`, 11, 1, false) }},
+		{name: "manifest-body", file: ManifestName, offset: atChecksum, reason: "checksum",
+			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
+		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
+			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 2",
+			damage: func(d string) error { return editManifest(d, `"format_version":1`, 17, 1, true) }},
+		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
+			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
+		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
+			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: append(seq(1, 65), 1)}})},
+		{name: "duplicate-neighbour", file: baseShard, offset: 4096, reason: "neighbour 5 after 5", opens: true,
+			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {5, 5}}})},
+		{name: "ids-flip", file: "ids.bin", offset: 16 + 8*3, reason: "checksum",
+			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 20) }},
+		{name: "ids-swapped", file: "ids.bin", offset: 16 + 8*3, reason: "ids of another graph",
+			rebuild: rebuildLists(relabeledSpec(0)), damage: swapIDs},
+	}
+}
+
+func relabeledSpec(shift uint64) fixtureSpec {
+	return fixtureSpec{name: "relabeled", n: 3, out: symmetric([][2]uint32{{0, 1}, {1, 2}}),
+		ids: []uint64{10 + shift, 20 + shift, 30 + shift}}
+}
+
+func rebuildLists(s fixtureSpec) func(string) error { return s.write }
+
+// removeLocks deletes the lock files that Create leaves beside each fixture.
+func removeLocks(dir string) {
+	locks, _ := filepath.Glob(filepath.Join(dir, ".*.lock"))
+	for _, l := range locks {
+		os.Remove(l)
+	}
+}
+
+func TestFixtureGolden(t *testing.T) {
+	if *update {
+		defer removeLocks(filepath.Join("testdata", "v1"))
+	}
+	for _, s := range goldenSpecs() {
+		want := filepath.Join("testdata", "v1", s.name+".ooc")
+		if *update {
+			os.RemoveAll(want)
+			os.MkdirAll(filepath.Dir(want), 0o755)
+			if err := s.write(want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := filepath.Join(t.TempDir(), s.name+".ooc")
+		if err := s.write(got); err != nil {
+			t.Fatal(err)
+		}
+		sameFiles(t, want, got)
+		checkContent(t, want, s)
+	}
+}
+
+// sameFiles requires two graph directories to hold the same files with the same bytes.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
+	wn, _ := filepath.Glob(filepath.Join(want, "*"))
+	gn, _ := filepath.Glob(filepath.Join(got, "*"))
+	if len(wn) == 0 || len(wn) != len(gn) {
+		t.Fatalf("%s holds %d files, the writer now makes %d (format change? rerun with -update)", want, len(wn), len(gn))
+	}
+	for i := range wn {
+		a, err1 := os.ReadFile(wn[i])
+		b, err2 := os.ReadFile(gn[i])
+		if err1 != nil || err2 != nil || filepath.Base(wn[i]) != filepath.Base(gn[i]) {
+			t.Fatalf("%s vs %s: %v %v", wn[i], gn[i], err1, err2)
+		}
+		if !bytes.Equal(a, b) {
+			at := 0
+			for at < min(len(a), len(b)) && a[at] == b[at] {
+				at++
+			}
+			t.Errorf("%s: the writer's bytes differ from the fixture at offset %d (sizes %d, %d); a format change needs a new version", wn[i], at, len(a), len(b))
+		}
+	}
+}
+
+// checkContent reads a stored fixture with today's reader and compares every list.
+func checkContent(t *testing.T, dir string, s fixtureSpec) {
+	t.Helper()
+	if _, err := Verify(dir); err != nil {
+		t.Fatalf("verify %s: %v", dir, err)
+	}
+	g, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for d, lists := range map[Direction]map[uint32][]uint32{Out: s.out, In: s.in} {
+		if d == In && s.in == nil {
+			continue
+		}
+		c := g.Out()
+		if d == In {
+			c = g.In()
+		}
+		for v := uint32(0); v < s.n; v++ {
+			got, err := c.ShardOf(v).Neighbors(nil, v)
+			if err != nil || !slices.Equal(got, lists[v]) {
+				t.Errorf("%s %s-list of %d = %v, %v; want %v", dir, d, v, got, err, lists[v])
+			}
+		}
+	}
+	for i, id := range s.ids {
+		if got := g.External(uint32(i)); got != id {
+			t.Errorf("%s: vertex %d has id %d, want %d", dir, i, got, id)
+		}
+	}
+	if len(g.Out().Shards) < 2 && s.shardBytes > 0 {
+		t.Errorf("%s has %d out-shards; the fixture is meant to have several", dir, len(g.Out().Shards))
+	}
+}
+
+func TestFixtureBroken(t *testing.T) {
+	fixtures := brokenFixtures()
+	if *update {
+		os.RemoveAll(filepath.Join("testdata", "broken"))
+		defer removeLocks(filepath.Join("testdata", "broken"))
+		for _, f := range fixtures {
+			if err := f.build(filepath.Join("testdata", "broken", f.name+".ooc")); err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "broken", "*.ooc"))
+	if len(dirs) != len(fixtures) {
+		t.Errorf("testdata/broken holds %d graphs, the table %d (rerun with -update)", len(dirs), len(fixtures))
+	}
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) { f.check(t, filepath.Join("testdata", "broken", f.name+".ooc")) })
+	}
+}
+
+func (f brokenFixture) build(dir string) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	build := baseSpec().write
+	if f.rebuild != nil {
+		build = f.rebuild
+	}
+	if err := build(dir); err != nil {
+		return err
+	}
+	if f.damage == nil {
+		return nil
+	}
+	return f.damage(dir)
+}
+
+func (f brokenFixture) check(t *testing.T, dir string) {
+	_, err := Verify(dir)
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Verify = %v, want a CorruptError", err)
+	}
+	wantOff := f.offset
+	if wantOff == atChecksum {
+		b, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+		wantOff = int64(bytes.LastIndex(b, []byte(`,"crc32c":"`)) + 11)
+	}
+	if ce.Path != filepath.Join(dir, f.file) || ce.Offset != wantOff || !strings.Contains(err.Error(), f.reason) {
+		t.Fatalf("Verify = %v\nwant path %s, offset %d, reason containing %q", err, filepath.Join(dir, f.file), wantOff, f.reason)
+	}
+	g, err := Open(dir)
+	if err == nil {
+		err = g.Check()
+		g.Close()
+	}
+	if f.opens && err != nil {
+		t.Errorf("Open+Check = %v; this damage carries valid checksums and should only fail a full decode", err)
+	}
+	if !f.opens && !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Open+Check = %v, want ErrCorrupt (engines would compute on damaged bytes)", err)
+	}
+}
+
+func flip(dir, file string, at int64) error {
+	return editFile(dir, file, func(b []byte) []byte { b[at] ^= 0x01; return b })
+}
+
+func truncate(dir, file string, size int) error {
+	return editFile(dir, file, func(b []byte) []byte { return b[:size] })
+}
+
+func editFile(dir, file string, edit func([]byte) []byte) error {
+	p := filepath.Join(dir, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, edit(b), 0o644)
+}
+
+func putU32(b []byte, at int, x uint32) { binary.LittleEndian.PutUint32(b[at:], x) }
+func putU64(b []byte, at int, x uint64) { binary.LittleEndian.PutUint64(b[at:], x) }
+
+// editManifest adds delta to the byte at index at of the first occurrence of key, and
+// recomputes the checksum when reseal is set.
+func editManifest(dir, key string, at int, delta byte, reseal bool) error {
+	return editFile(dir, ManifestName, func(b []byte) []byte {
+		i := bytes.Index(b, []byte(key))
+		b[i+at] += delta
+		if reseal {
+			b = fixManifest(b)
+		}
+		return b
+	})
+}
+
+func shardVersion(dir string, v uint32) error {
+	return forgeShard(dir, func(b []byte) { putU32(b, 8, v) }, func(b []byte) { putU32(b, len(b)-16, v) })
+}
+
+// forgeShard edits the base shard and reseals it: every checksum recomputed, and the
+// manifest's header checksum updated, as a buggy writer would leave it.
+func forgeShard(dir string, edits ...func([]byte)) error {
+	var crc uint32
+	err := editFile(dir, baseShard, func(b []byte) []byte {
+		edits[0](b)
+		fixShard(b)
+		for _, e := range edits[1:] {
+			e(b)
+		}
+		crc = binary.LittleEndian.Uint32(b[headerSize-4:])
+		return b
+	})
+	if err != nil {
+		return err
+	}
+	return rewriteManifest(dir, func(m *Manifest) { m.Out[0].HeaderCRC = hex8(crc) })
+}
+
+func hex8(x uint32) string {
+	const digits = "0123456789abcdef"
+	b := make([]byte, 8)
+	for k := range b {
+		b[k] = digits[x>>(28-4*k)&15]
+	}
+	return string(b)
+}
+
+func rewriteManifest(dir string, edit func(*Manifest)) error {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	edit(m)
+	b, err := m.Marshal()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ManifestName), b, 0o644)
+}
+
+// swapShard replaces the base shard with that of a graph with the same vertex count,
+// edge count and file size, but one edge moved: only the manifest's header checksum
+// tells them apart.
+func swapShard(dir string) error {
+	other := baseSpec()
+	other.out = symmetric(append(hubAndPath(0, 66, 0, 0), [2]uint32{1, 2}, [2]uint32{3, 5}))
+	return swapFrom(dir, other, baseShard)
+}
+
+func swapIDs(dir string) error { return swapFrom(dir, relabeledSpec(1), "ids.bin") }
+
+func swapFrom(dir string, other fixtureSpec, file string) error {
+	tmp, err := os.MkdirTemp("", "ooc-swap-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := other.write(filepath.Join(tmp, "other.ooc")); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(tmp, "other.ooc", file))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, file), b, 0o644)
+}
