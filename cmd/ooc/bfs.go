@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+func init() {
+	register(&command{name: "bfs", summary: "breadth-first search: parent and level of every vertex", help: bfsHelp, run: runBFS})
+	flagSets["bfs"] = func(e *env) *flag.FlagSet { return newBFSFlags(e, &bfsArgs{}) }
+}
+
+const bfsHelp = `
+Usage: ooc bfs [--src V|random] [--sources N] [--validate] [-o FILE] [--text] [-v] [--json]
+               [--backend auto|cpu|gpu] [--vram SIZE] [--workers N] [GRAPH]
+
+Breadth-first search from one vertex: the parent and the level (distance in edges) of
+every vertex reached. With no GRAPH named, the only *.ooc graph directory in the current
+directory is used.
+
+The search is direction-optimizing (Beamer et al., SC 2012): top-down from a queue
+while the frontier is small, bottom-up over the unvisited vertices once it is large,
+reading the compressed shards in place. On a directed graph it follows edge directions.
+
+--src takes the vertex id as the input file numbered it (1-based for MatrixMarket and
+DIMACS files, the original id when the graph was relabeled); --src random (the default)
+picks a vertex with edges using --seed. --sources N runs N searches from distinct random
+vertices and reports the median time and GTEPS, as Graph500 does.
+
+The summary line gives the source, vertices reached, depth (the largest level), edges
+traversed, time and GTEPS. Edges traversed is what Graph500 counts: on an undirected
+graph the undirected edges with both ends reached, on a directed graph the edges
+leaving reached vertices (self-loops and duplicates were dropped at ingest).
+
+-o FILE writes the result in binary, little-endian:
+
+  magic "OOCBFS01" (8 bytes) | vertices n (uint64) | source (uint64, internal id)
+  | id base (uint32) | flags (uint32; bit 0: relabeled) | parent (n x uint32)
+  | level (n x uint32)
+
+Entry i belongs to internal vertex i, whose own id is i + id base, or the i-th id of
+ids.bin when relabeled; parents are internal ids too. Unreached vertices have parent and
+level 0xFFFFFFFF. With --text the result is "vertex parent level" lines in the file's
+own ids instead ("-" for unreached), on stdout unless -o is given.
+
+--validate runs the Graph500 checks on every result: the parents form a tree rooted at
+the source, tree edges join levels that differ by one, every edge joins levels that
+differ by at most one, and exactly the reached vertices have parents.
+
+Examples:
+  ooc bfs --src 0
+  ooc bfs --src random --sources 16 --validate kron24.ooc
+  ooc bfs --src 12 -v --json web.ooc
+  ooc bfs --src 1 --text -o levels.txt road.ooc
+`
+
+type bfsArgs struct {
+	src      string
+	sources  int
+	seed     uint64
+	validate bool
+	out      string
+	text     bool
+	verbose  bool
+	json     bool
+	engineArgs
+}
+
+// engineArgs are the flags bfs and cc share.
+type engineArgs struct {
+	backend string
+	vram    byteSize
+	workers int
+}
+
+func addEngineFlags(fs *flag.FlagSet, a *engineArgs) {
+	fs.StringVar(&a.backend, "backend", "auto", "auto (the GPU when this build has CUDA and a GPU is usable), cpu or gpu")
+	fs.Var(&a.vram, "vram", "device memory budget, e.g. 3GiB (default: free device memory less a margin)")
+	fs.IntVar(&a.workers, "workers", 0, "CPU threads (0: all cores)")
+}
+
+func newBFSFlags(e *env, a *bfsArgs) *flag.FlagSet {
+	fs := newFlags(e, "bfs")
+	fs.StringVar(&a.src, "src", "random", "source vertex `V` (the file's own id), or random")
+	fs.IntVar(&a.sources, "sources", 1, "`N` searches from distinct random sources; report the median")
+	fs.Uint64Var(&a.seed, "seed", 1, "seed for random sources")
+	fs.BoolVar(&a.validate, "validate", false, "check every result with the Graph500 checks")
+	fs.StringVar(&a.out, "o", "", "write parents and levels to `FILE` (binary; see above)")
+	fs.BoolVar(&a.text, "text", false, "write \"vertex parent level\" lines instead of binary")
+	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and a per-level table on stderr")
+	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	addEngineFlags(fs, &a.engineArgs)
+	return fs
+}
+
+// bfsRun is one search in --json output.
+type bfsRun struct {
+	Source         uint64  `json:"source"`
+	Reached        uint64  `json:"reached"`
+	Depth          uint32  `json:"depth"`
+	EdgesTraversed uint64  `json:"edges_traversed"`
+	Seconds        float64 `json:"seconds"`
+	GTEPS          float64 `json:"gteps"`
+}
+
+// bfsJSON is bfs's --json output: the fields of the (median) run, then details.
+type bfsJSON struct {
+	bfsRun
+	Backend   string   `json:"backend"`
+	EdgeCount string   `json:"edge_count"` // which edges edges_traversed counts
+	Validated bool     `json:"validated"`
+	Sources   int      `json:"sources"`
+	Runs      []bfsRun `json:"runs,omitempty"`
+	MedianSec float64  `json:"median_seconds,omitempty"`
+	MedianGT  float64  `json:"median_gteps,omitempty"`
+}
+
+func runBFS(e *env, args []string) error {
+	var a bfsArgs
+	pos, err := parseFlags(e, newBFSFlags(e, &a), args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.sources < 1:
+		return usagef("--sources %d: want at least 1", a.sources)
+	case a.sources > 1 && a.src != "random":
+		return usagef("--sources %d picks random sources; drop --src %s", a.sources, a.src)
+	case a.sources > 1 && a.out != "":
+		return usagef("-o writes one result; drop --sources or -o")
+	case a.text && a.json && a.out == "":
+		return usagef("--text and --json both want stdout; give -o FILE for the text")
+	}
+	dir, err := findGraph(pos)
+	if err != nil {
+		return err
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	srcs, err := pickSources(g, a.src, a.sources, a.seed)
+	if err != nil {
+		return err
+	}
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+
+	out := &bfsJSON{Backend: eng.Name(), EdgeCount: edgeCountName(g), Validated: a.validate, Sources: len(srcs)}
+	summary := e.stdout
+	if a.json || (a.text && a.out == "") {
+		summary = e.stderr
+	}
+	var last *engine.BFSResult
+	for _, src := range srcs {
+		r, err := eng.BFS(src)
+		if err != nil {
+			return err
+		}
+		if a.validate {
+			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+				return fmt.Errorf("bfs from %d (%s backend): %w", g.External(src), eng.Name(), err)
+			}
+		}
+		run := bfsRun{Source: g.External(src), Reached: r.Reached, Depth: r.Depth,
+			EdgesTraversed: r.EdgesTraversed, Seconds: r.Seconds, GTEPS: r.GTEPS()}
+		out.Runs = append(out.Runs, run)
+		if a.verbose {
+			printLevels(e.stderr, r)
+		}
+		fmt.Fprintf(summary, "bfs: source %d: reached %d vertices, depth %d, %d edges traversed (%s), %.6f s, %.3f GTEPS, backend %s%s\n",
+			run.Source, run.Reached, run.Depth, run.EdgesTraversed, out.EdgeCount, run.Seconds, run.GTEPS, eng.Name(), validatedNote(a.validate))
+		last = r
+	}
+	out.bfsRun = medianRun(out.Runs)
+	if len(srcs) > 1 {
+		out.MedianSec, out.MedianGT = out.Seconds, out.GTEPS
+		fmt.Fprintf(summary, "bfs: median of %d sources: %.6f s, %.3f GTEPS, backend %s\n", len(srcs), out.Seconds, out.GTEPS, eng.Name())
+	} else {
+		out.Runs = nil
+	}
+	if a.out != "" || a.text {
+		if err := writeBFS(e, g, last, a.out, a.text); err != nil {
+			return err
+		}
+	}
+	if a.json {
+		return printJSON(e.stdout, out)
+	}
+	return nil
+}
+
+func validatedNote(v bool) string {
+	if v {
+		return ", validated"
+	}
+	return ""
+}
+
+func edgeCountName(g *store.Graph) string {
+	if g.Directed() {
+		return "directed edges leaving reached vertices"
+	}
+	return "undirected edges in the traversed component"
+}
+
+// medianRun returns a run whose seconds and GTEPS are the medians (each taken on its own;
+// the other fields are those of the run with the median time).
+func medianRun(runs []bfsRun) bfsRun {
+	byTime := slices.Clone(runs)
+	slices.SortFunc(byTime, func(x, y bfsRun) int { return cmpFloat(x.Seconds, y.Seconds) })
+	m := byTime[len(byTime)/2]
+	m.Seconds = median(runs, func(r bfsRun) float64 { return r.Seconds })
+	m.GTEPS = median(runs, func(r bfsRun) float64 { return r.GTEPS })
+	return m
+}
+
+func median(runs []bfsRun, f func(bfsRun) float64) float64 {
+	x := make([]float64, len(runs))
+	for i, r := range runs {
+		x[i] = f(r)
+	}
+	slices.Sort(x)
+	if len(x)%2 == 1 {
+		return x[len(x)/2]
+	}
+	return (x[len(x)/2-1] + x[len(x)/2]) / 2
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// pickSources resolves --src: a vertex id as the user knows it, or random vertices with
+// out-edges drawn with the seed (distinct when the graph has enough of them).
+func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, error) {
+	n := g.NumVertices()
+	if src != "random" {
+		id, err := strconv.ParseUint(src, 10, 64)
+		if err != nil {
+			return nil, usagef("--src %q: want a vertex id or random", src)
+		}
+		v, err := g.Internal(id)
+		if err != nil {
+			return nil, fmt.Errorf("--src %d: %w", id, err)
+		}
+		if degree(g, v) == 0 {
+			return nil, usagef("--src %d: the vertex has no %s, so the search would reach only itself (pick another, or --src random)", id, outEdgesName(g))
+		}
+		return []uint32{v}, nil
+	}
+	if g.NumEdges() == 0 {
+		return nil, usagef("--src random: the graph has no edges")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xbf5))
+	seen := map[uint32]bool{}
+	var srcs []uint32
+	for tries := 0; len(srcs) < count; tries++ {
+		v := rng.Uint32N(n)
+		// after many misses (few vertices with edges), walk to the next one with edges
+		for tries > 64*count && degree(g, v) == 0 {
+			v = (v + 1) % n
+		}
+		if degree(g, v) == 0 || (seen[v] && tries < 64*count) {
+			continue
+		}
+		seen[v] = true
+		srcs = append(srcs, v)
+	}
+	return srcs, nil
+}
+
+func degree(g *store.Graph, v uint32) uint32 { return g.Out().ShardOf(v).Degree(v) }
+
+func outEdgesName(g *store.Graph) string {
+	if g.Directed() {
+		return "out-edges"
+	}
+	return "edges"
+}
+
+// openEngine opens the backend the flags ask for; a backend this build lacks is a usage
+// error.
+func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (engine.Engine, error) {
+	if a.workers < 0 {
+		return nil, usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	}
+	opt := engine.Options{Workers: a.workers, VRAM: int64(a.vram)}
+	if verbose {
+		opt.Verbose = e.stderr
+	}
+	eng, err := engine.Open(g, a.backend, opt)
+	if errors.Is(err, engine.ErrNoBackend) {
+		return nil, usageError{err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if verbose {
+		fmt.Fprintf(e.stderr, "plan: %s\n", eng.Plan())
+	}
+	return eng, nil
+}
+
+func printLevels(w io.Writer, r *engine.BFSResult) {
+	fmt.Fprintf(w, "%6s %12s %-9s %14s %10s\n", "level", "frontier", "direction", "edges examined", "ms")
+	for _, s := range r.Levels {
+		fmt.Fprintf(w, "%6d %12d %-9s %14d %10.3f\n", s.Level, s.Frontier, s.Direction, s.EdgesExamined, s.Seconds*1e3)
+	}
+}
+
+const bfsMagic = "OOCBFS01"
+
+// writeBFS writes the result to path (or stdout for --text without -o).
+func writeBFS(e *env, g *store.Graph, r *engine.BFSResult, path string, text bool) error {
+	write := func(w *bufio.Writer) error {
+		if text {
+			for v := range r.Level {
+				if r.Level[v] == engine.Unreached {
+					fmt.Fprintf(w, "%d - -\n", g.External(uint32(v)))
+					continue
+				}
+				fmt.Fprintf(w, "%d %d %d\n", g.External(uint32(v)), g.External(r.Parent[v]), r.Level[v])
+			}
+			return nil
+		}
+		var h [32]byte
+		copy(h[:], bfsMagic)
+		binary.LittleEndian.PutUint64(h[8:], uint64(len(r.Level)))
+		binary.LittleEndian.PutUint64(h[16:], uint64(r.Source))
+		putIDInfo(h[24:], g)
+		w.Write(h[:])
+		writeU32s(w, r.Parent)
+		return writeU32s(w, r.Level)
+	}
+	if path == "" {
+		w := bufio.NewWriterSize(e.stdout, 1<<16)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	return writeResultFile(path, write)
+}
+
+// putIDInfo writes the id base and flags words of a result header.
+func putIDInfo(b []byte, g *store.Graph) {
+	binary.LittleEndian.PutUint32(b, g.M.IDBase)
+	var flags uint32
+	if g.M.Relabeled {
+		flags |= 1
+	}
+	binary.LittleEndian.PutUint32(b[4:], flags)
+}
+
+func writeU32s(w *bufio.Writer, x []uint32) error {
+	var b [4]byte
+	for _, v := range x {
+		binary.LittleEndian.PutUint32(b[:], v)
+		if _, err := w.Write(b[:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeResultFile writes a result file under a temporary name and renames it into place,
+// so a failed run never leaves a truncated file under the final name.
+func writeResultFile(path string, write func(w *bufio.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+)
+
+// bfsGraph writes a small undirected graph: the path 0-1-2-3, the edge 4-5 apart and the
+// isolated vertex 6.
+func bfsGraph(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}
+	if _, err := testgraph.Write(dir, 7, edges, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestBFSCommand(t *testing.T) {
+	dir := bfsGraph(t)
+	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--validate", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"source 1", "reached 4 vertices", "depth 2", "3 edges traversed", "GTEPS", "backend cpu", "validated"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary %q lacks %q", stdout, want)
+		}
+	}
+}
+
+func TestBFSJSONSources(t *testing.T) {
+	dir := bfsGraph(t)
+	code, stdout, stderr := runCLI(t, "", "bfs", dir, "--sources", "3", "--seed", "5", "--json", "--validate", "--backend", "cpu", "--workers", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %q", err, stdout)
+	}
+	for _, k := range []string{"source", "reached", "depth", "edges_traversed", "seconds", "gteps", "backend", "runs", "median_seconds", "median_gteps"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("json lacks %q: %s", k, stdout)
+		}
+	}
+	runs := got["runs"].([]any)
+	seen := map[float64]bool{}
+	for _, r := range runs {
+		src := r.(map[string]any)["source"].(float64)
+		if src == 6 || seen[src] {
+			t.Errorf("source %v: isolated or repeated (runs %v)", src, runs)
+		}
+		seen[src] = true
+	}
+	if len(runs) != 3 || got["backend"] != "cpu" {
+		t.Fatalf("runs %d backend %v", len(runs), got["backend"])
+	}
+}
+
+func TestBFSOutputFiles(t *testing.T) {
+	dir := bfsGraph(t)
+	bin := filepath.Join(t.TempDir(), "r.bin")
+	if code, _, stderr := runCLI(t, "", "bfs", "--src", "0", "-o", bin, dir); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 7
+	if len(b) != 32+8*n || string(b[:8]) != bfsMagic || binary.LittleEndian.Uint64(b[8:]) != uint64(n) {
+		t.Fatalf("binary result: %d bytes, header %q", len(b), b[:min(len(b), 32)])
+	}
+	level := func(v int) uint32 { return binary.LittleEndian.Uint32(b[32+4*n+4*v:]) }
+	parent := func(v int) uint32 { return binary.LittleEndian.Uint32(b[32+4*v:]) }
+	if level(3) != 3 || parent(3) != 2 || level(4) != engine.Unreached || parent(0) != 0 {
+		t.Fatalf("levels/parents wrong: level(3)=%d parent(3)=%d level(4)=%d", level(3), parent(3), level(4))
+	}
+	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "0", "--text", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "0 0 0\n1 0 1\n2 1 2\n3 2 3\n4 - -\n5 - -\n6 - -\n"
+	if stdout != want || !strings.Contains(stderr, "reached 4") {
+		t.Fatalf("text output %q (summary %q), want %q", stdout, stderr, want)
+	}
+}
+
+func TestBFSBadSources(t *testing.T) {
+	dir := bfsGraph(t)
+	for _, args := range [][]string{
+		{"--src", "6"},   // isolated
+		{"--src", "7"},   // not a vertex
+		{"--src", "abc"}, // not a number
+		{"--sources", "0"},
+		{"--sources", "2", "--src", "1"},
+		{"--backend", "tpu"},
+		{"--workers", "-1"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"bfs", dir}, args...)...)
+		if code != exitUsage || !strings.HasPrefix(stderr, "ooc bfs: ") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "bfs", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
+		if len(engine.Backends()) < 2 { // a cuda build has a gpu backend
+			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
+		}
+	}
+}
+
+func TestBFSMTXIDs(t *testing.T) {
+	// An id base of 1 (MatrixMarket): users type and read 1-based ids.
+	dir := filepath.Join(t.TempDir(), "m.ooc")
+	if _, err := testgraph.Write(dir, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	setIDBase(t, dir, 1)
+	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--text", dir)
+	if code != exitOK || stdout != "1 1 0\n2 1 1\n3 2 2\n" {
+		t.Fatalf("exit %d, %q, %q", code, stdout, stderr)
+	}
+	if code, _, _ := runCLI(t, "", "bfs", "--src", "0", dir); code != exitUsage {
+		t.Fatalf("--src 0 in a 1-based graph: exit %d", code)
+	}
+}
+
+// setIDBase rewrites a graph's manifest with another id base.
+func setIDBase(t *testing.T, dir string, base uint32) {
+	t.Helper()
+	m, err := store.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.IDBase = base
+	b, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, store.ManifestName), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBFSCorruptGraph(t *testing.T) {
+	dir := bfsGraph(t)
+	path := filepath.Join(dir, "out-00000.shard")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[4096] ^= 0xff // first byte of ADJ: its section checksum no longer matches
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"bfs", "cc"} {
+		if code, _, stderr := runCLI(t, "", cmd, dir); code != exitCorrupt {
+			t.Errorf("%s on a corrupt graph: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}
+
+func TestCCCommand(t *testing.T) {
+	dir := bfsGraph(t)
+	code, stdout, stderr := runCLI(t, "", "cc", "--validate", "--json", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got ccJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Components != 3 || got.Largest != 4 || got.Backend != "cpu" || !got.Validated {
+		t.Fatalf("%+v", got)
+	}
+	out := filepath.Join(t.TempDir(), "labels.bin")
+	if code, stdout, stderr = runCLI(t, "", "cc", "-o", out, dir); code != exitOK || !strings.Contains(stdout, "3 components, largest 4") {
+		t.Fatalf("exit %d: %q %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 24+4*7 || string(b[:8]) != ccMagic {
+		t.Fatalf("labels file: %d bytes", len(b))
+	}
+	l := func(v int) uint32 { return binary.LittleEndian.Uint32(b[24+4*v:]) }
+	if l(0) != l(3) || l(4) != l(5) || l(0) == l(4) || l(6) == l(4) {
+		t.Fatalf("labels %v", b[24:])
+	}
+	if code, stdout, _ = runCLI(t, "", "cc", "--text", dir); code != exitOK || !strings.HasPrefix(stdout, "0 0\n1 0\n") {
+		t.Fatalf("text: exit %d %q", code, stdout)
+	}
+}
+
+func TestHelpBFSCC(t *testing.T) {
+	for _, c := range []string{"bfs", "cc"} {
+		code, stdout, _ := runCLI(t, "", "help", c)
+		if code != exitOK || !strings.Contains(stdout, "Examples:") || !strings.Contains(stdout, "-backend") {
+			t.Errorf("help %s: exit %d\n%s", c, code, stdout)
+		}
+	}
+}
