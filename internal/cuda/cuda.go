@@ -206,15 +206,7 @@ func (d *Device) Close() error {
 		return nil
 	default:
 	}
-	err := d.Do(func(c *Ctx) error {
-		var first error
-		for _, b := range d.live {
-			if e := c.Free(b); e != nil && first == nil {
-				first = e
-			}
-		}
-		return first
-	})
+	err := d.Do(func(c *Ctx) error { return c.FreeAll() })
 	close(d.work)
 	<-d.done
 	d.work = nil
@@ -282,6 +274,17 @@ func (c *Ctx) Free(b *Buffer) error {
 	return check("cuMemFree("+b.Name+")", C.ooc_cuMemFree(C.CUdeviceptr(b.Ptr)))
 }
 
+// FreeAll releases every live allocation.
+func (c *Ctx) FreeAll() error {
+	var first error
+	for _, b := range c.d.live {
+		if err := c.Free(b); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // HtoD copies host bytes to device address dst.
 func (c *Ctx) HtoD(dst DevPtr, src unsafe.Pointer, n int64) error {
 	if n == 0 {
@@ -324,8 +327,14 @@ func (c *Ctx) Register(b []byte) (*Pinned, error) {
 		return nil, fmt.Errorf("cuda: registering an empty range")
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
+	// a file mapping covers whole pages; registering the last page whole keeps the kernels'
+	// aligned 8-byte loads at the end of a section inside the registered range
+	n := int64(len(b))
+	if uintptr(p)&4095 == 0 {
+		n = (n + 4095) &^ 4095
+	}
 	flags := C.uint(C.CU_MEMHOSTREGISTER_DEVICEMAP | C.CU_MEMHOSTREGISTER_READ_ONLY)
-	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", Size(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(len(b)), flags)); err != nil {
+	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", Size(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(n), flags)); err != nil {
 		return nil, err
 	}
 	var dp C.CUdeviceptr
@@ -333,7 +342,7 @@ func (c *Ctx) Register(b []byte) (*Pinned, error) {
 		C.ooc_cuMemHostUnregister(p)
 		return nil, err
 	}
-	return &Pinned{host: p, Dev: DevPtr(dp), n: int64(len(b))}, nil
+	return &Pinned{host: p, Dev: DevPtr(dp), n: n}, nil
 }
 
 // Unregister unpins p.

@@ -1,0 +1,164 @@
+//go:build cuda
+
+package gpu_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/engine"
+	_ "github.com/oocgraph/ooc/internal/engine/cpu"
+	"github.com/oocgraph/ooc/internal/engine/gpu"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/stream"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+var (
+	seed = flag.Uint64("seed", 0, "seed of the random graphs (0: from the clock)")
+	long = flag.Bool("long", false, "also check larger random graphs")
+)
+
+func needGPU(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+}
+
+// budgets are the --vram values a graph is checked at: everything resident, only the
+// per-vertex state (all sections pinned), and the state plus half of the graph.
+func budgets(t *testing.T, g *store.Graph) []int64 {
+	p, err := stream.Make(g.NumVertices(), stream.Sizes(g), 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := stream.Sum(p.State)
+	graph := int64(0)
+	for _, s := range stream.Sizes(g) {
+		graph += s.Degrees + s.Offsets + s.Adj + 3*stream.Align
+	}
+	return []int64{state + graph + 1<<20, state, state + graph/2}
+}
+
+// check runs BFS from a few sources and CC on g at every budget and compares with the CPU
+// engine: levels equal, parents valid (Graph500 validator), labels equal.
+func check(t *testing.T, name string, g *store.Graph) {
+	cpu, err := engine.Open(g, "cpu", engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	n := g.NumVertices()
+	srcs := []uint32{}
+	if n > 0 {
+		srcs = append(srcs, 0, n-1, n/2, n/3)
+	}
+	wantCC, err := cpu.CC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range budgets(t, g) {
+		e, err := gpu.Open(g, engine.Options{VRAM: b})
+		if err != nil {
+			t.Fatalf("%s: vram %d: %v", name, b, err)
+		}
+		for _, src := range srcs {
+			want, err := cpu.BFS(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.BFS(src)
+			if err != nil {
+				t.Fatalf("%s vram %d src %d: %v", name, b, src, err)
+			}
+			if !slices.Equal(got.Level, want.Level) {
+				i := 0
+				for got.Level[i] == want.Level[i] {
+					i++
+				}
+				t.Errorf("%s vram %d src %d: level[%d] = %d, cpu says %d (%s)", name, b, src, i, int32(got.Level[i]), int32(want.Level[i]), e.Plan())
+			}
+			if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
+				t.Errorf("%s vram %d src %d: %v", name, b, src, err)
+			}
+			if got.Reached != want.Reached || got.EdgesTraversed != want.EdgesTraversed || got.Depth != want.Depth {
+				t.Errorf("%s vram %d src %d: reached/edges/depth %d/%d/%d, cpu %d/%d/%d", name, b, src,
+					got.Reached, got.EdgesTraversed, got.Depth, want.Reached, want.EdgesTraversed, want.Depth)
+			}
+		}
+		got, err := e.CC()
+		if err != nil {
+			t.Fatalf("%s vram %d cc: %v", name, b, err)
+		}
+		if !slices.Equal(got.Labels, wantCC.Labels) || got.Components != wantCC.Components || got.Largest != wantCC.Largest {
+			t.Errorf("%s vram %d: cc differs from cpu: %d comps (largest %d), cpu %d (%d)", name, b,
+				got.Components, got.Largest, wantCC.Components, wantCC.Largest)
+		}
+		if _, err := validate.CC(g, got.Labels); err != nil {
+			t.Errorf("%s vram %d: %v", name, b, err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCases(t *testing.T) {
+	needGPU(t)
+	for _, c := range testgraph.Cases() {
+		for _, shard := range []int64{0, 64} {
+			g := testgraph.Build(t, c.N, c.Edges, c.Directed, shard)
+			check(t, fmt.Sprintf("%s/shard%d", c, shard), g)
+		}
+	}
+}
+
+func TestRandom(t *testing.T) {
+	needGPU(t)
+	s := *seed
+	if s == 0 {
+		s = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d", s)
+	r := rand.New(rand.NewPCG(s, 1))
+	type spec struct {
+		n     uint32
+		m     int
+		shard int64
+	}
+	specs := []spec{{1000, 5000, 0}, {1000, 5000, 2048}, {20000, 300000, 1 << 16}, {50000, 60000, 1 << 15}}
+	if *long {
+		specs = append(specs, spec{1 << 20, 16 << 20, 4 << 20})
+	}
+	for _, sp := range specs {
+		for _, directed := range []bool{false, true} {
+			edges := testgraph.Random(r, sp.n, sp.m)
+			// a few hubs with lists of many blocks, and of more than HUGE_BLOCKS blocks
+			for h := 0; h < 3; h++ {
+				for i := 0; i < min(int(sp.n)-1, 20000); i++ {
+					edges = append(edges, testgraph.Edge{U: uint32(h * 7), V: uint32(r.IntN(int(sp.n)))})
+				}
+			}
+			g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
+			check(t, fmt.Sprintf("random(n=%d,m=%d,shard=%d,directed=%v)", sp.n, len(edges), sp.shard, directed), g)
+		}
+	}
+}
+
+// TestBudgetRefused checks that a budget below the per-vertex state is refused with the
+// budget that would run.
+func TestBudgetRefused(t *testing.T) {
+	needGPU(t)
+	g := testgraph.Build(t, 100000, testgraph.Random(rand.New(rand.NewPCG(1, 1)), 100000, 1000), false, 0)
+	if _, err := gpu.Open(g, engine.Options{VRAM: 1 << 20}); err == nil {
+		t.Fatal("1 MiB budget accepted for 100000 vertices")
+	} else {
+		t.Log(err)
+	}
+}

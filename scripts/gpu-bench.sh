@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from binaries built
+# elsewhere:
+#   go build -tags cuda -o bin/ooc ./cmd/ooc
+#   go test -c -tags cuda -o bin/gpu.test ./internal/engine/gpu
+#   scripts/gpu-bench.sh test            # kernels vs CPU twin + validator, memcheck
+#   scripts/gpu-bench.sh bench 24 26     # kron 24/26 (and urand with U=26): cpu, gpu, gpu --vram
+# Logs go to $OUT (default ./gpu-out); a short table is printed last.
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+WORK=${WORK:-/tmp/ooc-bench}
+BIN=${BIN:-$PWD/bin}
+SOURCES=${SOURCES:-16}
+mkdir -p "$OUT" "$WORK"
+table="$OUT/table.txt"
+: >"$table"
+nvidia-smi -L | tee -a "$table"
+
+row() { # name log: the bench's bfs and cc lines
+  printf '%-28s %s | %s\n' "$1" "$(grep -m1 '^bfs' "$2" | sed 's/  */ /g')" "$(grep -m1 '^cc' "$2" | sed 's/  */ /g')" >>"$table"
+}
+
+mode=${1:-test}
+shift || true
+case "$mode" in
+test)
+  timeout 300 "$BIN/gpu.test" -test.v -test.count=1 ${LONG:+-long} >"$OUT/test.log" 2>&1
+  echo "gpu.test rc=$? ($(grep -c '^--- PASS' "$OUT/test.log") passed, $(grep -c '^--- FAIL' "$OUT/test.log") failed)" >>"$table"
+  grep -m5 -A3 '^--- FAIL\|panic' "$OUT/test.log" >>"$table"
+  if command -v compute-sanitizer >/dev/null; then
+    timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/gpu.test" -test.run 'TestCases' >"$OUT/memcheck.log" 2>&1
+    echo "memcheck rc=$? $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")" >>"$table"
+  fi
+  ;;
+bench)
+  for s in "$@"; do
+    for kind in ${KINDS:-kron}; do
+      g="$WORK/$kind$s.ooc"
+      if [ ! -d "$g" ]; then
+        /usr/bin/time -v "$BIN/ooc" gen "$kind" --scale "$s" -o "$g" >"$OUT/gen-$kind$s.log" 2>&1
+        echo "gen $kind$s: $(grep -m1 'in all' "$OUT/gen-$kind$s.log") $(du -sh "$g" | cut -f1)" >>"$table"
+      fi
+      for cfg in ${CFGS:-cpu gpu}; do
+        case $cfg in
+        cpu) args="--backend cpu" ;;
+        gpu) args="--backend gpu" ;;
+        gpu@*) args="--backend gpu --vram ${cfg#gpu@}" ;;
+        esac
+        log="$OUT/bench-$kind$s-${cfg//@/_}.log"
+        timeout ${BENCH_TIMEOUT:-240} "$BIN/ooc" bench "$g" $args --sources "$SOURCES" -v ${NOVALIDATE:+--validate=false} >"$log" 2>&1
+        row "$kind$s $cfg" "$log"
+      done
+    done
+  done
+  ;;
+esac
+cat "$table"

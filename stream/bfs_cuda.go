@@ -1,0 +1,231 @@
+//go:build cuda
+
+package stream
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/engine"
+)
+
+const block = 256
+
+// counters layout (kernels read and write these words of the "counters" buffer)
+const (
+	cntOut     = 0  // u32: vertices emitted into the out queue
+	cntHuge    = 4  // u32: huge lists queued by td_expand
+	cntDegrees = 8  // u64: degree sum of a queue
+	cntChecked = 16 // u64: edges examined bottom-up
+)
+
+type bfsRun struct {
+	dg       *Graph
+	c        *cuda.Ctx
+	st       map[string]*cuda.Buffer
+	cnt      cuda.DevPtr
+	in, out  *cuda.Buffer
+	front    *cuda.Buffer
+	next     *cuda.Buffer
+	words    int64
+	levels   []engine.LevelStat
+	transfer int64
+}
+
+// BFS runs a direction-optimizing BFS from src with the CPU engine's switching rule
+// (kernels/bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
+// unchecked edges over alpha, top-down again once the frontier shrinks and is at most
+// n/beta.
+func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
+	n := dg.N
+	res := &engine.BFSResult{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		r := &bfsRun{dg: dg, c: c, st: dg.State, cnt: dg.State["counters"].Ptr,
+			in: dg.State["queue-a"], out: dg.State["queue-b"],
+			front: dg.State["frontier"], next: dg.State["next"], words: (int64(n) + 32) / 32}
+		t0 := time.Now()
+		if err := r.run(src, alpha, beta); err != nil {
+			return err
+		}
+		res.Seconds = time.Since(t0).Seconds()
+		res.Levels = r.levels
+		if err := c.DtoH(unsafe.Pointer(&res.Parent[0]), dg.State["parent"].Ptr, 4*int64(n)); err != nil {
+			return err
+		}
+		return c.DtoH(unsafe.Pointer(&res.Level[0]), dg.State["level"].Ptr, 4*int64(n))
+	})
+	if err != nil {
+		return nil, err
+	}
+	engine.Summarize(dg.G, res)
+	return res, nil
+}
+
+func (r *bfsRun) counters() (out, huge uint32, degrees, checked uint64, err error) {
+	var b [4]uint64
+	if err = r.c.DtoH(unsafe.Pointer(&b[0]), r.cnt, 32); err != nil {
+		return
+	}
+	return uint32(b[0]), uint32(b[0] >> 32), b[1], b[2], nil
+}
+
+func (r *bfsRun) launch(name string, work uint64, args ...uint64) error {
+	if work == 0 {
+		return nil
+	}
+	return r.c.Launch(r.dg.BFSMod, name, r.dg.Grid(work, block), block, args...)
+}
+
+func cat(a []uint64, b ...uint64) []uint64 { return append(append([]uint64{}, a...), b...) }
+
+func (r *bfsRun) run(src uint32, alpha, beta int) error {
+	c, st, n := r.c, r.st, r.dg.N
+	if err := c.Memset32(st["parent"].Ptr, ^uint32(0), int64(n)); err != nil {
+		return err
+	}
+	if err := c.Memset32(st["level"].Ptr, ^uint32(0), int64(n)); err != nil {
+		return err
+	}
+	if err := c.Memset32(st["visited"].Ptr, 0, r.words); err != nil {
+		return err
+	}
+	if err := c.Launch(r.dg.BFSMod, "bfs_init", 1, 1, uint64(st["parent"].Ptr), uint64(st["level"].Ptr),
+		uint64(st["visited"].Ptr), uint64(r.in.Ptr), uint64(src)); err != nil {
+		return err
+	}
+	var edgesToCheck int64
+	for _, s := range r.dg.Out {
+		edgesToCheck += int64(s.Edges)
+	}
+	scout, err := r.queueDegrees(1)
+	if err != nil {
+		return err
+	}
+	qn := uint64(1)
+	depth := uint32(0)
+	for qn > 0 {
+		if scout > edgesToCheck/int64(alpha) {
+			if err := c.Memset32(r.front.Ptr, 0, r.words); err != nil {
+				return err
+			}
+			if err := r.launch("queue_bits", qn, uint64(r.in.Ptr), qn, uint64(r.front.Ptr)); err != nil {
+				return err
+			}
+			awake := qn
+			for {
+				old := awake
+				t := time.Now()
+				var examined uint64
+				if awake, examined, err = r.bottomUp(depth); err != nil {
+					return err
+				}
+				r.stat(depth, old, engine.BottomUp, examined, t)
+				depth++
+				r.front, r.next = r.next, r.front
+				r.in, r.out = r.out, r.in
+				if awake < old && awake <= uint64(n)/uint64(beta) {
+					break
+				}
+			}
+			qn = awake // the bottom-up sweeps emitted the last level into the queue too
+			scout = 1
+			continue
+		}
+		edgesToCheck -= scout
+		t := time.Now()
+		next, err := r.topDown(qn, depth)
+		if err != nil {
+			return err
+		}
+		r.stat(depth, qn, engine.TopDown, uint64(scout), t)
+		r.in, r.out = r.out, r.in
+		qn = next
+		if scout, err = r.queueDegrees(qn); err != nil {
+			return err
+		}
+		depth++
+	}
+	return nil
+}
+
+func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
+	r.levels = append(r.levels, engine.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
+		EdgesExamined: examined, Seconds: time.Since(t).Seconds()})
+}
+
+// queueDegrees sums the out-degrees of the qn vertices in the in queue.
+func (r *bfsRun) queueDegrees(qn uint64) (int64, error) {
+	if err := r.c.Memset32(r.cnt, 0, 8); err != nil {
+		return 0, err
+	}
+	if err := r.launch("queue_degrees", qn, uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out)), uint64(r.in.Ptr), qn,
+		uint64(r.cnt+cntDegrees)); err != nil {
+		return 0, err
+	}
+	_, _, deg, _, err := r.counters()
+	return int64(deg), err
+}
+
+// topDown expands the in queue shard by shard into the out queue.
+func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, error) {
+	c, st := r.c, r.st
+	if err := c.Memset32(r.cnt, 0, 8); err != nil {
+		return 0, err
+	}
+	common := []uint64{uint64(st["visited"].Ptr), uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth),
+		uint64(r.out.Ptr), uint64(r.cnt + cntOut)}
+	for _, s := range r.dg.Out {
+		if err := c.Memset32(r.cnt+cntHuge, 0, 1); err != nil {
+			return 0, err
+		}
+		args := cat(s.Args(), uint64(r.in.Ptr), qn)
+		args = cat(args, common...)
+		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
+		if err := r.launch("td_expand", qn, args...); err != nil {
+			return 0, err
+		}
+		_, huge, _, _, err := r.counters()
+		if err != nil {
+			return 0, err
+		}
+		if huge > 0 {
+			const parts = 64
+			args := cat(s.Args(), uint64(st["huge"].Ptr), parts)
+			args = cat(args, common...)
+			if err := c.Launch(r.dg.BFSMod, "td_huge", int(huge)*parts, block, args...); err != nil {
+				return 0, err
+			}
+		}
+	}
+	out, _, _, _, err := r.counters()
+	return uint64(out), err
+}
+
+// bottomUp sweeps the unvisited vertices shard by shard over the in-lists.
+func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
+	c, st := r.c, r.st
+	if err := c.Memset32(r.cnt, 0, 8); err != nil {
+		return 0, 0, err
+	}
+	if err := c.Memset32(r.next.Ptr, 0, r.words); err != nil {
+		return 0, 0, err
+	}
+	for _, s := range r.dg.In {
+		args := cat(s.Args(), uint64(r.front.Ptr), uint64(st["visited"].Ptr), uint64(r.next.Ptr),
+			uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth), uint64(r.out.Ptr),
+			uint64(r.cnt+cntOut), uint64(r.cnt+cntChecked))
+		if err := r.launch("bu_sweep", uint64(s.N), args...); err != nil {
+			return 0, 0, err
+		}
+	}
+	out, _, _, checked, err := r.counters()
+	return uint64(out), checked, err
+}
+
+// String says where the graph is, for -v.
+func (dg *Graph) String() string {
+	return fmt.Sprintf("%s (compute %d.%d, %d SMs, %s)\n%s", dg.Dev.Name, dg.Dev.CC[0], dg.Dev.CC[1], dg.Dev.SMs,
+		size(dg.Dev.Total), dg.Plan)
+}

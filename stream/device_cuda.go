@@ -1,0 +1,204 @@
+//go:build cuda
+
+package stream
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+)
+
+// DevShard is one shard as the kernels address it: each pointer is device memory or the
+// device alias of pinned host memory.
+type DevShard struct {
+	Adj, Off, Deg cuda.DevPtr
+	Lo, N         uint32
+	Edges         uint64
+}
+
+// Args returns the five kernel parameters of SHARD_PARAMS (kernels/graph.cuh).
+func (s DevShard) Args() []uint64 {
+	return []uint64{uint64(s.Adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N)}
+}
+
+// Graph is a graph placed on a device by a Plan.
+type Graph struct {
+	Dev      *cuda.Device
+	Plan     *Plan
+	G        *store.Graph
+	N        uint32
+	Out, In  []DevShard // In is Out on an undirected graph
+	OutTable *cuda.Buffer
+	State    map[string]*cuda.Buffer
+	BFSMod   *cuda.Module
+	CCMod    *cuda.Module
+	Copied   int64   // bytes copied to the device at load
+	LoadTime float64 // seconds to copy and pin
+	pins     []*cuda.Pinned
+}
+
+// Load allocates the state, copies the resident sections, pins the rest and loads the
+// kernels. On error everything taken so far is released.
+func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error) {
+	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}}
+	t0 := time.Now()
+	err := d.Do(func(c *cuda.Ctx) error {
+		for _, it := range p.State {
+			b, err := c.Alloc(it.Name, it.Bytes)
+			if err != nil {
+				return err
+			}
+			dg.State[it.Name] = b
+		}
+		var ps []*store.Shard
+		for _, csr := range []*store.CSR{g.Out(), g.In()} {
+			if csr == nil || (csr == g.In() && csr == g.Out() && len(ps) > 0) {
+				continue
+			}
+			ps = append(ps, csr.Shards...)
+		}
+		if len(ps) != len(p.Shards) {
+			return fmt.Errorf("stream: plan has %d shards, graph %d", len(p.Shards), len(ps))
+		}
+		for i, s := range ps {
+			ds, err := dg.place(c, s, p.Shards[i])
+			if err != nil {
+				return fmt.Errorf("stream: placing %s: %w", s.Path, err)
+			}
+			if s.Dir == store.Out {
+				dg.Out = append(dg.Out, ds)
+			} else {
+				dg.In = append(dg.In, ds)
+			}
+		}
+		if !g.Directed() {
+			dg.In = dg.Out
+		}
+		dg.OutTable = dg.State["shard-table"]
+		tab := make([]byte, 32*len(dg.Out))
+		for i, s := range dg.Out {
+			e := tab[32*i:]
+			binary.LittleEndian.PutUint64(e[0:], uint64(s.Adj))
+			binary.LittleEndian.PutUint64(e[8:], uint64(s.Off))
+			binary.LittleEndian.PutUint64(e[16:], uint64(s.Deg))
+			binary.LittleEndian.PutUint32(e[24:], s.Lo)
+			binary.LittleEndian.PutUint32(e[28:], s.N)
+		}
+		if len(tab) > 0 {
+			if err := c.HtoD(dg.OutTable.Ptr, unsafe.Pointer(&tab[0]), int64(len(tab))); err != nil {
+				return err
+			}
+		}
+		for _, m := range []struct {
+			name string
+			dst  **cuda.Module
+		}{{"bfs", &dg.BFSMod}, {"afforest", &dg.CCMod}} {
+			ptx, err := kernels.PTX(m.name)
+			if err != nil {
+				return err
+			}
+			if *m.dst, err = c.Load(m.name, ptx); err != nil {
+				return err
+			}
+		}
+		return c.Sync()
+	})
+	dg.LoadTime = time.Since(t0).Seconds()
+	if err != nil {
+		dg.Close()
+		return nil, err
+	}
+	if log != nil {
+		fmt.Fprintf(log, "stream: loaded in %.3f s: copied %s to the device, pinned %s; device memory in use %s of %s\n",
+			dg.LoadTime, size(dg.Copied), size(p.Pinned), size(d.Used()), size(d.Budget()))
+	}
+	return dg, nil
+}
+
+// place copies or pins the sections of one shard as pl says.
+func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, error) {
+	ds := DevShard{Lo: s.Lo, N: s.N, Edges: s.Edges}
+	var pin *cuda.Pinned
+	base := s.Bytes()
+	alias := func(b []byte) (cuda.DevPtr, error) {
+		if pin == nil {
+			var err error
+			if pin, err = c.Register(base); err != nil {
+				return 0, err
+			}
+			dg.pins = append(dg.pins, pin)
+		}
+		off := uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(base)))
+		return pin.Dev + cuda.DevPtr(off), nil
+	}
+	put := func(name string, b []byte, w Where) (cuda.DevPtr, error) {
+		if w == Pinned && len(b) > 0 {
+			return alias(b)
+		}
+		buf, err := c.Alloc(fmt.Sprintf("%s-%d-%s", s.Dir, s.Lo, name), int64(len(b)))
+		if err != nil {
+			return 0, err
+		}
+		if len(b) > 0 {
+			if err := c.HtoD(buf.Ptr, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b))); err != nil {
+				return 0, err
+			}
+		}
+		dg.Copied += int64(len(b))
+		return buf.Ptr, nil
+	}
+	var err error
+	deg := u32bytes(s.Degrees)
+	off := u32bytes(s.Offsets)
+	if ds.Deg, err = put("degrees", deg, pl.IndexAt); err != nil {
+		return ds, err
+	}
+	if ds.Off, err = put("offsets", off, pl.IndexAt); err != nil {
+		return ds, err
+	}
+	if ds.Adj, err = put("adj", s.Adj, pl.AdjAt); err != nil {
+		return ds, err
+	}
+	return ds, nil
+}
+
+func u32bytes(x []uint32) []byte {
+	if len(x) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x))
+}
+
+// Close unpins the host sections and frees every device allocation.
+func (dg *Graph) Close() error {
+	return dg.Dev.Do(func(c *cuda.Ctx) error {
+		var first error
+		keep := func(err error) {
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		for _, p := range dg.pins {
+			keep(c.Unregister(p))
+		}
+		dg.pins = nil
+		keep(c.Unload(dg.BFSMod))
+		keep(c.Unload(dg.CCMod))
+		dg.BFSMod, dg.CCMod = nil, nil
+		keep(c.FreeAll())
+		return first
+	})
+}
+
+// Grid returns a grid size for work items at block threads a block: enough blocks to
+// fill the device a few times over, the kernels stride over the rest.
+func (dg *Graph) Grid(work uint64, block int) int {
+	g := (work + uint64(block) - 1) / uint64(block)
+	return int(min(g, uint64(dg.Dev.SMs*16)))
+}
