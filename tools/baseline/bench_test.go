@@ -1,0 +1,253 @@
+package baseline
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/gen"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// The benchmark graph: a Graph500 Kronecker graph, generated and ingested once per run.
+//
+//	go test -run XXX -bench . ./tools/baseline -kron.scale 22
+var (
+	kronScale = flag.Int("kron.scale", 14, "scale of the benchmark Kronecker graph")
+	kronEF    = flag.Int("kron.ef", 16, "edge factor of the benchmark Kronecker graph")
+	graphDir  = flag.String("graph", "", "benchmark this graph directory instead of a generated one")
+)
+
+var (
+	tmpDir    string
+	kronOnce  sync.Once
+	kronGraph *store.Graph
+	kronFlat  *kernels.Flat
+	kronErr   error
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	var err error
+	if tmpDir, err = os.MkdirTemp("", "ooc-baseline-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if kronGraph != nil {
+		kronGraph.Close()
+	}
+	os.RemoveAll(tmpDir)
+	os.Exit(code)
+}
+
+// kron returns the benchmark graph (checked) and its flat copy.
+func kron(tb testing.TB) (*store.Graph, *kernels.Flat) {
+	kronOnce.Do(func() {
+		dir := *graphDir
+		if dir == "" {
+			spec := gen.Spec{Kind: "kron", Scale: *kronScale, EdgeFactor: *kronEF, Seed: 1}
+			dir = filepath.Join(tmpDir, spec.String()+".ooc")
+			_, kronErr = ingest.FromEdges(ingest.Options{Dest: dir}, store.InputInfo{Name: spec.String(), Bytes: -1, Format: "gen"},
+				ingest.Header{Vertices: spec.Vertices()}, func(emit func([]ingest.Edge) error) error {
+					return gen.Generate(spec, 0, func(b []gen.Edge) error {
+						e := make([]ingest.Edge, len(b))
+						for i, x := range b {
+							e[i] = ingest.Edge{U: x.U, V: x.V}
+						}
+						return emit(e)
+					})
+				})
+			if kronErr != nil {
+				return
+			}
+		}
+		if kronGraph, kronErr = store.Open(dir); kronErr != nil {
+			return
+		}
+		if kronErr = kronGraph.Check(); kronErr != nil {
+			return
+		}
+		kronFlat, kronErr = kernels.NewFlat(kronGraph)
+	})
+	if kronErr != nil {
+		tb.Fatal(kronErr)
+	}
+	return kronGraph, kronFlat
+}
+
+// sources picks k distinct vertices with edges, seeded, as Graph500 does.
+func sources(g *store.Graph, k int) []uint32 {
+	r := rand.New(rand.NewPCG(1, 2))
+	var s []uint32
+	for tries := 0; len(s) < k && tries < 1000*k; tries++ {
+		v := r.Uint32N(g.NumVertices())
+		if g.Out().ShardOf(v).Degree(v) > 0 && !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// TestBaselinesAgree checks that the baselines answer like the engines on the
+// benchmark graph, so the benchmarks compare equal work.
+func TestBaselinesAgree(t *testing.T) {
+	g, f := kron(t)
+	c := kernels.NewCompressed(g)
+	for _, src := range sources(g, 3) {
+		parent, level := BFS(f, src)
+		if err := validate.BFS(g, src, parent, level); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range []kernels.Adjacency{c, f} {
+			r, err := kernels.BFS(a, src, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Level, level) {
+				t.Fatalf("%T BFS from %d: levels differ from the sequential BFS", a, src)
+			}
+		}
+	}
+	labels := UnionFind(f)
+	p, err := validate.CC(g, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []kernels.Adjacency{c, f} {
+		r, err := afforest.Run(a, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Components != p.Components || r.Largest != p.Largest {
+			t.Fatalf("%T afforest: %d components largest %d, union-find %d %d", a, r.Components, r.Largest, p.Components, p.Largest)
+		}
+	}
+}
+
+// benchBFS runs search from rotating sources and reports GTEPS (Graph500's edge count:
+// undirected edges in the traversed component) over the whole benchmark time.
+func benchBFS(b *testing.B, g *store.Graph, search func(src uint32) uint64) {
+	srcs := sources(g, 16)
+	var edges uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		edges += search(srcs[i%len(srcs)])
+	}
+	b.ReportMetric(float64(edges)/b.Elapsed().Seconds()/1e9, "GTEPS")
+}
+
+func BenchmarkBFS(b *testing.B) {
+	g, f := kron(b)
+	c := kernels.NewCompressed(g)
+	for _, a := range []kernels.Adjacency{c, f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a == kernels.Adjacency(c)]
+		b.Run(name, func(b *testing.B) {
+			benchBFS(b, g, func(src uint32) uint64 {
+				r, err := kernels.BFS(a, src, engine.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return r.EdgesTraversed
+			})
+		})
+	}
+	b.Run("sequential", func(b *testing.B) {
+		benchBFS(b, g, func(src uint32) uint64 {
+			_, level := BFS(f, src)
+			r := &engine.BFSResult{Level: level}
+			b.StopTimer() // counting the edges is not part of the search
+			engine.Summarize(g, r)
+			b.StartTimer()
+			return r.EdgesTraversed
+		})
+	})
+}
+
+func BenchmarkCC(b *testing.B) {
+	g, f := kron(b)
+	c := kernels.NewCompressed(g)
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/cc")
+		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gedges/s")
+	}
+	for _, a := range []kernels.Adjacency{c, f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a == kernels.Adjacency(c)]
+		b.Run("afforest-"+name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := afforest.Run(a, engine.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b)
+		})
+	}
+	b.Run("unionfind-sequential", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			UnionFind(f)
+		}
+		report(b)
+	})
+}
+
+// TestReportRatios prints the benchmark comparison in one table with -v
+// (go test -run Ratios -v ./tools/baseline -kron.scale 20 -ratios).
+var ratios = flag.Bool("ratios", false, "run TestReportRatios")
+
+func TestReportRatios(t *testing.T) {
+	if !*ratios {
+		t.Skip("needs -ratios")
+	}
+	g, f := kron(t)
+	c := kernels.NewCompressed(g)
+	srcs := sources(g, 8)
+	timeIt := func(run func(src uint32) uint64) (gteps float64) {
+		var edges uint64
+		t0 := time.Now()
+		for _, s := range srcs {
+			edges += run(s)
+		}
+		return float64(edges) / time.Since(t0).Seconds() / 1e9
+	}
+	bfs := func(a kernels.Adjacency) func(uint32) uint64 {
+		return func(src uint32) uint64 {
+			r, err := kernels.BFS(a, src, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.EdgesTraversed
+		}
+	}
+	gc, gf := timeIt(bfs(c)), timeIt(bfs(f))
+	gs := timeIt(func(src uint32) uint64 {
+		_, level := BFS(f, src)
+		r := &engine.BFSResult{Level: level}
+		engine.Summarize(g, r)
+		return r.EdgesTraversed
+	})
+	ccTime := func(run func()) float64 {
+		best := 1e9
+		for i := 0; i < 3; i++ {
+			t0 := time.Now()
+			run()
+			best = min(best, time.Since(t0).Seconds())
+		}
+		return best
+	}
+	cc, cf := ccTime(func() { afforest.Run(c, engine.Options{}) }), ccTime(func() { afforest.Run(f, engine.Options{}) })
+	cs := ccTime(func() { UnionFind(f) })
+	t.Logf("graph: %d vertices, %d directed edges, %d workers", g.NumVertices(), g.NumEdges(), kernels.Workers(0))
+	t.Logf("BFS GTEPS: compressed %.3f, flat %.3f, sequential %.3f; compressed/flat %.2f, compressed/sequential %.2f", gc, gf, gs, gc/gf, gc/gs)
+	t.Logf("CC seconds: afforest compressed %.4f, flat %.4f, sequential union-find %.4f; speedup vs union-find %.2fx (compressed), %.2fx (flat)", cc, cf, cs, cs/cc, cs/cf)
+}
