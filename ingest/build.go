@@ -1,0 +1,330 @@
+package ingest
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// source is where a direction's keys come from: one spill's blocks of a partition.
+// skipLoops drops self-loops, which the in-spill of a symmetric directed input repeats.
+type source struct {
+	s         *spill
+	refs      []blockRef
+	skipLoops bool
+}
+
+// task is a vertex range [lo, hi) of one direction, sorted and encoded by one worker
+// and written to each writer in ws, in seq order.
+type task struct {
+	seq    int
+	lo, hi uint64
+	srcs   []source
+	n      uint64 // keys to read (before deduplication)
+	ws     []*store.CSRWriter
+	counts bool // the out direction: count the stored edges and self-loops
+}
+
+// plan is one CSR to build: which spills feed it and which writers receive it.
+type plan struct {
+	spills    []*spill
+	skipLoops []bool
+	ws        []*store.CSRWriter
+	counts    bool
+}
+
+func (p *pipeline) plans() []plan {
+	out, in := p.b.Writer(store.Out), p.b.Writer(store.In)
+	switch {
+	case !p.opt.Directed:
+		return []plan{{spills: []*spill{p.spills[0]}, skipLoops: []bool{false}, ws: []*store.CSRWriter{out}, counts: true}}
+	case p.symmetric:
+		// Out = E ∪ Eᵀ, which is also its own transpose.
+		return []plan{{spills: p.spills[:2], skipLoops: []bool{false, true}, ws: []*store.CSRWriter{out, in}, counts: true}}
+	}
+	return []plan{
+		{spills: p.spills[:1], skipLoops: []bool{false}, ws: []*store.CSRWriter{out}, counts: true},
+		{spills: p.spills[1:2], skipLoops: []bool{false}, ws: []*store.CSRWriter{in}},
+	}
+}
+
+// phase2 sorts and encodes the partitions on all workers and writes them in order.
+func (p *pipeline) phase2() error {
+	t0 := time.Now()
+	plans := p.plans()
+	var total uint64
+	var spillBytes int64
+	for _, pl := range plans {
+		for _, s := range pl.spills {
+			total += s.keys
+			spillBytes += s.size
+		}
+	}
+	workers := p.sizePhase2()
+	prog := newProgress(p.opt.Progress, "sort", int64(total), false)
+	tasks := make(chan *task)
+	var wg sync.WaitGroup
+	turn := &turnstile{}
+	turn.cond.L = &turn.mu
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := &workerState{}
+			for t := range tasks {
+				if err := p.runTask(t, ws, turn, prog); err != nil {
+					p.fail(err)
+					turn.wake()
+				}
+			}
+		}()
+	}
+	err := p.dispatch(plans, tasks)
+	close(tasks)
+	wg.Wait()
+	prog.finish()
+	if err == nil && p.ctx.Err() != nil {
+		err = p.cause()
+	}
+	if err != nil {
+		return err
+	}
+	p.phases = append(p.phases, Phase{Name: "sort", Seconds: time.Since(t0).Seconds(), Bytes: spillBytes, Edges: total})
+	return nil
+}
+
+// sizePhase2 gives each worker an equal share of the budget, less the spill index, and
+// returns how many workers to run: fewer when a share would sort too few keys.
+func (p *pipeline) sizePhase2() int {
+	var refs int64
+	for _, s := range p.spills {
+		if s != nil {
+			refs += int64(len(s.refs))
+		}
+	}
+	avail := p.mem - baseMem - refs*24
+	w := p.workers
+	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 1<<20; w-- {
+	}
+	p.taskKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 512<<20), minKeys))
+	if p.opt.taskKeys > 0 {
+		p.taskKeys = p.opt.taskKeys
+	}
+	return w
+}
+
+// bytesPerTaskKey is a task's memory per key: the keys and the radix sort's buffer
+// (8 + 8), a neighbour list (4) and the encoded output (at most 5 bytes per neighbour
+// plus the block index).
+const bytesPerTaskKey = 26
+
+// dispatch cuts each plan into tasks, partition by partition in vertex order.
+func (p *pipeline) dispatch(plans []plan, tasks chan<- *task) error {
+	seq := 0
+	var counts []uint32
+	for _, pl := range plans {
+		parts := map[uint32][]source{}
+		for i, s := range pl.spills {
+			for part, refs := range s.byPart() {
+				parts[part] = append(parts[part], source{s: s, refs: refs, skipLoops: pl.skipLoops[i]})
+			}
+		}
+		order := make([]uint32, 0, len(parts))
+		for part := range parts {
+			order = append(order, part)
+		}
+		slices.Sort(order)
+		for _, part := range order {
+			t := &task{lo: uint64(part) << partShift, hi: uint64(part+1) << partShift, srcs: parts[part], ws: pl.ws, counts: pl.counts}
+			for _, src := range t.srcs {
+				for _, r := range src.refs {
+					t.n += uint64(r.count)
+				}
+			}
+			split := []*task{t}
+			if t.n > uint64(p.taskKeys) {
+				var err error
+				if split, counts, err = p.split(t, counts); err != nil {
+					return err
+				}
+			}
+			for _, st := range split {
+				st.seq = seq
+				seq++
+				select {
+				case tasks <- st:
+				case <-p.ctx.Done():
+					return p.cause()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// split cuts a partition too large for one task into vertex sub-ranges of at most
+// taskKeys keys each, from a counting pass over its blocks.
+func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
+	width := int(t.hi - t.lo)
+	counts = slices.Grow(counts[:0], width)[:width]
+	clear(counts)
+	var buf []byte
+	for _, src := range t.srcs {
+		for _, ref := range src.refs {
+			var err error
+			if buf, err = src.s.readBlock(buf, ref); err != nil {
+				return nil, counts, err
+			}
+			r := blockReader{buf: buf, left: ref.count}
+			for {
+				k, ok, err := r.next()
+				if err != nil {
+					return nil, counts, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off+int64(r.pos), err)
+				}
+				if !ok {
+					break
+				}
+				if !src.skipLoops || keySrc(k) != keyDst(k) {
+					counts[uint64(keySrc(k))-t.lo]++
+				}
+			}
+		}
+	}
+	var out []*task
+	start, acc := t.lo, uint64(0)
+	for i, c := range counts {
+		v := t.lo + uint64(i)
+		if uint64(c) > uint64(p.taskKeys) {
+			return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
+				v, c, p.taskKeys, FormatBytes(p.mem))
+		}
+		if acc+uint64(c) > uint64(p.taskKeys) {
+			out = append(out, &task{lo: start, hi: v, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+			start, acc = v, 0
+		}
+		acc += uint64(c)
+	}
+	out = append(out, &task{lo: start, hi: t.hi, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+	return out, counts, nil
+}
+
+// turnstile lets workers finish tasks in any order but write them in seq order.
+type turnstile struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	next int
+}
+
+func (t *turnstile) wake() {
+	t.mu.Lock()
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// workerState is a worker's buffers, reused from task to task.
+type workerState struct {
+	keys, tmp []uint64
+	buf       []byte
+	nbrs      []uint32
+	lo        uint32
+	degrees   []uint32
+	offsets   []uint32
+	data      []byte
+	loops     uint64
+	edges     uint64
+}
+
+func (p *pipeline) runTask(t *task, ws *workerState, turn *turnstile, prog *progress) error {
+	if err := p.sortTask(t, ws); err != nil {
+		return err
+	}
+	prog.add(int64(t.n))
+	prog.addEdges(int64(t.n))
+	turn.mu.Lock()
+	defer turn.mu.Unlock()
+	for turn.next != t.seq && p.ctx.Err() == nil {
+		turn.cond.Wait()
+	}
+	if p.ctx.Err() != nil {
+		return p.cause()
+	}
+	if len(ws.degrees) > 0 {
+		for _, w := range t.ws {
+			if err := w.AppendRange(ws.lo, ws.degrees, ws.offsets, ws.data); err != nil {
+				return err
+			}
+		}
+	}
+	if t.counts {
+		p.storedEdges += ws.edges
+		p.storedLoops += ws.loops
+	}
+	turn.next++
+	turn.cond.Broadcast()
+	return nil
+}
+
+// sortTask reads the task's keys, sorts and deduplicates them and encodes the lists.
+func (p *pipeline) sortTask(t *task, ws *workerState) error {
+	keys := slices.Grow(ws.keys[:0], int(t.n))
+	var err error
+	for _, src := range t.srcs {
+		for _, ref := range src.refs {
+			n := len(keys)
+			if keys, ws.buf, err = src.s.decodeRange(keys, ws.buf, ref, t.lo, t.hi); err != nil {
+				return err
+			}
+			if src.skipLoops {
+				keys = keys[:n+len(slices.DeleteFunc(keys[n:], func(k uint64) bool { return keySrc(k) == keyDst(k) }))]
+			}
+		}
+	}
+	ws.keys = keys
+	if cap(ws.tmp) < len(keys) {
+		ws.tmp = make([]uint64, len(keys))
+	}
+	sorted := radixSort(keys, ws.tmp)
+	if !p.opt.KeepDuplicates {
+		sorted = slices.Compact(sorted)
+	}
+	ws.encode(sorted)
+	return nil
+}
+
+// encode turns sorted keys into the dense degrees, offsets and data that
+// CSRWriter.AppendRange takes, from the first source vertex to the last.
+func (ws *workerState) encode(keys []uint64) {
+	ws.degrees, ws.offsets, ws.data = ws.degrees[:0], ws.offsets[:0], ws.data[:0]
+	ws.loops, ws.edges = 0, uint64(len(keys))
+	if len(keys) == 0 {
+		return
+	}
+	n := len(keys)
+	ws.data = slices.Grow(ws.data, 5*n+n/16+64)
+	ws.lo = keySrc(keys[0])
+	v := ws.lo
+	for i := 0; i < n; {
+		s := keySrc(keys[i])
+		for ; v < s; v++ {
+			ws.degrees = append(ws.degrees, 0)
+			ws.offsets = append(ws.offsets, uint32(len(ws.data)))
+		}
+		ws.nbrs = ws.nbrs[:0]
+		j := i
+		for ; j < n && keySrc(keys[j]) == s; j++ {
+			d := keyDst(keys[j])
+			if d == s {
+				ws.loops++
+			}
+			ws.nbrs = append(ws.nbrs, d)
+		}
+		ws.degrees = append(ws.degrees, uint32(j-i))
+		ws.offsets = append(ws.offsets, uint32(len(ws.data)))
+		ws.data = store.AppendList(ws.data, s, ws.nbrs)
+		v, i = s+1, j
+	}
+	ws.offsets = append(ws.offsets, uint32(len(ws.data)))
+}

@@ -1,0 +1,259 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Options shape an ingest.
+type Options struct {
+	Dest  string // the graph directory to write
+	Force bool   // replace an existing graph at Dest
+
+	Directed       bool // keep directions (and store the transpose); default: symmetrize
+	KeepSelfLoops  bool
+	KeepDuplicates bool
+	Relabel        bool // compact arbitrary 64-bit ids to 0..n-1 and store the mapping
+
+	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes
+	Mem        int64 // memory budget in bytes; 0 = DefaultMem()
+	Workers    int   // 0 = GOMAXPROCS
+
+	Progress io.Writer // progress bars go here; nil = none
+	Log      io.Writer // the final summary; nil = none
+	Format   Format    // "" = detect
+
+	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT and SIGTERM);
+	// the partial graph is removed.
+	Context context.Context
+
+	// Sizes forced by tests, so small inputs exercise many spill blocks and split
+	// partitions; zero means "from the budget".
+	chunkKeys int // keys per phase-1 chunk and direction
+	taskKeys  int // keys a phase-2 task may sort at once
+}
+
+// Phase is the cost of one pipeline phase.
+type Phase struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+	Bytes   int64   `json:"bytes"` // bytes read: input for parsing, spill for sorting
+	Edges   uint64  `json:"edges"` // input edges parsed, or directed edges sorted
+}
+
+// Report is what an ingest did.
+type Report struct {
+	Manifest *store.Manifest `json:"manifest"`
+	Phases   []Phase         `json:"phases"`
+	PeakRSS  int64           `json:"peak_rss"` // VmHWM of the process, bytes
+	Mem      int64           `json:"mem"`      // the budget it ran under
+	Workers  int             `json:"workers"`
+	Seconds  float64         `json:"seconds"`
+	Compress string          `json:"compression,omitempty"`
+}
+
+// MaxVertexID is the largest 0-based id a graph can hold without --relabel: the store
+// reserves 2^32-1 as "no vertex".
+const MaxVertexID = 1<<32 - 2
+
+// File ingests the edge list at path ("-" is standard input) into opt.Dest.
+func File(path string, opt Options) (*Report, error) {
+	if path == "-" {
+		return FileFrom(os.Stdin, "-", -1, opt)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &ParseError{Path: path, Offset: -1, Msg: "cannot read the input", Err: unwrapPath(err)}
+	}
+	if st.IsDir() {
+		return nil, &ParseError{Path: path, Offset: -1, Msg: "is a directory, expected an edge list file"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &ParseError{Path: path, Offset: -1, Msg: "cannot open the input", Err: unwrapPath(err)}
+	}
+	defer f.Close()
+	return FileFrom(f, path, st.Size(), opt)
+}
+
+// unwrapPath drops the *PathError's repetition of the path, which ParseError prints.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// FileFrom ingests the edge list read from r; name is how errors and the manifest call
+// it and size its length in bytes (-1 when unknown, as for a pipe).
+func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error) {
+	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
+	if name == "-" {
+		info.Name = "-"
+	}
+	p, err := newPipeline(opt, info, name, size)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	var hdr Header
+	if opt.Relabel {
+		hdr, err = p.relabelPass(r, name)
+	} else {
+		hdr, err = p.parsePass(r, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p.finish(hdr)
+}
+
+// FromEdges ingests the edges that produce passes to emit (which may be called
+// concurrently; batches are not retained). Generators use it to write graphs straight
+// through the ingest path; hdr plays the part of a file header (Vertices may exceed the
+// largest id, to include isolated vertices).
+func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit func(batch []Edge) error) error) (*Report, error) {
+	p, err := newPipeline(opt, input, input.Name, -1)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	if opt.Relabel {
+		hdr, err = p.relabelEdges(hdr, produce)
+	} else {
+		err = p.phase1("partition", 0, func(prog *progress) error {
+			return produce(func(b []Edge) error {
+				prog.addEdges(int64(len(b)))
+				return p.emit(b)
+			})
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p.finish(hdr)
+}
+
+// parsePass is phase 1 for a plain (not relabeled) input.
+func (p *pipeline) parsePass(r io.Reader, name string) (Header, error) {
+	var res *ParseResult
+	err := p.phase1("parse", p.inBytes, func(prog *progress) error {
+		var err error
+		res, err = Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
+			prog.addEdges(int64(len(b)))
+			return p.emit(b)
+		})
+		if res != nil {
+			p.phaseBytes = res.InBytes
+			p.input.Format, p.compression = string(res.Format), res.Compression
+		}
+		return err
+	})
+	if err != nil {
+		return Header{}, err
+	}
+	return res.Header, nil
+}
+
+func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) ParseOptions {
+	return ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add}
+}
+
+// finish runs phase 2 and publishes the graph.
+func (p *pipeline) finish(hdr Header) (*Report, error) {
+	// A symmetric MatrixMarket file read --directed: each entry stands for both
+	// directions, so the out-lists are the union of both spills (phase2).
+	p.symmetric = !p.opt.Directed || hdr.Symmetric
+	if err := p.phase2(); err != nil {
+		return nil, err
+	}
+	m := p.manifest(hdr)
+	if p.ids != nil {
+		if err := p.b.WriteIDs(p.ids); err != nil {
+			return nil, err
+		}
+	}
+	p.closeSpills()
+	if err := p.b.Commit(m); err != nil {
+		return nil, err
+	}
+	p.committed = true
+	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Workers: p.workers,
+		Seconds: time.Since(p.start).Seconds(), Compress: p.compression}
+	if p.opt.Log != nil {
+		rep.Summary(p.opt.Log)
+	}
+	return rep, nil
+}
+
+// manifest fills what the pipeline knows; Commit adds the shard lists and sizes.
+func (p *pipeline) manifest(hdr Header) *store.Manifest {
+	n := p.maxID.Load() // largest id + 1
+	if p.ids != nil {
+		n = uint64(len(p.ids))
+	} else if hdr.Vertices > n {
+		n = hdr.Vertices
+	}
+	kept := p.inputEdges.Load() - p.selfLoops.Load()
+	stored, loops := p.storedEdges, p.storedLoops
+	var dups uint64
+	if p.symmetric {
+		dups = kept - (stored-loops)/2 - loops
+	} else {
+		dups = kept - stored
+	}
+	m := &store.Manifest{
+		Vertices: uint32(n), Directed: p.opt.Directed, InputEdges: p.inputEdges.Load(),
+		SelfLoopsDropped: p.selfLoops.Load(), DuplicatesDropped: dups, Input: p.input,
+		Options: store.BuildOptions{KeepSelfLoops: p.opt.KeepSelfLoops, KeepDuplicates: p.opt.KeepDuplicates},
+	}
+	if p.ids == nil {
+		m.IDBase = hdr.IDBase
+	}
+	return m
+}
+
+// Summary writes the human-readable report.
+func (r *Report) Summary(w io.Writer) {
+	m := r.Manifest
+	copies := m.Edges
+	if m.Directed {
+		copies *= 2
+	}
+	fmt.Fprintf(w, "ingest: %d vertices, %d edges (%s), %d input edges, %d self-loops and %d duplicates dropped\n",
+		m.Vertices, m.Edges, map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
+		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
+	fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
+		FormatBytes(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
+	for _, ph := range r.Phases {
+		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
+			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
+	}
+	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers)\n",
+		r.Seconds, FormatBytes(r.PeakRSS), FormatBytes(r.Mem), r.Workers)
+}
+
+// setMemoryLimit makes the Go collector work to keep the heap within the budget, and
+// returns the function that restores the previous limit.
+func setMemoryLimit(mem int64) func() {
+	old := debug.SetMemoryLimit(mem)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+func defaultWorkers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}

@@ -1,0 +1,467 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// randomEdges draws m edges over ids below n, with hubs, self-loops and repeated edges
+// mixed in so that every code path (split partitions, drops) is exercised.
+func randomEdges(rng *rand.Rand, n uint64, m int) []Edge {
+	edges := make([]Edge, 0, m)
+	for len(edges) < m {
+		u, v := rng.Uint64N(n), rng.Uint64N(n)
+		switch rng.IntN(20) {
+		case 0:
+			v = u // self-loop
+		case 1, 2:
+			u = rng.Uint64N(4) // hub
+		case 3:
+			if len(edges) > 0 {
+				e := edges[rng.IntN(len(edges))]
+				u, v = e.V, e.U // the reverse of an earlier edge (a duplicate when undirected)
+			}
+		case 4:
+			if len(edges) > 0 {
+				e := edges[rng.IntN(len(edges))]
+				u, v = e.U, e.V // a repeated edge
+			}
+		}
+		edges = append(edges, Edge{u, v})
+	}
+	return edges
+}
+
+// want is the graph an ingest must produce, computed the plain way.
+type want struct {
+	n          uint64
+	out, in    map[uint32][]uint32
+	loops      uint64 // input self-loops dropped
+	dups       uint64 // input edges dropped as duplicates
+	directions int
+}
+
+func reference(edges []Edge, opt Options) want {
+	w := want{out: map[uint32][]uint32{}, in: map[uint32][]uint32{}}
+	type pair struct{ u, v uint64 }
+	seen := map[pair]bool{}
+	for _, e := range edges {
+		w.n = max(w.n, e.U+1, e.V+1)
+		if e.U == e.V && !opt.KeepSelfLoops {
+			w.loops++
+			continue
+		}
+		k := pair{e.U, e.V}
+		if !opt.Directed && k.u > k.v {
+			k = pair{e.V, e.U}
+		}
+		if seen[k] && !opt.KeepDuplicates {
+			w.dups++
+			continue
+		}
+		seen[k] = true
+		u, v := uint32(e.U), uint32(e.V)
+		w.out[u] = append(w.out[u], v)
+		switch {
+		case opt.Directed:
+			w.in[v] = append(w.in[v], u)
+		case u != v:
+			w.out[v] = append(w.out[v], u)
+		}
+	}
+	for _, l := range []map[uint32][]uint32{w.out, w.in} {
+		for _, x := range l {
+			slices.Sort(x)
+		}
+	}
+	return w
+}
+
+// lists decodes every list of one direction of the graph at dir.
+func lists(t *testing.T, g *store.Graph, c *store.CSR) map[uint32][]uint32 {
+	t.Helper()
+	got := map[uint32][]uint32{}
+	for _, s := range c.Shards {
+		for v := s.Lo; v < s.Hi(); v++ {
+			l, err := s.Neighbors(nil, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l) > 0 {
+				got[v] = l
+			}
+		}
+	}
+	return got
+}
+
+func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
+	t.Helper()
+	m, err := store.Verify(dir)
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if uint64(m.Vertices) != w.n {
+		t.Errorf("%d vertices, want %d", m.Vertices, w.n)
+	}
+	if m.SelfLoopsDropped != w.loops || m.DuplicatesDropped != w.dups {
+		t.Errorf("dropped %d self-loops and %d duplicates, want %d and %d", m.SelfLoopsDropped, m.DuplicatesDropped, w.loops, w.dups)
+	}
+	if got := lists(t, g, g.Out()); !equalLists(got, w.out) {
+		t.Errorf("out-lists differ from the reference: %s", diffLists(got, w.out))
+	}
+	if opt.Directed {
+		if got := lists(t, g, g.In()); !equalLists(got, w.in) {
+			t.Errorf("in-lists differ from the reference: %s", diffLists(got, w.in))
+		}
+	}
+	return m
+}
+
+func equalLists(a, b map[uint32][]uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for v, l := range a {
+		if !slices.Equal(l, b[v]) {
+			return false
+		}
+	}
+	return true
+}
+
+func diffLists(got, want map[uint32][]uint32) string {
+	for v, l := range want {
+		if !slices.Equal(l, got[v]) {
+			return fmt.Sprintf("vertex %d: got %d neighbours %v..., want %d %v...", v, len(got[v]), head(got[v]), len(l), head(l))
+		}
+	}
+	for v, l := range got {
+		if _, ok := want[v]; !ok {
+			return fmt.Sprintf("vertex %d: got %v, want nothing", v, head(l))
+		}
+	}
+	return "?"
+}
+
+func head(l []uint32) []uint32 { return l[:min(len(l), 8)] }
+
+func fromEdges(t *testing.T, edges []Edge, opt Options, hdr Header) (*Report, error) {
+	t.Helper()
+	return FromEdges(opt, store.InputInfo{Name: "test", Format: "test"}, hdr, func(emit func([]Edge) error) error {
+		for b := edges; len(b) > 0; {
+			n := min(len(b), 777)
+			if err := emit(b[:n]); err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+		return nil
+	})
+}
+
+// TestRoundTrip ingests seeded random edge lists under many shapes of the pipeline
+// (tiny chunks force many spill blocks; tiny tasks force split partitions; tiny shards
+// force many shards) and compares the decoded lists with the reference.
+func TestRoundTrip(t *testing.T) {
+	seed := uint64(os.Getpid())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	cases := []struct {
+		name string
+		opt  Options
+	}{
+		{"default", Options{}},
+		{"directed", Options{Directed: true}},
+		{"tiny-chunks", Options{Workers: 3, chunkKeys: 1000}},
+		{"tiny-tasks-directed", Options{Directed: true, Workers: 2, chunkKeys: 3000, taskKeys: 2500}},
+		{"keep-all", Options{KeepSelfLoops: true, KeepDuplicates: true, chunkKeys: 2000, taskKeys: 3000}},
+		{"keep-all-directed", Options{Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 1}},
+		{"small-shards", Options{ShardBytes: 8192, Workers: 4, taskKeys: 5000}},
+		{"small-mem", Options{Mem: 48 << 20, Workers: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// Ids spread over 3 partitions of 2^20, and a dense corner.
+			n := uint64(3<<partShift + 1000)
+			edges := randomEdges(rng, n, 20000)
+			edges = append(edges, randomEdges(rng, 300, 10000)...)
+			opt := c.opt
+			opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+			if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			m := checkGraph(t, opt.Dest, reference(edges, opt), opt)
+			if opt.ShardBytes > 0 && len(m.Out) < 3 {
+				t.Errorf("%d shards with ShardBytes %d", len(m.Out), opt.ShardBytes)
+			}
+			if t.Failed() {
+				t.Logf("seed %d", seed)
+			}
+		})
+	}
+}
+
+// TestDeterministic: the same input gives byte-identical shards whatever the workers,
+// chunk and task sizes and the memory budget.
+func TestDeterministic(t *testing.T) {
+	seed := uint64(os.Getpid()) + 7
+	rng := rand.New(rand.NewPCG(seed, 2))
+	edges := randomEdges(rng, 2<<partShift, 30000)
+	for _, directed := range []bool{false, true} {
+		var ref map[string][]byte
+		for i, opt := range []Options{
+			{Workers: 1},
+			{Workers: 4, chunkKeys: 1500},
+			{Workers: 3, chunkKeys: 4000, taskKeys: 1000},
+			{Workers: 2, Mem: 48 << 20},
+		} {
+			opt.Directed = directed
+			opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+			// Shuffle the input too: order must not matter either.
+			in := slices.Clone(edges)
+			rng.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
+			if _, err := fromEdges(t, in, opt, Header{}); err != nil {
+				t.Fatal(err)
+			}
+			files := shardFiles(t, opt.Dest)
+			if i == 0 {
+				ref = files
+				continue
+			}
+			if len(files) != len(ref) {
+				t.Fatalf("seed %d, options %d: %d shard files, want %d", seed, i, len(files), len(ref))
+			}
+			for name, b := range ref {
+				if !bytes.Equal(files[name], b) {
+					t.Errorf("seed %d, options %d (directed %v): %s differs", seed, i, directed, name)
+				}
+			}
+		}
+	}
+}
+
+func shardFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, "*.shard"))
+	files := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(n)] = b
+	}
+	return files
+}
+
+// TestCounts checks the drop counters on a hand-made list.
+func TestCounts(t *testing.T) {
+	edges := []Edge{{0, 1}, {1, 0}, {0, 1}, {2, 2}, {2, 2}, {3, 4}, {4, 3}, {4, 3}, {5, 5}}
+	for _, tc := range []struct {
+		opt                      Options
+		edges, loops, dups, nvtx uint64
+	}{
+		{Options{}, 4, 3, 4, 6},                   // {0,1} {3,4} both ways; 3 loops; 4 repeats
+		{Options{Directed: true}, 4, 3, 2, 6},     // 0->1 1->0 3->4 4->3
+		{Options{KeepSelfLoops: true}, 6, 0, 5, 6}, // + (2,2) (5,5) once each
+		{Options{KeepDuplicates: true}, 12, 3, 0, 6},
+		{Options{Directed: true, KeepDuplicates: true, KeepSelfLoops: true}, 9, 0, 0, 6},
+	} {
+		tc.opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+		rep, err := fromEdges(t, edges, tc.opt, Header{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := rep.Manifest
+		if m.Edges != tc.edges || m.SelfLoopsDropped != tc.loops || m.DuplicatesDropped != tc.dups || uint64(m.Vertices) != tc.nvtx || m.InputEdges != 9 {
+			t.Errorf("%+v: edges %d loops %d dups %d vertices %d input %d; want %d %d %d %d 9", tc.opt, m.Edges,
+				m.SelfLoopsDropped, m.DuplicatesDropped, m.Vertices, m.InputEdges, tc.edges, tc.loops, tc.dups, tc.nvtx)
+		}
+		checkGraph(t, tc.opt.Dest, reference(edges, tc.opt), tc.opt)
+	}
+}
+
+// TestHeaderVertices: a header's N adds isolated vertices, and its id base is kept.
+func TestHeaderVertices(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	rep, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest}, Header{Vertices: 10, IDBase: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rep.Manifest; m.Vertices != 10 || m.IDBase != 1 || m.Edges != 2 {
+		t.Fatalf("vertices %d, id base %d, edges %d", m.Vertices, m.IDBase, m.Edges)
+	}
+}
+
+// TestSymmetricDirected: a symmetric MatrixMarket file read --directed stores each entry
+// both ways, in both directions.
+func TestSymmetricDirected(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "s.mtx")
+	mtx := "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 5\n2 1\n3 1\n3 3\n5 4\n3 1\n"
+	if err := os.WriteFile(src, []byte(mtx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, directed := range []bool{false, true} {
+		opt := Options{Dest: filepath.Join(dir, fmt.Sprint(directed)+".ooc"), Directed: directed}
+		rep, err := File(src, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := rep.Manifest
+		if m.Vertices != 5 || m.Edges != 6 || m.SelfLoopsDropped != 1 || m.DuplicatesDropped != 1 || m.IDBase != 1 {
+			t.Errorf("directed %v: %+v", directed, m)
+		}
+		edges := []Edge{{1, 0}, {0, 1}, {2, 0}, {0, 2}, {4, 3}, {3, 4}, {2, 2}}
+		w := reference(edges, Options{Directed: true})
+		w.loops, w.dups = 1, 1
+		checkGraph(t, opt.Dest, w, opt)
+	}
+}
+
+// TestRelabel: sparse 64-bit ids come back through Graph.External.
+func TestRelabel(t *testing.T) {
+	seed := uint64(os.Getpid()) + 11
+	rng := rand.New(rand.NewPCG(seed, 3))
+	pool := make([]uint64, 500)
+	for i := range pool {
+		pool[i] = rng.Uint64() >> rng.IntN(60)
+	}
+	var edges []Edge
+	for range 5000 {
+		edges = append(edges, Edge{pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]})
+	}
+	for _, directed := range []bool{false, true} {
+		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Relabel: true, Directed: directed, chunkKeys: 999}
+		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Open(opt.Dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[[2]uint64]int{}
+		for _, s := range g.Out().Shards {
+			for v := s.Lo; v < s.Hi(); v++ {
+				l, err := s.Neighbors(nil, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range l {
+					got[[2]uint64{g.External(v), g.External(u)}]++
+				}
+			}
+		}
+		wantE := map[[2]uint64]int{}
+		for _, e := range edges {
+			if e.U != e.V {
+				wantE[[2]uint64{e.U, e.V}] = 1
+				if !directed {
+					wantE[[2]uint64{e.V, e.U}] = 1
+				}
+			}
+		}
+		if len(got) != len(wantE) {
+			t.Errorf("seed %d: %d distinct edges, want %d", seed, len(got), len(wantE))
+		}
+		for e := range wantE {
+			if got[e] != 1 {
+				t.Fatalf("seed %d: edge %v stored %d times", seed, e, got[e])
+			}
+		}
+		g.Close()
+	}
+}
+
+func TestTooLargeID(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	_, err := fromEdges(t, []Edge{{0, 1 << 32}}, Options{Dest: dest}, Header{})
+	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--relabel") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, serr := os.Stat(dest); !os.IsNotExist(serr) {
+		t.Fatalf("%s left behind", dest)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".g.ooc.tmp-*")); len(left) > 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+func TestExistingOutput(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	e := []Edge{{0, 1}}
+	if _, err := fromEdges(t, e, Options{Dest: dest}, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fromEdges(t, e, Options{Dest: dest}, Header{}); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("second ingest: %v, want ErrExists", err)
+	}
+	if _, err := fromEdges(t, e, Options{Dest: dest, Force: true}, Header{}); err != nil {
+		t.Fatalf("with Force: %v", err)
+	}
+}
+
+func TestRadixSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, n := range []int{0, 1, 100, 255, 256, 5000, 100000} {
+		for _, mask := range []uint64{^uint64(0), 0xFFFF, 0xFFF0_0000_0FFF_0000, 0} {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = rng.Uint64() & mask
+			}
+			want := slices.Clone(a)
+			slices.Sort(want)
+			if got := radixSort(a, make([]uint64, n)); !slices.Equal(got, want) {
+				t.Fatalf("n %d mask %x: not sorted", n, mask)
+			}
+		}
+	}
+}
+
+func TestBlockRoundTrip(t *testing.T) {
+	keys := []uint64{0, 1, 1, 300, 1 << 40, 1<<52 - 1, ^uint64(0)}
+	b := appendBlock(nil, keys)
+	r := blockReader{buf: b, left: uint32(len(keys))}
+	for i, want := range keys {
+		k, ok, err := r.next()
+		if !ok || err != nil || k != want {
+			t.Fatalf("key %d: %d %v %v, want %d", i, k, ok, err, want)
+		}
+	}
+	if _, ok, _ := r.next(); ok {
+		t.Fatal("more keys than written")
+	}
+	r = blockReader{buf: b[:len(b)-1], left: uint32(len(keys))}
+	var err error
+	for ok := true; ok && err == nil; _, ok, err = r.next() {
+	}
+	if !errors.Is(err, errBlock) {
+		t.Fatalf("truncated block: %v", err)
+	}
+}
+
+func TestIDIndex(t *testing.T) {
+	for _, ids := range [][]uint64{{7}, {0, 1, 2}, {5, 1 << 40, 1<<40 + 1, ^uint64(0)}} {
+		x := newIDIndex(ids)
+		for i, id := range ids {
+			if r := x.rank(id); r != uint64(i) {
+				t.Fatalf("%v: rank(%d) = %d, want %d", ids, id, r, i)
+			}
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// pipeline is one ingest. Phase 1 routes every directed edge copy, as a key, into
+// chunks; sorters sort each full chunk and append it, cut into per-partition blocks, to
+// the direction's spill file. Phase 2 (build.go) sorts each partition's keys and hands
+// the encoded lists to the store in vertex order.
+type pipeline struct {
+	opt     Options
+	input   store.InputInfo
+	b       *store.Builder
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	workers int
+	mem     int64
+	inBytes int64
+	start   time.Time
+	restore func()
+
+	dirs      int // spills: 1 undirected, 2 directed (out and in)
+	spills    [2]*spill
+	chunkKeys int // keys per chunk and direction
+	taskKeys  int // keys one phase-2 task sorts at once
+
+	// phase 1
+	free, partial, full chan *chunk
+	sorters             sync.WaitGroup
+	inputEdges          atomic.Uint64
+	selfLoops           atomic.Uint64
+	maxID               atomic.Uint64 // largest id + 1 seen
+	phaseBytes          int64
+	compression         string
+
+	// phase 2 and the result
+	symmetric   bool // every input edge stands for both directions
+	storedEdges uint64
+	storedLoops uint64
+	ids         []uint64  // --relabel: original id of each vertex
+	raw         *rawSpill // --relabel: the input pairs
+	phases      []Phase
+	committed   bool
+}
+
+// chunk collects keys of both directions until a sorter takes it.
+type chunk struct{ keys [2][]uint64 }
+
+// Memory the pipeline does not size itself: the Go runtime and binary, and the
+// parser's blocks (Parse: (Workers+2) blocks of 4 MiB plus a batch per worker).
+const (
+	baseMem     = 16 << 20
+	parseBlock  = 4 << 20
+	sorterFixed = 3 << 20 // a sorter's encoding buffer and block index
+	taskFixed   = 10 << 20
+	minKeys     = 16 << 10
+
+	// maxChunkKeys caps a chunk at 32 MiB a direction: larger chunks barely shorten
+	// the spill (its deltas shrink by a few bits) and would cost RSS for nothing.
+	maxChunkKeys = 4 << 20
+)
+
+func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*pipeline, error) {
+	if opt.Dest == "" {
+		return nil, errors.New("ingest: no destination graph directory given")
+	}
+	p := &pipeline{opt: opt, input: input, inBytes: size, start: time.Now(), workers: defaultWorkers(opt.Workers), mem: opt.Mem}
+	if p.mem <= 0 {
+		p.mem = DefaultMem()
+	}
+	p.dirs = 1
+	if opt.Directed {
+		p.dirs = 2
+	}
+	if err := p.sizePhase1(); err != nil {
+		return nil, err
+	}
+	if size > 0 {
+		if err := checkDisk(filepath.Dir(filepath.Clean(opt.Dest)), diskNeed(name, size, 2)); err != nil {
+			return nil, err
+		}
+	}
+	b, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, ShardBytes: opt.ShardBytes})
+	if err != nil {
+		return nil, err
+	}
+	p.b = b
+	parent := opt.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	p.ctx, p.cancel = context.WithCancelCause(parent)
+	for d, name := range []string{"out.spill", "in.spill"}[:p.dirs] {
+		if p.spills[d], err = newSpill(b.TempDir(), name); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	p.restore = setMemoryLimit(p.mem)
+	return p, nil
+}
+
+// sizePhase1 sizes the chunks from the budget: Workers+2 chunks being filled or sorted
+// (8 bytes per key and direction) and a sort buffer per sorter.
+func (p *pipeline) sizePhase1() error {
+	w := int64(p.workers)
+	avail := p.mem - baseMem - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
+	p.chunkKeys = int(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys))
+	if p.chunkKeys < minKeys {
+		return fmt.Errorf("ingest: a memory budget of %s is too small for %d workers (allow at least %s, or fewer workers)",
+			FormatBytes(p.mem), p.workers, FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)))
+	}
+	if p.opt.chunkKeys > 0 {
+		p.chunkKeys = p.opt.chunkKeys
+	}
+	return nil
+}
+
+// close releases everything an unfinished ingest holds: the spill files, the
+// temporary graph directory and the memory limit.
+func (p *pipeline) close() {
+	if p.cancel != nil {
+		p.cancel(nil)
+	}
+	p.closeSpills()
+	if p.b != nil && !p.committed {
+		p.b.Abort()
+	}
+	if p.restore != nil {
+		p.restore()
+	}
+}
+
+func (p *pipeline) closeSpills() {
+	p.raw.close()
+	for _, s := range p.spills {
+		s.close()
+	}
+}
+
+// fail records the first error and stops every stage.
+func (p *pipeline) fail(err error) { p.cancel(err) }
+
+// cause is why the pipeline stopped.
+func (p *pipeline) cause() error {
+	err := context.Cause(p.ctx)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("ingest: interrupted: %w", err)
+	}
+	return err
+}
+
+// phase1 runs produce (which calls p.emit) with the sorters running, and records the
+// phase. bytes is the input size for the bar (0 = unknown).
+func (p *pipeline) phase1(name string, total int64, produce func(*progress) error) error {
+	t0 := time.Now()
+	prog := newProgress(p.opt.Progress, name, total, total > 0)
+	p.startSorters()
+	err := produce(prog)
+	if err != nil {
+		p.fail(err)
+	}
+	p.stopSorters()
+	prog.finish()
+	if err == nil && p.ctx.Err() != nil {
+		err = p.cause()
+	}
+	if err != nil {
+		return err
+	}
+	p.phases = append(p.phases, Phase{Name: name, Seconds: time.Since(t0).Seconds(), Bytes: p.phaseBytes, Edges: p.inputEdges.Load()})
+	return nil
+}
+
+func (p *pipeline) startSorters() {
+	n := p.workers + 2
+	p.free, p.partial, p.full = make(chan *chunk, n), make(chan *chunk, n), make(chan *chunk, n)
+	for range n {
+		c := &chunk{}
+		for d := range p.dirs {
+			c.keys[d] = make([]uint64, 0, p.chunkKeys)
+		}
+		p.free <- c
+	}
+	for range p.workers {
+		p.sorters.Add(1)
+		go p.sorter()
+	}
+}
+
+// stopSorters hands the partly filled chunks to the sorters and waits for them.
+func (p *pipeline) stopSorters() {
+	for done := false; !done; {
+		select {
+		case c := <-p.partial:
+			p.full <- c
+		default:
+			done = true
+		}
+	}
+	close(p.full)
+	p.sorters.Wait()
+	p.free, p.partial, p.full = nil, nil, nil
+}
+
+// emit routes a batch of input edges into chunks; it is called concurrently.
+func (p *pipeline) emit(batch []Edge) error {
+	if p.ctx.Err() != nil {
+		return p.cause()
+	}
+	var top uint64
+	for _, e := range batch {
+		top = max(top, e.U, e.V)
+	}
+	if len(batch) > 0 && top > MaxVertexID {
+		return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
+			p.input.Name, top, uint64(MaxVertexID), ErrBadInput)
+	}
+	for old := p.maxID.Load(); len(batch) > 0 && top+1 > old; old = p.maxID.Load() {
+		if p.maxID.CompareAndSwap(old, top+1) {
+			break
+		}
+	}
+	p.inputEdges.Add(uint64(len(batch)))
+	need := 1
+	if !p.opt.Directed {
+		need = 2
+	}
+	var loops uint64
+	for len(batch) > 0 {
+		c, err := p.takeChunk()
+		if err != nil {
+			return err
+		}
+		n := min(len(batch), (p.chunkKeys-len(c.keys[0]))/need)
+		loops += p.fill(c, batch[:n])
+		batch = batch[n:]
+		if p.chunkKeys-len(c.keys[0]) < need {
+			p.full <- c
+		} else {
+			p.partial <- c
+		}
+	}
+	p.selfLoops.Add(loops)
+	return nil
+}
+
+// fill appends the keys of edges to c and returns the self-loops dropped. An
+// undirected edge is stored both ways (a kept self-loop once); a directed one goes to
+// the out-keys and, transposed, to the in-keys.
+func (p *pipeline) fill(c *chunk, edges []Edge) (loops uint64) {
+	out, in := c.keys[0], c.keys[1]
+	for _, e := range edges {
+		u, v := uint32(e.U), uint32(e.V)
+		switch {
+		case u == v && !p.opt.KeepSelfLoops:
+			loops++
+		case p.opt.Directed:
+			out = append(out, key(u, v))
+			in = append(in, key(v, u))
+		case u == v:
+			out = append(out, key(u, u))
+		default:
+			out = append(out, key(u, v), key(v, u))
+		}
+	}
+	c.keys[0], c.keys[1] = out, in
+	return loops
+}
+
+// takeChunk returns a partly filled chunk if there is one, else a free one, waiting
+// for a sorter to return one: the fixed number of chunks bounds phase 1's memory.
+func (p *pipeline) takeChunk() (*chunk, error) {
+	select {
+	case c := <-p.partial:
+		return c, nil
+	default:
+	}
+	select {
+	case c := <-p.partial:
+		return c, nil
+	case c := <-p.free:
+		return c, nil
+	case <-p.ctx.Done():
+		return nil, p.cause()
+	}
+}
+
+// sorter sorts full chunks and spills them.
+func (p *pipeline) sorter() {
+	defer p.sorters.Done()
+	st := &sorterState{tmp: make([]uint64, p.chunkKeys)}
+	for c := range p.full {
+		if p.ctx.Err() == nil {
+			if err := p.spillChunk(c, st); err != nil {
+				p.fail(err)
+			}
+		}
+		for d := range c.keys {
+			c.keys[d] = c.keys[d][:0]
+		}
+		p.free <- c
+	}
+}
+
+type sorterState struct {
+	tmp  []uint64
+	enc  []byte
+	refs []blockRef
+}
+
+func (p *pipeline) spillChunk(c *chunk, st *sorterState) error {
+	for d := range p.dirs {
+		keys := radixSort(c.keys[d], st.tmp)
+		if !p.opt.KeepDuplicates {
+			keys = slices.Compact(keys)
+		}
+		if err := p.spillKeys(p.spills[d], keys, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spillKeys cuts sorted keys into blocks of one partition each (at most blockKeys
+// keys) and appends them to s in writes of about 1 MiB.
+func (p *pipeline) spillKeys(s *spill, keys []uint64, st *sorterState) error {
+	st.enc, st.refs = st.enc[:0], st.refs[:0]
+	for i := 0; i < len(keys); {
+		part := partOf(keys[i])
+		j := i + 1
+		for j < len(keys) && j-i < blockKeys && partOf(keys[j]) == part {
+			j++
+		}
+		off := len(st.enc)
+		st.enc = appendBlock(st.enc, keys[i:j])
+		st.refs = append(st.refs, blockRef{part: part, count: uint32(j - i), off: int64(off), len: int64(len(st.enc) - off)})
+		i = j
+		if len(st.enc) >= 1<<20 || i == len(keys) {
+			if err := s.write(st.enc, st.refs); err != nil {
+				return err
+			}
+			st.enc, st.refs = st.enc[:0], st.refs[:0]
+		}
+	}
+	return nil
+}
