@@ -1,0 +1,247 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/engine"
+	_ "github.com/oocgraph/ooc/internal/engine/cpu" // the cpu backend
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/gen"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+func init() {
+	register(&command{name: "bench", summary: "generate, ingest, run and validate BFS and CC, report one table", help: benchHelp, run: runBench})
+	flagSets["bench"] = func(e *env) *flag.FlagSet { return newBenchFlags(e, &benchArgs{}) }
+}
+
+const benchHelp = `
+Usage: ooc bench KIND --scale S [--edgefactor K] [--seed X] [flags]
+       ooc bench GRAPH.ooc [flags]
+
+Benchmark the engine on a generated graph (KIND is kron, urand or grid, as for
+'ooc gen') or on an existing graph directory. A generated graph is written through the
+ingest pipeline into a temporary directory (removed afterwards) or into --keep DIR.
+Then BFS runs from --sources random vertices of nonzero degree (chosen with
+--source-seed; the same sources for the same graph and seed), CC runs once, and each
+result is checked with the Graph500 validation (--validate=false skips it).
+
+The report is one table on stdout, or with --json one JSON object that holds every
+number in the table plus the per-source runs, the parameters and the machine.
+GTEPS counts the undirected edges of the traversed component (Graph500); the BFS line
+gives the median time over the sources and the GTEPS of that median run. An invalid
+result still prints the report and exits with status 1.
+
+Examples:
+  ooc bench kron --scale 22
+  ooc bench kron --scale 24 --keep kron24.ooc --json > kron24.json
+  ooc bench kron24.ooc --sources 64 --backend gpu --vram 3GiB
+  ooc bench grid --scale 20 --validate=false
+`
+
+type benchArgs struct {
+	genArgs
+	keep       string
+	sources    int
+	sourceSeed uint64
+	validate   bool
+	backend    string
+	vram       byteSize // backend, vram and genArgs.workers make the engineArgs
+	noCC       bool
+	verbose    bool
+}
+
+func newBenchFlags(e *env, a *benchArgs) *flag.FlagSet {
+	fs := newFlags(e, "bench")
+	addSpecFlags(fs, &a.spec)
+	addBuildFlags(fs, &a.genArgs)
+	fs.StringVar(&a.keep, "keep", "", "write the generated graph to `DIR` and keep it (default: a temporary directory)")
+	fs.IntVar(&a.sources, "sources", 16, "BFS sources (random vertices with degree > 0)")
+	fs.Uint64Var(&a.sourceSeed, "source-seed", 1, "seed for choosing the BFS sources")
+	fs.BoolVar(&a.validate, "validate", true, "check every BFS and CC result")
+	fs.StringVar(&a.backend, "backend", "auto", "auto (the GPU when this build has CUDA and a GPU is usable), cpu or gpu")
+	fs.Var(&a.vram, "vram", "device memory budget, e.g. 3GiB (default: free device memory less a margin)")
+	fs.BoolVar(&a.noCC, "no-cc", false, "skip connected components")
+	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and per-source lines on stderr")
+	return fs
+}
+
+func runBench(e *env, args []string) error {
+	var a benchArgs
+	pos, err := parseFlags(e, newBenchFlags(e, &a), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("expected a KIND (kron, urand, grid) or a graph directory, got %d arguments (run 'ooc help bench')", len(pos))
+	}
+	if a.sources < 1 {
+		return usagef("--sources %d: want at least 1", a.sources)
+	}
+	rep := &benchReport{Params: benchParams{Sources: a.sources, SourceSeed: a.sourceSeed, Validate: a.validate,
+		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
+		Started: time.Now().UTC().Format(time.RFC3339)}
+	dir, cleanup, err := benchGraph(e, &a, pos[0], rep)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	if err := benchRun(e, &a, dir, rep); err != nil {
+		return err
+	}
+	rep.PeakRSS = ingest.PeakRSS()
+	if a.json {
+		err = printJSON(e.stdout, rep)
+	} else {
+		rep.table(e.stdout)
+	}
+	if err == nil && !rep.Valid {
+		err = fmt.Errorf("bench: validation failed: %s", strings.Join(rep.Errors, "; "))
+	}
+	return err
+}
+
+// benchGraph returns the graph directory to benchmark: arg itself, or a graph generated
+// from the kind arg through the ingest path. cleanup removes a temporary graph.
+func benchGraph(e *env, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
+	cleanup = func() {}
+	if !slices.Contains(gen.Kinds, arg) {
+		if a.keep != "" {
+			return "", cleanup, usagef("--keep applies to generated graphs, and %s is a graph directory", arg)
+		}
+		return arg, cleanup, nil
+	}
+	if a.spec, err = specFromArgs(arg, a.spec); err != nil {
+		return "", cleanup, err
+	}
+	dir = a.keep
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "ooc-bench-")
+		if err != nil {
+			return "", cleanup, fmt.Errorf("bench: %w", err)
+		}
+		cleanup = func() { os.RemoveAll(tmp) }
+		dir = filepath.Join(tmp, a.spec.String()+".ooc")
+	}
+	ga := a.genArgs
+	ga.json = false
+	ir, err := genGraph(e, &ga, dir)
+	if err != nil {
+		cleanup()
+		return "", func() {}, err
+	}
+	rep.Graph, rep.Generator = a.spec.String(), newGeneratorInfo(a.spec)
+	rep.Ingest = &ingestInfo{Seconds: ir.Seconds, EdgesPerSecond: float64(a.spec.Edges()) / math.Max(ir.Seconds, 1e-9),
+		InputEdges: ir.Manifest.InputEdges, PeakRSS: ir.PeakRSS, Mem: ir.Mem, Workers: ir.Workers}
+	return dir, cleanup, nil
+}
+
+// benchRun opens the graph and the engine and runs the BFS and CC passes.
+func benchRun(e *env, a *benchArgs, dir string, rep *benchReport) error {
+	g, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	rep.describe(g, dir, a.keep != "" || rep.Generator == nil) // a temporary directory says nothing
+	eng, err := openEngine(e, g, engineArgs{backend: a.backend, vram: a.vram, workers: a.workers}, a.verbose)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rep.Backend, rep.Plan = eng.Name(), eng.Plan()
+	// The sources are those of 'ooc bfs --sources N --seed X' on the same graph.
+	srcs, err := pickSources(g, "random", a.sources, a.sourceSeed)
+	if err != nil {
+		return err
+	}
+	rep.Valid = true
+	if err := benchBFS(e, a, g, eng, srcs, rep); err != nil {
+		return err
+	}
+	if !a.noCC {
+		return benchCC(a, g, eng, rep)
+	}
+	return nil
+}
+
+func benchBFS(e *env, a *benchArgs, g *store.Graph, eng engine.Engine, srcs []uint32, rep *benchReport) error {
+	for i, src := range srcs {
+		r, err := eng.BFS(src)
+		if err != nil {
+			return err
+		}
+		run := benchBFSRun{bfsRun: bfsRun{Source: g.External(src), Reached: r.Reached, Depth: r.Depth,
+			EdgesTraversed: r.EdgesTraversed, Seconds: r.Seconds, GTEPS: r.GTEPS()}}
+		if a.validate {
+			run.Valid = new(true)
+			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+				if !errors.Is(err, validate.ErrInvalid) {
+					return err
+				}
+				*run.Valid, rep.Valid = false, false
+				rep.Errors = append(rep.Errors, fmt.Sprintf("bfs from %d: %v", run.Source, err))
+			}
+		}
+		rep.BFS.Runs = append(rep.BFS.Runs, run)
+		if a.verbose {
+			fmt.Fprintf(e.stderr, "bench: bfs %2d/%d from %d: %d reached, depth %d, %.4fs, %.3f GTEPS\n",
+				i+1, len(srcs), run.Source, run.Reached, run.Depth, run.Seconds, run.GTEPS)
+		}
+	}
+	rep.BFS.summarize()
+	return nil
+}
+
+func benchCC(a *benchArgs, g *store.Graph, eng engine.Engine, rep *benchReport) error {
+	r, err := eng.CC()
+	if err != nil {
+		return err
+	}
+	rep.CC = &ccInfo{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds}
+	if !a.validate {
+		return nil
+	}
+	rep.CC.Valid = new(true)
+	p, err := validate.CC(g, r.Labels)
+	if err == nil && (p.Components != r.Components || p.Largest != r.Largest) {
+		err = fmt.Errorf("the engine counted %d components (largest %d), the labels make %d (largest %d): %w",
+			r.Components, r.Largest, p.Components, p.Largest, validate.ErrInvalid)
+	}
+	if err != nil {
+		if !errors.Is(err, validate.ErrInvalid) {
+			return err
+		}
+		*rep.CC.Valid, rep.Valid = false, false
+		rep.Errors = append(rep.Errors, fmt.Sprintf("cc: %v", err))
+	}
+	return nil
+}
+
+// writeTable prints aligned "name  value" rows.
+func writeTable(w io.Writer, rows [][2]string) {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-*s  %s\n", width, r[0], r[1])
+	}
+}
+
+func hostInfo() hostData {
+	h, _ := os.Hostname()
+	return hostData{Hostname: h, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), Go: runtime.Version()}
+}

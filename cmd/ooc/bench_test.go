@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/store"
+)
+
+// brokenEngine wraps the cpu engine and moves one reached vertex a level deeper, so the
+// validation has something to catch.
+type brokenEngine struct{ engine.Engine }
+
+func (b brokenEngine) BFS(src uint32) (*engine.BFSResult, error) {
+	r, err := b.Engine.BFS(src)
+	if err != nil {
+		return nil, err
+	}
+	for v, l := range r.Level {
+		if l != engine.Unreached && uint32(v) != src {
+			r.Level[v]++
+			break
+		}
+	}
+	return r, nil
+}
+
+func init() {
+	engine.Register("broken-for-test", func(g *store.Graph, opt engine.Options) (engine.Engine, error) {
+		e, err := engine.Open(g, "cpu", opt)
+		return brokenEngine{e}, err
+	})
+}
+
+func benchJSON(t *testing.T, wantCode int, args ...string) (*benchReport, map[string]any) {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"bench", "--json", "-q"}, args...)...)
+	if code != wantCode {
+		t.Fatalf("%q: code %d, want %d: %s", args, code, wantCode, stderr)
+	}
+	var r benchReport
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	return &r, m
+}
+
+func TestBenchKron(t *testing.T) {
+	r, m := benchJSON(t, exitOK, "kron", "--scale", "8", "--seed", "5")
+	// The fields a script on the GPU machine reads, by their JSON names.
+	for _, k := range []string{"graph", "vertices", "edges", "bits_per_edge", "ingest", "backend", "bfs", "cc", "valid", "peak_rss", "params", "generator", "host"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if r.Graph != "kron-s8-e16-seed5" || r.Vertices != 256 || r.Edges == 0 || r.BitsPerEdge <= 0 || r.Backend != "cpu" {
+		t.Errorf("report %+v", r)
+	}
+	if r.Generator == nil || r.Generator.Edges != 16<<8 || r.Ingest == nil || r.Ingest.Seconds <= 0 || r.Ingest.EdgesPerSecond <= 0 {
+		t.Errorf("generator %+v, ingest %+v", r.Generator, r.Ingest)
+	}
+	if r.InputEdges != 16<<8 || r.PeakRSS <= 0 || r.Dir != "" {
+		t.Errorf("input edges %d, peak RSS %d, dir %q", r.InputEdges, r.PeakRSS, r.Dir)
+	}
+	if !r.Valid || len(r.Errors) > 0 || len(r.BFS.Runs) != 16 || r.CC == nil || r.CC.Valid == nil || !*r.CC.Valid {
+		t.Fatalf("valid %v, errors %v, %d runs, cc %+v", r.Valid, r.Errors, len(r.BFS.Runs), r.CC)
+	}
+	seen := map[uint64]bool{}
+	for _, run := range r.BFS.Runs {
+		if run.Valid == nil || !*run.Valid || run.Reached < 2 || run.EdgesTraversed == 0 || seen[run.Source] {
+			t.Errorf("run %+v (valid %v)", run.bfsRun, run.Valid)
+		}
+		seen[run.Source] = true
+	}
+	b := r.BFS
+	if b.MedianSeconds < b.MinSeconds || b.MedianSeconds > b.MaxSeconds || b.MedianGTEPS <= 0 || b.HMeanGTEPS <= 0 {
+		t.Errorf("bfs summary %+v", b)
+	}
+	// The graph is the one 'ooc gen' writes, and the sources those of 'ooc bfs'.
+	r2, _ := benchJSON(t, exitOK, "kron", "--scale", "8", "--seed", "5", "--no-cc", "--sources", "3")
+	for i := range r2.BFS.Runs {
+		if a, b := r2.BFS.Runs[i], r.BFS.Runs[i]; a.Source != b.Source || a.Reached != b.Reached || a.EdgesTraversed != b.EdgesTraversed {
+			t.Errorf("run %d differs between identical benches: %+v, %+v", i, a.bfsRun, b.bfsRun)
+		}
+	}
+	if r2.CC != nil || r2.Edges != r.Edges {
+		t.Errorf("--no-cc: cc %+v; edges %d vs %d", r2.CC, r2.Edges, r.Edges)
+	}
+}
+
+func TestBenchGraphDirAndKeep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	r, _ := benchJSON(t, exitOK, "grid", "--scale", "6", "--shortcuts", "0", "--keep", dir, "--sources", "2")
+	if r.Dir != dir || r.CC.Components != 1 || r.BFS.Runs[0].Reached != 64 {
+		t.Fatalf("kept %q, cc %+v, runs %+v", r.Dir, r.CC, r.BFS.Runs)
+	}
+	r2, m := benchJSON(t, exitOK, dir, "--sources", "2", "--validate=false")
+	if m["generator"] != nil || m["ingest"] != nil || r2.Dir != dir || r2.Graph != "grid-s6-sc0-seed1" {
+		t.Errorf("existing graph: generator %v, ingest %v, dir %q, graph %q", m["generator"], m["ingest"], r2.Dir, r2.Graph)
+	}
+	if r2.BFS.Runs[0].Valid != nil || r2.CC.Valid != nil || !r2.Valid {
+		t.Errorf("--validate=false still validated: %+v", r2)
+	}
+	// A kept graph is not silently replaced.
+	if code, _, stderr := runCLI(t, "", "bench", "grid", "--scale", "6", "--keep", dir, "-q"); code != exitUsage {
+		t.Errorf("existing --keep: code %d, %s", code, stderr)
+	}
+}
+
+func TestBenchCatchesInvalid(t *testing.T) {
+	r, _ := benchJSON(t, exitFailure, "urand", "--scale", "7", "--backend", "broken-for-test", "--sources", "2")
+	if r.Valid || len(r.Errors) != 2 || *r.BFS.Runs[0].Valid || !*r.CC.Valid {
+		t.Fatalf("valid %v, errors %q", r.Valid, r.Errors)
+	}
+}
+
+func TestBenchTable(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "bench", "kron", "--scale", "7", "--sources", "2", "-q")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	for _, row := range []string{"graph ", "vertices ", "bits per edge", "gen+ingest ", "backend ", "bfs ", "GTEPS", "cc ", "validation  passed", "peak RSS "} {
+		if !strings.Contains(out, row) {
+			t.Errorf("table lacks %q:\n%s", row, out)
+		}
+	}
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench"},
+		{"bench", "kron"}, // no scale
+		{"bench", "kron", "--scale", "4", "--sources", "0"},
+		{"bench", "kron", "--scale", "4", "--backend", "tpu"},
+		{"bench", filepath.Join(t.TempDir(), "none.ooc")},
+		{"bench", "x.ooc", "--keep", "y.ooc"},
+	} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%q: code %d, want %d (%s)", args, code, exitUsage, stderr)
+		}
+	}
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/gen"
+)
+
+func init() {
+	register(&command{name: "gen", summary: "generate a Kronecker, uniform random or grid graph", help: genHelp, run: runGen})
+	flagSets["gen"] = func(e *env) *flag.FlagSet { return newGenFlags(e, &genArgs{}) }
+}
+
+const genHelp = `
+Usage: ooc gen KIND --scale S [--edgefactor K] [--seed X] -o OUT
+
+Generate a synthetic graph with 2^S vertices. KIND is one of:
+
+  kron    Graph500 Kronecker graph: K*2^S edges, initiator A=0.57 B=0.19 C=0.19 D=0.05,
+          vertex labels randomly permuted as the Graph500 specification asks. Skewed
+          degrees, low diameter; self-loops and duplicate edges included (ingest drops them).
+  urand   uniform random graph (GAPBS's urand): K*2^S edges with uniform endpoints.
+  grid    2-D grid of 2^(S/2) rows and 2^S/rows columns, 4-neighbour edges, plus
+          --shortcuts random edges: a high-diameter graph.
+
+The output is the same for a seed on every machine and with any number of threads.
+When OUT ends in .ooc the graph goes straight into a graph directory through the
+ingest pipeline (--directed, --shard-size, --mem apply as for 'ooc ingest'); otherwise
+OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
+pairs), and - means standard output.
+
+Examples:
+  ooc gen kron --scale 24 --edgefactor 16 --seed 1 -o kron24.ooc
+  ooc gen urand --scale 20 -o urand20.txt
+  ooc gen grid --scale 22 --shortcuts 16 --format bin32 -o grid22.bin
+  ooc gen kron --scale 10 -o - | head
+`
+
+// genArgs are the flags of gen (and, through addSpecFlags, of bench).
+type genArgs struct {
+	spec       gen.Spec
+	format     string
+	out        string
+	force      bool
+	quiet      bool
+	json       bool
+	directed   bool
+	shardBytes byteSize
+	mem        byteSize
+	workers    int
+}
+
+// addSpecFlags declares the generator flags that gen and bench share.
+func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
+	fs.IntVar(&s.Scale, "scale", -1, "`S`: 2^S vertices (required)")
+	fs.IntVar(&s.EdgeFactor, "edgefactor", 16, "`K`: K*2^S edges (kron, urand)")
+	fs.Uint64Var(&s.Seed, "seed", 1, "random seed")
+	fs.IntVar(&s.Shortcuts, "shortcuts", -1, "random shortcut edges of a grid (-1: one per 65536 vertices, at least 4)")
+}
+
+// addBuildFlags declares the flags that shape a graph directory written by gen or bench.
+func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
+	fs.BoolVar(&a.directed, "directed", false, "keep edge directions (default: undirected)")
+	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, e.g. 256MiB (default 512MiB)")
+	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: most of RAM)")
+	fs.BoolVar(&a.force, "force", false, "replace an existing output")
+	fs.BoolVar(&a.quiet, "q", false, "no progress or summary on stderr")
+	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
+}
+
+func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
+	fs := newFlags(e, "gen")
+	addSpecFlags(fs, &a.spec)
+	addBuildFlags(fs, a)
+	fs.StringVar(&a.format, "format", "text", "edge list format: text, bin32 or bin64")
+	fs.StringVar(&a.out, "o", "", "output: a .ooc graph directory, an edge list file, or - (required)")
+	return fs
+}
+
+// specFromArgs checks the kind and the generator flags.
+func specFromArgs(kind string, s gen.Spec) (gen.Spec, error) {
+	s.Kind = kind
+	if s.Scale < 0 {
+		return s, usagef("--scale is required (2^S vertices, e.g. --scale 20)")
+	}
+	if err := s.Validate(); err != nil {
+		return s, usagef("%v", err)
+	}
+	return s, nil
+}
+
+func runGen(e *env, args []string) error {
+	var a genArgs
+	pos, err := parseFlags(e, newGenFlags(e, &a), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("expected one KIND (kron, urand or grid), got %d arguments (run 'ooc help gen')", len(pos))
+	}
+	if a.spec, err = specFromArgs(pos[0], a.spec); err != nil {
+		return err
+	}
+	if a.out == "" {
+		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")
+	}
+	if strings.HasSuffix(a.out, ".ooc") {
+		rep, err := genGraph(e, &a, a.out)
+		if err != nil {
+			return err
+		}
+		return reportGenGraph(e, &a, rep)
+	}
+	return genEdgeList(e, &a)
+}
+
+// genResult is gen's --json output.
+type genResult struct {
+	Graph      string  `json:"graph"`
+	Kind       string  `json:"kind"`
+	Scale      int     `json:"scale"`
+	EdgeFactor int     `json:"edgefactor,omitempty"`
+	Seed       uint64  `json:"seed"`
+	Shortcuts  *int    `json:"shortcuts,omitempty"`
+	Vertices   uint64  `json:"vertices"`
+	Generated  uint64  `json:"generated_edges"`
+	Output     string  `json:"output"`
+	Format     string  `json:"format"`
+	Bytes      int64   `json:"bytes"`
+	Seconds    float64 `json:"seconds"`
+	EdgesPerS  float64 `json:"edges_per_second"`
+	PeakRSS    int64   `json:"peak_rss"`
+
+	// For a graph directory: what the ingest stored.
+	Edges             uint64  `json:"edges,omitempty"`
+	Directed          bool    `json:"directed,omitempty"`
+	SelfLoopsDropped  uint64  `json:"self_loops_dropped,omitempty"`
+	DuplicatesDropped uint64  `json:"duplicates_dropped,omitempty"`
+	BitsPerEdge       float64 `json:"bits_per_edge,omitempty"`
+	Shards            int     `json:"shards,omitempty"`
+}
+
+func newGenResult(s gen.Spec, out, format string, bytes int64, secs float64) *genResult {
+	r := &genResult{Graph: s.String(), Kind: s.Kind, Scale: s.Scale, Seed: s.Seed, Vertices: s.Vertices(),
+		Generated: s.Edges(), Output: out, Format: format, Bytes: bytes, Seconds: secs,
+		EdgesPerS: float64(s.Edges()) / math.Max(secs, 1e-9), PeakRSS: ingest.PeakRSS()}
+	if s.Kind == "grid" {
+		sc := int(s.Edges() - gridLattice(s))
+		r.Shortcuts = &sc
+	} else {
+		r.EdgeFactor = s.EdgeFactor
+	}
+	return r
+}
+
+// gridLattice is the number of grid edges that are not shortcuts.
+func gridLattice(s gen.Spec) uint64 {
+	rows, cols := s.GridShape()
+	return rows*(cols-1) + (rows-1)*cols
+}
+
+// genEdgeList writes the edge list to a file (atomically: a temporary name renamed
+// when complete) or to stdout.
+func genEdgeList(e *env, a *genArgs) error {
+	f, err := gen.ParseFormat(a.format)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if a.out == "-" && a.json {
+		return usagef("--json prints on stdout, which -o - uses for the edges; write the edges to a file")
+	}
+	start := time.Now()
+	var n int64
+	if a.out == "-" {
+		n, err = gen.Write(e.stdout, a.spec, f, a.workers)
+	} else {
+		n, err = writeFileAtomic(a.out, a.force, func(w io.Writer) (int64, error) {
+			return gen.Write(w, a.spec, f, a.workers)
+		})
+	}
+	if err != nil {
+		return err
+	}
+	r := newGenResult(a.spec, a.out, f.String(), n, time.Since(start).Seconds())
+	if !a.quiet {
+		fmt.Fprintf(e.stderr, "gen: %s: %d vertices, %d edges, %s of %s to %s in %.2fs (%s edges/s)\n",
+			r.Graph, r.Vertices, r.Generated, formatSize(n), r.Format, a.out, r.Seconds, humanRate(r.EdgesPerS))
+	}
+	if a.json {
+		return printJSON(e.stdout, r)
+	}
+	return nil
+}
+
+// writeFileAtomic writes path through write under a temporary name in the same
+// directory, syncs it and renames it into place, so a killed run leaves no truncated
+// file under the final name.
+func writeFileAtomic(path string, force bool, write func(io.Writer) (int64, error)) (int64, error) {
+	if _, err := os.Stat(path); err == nil && !force {
+		return 0, fmt.Errorf("gen: %s: %w (use --force to replace it)", path, store.ErrExists)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return 0, fmt.Errorf("gen: %w", err)
+	}
+	n, err := write(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return n, fmt.Errorf("gen: writing %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// genGraph generates a.spec straight into the graph directory dest through the ingest
+// pipeline: no edge list touches the disk.
+func genGraph(e *env, a *genArgs, dest string) (*ingest.Report, error) {
+	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, ShardBytes: int64(a.shardBytes),
+		Mem: int64(a.mem), Workers: a.workers}
+	if !a.quiet {
+		opt.Log = e.stderr
+		if e.isTerminal {
+			opt.Progress = e.stderr
+		}
+	}
+	input := store.InputInfo{Name: a.spec.String(), Bytes: -1, Format: "gen"}
+	hdr := ingest.Header{Vertices: a.spec.Vertices()}
+	return ingest.FromEdges(opt, input, hdr, func(emit func([]ingest.Edge) error) error {
+		return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
+			return emit(asIngestEdges(b))
+		})
+	})
+}
+
+// asIngestEdges reinterprets a batch of generated edges as ingest edges: both are
+// struct{ U, V uint64 }, and gen does not import ingest, to keep the generator free of
+// the pipeline's dependencies. The compile-time check below keeps the layouts tied.
+func asIngestEdges(b []gen.Edge) []ingest.Edge {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*ingest.Edge)(unsafe.Pointer(&b[0])), len(b))
+}
+
+// The conversion compiles only while the two types have identical underlying types.
+var _ = ingest.Edge(gen.Edge{})
+
+func reportGenGraph(e *env, a *genArgs, rep *ingest.Report) error {
+	m := rep.Manifest
+	r := newGenResult(a.spec, a.out, "ooc", m.Bytes, rep.Seconds)
+	r.Edges, r.Directed = m.Edges, m.Directed
+	r.SelfLoopsDropped, r.DuplicatesDropped = m.SelfLoopsDropped, m.DuplicatesDropped
+	r.BitsPerEdge, r.Shards = bitsPerEdge(m), len(m.Out)+len(m.In)
+	if a.json {
+		return printJSON(e.stdout, r)
+	}
+	if !a.quiet {
+		fmt.Fprintf(e.stderr, "gen: %s: %d generated edges into %s in %.2fs (%s edges/s)\n",
+			r.Graph, r.Generated, a.out, r.Seconds, humanRate(r.EdgesPerS))
+	}
+	return nil
+}
+
+// bitsPerEdge is the graph's size per stored directed edge, offsets and degrees
+// included (the transpose of a directed graph counts as a second copy of its edges).
+func bitsPerEdge(m *store.Manifest) float64 {
+	copies := m.Edges
+	if m.Directed {
+		copies *= 2
+	}
+	return 8 * float64(m.Bytes) / math.Max(float64(copies), 1)
+}
+
+// humanRate prints a rate with a decimal unit, e.g. 123.4M.
+func humanRate(x float64) string {
+	for _, u := range []struct {
+		s string
+		f float64
+	}{{"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
+		if x >= u.f {
+			return strconv.FormatFloat(x/u.f, 'f', 1, 64) + u.s
+		}
+	}
+	return strconv.FormatFloat(x, 'f', 0, 64)
+}

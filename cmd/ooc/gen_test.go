@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/gen"
+)
+
+func TestGenEdgeListStdout(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "gen", "kron", "--scale", "6", "--edgefactor", "4", "--seed", "3", "-o", "-", "-q")
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var want bytes.Buffer
+	if _, err := gen.Write(&want, gen.Spec{Kind: "kron", Scale: 6, EdgeFactor: 4, Seed: 3}, gen.Text, 1); err != nil {
+		t.Fatal(err)
+	}
+	if out != want.String() {
+		t.Fatalf("stdout is not the generator's edge list")
+	}
+	if lines := strings.Count(out, "\n"); lines != 4<<6 {
+		t.Fatalf("%d lines, want %d", lines, 4<<6)
+	}
+	if stderr != "" {
+		t.Errorf("-q printed %q", stderr)
+	}
+}
+
+func TestGenEdgeListFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.bin")
+	code, out, stderr := runCLI(t, "", "gen", "urand", "--scale", "8", "--format", "bin32", "-o", path, "--json")
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var r genResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Generated != 16<<8 || r.Bytes != 8*16<<8 || st.Size() != r.Bytes || r.Format != "bin32" || r.Vertices != 256 {
+		t.Errorf("result %+v, file %d bytes", r, st.Size())
+	}
+	if !strings.Contains(stderr, "urand-s8-e16-seed1") {
+		t.Errorf("summary %q", stderr)
+	}
+	// The output exists: refused without --force, replaced with it.
+	if code, _, stderr := runCLI(t, "", "gen", "urand", "--scale", "8", "-o", path); code != exitUsage {
+		t.Errorf("existing output: code %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "gen", "urand", "--scale", "4", "-o", path, "--force", "-q"); code != exitOK {
+		t.Errorf("--force: code %d, %s", code, stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestGenUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"gen"},
+		{"gen", "kron", "-o", "-"},                  // no scale
+		{"gen", "kron", "--scale", "4"},             // no -o
+		{"gen", "rmat", "--scale", "4", "-o", "-"},  // unknown kind
+		{"gen", "kron", "--scale", "40", "-o", "-"}, // scale too large
+		{"gen", "kron", "--scale", "4", "--edgefactor", "0", "-o", "-"},
+		{"gen", "kron", "--scale", "4", "--format", "csv", "-o", "-"},
+		{"gen", "kron", "--scale", "4", "-o", "-", "--json"},
+		{"gen", "kron", "urand", "--scale", "4", "-o", "-"},
+		{"gen", "kron", "--scale", "4", "--mem", "lots", "-o", "x.ooc"},
+	} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%q: code %d, want %d (%s)", args, code, exitUsage, stderr)
+		}
+	}
+}
+
+func TestGenGraph(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "k.ooc")
+	code, out, stderr := runCLI(t, "", "gen", "kron", "--scale", "9", "--seed", "2", "-o", dest, "--json", "-q")
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var r genResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	g, err := store.Open(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if g.NumVertices() != 512 || g.NumEdges() != r.Edges || g.Directed() {
+		t.Fatalf("graph %d vertices %d edges, result %+v", g.NumVertices(), g.NumEdges(), r)
+	}
+	// Every generated edge not a self-loop is stored, both ways.
+	loops := r.SelfLoopsDropped
+	if r.Generated != loops+r.DuplicatesDropped+r.Edges/2 || r.BitsPerEdge <= 0 {
+		t.Errorf("generated %d = %d loops + %d duplicates + %d/2 stored?", r.Generated, loops, r.DuplicatesDropped, r.Edges)
+	}
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
