@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"flag"
 	"slices"
 	"sync"
 	"testing"
@@ -339,8 +340,12 @@ func benchmarkGenerate(b *testing.B, s Spec) {
 	b.ReportMetric(float64(s.Edges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 }
 
-func BenchmarkKron16(b *testing.B) {
-	benchmarkGenerate(b, Spec{Kind: "kron", Scale: 16, EdgeFactor: 16, Seed: 1})
+// benchScale sets the scale of BenchmarkKron and BenchmarkURand: small by default, for a
+// shared 2-core machine; use e.g. -gen.scale 24 on a many-core one.
+var benchScale = flag.Int("gen.scale", 16, "scale of the generator benchmarks")
+
+func BenchmarkKron(b *testing.B) {
+	benchmarkGenerate(b, Spec{Kind: "kron", Scale: *benchScale, EdgeFactor: 16, Seed: 1})
 }
 
 func BenchmarkKron24Block(b *testing.B) {
@@ -354,8 +359,8 @@ func BenchmarkKron24Block(b *testing.B) {
 	b.ReportMetric(float64(BlockEdges)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 }
 
-func BenchmarkURand16(b *testing.B) {
-	benchmarkGenerate(b, Spec{Kind: "urand", Scale: 16, EdgeFactor: 16, Seed: 1})
+func BenchmarkURand(b *testing.B) {
+	benchmarkGenerate(b, Spec{Kind: "urand", Scale: *benchScale, EdgeFactor: 16, Seed: 1})
 }
 
 func BenchmarkWriteText(b *testing.B) {
