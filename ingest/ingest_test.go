@@ -276,8 +276,8 @@ func TestCounts(t *testing.T) {
 		opt                      Options
 		edges, loops, dups, nvtx uint64
 	}{
-		{Options{}, 4, 3, 4, 6},                   // {0,1} {3,4} both ways; 3 loops; 4 repeats
-		{Options{Directed: true}, 4, 3, 2, 6},     // 0->1 1->0 3->4 4->3
+		{Options{}, 4, 3, 4, 6},                    // {0,1} {3,4} both ways; 3 loops; 4 repeats
+		{Options{Directed: true}, 4, 3, 2, 6},      // 0->1 1->0 3->4 4->3
 		{Options{KeepSelfLoops: true}, 6, 0, 5, 6}, // + (2,2) (5,5) once each
 		{Options{KeepDuplicates: true}, 12, 3, 0, 6},
 		{Options{Directed: true, KeepDuplicates: true, KeepSelfLoops: true}, 9, 0, 0, 6},

@@ -53,6 +53,9 @@ type pipeline struct {
 	committed   bool
 }
 
+// ErrMemTooSmall is matched by the error for a memory budget too small to run in.
+var ErrMemTooSmall = errors.New("memory budget too small")
+
 // chunk collects keys of both directions until a sorter takes it.
 type chunk struct{ keys [2][]uint64 }
 
@@ -117,8 +120,8 @@ func (p *pipeline) sizePhase1() error {
 	avail := p.mem - baseMem - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
 	p.chunkKeys = int(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys))
 	if p.chunkKeys < minKeys {
-		return fmt.Errorf("ingest: a memory budget of %s is too small for %d workers (allow at least %s, or fewer workers)",
-			FormatBytes(p.mem), p.workers, FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)))
+		return fmt.Errorf("ingest: a memory budget of %s is too small for %d workers (allow at least %s, or fewer workers): %w",
+			FormatBytes(p.mem), p.workers, FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
 	}
 	if p.opt.chunkKeys > 0 {
 		p.chunkKeys = p.opt.chunkKeys

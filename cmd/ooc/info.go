@@ -1,0 +1,143 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+func init() {
+	register(&command{name: "info", summary: "print a graph's size, counts, degree summary and shards", help: infoHelp, run: runInfo})
+	flagSets["info"] = func(e *env) *flag.FlagSet { return newInfoFlags(e, new(bool)) }
+}
+
+const infoHelp = `
+Usage: ooc info [--json] [GRAPH]
+
+Print what a graph directory holds: vertices, edges, whether it is directed, what
+ingest dropped, its size in bytes and in bits per stored directed edge (degrees and
+offsets included; the transpose of a directed graph counts as a second copy of its
+edges), a degree summary (largest, mean, vertices of degree zero) and the shards.
+It reads only the manifest and the degree arrays; 'ooc verify' checks the checksums.
+Without GRAPH, the only *.ooc graph in the current directory is used.
+
+Examples:
+  ooc info friendster.ooc
+  ooc info --json | jq .bits_per_edge
+`
+
+func newInfoFlags(e *env, asJSON *bool) *flag.FlagSet {
+	fs := newFlags(e, "info")
+	fs.BoolVar(asJSON, "json", false, "print one JSON object")
+	return fs
+}
+
+// graphInfo is the --json form of ooc info.
+type graphInfo struct {
+	Graph             string             `json:"graph"`
+	Vertices          uint32             `json:"vertices"`
+	Edges             uint64             `json:"edges"`
+	Directed          bool               `json:"directed"`
+	IDBase            uint32             `json:"id_base"`
+	Relabeled         bool               `json:"relabeled"`
+	InputEdges        uint64             `json:"input_edges"`
+	SelfLoopsDropped  uint64             `json:"self_loops_dropped"`
+	DuplicatesDropped uint64             `json:"duplicates_dropped"`
+	Bytes             int64              `json:"bytes"`
+	BitsPerEdge       float64            `json:"bits_per_edge"`
+	Shards            int                `json:"shards"`
+	Degree            degreeSummary      `json:"degree"`
+	InDegree          *degreeSummary     `json:"in_degree,omitempty"`
+	Input             store.InputInfo    `json:"input"`
+	Options           store.BuildOptions `json:"options"`
+	ShardList         []store.ShardInfo  `json:"shard_list"`
+	Created           string             `json:"created"`
+}
+
+type degreeSummary struct {
+	Max  uint32  `json:"max"`
+	Mean float64 `json:"mean"`
+	Zero uint64  `json:"zero"` // vertices of degree 0
+}
+
+func runInfo(e *env, args []string) error {
+	var asJSON bool
+	pos, err := parseFlags(e, newInfoFlags(e, &asJSON), args)
+	if err != nil {
+		return err
+	}
+	dir, err := findGraph(pos)
+	if err != nil {
+		return err
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	m := g.M
+	info := graphInfo{Graph: dir, Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, IDBase: m.IDBase,
+		Relabeled: m.Relabeled, InputEdges: m.InputEdges, SelfLoopsDropped: m.SelfLoopsDropped,
+		DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes, BitsPerEdge: bitsPerEdge(m),
+		Shards: len(m.Out) + len(m.In), Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
+		ShardList: append(append([]store.ShardInfo{}, m.Out...), m.In...), Created: m.Created}
+	if m.Directed {
+		d := degrees(g.In())
+		info.InDegree = &d
+	}
+	if asJSON {
+		return printJSON(e.stdout, info)
+	}
+	printInfo(e.stdout, &info)
+	return nil
+}
+
+// degrees summarizes the DEGREES sections of one direction.
+func degrees(c *store.CSR) degreeSummary {
+	var s degreeSummary
+	var n uint64
+	for _, sh := range c.Shards {
+		for _, d := range sh.Degrees {
+			s.Max = max(s.Max, d)
+			if d == 0 {
+				s.Zero++
+			}
+		}
+		n += uint64(sh.N)
+	}
+	if n > 0 {
+		s.Mean = float64(c.Edges) / float64(n)
+	}
+	return s
+}
+
+func printInfo(w io.Writer, i *graphInfo) {
+	kind := "undirected (each edge stored both ways)"
+	if i.Directed {
+		kind = "directed (out-edges and their transpose)"
+	}
+	fmt.Fprintf(w, "graph       %s\n", i.Graph)
+	fmt.Fprintf(w, "vertices    %d", i.Vertices)
+	switch {
+	case i.Relabeled:
+		fmt.Fprintf(w, " (relabeled: original ids in ids.bin)\n")
+	case i.Vertices > 0:
+		fmt.Fprintf(w, " (ids %d..%d)\n", i.IDBase, uint64(i.IDBase)+uint64(i.Vertices)-1)
+	default:
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "edges       %d directed edges, %s\n", i.Edges, kind)
+	fmt.Fprintf(w, "input       %s (%s, %d bytes): %d edges, %d self-loops and %d duplicates dropped\n",
+		i.Input.Name, i.Input.Format, i.Input.Bytes, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
+	fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", formatSize(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
+	fmt.Fprintf(w, "degree      max %d, mean %.2f, %d vertices of degree 0\n", i.Degree.Max, i.Degree.Mean, i.Degree.Zero)
+	if i.InDegree != nil {
+		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %d vertices of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, i.InDegree.Zero)
+	}
+	fmt.Fprintf(w, "shards      %d (at most %s of adjacency each)\n", i.Shards, formatSize(i.Options.ShardBytes))
+	for _, s := range i.ShardList {
+		fmt.Fprintf(w, "  %-16s vertices [%d, %d)  %d edges  %s\n", s.File, s.Lo, s.Hi, s.Edges, formatSize(s.Bytes))
+	}
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/oocgraph/ooc/ingest"
+)
+
+func init() {
+	register(&command{name: "ingest", summary: "turn an edge list into a compressed graph directory", help: ingestHelp, run: runIngest})
+	flagSets["ingest"] = func(e *env) *flag.FlagSet { return newIngestFlags(e, &ingestArgs{}) }
+}
+
+const ingestHelp = `
+Usage: ooc ingest [flags] INPUT
+
+Read an edge list and write a graph directory: compressed CSR shards, checksummed,
+published atomically (an interrupted ingest leaves nothing that opens as a graph).
+INPUT is a file or - for standard input; gzip and zstd are recognised from the bytes.
+
+Formats (detected from the content and the extension; --format overrides):
+  snap    text lines "u v" (spaces, tabs or a comma; further columns ignored; # and %
+          comments), 0-based ids
+  mtx     MatrixMarket coordinate, general or symmetric; 1-based
+  gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based
+  bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
+
+The graph is undirected unless --directed: each input edge is stored both ways.
+--directed keeps directions and also stores the transpose (in-edges), which BFS needs;
+a symmetric MatrixMarket file stands for both directions of each entry either way.
+Self-loops and duplicate edges are dropped and counted unless --keep-self-loops and
+--keep-duplicates. Ids stay the file's own: 1-based formats are shown 1-based by every
+command. Ids must be below 2^32-1; --relabel accepts any 64-bit ids, numbers the
+distinct ids 0..n-1 in ascending order and stores the mapping (it holds 8 bytes per
+distinct vertex in memory besides --mem, and spills 16 bytes per edge to disk).
+
+Memory stays within --mem (default: half the RAM, or of the cgroup limit) plus a few
+MiB, however large the input: edges are partitioned into compressed spill files in the
+output's temporary directory, then sorted partition by partition on all cores.
+
+The output is OUT.ooc in the current directory, OUT being the input's name without
+its extensions (.txt, .gz, .mtx, ...); -o names it. The summary goes to stderr, the
+progress bar too when stderr is a terminal (not with -q).
+
+Examples:
+  ooc ingest friendster.txt                      # writes ./friendster.ooc
+  ooc ingest -o web.ooc --directed web-graph.mtx.gz
+  zcat edges.gz | ooc ingest --format snap -o g.ooc -
+  ooc ingest --mem 4GiB --shard-size 256MiB --json big.bin32 --format bin32
+`
+
+type ingestArgs struct {
+	out        string
+	format     string
+	directed   bool
+	keepLoops  bool
+	keepDups   bool
+	relabel    bool
+	shardBytes byteSize
+	mem        byteSize
+	workers    int
+	quiet      bool
+	force      bool
+	json       bool
+}
+
+func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
+	fs := newFlags(e, "ingest")
+	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
+	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64 (default: detect)")
+	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
+	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
+	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
+	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
+	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
+	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: half the RAM)")
+	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
+	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
+	fs.BoolVar(&a.force, "force", false, "replace an existing output")
+	fs.BoolVar(&a.json, "json", false, "print the report as one JSON object on stdout")
+	return fs
+}
+
+func runIngest(e *env, args []string) error {
+	a := &ingestArgs{}
+	pos, err := parseFlags(e, newIngestFlags(e, a), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("expected one input file (or - for standard input), got %d arguments (run 'ooc help ingest')", len(pos))
+	}
+	in := pos[0]
+	format, err := ingest.ParseFormat(a.format)
+	if err != nil {
+		return usageError{err}
+	}
+	if a.workers < 0 {
+		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	}
+	if a.out == "" {
+		if in == "-" {
+			return usagef("reading standard input needs -o OUT.ooc")
+		}
+		a.out = defaultOutput(in)
+	}
+	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
+		KeepDuplicates: a.keepDups, Relabel: a.relabel, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
+		Workers: a.workers, Format: format}
+	if !a.quiet {
+		opt.Log = e.stderr
+		if e.isTerminal {
+			opt.Progress = e.stderr
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt.Context = ctx
+	var rep *ingest.Report
+	if in == "-" {
+		rep, err = ingest.FileFrom(e.stdin, "-", -1, opt)
+	} else {
+		rep, err = ingest.File(in, opt)
+	}
+	if err != nil {
+		if errors.Is(err, ingest.ErrBadInput) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrMemTooSmall) {
+			return usageError{err}
+		}
+		return err
+	}
+	if a.json {
+		return printJSON(e.stdout, ingestJSON(a.out, rep))
+	}
+	return nil
+}
+
+// defaultOutput is NAME.ooc in the current directory for an input NAME.txt.gz.
+func defaultOutput(in string) string {
+	base := filepath.Base(in)
+	for {
+		ext := strings.ToLower(filepath.Ext(base))
+		switch ext {
+		case ".gz", ".gzip", ".zst", ".zstd", ".txt", ".tsv", ".csv", ".el", ".edges", ".edgelist",
+			".snap", ".mtx", ".gr", ".bin", ".bin32", ".bin64":
+			base = base[:len(base)-len(ext)]
+			continue
+		}
+		break
+	}
+	if base == "" || base == "." {
+		base = "graph"
+	}
+	return base + ".ooc"
+}
+
+// ingestReport is the --json form: the manifest's counts at the top level (as
+// 'ooc info --json' prints them) and the phases.
+type ingestReport struct {
+	Graph             string         `json:"graph"`
+	Vertices          uint32         `json:"vertices"`
+	Edges             uint64         `json:"edges"`
+	Directed          bool           `json:"directed"`
+	InputEdges        uint64         `json:"input_edges"`
+	SelfLoopsDropped  uint64         `json:"self_loops_dropped"`
+	DuplicatesDropped uint64         `json:"duplicates_dropped"`
+	Bytes             int64          `json:"bytes"`
+	BitsPerEdge       float64        `json:"bits_per_edge"`
+	Shards            int            `json:"shards"`
+	Format            string         `json:"format"`
+	Seconds           float64        `json:"seconds"`
+	PeakRSS           int64          `json:"peak_rss"`
+	Mem               int64          `json:"mem"`
+	Workers           int            `json:"workers"`
+	Phases            []ingest.Phase `json:"phases"`
+}
+
+func ingestJSON(dest string, r *ingest.Report) ingestReport {
+	m := r.Manifest
+	return ingestReport{Graph: dest, Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, InputEdges: m.InputEdges,
+		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes,
+		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In), Format: m.Input.Format, Seconds: r.Seconds,
+		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Phases: r.Phases}
+}

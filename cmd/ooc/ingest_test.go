@@ -1,0 +1,213 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const triangle = "# a triangle and a tail\n0 1\n1 2\n2 0\n2 3\n3 3\n1 0\n"
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestIngestInfoVerify(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "tri.txt", triangle)
+	out := filepath.Join(dir, "tri.ooc")
+	code, stdout, stderr := runCLI(t, "", "ingest", "--json", "-o", out, in)
+	if code != exitOK {
+		t.Fatalf("ingest: code %d, stderr %q", code, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("ingest --json: %v in %q", err, stdout)
+	}
+	if rep["vertices"] != 4.0 || rep["edges"] != 8.0 || rep["self_loops_dropped"] != 1.0 || rep["duplicates_dropped"] != 1.0 {
+		t.Errorf("ingest --json: %v", rep)
+	}
+	if !strings.Contains(stderr, "4 vertices, 8 edges") {
+		t.Errorf("summary missing: %q", stderr)
+	}
+
+	code, stdout, stderr = runCLI(t, "", "info", "--json", out)
+	if code != exitOK {
+		t.Fatalf("info: code %d, stderr %q", code, stderr)
+	}
+	var info map[string]any
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"vertices", "edges", "directed", "self_loops_dropped", "duplicates_dropped", "bytes", "bits_per_edge", "shards"} {
+		if _, ok := info[k]; !ok {
+			t.Errorf("info --json lacks %q: %s", k, stdout)
+		}
+	}
+	if d := info["degree"].(map[string]any); d["max"] != 3.0 || d["zero"] != 0.0 || d["mean"] != 2.0 {
+		t.Errorf("degree summary %v, want max 3, mean 2, zero 0", d)
+	}
+	code, stdout, _ = runCLI(t, "", "info", out)
+	if code != exitOK || !strings.Contains(stdout, "max 3, mean 2.00") {
+		t.Errorf("info: code %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "verify", out)
+	if code != exitOK || stdout != "ok: 4 vertices, 8 edges, 1 shards, checksums verified\n" {
+		t.Errorf("verify: code %d, %q", code, stdout)
+	}
+}
+
+func TestIngestStdinDirected(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "g.ooc")
+	code, _, stderr := runCLI(t, triangle, "ingest", "-q", "--format", "snap", "--directed", "-o", out, "-")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("code %d, stderr %q (want none with -q)", code, stderr)
+	}
+	code, stdout, _ := runCLI(t, "", "info", "--json", out)
+	var info struct {
+		Vertices, Edges, Shards uint64
+		Directed                bool
+	}
+	if code != exitOK || json.Unmarshal([]byte(stdout), &info) != nil || info.Edges != 5 || !info.Directed || info.Shards != 2 {
+		t.Fatalf("code %d, info %+v from %q", code, info, stdout)
+	}
+}
+
+// TestIngestDefaultOutput: the graph lands in the current directory, named after the
+// input without its extensions, and info/verify find it there unnamed.
+func TestIngestDefaultOutput(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, t.TempDir(), "road.net.txt", "0 1\n")
+	t.Chdir(dir)
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", in); code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "road.net.ooc", "manifest.json")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, _ := runCLI(t, "", "verify"); code != exitOK || !strings.HasPrefix(stdout, "ok: 2 vertices") {
+		t.Fatalf("verify: %d %q", code, stdout)
+	}
+	if code, _, _ := runCLI(t, "", "info"); code != exitOK {
+		t.Fatalf("info: %d", code)
+	}
+}
+
+func TestDefaultOutputName(t *testing.T) {
+	for in, want := range map[string]string{
+		"friendster.txt":         "friendster.ooc",
+		"/data/web-graph.mtx.gz": "web-graph.ooc",
+		"roads.gr.zst":           "roads.ooc",
+		"kron.bin32":             "kron.ooc",
+		"plain":                  "plain.ooc",
+		"v1.2.edges":             "v1.2.ooc",
+		".txt":                   "graph.ooc",
+	} {
+		if got := defaultOutput(in); got != want {
+			t.Errorf("defaultOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestIngestErrors: bad input and bad usage exit 2 with a one-line message and leave no
+// output behind.
+func TestIngestErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.txt", "0 1\n")
+	bad := writeFile(t, dir, "bad.txt", "0 1\n2 x\n")
+	huge := writeFile(t, dir, "huge.txt", "0 4294967295\n")
+	out := filepath.Join(dir, "out.ooc")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"missing input", []string{"ingest", "-o", out, filepath.Join(dir, "nope.txt")}, "", "nope.txt"},
+		{"directory input", []string{"ingest", "-o", out, dir}, "", "directory"},
+		{"bad line", []string{"ingest", "-o", out, bad}, "", "bad.txt:2"},
+		{"id too large", []string{"ingest", "-o", out, huge}, "", "huge.txt:1"},
+		{"bad format", []string{"ingest", "--format", "csvx", "-o", out, good}, "", "csvx"},
+		{"bad mem", []string{"ingest", "--mem", "12XB", "-o", out, good}, "", "mem"},
+		{"mem too small", []string{"ingest", "--mem", "1MiB", "-o", out, good}, "", "too small"},
+		{"bad shard size", []string{"ingest", "--shard-size", "-5", "-o", out, good}, "", "shard-size"},
+		{"stdin without -o", []string{"ingest", "-"}, "0 1\n", "-o"},
+		{"no input", []string{"ingest", "-o", out}, "", "one input"},
+		{"two inputs", []string{"ingest", "-o", out, good, good}, "", "one input"},
+		{"empty stdin", []string{"ingest", "-o", out, "-"}, "", "stdin"},
+	} {
+		code, _, stderr := runCLI(t, tc.stdin, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: code %d, stderr %q; want 2 and one line mentioning %q", tc.name, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%s: %s left behind", tc.name, out)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".out.ooc.tmp-*")); len(left) > 0 {
+		t.Errorf("temporary directories left: %v", left)
+	}
+}
+
+func TestIngestExisting(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "g.txt", "0 1\n")
+	out := filepath.Join(dir, "g.ooc")
+	if code, _, _ := runCLI(t, "", "ingest", "-q", "-o", out, in); code != exitOK {
+		t.Fatal(code)
+	}
+	code, _, stderr := runCLI(t, "", "ingest", "-q", "-o", out, in)
+	if code != exitUsage || !strings.Contains(stderr, "--force") {
+		t.Fatalf("second ingest: code %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--force", "-o", out, in); code != exitOK {
+		t.Fatalf("--force: code %d, %q", code, stderr)
+	}
+}
+
+func TestVerifyCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "g.txt", triangle)
+	out := filepath.Join(dir, "g.ooc")
+	if code, _, _ := runCLI(t, "", "ingest", "-q", "-o", out, in); code != exitOK {
+		t.Fatal(code)
+	}
+	shard := filepath.Join(out, "out-00000.shard")
+	b, err := os.ReadFile(shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[4096] ^= 0x40 // the first byte of ADJ
+	if err := os.WriteFile(shard, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "verify", out)
+	if code != exitCorrupt || stdout != "" || !strings.Contains(stderr, "out-00000.shard") {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, _ := runCLI(t, "", "verify", filepath.Join(dir, "none.ooc")); code != exitUsage {
+		t.Errorf("verify of a missing graph: code %d, want 2", code)
+	}
+}
+
+func TestHelpIngest(t *testing.T) {
+	for _, name := range []string{"ingest", "info", "verify"} {
+		code, stdout, _ := runCLI(t, "", "help", name)
+		if code != exitOK || !strings.Contains(stdout, "Examples:") {
+			t.Errorf("help %s: code %d, %q", name, code, stdout)
+		}
+	}
+	_, stdout, _ := runCLI(t, "", "help", "ingest")
+	for _, f := range []string{"-mem", "-shard-size", "-relabel", "-keep-duplicates", "-format", "-json"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("help ingest lacks %s", f)
+		}
+	}
+}
