@@ -19,6 +19,10 @@ type Adjacency interface {
 	// ascending order. It may decode into buf (growing it) or return a view of memory it
 	// owns; the result is valid until the next call with the same buf.
 	List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error)
+	// Slice is List for the neighbours at positions [lo, hi) of the list (hi is clipped
+	// to the degree); lo must be a multiple of store.BlockSize, so that a compressed list
+	// can start decoding at a block (FORMAT.md: each block restarts the delta coding).
+	Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error)
 }
 
 // Compressed reads the delta-varint shards of an open graph directly; it copies nothing.
@@ -56,14 +60,31 @@ func (c *Compressed) Degree(d store.Direction, v uint32) uint32 {
 }
 
 func (c *Compressed) List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error) {
+	return c.Slice(d, v, 0, limit, buf)
+}
+
+func (c *Compressed) Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error) {
 	s := c.index(d).shard(v)
 	i := v - s.Lo
-	k := min(limit, s.Degrees[i])
+	deg := s.Degrees[i]
+	hi = min(hi, deg)
+	if lo >= hi {
+		return buf[:0], nil
+	}
+	if lo%store.BlockSize != 0 {
+		panic("kernels: Slice must start at a block boundary")
+	}
+	list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
+	pos, err := store.BlockOffset(list, deg, lo/store.BlockSize)
+	if err != nil {
+		return nil, s.ListError(v)
+	}
+	k := hi - lo
 	if uint32(cap(buf)) < k {
 		buf = make([]uint32, k, k+k/4)
 	}
 	buf = buf[:k]
-	if !decodePrefix(buf, v, s.Adj[s.Offsets[i]:s.Offsets[i+1]], s.Degrees[i], c.g.NumVertices()) {
+	if !decodeFrom(buf, v, list, pos, c.g.NumVertices()) {
 		return nil, s.ListError(v)
 	}
 	return buf, nil
@@ -123,6 +144,11 @@ func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
 	if nb := store.NumBlocks(d); nb > 1 {
 		pos = 4 * int(nb-1)
 	}
+	return decodeFrom(dst, v, list, pos, nv)
+}
+
+// decodeFrom decodes len(dst) neighbours of v from the block that starts at byte pos.
+func decodeFrom(dst []uint32, v uint32, list []byte, pos int, nv uint32) bool {
 	for j := 0; j < len(dst); {
 		x, p := uvarint(list, pos)
 		f := int64(v) + unzigzag(x)
@@ -215,7 +241,12 @@ func (f *Flat) Degree(d store.Direction, v uint32) uint32 {
 }
 
 func (f *Flat) List(d store.Direction, v, limit uint32, _ []uint32) ([]uint32, error) {
+	return f.Slice(d, v, 0, limit, nil)
+}
+
+func (f *Flat) Slice(d store.Direction, v, lo, hi uint32, _ []uint32) ([]uint32, error) {
 	off, adj := f.lists(d)
-	lo, hi := off[v], off[v+1]
-	return adj[lo : lo+min(hi-lo, uint64(limit))], nil
+	deg := off[v+1] - off[v]
+	a, b := min(uint64(lo), deg), min(uint64(hi), deg)
+	return adj[off[v]+a : off[v]+max(a, b)], nil
 }

@@ -63,8 +63,10 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, src := range srcs {
+		for i, src := range srcs {
 			want := refLevels(out, src)
+			// every other source splits lists into one-block pieces (see topDown)
+			pieceSize = [2]uint32{64 * store.BlockSize, store.BlockSize}[i%2]
 			for _, a := range []Adjacency{NewCompressed(g), flat} {
 				for _, workers := range []int{1, 3} {
 					for vi, opt := range variants {
@@ -146,6 +148,38 @@ func TestBFSRandom(t *testing.T) {
 		}
 		srcs := []uint32{uint32(r.IntN(int(n))), n / 2}
 		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,seed=%d)", i, n, len(edges), directed, seed), n, edges, directed, srcs)
+	}
+}
+
+func TestSlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	n := uint32(1000)
+	edges := testgraph.Random(r, n, 4000)
+	for v := uint32(0); v < n; v += 3 {
+		edges = append(edges, testgraph.Edge{U: 7, V: v}) // a list of several blocks
+	}
+	out, _ := testgraph.Lists(n, edges, false)
+	g := testgraph.Build(t, n, edges, false, 256)
+	flat, err := NewFlat(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Adjacency{NewCompressed(g), flat} {
+		for _, v := range []uint32{7, 0, 500, 999} {
+			for lo := uint32(0); lo < 400; lo += store.BlockSize {
+				for _, hi := range []uint32{lo, lo + 1, lo + 64, lo + 130, 1 << 20} {
+					got, err := a.Slice(store.Out, v, lo, hi, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					l := out[v]
+					want := l[min(int(lo), len(l)):min(int(hi), len(l))]
+					if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+						t.Fatalf("%T Slice(%d, %d, %d) = %v, want %v", a, v, lo, hi, got, want)
+					}
+				}
+			}
+		}
 	}
 }
 
