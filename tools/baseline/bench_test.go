@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/afforest"
-	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
@@ -26,7 +26,7 @@ import (
 var (
 	kronScale = flag.Int("kron.scale", 14, "scale of the benchmark Kronecker graph")
 	kronEF    = flag.Int("kron.ef", 16, "edge factor of the benchmark Kronecker graph")
-	graphDir  = flag.String("graph", "", "benchmark this graph directory instead of a generated one")
+	graphDir  = flag.String("graph", "", "benchmark this graph directory; when it does not exist, generate the Kronecker graph into it and keep it")
 )
 
 var (
@@ -55,10 +55,12 @@ func TestMain(m *testing.M) {
 // kron returns the benchmark graph (checked) and its flat copy.
 func kron(tb testing.TB) (*store.Graph, *kernels.Flat) {
 	kronOnce.Do(func() {
+		spec := gen.Spec{Kind: "kron", Scale: *kronScale, EdgeFactor: *kronEF, Seed: 1}
 		dir := *graphDir
 		if dir == "" {
-			spec := gen.Spec{Kind: "kron", Scale: *kronScale, EdgeFactor: *kronEF, Seed: 1}
 			dir = filepath.Join(tmpDir, spec.String()+".ooc")
+		}
+		if _, err := os.Stat(dir); err != nil {
 			_, kronErr = ingest.FromEdges(ingest.Options{Dest: dir}, store.InputInfo{Name: spec.String(), Bytes: -1, Format: "gen"},
 				ingest.Header{Vertices: spec.Vertices()}, func(emit func([]ingest.Edge) error) error {
 					return gen.Generate(spec, 0, func(b []gen.Edge) error {

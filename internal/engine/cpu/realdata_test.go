@@ -1,0 +1,90 @@
+package cpu
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// dataDir holds the real graphs of shared/data (MANIFEST.md there gives the answers
+// checked below); OOC_DATA overrides it.
+func dataDir(t *testing.T) string {
+	dir := os.Getenv("OOC_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
+		t.Skipf("no real graphs at %s (set OOC_DATA)", dir)
+	}
+	return dir
+}
+
+// TestRealGraphs checks the reference answers of shared/data/MANIFEST.md: every edge
+// taken as undirected, self-loops dropped, BFS from the smallest vertex id; and that the
+// directed versions have the same weakly connected components.
+func TestRealGraphs(t *testing.T) {
+	data := dataDir(t)
+	cases := []struct {
+		file                string
+		vertices            uint32
+		components, largest uint64
+		reached             uint64
+		depth               uint32
+		long                bool
+	}{
+		{"facebook_combined.txt.gz", 4039, 1, 4039, 4039, 6, false},
+		{"luxembourg_osm.mtx.gz", 114599, 1, 114599, 114599, 1034, false},
+		{"soc-Slashdot0902.txt.gz", 82168, 1, 82168, 82168, 8, false},
+		{"cnr-2000.txt.gz", 325557, 1, 325557, 325557, 25, true},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("long; run without -short")
+			}
+			for _, directed := range []bool{false, true} {
+				dir := filepath.Join(t.TempDir(), "g.ooc")
+				if _, err := ingest.File(filepath.Join(data, c.file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
+					t.Fatal(err)
+				}
+				g, err := store.Open(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer g.Close()
+				if g.NumVertices() != c.vertices {
+					t.Fatalf("%d vertices, want %d", g.NumVertices(), c.vertices)
+				}
+				e, err := engine.Open(g, "cpu", engine.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cc, err := e.CC()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cc.Components != c.components || cc.Largest != c.largest {
+					t.Errorf("directed=%v: %d components, largest %d; want %d, %d", directed, cc.Components, cc.Largest, c.components, c.largest)
+				}
+				if _, err := validate.CC(g, cc.Labels); err != nil {
+					t.Error(err)
+				}
+				r, err := e.BFS(0) // the smallest id (vertex 1 of a 1-based MatrixMarket file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := validate.BFS(g, 0, r.Parent, r.Level); err != nil {
+					t.Error(err)
+				}
+				if !directed && (r.Reached != c.reached || r.Depth != c.depth) {
+					t.Errorf("bfs: reached %d depth %d; want %d, %d", r.Reached, r.Depth, c.reached, c.depth)
+				}
+			}
+		})
+	}
+}
