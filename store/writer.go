@@ -2,9 +2,11 @@ package store
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"hash"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -21,17 +23,62 @@ type ShardInfo struct {
 
 // shardWriter streams one shard file: ADJ first (its size is unknown until the shard is
 // cut), then DEGREES and OFFSETS, the footer, and finally the header page at offset 0.
+// DEGREES and OFFSETS go to side files until the shard is cut, so a writer's memory does
+// not grow with the shard's vertex count (ingest runs within a memory budget).
 type shardWriter struct {
-	f       *os.File
-	w       *bufio.Writer
-	path    string
-	dir     Direction
-	lo      uint32
-	degrees []uint32
-	offsets []uint32 // offsets[i] of each vertex so far; the end offset is adjLen
-	adjLen  int64
-	edges   uint64
-	adjCRC  hash.Hash32
+	f      *os.File
+	w      *bufio.Writer
+	path   string
+	dir    Direction
+	lo     uint32
+	nv     uint32 // vertices so far
+	deg    *sideFile
+	off    *sideFile
+	adjLen int64
+	edges  uint64
+	adjCRC hash.Hash32
+}
+
+// sideFile accumulates one uint32 array section on disk.
+type sideFile struct {
+	f    *os.File
+	path string
+	w    *bufio.Writer
+	crc  hash.Hash32
+	n    int64
+	buf  [4]byte
+}
+
+func newSideFile(path string) (*sideFile, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &sideFile{f: f, path: path, w: bufio.NewWriterSize(f, 64<<10), crc: crc32.New(castagnoli)}, nil
+}
+
+func (s *sideFile) put(x uint32) {
+	binary.LittleEndian.PutUint32(s.buf[:], x)
+	s.w.Write(s.buf[:])
+	s.n += 4
+}
+
+// copyTo flushes the side file and copies it to w, computing its CRC on the way.
+func (s *sideFile) copyTo(w io.Writer) error {
+	if err := s.w.Flush(); err != nil {
+		return err
+	}
+	_, err := io.Copy(io.MultiWriter(w, s.crc), io.NewSectionReader(s.f, 0, s.n))
+	return err
+}
+
+// close closes and removes the side file; Builder.Abort removes it too, with the
+// temporary directory.
+func (s *sideFile) close() {
+	if s != nil {
+		s.f.Close()
+		os.Remove(s.path)
+	}
 }
 
 func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error) {
@@ -43,20 +90,35 @@ func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error)
 		f.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &shardWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, dir: dir, lo: lo, adjCRC: crc32.New(castagnoli)}, nil
+	s := &shardWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, dir: dir, lo: lo, adjCRC: crc32.New(castagnoli)}
+	if s.deg, err = newSideFile(path + ".deg"); err == nil {
+		s.off, err = newSideFile(path + ".off")
+	}
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
 }
 
-func (s *shardWriter) n() uint32 { return uint32(len(s.degrees)) }
+func (s *shardWriter) close() {
+	s.f.Close()
+	s.deg.close()
+	s.off.close()
+}
+
+func (s *shardWriter) n() uint32 { return s.nv }
 
 // appendLists appends the lists of consecutive vertices: degrees[i] and the bytes
 // data[offsets[i]:offsets[i+1]].
 func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte) error {
 	base := int64(offsets[0])
 	for i, d := range degrees {
-		s.degrees = append(s.degrees, d)
-		s.offsets = append(s.offsets, uint32(s.adjLen+int64(offsets[i])-base))
+		s.deg.put(d)
+		s.off.put(uint32(s.adjLen + int64(offsets[i]) - base))
 		s.edges += uint64(d)
 	}
+	s.nv += uint32(len(degrees))
 	chunk := data[offsets[0]:offsets[len(degrees)]]
 	s.adjLen += int64(len(chunk))
 	s.adjCRC.Write(chunk)
@@ -66,9 +128,10 @@ func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte) error 
 
 func (s *shardWriter) appendEmpty(count uint32) {
 	for i := uint32(0); i < count; i++ {
-		s.degrees = append(s.degrees, 0)
-		s.offsets = append(s.offsets, uint32(s.adjLen))
+		s.deg.put(0)
+		s.off.put(uint32(s.adjLen))
 	}
+	s.nv += count
 }
 
 func (s *shardWriter) pad(pos int64) (int64, error) {
@@ -81,20 +144,24 @@ func (s *shardWriter) pad(pos int64) (int64, error) {
 	return next, nil
 }
 
-func (s *shardWriter) writeSection(pos int64, id uint32, b []byte) (Section, int64, error) {
+// writeSection copies a side file as section id, starting at the next aligned
+// position after pos.
+func (s *shardWriter) writeSection(pos int64, id uint32, side *sideFile) (Section, int64, error) {
 	start, err := s.pad(pos)
 	if err != nil {
 		return Section{}, 0, err
 	}
-	if _, err := s.w.Write(b); err != nil {
+	if err := side.copyTo(s.w); err != nil {
 		return Section{}, 0, err
 	}
-	return Section{ID: id, Offset: start, Length: int64(len(b)), CRC: CRC32C(b)}, start + int64(len(b)), nil
+	return Section{ID: id, Offset: start, Length: side.n, CRC: side.crc.Sum32()}, start + side.n, nil
 }
 
 // finish writes the remaining sections, footer and header, fsyncs and closes the file.
 func (s *shardWriter) finish() (ShardInfo, error) {
 	info, err := s.finishErr()
+	s.deg.close()
+	s.off.close()
 	if err != nil {
 		s.f.Close()
 		return info, fmt.Errorf("store: writing %s: %w", s.path, err)
@@ -107,12 +174,12 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 		return ShardInfo{}, fmt.Errorf("adjacency of %d bytes exceeds the 4 GiB a shard can hold", s.adjLen)
 	}
 	adj := Section{ID: SecAdj, Offset: headerSize, Length: s.adjLen, CRC: s.adjCRC.Sum32()}
-	deg, pos, err := s.writeSection(headerSize+s.adjLen, SecDegrees, u32bytes(s.degrees))
+	deg, pos, err := s.writeSection(headerSize+s.adjLen, SecDegrees, s.deg)
 	if err != nil {
 		return ShardInfo{}, err
 	}
-	offs := append(s.offsets, uint32(s.adjLen))
-	off, pos, err := s.writeSection(pos, SecOffsets, u32bytes(offs))
+	s.off.put(uint32(s.adjLen))
+	off, pos, err := s.writeSection(pos, SecOffsets, s.off)
 	if err != nil {
 		return ShardInfo{}, err
 	}
@@ -137,14 +204,6 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 		File: filepath.Base(s.path), Lo: s.lo, Hi: s.lo + s.n(), Edges: s.edges,
 		Bytes: pos + footerSize, HeaderCRC: fmt.Sprintf("%08x", h.CRC),
 	}, nil
-}
-
-func u32bytes(v []uint32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
-	}
-	return b
 }
 
 // CSRWriter writes one direction of a graph as a sequence of shards, cutting a new shard
@@ -275,7 +334,7 @@ func (w *CSRWriter) finish(nv uint32) ([]ShardInfo, error) {
 
 func (w *CSRWriter) abort() {
 	if w.cur != nil {
-		w.cur.f.Close()
+		w.cur.close()
 		w.cur = nil
 	}
 }
