@@ -70,60 +70,38 @@ func (r *run) logf(t0 time.Time, format string, args ...any) {
 	}
 }
 
-// list fetches a list into worker w's buffer (kept when the adjacency decodes into it).
-func (r *run) list(w int, d store.Direction, v, limit uint32) ([]uint32, error) {
-	l, err := r.a.List(d, v, limit, r.bufs[w])
-	if _, ok := r.a.(*kernels.Compressed); ok && err == nil {
-		r.bufs[w] = l[:0]
-	}
-	return l, err
-}
-
 // sampleRound links every vertex with its k-th out-neighbour.
 func (r *run) sampleRound(k uint32) error {
 	return r.parallel(func(w int, lo, hi uint32) error {
-		for u := lo; u < hi; u++ {
-			nbrs, err := r.list(w, store.Out, u, k+1)
-			if err != nil {
-				return err
-			}
+		return r.a.Range(store.Out, lo, hi, k+1, &r.bufs[w], nil, func(u uint32, nbrs []uint32) {
 			if uint32(len(nbrs)) > k {
 				link(r.comp, u, nbrs[k])
 			}
-		}
-		return nil
+		})
 	})
 }
 
 // finish links the remaining edges of every vertex outside the skipped component: its
 // out-neighbours from the first unsampled one on, and on directed graphs all its
 // in-neighbours, since an edge from inside the skipped component to outside it is seen
-// only from the outside end.
+// only from the outside end. A vertex seen in the skipped component's tree stays in it
+// (trees only merge), so an edge skipped from both ends joins two vertices of one tree.
 func (r *run) finish(sampled, skip uint32) error {
-	directed := r.a.Directed()
+	keep := func(v uint32) bool { return atomic.LoadUint32(&r.comp[v]) != skip }
 	return r.parallel(func(w int, lo, hi uint32) error {
-		for u := lo; u < hi; u++ {
-			if atomic.LoadUint32(&r.comp[u]) == skip {
-				continue
-			}
-			nbrs, err := r.list(w, store.Out, u, ^uint32(0))
-			if err != nil {
-				return err
-			}
+		err := r.a.Range(store.Out, lo, hi, ^uint32(0), &r.bufs[w], keep, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs[min(sampled, uint32(len(nbrs))):] {
 				link(r.comp, u, v)
 			}
-			if !directed {
-				continue
-			}
-			if nbrs, err = r.list(w, store.In, u, ^uint32(0)); err != nil {
-				return err
-			}
+		})
+		if err != nil || !r.a.Directed() {
+			return err
+		}
+		return r.a.Range(store.In, lo, hi, ^uint32(0), &r.bufs[w], keep, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs {
 				link(r.comp, u, v)
 			}
-		}
-		return nil
+		})
 	})
 }
 

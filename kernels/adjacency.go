@@ -23,6 +23,11 @@ type Adjacency interface {
 	// to the degree); lo must be a multiple of store.BlockSize, so that a compressed list
 	// can start decoding at a block (FORMAT.md: each block restarts the delta coding).
 	Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error)
+	// Range calls fn with the first min(limit, degree) neighbours of each vertex v in
+	// [lo, hi) that has any and for which keep (when not nil) returns true, in vertex
+	// order; it decodes into *scratch (growing it). This is the cheap way to sweep
+	// vertices: no shard lookup or interface call per vertex.
+	Range(d store.Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(v uint32) bool, fn func(v uint32, nbrs []uint32)) error
 }
 
 // Compressed reads the delta-varint shards of an open graph directly; it copies nothing.
@@ -88,6 +93,30 @@ func (c *Compressed) Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([
 		return nil, s.ListError(v)
 	}
 	return buf, nil
+}
+
+func (c *Compressed) Range(d store.Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
+	idx, nv := c.index(d), c.g.NumVertices()
+	for v := lo; v < hi; {
+		s := idx.shard(v)
+		deg, off, adj := s.Degrees, s.Offsets, s.Adj
+		for end := min(hi, s.Hi()); v < end; v++ {
+			i := v - s.Lo
+			k := min(limit, deg[i])
+			if k == 0 || (keep != nil && !keep(v)) {
+				continue
+			}
+			if uint32(cap(*scratch)) < k {
+				*scratch = make([]uint32, k, k+k/4)
+			}
+			buf := (*scratch)[:k]
+			if !decodePrefix(buf, v, adj[off[i]:off[i+1]], deg[i], nv) {
+				return s.ListError(v)
+			}
+			fn(v, buf)
+		}
+	}
+	return nil
 }
 
 // shardIndex finds the shard of a vertex in O(1) for the usual few large shards: tab[k]
@@ -242,6 +271,18 @@ func (f *Flat) Degree(d store.Direction, v uint32) uint32 {
 
 func (f *Flat) List(d store.Direction, v, limit uint32, _ []uint32) ([]uint32, error) {
 	return f.Slice(d, v, 0, limit, nil)
+}
+
+func (f *Flat) Range(d store.Direction, lo, hi, limit uint32, _ *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
+	off, adj := f.lists(d)
+	for v := lo; v < hi; v++ {
+		a, b := off[v], off[v+1]
+		if a == b || (keep != nil && !keep(v)) {
+			continue
+		}
+		fn(v, adj[a:a+min(b-a, uint64(limit))])
+	}
+	return nil
 }
 
 func (f *Flat) Slice(d store.Direction, v, lo, hi uint32, _ []uint32) ([]uint32, error) {

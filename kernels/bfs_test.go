@@ -183,6 +183,45 @@ func TestSlice(t *testing.T) {
 	}
 }
 
+func TestRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	n := uint32(700)
+	edges := testgraph.Random(r, n, 3000)
+	for v := uint32(0); v < n; v += 2 {
+		edges = append(edges, testgraph.Edge{U: 9, V: v})
+	}
+	out, in := testgraph.Lists(n, edges, true)
+	g := testgraph.Build(t, n, edges, true, 128)
+	flat, err := NewFlat(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Adjacency{NewCompressed(g), flat} {
+		for d, lists := range map[store.Direction][][]uint32{store.Out: out, store.In: in} {
+			for _, limit := range []uint32{1, 2, 70, ^uint32(0)} {
+				var scratch []uint32
+				next := uint32(100)
+				keep := func(v uint32) bool { return v%3 != 0 }
+				err := a.Range(d, 100, 650, limit, &scratch, keep, func(v uint32, nbrs []uint32) {
+					for ; next < v; next++ {
+						if keep(next) && len(lists[next]) > 0 {
+							t.Fatalf("%T %s limit %d: vertex %d skipped", a, d, limit, next)
+						}
+					}
+					l := lists[v]
+					if !keep(v) || !slices.Equal(nbrs, l[:min(len(l), int(limit))]) {
+						t.Fatalf("%T %s limit %d: vertex %d got %v", a, d, limit, v, nbrs)
+					}
+					next = v + 1
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
 func TestBFSBadSource(t *testing.T) {
 	g := testgraph.Build(t, 3, []testgraph.Edge{{U: 0, V: 1}}, false, 0)
 	if _, err := BFS(NewCompressed(g), 3, engine.Options{}); !errors.Is(err, store.ErrNoVertex) {
