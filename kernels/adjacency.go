@@ -153,14 +153,17 @@ func (x *shardIndex) shard(v uint32) *store.Shard {
 	return x.shards[i]
 }
 
-// uvarint decodes the LEB128 value at b[pos]; the one-byte case, by far the most common
-// on sorted lists, stays inline. next < 0 means malformed bytes.
+// uvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes. The hot
+// loops write its one-byte fast path out themselves (the compiler does not inline it).
 func uvarint(b []byte, pos int) (x uint64, next int) {
 	if pos < len(b) && b[pos] < 0x80 {
 		return uint64(b[pos]), pos + 1
 	}
-	return store.Uvarint(b, pos)
+	return uvarintSlow(b, pos)
 }
+
+// uvarintSlow decodes a value of any length.
+func uvarintSlow(b []byte, pos int) (uint64, int) { return store.Uvarint(b, pos) }
 
 // unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
@@ -192,7 +195,11 @@ func decodeFrom(dst []uint32, v uint32, list []byte, pos int, nv uint32) bool {
 			if j == end {
 				break
 			}
-			x, p = uvarint(list, p)
+			if p < len(list) && list[p] < 0x80 { // one-byte delta, the common case, inline
+				x, p = uint64(list[p]), p+1
+			} else {
+				x, p = uvarintSlow(list, p)
+			}
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return false

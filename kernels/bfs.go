@@ -412,7 +412,11 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint
 			if checked == end {
 				break
 			}
-			x, p = uvarint(list, p)
+			if p < len(list) && list[p] < 0x80 { // one-byte delta, the common case, inline
+				x, p = uint64(list[p]), p+1
+			} else {
+				x, p = uvarintSlow(list, p)
+			}
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return 0, checked, malformed
