@@ -99,6 +99,7 @@ func (p *parser) run(emit func([]Edge) error) error {
 	}
 	seq, err := read(work)
 	wg.Wait()
+	p.releaseBufs()
 	if err != nil {
 		p.fail(seq, err)
 	}
@@ -144,7 +145,8 @@ func (p *parser) stopped() bool { return p.errSeq.Load() != math.MaxInt64 }
 // may hold an earlier error.
 func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.WaitGroup) {
 	defer wg.Done()
-	w := &worker{emit: emit, batch: make([]Edge, 0, BatchSize), maxID: p.opt.MaxID, p: p}
+	w := &worker{emit: emit, batch: newBatch(), maxID: p.opt.MaxID, p: p}
+	defer func() { batchPool.Put(&w.batch) }()
 	for b := range blocks {
 		if b.seq < p.errSeq.Load() {
 			if err := p.body(w, b); err != nil {
@@ -172,9 +174,38 @@ func (p *parser) getBuf() []byte {
 	}
 	if p.nbufs < cap(p.free) {
 		p.nbufs++
+		if b, ok := blockPool.Get().(*[]byte); ok && cap(*b) == blockSize {
+			return *b
+		}
 		return make([]byte, blockSize)
 	}
 	return <-p.free
+}
+
+// Buffers outlive one Parse call in these pools, so that repeated calls
+// (tests, fuzzing, several inputs) do not allocate ~20 MB each.
+var (
+	blockPool sync.Pool // *[]byte of blockSize
+	batchPool sync.Pool // *[]Edge of BatchSize
+)
+
+// releaseBufs hands the block buffers back to blockPool once all workers are done.
+func (p *parser) releaseBufs() {
+	for {
+		select {
+		case b := <-p.free:
+			blockPool.Put(&b)
+		default:
+			return
+		}
+	}
+}
+
+func newBatch() []Edge {
+	if b, ok := batchPool.Get().(*[]Edge); ok {
+		return (*b)[:0]
+	}
+	return make([]Edge, 0, BatchSize)
 }
 
 func (p *parser) putBuf(b []byte) { p.free <- b }

@@ -1,0 +1,98 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// benchEdges is the size of the generated benchmark input: about 3.2 M
+// edges, ~50 MB of text with ids up to 2^26 like Friendster's.
+const benchEdges = 1 << 22 * 3 / 4
+
+var benchInput struct {
+	once        sync.Once
+	text, gz    []byte
+	bin32       []byte
+	edges       int
+	textPerEdge float64
+}
+
+func benchData(b *testing.B) {
+	benchInput.once.Do(func() {
+		x := uint64(0x9e3779b97f4a7c15)
+		var text []byte
+		bin := make([]byte, 0, benchEdges*8)
+		text = append(text, "# Directed graph: generated\n# Nodes: 67108864\n"...)
+		for range benchEdges {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			u, v := x&(1<<26-1), x>>38
+			text = strconv.AppendUint(text, u, 10)
+			text = append(text, '\t')
+			text = strconv.AppendUint(text, v, 10)
+			text = append(text, '\n')
+			bin = binary.LittleEndian.AppendUint32(bin, uint32(u))
+			bin = binary.LittleEndian.AppendUint32(bin, uint32(v))
+		}
+		benchInput.text, benchInput.bin32, benchInput.edges = text, bin, benchEdges
+		benchInput.gz = compress(b, "gzip", text)
+	})
+}
+
+// benchParse runs ParseOnly over in and reports edges/s overall and per
+// worker (a core when GOMAXPROCS >= workers).
+func benchParse(b *testing.B, in []byte, opt ParseOptions) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := ParseOnly(bytes.NewReader(in), opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Edges != uint64(benchInput.edges) {
+			b.Fatalf("%d edges, want %d", res.Edges, benchInput.edges)
+		}
+	}
+	perSec := float64(benchInput.edges) * float64(b.N) / b.Elapsed().Seconds()
+	b.ReportMetric(perSec, "edges/s")
+	b.ReportMetric(perSec/float64(min(opt.Workers, runtime.GOMAXPROCS(0))), "edges/s/core")
+}
+
+func BenchmarkParseSNAP(b *testing.B) {
+	benchData(b)
+	for _, w := range []int{1, 2, 4, 8, 16} {
+		if w > runtime.GOMAXPROCS(0) && w > 2 {
+			continue
+		}
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			benchParse(b, benchInput.text, ParseOptions{Workers: w, MaxID: 1<<32 - 2})
+		})
+	}
+}
+
+// BenchmarkParseSNAPGzip is bound by the serial gzip decoder; parsing
+// overlaps with it in the other workers.
+func BenchmarkParseSNAPGzip(b *testing.B) {
+	benchData(b)
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			benchParse(b, benchInput.gz, ParseOptions{Workers: w, MaxID: 1<<32 - 2})
+		})
+	}
+}
+
+func BenchmarkParseBin32(b *testing.B) {
+	benchData(b)
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			benchParse(b, benchInput.bin32, ParseOptions{Workers: w, Format: FormatBin32, MaxID: 1<<32 - 2})
+		})
+	}
+}
