@@ -3,36 +3,49 @@ package engine
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/oocgraph/ooc/store"
 )
 
 // Summarize fills r.Reached, r.Depth and r.EdgesTraversed from r.Level and the graph's
 // out-degrees, so that every backend counts edges the same way (see
-// BFSResult.EdgesTraversed). It reads only the DEGREES sections, in parallel by shard.
+// BFSResult.EdgesTraversed). It reads only the DEGREES sections, in parallel.
 func Summarize(g *store.Graph, r *BFSResult) {
-	shards := g.Out().Shards
+	type chunk struct {
+		s      *store.Shard
+		lo, hi uint32 // indexes into the shard's vertices
+	}
+	const size = 1 << 16
+	var chunks []chunk
+	for _, s := range g.Out().Shards {
+		for lo := uint32(0); lo < s.N; lo += min(size, s.N-lo) {
+			chunks = append(chunks, chunk{s, lo, lo + min(size, s.N-lo)})
+		}
+	}
 	type part struct {
 		reached, degSum uint64
 		depth           uint32
 	}
-	parts := make([]part, len(shards))
+	parts := make([]part, len(chunks))
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, s := range shards {
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			var p part
-			for j, d := range s.Degrees {
-				if l := r.Level[s.Lo+uint32(j)]; l != Unreached {
-					p.reached++
-					p.degSum += uint64(d)
-					p.depth = max(p.depth, l)
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
+				c := chunks[i]
+				var p part
+				for j, d := range c.s.Degrees[c.lo:c.hi] {
+					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
+						p.reached++
+						p.degSum += uint64(d)
+						p.depth = max(p.depth, l)
+					}
 				}
+				parts[i] = p
 			}
-			parts[i] = p
 		}()
 	}
 	wg.Wait()
