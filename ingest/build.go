@@ -107,7 +107,7 @@ func (p *pipeline) sizePhase2() int {
 	}
 	avail := p.mem - baseMem - refs*24
 	w := p.workers
-	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 1<<20; w-- {
+	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}
 	p.taskKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 512<<20), minKeys))
 	if p.opt.taskKeys > 0 {
@@ -305,6 +305,8 @@ func (ws *workerState) encode(keys []uint64) {
 	n := len(keys)
 	ws.data = slices.Grow(ws.data, 5*n+n/16+64)
 	ws.lo = keySrc(keys[0])
+	width := int(keySrc(keys[n-1])-ws.lo) + 1
+	ws.degrees, ws.offsets = slices.Grow(ws.degrees, width), slices.Grow(ws.offsets, width+1)
 	v := ws.lo
 	for i := 0; i < n; {
 		s := keySrc(keys[i])

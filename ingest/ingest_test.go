@@ -465,3 +465,35 @@ func TestIDIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestDigitShifts(t *testing.T) {
+	for _, tc := range []struct {
+		varying uint64
+		want    []uint
+	}{
+		{0, nil},
+		{1, []uint{0}},
+		{1<<19 - 1 | (1<<19-1)<<32, []uint{0, 11, 32, 43}},
+		{1 << 63, []uint{63}},
+		{^uint64(0), []uint{0, 11, 22, 33, 44, 55}},
+	} {
+		if got := digitShifts(tc.varying); !slices.Equal(got, tc.want) {
+			t.Errorf("digitShifts(%#x) = %v, want %v", tc.varying, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkRadixSort(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	keys := make([]uint64, 1<<20)
+	for i := range keys {
+		keys[i] = key(uint32(rng.IntN(1<<26)), uint32(rng.IntN(1<<26)))
+	}
+	a, tmp := make([]uint64, len(keys)), make([]uint64, len(keys))
+	b.SetBytes(8 << 20)
+	for range b.N {
+		copy(a, keys)
+		radixSort(a, tmp)
+	}
+	b.ReportMetric(float64(b.N)*float64(len(keys))/b.Elapsed().Seconds(), "keys/s")
+}

@@ -68,9 +68,10 @@ const (
 	taskFixed   = 10 << 20
 	minKeys     = 16 << 10
 
-	// maxChunkKeys caps a chunk at 32 MiB a direction: larger chunks barely shorten
-	// the spill (its deltas shrink by a few bits) and would cost RSS for nothing.
-	maxChunkKeys = 4 << 20
+	// maxChunkKeys caps a chunk at 8 MiB a direction: larger chunks barely shorten
+	// the spill (its deltas shrink by a few bits), sort out of cache, and delay the
+	// sorters on small inputs.
+	maxChunkKeys = 1 << 20
 )
 
 func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*pipeline, error) {

@@ -1,48 +1,86 @@
 package ingest
 
-// radixBits is the digit width of radixSort: 2048 counters (16 KiB) stay in L1, and a
-// 64-bit key needs at most 6 passes, fewer when digits are constant (keys of one
-// partition share their top bits, and small graphs leave the high digits of dst zero).
+import "math/bits"
+
+// radixBits is the digit width of radixSort: a 2048-counter histogram (8 KiB) stays in
+// L1, and a 64-bit key needs at most 6 passes.
 const (
 	radixBits    = 11
 	radixBuckets = 1 << radixBits
+	radixMask    = radixBuckets - 1
 	radixPasses  = (64 + radixBits - 1) / radixBits
 )
 
 // radixSort sorts keys ascending with an LSD radix sort, using tmp (at least len(keys)
-// long) as scratch. It returns the sorted slice, which is keys or tmp[:len(keys)].
-// One pass builds all the histograms; a digit that is the same in every key is skipped.
+// long) as scratch, and returns the sorted slice, which is keys or tmp[:len(keys)].
+//
+// Only bits that vary between keys are sorted on: digits start at the lowest varying
+// bit not yet covered, so the constant bits between a key's dst and src halves (ids of
+// a graph with 2^26 vertices leave 6 of each 32 unused) and the partition bits cost no
+// pass. The first pass finds the varying bits and counts the first digit; each scatter
+// pass counts the next digit.
 func radixSort(keys, tmp []uint64) []uint64 {
-	if len(keys) < 256 {
+	n := len(keys)
+	if n < 256 {
 		insertionSort(keys)
 		return keys
 	}
-	var hist [radixPasses][radixBuckets]uint32
+	var cur, next [radixBuckets]uint32
+	k0, varying := keys[0], uint64(0)
 	for _, k := range keys {
-		for p := 0; p < radixPasses; p++ {
-			hist[p][(k>>(p*radixBits))&(radixBuckets-1)]++
+		varying |= k ^ k0
+		cur[k&radixMask]++
+	}
+	shifts := digitShifts(varying)
+	if len(shifts) == 0 {
+		return keys
+	}
+	if shifts[0] != 0 {
+		cur = [radixBuckets]uint32{}
+		for _, k := range keys {
+			cur[(k>>shifts[0])&radixMask]++
 		}
 	}
-	src, dst := keys, tmp[:len(keys)]
-	n := uint32(len(keys))
-	for p := 0; p < radixPasses; p++ {
-		h := &hist[p]
-		if h[(src[0]>>(p*radixBits))&(radixBuckets-1)] == n {
-			continue // constant digit
-		}
+	src, dst := keys, tmp[:n]
+	for d, shift := range shifts {
 		var sum uint32
-		for i := range h {
-			h[i], sum = sum, sum+h[i]
+		for i, c := range cur {
+			cur[i], sum = sum, sum+c
 		}
-		shift := uint(p * radixBits)
-		for _, k := range src {
-			d := (k >> shift) & (radixBuckets - 1)
-			dst[h[d]] = k
-			h[d]++
+		if d+1 < len(shifts) {
+			ns := shifts[d+1]
+			next = [radixBuckets]uint32{}
+			for _, k := range src {
+				b := (k >> shift) & radixMask
+				dst[cur[b]] = k
+				cur[b]++
+				next[(k>>ns)&radixMask]++
+			}
+		} else {
+			for _, k := range src {
+				b := (k >> shift) & radixMask
+				dst[cur[b]] = k
+				cur[b]++
+			}
 		}
 		src, dst = dst, src
+		cur = next
 	}
 	return src
+}
+
+// digitShifts returns the shifts of the digits that cover the set bits of varying.
+func digitShifts(varying uint64) []uint {
+	var s []uint
+	for shift := uint(0); shift < 64; shift += radixBits {
+		rest := varying >> shift
+		if rest == 0 {
+			break
+		}
+		shift += uint(bits.TrailingZeros64(rest))
+		s = append(s, shift)
+	}
+	return s
 }
 
 func insertionSort(a []uint64) {
