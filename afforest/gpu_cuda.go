@@ -50,7 +50,11 @@ func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
 		}
 		rounds := max(opt.AfforestRounds, 0)
 		for k := 0; k < rounds; k++ {
-			if err := perShard(dg.Out, "cc_sample", uint64(comp), uint64(k)); err != nil {
+			first := []uint64{0, 0} // the first-neighbour array holds in-lists: out-lists only when undirected
+			if !dg.G.Directed() {
+				first = dg.FirstArgs()
+			}
+			if err := perShard(dg.Out, "cc_sample", append([]uint64{uint64(comp), uint64(k)}, first...)...); err != nil {
 				return err
 			}
 			if err := all("cc_compress", uint64(comp), uint64(n)); err != nil {

@@ -25,10 +25,16 @@ __device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
 }
 
 // cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
-extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r) {
+// first, when not null, holds every vertex's first K neighbours (bfs.cu's first_fill).
+extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const uint32_t *first, uint32_t K) {
 	SHARD_LOCAL;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
+		if (first != NULL && r < K) {
+			uint32_t w = first[(size_t)v * K + r];
+			if (w != NONE) link(comp, v, w);
+			continue;
+		}
 		List l;
 		l.at(&s, v);
 		if (r >= l.deg) continue;

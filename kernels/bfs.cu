@@ -106,11 +106,14 @@ extern "C" __global__ void td_huge(SHARD_PARAMS, const uint32_t *huge, uint32_t 
 
 // bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first
 // neighbour found in the frontier becomes its parent and the list is left at once. Found
-// vertices go straight into next and the out queue.
+// vertices go straight into next and the out queue. When first is not null it holds each
+// vertex's first K neighbours in device memory (NONE-padded): most bottom-up checks end
+// there (Beamer et al.: a parent is usually among the first neighbours), so only the
+// remaining ones read the list, which may lie across the link.
 extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
                                     uint32_t *next, uint32_t *parent, uint32_t *level,
                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                    unsigned long long *checked) {
+                                    unsigned long long *checked, const uint32_t *first, uint32_t K) {
 	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	uint32_t nc = 0;
@@ -118,24 +121,50 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 		uint32_t i = base + threadIdx.x;
 		uint32_t v = s.lo + i;
 		bool found = false;
+		uint32_t p = NONE;
 		if (i < s.n && !testBit(visited, v)) {
-			List l;
-			l.at(&s, v);
-			for (uint32_t k = 0; k < l.nb && !found; k++) {
-				BlockDecoder d;
-				d.init(l, k);
-				uint32_t w;
-				while (d.next(&w)) {
+			uint32_t skip = 0;
+			if (first != NULL) {
+				const uint32_t *f = first + (size_t)v * K;
+				for (uint32_t j = 0; j < K; j++) {
+					uint32_t w = f[j];
+					if (w == NONE) break;
 					nc++;
 					if (testBit(frontier, w)) {
-						parent[v] = w;
-						level[v] = depth + 1;
-						atomicOr(&visited[v >> 5], 1u << (v & 31));
-						atomicOr(&next[v >> 5], 1u << (v & 31));
-						found = true;
+						p = w;
 						break;
 					}
 				}
+				skip = K;
+			}
+			if (p == NONE) {
+				uint32_t deg = s.deg[i];
+				if (deg > skip) {
+					List l;
+					l.at(&s, v);
+					uint32_t j = 0;
+					for (uint32_t k = skip / OOC_BLOCK; k < l.nb && p == NONE; k++) {
+						BlockDecoder d;
+						d.init(l, k);
+						j = k * OOC_BLOCK;
+						uint32_t w;
+						while (d.next(&w)) {
+							if (j++ < skip) continue;
+							nc++;
+							if (testBit(frontier, w)) {
+								p = w;
+								break;
+							}
+						}
+					}
+				}
+			}
+			if (p != NONE) {
+				parent[v] = p;
+				level[v] = depth + 1;
+				atomicOr(&visited[v >> 5], 1u << (v & 31));
+				atomicOr(&next[v >> 5], 1u << (v & 31));
+				found = true;
 			}
 		}
 		warpAppend(out, outCount, found, v);
@@ -143,6 +172,26 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 	// one 64-bit atomic per warp for the examined-edges statistic
 	for (int o = 16; o > 0; o >>= 1) nc += __shfl_down_sync(0xffffffffu, nc, o);
 	if (laneId() == 0 && nc) atomicAdd(checked, (unsigned long long)nc);
+}
+
+// first_fill writes the first K neighbours of every vertex of shard s into first
+// (NONE-padded), the device-resident prefix that bu_sweep and cc_sample read.
+extern "C" __global__ void first_fill(SHARD_PARAMS, uint32_t *first, uint32_t K) {
+	SHARD_LOCAL;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
+		uint32_t v = s.lo + i;
+		uint32_t *f = first + (size_t)v * K;
+		uint32_t deg = s.deg[i], j = 0;
+		if (deg > 0) {
+			List l;
+			l.at(&s, v);
+			BlockDecoder d;
+			d.init(l, 0);
+			uint32_t w;
+			while (j < K && d.next(&w)) f[j++] = w;
+		}
+		for (; j < K; j++) f[j] = NONE;
+	}
 }
 
 // queue_bits sets the bit of every queued vertex (a top-down output becoming a bottom-up
@@ -162,7 +211,7 @@ extern "C" __global__ void queue_degrees(const Shard *shards, int ns, const uint
 	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
 		uint32_t v = q[t];
 		const Shard *s = findShard(shards, ns, v);
-		acc += s->degrees[v - s->lo];
+		acc += s->deg[v - s->lo];
 	}
 	for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
 	if (laneId() == 0 && acc) atomicAdd(sum, acc);

@@ -11,7 +11,7 @@
 struct Shard {
 	const uint8_t *adj;
 	const uint32_t *offsets; // n+1 byte offsets into adj
-	const uint32_t *degrees; // n
+	const uint32_t *deg;     // n
 	uint32_t lo, n;
 };
 
@@ -73,7 +73,7 @@ struct List {
 	__device__ __forceinline__ void at(const Shard *s, uint32_t vv) {
 		uint32_t i = vv - s->lo;
 		v = vv;
-		deg = s->degrees[i];
+		deg = s->deg[i];
 		nb = (deg + OOC_BLOCK - 1) / OOC_BLOCK;
 		base = s->adj + s->offsets[i];
 	}

@@ -60,6 +60,13 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 		return nil, err
 	}
 	engine.Summarize(dg.G, res)
+	if dg.Log != nil {
+		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", src, 1e3*res.Seconds, len(res.Levels))
+		for _, l := range res.Levels {
+			fmt.Fprintf(dg.Log, "  level %2d %-9s frontier %10d examined %12d %8.3f ms\n", l.Level, l.Direction,
+				l.Frontier, l.EdgesExamined, 1e3*l.Seconds)
+		}
+	}
 	return res, nil
 }
 
@@ -216,6 +223,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 		args := cat(s.Args(), uint64(r.front.Ptr), uint64(st["visited"].Ptr), uint64(r.next.Ptr),
 			uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth), uint64(r.out.Ptr),
 			uint64(r.cnt+cntOut), uint64(r.cnt+cntChecked))
+		args = append(args, r.dg.FirstArgs()...)
 		if err := r.launch("bu_sweep", uint64(s.N), args...); err != nil {
 			return 0, 0, err
 		}

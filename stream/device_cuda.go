@@ -38,7 +38,10 @@ type Graph struct {
 	State    map[string]*cuda.Buffer
 	BFSMod   *cuda.Module
 	CCMod    *cuda.Module
-	Copied   int64   // bytes copied to the device at load
+	Log      io.Writer // per-level lines of every BFS when not nil
+	First    *cuda.Buffer // first FirstK neighbours of every vertex (in-lists), or nil
+	FirstK   int
+	Copied   int64 // bytes copied to the device at load
 	LoadTime float64 // seconds to copy and pin
 	pins     []*cuda.Pinned
 }
@@ -46,7 +49,7 @@ type Graph struct {
 // Load allocates the state, copies the resident sections, pins the rest and loads the
 // kernels. On error everything taken so far is released.
 func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error) {
-	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}}
+	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}, Log: log}
 	t0 := time.Now()
 	err := d.Do(func(c *cuda.Ctx) error {
 		for _, it := range p.State {
@@ -80,6 +83,13 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		if !g.Directed() {
 			dg.In = dg.Out
 		}
+		if p.FirstK > 0 {
+			var err error
+			if dg.First, err = c.Alloc("first", p.First); err != nil {
+				return err
+			}
+			dg.FirstK = p.FirstK
+		}
 		dg.OutTable = dg.State["shard-table"]
 		tab := make([]byte, 32*len(dg.Out))
 		for i, s := range dg.Out {
@@ -105,6 +115,14 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			}
 			if *m.dst, err = c.Load(m.name, ptx); err != nil {
 				return err
+			}
+		}
+		if dg.First != nil {
+			for _, s := range dg.In {
+				args := append(s.Args(), uint64(dg.First.Ptr), uint64(dg.FirstK))
+				if err := c.Launch(dg.BFSMod, "first_fill", dg.Grid(uint64(s.N), 256), 256, args...); err != nil {
+					return err
+				}
 			}
 		}
 		return c.Sync()
@@ -138,17 +156,18 @@ func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, err
 		return pin.Dev + cuda.DevPtr(off), nil
 	}
 	put := func(name string, b []byte, w Where) (cuda.DevPtr, error) {
-		if w == Pinned && len(b) > 0 {
+		if len(b) == 0 {
+			return 0, nil // nothing to read: the plan counts no bytes for it either
+		}
+		if w == Pinned {
 			return alias(b)
 		}
 		buf, err := c.Alloc(fmt.Sprintf("%s-%d-%s", s.Dir, s.Lo, name), int64(len(b)))
 		if err != nil {
 			return 0, err
 		}
-		if len(b) > 0 {
-			if err := c.HtoD(buf.Ptr, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b))); err != nil {
-				return 0, err
-			}
+		if err := c.HtoD(buf.Ptr, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b))); err != nil {
+			return 0, err
 		}
 		dg.Copied += int64(len(b))
 		return buf.Ptr, nil
@@ -173,6 +192,14 @@ func u32bytes(x []uint32) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x))
+}
+
+// FirstArgs are the first-neighbour kernel parameters (null when there is none).
+func (dg *Graph) FirstArgs() []uint64 {
+	if dg.First == nil {
+		return []uint64{0, 0}
+	}
+	return []uint64{uint64(dg.First.Ptr), uint64(dg.FirstK)}
 }
 
 // Close unpins the host sections and frees every device allocation.

@@ -61,6 +61,8 @@ type Plan struct {
 	Vertices  uint32
 	State     []Item // per-vertex state, always on the device
 	Shards    []Placement
+	FirstK    int   // first neighbours per vertex kept on the device (0: none)
+	First     int64 // bytes of that array
 	Resident  int64 // bytes of graph sections on the device
 	Pinned    int64 // bytes of graph sections read through the link
 	DeviceUse int64 // everything the plan allocates on the device
@@ -70,6 +72,14 @@ type Plan struct {
 const Align = 256
 
 func align(n int64) int64 { return (n + Align - 1) &^ (Align - 1) }
+
+// alignSection is what placing a section takes: empty sections take nothing.
+func alignSection(n int64) int64 {
+	if n == 0 {
+		return 0
+	}
+	return align(n)
+}
 
 // HugeBlocks mirrors HUGE_BLOCKS in kernels/bfs.cu: lists of more blocks are expanded by
 // whole thread blocks, and the huge list holds at most one entry per such list.
@@ -105,6 +115,10 @@ func Sum(items []Item) int64 {
 	return t
 }
 
+// FirstK is how many first neighbours per vertex the plan keeps on the device when the
+// adjacency does not fit.
+const FirstK = 2
+
 // ErrStateTooBig is wrapped when the budget cannot hold even the per-vertex state.
 var ErrStateTooBig = fmt.Errorf("device budget too small for the per-vertex state")
 
@@ -128,16 +142,29 @@ func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
 	}
 	left := budget - need
 	p.DeviceUse = need
+	// When the adjacency will not all fit, keep every vertex's first FirstK neighbours
+	// (in the direction bottom-up reads) on the device, before any adjacency: they answer
+	// most bottom-up checks and all of Afforest's sampling (shared/GPU.md measured ~81% of
+	// bottom-up parents at positions 0-1 on kron).
+	var all, index int64
+	for _, s := range shards {
+		index += alignSection(s.Degrees) + alignSection(s.Offsets)
+		all += alignSection(s.Degrees) + alignSection(s.Offsets) + alignSection(s.Adj)
+	}
+	if first := align(4 * int64(FirstK) * (int64(n) + 1)); all > left && index+first <= left {
+		p.FirstK, p.First = FirstK, first
+		left -= first
+	}
 	p.Shards = make([]Placement, len(shards))
 	for i, s := range shards {
 		p.Shards[i] = Placement{ShardSize: s, IndexAt: Pinned, AdjAt: Pinned}
-		if b := align(s.Degrees) + align(s.Offsets); b <= left {
+		if b := alignSection(s.Degrees) + alignSection(s.Offsets); b <= left {
 			p.Shards[i].IndexAt = Resident
 			left -= b
 		}
 	}
 	for i, s := range shards {
-		if b := align(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
+		if b := alignSection(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
 			p.Shards[i].AdjAt = Resident
 			left -= b
 		}
@@ -170,6 +197,9 @@ func (p *Plan) String() string {
 		fmt.Fprintf(&b, "%s %s", it.Name, size(it.Bytes))
 	}
 	b.WriteString(")\n")
+	if p.FirstK > 0 {
+		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, size(p.First))
+	}
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", size(p.Resident), size(p.Pinned))
 	for _, s := range p.Shards {
 		fmt.Fprintf(&b, "  %s shard %d [%d,%d): index %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,

@@ -39,11 +39,15 @@ func budgets(t *testing.T, g *store.Graph) []int64 {
 		t.Fatal(err)
 	}
 	state := stream.Sum(p.State)
-	graph := int64(0)
+	graph, index := int64(0), int64(0)
 	for _, s := range stream.Sizes(g) {
 		graph += s.Degrees + s.Offsets + s.Adj + 3*stream.Align
+		index += s.Degrees + s.Offsets + 2*stream.Align
 	}
-	return []int64{state + graph + 1<<20, state, state + graph/2}
+	first := 4*int64(stream.FirstK)*(int64(g.NumVertices())+1) + stream.Align
+	// resident; state only (all pinned); indexes and first neighbours on the device, all
+	// adjacency pinned; about half the graph resident
+	return []int64{state + graph + 1<<20, state, state + index + first, state + graph/2}
 }
 
 // check runs BFS from a few sources and CC on g at every budget and compares with the CPU
