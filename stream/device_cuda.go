@@ -38,10 +38,10 @@ type Graph struct {
 	State    map[string]*cuda.Buffer
 	BFSMod   *cuda.Module
 	CCMod    *cuda.Module
-	Log      io.Writer // per-level lines of every BFS when not nil
+	Log      io.Writer    // per-level lines of every BFS when not nil
 	First    *cuda.Buffer // first FirstK neighbours of every vertex (in-lists), or nil
 	FirstK   int
-	Copied   int64 // bytes copied to the device at load
+	Copied   int64   // bytes copied to the device at load
 	LoadTime float64 // seconds to copy and pin
 	pins     []*cuda.Pinned
 }

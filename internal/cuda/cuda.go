@@ -227,7 +227,9 @@ func (d *Device) Allocations() string {
 	for _, b := range d.live {
 		bs = append(bs, b)
 	}
-	sort.Slice(bs, func(i, j int) bool { return bs[i].Bytes > bs[j].Bytes || bs[i].Bytes == bs[j].Bytes && bs[i].Name < bs[j].Name })
+	sort.Slice(bs, func(i, j int) bool {
+		return bs[i].Bytes > bs[j].Bytes || bs[i].Bytes == bs[j].Bytes && bs[i].Name < bs[j].Name
+	})
 	var sb strings.Builder
 	for _, b := range bs {
 		fmt.Fprintf(&sb, "  %-24s %s\n", b.Name, Size(b.Bytes))
