@@ -1,0 +1,182 @@
+package kernels
+
+import (
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// queueToBitmap turns the queue's frontier into b.front for a bottom-up level.
+func (b *bfs) queueToBitmap() {
+	words := (int(b.n) + 63) / 64
+	if b.front == nil {
+		b.front, b.next = make([]uint64, words), make([]uint64, words)
+	} else {
+		ParallelFor(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
+	}
+	frontier := b.queue[b.head:b.tail]
+	ParallelFor(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
+		for _, v := range frontier[lo:hi] {
+			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))
+		}
+	})
+}
+
+// bitmapToQueue appends the vertices of b.front to the queue as the next top-down
+// frontier.
+func (b *bfs) bitmapToQueue() {
+	b.qtail.Store(int64(b.tail))
+	ParallelFor(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
+		ws := &b.ws[w]
+		for i, word := range b.front[lo:hi] {
+			for word != 0 {
+				ws.out = append(ws.out, uint32((lo+i)*64+bits.TrailingZeros64(word)))
+				word &= word - 1
+				if len(ws.out) >= flushAt {
+					b.flush(ws)
+				}
+			}
+		}
+	})
+	b.collect()
+}
+
+// bottomUp visits every unvisited vertex in vertex order and gives it the first
+// in-neighbour found in the frontier bitmap (Beamer et al.: most vertices find one within
+// their first few neighbours, so the rest of the list is never decoded). Chunks are whole
+// bitmap words, so each worker owns the words of b.next it writes.
+func (b *bfs) bottomUp(depth uint32) (awake, examined uint64) {
+	ParallelFor(b.workers, len(b.next), 64, func(w, lo, hi int) {
+		clear(b.next[lo:hi])
+		if b.failed.Load() {
+			return
+		}
+		vlo, vhi := uint32(lo*64), uint32(min(uint64(hi)*64, uint64(b.n)))
+		if b.c != nil {
+			b.bottomUpCompressed(&b.ws[w], vlo, vhi, depth)
+		} else if b.f != nil {
+			b.bottomUpFlat(&b.ws[w], vlo, vhi, depth)
+		} else {
+			b.bottomUpGeneric(&b.ws[w], vlo, vhi, depth)
+		}
+	})
+	_, examined, awake = b.collect()
+	return awake, examined
+}
+
+func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
+	b.parent[v], b.level[v] = u, depth+1
+	b.next[v>>6] |= 1 << (v & 63)
+	ws.awake++
+}
+
+func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
+	idx := b.c.in
+	var s *store.Shard
+	for v := vlo; v < vhi; v++ {
+		if s == nil || v >= s.Hi() {
+			s = idx.shard(v)
+		}
+		if b.parent[v] != unreached {
+			continue
+		}
+		i := v - s.Lo
+		d := s.Degrees[i]
+		if d == 0 {
+			continue
+		}
+		u, checked, st := scanFrontier(s.Adj[s.Offsets[i]:s.Offsets[i+1]], v, d, b.n, b.front)
+		ws.examined += uint64(checked)
+		switch st {
+		case found:
+			b.visit(ws, v, u, depth)
+		case malformed:
+			b.fail(s.ListError(v))
+			return
+		}
+	}
+}
+
+func (b *bfs) bottomUpFlat(ws *workerState, vlo, vhi, depth uint32) {
+	off, adj := b.f.InOff, b.f.InAdj
+	for v := vlo; v < vhi; v++ {
+		if b.parent[v] != unreached {
+			continue
+		}
+		for _, u := range adj[off[v]:off[v+1]] {
+			ws.examined++
+			if b.front[u>>6]&(1<<(u&63)) != 0 {
+				b.visit(ws, v, u, depth)
+				break
+			}
+		}
+	}
+}
+
+// bottomUpGeneric serves other Adjacency implementations (decoding whole lists).
+func (b *bfs) bottomUpGeneric(ws *workerState, vlo, vhi, depth uint32) {
+	for v := vlo; v < vhi; v++ {
+		if b.parent[v] != unreached {
+			continue
+		}
+		nbrs, err := b.a.List(store.In, v, ^uint32(0), nil)
+		if err != nil {
+			b.fail(err)
+			return
+		}
+		for _, u := range nbrs {
+			ws.examined++
+			if b.front[u>>6]&(1<<(u&63)) != 0 {
+				b.visit(ws, v, u, depth)
+				break
+			}
+		}
+	}
+}
+
+const (
+	notFound = iota
+	found
+	malformed
+)
+
+// scanFrontier decodes v's list (degree d) until it meets a vertex whose bit is set in
+// front; it returns that vertex, how many neighbours it decoded and found, notFound or
+// malformed. The decoding is written out here rather than through ListIter because this
+// loop is the hot loop of every bottom-up level.
+func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint32, status int) {
+	pos := 0
+	if nb := store.NumBlocks(d); nb > 1 {
+		pos = 4 * int(nb-1)
+	}
+	for checked < d {
+		x, p := uvarint(list, pos)
+		f := int64(v) + unzigzag(x)
+		if p < 0 || f < 0 || f >= int64(nv) {
+			return 0, checked, malformed
+		}
+		cur := uint64(f)
+		end := min(d, checked+store.BlockSize)
+		for {
+			checked++
+			if front[cur>>6]&(1<<(cur&63)) != 0 {
+				return uint32(cur), checked, found
+			}
+			if checked == end {
+				break
+			}
+			if p < len(list) && list[p] < 0x80 { // one-byte delta, the common case, inline
+				x, p = uint64(list[p]), p+1
+			} else {
+				x, p = uvarintSlow(list, p)
+			}
+			cur += x
+			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
+				return 0, checked, malformed
+			}
+		}
+		pos = p
+	}
+	return 0, checked, notFound
+}
