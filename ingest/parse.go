@@ -93,7 +93,6 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 	}
 	defer closeSrc()
 	p.raw = &countingReader{r: src}
-	p.dec = p.raw
 	p.br = bufio.NewReaderSize(p.raw, 64<<10)
 	if err := p.detect(); err != nil {
 		return res, err

@@ -26,8 +26,7 @@ type parser struct {
 	path string
 	in   *countingReader // raw input
 	raw  *countingReader // decompressed
-	dec  io.Reader
-	br   *bufio.Reader // decompressed; detection peeks and header parsers read here
+	br   *bufio.Reader   // decompressed; detection peeks and header parsers read here
 	res  *ParseResult
 
 	// The header parsers fill these.

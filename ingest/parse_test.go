@@ -375,3 +375,57 @@ func TestIOErrorIsNotBadInput(t *testing.T) {
 		t.Fatalf("got %v, want the read error, not bad input", err)
 	}
 }
+
+// TestRealGraphs parses the real graphs of ../shared/data and checks the
+// counts that its MANIFEST.md publishes.
+func TestRealGraphs(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "data")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no real graphs: %v", err)
+	}
+	tests := []struct {
+		file     string
+		format   Format
+		edges    uint64
+		vertices uint64 // the largest 0-based id + 1
+	}{
+		{"facebook_combined.txt.gz", FormatSNAP, 88234, 4039},
+		{"soc-Slashdot0902.txt.gz", FormatSNAP, 948464, 82168},
+		{"cnr-2000.txt.gz", FormatSNAP, 3216152, 325557},
+		{"luxembourg_osm.mtx.gz", FormatMTX, 119666, 114599},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			if testing.Short() && tc.edges > 1e6 {
+				t.Skip("large in -short")
+			}
+			f, err := os.Open(filepath.Join(dir, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var mu sync.Mutex
+			var top uint64
+			res, err := Parse(f, ParseOptions{Name: tc.file, MaxID: 1<<32 - 2}, func(b []Edge) error {
+				m := uint64(0)
+				for _, e := range b {
+					m = max(m, e.U, e.V)
+				}
+				mu.Lock()
+				top = max(top, m)
+				mu.Unlock()
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Format != tc.format || res.Edges != tc.edges || res.Compression != "gzip" || top+1 != tc.vertices {
+				t.Errorf("format %s, %d edges, %s, largest id %d; want %s, %d, gzip, %d",
+					res.Format, res.Edges, res.Compression, top, tc.format, tc.edges, tc.vertices-1)
+			}
+			if tc.format == FormatMTX && (res.Header.Vertices != tc.vertices || !res.Header.Symmetric) {
+				t.Errorf("header %+v", res.Header)
+			}
+		})
+	}
+}
