@@ -115,14 +115,21 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 }
 
 // sizePhase1 sizes the chunks from the budget: Workers+2 chunks being filled or sorted
-// (8 bytes per key and direction) and a sort buffer per sorter.
+// (8 bytes per key and direction) and a sort buffer per sorter. A budget too small for
+// every core runs fewer workers.
 func (p *pipeline) sizePhase1() error {
-	w := int64(p.workers)
-	avail := p.mem - baseMem - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
-	p.chunkKeys = int(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys))
-	if p.chunkKeys < minKeys {
-		return fmt.Errorf("ingest: a memory budget of %s is too small for %d workers (allow at least %s, or fewer workers): %w",
-			FormatBytes(p.mem), p.workers, FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
+	for {
+		w := int64(p.workers)
+		avail := p.mem - baseMem - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
+		p.chunkKeys = int(max(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys), 0))
+		if p.chunkKeys >= minKeys {
+			break
+		}
+		if p.workers == 1 {
+			return fmt.Errorf("ingest: a memory budget of %s is too small (allow at least %s): %w",
+				FormatBytes(p.mem), FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
+		}
+		p.workers--
 	}
 	if p.opt.chunkKeys > 0 {
 		p.chunkKeys = p.opt.chunkKeys

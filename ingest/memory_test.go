@@ -1,0 +1,73 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/tools/gen"
+)
+
+// TestPeakRSS ingests, in a child process, a text edge list four times larger than a
+// 48 MiB budget and checks the child's peak resident set (VmHWM, what the kernel
+// charges, not Go's heap statistics) against the budget plus 10%.
+func TestPeakRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests 250 MB in -short")
+	}
+	if PeakRSS() == 0 {
+		t.Skip("no /proc/self/status")
+	}
+	const mem = 48 << 20
+	dir := t.TempDir()
+	in := filepath.Join(dir, "urand.txt")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Write(f, gen.Spec{Kind: "urand", Scale: 22, EdgeFactor: 4, Seed: 1}, gen.Text, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(in)
+	if st.Size() < 4*mem {
+		t.Fatalf("input of %d bytes, want at least 4x the budget", st.Size())
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperIngestRSS$", "-test.v")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("OOC_INGEST_RSS=%s|%s|%d", in, filepath.Join(dir, "g.ooc"), mem))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var peak, edges int64
+	if i := strings.Index(string(out), "peak-rss="); i < 0 {
+		t.Fatalf("child printed no peak:\n%s", out)
+	} else {
+		fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d", &peak, &edges)
+	}
+	t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored", FormatBytes(peak), FormatBytes(mem), FormatBytes(st.Size()), edges)
+	if peak > mem*11/10 {
+		t.Errorf("peak RSS %s exceeds the %s budget by more than 10%%", FormatBytes(peak), FormatBytes(mem))
+	}
+}
+
+// TestHelperIngestRSS is the child of TestPeakRSS.
+func TestHelperIngestRSS(t *testing.T) {
+	arg := os.Getenv("OOC_INGEST_RSS")
+	if arg == "" {
+		t.Skip("run by TestPeakRSS")
+	}
+	var in, dest string
+	var mem int64
+	parts := strings.Split(arg, "|")
+	in, dest = parts[0], parts[1]
+	fmt.Sscan(parts[2], &mem)
+	rep, err := File(in, Options{Dest: dest, Mem: mem, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("peak-rss=%d edges=%d\n", PeakRSS(), rep.Manifest.Edges)
+}
