@@ -92,6 +92,7 @@ func runBench(e *env, args []string) error {
 	rep := &benchReport{Params: benchParams{Sources: a.sources, SourceSeed: a.sourceSeed, Validate: a.validate,
 		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
 		Started: time.Now().UTC().Format(time.RFC3339)}
+	start := time.Now()
 	dir, cleanup, err := benchGraph(e, &a, pos[0], rep)
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func runBench(e *env, args []string) error {
 	if err := benchRun(e, &a, dir, rep); err != nil {
 		return err
 	}
-	rep.PeakRSS = ingest.PeakRSS()
+	rep.PeakRSS, rep.WallSeconds = ingest.PeakRSS(), time.Since(start).Seconds()
 	if a.json {
 		err = printJSON(e.stdout, rep)
 	} else {
@@ -186,7 +187,10 @@ func benchBFS(e *env, a *benchArgs, g *store.Graph, eng engine.Engine, srcs []ui
 			EdgesTraversed: r.EdgesTraversed, Seconds: r.Seconds, GTEPS: r.GTEPS()}}
 		if a.validate {
 			run.Valid = new(true)
-			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+			t := time.Now()
+			err := validate.BFS(g, src, r.Parent, r.Level)
+			rep.BFS.ValidateSeconds += time.Since(t).Seconds()
+			if err != nil {
 				if !errors.Is(err, validate.ErrInvalid) {
 					return err
 				}
@@ -214,7 +218,9 @@ func benchCC(a *benchArgs, g *store.Graph, eng engine.Engine, rep *benchReport) 
 		return nil
 	}
 	rep.CC.Valid = new(true)
+	t := time.Now()
 	p, err := validate.CC(g, r.Labels)
+	rep.CC.ValidateSeconds = time.Since(t).Seconds()
 	if err == nil && (p.Components != r.Components || p.Largest != r.Largest) {
 		err = fmt.Errorf("the engine counted %d components (largest %d), the labels make %d (largest %d): %w",
 			r.Components, r.Largest, p.Components, p.Largest, validate.ErrInvalid)

@@ -37,10 +37,11 @@ type benchReport struct {
 	Valid  bool     `json:"valid"` // every validated result passed (true when not validating)
 	Errors []string `json:"errors,omitempty"`
 
-	PeakRSS int64       `json:"peak_rss"` // VmHWM of the whole run, bytes
-	Params  benchParams `json:"params"`
-	Host    hostData    `json:"host"`
-	Started string      `json:"started"`
+	PeakRSS     int64       `json:"peak_rss"`     // VmHWM of the whole run, bytes
+	WallSeconds float64     `json:"wall_seconds"` // the whole run: gen, ingest, searches, checks
+	Params      benchParams `json:"params"`
+	Host        hostData    `json:"host"`
+	Started     string      `json:"started"`
 }
 
 type generatorInfo struct {
@@ -81,6 +82,8 @@ type bfsInfo struct {
 	HMeanGTEPS    float64       `json:"hmean_gteps"`  // harmonic mean, as Graph500 reports
 	MinSeconds    float64       `json:"min_seconds"`
 	MaxSeconds    float64       `json:"max_seconds"`
+
+	ValidateSeconds float64 `json:"validate_seconds"` // all the runs' checks together
 }
 
 // summarize computes the statistics over the runs. The median of an even count is the
@@ -104,6 +107,8 @@ type ccInfo struct {
 	Largest    uint64  `json:"largest"`
 	Seconds    float64 `json:"seconds"`
 	Valid      *bool   `json:"valid,omitempty"`
+
+	ValidateSeconds float64 `json:"validate_seconds"`
 }
 
 type benchParams struct {
@@ -169,6 +174,7 @@ func (r *benchReport) table(w io.Writer) {
 	}
 	rows = append(rows, [2]string{"validation", r.validation()},
 		[2]string{"peak RSS", formatSize(r.PeakRSS)},
+		[2]string{"wall time", seconds(r.WallSeconds)},
 		[2]string{"parameters", fmt.Sprintf("source seed %d, %d workers on %d cores, vram %s",
 			r.Params.SourceSeed, r.workers(), r.Host.CPUs, vramString(r.Params.VRAM))})
 	writeTable(w, rows)
