@@ -185,11 +185,11 @@ func (r *benchReport) validation() string {
 		return "off"
 	}
 	if r.Valid {
-		n := fmt.Sprintf("%d BFS", len(r.BFS.Runs))
+		n, t := fmt.Sprintf("%d BFS", len(r.BFS.Runs)), r.BFS.ValidateSeconds
 		if r.CC != nil {
-			n += " and CC"
+			n, t = n+" and CC", t+r.CC.ValidateSeconds
 		}
-		return "passed (" + n + ")"
+		return fmt.Sprintf("passed (%s, checked in %s)", n, seconds(t))
 	}
 	return fmt.Sprintf("FAILED: %d errors (the first: %s)", len(r.Errors), r.Errors[0])
 }
