@@ -96,3 +96,6 @@ func formatFromExt(name string) Format {
 	}
 	return ""
 }
+
+// text reports whether f is a line-based format.
+func (f Format) text() bool { return f == FormatSNAP || f == FormatMTX || f == FormatDIMACS }

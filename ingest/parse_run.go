@@ -36,6 +36,9 @@ type parser struct {
 	hdr        []byte // the current header line
 	rows, cols uint64 // MTX dimensions, DIMACS N (both)
 
+	lineCounts  []int64 // newlines per block, by seq (guarded by mu)
+	partialLine bool    // the input ends without a newline
+
 	body  bodyParser
 	free  chan []byte
 	nbufs int
@@ -55,7 +58,6 @@ type block struct {
 	data []byte
 	buf  []byte // recycled once parsed
 	seq  int64
-	line int64 // line number of data[0] (text)
 	off  int64 // offset of data[0] in the decompressed stream
 }
 
@@ -103,7 +105,11 @@ func (p *parser) run(emit func([]Edge) error) error {
 		p.fail(seq, err)
 	}
 	if p.firstErr != nil {
+		p.fixLine(p.errSeq.Load(), p.firstErr)
 		return p.firstErr
+	}
+	if p.res.Format.text() {
+		p.res.Lines = p.totalLines()
 	}
 	p.res.Edges = p.edges.Load()
 	return p.checkCounts()
@@ -150,6 +156,9 @@ func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.Wa
 		if b.seq < p.errSeq.Load() {
 			if err := p.body(w, b); err != nil {
 				p.fail(b.seq, err)
+			}
+			if p.res.Format.text() {
+				p.countLines(b.seq, bytes.Count(b.data, newline))
 			}
 		}
 		if b.buf != nil {
@@ -225,10 +234,12 @@ func readFull(r io.Reader, b []byte) (int, error) {
 }
 
 // readText cuts the body into blocks of whole lines and sends them to work.
-// It returns the sequence number an error of its own sorts under.
+// It returns the sequence number an error of its own sorts under. It does
+// not count lines: that would be serial work, so the workers count the lines
+// of their blocks and an error's line is made absolute at the end (fixLine).
 func (p *parser) readText(work chan<- *block) (int64, error) {
 	defer close(work)
-	line, off, seq := p.lineBase+1, p.hdrBytes, int64(0)
+	off, seq := p.hdrBytes, int64(0)
 	buf, n := p.getBuf(), 0
 	for !p.stopped() {
 		m, err := readFull(p.br, buf[n:cap(buf)])
@@ -240,15 +251,16 @@ func (p *parser) readText(work chan<- *block) (int64, error) {
 		data := buf[:n]
 		last := bytes.LastIndexByte(data, '\n') // the cut: data[last+1:] goes to the next block
 		if n-last-1 > maxLineLen {
-			// Lines before the long one go first: one may hold an earlier error.
-			lines := int64(bytes.Count(data[:last+1], newline))
+			// Lines before the long one go first: one may hold an earlier
+			// error. The long line is then line 1 of block seq.
 			if last >= 0 {
-				work <- &block{data: data[:last+1], seq: seq, line: line, off: off}
+				work <- &block{data: data[:last+1], seq: seq, off: off}
 				seq++
 			}
-			return seq, p.lineError(line+lines, "line is longer than %d bytes", maxLineLen)
+			return seq, &ParseError{Path: p.path, Line: 1, Offset: -1, Msg: fmt.Sprintf("line is longer than %d bytes", maxLineLen)}
 		}
 		if eof {
+			p.partialLine = n > 0 && data[n-1] != '\n'
 			last = n - 1
 		} else if last < 0 {
 			buf = append(buf[:n], make([]byte, max(cap(buf), 4096))...)
@@ -258,27 +270,58 @@ func (p *parser) readText(work chan<- *block) (int64, error) {
 		if !eof {
 			next = p.getBuf()
 		}
-		lines := int64(bytes.Count(data[:last+1], newline))
 		if tail := n - last - 1; cap(next) < tail {
 			next = make([]byte, 2*tail)
 		}
 		n = copy(next[:cap(next)], data[last+1:])
 		if last >= 0 {
-			work <- &block{data: data[:last+1], buf: buf, seq: seq, line: line, off: off}
+			work <- &block{data: data[:last+1], buf: buf, seq: seq, off: off}
 			seq++
 		} else if eof {
 			p.putBuf(buf)
 		}
-		line, off, buf = line+lines, off+int64(last+1), next
+		off, buf = off+int64(last+1), next
 		if eof {
-			p.res.Lines = uint64(line - 1)
-			if len(data) > 0 && data[len(data)-1] != '\n' {
-				p.res.Lines++
-			}
 			break
 		}
 	}
 	return seq, nil
+}
+
+// countLines records the number of newlines in block seq.
+func (p *parser) countLines(seq int64, n int) {
+	p.mu.Lock()
+	for int64(len(p.lineCounts)) <= seq {
+		p.lineCounts = append(p.lineCounts, 0)
+	}
+	p.lineCounts[seq] = int64(n)
+	p.mu.Unlock()
+}
+
+// fixLine turns the block-relative line of the error of block seq into the
+// file's line. Every block before seq was parsed whole, hence counted: it
+// would hold the first error otherwise.
+func (p *parser) fixLine(seq int64, err error) {
+	pe, ok := err.(*ParseError)
+	if !ok || pe.Line == 0 || seq < 0 {
+		return
+	}
+	pe.Line += p.lineBase
+	for _, n := range p.lineCounts[:min(seq, int64(len(p.lineCounts)))] {
+		pe.Line += n
+	}
+}
+
+// totalLines is the line count once every block was parsed.
+func (p *parser) totalLines() uint64 {
+	n := p.lineBase
+	for _, c := range p.lineCounts {
+		n += c
+	}
+	if p.partialLine {
+		n++
+	}
+	return uint64(n)
 }
 
 // readBinary returns a reader that cuts the input into blocks of whole
@@ -341,7 +384,7 @@ func (w *worker) flush() error {
 
 // errorAt is a ParseError for the line of b holding data[pos].
 func (w *worker) errorAt(b *block, pos int, format string, args ...any) error {
-	line := b.line + int64(bytes.Count(b.data[:pos], newline))
+	line := 1 + int64(bytes.Count(b.data[:pos], newline)) // made absolute by fixLine
 	msg := fmt.Sprintf(format, args...)
 	return &ParseError{Path: w.p.path, Line: line, Offset: -1, Msg: msg}
 }
