@@ -79,7 +79,8 @@ func newBenchFlags(e *env, a *benchArgs) *flag.FlagSet {
 
 func runBench(e *env, args []string) error {
 	var a benchArgs
-	pos, err := parseFlags(e, newBenchFlags(e, &a), args)
+	fs := newBenchFlags(e, &a)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func runBench(e *env, args []string) error {
 		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
 		Started: time.Now().UTC().Format(time.RFC3339)}
 	start := time.Now()
-	dir, cleanup, err := benchGraph(e, &a, pos[0], rep)
+	dir, cleanup, err := benchGraph(e, fs, &a, pos[0], rep)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func runBench(e *env, args []string) error {
 
 // benchGraph returns the graph directory to benchmark: arg itself, or a graph generated
 // from the kind arg through the ingest path. cleanup removes a temporary graph.
-func benchGraph(e *env, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
+func benchGraph(e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	if !slices.Contains(gen.Kinds, arg) {
 		if a.keep != "" {
@@ -123,7 +124,7 @@ func benchGraph(e *env, a *benchArgs, arg string, rep *benchReport) (dir string,
 		}
 		return arg, cleanup, nil
 	}
-	if a.spec, err = specFromArgs(arg, a.spec); err != nil {
+	if a.spec, err = specFromArgs(fs, arg, a.spec); err != nil {
 		return "", cleanup, err
 	}
 	dir = a.keep

@@ -63,8 +63,8 @@ type genArgs struct {
 
 // addSpecFlags declares the generator flags that gen and bench share.
 func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
-	fs.IntVar(&s.Scale, "scale", -1, "`S`: 2^S vertices (required)")
-	fs.IntVar(&s.EdgeFactor, "edgefactor", 16, "`K`: K*2^S edges (kron, urand)")
+	fs.IntVar(&s.Scale, "scale", 0, "2^`S` vertices (required)")
+	fs.IntVar(&s.EdgeFactor, "edgefactor", 16, "`K`*2^S edges (kron, urand)")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed")
 	fs.IntVar(&s.Shortcuts, "shortcuts", -1, "random shortcut edges of a grid (-1: one per 65536 vertices, at least 4)")
 }
@@ -89,10 +89,12 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	return fs
 }
 
-// specFromArgs checks the kind and the generator flags.
-func specFromArgs(kind string, s gen.Spec) (gen.Spec, error) {
+// specFromArgs checks the kind and the generator flags of fs.
+func specFromArgs(fs *flag.FlagSet, kind string, s gen.Spec) (gen.Spec, error) {
 	s.Kind = kind
-	if s.Scale < 0 {
+	scaleSet := false
+	fs.Visit(func(f *flag.Flag) { scaleSet = scaleSet || f.Name == "scale" })
+	if !scaleSet {
 		return s, usagef("--scale is required (2^S vertices, e.g. --scale 20)")
 	}
 	if err := s.Validate(); err != nil {
@@ -103,14 +105,15 @@ func specFromArgs(kind string, s gen.Spec) (gen.Spec, error) {
 
 func runGen(e *env, args []string) error {
 	var a genArgs
-	pos, err := parseFlags(e, newGenFlags(e, &a), args)
+	fs := newGenFlags(e, &a)
+	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("expected one KIND (kron, urand or grid), got %d arguments (run 'ooc help gen')", len(pos))
 	}
-	if a.spec, err = specFromArgs(pos[0], a.spec); err != nil {
+	if a.spec, err = specFromArgs(fs, pos[0], a.spec); err != nil {
 		return err
 	}
 	if a.out == "" {
