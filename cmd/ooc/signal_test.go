@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/tools/gen"
+)
+
+// TestIngestSignal interrupts an ingest running in a child process with SIGINT and
+// SIGTERM: it must exit non-zero, leave no graph and remove its temporary files.
+func TestIngestSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 60 MB input")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Write(f, gen.Spec{Kind: "urand", Scale: 20, EdgeFactor: 4, Seed: 1}, gen.Text, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(in)
+	t.Logf("input %d bytes", st.Size())
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(dir, "g.ooc")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
+		cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS=ingest\x1f-q\x1f--workers\x1f1\x1f-o\x1f"+out+"\x1f"+in)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the build to start, then interrupt it.
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if tmp, _ := filepath.Glob(filepath.Join(dir, ".g.ooc.tmp-*", "*.spill")); len(tmp) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("the ingest never started spilling")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if err == nil {
+			t.Fatalf("%v: the ingest exited 0 (it finished before the signal?)", sig)
+		}
+		t.Logf("%v: %v, stderr %q", sig, err, stderr.String())
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: stderr %q, want it to say interrupted", sig, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s exists after the interrupt", sig, out)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".g.ooc.tmp-*")); len(left) > 0 {
+			t.Errorf("%v: temporary files left: %v", sig, left)
+		}
+	}
+}
+
+// TestHelperMain runs ooc with the arguments in OOC_MAIN_ARGS (separated by \\x1f) and exits
+// with its code, for tests that need a separate process.
+func TestHelperMain(t *testing.T) {
+	args := os.Getenv("OOC_MAIN_ARGS")
+	if args == "" {
+		t.Skip("run by other tests")
+	}
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}
+	os.Exit(runMain(e, strings.Split(args, "\x1f")))
+}
