@@ -1,0 +1,250 @@
+package robust
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// watch is what a poller saw of a running process.
+type watch struct {
+	hwmKB      int64 // largest VmHWM read from /proc/PID/status
+	maxFDs     int   // most open file descriptors at once
+	maxScratch int   // most files in the temporary directory other than shards and manifest
+	samples    int
+}
+
+// runWatched runs ooc with args in dir, sampling /proc/PID every few milliseconds, and
+// returns the result (with wait4's rusage) and what the samples saw.
+func runWatched(t *testing.T, dir string, args ...string) (result, watch) {
+	t.Helper()
+	cmd := exec.Command(oocBin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var w watch
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		proc := fmt.Sprintf("/proc/%d", cmd.Process.Pid)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			w.sample(proc, dir)
+		}
+	}()
+	cmd.Wait()
+	close(stop)
+	wg.Wait()
+	r := result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
+	r.rusage, _ = cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	noPanic(t, r, args)
+	return r, w
+}
+
+func (w *watch) sample(proc, dir string) {
+	if kb := vmHWM(proc); kb > w.hwmKB {
+		w.hwmKB = kb
+	}
+	if fds, err := os.ReadDir(proc + "/fd"); err == nil {
+		w.maxFDs = max(w.maxFDs, len(fds))
+		w.samples++
+	}
+	tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+	for _, tmp := range tmps {
+		ents, _ := os.ReadDir(tmp)
+		n := 0
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".shard") && e.Name() != "manifest.json" && e.Name() != "ids.bin" {
+				n++
+			}
+		}
+		w.maxScratch = max(w.maxScratch, n)
+	}
+}
+
+func vmHWM(proc string) int64 {
+	f, err := os.Open(proc + "/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+// TestMemBudget ingests an input four times the --mem budget and requires the peak
+// resident set (wait4's maxrss, and VmHWM sampled while it ran) to stay within the budget
+// plus 10%, and file descriptors and scratch files to stay few. A small ingest under the
+// same budget gives the baseline for descriptors and scratch files: they must not grow
+// with the input.
+func TestMemBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the 4x ingest takes about 15 s on two cores")
+	}
+	const budgetMiB = 42
+	dir := t.TempDir()
+	big := gen(t, dir, "big.bin32", 20, 21, "bin32")
+	small := gen(t, dir, "small.bin32", 14, 8, "bin32")
+	st, _ := os.Stat(big)
+	if ratio := float64(st.Size()) / (budgetMiB << 20); ratio < 4 {
+		t.Fatalf("input is only %.1fx the budget", ratio)
+	}
+	var seen [2]watch
+	for i, in := range []string{small, big} {
+		r, w := runWatched(t, dir, "ingest", "-q", "--json", "--mem", fmt.Sprintf("%dMiB", budgetMiB), "--shard-size", "16MiB",
+			"-o", fmt.Sprintf("g%d.ooc", i), in)
+		if r.code != 0 {
+			t.Fatalf("ingest %s: %s", in, r)
+		}
+		maxrss := r.rusage.Maxrss << 10
+		limit := int64(budgetMiB<<20) * 11 / 10
+		t.Logf("%s (%d MiB): maxrss %.1f MiB, sampled VmHWM %.1f MiB, limit %.1f MiB; at most %d fds, %d scratch files (%d samples)",
+			filepath.Base(in), fileMiB(in), mib(maxrss), mib(w.hwmKB<<10), mib(limit), w.maxFDs, w.maxScratch, w.samples)
+		if maxrss > limit || w.hwmKB<<10 > limit {
+			t.Errorf("%s: peak RSS %.1f MiB (VmHWM %.1f MiB) exceeds the budget + 10%% (%.1f MiB)", in, mib(maxrss), mib(w.hwmKB<<10), mib(limit))
+		}
+		seen[i] = w
+	}
+	// A few more descriptors for the large input are the extra shards and spill files
+	// open at once during the sort, not a growth with the input.
+	if seen[1].maxFDs > seen[0].maxFDs+8 || seen[1].maxFDs > 64 {
+		t.Errorf("open files grow with the input: %d for the small input, %d for the large", seen[0].maxFDs, seen[1].maxFDs)
+	}
+	if seen[1].maxScratch > 8 {
+		t.Errorf("spill files grow with the input: %d for the small input, %d for the large", seen[0].maxScratch, seen[1].maxScratch)
+	}
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+func fileMiB(p string) int64 {
+	st, _ := os.Stat(p)
+	return st.Size() >> 20
+}
+
+// TestConcurrentReaders runs two BFS, a CC and a verify on one graph at once: shared
+// read-only mappings must not get in each other's way, and each must give the answer it
+// gives alone.
+func TestConcurrentReaders(t *testing.T) {
+	dir := t.TempDir()
+	in := gen(t, dir, "in.txt", 14, 8, "text")
+	if r := ooc(t, dir, nil, "ingest", "-q", "--shard-size", "64KiB", "-o", "g.ooc", in); r.code != 0 {
+		t.Fatalf("ingest: %s", r)
+	}
+	jobs := [][]string{{"bfs", "--src", "3", "--validate", "g.ooc"}, {"bfs", "--src", "3", "--validate", "g.ooc"},
+		{"cc", "--validate", "g.ooc"}, {"verify", "g.ooc"}}
+	alone := make([]string, len(jobs))
+	for i, j := range jobs {
+		r := ooc(t, dir, nil, j...)
+		if r.code != 0 || r.stdout == "" {
+			t.Fatalf("ooc %s: %s", strings.Join(j, " "), r)
+		}
+		alone[i] = stable(r.stdout)
+		t.Logf("%s", alone[i])
+	}
+	for round := 0; round < 3; round++ {
+		results := make([]result, len(jobs))
+		var wg sync.WaitGroup
+		for i, j := range jobs {
+			wg.Add(1)
+			go func() { defer wg.Done(); results[i] = ooc(t, dir, nil, j...) }()
+		}
+		wg.Wait()
+		for i, r := range results {
+			if r.code != 0 || stable(r.stdout) != alone[i] {
+				t.Errorf("ooc %s alongside the others: %s; alone it printed %q", strings.Join(jobs[i], " "), r, alone[i])
+			}
+		}
+	}
+}
+
+// stable drops the timings from a summary line, which differ from run to run.
+func stable(s string) string {
+	if i := strings.Index(s, " s,"); i > 0 {
+		if j := strings.LastIndex(s[:i], ", "); j > 0 {
+			return s[:j]
+		}
+	}
+	return s
+}
+
+// TestSecondIngestLocked starts a second ingest into a destination that one is writing:
+// it must fail at once with a clear message, and the first must finish unharmed.
+func TestSecondIngestLocked(t *testing.T) {
+	dir := t.TempDir()
+	in := gen(t, dir, "in.txt", 17, 16, "text")
+	first := exec.Command(oocBin, "ingest", "-q", "-o", "g.ooc", in)
+	first.Dir = dir
+	var stderr bytes.Buffer
+	first.Stderr = &stderr
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(filepath.Join(dir, ".g.ooc.tmp-*"), 20*time.Second) {
+		t.Fatal("the first ingest never created its temporary directory")
+	}
+	second := ooc(t, dir, nil, "ingest", "-q", "--force", "-o", "g.ooc", in)
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first ingest failed: %v: %s", err, stderr.String())
+	}
+	if second.code == 0 || !oneLine(second.stderr) || !strings.Contains(second.stderr, "g.ooc") ||
+		!strings.Contains(second.stderr, "being written by another process") {
+		t.Fatalf("second ingest into the same destination: %s; want a failure naming the lock", second)
+	}
+	if r := ooc(t, dir, nil, "verify", "g.ooc"); r.code != 0 {
+		t.Fatalf("the first ingest's graph: %s", r)
+	}
+}
+
+// TestFullDisk ingests onto a 1 MiB tmpfs: an input whose estimate exceeds the free
+// space fails before writing; an input that passes the estimate but then runs out of
+// space (two edges between vertices five million apart: 40 MB of degrees and offsets)
+// fails on the write. Both say why in one line and leave nothing on the file system.
+// Mounting needs root; elsewhere the test is skipped.
+func TestFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "mnt")
+	os.Mkdir(mnt, 0o755)
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
+		t.Skipf("cannot mount a 1 MiB tmpfs (%v): no size-limited file system to fill", err)
+	}
+	defer syscall.Unmount(mnt, 0)
+	writeFile(t, filepath.Join(dir, "big.txt"), edgeText(150000))
+	writeFile(t, filepath.Join(dir, "wide.txt"), []byte("0 1\n5000000 5000001\n"))
+	for _, c := range []struct{ in, want string }{
+		{"big.txt", "free"},
+		{"wide.txt", "no space left on device"},
+	} {
+		r := ooc(t, dir, nil, "ingest", "-q", "-o", filepath.Join(mnt, "g.ooc"), c.in)
+		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, mnt) {
+			t.Errorf("ingest of %s onto a full disk: %s; want exit 1 and one line naming %s and saying %q", c.in, r, mnt, c.want)
+		}
+		if left := leftovers(t, mnt, nil); len(left) > 0 {
+			t.Errorf("ingest of %s onto a full disk left %v", c.in, left)
+		}
+	}
+}
