@@ -1,0 +1,56 @@
+package kernels
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// FuzzDecode checks the inline decoders against store.DecodeList on arbitrary bytes: no
+// panic, the same neighbours wherever the list is well formed, and never a neighbour
+// outside the graph.
+func FuzzDecode(f *testing.F) {
+	f.Add(uint32(10), uint32(3), []byte{0x09, 0x02, 0xA5, 0x02})
+	f.Add(uint32(10), uint32(3), []byte{0x06, 0, 0, 0, 0x09, 0x02, 0xC4, 0x04})
+	nbrs := make([]uint32, 150)
+	for i := range nbrs {
+		nbrs[i] = uint32(5 * i)
+	}
+	f.Add(uint32(3), uint32(150), store.AppendList(nil, 3, nbrs))
+	const nv = 1000
+	front := make([]uint64, (nv+63)/64)
+	for i := range front {
+		front[i] = 0x1111111111111111 // every fourth vertex is in the frontier
+	}
+	f.Fuzz(func(t *testing.T, v, d uint32, list []byte) {
+		v, d = v%nv, d%400
+		want, err := store.DecodeList(nil, v, d, list, nv)
+		got := make([]uint32, d)
+		ok := decodePrefix(got, v, list, d, nv)
+		if err == nil && (!ok || !slices.Equal(got, want)) {
+			t.Fatalf("decodePrefix = %v, %v; DecodeList = %v", got, ok, want)
+		}
+		if ok {
+			for _, x := range got {
+				if x >= nv {
+					t.Fatalf("decoded %d >= %d", x, nv)
+				}
+			}
+		}
+		u, checked, st := scanFrontier(list, v, d, nv, front)
+		if st == found && (u >= nv || front[u>>6]&(1<<(u&63)) == 0) {
+			t.Fatalf("scanFrontier found %d, not in the frontier", u)
+		}
+		if err != nil {
+			return
+		}
+		i := slices.IndexFunc(want, func(x uint32) bool { return x%4 == 0 })
+		switch {
+		case i < 0 && st != notFound:
+			t.Fatalf("scanFrontier status %d, want notFound", st)
+		case i >= 0 && (st != found || u != want[i] || checked != uint32(i+1)):
+			t.Fatalf("scanFrontier = %d after %d (status %d), want %d after %d", u, checked, st, want[i], i+1)
+		}
+	})
+}
