@@ -119,7 +119,11 @@ func runGen(e *env, args []string) error {
 	if a.out == "" {
 		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")
 	}
-	if strings.HasSuffix(a.out, ".ooc") {
+	toGraph := strings.HasSuffix(a.out, ".ooc")
+	if err := checkOutputFlags(fs, toGraph); err != nil {
+		return err
+	}
+	if toGraph {
 		rep, err := genGraph(e, &a, a.out)
 		if err != nil {
 			return err
@@ -127,6 +131,20 @@ func runGen(e *env, args []string) error {
 		return reportGenGraph(e, &a, rep)
 	}
 	return genEdgeList(e, &a)
+}
+
+// checkOutputFlags refuses flags that the kind of output would ignore.
+func checkOutputFlags(fs *flag.FlagSet, toGraph bool) (err error) {
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case err != nil:
+		case toGraph && f.Name == "format":
+			err = usagef("--format applies to edge list outputs; a .ooc output is a graph directory")
+		case !toGraph && (f.Name == "directed" || f.Name == "shard-size" || f.Name == "mem"):
+			err = usagef("--%s applies to graph directory outputs (-o NAME.ooc), not to edge lists", f.Name)
+		}
+	})
+	return err
 }
 
 // genResult is gen's --json output.

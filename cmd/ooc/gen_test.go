@@ -77,6 +77,8 @@ func TestGenUsage(t *testing.T) {
 		{"gen", "kron", "--scale", "4", "-o", "-", "--json"},
 		{"gen", "kron", "urand", "--scale", "4", "-o", "-"},
 		{"gen", "kron", "--scale", "4", "--mem", "lots", "-o", "x.ooc"},
+		{"gen", "kron", "--scale", "4", "--directed", "-o", "-"},
+		{"gen", "kron", "--scale", "4", "--format", "bin32", "-o", "x.ooc"},
 	} {
 		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%q: code %d, want %d (%s)", args, code, exitUsage, stderr)
