@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -51,7 +50,6 @@ func TestMain(m *testing.M) {
 type result struct {
 	code           int
 	stdout, stderr string
-	rusage         *syscall.Rusage
 }
 
 func (r result) String() string {
@@ -81,7 +79,6 @@ func ooc(t *testing.T, dir string, stdin []byte, args ...string) result {
 		t.Fatalf("ooc %s: %v", strings.Join(args, " "), err)
 	}
 	r.code = cmd.ProcessState.ExitCode()
-	r.rusage, _ = cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	noPanic(t, r, args)
 	return r
 }
