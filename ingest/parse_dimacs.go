@@ -59,47 +59,61 @@ func parseDIMACSBlock(w *worker, b *block) error {
 	end, z := withoutNUL(b.data)
 	data := b.data[:end]
 	n := w.p.rows
+	start := 0 // where the current line begins
 	for i := 0; i < len(data); {
 		switch data[i] {
 		case 'c':
 			i = skipLine(data, i)
-			continue
-		case '\n', ' ', '\t', '\r':
+		case '\n':
+			i++
+		case ' ', '\t', '\r':
 			i++
 			continue
 		case 'a':
+			next, err := w.arc(b, i, n)
+			if err != nil {
+				return err
+			}
+			i = next
 		case 'p':
 			return w.errorAt(b, i, "second p line (the first is line %d)", w.p.hdrLine)
 		default:
 			return w.errorAt(b, i, `expected an arc "a u v w", got %s`, lineText(data, i))
 		}
-		j := i + 1
-		for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
-			j++
-		}
-		if j == i+1 || j == len(data) || data[j]-'0' > 9 {
-			if j < len(data) && data[j] == '-' {
-				return w.pairError(b, pairNegative, j, "")
-			}
-			return w.errorAt(b, i, `expected an arc "a u v w", got %s`, lineText(data, i))
-		}
-		u, v, next, fail, at := scanPair(data, j)
-		if fail != pairOK {
-			return w.pairError(b, fail, at, `an arc "a u v w"`)
-		}
-		if bad := u; u == 0 || u > n || v == 0 || v > n {
-			if u >= 1 && u <= n {
-				bad = v
-			}
-			return w.errorAt(b, i, "vertex id %d is outside 1..%d", bad, n)
-		}
-		if err := w.add(b, i, u-1, v-1, 1); err != nil {
+		if err := w.checkLen(b, start, i); err != nil {
 			return err
 		}
-		i = next
+		start = i
 	}
 	if z >= 0 {
 		return w.nulError(b, z)
 	}
 	return nil
+}
+
+// arc parses "a u v [w]" at b.data[i:] for n vertices, returning the index
+// after the line.
+func (w *worker) arc(b *block, i int, n uint64) (int, error) {
+	data := b.data
+	j := i + 1
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	if j == i+1 || j == len(data) || data[j]-'0' > 9 {
+		if j < len(data) && data[j] == '-' {
+			return 0, w.pairError(b, pairNegative, j, "")
+		}
+		return 0, w.errorAt(b, i, `expected an arc "a u v w", got %s`, lineText(data, i))
+	}
+	u, v, next, fail, at := scanPair(data, j)
+	if fail != pairOK {
+		return 0, w.pairError(b, fail, at, `an arc "a u v w"`)
+	}
+	if bad := u; u == 0 || u > n || v == 0 || v > n {
+		if u >= 1 && u <= n {
+			bad = v
+		}
+		return 0, w.errorAt(b, i, "vertex id %d is outside 1..%d", bad, n)
+	}
+	return next, w.add(b, i, u-1, v-1, 1)
 }

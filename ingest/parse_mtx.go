@@ -139,20 +139,28 @@ func parseMTXBlock(w *worker, b *block) error {
 	end, z := withoutNUL(b.data)
 	data := b.data[:end]
 	rows, cols := w.p.rows, w.p.cols
+	start := 0 // where the current line begins
 	for i := 0; i < len(data); {
 		c := data[i]
 		if c-'0' > 9 {
 			switch c {
 			case '%':
 				i = skipLine(data, i)
-				continue
-			case '\n', ' ', '\t', '\r':
+			case '\n':
+				i++
+			case ' ', '\t', '\r':
 				i++
 				continue
 			case '-':
 				return w.pairError(b, pairNegative, i, "")
+			default:
+				return w.pairError(b, pairNotTwo, i, `an entry "row col [value]"`)
 			}
-			return w.pairError(b, pairNotTwo, i, `an entry "row col [value]"`)
+			if err := w.checkLen(b, start, i); err != nil {
+				return err
+			}
+			start = i
+			continue
 		}
 		u, v, next, fail, at := scanPair(data, i)
 		if fail != pairOK {
@@ -164,13 +172,24 @@ func parseMTXBlock(w *worker, b *block) error {
 		if v == 0 || v > cols {
 			return w.errorAt(b, i, "column index %d is outside 1..%d", v, cols)
 		}
+		if err := w.checkLen(b, start, next); err != nil {
+			return err
+		}
 		if err := w.add(b, i, u-1, v-1, 1); err != nil {
 			return err
 		}
-		i = next
+		i, start = next, next
 	}
 	if z >= 0 {
 		return w.nulError(b, z)
+	}
+	return nil
+}
+
+// checkLen fails if the line data[start:next] is longer than maxLineLen.
+func (w *worker) checkLen(b *block, start, next int) error {
+	if next-start > maxLineLen && lineTooLong(b.data, start) {
+		return w.errorAt(b, start, "")
 	}
 	return nil
 }

@@ -104,6 +104,7 @@ func (p *parser) run(emit func([]Edge) error) error {
 	if err != nil {
 		p.fail(seq, err)
 	}
+	p.res.Edges = p.edges.Load()
 	if p.firstErr != nil {
 		p.fixLine(p.errSeq.Load(), p.firstErr)
 		return p.firstErr
@@ -111,7 +112,6 @@ func (p *parser) run(emit func([]Edge) error) error {
 	if p.res.Format.text() {
 		p.res.Lines = p.totalLines()
 	}
-	p.res.Edges = p.edges.Load()
 	return p.checkCounts()
 }
 
@@ -382,11 +382,27 @@ func (w *worker) flush() error {
 	return nil
 }
 
-// errorAt is a ParseError for the line of b holding data[pos].
+// errorAt is a ParseError for the line of b holding data[pos]. A line over
+// maxLineLen is reported as such whatever else is wrong with it, as the
+// reader does with a long line that crosses a block boundary, so that the
+// message does not depend on where the blocks were cut.
 func (w *worker) errorAt(b *block, pos int, format string, args ...any) error {
 	line := 1 + int64(bytes.Count(b.data[:pos], newline)) // made absolute by fixLine
 	msg := fmt.Sprintf(format, args...)
+	if start := bytes.LastIndexByte(b.data[:pos], '\n') + 1; lineTooLong(b.data, start) {
+		msg = fmt.Sprintf("line is longer than %d bytes", maxLineLen)
+	}
 	return &ParseError{Path: w.p.path, Line: line, Offset: -1, Msg: msg}
+}
+
+// lineTooLong reports whether the line starting at data[start] is longer
+// than maxLineLen, its newline not counted.
+func lineTooLong(data []byte, start int) bool {
+	end := bytes.IndexByte(data[start:], '\n')
+	if end < 0 {
+		end = len(data) - start
+	}
+	return end > maxLineLen
 }
 
 // lineText is the line holding data[pos], cut short for error messages.

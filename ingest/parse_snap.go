@@ -141,25 +141,34 @@ func (w *worker) nulError(b *block, z int) error {
 func parseSNAPBlock(w *worker, b *block) error {
 	end, z := withoutNUL(b.data)
 	data := b.data[:end]
-	maxID := w.maxID
+	maxID, maxLine := w.maxID, maxLineLen
 	batch := w.batch
+	start := 0 // where the current line begins
 	for i := 0; i < len(data); {
 		c := data[i]
 		if c-'0' > 9 {
 			switch c {
 			case '#', '%':
 				i = skipLine(data, i)
-				continue
-			case '\n', ' ', '\t', '\r':
-				// Blank lines, leading blanks, CRLF endings.
+			case '\n':
+				i++
+			case ' ', '\t', '\r':
+				// Leading blanks, CRLF endings.
 				i++
 				continue
+			default:
+				w.batch = batch
+				if c == '-' {
+					return w.pairError(b, pairNegative, i, "")
+				}
+				return w.pairError(b, pairNotTwo, i, "two vertex ids")
 			}
-			w.batch = batch
-			if c == '-' {
-				return w.pairError(b, pairNegative, i, "")
+			if i-start > maxLine && lineTooLong(data, start) {
+				w.batch = batch
+				return w.errorAt(b, start, "")
 			}
-			return w.pairError(b, pairNotTwo, i, "two vertex ids")
+			start = i
+			continue
 		}
 		u, v, next, fail, at := scanPair(data, i)
 		if fail != pairOK {
@@ -170,7 +179,11 @@ func parseSNAPBlock(w *worker, b *block) error {
 			w.batch = batch
 			return w.idError(b, i, max(u, v), 0)
 		}
-		i = next
+		if next-start > maxLine && lineTooLong(data, start) {
+			w.batch = batch
+			return w.errorAt(b, start, "")
+		}
+		i, start = next, next
 		batch = append(batch, Edge{u, v})
 		if len(batch) == cap(batch) {
 			w.batch = batch

@@ -313,22 +313,57 @@ func TestWorkersAndBlocks(t *testing.T) {
 }
 
 // TestErrorLineAcrossBlocks puts one bad line at each position of a file and
-// checks the reported line for tiny blocks and many workers.
+// checks the reported line for tiny blocks and many workers, in each text
+// format (whose headers shift the body's line numbers).
 func TestErrorLineAcrossBlocks(t *testing.T) {
-	lines := make([]string, 60)
-	for i := range lines {
-		lines[i] = fmt.Sprintf("%d %d", i, i+1)
+	formats := []struct {
+		header []string
+		line   func(i int) string
+	}{
+		{nil, func(i int) string { return fmt.Sprintf("%d %d", i, i+1) }},
+		{[]string{"%%MatrixMarket matrix coordinate pattern general", "% c", "100 100 60"},
+			func(i int) string { return fmt.Sprintf("%d %d", i+1, i+2) }},
+		{[]string{"c x", "p sp 100 60"}, func(i int) string { return fmt.Sprintf("a %d %d 1", i+1, i+2) }},
 	}
-	for bad := range lines {
-		in := slices.Clone(lines)
-		in[bad] = "1 x"
-		in[len(in)-1] = "2 y" // a later error must never win
-		for _, bs := range []int{3, 16, 100} {
+	for _, f := range formats {
+		lines := make([]string, 60)
+		for i := range lines {
+			lines[i] = f.line(i)
+		}
+		for bad := range lines {
+			in := slices.Clone(lines)
+			in[bad] = "1 x"
+			in[len(in)-1] = "2 y" // a later error must never win
+			text := strings.Join(append(slices.Clone(f.header), in...), "\n")
+			want := int64(len(f.header) + bad + 1)
+			for _, bs := range []int{3, 16, 100} {
+				withBlockSize(t, bs)
+				_, _, err := collect(strings.NewReader(text), ParseOptions{Workers: 4, Name: "f"})
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Line != want {
+					t.Fatalf("%s: bad line %d, block %d: got %v", f.header, want, bs, err)
+				}
+			}
+		}
+	}
+}
+
+// TestLongLineAcrossBlocks checks the line of a too long line wherever the
+// block boundaries fall, and that shorter lines pass.
+func TestLongLineAcrossBlocks(t *testing.T) {
+	old := maxLineLen
+	maxLineLen = 40
+	defer func() { maxLineLen = old }()
+	long := "1 2 " + strings.Repeat("9", 40)
+	for pos := range 12 {
+		lines := slices.Repeat([]string{"1 2 " + strings.Repeat("9", 30)}, 12)
+		lines[pos] = long
+		for _, bs := range []int{1, 5, 64, 1 << 20} {
 			withBlockSize(t, bs)
-			_, _, err := collect(strings.NewReader(strings.Join(in, "\n")), ParseOptions{Workers: 4, Name: "f.txt"})
+			_, _, err := collect(strings.NewReader(strings.Join(lines, "\n")), ParseOptions{Workers: 3})
 			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line != int64(bad+1) {
-				t.Fatalf("bad line %d, block %d: got %v", bad+1, bs, err)
+			if !errors.As(err, &pe) || pe.Line != int64(pos+1) || !strings.Contains(pe.Msg, "longer than 40") {
+				t.Fatalf("long line %d, block %d: got %v", pos+1, bs, err)
 			}
 		}
 	}
