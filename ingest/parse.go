@@ -103,6 +103,17 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 	return res, nil
 }
 
+// ParseMemory is about the most memory Parse holds with the given worker
+// count (0 = GOMAXPROCS): Workers+2 blocks, one batch per worker, and the
+// decompressor's window. The pipeline counts it against --mem.
+func ParseMemory(workers int) int64 {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	const window = 8 << 20 // zstd's default; gzip needs 32 KiB
+	return int64(workers+2)*int64(blockSize) + int64(workers)*BatchSize*16 + window
+}
+
 // ParseOnly parses r and discards the edges: the "parse-only pass" that
 // ingest's speed is compared with.
 func ParseOnly(r io.Reader, opt ParseOptions) (*ParseResult, error) {
