@@ -34,9 +34,10 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return zr, func() { zr.Close() }, nil
 	case bytes.HasPrefix(magic, zstdMagic):
 		p.res.Compression = "zstd"
-		// A 1 GiB window bound keeps a hostile frame header from asking for
-		// more memory than ingest's budget; real files use 8 MiB or less.
-		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(1<<30), zstd.WithDecoderConcurrency(2))
+		// A 128 MiB window bound, the zstd tool's own default, keeps a
+		// hostile frame header from asking for more memory than ingest's
+		// budget; frames made with --long beyond that are refused.
+		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderConcurrency(2))
 		if err != nil {
 			return nil, nil, p.streamError(err)
 		}
