@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/oocgraph/ooc/ingest"
@@ -94,12 +97,15 @@ func runBench(e *env, args []string) error {
 		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
 		Started: time.Now().UTC().Format(time.RFC3339)}
 	start := time.Now()
-	dir, cleanup, err := benchGraph(e, fs, &a, pos[0], rep)
+	// Interrupted, the bench stops between runs and still removes its temporary graph.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	dir, cleanup, err := benchGraph(ctx, e, fs, &a, pos[0], rep)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	if err := benchRun(e, &a, dir, rep); err != nil {
+	if err := benchRun(ctx, e, &a, dir, rep); err != nil {
 		return err
 	}
 	rep.PeakRSS, rep.WallSeconds = ingest.PeakRSS(), time.Since(start).Seconds()
@@ -116,7 +122,7 @@ func runBench(e *env, args []string) error {
 
 // benchGraph returns the graph directory to benchmark: arg itself, or a graph generated
 // from the kind arg through the ingest path. cleanup removes a temporary graph.
-func benchGraph(e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
+func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	if !slices.Contains(gen.Kinds, arg) {
 		if a.keep != "" {
@@ -138,7 +144,7 @@ func benchGraph(e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchRe
 	}
 	ga := a.genArgs
 	ga.json = false
-	ir, err := genGraph(e, &ga, dir)
+	ir, err := genGraph(ctx, e, &ga, dir)
 	if err != nil {
 		cleanup()
 		return "", func() {}, err
@@ -150,7 +156,7 @@ func benchGraph(e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchRe
 }
 
 // benchRun opens the graph and the engine and runs the BFS and CC passes.
-func benchRun(e *env, a *benchArgs, dir string, rep *benchReport) error {
+func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchReport) error {
 	g, err := store.Open(dir)
 	if err != nil {
 		return err
@@ -169,17 +175,23 @@ func benchRun(e *env, a *benchArgs, dir string, rep *benchReport) error {
 		return err
 	}
 	rep.Valid = true
-	if err := benchBFS(e, a, g, eng, srcs, rep); err != nil {
+	if err := benchBFS(ctx, e, a, g, eng, srcs, rep); err != nil {
 		return err
 	}
-	if !a.noCC {
-		return benchCC(a, g, eng, rep)
+	if a.noCC {
+		return nil
 	}
-	return nil
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("bench: interrupted before CC: %w", err)
+	}
+	return benchCC(a, g, eng, rep)
 }
 
-func benchBFS(e *env, a *benchArgs, g *store.Graph, eng engine.Engine, srcs []uint32, rep *benchReport) error {
+func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng engine.Engine, srcs []uint32, rep *benchReport) error {
 	for i, src := range srcs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("bench: interrupted after %d of %d searches: %w", i, len(srcs), err)
+		}
 		r, err := eng.BFS(src)
 		if err != nil {
 			return err

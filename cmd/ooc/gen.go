@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -116,6 +120,9 @@ func runGen(e *env, args []string) error {
 	if a.spec, err = specFromArgs(fs, pos[0], a.spec); err != nil {
 		return err
 	}
+	if a.workers < 0 {
+		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	}
 	if a.out == "" {
 		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")
 	}
@@ -124,7 +131,7 @@ func runGen(e *env, args []string) error {
 		return err
 	}
 	if toGraph {
-		rep, err := genGraph(e, &a, a.out)
+		rep, err := genGraph(context.Background(), e, &a, a.out)
 		if err != nil {
 			return err
 		}
@@ -255,9 +262,12 @@ func writeFileAtomic(path string, force bool, write func(io.Writer) (int64, erro
 
 // genGraph generates a.spec straight into the graph directory dest through the ingest
 // pipeline: no edge list touches the disk.
-func genGraph(e *env, a *genArgs, dest string) (*ingest.Report, error) {
+// A SIGINT or SIGTERM (or ctx) cancels it and removes the partial graph.
+func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Report, error) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, ShardBytes: int64(a.shardBytes),
-		Mem: int64(a.mem), Workers: a.workers}
+		Mem: int64(a.mem), Workers: a.workers, Context: ctx}
 	if !a.quiet {
 		opt.Log = e.stderr
 		if e.isTerminal {
@@ -266,11 +276,15 @@ func genGraph(e *env, a *genArgs, dest string) (*ingest.Report, error) {
 	}
 	input := store.InputInfo{Name: a.spec.String(), Bytes: -1, Format: "gen"}
 	hdr := ingest.Header{Vertices: a.spec.Vertices()}
-	return ingest.FromEdges(opt, input, hdr, func(emit func([]ingest.Edge) error) error {
+	rep, err := ingest.FromEdges(opt, input, hdr, func(emit func([]ingest.Edge) error) error {
 		return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
 			return emit(asIngestEdges(b))
 		})
 	})
+	if errors.Is(err, ingest.ErrMemTooSmall) {
+		return nil, usageError{err}
+	}
+	return rep, err
 }
 
 // asIngestEdges reinterprets a batch of generated edges as ingest edges: both are
