@@ -121,10 +121,15 @@ func (p *pipeline) sizePhase2() int {
 // plus the block index).
 const bytesPerTaskKey = 26
 
-// dispatch cuts each plan into tasks, partition by partition in vertex order.
+// groupKeys is the size up to which consecutive partitions share one task: enough
+// keys to amortize a task's setup, few enough to sort in cache-sized pieces and to
+// spread a small graph over every worker.
+const groupKeys = 1 << 20
+
+// dispatch cuts each plan into tasks in vertex order: small partitions grouped, large
+// ones split.
 func (p *pipeline) dispatch(plans []plan, tasks chan<- *task) error {
-	seq := 0
-	var counts []uint32
+	d := &dispatcher{p: p, tasks: tasks}
 	for _, pl := range plans {
 		parts := map[uint32][]source{}
 		for i, s := range pl.spills {
@@ -144,25 +149,71 @@ func (p *pipeline) dispatch(plans []plan, tasks chan<- *task) error {
 					t.n += uint64(r.count)
 				}
 			}
-			split := []*task{t}
-			if t.n > uint64(p.taskKeys) {
-				var err error
-				if split, counts, err = p.split(t, counts); err != nil {
-					return err
-				}
+			if err := d.add(t); err != nil {
+				return err
 			}
-			for _, st := range split {
-				st.seq = seq
-				seq++
-				select {
-				case tasks <- st:
-				case <-p.ctx.Done():
-					return p.cause()
-				}
-			}
+		}
+		if err := d.flush(); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// dispatcher numbers tasks and groups small partitions.
+type dispatcher struct {
+	p      *pipeline
+	tasks  chan<- *task
+	seq    int
+	group  *task
+	counts []uint32
+}
+
+func (d *dispatcher) add(t *task) error {
+	limit := uint64(min(d.p.taskKeys, groupKeys))
+	if g := d.group; g != nil && g.n+t.n <= limit {
+		g.hi, g.n = t.hi, g.n+t.n
+		g.srcs = append(g.srcs, t.srcs...)
+		return nil
+	}
+	if err := d.flush(); err != nil {
+		return err
+	}
+	if t.n <= uint64(d.p.taskKeys) {
+		d.group = t
+		return nil
+	}
+	split, counts, err := d.p.split(t, d.counts)
+	d.counts = counts
+	if err != nil {
+		return err
+	}
+	for _, st := range split {
+		if err := d.send(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *dispatcher) flush() error {
+	if d.group == nil {
+		return nil
+	}
+	g := d.group
+	d.group = nil
+	return d.send(g)
+}
+
+func (d *dispatcher) send(t *task) error {
+	t.seq = d.seq
+	d.seq++
+	select {
+	case d.tasks <- t:
+		return nil
+	case <-d.p.ctx.Done():
+		return d.p.cause()
+	}
 }
 
 // split cuts a partition too large for one task into vertex sub-ranges of at most

@@ -497,3 +497,30 @@ func BenchmarkRadixSort(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*float64(len(keys))/b.Elapsed().Seconds(), "keys/s")
 }
+
+func TestCheckDisk(t *testing.T) {
+	dir := t.TempDir()
+	if err := checkDisk(dir, 1<<10); err != nil {
+		t.Fatalf("1 KiB: %v", err)
+	}
+	err := checkDisk(dir, 1<<62)
+	if err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("4 EiB: %v", err)
+	}
+	if need := diskNeed("x.txt.gz", 1<<30, 2); need < 4<<30 {
+		t.Errorf("a 1 GiB gzip input needs only %s?", FormatBytes(need))
+	}
+}
+
+func TestMemTooSmall(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	_, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest, Mem: 1 << 20}, Header{})
+	if !errors.Is(err, ErrMemTooSmall) {
+		t.Fatalf("1 MiB budget: %v", err)
+	}
+	// A budget too small for 16 workers runs fewer.
+	rep, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest, Mem: 48 << 20, Workers: 16}, Header{})
+	if err != nil || rep.Workers >= 16 {
+		t.Fatalf("48 MiB, 16 workers: %v", err)
+	}
+}
