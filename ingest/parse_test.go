@@ -464,3 +464,47 @@ func TestRealGraphs(t *testing.T) {
 		})
 	}
 }
+
+func TestGzipMembersAndEmptyStreams(t *testing.T) {
+	two := append(compress(t, "gzip", []byte("1 2\n")), compress(t, "gzip", []byte("3 4\n"))...)
+	got, _, err := collect(bytes.NewReader(two), ParseOptions{})
+	if err != nil || !slices.Equal(got, edges(1, 2, 3, 4)) {
+		t.Errorf("concatenated gzip members: %v %v", got, err)
+	}
+	for _, how := range []string{"gzip", "zstd"} {
+		_, _, err := collect(bytes.NewReader(compress(t, how, nil)), ParseOptions{Name: "e"})
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "no edges") {
+			t.Errorf("empty %s stream: %v", how, err)
+		}
+	}
+}
+
+func TestBatchSizeBound(t *testing.T) {
+	data, want := genSNAP(11, 3*BatchSize+5, 1<<20)
+	var mu sync.Mutex
+	n := 0
+	_, err := Parse(bytes.NewReader(data), ParseOptions{Workers: 2}, func(b []Edge) error {
+		if len(b) == 0 || len(b) > BatchSize {
+			t.Errorf("batch of %d edges", len(b))
+		}
+		mu.Lock()
+		n += len(b)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil || n != len(want) {
+		t.Fatalf("%d edges, want %d: %v", n, len(want), err)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]Format{"snap": FormatSNAP, "MTX": FormatMTX, "gr": FormatDIMACS,
+		"dimacs": FormatDIMACS, "bin32": FormatBin32, "bin64": FormatBin64, "": ""} {
+		if got, err := ParseFormat(in); err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseFormat("csv"); !errors.Is(err, ErrBadInput) {
+		t.Errorf("ParseFormat(csv): %v", err)
+	}
+}
