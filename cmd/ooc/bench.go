@@ -35,7 +35,8 @@ Usage: ooc bench KIND --scale S [--edgefactor K] [--seed X] [flags]
 
 Benchmark the engine on a generated graph (KIND is kron, urand or grid, as for
 'ooc gen') or on an existing graph directory. A generated graph is written through the
-ingest pipeline into a temporary directory (removed afterwards) or into --keep DIR.
+ingest pipeline into a temporary directory under $TMPDIR (removed afterwards) or into
+--keep DIR.
 Then BFS runs from --sources random vertices of nonzero degree (chosen with
 --source-seed; the same sources for the same graph and seed), CC runs once, and each
 result is checked with the Graph500 validation (--validate=false skips it).
@@ -125,6 +126,9 @@ func runBench(e *env, args []string) error {
 func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
 	if !slices.Contains(gen.Kinds, arg) {
+		if _, err := os.Stat(arg); err != nil && !strings.HasSuffix(arg, ".ooc") {
+			return "", cleanup, usagef("%q is neither a KIND (kron, urand, grid) nor a graph directory", arg)
+		}
 		if a.keep != "" {
 			return "", cleanup, usagef("--keep applies to generated graphs, and %s is a graph directory", arg)
 		}

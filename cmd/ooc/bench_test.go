@@ -141,6 +141,7 @@ func TestBenchUsage(t *testing.T) {
 		{"bench", "kron", "--scale", "4", "--backend", "tpu"},
 		{"bench", filepath.Join(t.TempDir(), "none.ooc")},
 		{"bench", "x.ooc", "--keep", "y.ooc"},
+		{"bench", "krom", "--scale", "4"},
 	} {
 		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%q: code %d, want %d (%s)", args, code, exitUsage, stderr)
