@@ -65,7 +65,12 @@ func TestKillIngest(t *testing.T) {
 	for k := 0; k < kills; k++ {
 		dest := filepath.Join(dir, "g.ooc")
 		os.RemoveAll(dest)
+		// Every other kill lands near the end, where the shards are finished and the
+		// manifest and the rename happen.
 		delay := time.Duration(r.Int64N(int64(clean) * 11 / 10))
+		if k%2 == 1 {
+			delay = clean*85/100 + time.Duration(r.Int64N(int64(clean)*20/100))
+		}
 		exited := killAfter(t, dir, delay, syscall.SIGKILL, "ingest", "-q", "-o", "g.ooc", input)
 		if _, err := os.Stat(dest); err == nil {
 			published++
