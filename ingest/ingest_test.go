@@ -418,7 +418,7 @@ func TestExistingOutput(t *testing.T) {
 
 func TestRadixSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	for _, n := range []int{0, 1, 100, 255, 256, 5000, 100000} {
+	for _, n := range []int{0, 1, 100, 255, 256, 5000, 100000, msdThreshold + 12345} {
 		for _, mask := range []uint64{^uint64(0), 0xFFFF, 0xFFF0_0000_0FFF_0000, 0} {
 			a := make([]uint64, n)
 			for i := range a {

@@ -11,7 +11,53 @@ const (
 	radixPasses  = (64 + radixBits - 1) / radixBits
 )
 
-// radixSort sorts keys ascending with an LSD radix sort, using tmp (at least len(keys)
+// msdThreshold is the size above which radixSort first splits the keys by their top
+// bits: an LSD pass over more than a few MiB scatters across more pages than the TLB
+// and caches hold, and measured 4-5x slower per key at 4M keys than at 1M.
+const msdThreshold = 1 << 20
+
+// radixSort sorts keys ascending, using tmp (at least len(keys) long) as scratch, and
+// returns the sorted slice, which is keys or tmp[:len(keys)]. Large inputs get one MSD
+// pass on their top varying bits into buckets of about 32K keys, which then sort in
+// cache; smaller ones go straight to lsdSort.
+func radixSort(keys, tmp []uint64) []uint64 {
+	n := len(keys)
+	if n <= msdThreshold {
+		return lsdSort(keys, tmp)
+	}
+	k0, varying := keys[0], uint64(0)
+	for _, k := range keys {
+		varying |= k ^ k0
+	}
+	if varying == 0 {
+		return keys
+	}
+	nbits := uint(min(bits.Len(uint(n>>15)), radixBits))
+	shift := uint(max(bits.Len64(varying)-int(nbits), 0))
+	var count [radixBuckets + 1]int
+	for _, k := range keys {
+		count[(k>>shift)&(1<<nbits-1)+1]++
+	}
+	for i := 1; i <= 1<<nbits; i++ {
+		count[i] += count[i-1]
+	}
+	next := count
+	out := tmp[:n]
+	for _, k := range keys {
+		b := (k >> shift) & (1<<nbits - 1)
+		out[next[b]] = k
+		next[b]++
+	}
+	for b := 0; b < 1<<nbits; b++ {
+		lo, hi := count[b], count[b+1]
+		if sorted := lsdSort(out[lo:hi], keys[lo:hi]); hi > lo && &sorted[0] != &out[lo] {
+			copy(out[lo:hi], sorted)
+		}
+	}
+	return out
+}
+
+// lsdSort sorts keys ascending with an LSD radix sort, using tmp (at least len(keys)
 // long) as scratch, and returns the sorted slice, which is keys or tmp[:len(keys)].
 //
 // Only bits that vary between keys are sorted on: digits start at the lowest varying
@@ -19,7 +65,7 @@ const (
 // a graph with 2^26 vertices leave 6 of each 32 unused) and the partition bits cost no
 // pass. The first pass finds the varying bits and counts the first digit; each scatter
 // pass counts the next digit.
-func radixSort(keys, tmp []uint64) []uint64 {
+func lsdSort(keys, tmp []uint64) []uint64 {
 	n := len(keys)
 	if n < 256 {
 		insertionSort(keys)
