@@ -91,7 +91,7 @@ extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, u
 			int src = __ffs(coop) - 1;
 			coop &= coop - 1;
 			List cl;
-			cl.at(&s, s.lo + base + src);
+			cl.at(&s, __shfl_sync(0xffffffffu, v, src));
 			for (uint32_t k = from / OOC_BLOCK + laneId(); k < cl.nb; k += 32) linkBlock(cl, k, from, comp);
 			__syncwarp();
 		}

@@ -29,25 +29,31 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 	return true;
 }
 
-#define HUGE_BLOCKS 256 // lists of more blocks go to the huge list, expanded by whole CTAs
+#define HUGE_BLOCKS 32 // lists of more blocks go to the huge list, expanded by whole CTAs
+#define HUGE_PARTS 32  // CTAs sharing one huge list
 
-// td_expand expands the frontier vertices that fall in shard s (top-down). A thread
-// decodes a list of one or two blocks itself; longer lists are shared by the warp, one
-// block per lane (the block index lets each lane start its block directly, Merrill et al.
-// 2012's warp-level gathering); lists longer than HUGE_BLOCKS are queued for td_huge.
-extern "C" __global__ void td_expand(SHARD_PARAMS, const uint32_t *in, uint32_t qn,
+// td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
+// itself; longer lists are shared by the warp, one block per lane (the block index lets
+// each lane start its block directly: Merrill et al. 2012's warp-level gathering); lists
+// of more than HUGE_BLOCKS blocks are queued for td_huge (CTA-level gathering). Top-down
+// levels read whole lists, which cross the link at full rate wherever they lie, so one
+// launch covers all shards.
+extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t *in, uint32_t qn,
                                      uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *outCount,
                                      uint32_t *huge, uint32_t *hugeCount) {
-	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
-		uint32_t u = t < qn ? in[t] : NONE;
-		bool mine = u != NONE && u - s.lo < s.n;
+		bool mine = t < qn;
+		uint32_t u = mine ? in[t] : 0;
 		List l;
 		l.nb = 0;
-		if (mine) l.at(&s, u);
+		const Shard *s = NULL;
+		if (mine) {
+			s = findShard(shards, ns, u);
+			l.at(s, u);
+		}
 		if (mine && l.nb > HUGE_BLOCKS) {
 			huge[atomicAdd(hugeCount, 1)] = u;
 		} else if (mine && l.nb <= 2) {
@@ -68,7 +74,7 @@ extern "C" __global__ void td_expand(SHARD_PARAMS, const uint32_t *in, uint32_t 
 			coop &= coop - 1;
 			uint32_t cu = __shfl_sync(0xffffffffu, u, src);
 			List cl;
-			cl.at(&s, cu);
+			cl.at(findShard(shards, ns, cu), cu);
 			for (uint32_t k = laneId(); k < cl.nb; k += 32) {
 				BlockDecoder d;
 				d.init(cl, k);
@@ -83,23 +89,25 @@ extern "C" __global__ void td_expand(SHARD_PARAMS, const uint32_t *in, uint32_t 
 	}
 }
 
-// td_huge expands the huge lists: each CTA takes a slice of one list's blocks; the grid is
-// hugeCount * parts CTAs.
-extern "C" __global__ void td_huge(SHARD_PARAMS, const uint32_t *huge, uint32_t parts,
+// td_huge expands the huge lists: HUGE_PARTS CTAs share each list, a thread per block.
+// The count is read on the device, so the host need not wait between the two launches.
+extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *huge, const uint32_t *hugeCount,
                                    uint32_t *visited, uint32_t *parent, uint32_t *level,
                                    uint32_t depth, uint32_t *out, uint32_t *outCount) {
-	SHARD_LOCAL;
-	uint32_t u = huge[blockIdx.x / parts];
-	uint32_t part = blockIdx.x % parts;
-	List l;
-	l.at(&s, u);
-	for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += parts * blockDim.x) {
-		BlockDecoder d;
-		d.init(l, k);
-		uint32_t w;
-		while (d.next(&w)) {
-			bool got = visit(visited, parent, level, w, u, depth);
-			warpAppend(out, outCount, got, w);
+	uint32_t items = *hugeCount * HUGE_PARTS;
+	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
+		uint32_t u = huge[t / HUGE_PARTS];
+		uint32_t part = t % HUGE_PARTS;
+		List l;
+		l.at(findShard(shards, ns, u), u);
+		for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += HUGE_PARTS * blockDim.x) {
+			BlockDecoder d;
+			d.init(l, k);
+			uint32_t w;
+			while (d.next(&w)) {
+				bool got = visit(visited, parent, level, w, u, depth);
+				warpAppend(out, outCount, got, w);
+			}
 		}
 	}
 }

@@ -175,36 +175,26 @@ func (r *bfsRun) queueDegrees(qn uint64) (int64, error) {
 	return int64(deg), err
 }
 
-// topDown expands the in queue shard by shard into the out queue.
+// topDown expands the in queue into the out queue: td_expand, then td_huge for the lists
+// it queued, then one read of the counters.
 func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, error) {
 	c, st := r.c, r.st
 	if err := c.Memset32(r.cnt, 0, 8); err != nil {
 		return 0, err
 	}
+	table := []uint64{uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out))}
 	common := []uint64{uint64(st["visited"].Ptr), uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth),
 		uint64(r.out.Ptr), uint64(r.cnt + cntOut)}
-	for _, s := range r.dg.Out {
-		if err := c.Memset32(r.cnt+cntHuge, 0, 1); err != nil {
-			return 0, err
-		}
-		args := cat(s.Args(), uint64(r.in.Ptr), qn)
-		args = cat(args, common...)
-		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
-		if err := r.launch("td_expand", qn, args...); err != nil {
-			return 0, err
-		}
-		_, huge, _, _, err := r.counters()
-		if err != nil {
-			return 0, err
-		}
-		if huge > 0 {
-			const parts = 64
-			args := cat(s.Args(), uint64(st["huge"].Ptr), parts)
-			args = cat(args, common...)
-			if err := c.Launch(r.dg.BFSMod, "td_huge", int(huge)*parts, block, args...); err != nil {
-				return 0, err
-			}
-		}
+	args := cat(table, uint64(r.in.Ptr), qn)
+	args = cat(args, common...)
+	args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
+	if err := r.launch("td_expand", qn, args...); err != nil {
+		return 0, err
+	}
+	args = cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
+	args = cat(args, common...)
+	if err := c.Launch(r.dg.BFSMod, "td_huge", r.dg.Dev.SMs*8, block, args...); err != nil {
+		return 0, err
 	}
 	out, _, _, _, err := r.counters()
 	return uint64(out), err

@@ -83,7 +83,7 @@ func alignSection(n int64) int64 {
 
 // HugeBlocks mirrors HUGE_BLOCKS in kernels/bfs.cu: lists of more blocks are expanded by
 // whole thread blocks, and the huge list holds at most one entry per such list.
-const HugeBlocks = 256
+const HugeBlocks = 32
 
 // StateItems lists the per-vertex device state of the BFS and CC kernels for n vertices
 // and a graph of at most maxEdges directed edges in one direction. CC reuses the BFS

@@ -111,6 +111,23 @@ func check(t *testing.T, name string, g *store.Graph) {
 			t.Fatal(err)
 		}
 	}
+	// without sampling every vertex links its whole list (cc_finish's warp-shared path for
+	// long lists carries all the work)
+	for _, b := range budgets(t, g)[:2] {
+		e, err := gpu.Open(g, engine.Options{VRAM: b, AfforestRounds: engine.NoSampling})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.CC()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels, wantCC.Labels) {
+			t.Errorf("%s vram %d: cc without sampling differs from cpu: %d comps (largest %d), cpu %d (%d)", name, b,
+				got.Components, got.Largest, wantCC.Components, wantCC.Largest)
+		}
+		e.Close()
+	}
 }
 
 func TestCases(t *testing.T) {
