@@ -69,8 +69,7 @@ const BatchSize = 64 << 10
 // returns an error, Parse stops and returns it unchanged.
 //
 // Bad input gives a *ParseError for the first bad line or offset of the
-// input, whatever the worker count. Memory is about (Workers+2) blocks of
-// 4 MiB plus one batch per worker.
+// input, whatever the worker count. Memory is bounded: see ParseMemory.
 func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*ParseResult, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)

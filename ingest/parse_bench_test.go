@@ -22,7 +22,7 @@ var benchInput struct {
 	textPerEdge float64
 }
 
-func benchData(b *testing.B) {
+func benchData(b testing.TB) {
 	benchInput.once.Do(func() {
 		x := uint64(0x9e3779b97f4a7c15)
 		var text []byte
@@ -99,4 +99,22 @@ func BenchmarkParseBin32(b *testing.B) {
 			benchParse(b, benchInput.bin32, ParseOptions{Workers: w, Format: FormatBin32, MaxID: 1<<32 - 2})
 		})
 	}
+}
+
+// BenchmarkParseSNAPBlock is the hot loop alone: one worker, one block of
+// ~50 MB, no reader, no channels.
+func BenchmarkParseSNAPBlock(b *testing.B) {
+	benchData(b)
+	p := &parser{path: "bench"}
+	w := &worker{p: p, emit: func([]Edge) error { return nil }, batch: make([]Edge, 0, BatchSize), maxID: 1<<32 - 2}
+	blk := &block{data: benchInput.text}
+	b.SetBytes(int64(len(blk.data)))
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		if err := parseSNAPBlock(w, blk); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(float64(benchInput.edges)*float64(b.N)/cpu, "edges/cpu-s")
 }

@@ -26,7 +26,9 @@ const (
 )
 
 // scanUint reads the decimal digits at data[i:], returning the value and the
-// index after the digits; ok is false on overflow, with i at the bad digit.
+// index after the digits; ok is false on overflow, with j at the bad digit.
+// (Reading eight digits at a time with bit tricks measured no faster here:
+// id lengths repeat, so the loop's exit branch predicts well.)
 func scanUint(data []byte, i int) (v uint64, j int, ok bool) {
 	for ; i < len(data); i++ {
 		d := data[i] - '0'
