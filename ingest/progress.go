@@ -25,7 +25,7 @@ func newProgress(w io.Writer, phase string, total int64, isBytes bool) *progress
 	if w == nil {
 		return nil
 	}
-	tmpl := fmt.Sprintf(`{{ "%-10s" }} {{counters . }} {{bar . "[" "=" ">" " " "]" }} {{percent . }} {{speed . }} {{string . "edges" }}`, phase)
+	tmpl := fmt.Sprintf(`{{ "%-10s" }} {{counters . }} {{bar . "[" "=" ">" " " "]" }} {{percent . }} {{speed . "%%s/s" "?/s" }} {{string . "edges" }}`, phase)
 	bar := pb.New64(max(total, 0)).SetTemplateString(tmpl).SetWriter(w).SetRefreshRate(250 * time.Millisecond)
 	if isBytes {
 		bar.Set(pb.Bytes, true)
