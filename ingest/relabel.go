@@ -96,7 +96,7 @@ func (r *rawSpill) add(b []Edge) error {
 		binary.LittleEndian.PutUint64(buf[:8], e.U)
 		binary.LittleEndian.PutUint64(buf[8:], e.V)
 		if _, err := r.w.Write(buf[:]); err != nil {
-			return fmt.Errorf("ingest: writing spill file %s: %w", r.path, err)
+			return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
 		}
 		r.ids = append(r.ids, e.U, e.V)
 	}
@@ -116,7 +116,7 @@ func (r *rawSpill) compact() {
 
 func (r *rawSpill) flush() error {
 	if err := r.w.Flush(); err != nil {
-		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, err)
+		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func (p *pipeline) replay(base uint32) error {
 func (p *pipeline) replayChunk(idx *idIndex, off int64, buf []byte, batch []Edge, size int64, prog *progress) error {
 	buf = buf[:min(int64(len(buf)), size-off)]
 	if _, err := p.raw.f.ReadAt(buf, off); err != nil {
-		return fmt.Errorf("ingest: reading spill file %s at offset %d: %w", p.raw.path, off, err)
+		return fmt.Errorf("ingest: reading spill file %s at offset %d: %w", p.raw.path, off, unwrapPath(err))
 	}
 	batch = batch[:0]
 	for i := 0; i+16 <= len(buf); i += 16 {

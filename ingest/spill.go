@@ -62,7 +62,7 @@ func (s *spill) write(buf []byte, refs []blockRef) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.f.Write(buf); err != nil {
-		return fmt.Errorf("ingest: writing spill file %s: %w", s.path, err)
+		return fmt.Errorf("ingest: writing spill file %s: %w", s.path, unwrapPath(err))
 	}
 	for _, r := range refs {
 		r.off += s.size
@@ -145,7 +145,7 @@ func (r *blockReader) next() (uint64, bool, error) {
 func (s *spill) readBlock(buf []byte, ref blockRef) ([]byte, error) {
 	buf = slices.Grow(buf[:0], int(ref.len))[:ref.len]
 	if _, err := s.f.ReadAt(buf, ref.off); err != nil {
-		return buf, fmt.Errorf("ingest: reading spill file %s at offset %d: %w", s.path, ref.off, err)
+		return buf, fmt.Errorf("ingest: reading spill file %s at offset %d: %w", s.path, ref.off, unwrapPath(err))
 	}
 	return buf, nil
 }
