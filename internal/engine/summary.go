@@ -62,17 +62,70 @@ func Summarize(g *store.Graph, r *BFSResult) {
 }
 
 // CountComponents fills r.Components and r.Largest from r.Labels, which must be vertex
-// ids (each vertex labelled by a member of its component, as union-find roots are).
+// ids naming a member of the component (as union-find roots do), so that a component's
+// label is the one vertex labelled with itself. It runs in parallel: components are
+// counted as those vertices, and sizes with atomic adds, except for the most frequent
+// label of a small sample (the giant component of most graphs), which each worker counts
+// locally so that all workers do not contend on one counter.
 func CountComponents(r *CCResult) {
-	size := make([]uint32, len(r.Labels))
-	for _, l := range r.Labels {
-		size[l]++
-	}
+	labels := r.Labels
+	n := len(labels)
 	r.Components, r.Largest = 0, 0
-	for _, s := range size {
-		if s > 0 {
-			r.Components++
-			r.Largest = max(r.Largest, uint64(s))
+	if n == 0 {
+		return
+	}
+	hot := labels[0]
+	seen := map[uint32]int{}
+	for i := 0; i < 1024; i++ {
+		l := labels[uint64(i)*0x9E3779B97F4A7C15%uint64(n)]
+		if seen[l]++; seen[l] > seen[hot] {
+			hot = l
 		}
 	}
+	size := make([]uint32, n)
+	var comps, hotSize atomic.Uint64
+	parallelChunks(n, 1<<16, func(lo, hi int) {
+		var c, h uint64
+		for v, l := range labels[lo:hi] {
+			switch {
+			case l == hot:
+				h++
+			default:
+				atomic.AddUint32(&size[l], 1)
+			}
+			if int(l) == lo+v {
+				c++
+			}
+		}
+		comps.Add(c)
+		hotSize.Add(h)
+	})
+	largest := make([]uint64, (n+1<<16-1)>>16)
+	parallelChunks(n, 1<<16, func(lo, hi int) {
+		var m uint32
+		for _, s := range size[lo:hi] {
+			m = max(m, s)
+		}
+		largest[lo>>16] = uint64(m)
+	})
+	r.Components, r.Largest = comps.Load(), hotSize.Load()
+	for _, m := range largest {
+		r.Largest = max(r.Largest, m)
+	}
+}
+
+// parallelChunks runs body over [0, n) in chunks of size, on GOMAXPROCS goroutines.
+func parallelChunks(n, size int, body func(lo, hi int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (n+size-1)/size) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for lo := int(next.Add(int64(size))) - size; lo < n; lo = int(next.Add(int64(size))) - size {
+				body(lo, min(lo+size, n))
+			}
+		}()
+	}
+	wg.Wait()
 }
