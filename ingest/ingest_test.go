@@ -524,3 +524,39 @@ func TestMemTooSmall(t *testing.T) {
 		t.Fatalf("48 MiB, 16 workers: %v", err)
 	}
 }
+
+// TestRelabelFile: with --relabel a 1-based file's ids come back as the file wrote them,
+// and 64-bit ids are accepted.
+func TestRelabelFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, content string
+		ids           []uint64
+		edges         uint64
+	}{
+		{"g.mtx", "%%MatrixMarket matrix coordinate pattern general\n10 10 3\n1 5\n5 10\n10 1\n", []uint64{1, 5, 10}, 6},
+		{"g.txt", "18446744073709551614 7\n7 4294967296\n", []uint64{7, 1 << 32, 1<<64 - 2}, 4},
+	} {
+		src := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(src, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dest := filepath.Join(dir, tc.name+".ooc")
+		rep, err := File(src, Options{Dest: dest, Relabel: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Open(dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for v := uint32(0); v < g.NumVertices(); v++ {
+			ids = append(ids, g.External(v))
+		}
+		if !slices.Equal(ids, tc.ids) || rep.Manifest.Edges != tc.edges {
+			t.Errorf("%s: ids %v (want %v), %d edges", tc.name, ids, tc.ids, rep.Manifest.Edges)
+		}
+		g.Close()
+	}
+}
