@@ -105,7 +105,7 @@ func (p *pipeline) sizePhase2() int {
 			refs += int64(len(s.refs))
 		}
 	}
-	avail := p.mem - baseMem - refs*24
+	avail := p.live() - refs*24
 	w := p.workers
 	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}

@@ -59,10 +59,11 @@ var ErrMemTooSmall = errors.New("memory budget too small")
 // chunk collects keys of both directions until a sorter takes it.
 type chunk struct{ keys [2][]uint64 }
 
-// Memory the pipeline does not size itself: the Go runtime and binary, and the
-// parser's blocks (Parse: (Workers+2) blocks of 4 MiB plus a batch per worker).
+// Memory the pipeline does not size itself: the binary and the runtime outside the Go
+// heap (runtimeMem), and the parser's blocks (Parse: (Workers+2) blocks of 4 MiB plus a
+// batch per worker).
 const (
-	baseMem     = 16 << 20
+	runtimeMem  = 12 << 20
 	parseBlock  = 4 << 20
 	sorterFixed = 3 << 20 // a sorter's encoding buffer and block index
 	taskFixed   = 10 << 20
@@ -110,7 +111,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			return nil, err
 		}
 	}
-	p.restore = setMemoryLimit(p.mem)
+	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	return p, nil
 }
 
@@ -120,7 +121,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 func (p *pipeline) sizePhase1() error {
 	for {
 		w := int64(p.workers)
-		avail := p.mem - baseMem - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
+		avail := p.live() - (w+2)*parseBlock - w*BatchSize*16 - w*sorterFixed
 		p.chunkKeys = int(max(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys), 0))
 		if p.chunkKeys >= minKeys {
 			break
@@ -136,6 +137,11 @@ func (p *pipeline) sizePhase1() error {
 	}
 	return nil
 }
+
+// live is the memory the pipeline's long-lived buffers may take: the Go heap limit
+// (the budget less runtimeMem) less a fifth, so that the garbage of the parser and of
+// grown buffers fits beside them without the collector running continuously.
+func (p *pipeline) live() int64 { return (p.mem - runtimeMem) * 4 / 5 }
 
 // close releases everything an unfinished ingest holds: the spill files, the
 // temporary graph directory and the memory limit.
