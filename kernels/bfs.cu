@@ -29,20 +29,21 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 	return true;
 }
 
-#define HUGE_BLOCKS 32 // lists of more blocks go to the huge list, expanded by whole CTAs
-#define HUGE_PARTS 32  // CTAs sharing one huge list
+#define HUGE_PARTS 32 // CTAs sharing one huge list
 
 // td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
 // itself; longer lists are shared by the warp, one block per lane (the block index lets
 // each lane start its block directly: Merrill et al. 2012's warp-level gathering); lists
-// of more than HUGE_BLOCKS blocks are queued for td_huge (CTA-level gathering). Top-down
+// of more than hugeBlocks blocks are queued for td_huge (CTA-level gathering). Top-down
 // levels read whole lists, which cross the link at full rate wherever they lie, so one
 // launch covers all shards.
 extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t *in, uint32_t qn,
                                      uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                     uint32_t *huge, uint32_t *hugeCount) {
+                                     uint32_t *huge, uint32_t *hugeCount, uint32_t hugeBlocks,
+                                     unsigned long long *examined) {
 	uint32_t stride = gridDim.x * blockDim.x;
+	unsigned long long ex = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
 		bool mine = t < qn;
@@ -53,8 +54,9 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t
 		if (mine) {
 			s = findShard(shards, ns, u);
 			l.at(s, u);
+			ex += l.deg;
 		}
-		if (mine && l.nb > HUGE_BLOCKS) {
+		if (mine && l.nb > hugeBlocks) {
 			huge[atomicAdd(hugeCount, 1)] = u;
 		} else if (mine && l.nb <= 2) {
 			for (uint32_t k = 0; k < l.nb; k++) {
@@ -68,7 +70,7 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t
 			}
 		}
 		__syncwarp();
-		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2 && l.nb <= HUGE_BLOCKS);
+		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2 && l.nb <= hugeBlocks);
 		while (coop) {
 			int src = __ffs(coop) - 1;
 			coop &= coop - 1;
@@ -87,6 +89,8 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t
 			__syncwarp();
 		}
 	}
+	for (int o = 16; o > 0; o >>= 1) ex += __shfl_down_sync(0xffffffffu, ex, o);
+	if (laneId() == 0 && ex) atomicAdd(examined, ex);
 }
 
 // td_huge expands the huge lists: HUGE_PARTS CTAs share each list, a thread per block.

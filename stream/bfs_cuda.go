@@ -4,6 +4,8 @@ package stream
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -142,11 +144,11 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 		}
 		edgesToCheck -= scout
 		t := time.Now()
-		next, err := r.topDown(qn, depth)
+		next, examined, err := r.topDown(qn, depth)
 		if err != nil {
 			return err
 		}
-		r.stat(depth, qn, engine.TopDown, uint64(scout), t)
+		r.stat(depth, qn, engine.TopDown, examined, t)
 		r.in, r.out = r.out, r.in
 		qn = next
 		if scout, err = r.queueDegrees(qn); err != nil {
@@ -175,29 +177,40 @@ func (r *bfsRun) queueDegrees(qn uint64) (int64, error) {
 	return int64(deg), err
 }
 
+// hugeBlocks is td_expand's threshold: lists of more blocks are expanded by CTAs. The
+// huge list is sized for HugeBlocks, the smallest allowed; OOC_GPU_HUGE_BLOCKS overrides
+// it for experiments.
+var hugeBlocks = func() uint32 {
+	if v, err := strconv.Atoi(os.Getenv("OOC_GPU_HUGE_BLOCKS")); err == nil && v >= HugeBlocks {
+		return uint32(v)
+	}
+	return 8
+}()
+
 // topDown expands the in queue into the out queue: td_expand, then td_huge for the lists
-// it queued, then one read of the counters.
-func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, error) {
+// it queued, then one read of the counters. It returns the out queue's length and the
+// edges examined (the in queue's degree sum).
+func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
 	c, st := r.c, r.st
 	if err := c.Memset32(r.cnt, 0, 8); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	table := []uint64{uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out))}
 	common := []uint64{uint64(st["visited"].Ptr), uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth),
 		uint64(r.out.Ptr), uint64(r.cnt + cntOut)}
 	args := cat(table, uint64(r.in.Ptr), qn)
 	args = cat(args, common...)
-	args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
+	args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked))
 	if err := r.launch("td_expand", qn, args...); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	args = cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
 	args = cat(args, common...)
 	if err := c.Launch(r.dg.BFSMod, "td_huge", r.dg.Dev.SMs*8, block, args...); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	out, _, _, _, err := r.counters()
-	return uint64(out), err
+	out, _, _, examined, err := r.counters()
+	return uint64(out), examined, err
 }
 
 // bottomUp sweeps the unvisited vertices shard by shard over the in-lists.

@@ -81,9 +81,9 @@ func alignSection(n int64) int64 {
 	return align(n)
 }
 
-// HugeBlocks mirrors HUGE_BLOCKS in kernels/bfs.cu: lists of more blocks are expanded by
-// whole thread blocks, and the huge list holds at most one entry per such list.
-const HugeBlocks = 32
+// HugeBlocks is the smallest threshold of td_expand (kernels/bfs.cu) above which lists
+// are expanded by whole thread blocks; the huge list holds at most one entry per such list.
+const HugeBlocks = 8
 
 // StateItems lists the per-vertex device state of the BFS and CC kernels for n vertices
 // and a graph of at most maxEdges directed edges in one direction. CC reuses the BFS

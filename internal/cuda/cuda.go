@@ -167,7 +167,9 @@ func (d *Device) loop(ordinal int, started chan<- error) {
 			return err
 		}
 		d.Total = int64(tot)
-		return check("cuCtxCreate", C.ooc_cuCtxCreate(&d.ctx, C.CU_CTX_SCHED_BLOCKING_SYNC|C.CU_CTX_MAP_HOST, d.dev))
+		// spin while waiting: a BFS level waits on the device several times, and a blocking
+		// wait adds tens of microseconds to each
+		return check("cuCtxCreate", C.ooc_cuCtxCreate(&d.ctx, C.CU_CTX_SCHED_SPIN|C.CU_CTX_MAP_HOST, d.dev))
 	}()
 	started <- err
 	if err != nil {
