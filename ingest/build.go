@@ -15,6 +15,23 @@ type source struct {
 	s         *spill
 	refs      []blockRef
 	skipLoops bool
+
+	// Checkpoints of a split partition: marks[i][j] is where block refs[i] reaches
+	// source vertex base + j<<markShift, so each sub-range decodes from near its start
+	// rather than from the start of every block.
+	marks [][]cursor
+	base  uint64
+}
+
+// markShift spaces a split partition's checkpoints 1024 vertices apart.
+const markShift = 10
+
+// start is where a sub-range beginning at vertex lo decodes block i from.
+func (s *source) start(i int, lo uint64) *cursor {
+	if s.marks == nil || lo < s.base {
+		return nil
+	}
+	return &s.marks[i][(lo-s.base)>>markShift]
 }
 
 // task is a vertex range [lo, hi) of one direction, sorted and encoded by one worker
@@ -109,12 +126,18 @@ func (p *pipeline) sizePhase2() int {
 	w := p.workers
 	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}
-	p.taskKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 512<<20), minKeys))
+	p.taskKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, maxTaskKeys), minKeys))
 	if p.opt.taskKeys > 0 {
 		p.taskKeys = p.opt.taskKeys
 	}
 	return w
 }
+
+// maxTaskKeys caps a task even when the budget allows more: a task's keys and sort
+// buffer (8 MiB at this size) then sort within the caches, which measured faster than
+// larger tasks, and the checkpoints left by split keep the partitions' blocks from
+// being decoded more than about once.
+const maxTaskKeys = 1 << 19
 
 // bytesPerTaskKey is a task's memory per key: the keys and the radix sort's buffer
 // (8 + 8), a neighbour list (4) and the encoded output (at most 5 bytes per neighbour
@@ -217,32 +240,26 @@ func (d *dispatcher) send(t *task) error {
 }
 
 // split cuts a partition too large for one task into vertex sub-ranges of at most
-// taskKeys keys each, from a counting pass over its blocks.
+// taskKeys keys each, from a counting pass over its blocks that also leaves
+// checkpoints in them.
 func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	width := int(t.hi - t.lo)
 	counts = slices.Grow(counts[:0], width)[:width]
 	clear(counts)
+	srcs := make([]source, len(t.srcs))
 	var buf []byte
-	for _, src := range t.srcs {
-		for _, ref := range src.refs {
+	for si, src := range t.srcs {
+		src.base, src.marks = t.lo, make([][]cursor, len(src.refs))
+		for i, ref := range src.refs {
 			var err error
 			if buf, err = src.s.readBlock(buf, ref); err != nil {
 				return nil, counts, err
 			}
-			r := blockReader{buf: buf, left: ref.count}
-			for {
-				k, ok, err := r.next()
-				if err != nil {
-					return nil, counts, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off+int64(r.pos), err)
-				}
-				if !ok {
-					break
-				}
-				if !src.skipLoops || keySrc(k) != keyDst(k) {
-					counts[uint64(keySrc(k))-t.lo]++
-				}
+			if src.marks[i], err = p.countBlock(counts, &src, ref, buf, t.lo, width); err != nil {
+				return nil, counts, err
 			}
 		}
+		srcs[si] = src
 	}
 	var out []*task
 	start, acc := t.lo, uint64(0)
@@ -253,13 +270,41 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 				v, c, p.taskKeys, FormatBytes(p.mem))
 		}
 		if acc+uint64(c) > uint64(p.taskKeys) {
-			out = append(out, &task{lo: start, hi: v, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+			out = append(out, &task{lo: start, hi: v, srcs: srcs, n: acc, ws: t.ws, counts: t.counts})
 			start, acc = v, 0
 		}
 		acc += uint64(c)
 	}
-	out = append(out, &task{lo: start, hi: t.hi, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+	out = append(out, &task{lo: start, hi: t.hi, srcs: srcs, n: acc, ws: t.ws, counts: t.counts})
 	return out, counts, nil
+}
+
+// countBlock adds the keys of one block to the per-vertex counts and returns its
+// checkpoints: marks[j] is the cursor before the first key of source >= lo + j<<markShift.
+func (p *pipeline) countBlock(counts []uint32, src *source, ref blockRef, buf []byte, lo uint64, width int) ([]cursor, error) {
+	marks := make([]cursor, width>>markShift+1)
+	r := blockReader{buf: buf, left: ref.count}
+	j := 0
+	for {
+		at := cursor{pos: r.pos, prev: r.prev, left: r.left}
+		k, ok, err := r.next()
+		if err != nil {
+			return nil, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off+int64(r.pos), err)
+		}
+		if !ok {
+			for ; j < len(marks); j++ {
+				marks[j] = at
+			}
+			return marks, nil
+		}
+		off := uint64(keySrc(k)) - lo
+		for ; j < len(marks) && uint64(j)<<markShift <= off; j++ {
+			marks[j] = at
+		}
+		if !src.skipLoops || keySrc(k) != keyDst(k) {
+			counts[off]++
+		}
+	}
 }
 
 // turnstile lets workers finish tasks in any order but write them in seq order.
@@ -323,9 +368,9 @@ func (p *pipeline) sortTask(t *task, ws *workerState) error {
 	keys := slices.Grow(ws.keys[:0], int(t.n))
 	var err error
 	for _, src := range t.srcs {
-		for _, ref := range src.refs {
+		for i, ref := range src.refs {
 			n := len(keys)
-			if keys, ws.buf, err = src.s.decodeRange(keys, ws.buf, ref, t.lo, t.hi); err != nil {
+			if keys, ws.buf, err = src.s.decodeRange(keys, ws.buf, ref, src.start(i, t.lo), t.lo, t.hi); err != nil {
 				return err
 			}
 			if src.skipLoops {

@@ -560,3 +560,29 @@ func TestRelabelFile(t *testing.T) {
 		g.Close()
 	}
 }
+
+// TestSymmetricSplit: a symmetric input read --directed, with partitions split into
+// many sub-ranges, stores the undirected graph's lists in both directions.
+func TestSymmetricSplit(t *testing.T) {
+	seed := uint64(os.Getpid()) + 13
+	rng := rand.New(rand.NewPCG(seed, 4))
+	edges := append(randomEdges(rng, 2<<partShift, 20000), randomEdges(rng, 500, 8000)...)
+	dir := t.TempDir()
+	und := Options{Dest: filepath.Join(dir, "u.ooc"), taskKeys: 3000, chunkKeys: 5000}
+	sym := Options{Dest: filepath.Join(dir, "s.ooc"), Directed: true, taskKeys: 3000, chunkKeys: 5000}
+	ru, err := fromEdges(t, edges, und, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := fromEdges(t, edges, sym, Header{Symmetric: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mu, ms := ru.Manifest, rs.Manifest; mu.Edges != ms.Edges || mu.DuplicatesDropped != ms.DuplicatesDropped || mu.SelfLoopsDropped != ms.SelfLoopsDropped {
+		t.Fatalf("seed %d: undirected %d edges %d dups %d loops, symmetric directed %d %d %d", seed,
+			mu.Edges, mu.DuplicatesDropped, mu.SelfLoopsDropped, ms.Edges, ms.DuplicatesDropped, ms.SelfLoopsDropped)
+	}
+	w := reference(edges, und)
+	w.in = w.out
+	checkGraph(t, sym.Dest, w, sym)
+}

@@ -150,13 +150,26 @@ func (s *spill) readBlock(buf []byte, ref blockRef) ([]byte, error) {
 	return buf, nil
 }
 
-// decodeRange appends to dst the keys of block ref whose source lies in [lo, hi).
-func (s *spill) decodeRange(dst []uint64, buf []byte, ref blockRef, lo, hi uint64) ([]uint64, []byte, error) {
+// cursor is a position inside a block: the next key is decoded at pos, relative to
+// prev, with left keys to go.
+type cursor struct {
+	pos  int
+	prev uint64
+	left uint32
+}
+
+// decodeRange appends to dst the keys of block ref whose source lies in [lo, hi),
+// decoding from the start of the block or, when from is not nil, from a cursor at or
+// before the first such key.
+func (s *spill) decodeRange(dst []uint64, buf []byte, ref blockRef, from *cursor, lo, hi uint64) ([]uint64, []byte, error) {
 	buf, err := s.readBlock(buf, ref)
 	if err != nil {
 		return dst, buf, err
 	}
 	r := blockReader{buf: buf, left: ref.count}
+	if from != nil {
+		r.pos, r.prev, r.left = from.pos, from.prev, from.left
+	}
 	for {
 		k, ok, err := r.next()
 		if err != nil {
