@@ -126,7 +126,8 @@ func (p *pipeline) sizePhase2() int {
 	w := p.workers
 	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}
-	p.taskKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, maxTaskKeys), minKeys))
+	p.budgetKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 1<<31), minKeys))
+	p.taskKeys = min(p.budgetKeys, maxTaskKeys)
 	if p.opt.taskKeys > 0 {
 		p.taskKeys = p.opt.taskKeys
 	}
@@ -265,11 +266,12 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	start, acc := t.lo, uint64(0)
 	for i, c := range counts {
 		v := t.lo + uint64(i)
-		if uint64(c) > uint64(p.taskKeys) {
+		if uint64(c) > uint64(p.budgetKeys) {
 			return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
-				v, c, p.taskKeys, FormatBytes(p.mem))
+				v, c, p.budgetKeys, FormatBytes(p.mem))
 		}
-		if acc+uint64(c) > uint64(p.taskKeys) {
+		// A vertex of more than taskKeys edges gets a task of its own.
+		if acc > 0 && acc+uint64(c) > uint64(p.taskKeys) {
 			out = append(out, &task{lo: start, hi: v, srcs: srcs, n: acc, ws: t.ws, counts: t.counts})
 			start, acc = v, 0
 		}

@@ -188,8 +188,8 @@ func TestRoundTrip(t *testing.T) {
 		{"default", Options{}},
 		{"directed", Options{Directed: true}},
 		{"tiny-chunks", Options{Workers: 3, chunkKeys: 1000}},
-		{"tiny-tasks-directed", Options{Directed: true, Workers: 2, chunkKeys: 3000, taskKeys: 2500}},
-		{"keep-all", Options{KeepSelfLoops: true, KeepDuplicates: true, chunkKeys: 2000, taskKeys: 3000}},
+		{"tiny-tasks-directed", Options{Directed: true, Workers: 2, chunkKeys: 3000, taskKeys: 700}},
+		{"keep-all", Options{KeepSelfLoops: true, KeepDuplicates: true, chunkKeys: 2000, taskKeys: 900}},
 		{"keep-all-directed", Options{Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 1}},
 		{"small-shards", Options{ShardBytes: 8192, Workers: 4, taskKeys: 5000}},
 		{"small-mem", Options{Mem: 48 << 20, Workers: 2}},
@@ -585,4 +585,30 @@ func TestSymmetricSplit(t *testing.T) {
 	w := reference(edges, und)
 	w.in = w.out
 	checkGraph(t, sym.Dest, w, sym)
+}
+
+// TestHub: a vertex of more edges than a task aims at gets a task of its own; one of
+// more than the budget can sort fails with a clear message.
+func TestHub(t *testing.T) {
+	star := func(n int) []Edge {
+		e := make([]Edge, n)
+		for i := range e {
+			e[i] = Edge{0, uint64(i + 1)}
+		}
+		return e
+	}
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	edges := star(5000)
+	opt := Options{Dest: dest, taskKeys: 1000}
+	if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, dest, reference(edges, opt), opt)
+	if testing.Short() {
+		return
+	}
+	_, err := fromEdges(t, star(900_000), Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Mem: 48 << 20}, Header{})
+	if err == nil || !strings.Contains(err.Error(), "raise --mem") {
+		t.Fatalf("a hub of 900000 edges in 48 MiB: %v", err)
+	}
 }

@@ -29,10 +29,11 @@ type pipeline struct {
 	start   time.Time
 	restore func()
 
-	dirs      int // spills: 1 undirected, 2 directed (out and in)
-	spills    [2]*spill
-	chunkKeys int // keys per chunk and direction
-	taskKeys  int // keys one phase-2 task sorts at once
+	dirs       int // spills: 1 undirected, 2 directed (out and in)
+	spills     [2]*spill
+	chunkKeys  int // keys per chunk and direction
+	taskKeys   int // keys a phase-2 task aims at
+	budgetKeys int // keys the budget lets one task sort: the limit for one vertex
 
 	// phase 1
 	free, partial, full chan *chunk
