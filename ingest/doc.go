@@ -1,0 +1,28 @@
+// Package ingest turns edge lists into graph directories (store/FORMAT.md) within a
+// memory budget, on all cores, for inputs far larger than RAM.
+//
+// The input layer (Parse, parse*.go) decompresses, detects the format and emits batches
+// of 0-based edges from several goroutines. The pipeline (File, FromEdges) then runs in
+// two phases:
+//
+//	phase 1  every edge becomes one or two keys src<<32|dst (undirected: both ways;
+//	         directed: out-key and transposed in-key), collected in a fixed number of
+//	         chunks; sorters radix-sort each full chunk, drop its duplicates and append
+//	         it to one spill file per direction, cut into delta-varint blocks of one
+//	         partition (2^17 source vertices) each, recorded in an in-memory index.
+//	phase 2  partitions in vertex order, small ones grouped and large ones split into
+//	         vertex sub-ranges (a counting pass leaves checkpoints in the blocks), are
+//	         decoded, sorted, deduplicated and encoded by all workers, and handed in
+//	         order to store.CSRWriter, which cuts the shards.
+//
+// Memory: chunks, sort buffers and tasks are sized from Options.Mem, less what the
+// parser and the Go runtime take, and the Go heap is limited to the budget while the
+// ingest runs; peak RSS (VmHWM) stays below the budget (memory_test.go). The spill
+// index (24 bytes per block) and, with --relabel, the distinct ids (8 bytes each) are
+// not bounded by the budget. Disk: the spill files (about 3-5 bytes per directed edge)
+// live in the graph's temporary directory beside the shards and vanish with it.
+//
+// Output is deterministic: the same input gives byte-identical shards whatever the
+// worker count, chunk sizes and budget, since every list is sorted and the writer cuts
+// shards from the lists alone.
+package ingest
