@@ -97,7 +97,9 @@ func runMain(e *env, args []string) int {
 		return exitOK
 	}
 	if err != nil {
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		// Package errors start with their package's name ("ingest: ..."); drop it when it
+		// only repeats the command's.
+		msg := strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", " "), name+": ")
 		fmt.Fprintf(e.stderr, "ooc %s: %s\n", name, msg)
 	}
 	return exitCode(err)
