@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/oocgraph/ooc/store"
@@ -153,17 +154,26 @@ func (x *shardIndex) shard(v uint32) *store.Shard {
 	return x.shards[i]
 }
 
-// uvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes. The hot
-// loops write its one-byte fast path out themselves (the compiler does not inline it).
+// uvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes.
+//
+// Neighbour ids of a permuted graph are spread over the whole id range, so most deltas
+// take two to four bytes and a byte-at-a-time loop mispredicts a branch per value. So
+// when eight bytes can be loaded (list slices alias the shard mapping, whose capacity
+// runs past the list), the value's length comes from the first clear high bit of one
+// 64-bit word and its 7-bit groups are gathered without branches. Values of more than
+// five bytes (never a valid neighbour) and values near the end of the mapping take the
+// careful decoder.
 func uvarint(b []byte, pos int) (x uint64, next int) {
-	if pos < len(b) && b[pos] < 0x80 {
-		return uint64(b[pos]), pos + 1
+	if pos >= 0 && pos+8 <= cap(b) {
+		w := binary.LittleEndian.Uint64(b[pos : pos+8 : pos+8])
+		k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1 // bytes in the value
+		if k <= 5 && pos+k <= len(b) {
+			x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+			return x & (1<<(7*k) - 1), pos + k
+		}
 	}
-	return uvarintSlow(b, pos)
+	return store.Uvarint(b, pos)
 }
-
-// uvarintSlow decodes a value of any length.
-func uvarintSlow(b []byte, pos int) (uint64, int) { return store.Uvarint(b, pos) }
 
 // unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
@@ -195,11 +205,7 @@ func decodeFrom(dst []uint32, v uint32, list []byte, pos int, nv uint32) bool {
 			if j == end {
 				break
 			}
-			if p < len(list) && list[p] < 0x80 { // one-byte delta, the common case, inline
-				x, p = uint64(list[p]), p+1
-			} else {
-				x, p = uvarintSlow(list, p)
-			}
+			x, p = uvarint(list, p)
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return false

@@ -166,11 +166,7 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint
 			if checked == end {
 				break
 			}
-			if p < len(list) && list[p] < 0x80 { // one-byte delta, the common case, inline
-				x, p = uint64(list[p]), p+1
-			} else {
-				x, p = uvarintSlow(list, p)
-			}
+			x, p = uvarint(list, p)
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return 0, checked, malformed
