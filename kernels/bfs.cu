@@ -34,10 +34,12 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 // td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
 // itself; longer lists are shared by the warp, one block per lane (the block index lets
 // each lane start its block directly: Merrill et al. 2012's warp-level gathering); lists
-// of more than hugeBlocks blocks are queued for td_huge (CTA-level gathering). Top-down
-// levels read whole lists, which cross the link at full rate wherever they lie, so one
-// launch covers all shards.
-extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t *in, uint32_t qn,
+// of more than hugeBlocks blocks are queued for td_huge (CTA-level gathering). Only
+// frontier vertices in [lo, hi) are expanded: with pinned adjacency the host runs one
+// launch per shard, so a large frontier's many short random reads stay inside one shard's
+// window (shared/GPU.md: beyond ~512 MB such reads are bound by address translation).
+extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi,
+                                     const uint32_t *in, uint32_t qn,
                                      uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *outCount,
                                      uint32_t *huge, uint32_t *hugeCount, uint32_t hugeBlocks,
@@ -46,8 +48,8 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, const uint32_t
 	unsigned long long ex = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
-		bool mine = t < qn;
-		uint32_t u = mine ? in[t] : 0;
+		uint32_t u = t < qn ? in[t] : 0;
+		bool mine = t < qn && u >= lo && u < hi;
 		List l;
 		l.nb = 0;
 		const Shard *s = NULL;

@@ -198,13 +198,24 @@ func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
 	table := []uint64{uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out))}
 	common := []uint64{uint64(st["visited"].Ptr), uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth),
 		uint64(r.out.Ptr), uint64(r.cnt + cntOut)}
-	args := cat(table, uint64(r.in.Ptr), qn)
-	args = cat(args, common...)
-	args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked))
-	if err := r.launch("td_expand", qn, args...); err != nil {
-		return 0, 0, err
+	// one launch when the adjacency is resident; one per shard (in vertex order) when
+	// some of it is pinned, so each launch reads within one shard's window
+	ranges := [][2]uint32{{0, r.dg.N}}
+	if r.dg.Plan.Pinned > 0 {
+		ranges = ranges[:0]
+		for _, s := range r.dg.Out {
+			ranges = append(ranges, [2]uint32{s.Lo, s.Lo + s.N})
+		}
 	}
-	args = cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
+	for _, rg := range ranges {
+		args := cat(table, uint64(rg[0]), uint64(rg[1]), uint64(r.in.Ptr), qn)
+		args = cat(args, common...)
+		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked))
+		if err := r.launch("td_expand", qn, args...); err != nil {
+			return 0, 0, err
+		}
+	}
+	args := cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
 	args = cat(args, common...)
 	if err := c.Launch(r.dg.BFSMod, "td_huge", r.dg.Dev.SMs*8, block, args...); err != nil {
 		return 0, 0, err
