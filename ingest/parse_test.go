@@ -508,3 +508,16 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(csv): %v", err)
 	}
 }
+
+func TestLinesCount(t *testing.T) {
+	for in, want := range map[string]uint64{"1 2": 1, "1 2\n": 1, "1 2\n\n3 4": 3, "#c\r\n1 2\r\n": 2,
+		"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2": 3} {
+		for _, bs := range []int{2, 1 << 20} {
+			withBlockSize(t, bs)
+			_, res, err := collect(strings.NewReader(in), ParseOptions{Workers: 2})
+			if err != nil || res.Lines != want {
+				t.Errorf("%q, block %d: %d lines, want %d (%v)", in, bs, res.Lines, want, err)
+			}
+		}
+	}
+}
