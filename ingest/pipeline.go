@@ -70,10 +70,10 @@ const (
 	taskFixed   = 10 << 20
 	minKeys     = 16 << 10
 
-	// maxChunkKeys caps a chunk at 8 MiB a direction: larger chunks barely shorten
-	// the spill (its deltas shrink by a few bits), sort out of cache, and delay the
-	// sorters on small inputs.
-	maxChunkKeys = 1 << 20
+	// maxChunkKeys caps a chunk at 2 MiB a direction, so that the sorters sort in
+	// cache: on kron21 phase 1 ran twice as fast as with 1M-key chunks, for a spill of
+	// 4.0 rather than 3.4 bytes per key.
+	maxChunkKeys = 1 << 18
 )
 
 func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*pipeline, error) {
