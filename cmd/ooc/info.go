@@ -129,8 +129,12 @@ func printInfo(w io.Writer, i *graphInfo) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "edges       %d directed edges, %s\n", i.Edges, kind)
-	fmt.Fprintf(w, "input       %s (%s, %d bytes): %d edges, %d self-loops and %d duplicates dropped\n",
-		i.Input.Name, i.Input.Format, i.Input.Bytes, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
+	size := "size unknown"
+	if i.Input.Bytes >= 0 {
+		size = fmt.Sprintf("%d bytes", i.Input.Bytes)
+	}
+	fmt.Fprintf(w, "input       %s (%s, %s): %d edges, %d self-loops and %d duplicates dropped\n",
+		i.Input.Name, i.Input.Format, size, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
 	fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", formatSize(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
 	fmt.Fprintf(w, "degree      max %d, mean %.2f, %d vertices of degree 0\n", i.Degree.Max, i.Degree.Mean, i.Degree.Zero)
 	if i.InDegree != nil {
