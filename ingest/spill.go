@@ -131,6 +131,12 @@ func (r *blockReader) next() (uint64, bool, error) {
 	if r.left == 0 {
 		return 0, false, nil
 	}
+	if r.pos < len(r.buf) && r.buf[r.pos] < 0x80 { // most gaps are neighbour deltas below 128
+		r.prev += uint64(r.buf[r.pos])
+		r.pos++
+		r.left--
+		return r.prev, true, nil
+	}
 	x, n := binary.Uvarint(r.buf[r.pos:])
 	if n <= 0 {
 		return 0, false, errBlock
