@@ -88,18 +88,34 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	return nil
 }
 
+// addScratch is one emit call's buffers for rawSpill.add.
+type addScratch struct {
+	buf      []byte
+	ids, tmp []uint64
+}
+
+var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
+
+// add spills a batch and merges its ids into the set. The encoding and a sort of the
+// batch's own ids happen outside the lock, so that concurrent batches proceed in
+// parallel; the lock covers one write and one append.
 func (r *rawSpill) add(b []Edge) error {
+	sc := addScratchPool.Get().(*addScratch)
+	defer addScratchPool.Put(sc)
+	sc.buf, sc.ids = sc.buf[:0], sc.ids[:0]
+	for _, e := range b {
+		sc.buf = binary.LittleEndian.AppendUint64(sc.buf, e.U)
+		sc.buf = binary.LittleEndian.AppendUint64(sc.buf, e.V)
+		sc.ids = append(sc.ids, e.U, e.V)
+	}
+	sc.tmp = slices.Grow(sc.tmp[:0], len(sc.ids))[:len(sc.ids)]
+	ids := slices.Compact(radixSort(sc.ids, sc.tmp))
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var buf [16]byte
-	for _, e := range b {
-		binary.LittleEndian.PutUint64(buf[:8], e.U)
-		binary.LittleEndian.PutUint64(buf[8:], e.V)
-		if _, err := r.w.Write(buf[:]); err != nil {
-			return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
-		}
-		r.ids = append(r.ids, e.U, e.V)
+	if _, err := r.w.Write(sc.buf); err != nil {
+		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
 	}
+	r.ids = append(r.ids, ids...)
 	// Compact when the unsorted tail outgrows the set: amortized O(log n) per id, and
 	// memory about twice the distinct ids.
 	if len(r.ids) > 2*r.sort+1<<20 {
