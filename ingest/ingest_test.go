@@ -612,3 +612,34 @@ func TestHub(t *testing.T) {
 		t.Fatalf("a hub of 900000 edges in 48 MiB: %v", err)
 	}
 }
+
+// TestRelabelDense: when every id below n occurs, relabeling is the identity, so the
+// shards must be byte-identical to a plain ingest's.
+func TestRelabelDense(t *testing.T) {
+	seed := uint64(os.Getpid()) + 17
+	rng := rand.New(rand.NewPCG(seed, 5))
+	const n = 3000
+	edges := randomEdges(rng, n, 20000)
+	for i := uint64(0); i+1 < n; i++ {
+		edges = append(edges, Edge{i, i + 1})
+	}
+	dir := t.TempDir()
+	for _, directed := range []bool{false, true} {
+		plain := Options{Dest: filepath.Join(dir, fmt.Sprint("p", directed)), Directed: directed}
+		relab := Options{Dest: filepath.Join(dir, fmt.Sprint("r", directed)), Directed: directed, Relabel: true, Workers: 3}
+		for _, o := range []Options{plain, relab} {
+			if _, err := fromEdges(t, edges, o, Header{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := shardFiles(t, plain.Dest), shardFiles(t, relab.Dest)
+		if len(a) != len(b) {
+			t.Fatalf("%d and %d shards", len(a), len(b))
+		}
+		for name := range a {
+			if !bytes.Equal(a[name], b[name]) {
+				t.Errorf("seed %d, directed %v: %s differs", seed, directed, name)
+			}
+		}
+	}
+}
