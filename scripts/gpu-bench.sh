@@ -4,7 +4,10 @@
 #   go build -tags cuda -o bin/ooc ./cmd/ooc
 #   go test -c -tags cuda -o bin/gpu.test ./internal/engine/gpu
 #   scripts/gpu-bench.sh test            # kernels vs CPU twin + validator, memcheck
-#   scripts/gpu-bench.sh bench 24 26     # kron 24/26 (and urand with U=26): cpu, gpu, gpu --vram
+#   CFGS="cpu gpu gpu@3GiB" scripts/gpu-bench.sh bench 24 26   # kron 24 and 26
+#   KINDS=urand NOVALIDATE=1 scripts/gpu-bench.sh bench 26    # urand 26, no validation
+# CFGS lists configurations: cpu, gpu (resident), gpu@SIZE (--vram SIZE); SOURCES (16),
+# BENCH_TIMEOUT (240 s per bench), LONG=1 (test: larger random graphs).
 # Logs go to $OUT (default ./gpu-out); a short table is printed last.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
