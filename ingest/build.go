@@ -151,29 +151,27 @@ const bytesPerTaskKey = 26
 const groupKeys = 1 << 20
 
 // dispatch cuts each plan into tasks in vertex order: small partitions grouped, large
-// ones split.
+// ones split. The counting passes that split large partitions run ahead on up to
+// p.workers goroutines (splitAhead): done in the dispatcher alone they were the serial
+// step that kept phase 2 from scaling past a few cores on large graphs.
 func (p *pipeline) dispatch(plans []plan, tasks chan<- *task) error {
 	d := &dispatcher{p: p, tasks: tasks}
 	for _, pl := range plans {
-		parts := map[uint32][]source{}
-		for i, s := range pl.spills {
-			for part, refs := range s.byPart() {
-				parts[part] = append(parts[part], source{s: s, refs: refs, skipLoops: pl.skipLoops[i]})
+		ordered := p.partitionTasks(pl)
+		results := p.splitAhead(ordered)
+		for _, res := range results {
+			var r prepared
+			select {
+			case r = <-res:
+			case <-p.ctx.Done():
+				return p.cause()
 			}
-		}
-		order := make([]uint32, 0, len(parts))
-		for part := range parts {
-			order = append(order, part)
-		}
-		slices.Sort(order)
-		for _, part := range order {
-			t := &task{lo: uint64(part) << partShift, hi: uint64(part+1) << partShift, srcs: parts[part], ws: pl.ws, counts: pl.counts}
-			for _, src := range t.srcs {
-				for _, r := range src.refs {
-					t.n += uint64(r.count)
-				}
+			if r.err != nil {
+				p.fail(r.err)
+				return r.err
 			}
-			if err := d.add(t); err != nil {
+			if err := d.add(r.t, r.split); err != nil {
+				p.fail(err)
 				return err
 			}
 		}
@@ -184,18 +182,98 @@ func (p *pipeline) dispatch(plans []plan, tasks chan<- *task) error {
 	return nil
 }
 
-// dispatcher numbers tasks and groups small partitions.
-type dispatcher struct {
-	p      *pipeline
-	tasks  chan<- *task
-	seq    int
-	group  *task
-	counts []uint32
+// partitionTasks lists a plan's partitions in vertex order as one task each.
+func (p *pipeline) partitionTasks(pl plan) []*task {
+	parts := map[uint32][]source{}
+	for i, s := range pl.spills {
+		for part, refs := range s.byPart() {
+			parts[part] = append(parts[part], source{s: s, refs: refs, skipLoops: pl.skipLoops[i]})
+		}
+	}
+	order := make([]uint32, 0, len(parts))
+	for part := range parts {
+		order = append(order, part)
+	}
+	slices.Sort(order)
+	out := make([]*task, len(order))
+	for i, part := range order {
+		t := &task{lo: uint64(part) << partShift, hi: uint64(part+1) << partShift, srcs: parts[part], ws: pl.ws, counts: pl.counts}
+		for _, src := range t.srcs {
+			for _, r := range src.refs {
+				t.n += uint64(r.count)
+			}
+		}
+		out[i] = t
+	}
+	return out
 }
 
-func (d *dispatcher) add(t *task) error {
+// prepared is a partition's task and, when it is too large for one task, its split.
+type prepared struct {
+	t     *task
+	split []*task
+	err   error
+}
+
+// splitAhead returns one channel per task, in order, each receiving the task and its
+// split. Splits run on up to p.workers goroutines, at most 2*p.workers partitions ahead
+// of the dispatcher, so the checkpoints held in memory stay bounded.
+func (p *pipeline) splitAhead(ordered []*task) []chan prepared {
+	results := make([]chan prepared, len(ordered))
+	for i := range results {
+		results[i] = make(chan prepared, 1)
+	}
+	window := make(chan struct{}, 2*max(p.workers, 1))
+	run := make(chan struct{}, max(p.workers, 1))
+	go func() {
+		for i, t := range ordered {
+			if t.n <= uint64(p.taskKeys) {
+				results[i] <- prepared{t: t}
+				continue
+			}
+			select {
+			case window <- struct{}{}:
+			case <-p.ctx.Done():
+				return
+			}
+			run <- struct{}{}
+			go func() {
+				split, _, err := p.split(t, nil)
+				<-run
+				results[i] <- prepared{t: t, split: split, err: err}
+			}()
+		}
+	}()
+	// The dispatcher frees a window slot as it takes each split result.
+	wrapped := make([]chan prepared, len(ordered))
+	for i := range ordered {
+		wrapped[i] = make(chan prepared, 1)
+		go func() {
+			select {
+			case r := <-results[i]:
+				if r.split != nil || r.err != nil {
+					<-window
+				}
+				wrapped[i] <- r
+			case <-p.ctx.Done():
+			}
+		}()
+	}
+	return wrapped
+}
+
+// dispatcher numbers tasks and groups small partitions.
+type dispatcher struct {
+	p     *pipeline
+	tasks chan<- *task
+	seq   int
+	group *task
+}
+
+// add takes a partition's task, or the tasks it was split into.
+func (d *dispatcher) add(t *task, split []*task) error {
 	limit := uint64(min(d.p.taskKeys, groupKeys))
-	if g := d.group; g != nil && g.n+t.n <= limit {
+	if g := d.group; g != nil && split == nil && g.n+t.n <= limit {
 		g.hi, g.n = t.hi, g.n+t.n
 		g.srcs = append(g.srcs, t.srcs...)
 		return nil
@@ -203,14 +281,9 @@ func (d *dispatcher) add(t *task) error {
 	if err := d.flush(); err != nil {
 		return err
 	}
-	if t.n <= uint64(d.p.taskKeys) {
+	if split == nil {
 		d.group = t
 		return nil
-	}
-	split, counts, err := d.p.split(t, d.counts)
-	d.counts = counts
-	if err != nil {
-		return err
 	}
 	for _, st := range split {
 		if err := d.send(st); err != nil {
