@@ -96,6 +96,7 @@ type Device struct {
 	budget   int64
 	used     int64
 	peak     int64
+	free0    int64 // free device memory right after the context was created
 	live     map[DevPtr]*Buffer
 	work     chan func()
 	done     chan struct{}
@@ -124,6 +125,7 @@ func Open(ordinal int, budget, margin int64) (*Device, error) {
 		d.Close()
 		return nil, err
 	}
+	d.free0 = int64(free)
 	avail := int64(free) - margin
 	if budget <= 0 {
 		budget = avail
@@ -222,6 +224,17 @@ func (d *Device) Close() error {
 func (d *Device) Budget() int64 { return d.budget }
 func (d *Device) Used() int64   { return d.used }
 func (d *Device) Peak() int64   { return d.peak }
+
+// DriverUsed is how much device memory the driver reports taken since the context was
+// created: ooc's allocations plus what the driver adds for them (page rounding, loaded
+// modules, kernel stacks). Tests compare it with the budget.
+func (d *Device) DriverUsed() (int64, error) {
+	var free, total C.size_t
+	err := d.Do(func(c *Ctx) error {
+		return check("cuMemGetInfo", C.ooc_cuMemGetInfo(&free, &total))
+	})
+	return d.free0 - int64(free), err
+}
 
 // Allocations lists the live allocations, largest first, for -v.
 func (d *Device) Allocations() string {

@@ -81,6 +81,13 @@ func (e *Engine) Plan() string {
 	return b.String()
 }
 
+// Memory reports the allocator's budget and peak and the device memory the driver
+// reports taken since the engine's context was created (tests hold them to --vram).
+func (e *Engine) Memory() (budget, peak, driver int64, err error) {
+	driver, err = e.dev.DriverUsed()
+	return e.dev.Budget(), e.dev.Peak(), driver, err
+}
+
 func (e *Engine) Close() error {
 	err := e.dg.Close()
 	if cerr := e.dev.Close(); err == nil {

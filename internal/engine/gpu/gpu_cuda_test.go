@@ -107,6 +107,7 @@ func check(t *testing.T, name string, g *store.Graph) {
 		if _, err := validate.CC(g, got.Labels); err != nil {
 			t.Errorf("%s vram %d: %v", name, b, err)
 		}
+		checkMemory(t, name, e, b)
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -181,5 +182,26 @@ func TestBudgetRefused(t *testing.T) {
 		t.Fatal("1 MiB budget accepted for 100000 vertices")
 	} else {
 		t.Log(err)
+	}
+}
+
+// driverSlack is what the driver may take beyond ooc's own allocations: the loaded
+// module and kernel stacks, and rounding of each allocation to the driver's pages.
+const driverSlack = 256 << 20
+
+// checkMemory holds an engine to its --vram budget (issue 5): the allocator never went
+// past it, and the driver's own count of memory taken since the context was created
+// stays within it plus driverSlack.
+func checkMemory(t *testing.T, name string, e engine.Engine, vram int64) {
+	t.Helper()
+	budget, peak, driver, err := e.(*gpu.Engine).Memory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if budget != vram || peak > budget {
+		t.Errorf("%s: --vram %d: allocator budget %d, peak %d", name, vram, budget, peak)
+	}
+	if driver > vram+driverSlack {
+		t.Errorf("%s: --vram %d: the driver reports %d bytes taken (allocator peak %d)", name, vram, driver, peak)
 	}
 }
