@@ -86,6 +86,9 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 	for _, ph := range rep.Phases {
 		b.ReportMetric(float64(ph.Edges)/ph.Seconds, ph.Name+"-edges/s")
 		b.ReportMetric(float64(ph.Bytes)/1e6/ph.Seconds, ph.Name+"-MB/s")
+		if ph.Name == "sort" { // phase 2 reads the spill files
+			b.ReportMetric(float64(ph.Bytes)/float64(m.Edges), "spill-bytes/edge")
+		}
 	}
 	b.ReportMetric(edges/rep.Seconds, "edges/s")
 	b.ReportMetric(float64(rep.PeakRSS)/(1<<20), "peak-RSS-MiB")

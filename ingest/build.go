@@ -15,23 +15,6 @@ type source struct {
 	s         *spill
 	refs      []blockRef
 	skipLoops bool
-
-	// Checkpoints of a split partition: marks[i][j] is where block refs[i] reaches
-	// source vertex base + j<<markShift, so each sub-range decodes from near its start
-	// rather than from the start of every block.
-	marks [][]cursor
-	base  uint64
-}
-
-// markShift spaces a split partition's checkpoints 1024 vertices apart.
-const markShift = 10
-
-// start is where a sub-range beginning at vertex lo decodes block i from.
-func (s *source) start(i int, lo uint64) *cursor {
-	if s.marks == nil || lo < s.base {
-		return nil
-	}
-	return &s.marks[i][(lo-s.base)>>markShift]
 }
 
 // task is a vertex range [lo, hi) of one direction, sorted and encoded by one worker
@@ -136,8 +119,8 @@ func (p *pipeline) sizePhase2() int {
 
 // maxTaskKeys caps a task even when the budget allows more: a task's keys and sort
 // buffer (8 MiB at this size) then sort within the caches, which measured faster than
-// larger tasks, and the checkpoints left by split keep the partitions' blocks from
-// being decoded more than about once.
+// larger tasks, and since a sub-range decodes only the groups it overlaps, the
+// partitions' blocks are not decoded more than about once.
 const maxTaskKeys = 1 << 19
 
 // bytesPerTaskKey is a task's memory per key: the keys and the radix sort's buffer
@@ -217,7 +200,7 @@ type prepared struct {
 
 // splitAhead returns one channel per task, in order, each receiving the task and its
 // split. Splits run on up to p.workers goroutines, at most 2*p.workers partitions ahead
-// of the dispatcher, so the checkpoints held in memory stay bounded.
+// of the dispatcher, so the splits held in memory stay bounded.
 func (p *pipeline) splitAhead(ordered []*task) []chan prepared {
 	results := make([]chan prepared, len(ordered))
 	for i := range results {
@@ -314,26 +297,24 @@ func (d *dispatcher) send(t *task) error {
 }
 
 // split cuts a partition too large for one task into vertex sub-ranges of at most
-// taskKeys keys each, from a counting pass over its blocks that also leaves
-// checkpoints in them.
+// taskKeys keys each, from a counting pass over its blocks. A sub-range's task then
+// decodes only the groups of each block that overlap it.
 func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	width := int(t.hi - t.lo)
 	counts = slices.Grow(counts[:0], width)[:width]
 	clear(counts)
-	srcs := make([]source, len(t.srcs))
 	var buf []byte
-	for si, src := range t.srcs {
-		src.base, src.marks = t.lo, make([][]cursor, len(src.refs))
-		for i, ref := range src.refs {
+	var groups []groupRun
+	for _, src := range t.srcs {
+		for _, ref := range src.refs {
 			var err error
 			if buf, err = src.s.readBlock(buf, ref); err != nil {
 				return nil, counts, err
 			}
-			if src.marks[i], err = p.countBlock(counts, &src, ref, buf, t.lo, width); err != nil {
+			if groups, err = countBlock(counts, &src, ref, buf, groups, t.lo); err != nil {
 				return nil, counts, err
 			}
 		}
-		srcs[si] = src
 	}
 	var out []*task
 	start, acc := t.lo, uint64(0)
@@ -345,41 +326,31 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 		}
 		// A vertex of more than taskKeys edges gets a task of its own.
 		if acc > 0 && acc+uint64(c) > uint64(p.taskKeys) {
-			out = append(out, &task{lo: start, hi: v, srcs: srcs, n: acc, ws: t.ws, counts: t.counts})
+			out = append(out, &task{lo: start, hi: v, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
 			start, acc = v, 0
 		}
 		acc += uint64(c)
 	}
-	out = append(out, &task{lo: start, hi: t.hi, srcs: srcs, n: acc, ws: t.ws, counts: t.counts})
+	out = append(out, &task{lo: start, hi: t.hi, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
 	return out, counts, nil
 }
 
-// countBlock adds the keys of one block to the per-vertex counts and returns its
-// checkpoints: marks[j] is the cursor before the first key of source >= lo + j<<markShift.
-func (p *pipeline) countBlock(counts []uint32, src *source, ref blockRef, buf []byte, lo uint64, width int) ([]cursor, error) {
-	marks := make([]cursor, width>>markShift+1)
-	r := blockReader{buf: buf, left: ref.count}
-	j := 0
-	for {
-		at := cursor{pos: r.pos, prev: r.prev, left: r.left}
-		k, ok, err := r.next()
-		if err != nil {
-			return nil, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off+int64(r.pos), err)
-		}
-		if !ok {
-			for ; j < len(marks); j++ {
-				marks[j] = at
+// countBlock adds the keys of one block to the per-vertex counts, counts[v-lo].
+func countBlock(counts []uint32, src *source, ref blockRef, buf []byte, groups []groupRun, lo uint64) ([]groupRun, error) {
+	b, err := openBlock(buf, ref.part, ref.count, groups)
+	if err != nil {
+		return groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off, err)
+	}
+	for gi := range b.groups {
+		g := &b.groups[gi]
+		for i := g.start; i < g.end; i++ {
+			k := b.key(g, i)
+			if !src.skipLoops || keySrc(k) != keyDst(k) {
+				counts[uint64(keySrc(k))-lo]++
 			}
-			return marks, nil
-		}
-		off := uint64(keySrc(k)) - lo
-		for ; j < len(marks) && uint64(j)<<markShift <= off; j++ {
-			marks[j] = at
-		}
-		if !src.skipLoops || keySrc(k) != keyDst(k) {
-			counts[off]++
 		}
 	}
+	return b.groups, nil
 }
 
 // turnstile lets workers finish tasks in any order but write them in seq order.
@@ -399,6 +370,7 @@ func (t *turnstile) wake() {
 type workerState struct {
 	keys, tmp []uint64
 	buf       []byte
+	groups    []groupRun
 	nbrs      []uint32
 	lo        uint32
 	degrees   []uint32
@@ -443,9 +415,9 @@ func (p *pipeline) sortTask(t *task, ws *workerState) error {
 	keys := slices.Grow(ws.keys[:0], int(t.n))
 	var err error
 	for _, src := range t.srcs {
-		for i, ref := range src.refs {
+		for _, ref := range src.refs {
 			n := len(keys)
-			if keys, ws.buf, err = src.s.decodeRange(keys, ws.buf, ref, src.start(i, t.lo), t.lo, t.hi); err != nil {
+			if keys, ws.buf, ws.groups, err = src.s.decodeRange(keys, ws.buf, ws.groups, ref, t.lo, t.hi); err != nil {
 				return err
 			}
 			if src.skipLoops {

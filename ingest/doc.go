@@ -7,20 +7,26 @@
 //
 //	phase 1  every edge becomes one or two keys src<<32|dst (undirected: both ways;
 //	         directed: out-key and transposed in-key), collected in a fixed number of
-//	         chunks; sorters radix-sort each full chunk, drop its duplicates and append
-//	         it to one spill file per direction, cut into delta-varint blocks of one
-//	         partition (2^17 source vertices) each, recorded in an in-memory index.
+//	         chunks; sorters order each full chunk by group (1024 source vertices)
+//	         with one or two radix passes and append it to one spill file per
+//	         direction, cut into blocks of one partition (2^17 source vertices) each,
+//	         of fixed-width entries, recorded in an in-memory index.
 //	phase 2  partitions in vertex order, small ones grouped and large ones split into
-//	         vertex sub-ranges (a counting pass leaves checkpoints in the blocks), are
-//	         decoded, sorted, deduplicated and encoded by all workers, and handed in
-//	         order to store.CSRWriter, which cuts the shards.
+//	         vertex sub-ranges (from a counting pass; a sub-range decodes only the
+//	         groups it overlaps), are decoded, fully sorted, deduplicated and encoded
+//	         by all workers, and handed in order to store.CSRWriter, which cuts the
+//	         shards. Phase 2's sort is the only full sort, and duplicates are dropped
+//	         there alone: on kron21 this ran the whole ingest 1.6x faster than fully
+//	         sorting and deduplicating each chunk in phase 1 as well.
 //
 // Memory: chunks, sort buffers and tasks are sized from Options.Mem, less what the
 // parser and the Go runtime take, and the Go heap is limited to the budget while the
 // ingest runs; peak RSS (VmHWM) stays below the budget (memory_test.go). The spill
 // index (24 bytes per block) and, with --relabel, the distinct ids (8 bytes each) are
-// not bounded by the budget. Disk: the spill files (about 3-5 bytes per directed edge)
-// live in the graph's temporary directory beside the shards and vanish with it.
+// not bounded by the budget; since duplicates are dropped only in phase 2, every copy of
+// a repeated edge counts towards its vertex's keys until then. Disk: the spill files
+// (about 4-5 bytes per directed edge copy) live in the graph's temporary directory
+// beside the shards and vanish with it.
 //
 // Output is deterministic: the same input gives byte-identical shards whatever the
 // worker count, chunk sizes and budget, since every list is sorted and the writer cuts

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -434,24 +435,34 @@ func TestRadixSort(t *testing.T) {
 }
 
 func TestBlockRoundTrip(t *testing.T) {
-	keys := []uint64{0, 1, 1, 300, 1 << 40, 1<<52 - 1, ^uint64(0)}
-	b := appendBlock(nil, keys)
-	r := blockReader{buf: b, left: uint32(len(keys))}
-	for i, want := range keys {
-		k, ok, err := r.next()
-		if !ok || err != nil || k != want {
-			t.Fatalf("key %d: %d %v %v, want %d", i, k, ok, err, want)
+	const part = 3
+	base := uint32(part << partShift)
+	for _, keys := range [][]uint64{
+		{key(base, 0)},
+		{key(base, 1), key(base+5, 0), key(base+5, 0), key(base+1, 1<<32-1), key(base+1024, 7), key(base+1<<partShift-1, 2)},
+		{key(base+2000, 300), key(base+1030, 1<<20), key(base+3000, 0)},
+	} {
+		keys := slices.SortedFunc(slices.Values(keys), func(a, b uint64) int { return cmp.Compare(groupOf(a), groupOf(b)) })
+		buf := appendBlock(nil, keys)
+		b, err := openBlock(buf, part, uint32(len(keys)), nil)
+		if err != nil {
+			t.Fatalf("%x: %v", keys, err)
 		}
-	}
-	if _, ok, _ := r.next(); ok {
-		t.Fatal("more keys than written")
-	}
-	r = blockReader{buf: b[:len(b)-1], left: uint32(len(keys))}
-	var err error
-	for ok := true; ok && err == nil; _, ok, err = r.next() {
-	}
-	if !errors.Is(err, errBlock) {
-		t.Fatalf("truncated block: %v", err)
+		var got []uint64
+		for gi := range b.groups {
+			for i := b.groups[gi].start; i < b.groups[gi].end; i++ {
+				got = append(got, b.key(&b.groups[gi], i))
+			}
+		}
+		if !slices.Equal(got, keys) {
+			t.Fatalf("decoded %x, want %x", got, keys)
+		}
+		if _, err := openBlock(buf[:len(buf)-1], part, uint32(len(keys)), nil); !errors.Is(err, errBlock) {
+			t.Fatalf("truncated block: %v", err)
+		}
+		if _, err := openBlock(buf, part, uint32(len(keys))+1, nil); !errors.Is(err, errBlock) {
+			t.Fatalf("wrong count: %v", err)
+		}
 	}
 }
 

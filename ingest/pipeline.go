@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,9 +13,9 @@ import (
 )
 
 // pipeline is one ingest. Phase 1 routes every directed edge copy, as a key, into
-// chunks; sorters sort each full chunk and append it, cut into per-partition blocks, to
-// the direction's spill file. Phase 2 (build.go) sorts each partition's keys and hands
-// the encoded lists to the store in vertex order.
+// chunks; sorters order each full chunk by group and append it, cut into
+// per-partition blocks, to the direction's spill file. Phase 2 (build.go) sorts each
+// partition's keys and hands the encoded lists to the store in vertex order.
 type pipeline struct {
 	opt     Options
 	input   store.InputInfo
@@ -70,10 +69,10 @@ const (
 	taskFixed   = 10 << 20
 	minKeys     = 16 << 10
 
-	// Chunks fill up to minChunkKeys, 2 MiB a direction, so that the sorters sort in
-	// cache (on kron21 phase 1 ran twice as fast as with 1M-key chunks, for a spill of
-	// 4.0 rather than 3.4 bytes per key), and up to maxChunkKeys on graphs of many
-	// partitions (fillLimit).
+	// Chunks fill up to minChunkKeys, 2 MiB a direction, so that the sorters' radix
+	// passes run in cache (when phase 1 still sorted fully, on kron21 it ran twice as
+	// fast as with 1M-key chunks), and up to maxChunkKeys on graphs of many partitions
+	// (fillLimit).
 	minChunkKeys = 1 << 18
 	maxChunkKeys = 4 << 20
 )
@@ -278,8 +277,8 @@ func (p *pipeline) emit(batch []Edge) error {
 
 // fillLimit is how many keys a chunk takes before it is sorted: 256K keys, which
 // sort in cache, unless the ids seen so far span so many partitions that the blocks
-// would shrink below about 2K keys, which would loosen the spill's deltas and swell
-// its index (24 bytes a block).
+// would shrink below about 2K keys, which would swell the spill's index (24 bytes a
+// block) and its block headers.
 func (p *pipeline) fillLimit() int {
 	parts := int(p.maxID.Load()>>partShift) + 1
 	return min(p.chunkKeys, max(minChunkKeys, parts*2048))
@@ -326,7 +325,7 @@ func (p *pipeline) takeChunk() (*chunk, error) {
 	}
 }
 
-// sorter sorts full chunks and spills them.
+// sorter orders full chunks by group and spills them.
 func (p *pipeline) sorter() {
 	defer p.sorters.Done()
 	st := &sorterState{tmp: make([]uint64, p.chunkKeys)}
@@ -351,10 +350,7 @@ type sorterState struct {
 
 func (p *pipeline) spillChunk(c *chunk, st *sorterState) error {
 	for d := range p.dirs {
-		keys := radixSort(c.keys[d], st.tmp)
-		if !p.opt.KeepDuplicates {
-			keys = slices.Compact(keys)
-		}
+		keys := groupSort(c.keys[d], st.tmp)
 		if err := p.spillKeys(p.spills[d], keys, st); err != nil {
 			return err
 		}
@@ -362,8 +358,8 @@ func (p *pipeline) spillChunk(c *chunk, st *sorterState) error {
 	return nil
 }
 
-// spillKeys cuts sorted keys into blocks of one partition each (at most blockKeys
-// keys) and appends them to s in writes of about 1 MiB.
+// spillKeys cuts keys ordered by group into blocks of one partition each (at most
+// blockKeys keys) and appends them to s in writes of about 1 MiB.
 func (p *pipeline) spillKeys(s *spill, keys []uint64, st *sorterState) error {
 	st.enc, st.refs = st.enc[:0], st.refs[:0]
 	for i := 0; i < len(keys); {

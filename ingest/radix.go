@@ -65,7 +65,17 @@ func radixSort(keys, tmp []uint64) []uint64 {
 // a graph with 2^26 vertices leave 6 of each 32 unused) and the partition bits cost no
 // pass. The first pass finds the varying bits and counts the first digit; each scatter
 // pass counts the next digit.
-func lsdSort(keys, tmp []uint64) []uint64 {
+func lsdSort(keys, tmp []uint64) []uint64 { return lsdSortMask(keys, tmp, ^uint64(0)) }
+
+// groupSort orders keys by groupOf, the partition and group of their source, and
+// otherwise leaves them as they are: phase 1 needs no more, and phase 2's full sort
+// would not gain from it.
+func groupSort(keys, tmp []uint64) []uint64 {
+	return lsdSortMask(keys, tmp, ^uint64(1<<(32+groupShift)-1))
+}
+
+// lsdSortMask sorts keys by the bits of mask (stably, so with mask ^0 fully).
+func lsdSortMask(keys, tmp []uint64, mask uint64) []uint64 {
 	n := len(keys)
 	if n < 256 {
 		insertionSort(keys)
@@ -73,11 +83,17 @@ func lsdSort(keys, tmp []uint64) []uint64 {
 	}
 	var cur, next [radixBuckets]uint32
 	k0, varying := keys[0], uint64(0)
-	for _, k := range keys {
-		varying |= k ^ k0
-		cur[k&radixMask]++
+	if mask&1 == 0 { // the first digit is not at bit 0: count it once it is known
+		for _, k := range keys {
+			varying |= k ^ k0
+		}
+	} else {
+		for _, k := range keys {
+			varying |= k ^ k0
+			cur[k&radixMask]++
+		}
 	}
-	shifts := digitShifts(varying)
+	shifts := digitShifts(varying & mask)
 	if len(shifts) == 0 {
 		return keys
 	}
