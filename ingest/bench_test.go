@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/tools/gen"
 )
 
@@ -95,7 +96,7 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 	b.ReportMetric(float64(rep.Mem)/(1<<20), "mem-MiB")
 	b.ReportMetric(float64(m.Bytes)/float64(m.Edges), "bytes/edge")
 	b.Logf("%s: %d vertices, %d directed edges, %.2f bits per directed edge, peak RSS %s of a %s budget",
-		filepath.Base(path), m.Vertices, m.Edges, 8*float64(m.Bytes)/float64(m.Edges), FormatBytes(rep.PeakRSS), FormatBytes(rep.Mem))
+		filepath.Base(path), m.Vertices, m.Edges, 8*float64(m.Bytes)/float64(m.Edges), bytesize.Format(rep.PeakRSS), bytesize.Format(rep.Mem))
 }
 
 func parseOnly(path string, format Format) error {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
 // DefaultMem is the memory budget when Options.Mem is 0: half of the physical memory,
@@ -114,21 +116,7 @@ func checkDisk(dir string, need int64) error {
 	free := int64(st.Bavail) * int64(st.Bsize)
 	if need > free {
 		return fmt.Errorf("ingest: %s has %s free, the ingest needs about %s for spill files and shards (free some space or write elsewhere with -o)",
-			dir, FormatBytes(free), FormatBytes(need))
+			dir, bytesize.Format(free), bytesize.Format(need))
 	}
 	return nil
-}
-
-// FormatBytes prints a byte count with a binary unit, as ParseSize reads it back.
-func FormatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -322,7 +323,7 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 		v := t.lo + uint64(i)
 		if uint64(c) > uint64(p.budgetKeys) {
 			return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
-				v, c, p.budgetKeys, FormatBytes(p.mem))
+				v, c, p.budgetKeys, bytesize.Format(p.mem))
 		}
 		// A vertex of more than taskKeys edges gets a task of its own.
 		if acc > 0 && acc+uint64(c) > uint64(p.taskKeys) {

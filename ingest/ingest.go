@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -235,13 +236,13 @@ func (r *Report) Summary(w io.Writer) {
 		m.Vertices, m.Edges, map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
 		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
 	fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
-		FormatBytes(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
+		bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
 	for _, ph := range r.Phases {
 		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
 			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
 	}
 	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers)\n",
-		r.Seconds, FormatBytes(r.PeakRSS), FormatBytes(r.Mem), r.Workers)
+		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers)
 }
 
 // setMemoryLimit makes the Go collector work to keep the heap within the budget, and

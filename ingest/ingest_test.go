@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -519,7 +520,7 @@ func TestCheckDisk(t *testing.T) {
 		t.Fatalf("4 EiB: %v", err)
 	}
 	if need := diskNeed("x.txt.gz", 1<<30, 2); need < 4<<30 {
-		t.Errorf("a 1 GiB gzip input needs only %s?", FormatBytes(need))
+		t.Errorf("a 1 GiB gzip input needs only %s?", bytesize.Format(need))
 	}
 }
 

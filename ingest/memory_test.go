@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/tools/gen"
 )
 
@@ -48,9 +49,9 @@ func TestPeakRSS(t *testing.T) {
 	} else {
 		fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d", &peak, &edges)
 	}
-	t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored", FormatBytes(peak), FormatBytes(mem), FormatBytes(st.Size()), edges)
+	t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored", bytesize.Format(peak), bytesize.Format(mem), bytesize.Format(st.Size()), edges)
 	if peak > mem*11/10 {
-		t.Errorf("peak RSS %s exceeds the %s budget by more than 10%%", FormatBytes(peak), FormatBytes(mem))
+		t.Errorf("peak RSS %s exceeds the %s budget by more than 10%%", bytesize.Format(peak), bytesize.Format(mem))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -130,7 +131,7 @@ func (p *pipeline) sizePhase1() error {
 		}
 		if p.workers == 1 {
 			return fmt.Errorf("ingest: a memory budget of %s is too small (allow at least %s): %w",
-				FormatBytes(p.mem), FormatBytes(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
+				bytesize.Format(p.mem), bytesize.Format(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
 		}
 		p.workers--
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/engine"
 )
@@ -249,5 +250,5 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 // String says where the graph is, for -v.
 func (dg *Graph) String() string {
 	return fmt.Sprintf("%s (compute %d.%d, %d SMs, %s)\n%s", dg.Dev.Name, dg.Dev.CC[0], dg.Dev.CC[1], dg.Dev.SMs,
-		size(dg.Dev.Total), dg.Plan)
+		bytesize.Format(dg.Dev.Total), dg.Plan)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
@@ -134,7 +135,7 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 	}
 	if log != nil {
 		fmt.Fprintf(log, "stream: loaded in %.3f s: copied %s to the device, pinned %s; device memory in use %s of %s\n",
-			dg.LoadTime, size(dg.Copied), size(p.Pinned), size(d.Used()), size(d.Budget()))
+			dg.LoadTime, bytesize.Format(dg.Copied), bytesize.Format(p.Pinned), bytesize.Format(d.Used()), bytesize.Format(d.Budget()))
 	}
 	return dg, nil
 }

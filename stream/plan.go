@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -138,7 +139,7 @@ func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
 	need := Sum(p.State)
 	if need > budget {
 		return nil, fmt.Errorf("stream: %d vertices need %s of device memory for their BFS/CC state, more than the budget of %s (a --vram of at least %s would run, with the whole graph pinned in host memory): %w",
-			n, size(need), size(budget), size(need+need/64+(1<<20)), ErrStateTooBig)
+			n, bytesize.Format(need), bytesize.Format(budget), bytesize.Format(need+need/64+(1<<20)), ErrStateTooBig)
 	}
 	left := budget - need
 	p.DeviceUse = need
@@ -188,22 +189,22 @@ func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
 // String prints the plan for -v.
 func (p *Plan) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "memory plan: budget %s, planned %s on the device\n", size(p.Budget), size(p.DeviceUse))
-	fmt.Fprintf(&b, "  per-vertex state: %s (", size(Sum(p.State)))
+	fmt.Fprintf(&b, "memory plan: budget %s, planned %s on the device\n", bytesize.Format(p.Budget), bytesize.Format(p.DeviceUse))
+	fmt.Fprintf(&b, "  per-vertex state: %s (", bytesize.Format(Sum(p.State)))
 	for i, it := range p.State {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %s", it.Name, size(it.Bytes))
+		fmt.Fprintf(&b, "%s %s", it.Name, bytesize.Format(it.Bytes))
 	}
 	b.WriteString(")\n")
 	if p.FirstK > 0 {
-		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, size(p.First))
+		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, bytesize.Format(p.First))
 	}
-	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", size(p.Resident), size(p.Pinned))
+	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
 	for _, s := range p.Shards {
 		fmt.Fprintf(&b, "  %s shard %d [%d,%d): index %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
-			size(s.Degrees+s.Offsets), s.IndexAt, size(s.Adj), s.AdjAt)
+			bytesize.Format(s.Degrees+s.Offsets), s.IndexAt, bytesize.Format(s.Adj), s.AdjAt)
 	}
 	return b.String()
 }
@@ -221,17 +222,4 @@ func Sizes(g *store.Graph) []ShardSize {
 		}
 	}
 	return out
-}
-
-func size(n int64) string {
-	const u = "KMGTPE"
-	if n < 1024 {
-		return fmt.Sprintf("%d B", n)
-	}
-	f, i := float64(n)/1024, 0
-	for f >= 1024 && i < len(u)-1 {
-		f /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.1f %ciB", f, u[i])
 }

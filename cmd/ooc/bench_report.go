@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
 )
@@ -160,10 +161,10 @@ func (r *benchReport) table(w io.Writer) {
 		[2]string{"vertices", fmt.Sprint(r.Vertices)},
 		[2]string{"edges", fmt.Sprintf("%d stored (%s), %d input, %d self-loops and %d duplicates dropped",
 			r.Edges, kind, r.InputEdges, r.SelfLoopsDropped, r.DuplicatesDropped)},
-		[2]string{"size", fmt.Sprintf("%s in %d shards, %.2f bits per edge", formatSize(r.Bytes), r.Shards, r.BitsPerEdge)})
+		[2]string{"size", fmt.Sprintf("%s in %d shards, %.2f bits per edge", bytesize.Format(r.Bytes), r.Shards, r.BitsPerEdge)})
 	if in := r.Ingest; in != nil {
 		rows = append(rows, [2]string{"gen+ingest", fmt.Sprintf("%s, %s edges/s, peak RSS %s",
-			seconds(in.Seconds), humanRate(in.EdgesPerSecond), formatSize(in.PeakRSS))})
+			seconds(in.Seconds), humanRate(in.EdgesPerSecond), bytesize.Format(in.PeakRSS))})
 	}
 	rows = append(rows, [2]string{"backend", r.Backend})
 	b := r.BFS
@@ -173,7 +174,7 @@ func (r *benchReport) table(w io.Writer) {
 		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %d components, largest %d", seconds(c.Seconds), c.Components, c.Largest)})
 	}
 	rows = append(rows, [2]string{"validation", r.validation()},
-		[2]string{"peak RSS", formatSize(r.PeakRSS)},
+		[2]string{"peak RSS", bytesize.Format(r.PeakRSS)},
 		[2]string{"wall time", seconds(r.WallSeconds)},
 		[2]string{"parameters", fmt.Sprintf("source seed %d, %d workers on %d cores, vram %s",
 			r.Params.SourceSeed, r.workers(), r.Host.CPUs, vramString(r.Params.VRAM))})
@@ -198,7 +199,7 @@ func vramString(v int64) string {
 	if v <= 0 {
 		return "default"
 	}
-	return formatSize(v)
+	return bytesize.Format(v)
 }
 
 // workers is the thread count the run asked for (GOMAXPROCS unless --workers).

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
 )
@@ -224,7 +225,7 @@ func genEdgeList(e *env, a *genArgs) error {
 	r := newGenResult(a.spec, a.out, f.String(), n, time.Since(start).Seconds())
 	if !a.quiet {
 		fmt.Fprintf(e.stderr, "gen: %s: %d vertices, %d edges, %s of %s to %s in %.2fs (%s edges/s)\n",
-			r.Graph, r.Vertices, r.Generated, formatSize(n), r.Format, a.out, r.Seconds, humanRate(r.EdgesPerS))
+			r.Graph, r.Vertices, r.Generated, bytesize.Format(n), r.Format, a.out, r.Seconds, humanRate(r.EdgesPerS))
 	}
 	if a.json {
 		return printJSON(e.stdout, r)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -135,13 +136,13 @@ func printInfo(w io.Writer, i *graphInfo) {
 	}
 	fmt.Fprintf(w, "input       %s (%s, %s): %d edges, %d self-loops and %d duplicates dropped\n",
 		i.Input.Name, i.Input.Format, size, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
-	fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", formatSize(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
+	fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", bytesize.Format(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
 	fmt.Fprintf(w, "degree      max %d, mean %.2f, %d vertices of degree 0\n", i.Degree.Max, i.Degree.Mean, i.Degree.Zero)
 	if i.InDegree != nil {
 		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %d vertices of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, i.InDegree.Zero)
 	}
-	fmt.Fprintf(w, "shards      %d (at most %s of adjacency each)\n", i.Shards, formatSize(i.Options.ShardBytes))
+	fmt.Fprintf(w, "shards      %d (at most %s of adjacency each)\n", i.Shards, bytesize.Format(i.Options.ShardBytes))
 	for _, s := range i.ShardList {
-		fmt.Fprintf(w, "  %-16s vertices [%d, %d)  %d edges  %s\n", s.File, s.Lo, s.Hi, s.Edges, formatSize(s.Bytes))
+		fmt.Fprintf(w, "  %-16s vertices [%d, %d)  %d edges  %s\n", s.File, s.Lo, s.Hi, s.Edges, bytesize.Format(s.Bytes))
 	}
 }

@@ -1,22 +1,22 @@
 package main
 
-import "testing"
+import (
+	"errors"
+	"testing"
 
-func TestParseByteSize(t *testing.T) {
-	for in, want := range map[string]int64{"0": 0, "100": 100, "1K": 1024, "512MiB": 512 << 20, "1.5GiB": 3 << 29, "6g": 6 << 30, "2KB": 2000} {
-		if got, err := parseByteSize(in); err != nil || got != want {
-			t.Errorf("parseByteSize(%q) = %d, %v, want %d", in, got, err, want)
-		}
+	"github.com/oocgraph/ooc/internal/bytesize"
+)
+
+func TestByteSizeFlag(t *testing.T) {
+	var b byteSize
+	if err := b.Set("1.5GiB"); err != nil || int64(b) != 3<<29 || b.String() != "1.5 GiB" {
+		t.Fatalf("Set(1.5GiB): %d %q %v", b, b.String(), err)
 	}
-	for _, in := range []string{"", "-1", "MiB", "1 XB", "1e30T"} {
-		if _, err := parseByteSize(in); err == nil {
-			t.Errorf("parseByteSize(%q) accepted", in)
-		}
+	if err := b.Set("12XB"); !errors.Is(err, bytesize.ErrSyntax) {
+		t.Fatalf("Set(12XB): %v, want bytesize.ErrSyntax", err)
 	}
-	for _, n := range []int64{0, 1023, 1024, 3 << 29, 6 << 30} {
-		back, err := parseByteSize(formatSize(n))
-		if err != nil || back != n {
-			t.Errorf("formatSize(%d) = %q reads back as %d, %v", n, formatSize(n), back, err)
-		}
+	var zero byteSize
+	if zero.String() != "" {
+		t.Fatalf("zero prints %q, want empty (flag default)", zero.String())
 	}
 }

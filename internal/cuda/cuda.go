@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
 // Error is a failed driver call.
@@ -133,7 +135,7 @@ func Open(ordinal int, budget, margin int64) (*Device, error) {
 	if budget > avail {
 		d.Close()
 		return nil, fmt.Errorf("cuda: --vram %s exceeds the device's free memory %s minus a margin of %s",
-			Size(budget), Size(int64(free)), Size(margin))
+			bytesize.Format(budget), bytesize.Format(int64(free)), bytesize.Format(margin))
 	}
 	d.budget = budget
 	return d, nil
@@ -247,7 +249,7 @@ func (d *Device) Allocations() string {
 	})
 	var sb strings.Builder
 	for _, b := range bs {
-		fmt.Fprintf(&sb, "  %-24s %s\n", b.Name, Size(b.Bytes))
+		fmt.Fprintf(&sb, "  %-24s %s\n", b.Name, bytesize.Format(b.Bytes))
 	}
 	return sb.String()
 }
@@ -264,10 +266,10 @@ func (c *Ctx) Alloc(name string, n int64) (*Buffer, error) {
 	n = (n + 255) &^ 255 // what the driver rounds to at least; counted against the budget
 	if d.used+n > d.budget {
 		return nil, fmt.Errorf("cuda: allocating %s for %s with %s of %s in use: %w",
-			Size(n), name, Size(d.used), Size(d.budget), ErrBudget)
+			bytesize.Format(n), name, bytesize.Format(d.used), bytesize.Format(d.budget), ErrBudget)
 	}
 	var p C.CUdeviceptr
-	if err := check(fmt.Sprintf("cuMemAlloc(%s for %s)", Size(n), name), C.ooc_cuMemAlloc(&p, C.size_t(n))); err != nil {
+	if err := check(fmt.Sprintf("cuMemAlloc(%s for %s)", bytesize.Format(n), name), C.ooc_cuMemAlloc(&p, C.size_t(n))); err != nil {
 		return nil, err
 	}
 	b := &Buffer{Ptr: DevPtr(p), Bytes: n, Name: name}
@@ -351,7 +353,7 @@ func (c *Ctx) Register(b []byte) (*Pinned, error) {
 		n = (n + 4095) &^ 4095
 	}
 	flags := C.uint(C.CU_MEMHOSTREGISTER_DEVICEMAP | C.CU_MEMHOSTREGISTER_READ_ONLY)
-	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", Size(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(n), flags)); err != nil {
+	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", bytesize.Format(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(n), flags)); err != nil {
 		return nil, err
 	}
 	var dp C.CUdeviceptr

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/store"
@@ -43,7 +44,7 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 	}
 	if opt.Verbose != nil {
 		fmt.Fprintf(opt.Verbose, "gpu: %s, compute %d.%d, %d SMs, %s\n%s", dev.Name, dev.CC[0], dev.CC[1], dev.SMs,
-			cuda.Size(dev.Total), p)
+			bytesize.Format(dev.Total), p)
 	}
 	dg, err := stream.Load(dev, g, p, opt.Verbose)
 	if err != nil {
@@ -76,8 +77,8 @@ func (e *Engine) Plan() string {
 	p := e.dg.Plan
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpu %s: budget %s; state %s; graph %s resident, %s pinned zero-copy; loaded in %.2f s (%s copied)",
-		e.dev.Name, cuda.Size(p.Budget), cuda.Size(stream.Sum(p.State)), cuda.Size(p.Resident), cuda.Size(p.Pinned),
-		e.dg.LoadTime, cuda.Size(e.dg.Copied))
+		e.dev.Name, bytesize.Format(p.Budget), bytesize.Format(stream.Sum(p.State)), bytesize.Format(p.Resident), bytesize.Format(p.Pinned),
+		e.dg.LoadTime, bytesize.Format(e.dg.Copied))
 	return b.String()
 }
 
