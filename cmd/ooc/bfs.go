@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -364,7 +362,7 @@ func writeBFS(e *env, g *store.Graph, r *engine.BFSResult, path string, text boo
 		}
 		return w.Flush()
 	}
-	return writeResultFile(path, write)
+	return writeFileAtomic(path, write)
 }
 
 // putIDInfo writes the id base and flags words of a result header.
@@ -384,31 +382,6 @@ func writeU32s(w *bufio.Writer, x []uint32) error {
 		if _, err := w.Write(b[:]); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// writeResultFile writes a result file under a temporary name and renames it into place,
-// so a failed run never leaves a truncated file under the final name.
-func writeResultFile(path string, write func(w *bufio.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

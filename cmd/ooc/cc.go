@@ -160,5 +160,5 @@ func writeCC(e *env, g *store.Graph, r *engine.CCResult, path string, text bool)
 		}
 		return w.Flush()
 	}
-	return writeResultFile(path, write)
+	return writeFileAtomic(path, write)
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -215,8 +214,13 @@ func genEdgeList(e *env, a *genArgs) error {
 	if a.out == "-" {
 		n, err = gen.Write(e.stdout, a.spec, f, a.workers)
 	} else {
-		n, err = writeFileAtomic(a.out, a.force, func(w io.Writer) (int64, error) {
-			return gen.Write(w, a.spec, f, a.workers)
+		if _, serr := os.Stat(a.out); serr == nil && !a.force {
+			return fmt.Errorf("gen: %s: %w (use --force to replace it)", a.out, store.ErrExists)
+		}
+		err = writeFileAtomic(a.out, func(w *bufio.Writer) error {
+			var werr error
+			n, werr = gen.Write(w, a.spec, f, a.workers)
+			return werr
 		})
 	}
 	if err != nil {
@@ -231,34 +235,6 @@ func genEdgeList(e *env, a *genArgs) error {
 		return printJSON(e.stdout, r)
 	}
 	return nil
-}
-
-// writeFileAtomic writes path through write under a temporary name in the same
-// directory, syncs it and renames it into place, so a killed run leaves no truncated
-// file under the final name.
-func writeFileAtomic(path string, force bool, write func(io.Writer) (int64, error)) (int64, error) {
-	if _, err := os.Stat(path); err == nil && !force {
-		return 0, fmt.Errorf("gen: %s: %w (use --force to replace it)", path, store.ErrExists)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return 0, fmt.Errorf("gen: %w", err)
-	}
-	n, err := write(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return n, fmt.Errorf("gen: writing %s: %w", path, err)
-	}
-	return n, nil
 }
 
 // genGraph generates a.spec straight into the graph directory dest through the ingest
