@@ -143,11 +143,7 @@ func runBFS(e *env, args []string) error {
 	case a.text && a.json && a.out == "":
 		return usagef("--text and --json both want stdout; give -o FILE for the text")
 	}
-	dir, err := findGraph(pos)
-	if err != nil {
-		return err
-	}
-	g, err := store.Open(dir)
+	g, _, err := openGraph(pos)
 	if err != nil {
 		return err
 	}

@@ -69,11 +69,7 @@ func runInfo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := findGraph(pos)
-	if err != nil {
-		return err
-	}
-	g, err := store.Open(dir)
+	g, dir, err := openGraph(pos)
 	if err != nil {
 		return err
 	}

@@ -219,3 +219,17 @@ func findGraph(args []string) (string, error) {
 	}
 	return "", usagef("no graph named and several here: %s (name one)", strings.Join(graphs, ", "))
 }
+
+// openGraph opens the graph named by the positional arguments (see findGraph) and
+// returns it with the directory it was found at.
+func openGraph(args []string) (*store.Graph, string, error) {
+	dir, err := findGraph(args)
+	if err != nil {
+		return nil, "", err
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return g, dir, nil
+}
