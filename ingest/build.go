@@ -68,7 +68,7 @@ func (p *pipeline) phase2() error {
 	prog := newProgress(p.opt.Progress, "sort", int64(total), false)
 	tasks := make(chan *task)
 	var wg sync.WaitGroup
-	turn := &turnstile{}
+	turn := &turnstile{pending: map[int]*output{}}
 	turn.cond.L = &turn.mu
 	for range workers {
 		wg.Add(1)
@@ -125,9 +125,10 @@ func (p *pipeline) sizePhase2() int {
 const maxTaskKeys = 1 << 19
 
 // bytesPerTaskKey is a task's memory per key: the keys and the radix sort's buffer
-// (8 + 8), a neighbour list (4) and the encoded output (at most 5 bytes per neighbour
-// plus the block index).
-const bytesPerTaskKey = 26
+// (8 + 8), a neighbour list (4) and two encoded outputs, one being sorted into while
+// the other waits to be written (at most 5 bytes per neighbour plus the block index,
+// each).
+const bytesPerTaskKey = 32
 
 // groupKeys is the size up to which consecutive partitions share one task: enough
 // keys to amortize a task's setup, few enough to sort in cache-sized pieces and to
@@ -354,11 +355,17 @@ func countBlock(counts []uint32, src *source, ref blockRef, buf []byte, groups [
 	return b.groups, nil
 }
 
-// turnstile lets workers finish tasks in any order but write them in seq order.
+// turnstile lets workers finish tasks in any order but write them in seq order. A
+// finished task's output waits in pending; whichever worker finds the next one there
+// while no one is writing writes it and every later one that is ready, while the others
+// go on sorting. A worker waited for its turn before and left its core idle meanwhile:
+// on two cores a quarter of phase 2.
 type turnstile struct {
-	mu   sync.Mutex
-	cond sync.Cond
-	next int
+	mu      sync.Mutex
+	cond    sync.Cond
+	next    int
+	pending map[int]*output
+	writing bool
 }
 
 func (t *turnstile) wake() {
@@ -367,52 +374,104 @@ func (t *turnstile) wake() {
 	t.mu.Unlock()
 }
 
-// workerState is a worker's buffers, reused from task to task.
+// output is one task's encoded lists: the dense degrees, offsets and data that
+// CSRWriter.AppendRange takes, from vertex lo on.
+type output struct {
+	busy    bool // pending or being written; guarded by turnstile.mu
+	t       *task
+	lo      uint32
+	degrees []uint32
+	offsets []uint32
+	data    []byte
+	loops   uint64
+	edges   uint64
+}
+
+// workerState is a worker's buffers, reused from task to task. Two outputs let a worker
+// sort its next task while its last one waits to be written.
 type workerState struct {
 	keys, tmp []uint64
 	buf       []byte
 	groups    []groupRun
 	nbrs      []uint32
-	lo        uint32
-	degrees   []uint32
-	offsets   []uint32
-	data      []byte
-	loops     uint64
-	edges     uint64
+	outs      [2]output
+}
+
+// freeOutput waits until one of the worker's outputs is neither pending nor being
+// written, and takes it.
+func (p *pipeline) freeOutput(ws *workerState, turn *turnstile) (*output, error) {
+	turn.mu.Lock()
+	defer turn.mu.Unlock()
+	for p.ctx.Err() == nil {
+		for i := range ws.outs {
+			if o := &ws.outs[i]; !o.busy {
+				o.busy = true
+				return o, nil
+			}
+		}
+		turn.cond.Wait()
+	}
+	return nil, p.cause()
 }
 
 func (p *pipeline) runTask(t *task, ws *workerState, turn *turnstile, prog *progress) error {
-	if err := p.sortTask(t, ws); err != nil {
+	out, err := p.freeOutput(ws, turn)
+	if err != nil {
 		return err
 	}
+	if err := p.sortTask(t, ws, out); err != nil {
+		return err
+	}
+	out.t = t
 	prog.add(int64(t.n))
 	prog.addEdges(int64(t.n))
 	turn.mu.Lock()
 	defer turn.mu.Unlock()
-	for turn.next != t.seq && p.ctx.Err() == nil {
-		turn.cond.Wait()
+	turn.pending[t.seq] = out
+	if turn.writing {
+		return nil
 	}
-	if p.ctx.Err() != nil {
-		return p.cause()
+	turn.writing = true
+	defer func() { turn.writing = false }()
+	for {
+		o := turn.pending[turn.next]
+		if o == nil {
+			return nil
+		}
+		if p.ctx.Err() != nil {
+			return p.cause()
+		}
+		delete(turn.pending, turn.next)
+		turn.mu.Unlock()
+		err := p.write(o)
+		turn.mu.Lock()
+		o.busy = false
+		turn.next++
+		turn.cond.Broadcast()
+		if err != nil {
+			return err
+		}
 	}
-	if len(ws.degrees) > 0 {
-		for _, w := range t.ws {
-			if err := w.AppendRange(ws.lo, ws.degrees, ws.offsets, ws.data); err != nil {
+}
+
+// write hands a task's output to its writers; only one worker writes at a time.
+func (p *pipeline) write(o *output) error {
+	if len(o.degrees) > 0 {
+		for _, w := range o.t.ws {
+			if err := w.AppendRange(o.lo, o.degrees, o.offsets, o.data); err != nil {
 				return err
 			}
 		}
 	}
-	if t.counts {
-		p.storedEdges += ws.edges
-		p.storedLoops += ws.loops
+	if o.t.counts {
+		p.storedEdges += o.edges
+		p.storedLoops += o.loops
 	}
-	turn.next++
-	turn.cond.Broadcast()
 	return nil
 }
 
 // sortTask reads the task's keys, sorts and deduplicates them and encodes the lists.
-func (p *pipeline) sortTask(t *task, ws *workerState) error {
+func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 	keys := slices.Grow(ws.keys[:0], int(t.n))
 	var err error
 	for _, src := range t.srcs {
@@ -434,43 +493,43 @@ func (p *pipeline) sortTask(t *task, ws *workerState) error {
 	if !p.opt.KeepDuplicates {
 		sorted = slices.Compact(sorted)
 	}
-	ws.encode(sorted)
+	ws.encode(out, sorted)
 	return nil
 }
 
-// encode turns sorted keys into the dense degrees, offsets and data that
-// CSRWriter.AppendRange takes, from the first source vertex to the last.
-func (ws *workerState) encode(keys []uint64) {
-	ws.degrees, ws.offsets, ws.data = ws.degrees[:0], ws.offsets[:0], ws.data[:0]
-	ws.loops, ws.edges = 0, uint64(len(keys))
+// encode turns sorted keys into out's dense degrees, offsets and data, from the first
+// source vertex to the last.
+func (ws *workerState) encode(out *output, keys []uint64) {
+	out.degrees, out.offsets, out.data = out.degrees[:0], out.offsets[:0], out.data[:0]
+	out.loops, out.edges = 0, uint64(len(keys))
 	if len(keys) == 0 {
 		return
 	}
 	n := len(keys)
-	ws.data = slices.Grow(ws.data, 5*n+n/16+64)
-	ws.lo = keySrc(keys[0])
-	width := int(keySrc(keys[n-1])-ws.lo) + 1
-	ws.degrees, ws.offsets = slices.Grow(ws.degrees, width), slices.Grow(ws.offsets, width+1)
-	v := ws.lo
+	out.data = slices.Grow(out.data, 5*n+n/16+64)
+	out.lo = keySrc(keys[0])
+	width := int(keySrc(keys[n-1])-out.lo) + 1
+	out.degrees, out.offsets = slices.Grow(out.degrees, width), slices.Grow(out.offsets, width+1)
+	v := out.lo
 	for i := 0; i < n; {
 		s := keySrc(keys[i])
 		for ; v < s; v++ {
-			ws.degrees = append(ws.degrees, 0)
-			ws.offsets = append(ws.offsets, uint32(len(ws.data)))
+			out.degrees = append(out.degrees, 0)
+			out.offsets = append(out.offsets, uint32(len(out.data)))
 		}
 		ws.nbrs = ws.nbrs[:0]
 		j := i
 		for ; j < n && keySrc(keys[j]) == s; j++ {
 			d := keyDst(keys[j])
 			if d == s {
-				ws.loops++
+				out.loops++
 			}
 			ws.nbrs = append(ws.nbrs, d)
 		}
-		ws.degrees = append(ws.degrees, uint32(j-i))
-		ws.offsets = append(ws.offsets, uint32(len(ws.data)))
-		ws.data = store.AppendList(ws.data, s, ws.nbrs)
+		out.degrees = append(out.degrees, uint32(j-i))
+		out.offsets = append(out.offsets, uint32(len(out.data)))
+		out.data = store.AppendList(out.data, s, ws.nbrs)
 		v, i = s+1, j
 	}
-	ws.offsets = append(ws.offsets, uint32(len(ws.data)))
+	out.offsets = append(out.offsets, uint32(len(out.data)))
 }

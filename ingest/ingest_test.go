@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
@@ -463,6 +464,51 @@ func TestBlockRoundTrip(t *testing.T) {
 		}
 		if _, err := openBlock(buf, part, uint32(len(keys))+1, nil); !errors.Is(err, errBlock) {
 			t.Fatalf("wrong count: %v", err)
+		}
+	}
+}
+
+// TestDecodeRange checks that a sub-range decodes the keys of a block that lie in it,
+// whether the block is small enough to be read whole or large enough that only the
+// header and the overlapping groups' entries are read.
+func TestDecodeRange(t *testing.T) {
+	const part = 5
+	base := uint32(part << partShift)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s, err := newSpill(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	for _, n := range []int{10, 300, 20000} {
+		keys := make([]uint64, n)
+		for i := range keys {
+			keys[i] = key(base+uint32(rng.IntN(1<<partShift)), uint32(rng.IntN(1<<21)))
+		}
+		keys = slices.SortedFunc(slices.Values(keys), func(a, b uint64) int { return cmp.Compare(groupOf(a), groupOf(b)) })
+		buf := appendBlock(make([]byte, 3), keys) // not at offset 0 of the spill
+		if err := s.write(buf, []blockRef{{part: part, count: uint32(n), off: 3, len: int64(len(buf) - 3)}}); err != nil {
+			t.Fatal(err)
+		}
+		ref := s.refs[len(s.refs)-1]
+		for range 50 {
+			lo := uint64(base) + uint64(rng.IntN(1<<partShift))
+			hi := lo + uint64(rng.IntN(1<<(rng.IntN(partShift)+1)))
+			var want []uint64
+			for _, k := range keys {
+				if v := uint64(keySrc(k)); v >= lo && v < hi {
+					want = append(want, k)
+				}
+			}
+			got, _, _, err := s.decodeRange(nil, nil, nil, ref, lo, hi)
+			if err != nil {
+				t.Fatalf("%d keys, [%d, %d): %v", n, lo, hi, err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d keys, [%d, %d): decoded %d keys, want %d", n, lo, hi, len(got), len(want))
+			}
 		}
 	}
 }

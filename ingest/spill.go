@@ -186,47 +186,58 @@ type groupRun struct {
 type spillBlock struct {
 	groups  []groupRun
 	entries []byte
-	width   uint // bits of one entry
+	width   uint   // bits of one entry
+	skip    uint64 // bits of entries before entries[0], a multiple of 8
 }
 
 // openBlock reads the header of the block buf of partition part with count keys,
 // reusing groups.
 func openBlock(buf []byte, part, count uint32, groups []groupRun) (spillBlock, error) {
+	b, hdr, err := parseHeader(buf, part, count, groups, int64(len(buf)))
+	if err != nil {
+		return spillBlock{}, err
+	}
+	b.entries = buf[hdr:]
+	return b, nil
+}
+
+// parseHeader parses the header at the start of buf of a block of size bytes and
+// returns the block, without its entries, and the header's length.
+func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64) (spillBlock, int, error) {
 	if len(buf) == 0 || buf[0] > 32 {
-		return spillBlock{}, errBlock
+		return spillBlock{}, 0, errBlock
 	}
 	b := spillBlock{width: groupShift + uint(buf[0]), groups: groups[:0]}
 	pos := 1
 	ng, n := binary.Uvarint(buf[pos:])
 	if n <= 0 || ng > groupsPerPart {
-		return spillBlock{}, errBlock
+		return spillBlock{}, 0, errBlock
 	}
 	pos += n
 	var at uint32
 	for range ng {
 		g, n := binary.Uvarint(buf[pos:])
 		if n <= 0 || g >= groupsPerPart {
-			return spillBlock{}, errBlock
+			return spillBlock{}, 0, errBlock
 		}
 		pos += n
 		c, n := binary.Uvarint(buf[pos:])
 		if n <= 0 || c > uint64(count-at) || len(b.groups) > 0 && part<<partShift|uint32(g)<<groupShift <= b.groups[len(b.groups)-1].base {
-			return spillBlock{}, errBlock
+			return spillBlock{}, 0, errBlock
 		}
 		pos += n
 		b.groups = append(b.groups, groupRun{base: part<<partShift | uint32(g)<<groupShift, start: at, end: at + uint32(c)})
 		at += uint32(c)
 	}
-	b.entries = buf[pos:]
-	if at != count || uint64(len(b.entries)) < (uint64(count)*uint64(b.width)+7)/8+blockPad {
-		return spillBlock{}, errBlock
+	if at != count || uint64(size-int64(pos)) < (uint64(count)*uint64(b.width)+7)/8+blockPad {
+		return spillBlock{}, 0, errBlock
 	}
-	return b, nil
+	return b, pos, nil
 }
 
 // key returns the key of entry i of group g.
 func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
-	bit := uint64(i) * uint64(b.width)
+	bit := uint64(i)*uint64(b.width) - b.skip
 	x := binary.LittleEndian.Uint64(b.entries[bit>>3:]) >> (bit & 7) & (1<<b.width - 1)
 	return key(g.base|uint32(x&groupMask), uint32(x>>groupShift))
 }
@@ -243,13 +254,9 @@ func (s *spill) readBlock(buf []byte, ref blockRef) ([]byte, error) {
 // decodeRange appends to dst the keys of block ref whose source lies in [lo, hi),
 // decoding only the groups that overlap the range.
 func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blockRef, lo, hi uint64) ([]uint64, []byte, []groupRun, error) {
-	buf, err := s.readBlock(buf, ref)
+	buf, b, err := s.readRange(buf, groups, ref, lo, hi)
 	if err != nil {
 		return dst, buf, groups, err
-	}
-	b, err := openBlock(buf, ref.part, ref.count, groups)
-	if err != nil {
-		return dst, buf, groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
 	}
 	for gi := range b.groups {
 		g := &b.groups[gi]
@@ -269,4 +276,56 @@ func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blo
 		}
 	}
 	return dst, buf, b.groups, nil
+}
+
+// headMax bounds a block's header: a width byte and, for each of at most
+// groupsPerPart groups, two uvarints below 2^17 (fewer than 256+groupsPerPart*4 bytes).
+const headMax = 1 << 10
+
+// readRange reads the header of block ref and the entries of the groups that overlap
+// [lo, hi). A split partition's sub-ranges each read every block of the partition, so
+// reading whole blocks read the spill several times over; large blocks now cost a
+// sub-range little more than its share of them.
+func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi uint64) ([]byte, spillBlock, error) {
+	if ref.len <= 4*headMax {
+		buf, err := s.readBlock(buf, ref)
+		if err != nil {
+			return buf, spillBlock{}, err
+		}
+		b, err := openBlock(buf, ref.part, ref.count, groups)
+		if err != nil {
+			return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+		}
+		return buf, b, nil
+	}
+	buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
+	if err != nil {
+		return buf, spillBlock{}, err
+	}
+	b, hdr, err := parseHeader(buf, ref.part, ref.count, groups, ref.len)
+	if err != nil {
+		return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+	}
+	first, last := uint32(0), uint32(0) // the entries of the overlapping groups
+	for gi := range b.groups {
+		g := &b.groups[gi]
+		if uint64(g.base)+groupMask < lo || uint64(g.base) >= hi {
+			continue
+		}
+		if first == last {
+			first = g.start
+		}
+		last = g.end
+	}
+	if first == last {
+		b.entries = nil
+		return buf, b, nil
+	}
+	from := uint64(first) * uint64(b.width) / 8
+	to := min((uint64(last)*uint64(b.width)+7)/8+blockPad, uint64(ref.len)-uint64(hdr))
+	if buf, err = s.readBlock(buf, blockRef{off: ref.off + int64(hdr) + int64(from), len: int64(to - from)}); err != nil {
+		return buf, b, err
+	}
+	b.entries, b.skip = buf, from*8
+	return buf, b, nil
 }
