@@ -299,52 +299,90 @@ func (d *dispatcher) send(t *task) error {
 }
 
 // split cuts a partition too large for one task into vertex sub-ranges of at most
-// taskKeys keys each, from a counting pass over its blocks. A sub-range's task then
-// decodes only the groups of each block that overlap it.
+// taskKeys keys each. It cuts between groups, from the group counts in the blocks'
+// headers, and counts the keys of single vertices only in groups too large for one
+// task (or, with a small budget, for one sort): counting every vertex took a pass over all the partition's keys, a tenth of
+// phase 2 on kron21. A sub-range's task then decodes only the groups it overlaps.
 func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
-	width := int(t.hi - t.lo)
-	counts = slices.Grow(counts[:0], width)[:width]
-	clear(counts)
+	var gc [groupsPerPart]uint64
 	var buf []byte
 	var groups []groupRun
+	var err error
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
-			var err error
-			if buf, err = src.s.readBlock(buf, ref); err != nil {
-				return nil, counts, err
-			}
-			if groups, err = countBlock(counts, &src, ref, buf, groups, t.lo); err != nil {
+			if buf, groups, err = src.s.groupCounts(&gc, buf, groups, ref); err != nil {
 				return nil, counts, err
 			}
 		}
 	}
 	var out []*task
 	start, acc := t.lo, uint64(0)
-	for i, c := range counts {
-		v := t.lo + uint64(i)
-		if uint64(c) > uint64(p.budgetKeys) {
-			return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
-				v, c, p.budgetKeys, bytesize.Format(p.mem))
-		}
-		// A vertex of more than taskKeys edges gets a task of its own.
-		if acc > 0 && acc+uint64(c) > uint64(p.taskKeys) {
+	cut := func(v uint64) {
+		if acc > 0 {
 			out = append(out, &task{lo: start, hi: v, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
-			start, acc = v, 0
 		}
-		acc += uint64(c)
+		start, acc = v, 0
 	}
-	out = append(out, &task{lo: start, hi: t.hi, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+	for g, c := range gc {
+		lo := t.lo + uint64(g)<<groupShift
+		if c <= uint64(min(p.taskKeys, p.budgetKeys)) {
+			if acc+c > uint64(p.taskKeys) {
+				cut(lo)
+			}
+			acc += c
+			continue
+		}
+		cut(lo)
+		if counts, err = p.vertexCounts(t, lo, counts); err != nil {
+			return nil, counts, err
+		}
+		for i, c := range counts {
+			v := lo + uint64(i)
+			if uint64(c) > uint64(p.budgetKeys) {
+				return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
+					v, c, p.budgetKeys, bytesize.Format(p.mem))
+			}
+			// A vertex of more than taskKeys edges gets a task of its own.
+			if acc+uint64(c) > uint64(p.taskKeys) {
+				cut(v)
+			}
+			acc += uint64(c)
+		}
+	}
+	cut(t.hi)
+	if len(out) == 0 { // no keys after all: one empty task keeps the partition's place
+		out = append(out, &task{lo: t.lo, hi: t.hi, srcs: t.srcs, ws: t.ws, counts: t.counts})
+	}
 	return out, counts, nil
 }
 
-// countBlock adds the keys of one block to the per-vertex counts, counts[v-lo].
-func countBlock(counts []uint32, src *source, ref blockRef, buf []byte, groups []groupRun, lo uint64) ([]groupRun, error) {
-	b, err := openBlock(buf, ref.part, ref.count, groups)
-	if err != nil {
-		return groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", src.s.path, ref.off, err)
+// vertexCounts counts the keys of each vertex of the group that starts at lo.
+func (p *pipeline) vertexCounts(t *task, lo uint64, counts []uint32) ([]uint32, error) {
+	counts = slices.Grow(counts[:0], groupMask+1)[:groupMask+1]
+	clear(counts)
+	var buf []byte
+	var groups []groupRun
+	for _, src := range t.srcs {
+		for _, ref := range src.refs {
+			var b spillBlock
+			var err error
+			if buf, b, err = src.s.readRange(buf, groups, ref, lo, lo+groupMask+1); err != nil {
+				return counts, err
+			}
+			groups = b.groups
+			countBlock(counts, &src, b, lo)
+		}
 	}
+	return counts, nil
+}
+
+// countBlock adds the keys of block b in the group that starts at lo to counts[v-lo].
+func countBlock(counts []uint32, src *source, b spillBlock, lo uint64) {
 	for gi := range b.groups {
 		g := &b.groups[gi]
+		if uint64(g.base) != lo {
+			continue
+		}
 		for i := g.start; i < g.end; i++ {
 			k := b.key(g, i)
 			if !src.skipLoops || keySrc(k) != keyDst(k) {
@@ -352,7 +390,6 @@ func countBlock(counts []uint32, src *source, ref blockRef, buf []byte, groups [
 			}
 		}
 	}
-	return b.groups, nil
 }
 
 // turnstile lets workers finish tasks in any order but write them in seq order. A

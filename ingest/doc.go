@@ -12,10 +12,11 @@
 //	         direction, cut into blocks of one partition (2^17 source vertices) each,
 //	         of fixed-width entries, recorded in an in-memory index.
 //	phase 2  partitions in vertex order, small ones grouped and large ones split into
-//	         vertex sub-ranges (from a counting pass; a sub-range decodes only the
-//	         groups it overlaps), are decoded, fully sorted, deduplicated and encoded
-//	         by all workers, and handed in order to store.CSRWriter, which cuts the
-//	         shards. Phase 2's sort is the only full sort, and duplicates are dropped
+//	         vertex sub-ranges (between groups, from the group counts in the blocks'
+//	         headers; a sub-range reads and decodes only the groups it overlaps), are
+//	         decoded, fully sorted, deduplicated and encoded by all workers, and handed
+//	         in order to store.CSRWriter, which cuts the shards; whichever worker is
+//	         free writes the next task in order while the others sort. Phase 2's sort is the only full sort, and duplicates are dropped
 //	         there alone: on kron21 this ran the whole ingest 1.6x faster than fully
 //	         sorting and deduplicating each chunk in phase 1 as well.
 //

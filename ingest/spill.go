@@ -298,13 +298,9 @@ func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi ui
 		}
 		return buf, b, nil
 	}
-	buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
+	buf, b, hdr, err := s.readHeader(buf, groups, ref)
 	if err != nil {
-		return buf, spillBlock{}, err
-	}
-	b, hdr, err := parseHeader(buf, ref.part, ref.count, groups, ref.len)
-	if err != nil {
-		return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+		return buf, b, err
 	}
 	first, last := uint32(0), uint32(0) // the entries of the overlapping groups
 	for gi := range b.groups {
@@ -328,4 +324,39 @@ func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi ui
 	}
 	b.entries, b.skip = buf, from*8
 	return buf, b, nil
+}
+
+// readHeader reads and parses the header of block ref, which is larger than headMax,
+// and returns the block without its entries and the header's length.
+func (s *spill) readHeader(buf []byte, groups []groupRun, ref blockRef) ([]byte, spillBlock, int, error) {
+	buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
+	if err != nil {
+		return buf, spillBlock{}, 0, err
+	}
+	b, hdr, err := parseHeader(buf, ref.part, ref.count, groups, ref.len)
+	if err != nil {
+		return buf, b, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+	}
+	return buf, b, hdr, nil
+}
+
+// groupCounts adds the keys of each group of block ref to counts, indexed by group
+// within the partition, from the block's header alone where the block is large.
+func (s *spill) groupCounts(counts *[groupsPerPart]uint64, buf []byte, groups []groupRun, ref blockRef) ([]byte, []groupRun, error) {
+	var b spillBlock
+	var err error
+	if ref.len <= 4*headMax {
+		if buf, err = s.readBlock(buf, ref); err != nil {
+			return buf, groups, err
+		}
+		if b, err = openBlock(buf, ref.part, ref.count, groups); err != nil {
+			return buf, groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+		}
+	} else if buf, b, _, err = s.readHeader(buf, groups, ref); err != nil {
+		return buf, groups, err
+	}
+	for _, g := range b.groups {
+		counts[g.base>>groupShift%groupsPerPart] += uint64(g.end - g.start)
+	}
+	return buf, b.groups, nil
 }
