@@ -78,11 +78,16 @@ func lsdSort(keys, tmp []uint64) []uint64 {
 		return keys
 	}
 	k0, varying := keys[0], uint64(0)
+	lo, hi := k0, k0
 	for _, k := range keys {
 		varying |= k ^ k0
+		lo, hi = min(lo, k), max(hi, k)
 	}
+	// Sources are packed as offsets from the smallest: a task's range of sources often
+	// straddles a power of two, which would leave its top bits varying.
+	srcLo := lo >> 32
 	dstBits := uint(bits.Len32(uint32(varying)))
-	srcBits := uint(bits.Len32(uint32(varying >> 32)))
+	srcBits := uint(bits.Len64(hi>>32 - srcLo))
 	packed := dstBits + srcBits
 	passes := (packed + wideBits - 1) / wideBits
 	if passes == 0 || passes >= uint(len(digitShifts(varying))) {
@@ -90,20 +95,21 @@ func lsdSort(keys, tmp []uint64) []uint64 {
 	}
 	width := (packed + passes - 1) / passes
 	var count [1 << wideBits]uint32
-	dstMask, srcMask, mask := uint64(1)<<dstBits-1, uint64(1)<<srcBits-1, uint64(1)<<width-1
+	dstMask, mask := uint64(1)<<dstBits-1, uint64(1)<<width-1
 	for i, k := range keys {
-		p := (k>>32&srcMask)<<dstBits | k&dstMask
+		p := (k>>32-srcLo)<<dstBits | k&dstMask
 		keys[i] = p
 		count[p&mask]++
 	}
-	return lsdSortPacked(keys, tmp, &count, width, passes, packing{dstBits: dstBits, hi: k0 &^ (srcMask<<32 | dstMask)})
+	return lsdSortPacked(keys, tmp, &count, width, passes, packing{dstBits: dstBits, srcLo: srcLo, dstHi: uint64(uint32(k0)) &^ dstMask})
 }
 
 // packing says how lsdSort packed its keys: the destination's varying bits below the
-// source's, without the bits all keys share (hi).
+// source's offset from srcLo, without the destination's bits all keys share (dstHi).
 type packing struct {
 	dstBits uint
-	hi      uint64
+	srcLo   uint64
+	dstHi   uint64
 }
 
 // wideBits is the widest digit of lsdSortPacked: two 4096-counter histograms (32 KiB)
@@ -135,7 +141,7 @@ func lsdSortPacked(keys, tmp []uint64, cur *[1 << wideBits]uint32, width, passes
 		} else {
 			for _, k := range src {
 				b := (k >> shift) & mask
-				dst[cur[b]] = pk.hi | (k>>pk.dstBits)<<32 | k&dstMask
+				dst[cur[b]] = (k>>pk.dstBits+pk.srcLo)<<32 | pk.dstHi | k&dstMask
 				cur[b]++
 			}
 		}
