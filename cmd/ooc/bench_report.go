@@ -17,16 +17,8 @@ type benchReport struct {
 	Dir       string         `json:"dir,omitempty"` // the graph directory, unless temporary
 	Generator *generatorInfo `json:"generator"`     // null for an existing graph directory
 
-	Vertices          uint32  `json:"vertices"`
-	Edges             uint64  `json:"edges"` // directed edges stored (each undirected edge twice)
-	UndirectedEdges   uint64  `json:"undirected_edges,omitempty"`
-	Directed          bool    `json:"directed"`
-	InputEdges        uint64  `json:"input_edges"`
-	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
-	DuplicatesDropped uint64  `json:"duplicates_dropped"`
-	Bytes             int64   `json:"bytes"`
-	BitsPerEdge       float64 `json:"bits_per_edge"`
-	Shards            int     `json:"shards"`
+	graphCounts            // edges: directed edges stored (each undirected edge twice)
+	UndirectedEdges uint64 `json:"undirected_edges,omitempty"`
 
 	Ingest *ingestInfo `json:"ingest"` // null when the graph was not built by this run
 
@@ -139,12 +131,10 @@ func (r *benchReport) describe(g *store.Graph, dir string, showDir bool) {
 	if showDir {
 		r.Dir = dir
 	}
-	r.Vertices, r.Edges, r.Directed = m.Vertices, m.Edges, m.Directed
+	r.graphCounts = countsOf(m)
 	if !m.Directed {
 		r.UndirectedEdges = m.Edges / 2 // self-loops, when kept, are stored once: Summarize counts the same way
 	}
-	r.InputEdges, r.SelfLoopsDropped, r.DuplicatesDropped = m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped
-	r.Bytes, r.BitsPerEdge, r.Shards = m.Bytes, bitsPerEdge(m), len(m.Out)+len(m.In)
 }
 
 // table prints the report as one two-column table.

@@ -293,16 +293,6 @@ func reportGenGraph(e *env, a *genArgs, rep *ingest.Report) error {
 	return nil
 }
 
-// bitsPerEdge is the graph's size per stored directed edge, offsets and degrees
-// included (the transpose of a directed graph counts as a second copy of its edges).
-func bitsPerEdge(m *store.Manifest) float64 {
-	copies := m.Edges
-	if m.Directed {
-		copies *= 2
-	}
-	return 8 * float64(m.Bytes) / math.Max(float64(copies), 1)
-}
-
 // humanRate prints a rate with a decimal unit, e.g. 123.4M.
 func humanRate(x float64) string {
 	for _, u := range []struct {

@@ -37,24 +37,16 @@ func newInfoFlags(e *env, asJSON *bool) *flag.FlagSet {
 
 // graphInfo is the --json form of ooc info.
 type graphInfo struct {
-	Graph             string             `json:"graph"`
-	Vertices          uint32             `json:"vertices"`
-	Edges             uint64             `json:"edges"`
-	Directed          bool               `json:"directed"`
-	IDBase            uint32             `json:"id_base"`
-	Relabeled         bool               `json:"relabeled"`
-	InputEdges        uint64             `json:"input_edges"`
-	SelfLoopsDropped  uint64             `json:"self_loops_dropped"`
-	DuplicatesDropped uint64             `json:"duplicates_dropped"`
-	Bytes             int64              `json:"bytes"`
-	BitsPerEdge       float64            `json:"bits_per_edge"`
-	Shards            int                `json:"shards"`
-	Degree            degreeSummary      `json:"degree"`
-	InDegree          *degreeSummary     `json:"in_degree,omitempty"`
-	Input             store.InputInfo    `json:"input"`
-	Options           store.BuildOptions `json:"options"`
-	ShardList         []store.ShardInfo  `json:"shard_list"`
-	Created           string             `json:"created"`
+	Graph string `json:"graph"`
+	graphCounts
+	IDBase    uint32             `json:"id_base"`
+	Relabeled bool               `json:"relabeled"`
+	Degree    degreeSummary      `json:"degree"`
+	InDegree  *degreeSummary     `json:"in_degree,omitempty"`
+	Input     store.InputInfo    `json:"input"`
+	Options   store.BuildOptions `json:"options"`
+	ShardList []store.ShardInfo  `json:"shard_list"`
+	Created   string             `json:"created"`
 }
 
 type degreeSummary struct {
@@ -75,10 +67,7 @@ func runInfo(e *env, args []string) error {
 	}
 	defer g.Close()
 	m := g.M
-	info := graphInfo{Graph: dir, Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, IDBase: m.IDBase,
-		Relabeled: m.Relabeled, InputEdges: m.InputEdges, SelfLoopsDropped: m.SelfLoopsDropped,
-		DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes, BitsPerEdge: bitsPerEdge(m),
-		Shards: len(m.Out) + len(m.In), Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
+	info := graphInfo{Graph: dir, graphCounts: countsOf(m), IDBase: m.IDBase, Relabeled: m.Relabeled, Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
 		ShardList: append(append([]store.ShardInfo{}, m.Out...), m.In...), Created: m.Created}
 	if m.Directed {
 		d := degrees(g.In())

@@ -164,28 +164,18 @@ func defaultOutput(in string) string {
 // ingestReport is the --json form: the manifest's counts at the top level (as
 // 'ooc info --json' prints them) and the phases.
 type ingestReport struct {
-	Graph             string         `json:"graph"`
-	Vertices          uint32         `json:"vertices"`
-	Edges             uint64         `json:"edges"`
-	Directed          bool           `json:"directed"`
-	InputEdges        uint64         `json:"input_edges"`
-	SelfLoopsDropped  uint64         `json:"self_loops_dropped"`
-	DuplicatesDropped uint64         `json:"duplicates_dropped"`
-	Bytes             int64          `json:"bytes"`
-	BitsPerEdge       float64        `json:"bits_per_edge"`
-	Shards            int            `json:"shards"`
-	Format            string         `json:"format"`
-	Seconds           float64        `json:"seconds"`
-	PeakRSS           int64          `json:"peak_rss"`
-	Mem               int64          `json:"mem"`
-	Workers           int            `json:"workers"`
-	Phases            []ingest.Phase `json:"phases"`
+	Graph string `json:"graph"`
+	graphCounts
+	Format  string         `json:"format"`
+	Seconds float64        `json:"seconds"`
+	PeakRSS int64          `json:"peak_rss"`
+	Mem     int64          `json:"mem"`
+	Workers int            `json:"workers"`
+	Phases  []ingest.Phase `json:"phases"`
 }
 
 func ingestJSON(dest string, r *ingest.Report) ingestReport {
 	m := r.Manifest
-	return ingestReport{Graph: dest, Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, InputEdges: m.InputEdges,
-		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes,
-		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In), Format: m.Input.Format, Seconds: r.Seconds,
+	return ingestReport{Graph: dest, graphCounts: countsOf(m), Format: m.Input.Format, Seconds: r.Seconds,
 		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Phases: r.Phases}
 }

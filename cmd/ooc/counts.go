@@ -1,0 +1,36 @@
+package main
+
+import (
+	"math"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// graphCounts are the manifest's counts that info, ingest and bench print alike, at the
+// top level of their --json objects.
+type graphCounts struct {
+	Vertices          uint32  `json:"vertices"`
+	Edges             uint64  `json:"edges"`
+	Directed          bool    `json:"directed"`
+	InputEdges        uint64  `json:"input_edges"`
+	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
+	DuplicatesDropped uint64  `json:"duplicates_dropped"`
+	Bytes             int64   `json:"bytes"`
+	BitsPerEdge       float64 `json:"bits_per_edge"`
+	Shards            int     `json:"shards"`
+}
+
+func countsOf(m *store.Manifest) graphCounts {
+	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, InputEdges: m.InputEdges,
+		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes,
+		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In)}
+}
+
+// bitsPerEdge is the graph's size per directed edge stored, offsets included.
+func bitsPerEdge(m *store.Manifest) float64 {
+	copies := m.Edges
+	if m.Directed {
+		copies *= 2
+	}
+	return 8 * float64(m.Bytes) / math.Max(float64(copies), 1)
+}
