@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when the committed kernels/ptx/*.ptx differ from what scripts/gen-ptx.sh makes of
+# Fails when the committed kernels/ptx/*.fatbin differ from what scripts/gen-ptx.sh makes of
 # kernels/*.cu (CI calls this after scripts/install-cuda.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -7,7 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$root/kernels" "$tmp/kernels"
 mkdir -p "$tmp/scripts" && cp "$root/scripts/gen-ptx.sh" "$tmp/scripts/"
-rm -f "$tmp"/kernels/ptx/*.ptx
+rm -f "$tmp"/kernels/ptx/*
 "$tmp/scripts/gen-ptx.sh"
 if ! diff -r "$root/kernels/ptx" "$tmp/kernels/ptx" >/dev/null; then
   echo "check-ptx: kernels/ptx is stale; run 'go generate ./kernels' and commit the result" >&2

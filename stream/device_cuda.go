@@ -110,11 +110,11 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			name string
 			dst  **cuda.Module
 		}{{"bfs", &dg.BFSMod}, {"afforest", &dg.CCMod}} {
-			ptx, err := kernels.PTX(m.name)
+			img, err := kernels.Image(m.name)
 			if err != nil {
 				return err
 			}
-			if *m.dst, err = c.Load(m.name, ptx); err != nil {
+			if *m.dst, err = c.Load(m.name, img); err != nil {
 				return err
 			}
 		}
