@@ -403,6 +403,12 @@ func (c *Ctx) Unload(m *Module) error {
 // in an 8-byte slot: device pointers and 64-bit values as they are, 32-bit kernel
 // parameters from the low half (little-endian).
 func (c *Ctx) Launch(m *Module, name string, grid, block int, args ...uint64) error {
+	return c.LaunchOn(nil, m, name, grid, block, args...)
+}
+
+// LaunchOn is Launch in stream s (nil: the legacy default stream, which every other call of
+// this package uses and which waits for and blocks no stream made by NewStream).
+func (c *Ctx) LaunchOn(s *Stream, m *Module, name string, grid, block int, args ...uint64) error {
 	f, ok := m.funcs[name]
 	if !ok {
 		cname := C.CString(name)
@@ -421,5 +427,100 @@ func (c *Ctx) Launch(m *Module, name string, grid, block int, args ...uint64) er
 	a := (*C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
 	defer C.free(unsafe.Pointer(a))
 	copy(unsafe.Slice((*uint64)(unsafe.Pointer(a)), len(args)), args)
-	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, a, C.int(len(args))))
+	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, s.handle(), a, C.int(len(args))))
+}
+
+// Stream is a CUDA stream made by NewStream.
+type Stream struct{ s C.CUstream }
+
+func (s *Stream) handle() C.CUstream {
+	if s == nil {
+		return nil
+	}
+	return s.s
+}
+
+// NewStream creates a non-blocking stream: its work overlaps the default stream's, so an
+// asynchronous copy on it runs while kernels run on the default stream; order the two with
+// events (Record, Wait).
+func (c *Ctx) NewStream() (*Stream, error) {
+	var s C.CUstream
+	if err := check("cuStreamCreate", C.ooc_cuStreamCreate(&s, C.CU_STREAM_NON_BLOCKING)); err != nil {
+		return nil, err
+	}
+	return &Stream{s: s}, nil
+}
+
+// DestroyStream releases s once its work is done; nil does nothing.
+func (c *Ctx) DestroyStream(s *Stream) error {
+	if s == nil || s.s == nil {
+		return nil
+	}
+	err := check("cuStreamDestroy", C.ooc_cuStreamDestroy(s.s))
+	s.s = nil
+	return err
+}
+
+// StreamSync waits for the work queued in s (nil: the default stream).
+func (c *Ctx) StreamSync(s *Stream) error {
+	return check("cuStreamSynchronize", C.ooc_cuStreamSynchronize(s.handle()))
+}
+
+// Event marks a point in a stream.
+type Event struct{ e C.CUevent }
+
+// NewEvent creates an event; timing events can be passed to Elapsed, others are cheaper.
+func (c *Ctx) NewEvent(timing bool) (*Event, error) {
+	var e C.CUevent
+	flags := C.uint(C.CU_EVENT_DISABLE_TIMING)
+	if timing {
+		flags = C.CU_EVENT_DEFAULT
+	}
+	if err := check("cuEventCreate", C.ooc_cuEventCreate(&e, flags)); err != nil {
+		return nil, err
+	}
+	return &Event{e: e}, nil
+}
+
+// DestroyEvent releases e; nil does nothing.
+func (c *Ctx) DestroyEvent(e *Event) error {
+	if e == nil || e.e == nil {
+		return nil
+	}
+	err := check("cuEventDestroy", C.ooc_cuEventDestroy(e.e))
+	e.e = nil
+	return err
+}
+
+// Record marks e at the current end of stream s (nil: the default stream).
+func (c *Ctx) Record(e *Event, s *Stream) error {
+	return check("cuEventRecord", C.ooc_cuEventRecord(e.e, s.handle()))
+}
+
+// Wait makes later work in stream s (nil: the default stream) wait for e's last Record.
+func (c *Ctx) Wait(s *Stream, e *Event) error {
+	return check("cuStreamWaitEvent", C.ooc_cuStreamWaitEvent(s.handle(), e.e))
+}
+
+// EventSync blocks the host until e's last Record has been reached.
+func (c *Ctx) EventSync(e *Event) error {
+	return check("cuEventSynchronize", C.ooc_cuEventSynchronize(e.e))
+}
+
+// Elapsed is the time in seconds between two recorded timing events.
+func (c *Ctx) Elapsed(from, to *Event) (float64, error) {
+	var ms C.float
+	if err := check("cuEventElapsedTime", C.ooc_cuEventElapsedTime(&ms, from.e, to.e)); err != nil {
+		return 0, err
+	}
+	return float64(ms) / 1e3, nil
+}
+
+// HtoDAsync queues a copy of n host bytes at src to dst in stream s. src must be pinned
+// (Register) for the copy to be asynchronous and must stay mapped until it completes.
+func (c *Ctx) HtoDAsync(dst DevPtr, src unsafe.Pointer, n int64, s *Stream) error {
+	if n == 0 {
+		return nil
+	}
+	return check(fmt.Sprintf("cuMemcpyHtoDAsync(%s)", bytesize.Format(n)), C.ooc_cuMemcpyHtoDAsync(C.CUdeviceptr(dst), src, C.size_t(n), s.handle()))
 }

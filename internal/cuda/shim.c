@@ -30,6 +30,16 @@ static struct {
 	__typeof__(cuModuleGetFunction) *ModuleGetFunction;
 	__typeof__(cuLaunchKernel) *LaunchKernel;
 	__typeof__(cuGetErrorName) *GetErrorName;
+	__typeof__(cuStreamCreate) *StreamCreate;
+	__typeof__(cuStreamDestroy) *StreamDestroy;
+	__typeof__(cuStreamSynchronize) *StreamSynchronize;
+	__typeof__(cuStreamWaitEvent) *StreamWaitEvent;
+	__typeof__(cuMemcpyHtoDAsync) *MemcpyHtoDAsync;
+	__typeof__(cuEventCreate) *EventCreate;
+	__typeof__(cuEventDestroy) *EventDestroy;
+	__typeof__(cuEventRecord) *EventRecord;
+	__typeof__(cuEventSynchronize) *EventSynchronize;
+	__typeof__(cuEventElapsedTime) *EventElapsedTime;
 } fn;
 
 static void *lib;
@@ -78,6 +88,16 @@ int ooc_load(char *err, size_t errlen) {
 	SYM(ModuleGetFunction, "cuModuleGetFunction");
 	SYM(LaunchKernel, "cuLaunchKernel");
 	SYM(GetErrorName, "cuGetErrorName");
+	SYM(StreamCreate, "cuStreamCreate");
+	SYM(StreamDestroy, "cuStreamDestroy_v2");
+	SYM(StreamSynchronize, "cuStreamSynchronize");
+	SYM(StreamWaitEvent, "cuStreamWaitEvent");
+	SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+	SYM(EventCreate, "cuEventCreate");
+	SYM(EventDestroy, "cuEventDestroy_v2");
+	SYM(EventRecord, "cuEventRecord");
+	SYM(EventSynchronize, "cuEventSynchronize");
+	SYM(EventElapsedTime, "cuEventElapsedTime");
 	return 0;
 }
 
@@ -104,7 +124,18 @@ CUresult ooc_cuModuleLoadData(CUmodule *m, const void *img) { return fn.ModuleLo
 CUresult ooc_cuModuleUnload(CUmodule m) { return fn.ModuleUnload(m); }
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *n) { return fn.ModuleGetFunction(f, m, n); }
 
-CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
+CUresult ooc_cuStreamCreate(CUstream *s, unsigned f) { return fn.StreamCreate(s, f); }
+CUresult ooc_cuStreamDestroy(CUstream s) { return fn.StreamDestroy(s); }
+CUresult ooc_cuStreamSynchronize(CUstream s) { return fn.StreamSynchronize(s); }
+CUresult ooc_cuStreamWaitEvent(CUstream s, CUevent e) { return fn.StreamWaitEvent(s, e, 0); }
+CUresult ooc_cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) { return fn.MemcpyHtoDAsync(d, s, n, st); }
+CUresult ooc_cuEventCreate(CUevent *e, unsigned f) { return fn.EventCreate(e, f); }
+CUresult ooc_cuEventDestroy(CUevent e) { return fn.EventDestroy(e); }
+CUresult ooc_cuEventRecord(CUevent e, CUstream s) { return fn.EventRecord(e, s); }
+CUresult ooc_cuEventSynchronize(CUevent e) { return fn.EventSynchronize(e); }
+CUresult ooc_cuEventElapsedTime(float *ms, CUevent a, CUevent b) { return fn.EventElapsedTime(ms, a, b); }
+
+CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem, CUstream stream,
                     unsigned long long *args, int nargs) {
 	void *params[32];
 	if (nargs > 32) {
@@ -113,7 +144,7 @@ CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
 	for (int i = 0; i < nargs; i++) {
 		params[i] = &args[i];
 	}
-	return fn.LaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, NULL, params, NULL);
+	return fn.LaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, stream, params, NULL);
 }
 
 const char *ooc_errname(CUresult r) {

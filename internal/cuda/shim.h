@@ -31,9 +31,20 @@ CUresult ooc_cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned flags);
 CUresult ooc_cuModuleLoadData(CUmodule *m, const void *image);
 CUresult ooc_cuModuleUnload(CUmodule m);
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name);
-// ooc_launch launches f on a 1-D grid; args holds nargs parameters, each in 8 bytes (the
-// driver copies the parameter's own size from the start of each slot, little-endian).
-CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
+CUresult ooc_cuStreamCreate(CUstream *s, unsigned flags);
+CUresult ooc_cuStreamDestroy(CUstream s);
+CUresult ooc_cuStreamSynchronize(CUstream s);
+CUresult ooc_cuStreamWaitEvent(CUstream s, CUevent e);
+CUresult ooc_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s);
+CUresult ooc_cuEventCreate(CUevent *e, unsigned flags);
+CUresult ooc_cuEventDestroy(CUevent e);
+CUresult ooc_cuEventRecord(CUevent e, CUstream s);
+CUresult ooc_cuEventSynchronize(CUevent e);
+CUresult ooc_cuEventElapsedTime(float *ms, CUevent a, CUevent b);
+// ooc_launch launches f on a 1-D grid in stream (NULL: the legacy default stream); args
+// holds nargs parameters, each in 8 bytes (the driver copies the parameter's own size from
+// the start of each slot, little-endian).
+CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem, CUstream stream,
                     unsigned long long *args, int nargs);
 const char *ooc_errname(CUresult r);
 #endif
