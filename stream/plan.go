@@ -64,6 +64,7 @@ type Plan struct {
 	Shards    []Placement
 	FirstK    int   // first neighbours per vertex kept on the device (0: none)
 	First     int64 // bytes of that array
+	Stage     int64 // bytes per staging buffer (two of them) for streamed bottom-up sweeps; 0: none
 	Resident  int64 // bytes of graph sections on the device
 	Pinned    int64 // bytes of graph sections read through the link
 	DeviceUse int64 // everything the plan allocates on the device
@@ -164,6 +165,24 @@ func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
 			left -= b
 		}
 	}
+	// When some adjacency will stay pinned, two staging buffers let bottom-up sweeps stream
+	// it instead of reading it zero-copy; they come before the adjacency, whose largest
+	// shard they need not exceed (8 bytes of slack: the decoder's aligned word loads).
+	var adj, buMax int64
+	for i, s := range shards {
+		adj += alignSection(s.Adj)
+		if bottomUpReads(shards, i) {
+			buMax = max(buMax, s.Adj)
+		}
+	}
+	stage, err := stageChunk()
+	if err != nil {
+		return nil, err
+	}
+	if c := min(stage, buMax); adj > left && c > 0 && 2*StageBuffer(c) <= left {
+		p.Stage = c
+		left -= 2 * StageBuffer(c)
+	}
 	for i, s := range shards {
 		if b := alignSection(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
 			p.Shards[i].AdjAt = Resident
@@ -186,6 +205,20 @@ func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
 	return p, nil
 }
 
+// bottomUpReads says whether bottom-up sweeps read shard i: the in shards of a directed
+// graph, every shard of an undirected one (which has no in shards).
+func bottomUpReads(shards []ShardSize, i int) bool {
+	for _, s := range shards {
+		if s.Dir == store.In {
+			return shards[i].Dir == store.In
+		}
+	}
+	return true
+}
+
+// StageBuffer is the device size of one staging buffer for a chunk size of c bytes.
+func StageBuffer(c int64) int64 { return align(c + 8) }
+
 // String prints the plan for -v.
 func (p *Plan) String() string {
 	var b strings.Builder
@@ -200,6 +233,10 @@ func (p *Plan) String() string {
 	b.WriteString(")\n")
 	if p.FirstK > 0 {
 		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, bytesize.Format(p.First))
+	}
+	if p.Stage > 0 {
+		fmt.Fprintf(&b, "  bottom-up staging: 2 x %s (chunks of <= %s streamed from pinned shards)\n",
+			bytesize.Format(StageBuffer(p.Stage)), bytesize.Format(p.Stage))
 	}
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
 	for _, s := range p.Shards {
