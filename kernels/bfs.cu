@@ -124,19 +124,28 @@ extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *
 // vertex's first K neighbours in device memory (NONE-padded): most bottom-up checks end
 // there (Beamer et al.: a parent is usually among the first neighbours), so only the
 // remaining ones read the list, which may lie across the link.
+//
+// Only the shard's vertices [lo+i0, lo+i1) are swept: the host streams a pinned shard's
+// adjacency through a device staging buffer one such sub-range at a time, passing
+// s_adj = staging - (first byte copied), so the offsets arithmetic is unchanged. bytes, when
+// not null, receives the list bytes decoded (block index words included), warp-aggregated:
+// the host counts them as zero-copy traffic when s_adj is pinned host memory.
 extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
                                     uint32_t *next, uint32_t *parent, uint32_t *level,
                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                    unsigned long long *checked, const uint32_t *first, uint32_t K) {
+                                    unsigned long long *checked, const uint32_t *first, uint32_t K,
+                                    uint32_t i0, uint32_t i1, unsigned long long *bytes) {
 	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	uint32_t nc = 0;
-	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {
+	unsigned long long nb = 0;
+	i1 = min(i1, s.n);
+	for (uint32_t base = i0 + blockIdx.x * blockDim.x; base < i1; base += stride) {
 		uint32_t i = base + threadIdx.x;
 		uint32_t v = s.lo + i;
 		bool found = false;
 		uint32_t p = NONE;
-		if (i < s.n && !testBit(visited, v)) {
+		if (i < i1 && !testBit(visited, v)) {
 			uint32_t skip = 0;
 			if (first != NULL) {
 				const uint32_t *f = first + (size_t)v * K;
@@ -160,6 +169,7 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 					for (uint32_t k = skip / OOC_BLOCK; k < l.nb && p == NONE; k++) {
 						BlockDecoder d;
 						d.init(l, k);
+						const uint8_t *p0 = d.r.p;
 						j = k * OOC_BLOCK;
 						uint32_t w;
 						while (d.next(&w)) {
@@ -170,6 +180,7 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 								break;
 							}
 						}
+						nb += (unsigned long long)(d.r.p - p0) + (k > 0 ? 4 : 0);
 					}
 				}
 			}
@@ -186,6 +197,26 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 	// one 64-bit atomic per warp for the examined-edges statistic
 	for (int o = 16; o > 0; o >>= 1) nc += __shfl_down_sync(0xffffffffu, nc, o);
 	if (laneId() == 0 && nc) atomicAdd(checked, (unsigned long long)nc);
+	for (int o = 16; o > 0; o >>= 1) nb += __shfl_down_sync(0xffffffffu, nb, o);
+	if (bytes != NULL && laneId() == 0 && nb) atomicAdd(bytes, nb);
+}
+
+// link_probe measures zero-copy reads the way sparse list decoding does them: every warp
+// reads 128 contiguous bytes (a 4-byte word per lane) at a pseudo-random 128-byte-aligned
+// place inside a window of win bytes of pinned host memory, reads times. The sum keeps the
+// loads alive; the host times the launch.
+extern "C" __global__ void link_probe(const uint32_t *win, unsigned long long win128, uint32_t reads,
+                                      unsigned long long *sink) {
+	uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+	uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+	uint32_t acc = 0;
+	for (uint32_t r = warp; r < reads; r += warps) {
+		unsigned long long h = (unsigned long long)r * 0x9E3779B97F4A7C15ull;
+		h ^= h >> 29;
+		unsigned long long at = (h % win128) * 32 + laneId();
+		acc += __ldg(win + at);
+	}
+	if (acc == 0x12345678u) atomicAdd(sink, 1ull);
 }
 
 // first_fill writes the first K neighbours of every vertex of shard s into first

@@ -35,6 +35,16 @@ type bfsRun struct {
 	words    int64
 	levels   []engine.LevelStat
 	transfer int64
+
+	shardBytes cuda.DevPtr // per in shard: u64 list bytes decoded from pinned, from device memory
+	lastBytes  []int64     // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
+	link       linkStat    // of the level being run
+}
+
+// linkStat is one level's traffic over the link.
+type linkStat struct {
+	copied, zero int64
+	streamed     int
 }
 
 // BFS runs a direction-optimizing BFS from src with the CPU engine's switching rule
@@ -47,13 +57,24 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		r := &bfsRun{dg: dg, c: c, st: dg.State, cnt: dg.State["counters"].Ptr,
 			in: dg.State["queue-a"], out: dg.State["queue-b"],
-			front: dg.State["frontier"], next: dg.State["next"], words: (int64(n) + 32) / 32}
+			front: dg.State["frontier"], next: dg.State["next"], words: (int64(n) + 32) / 32,
+			shardBytes: dg.State["shard-bytes"].Ptr, lastBytes: make([]int64, len(dg.In))}
+		for i := range r.lastBytes {
+			r.lastBytes[i] = -1
+		}
 		t0 := time.Now()
 		if err := r.run(src, alpha, beta); err != nil {
 			return err
 		}
 		res.Seconds = time.Since(t0).Seconds()
 		res.Levels = r.levels
+		for _, l := range r.levels {
+			res.BytesCopied += l.BytesCopied
+			res.BytesZeroCopy += l.BytesZeroCopy
+			if l.BytesCopied+l.BytesZeroCopy > 0 {
+				res.LinkSeconds += l.Seconds
+			}
+		}
 		if err := c.DtoH(unsafe.Pointer(&res.Parent[0]), dg.State["parent"].Ptr, 4*int64(n)); err != nil {
 			return err
 		}
@@ -66,8 +87,19 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 	if dg.Log != nil {
 		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", src, 1e3*res.Seconds, len(res.Levels))
 		for _, l := range res.Levels {
-			fmt.Fprintf(dg.Log, "  level %2d %-9s frontier %10d examined %12d %8.3f ms\n", l.Level, l.Direction,
+			fmt.Fprintf(dg.Log, "  level %2d %-9s frontier %10d examined %12d %8.3f ms", l.Level, l.Direction,
 				l.Frontier, l.EdgesExamined, 1e3*l.Seconds)
+			if l.BytesCopied+l.BytesZeroCopy > 0 {
+				fmt.Fprintf(dg.Log, "  link: %d shards streamed, %s copied, %s zero-copy, %.1f GB/s",
+					l.Streamed, bytesize.Format(l.BytesCopied), bytesize.Format(l.BytesZeroCopy),
+					float64(l.BytesCopied+l.BytesZeroCopy)/max(l.Seconds, 1e-9)/1e9)
+			}
+			fmt.Fprintln(dg.Log)
+		}
+		if res.LinkSeconds > 0 {
+			fmt.Fprintf(dg.Log, "  link total (bottom-up levels): %s copied, %s zero-copy in %.3f ms: %.1f GB/s\n",
+				bytesize.Format(res.BytesCopied), bytesize.Format(res.BytesZeroCopy), 1e3*res.LinkSeconds,
+				float64(res.BytesCopied+res.BytesZeroCopy)/res.LinkSeconds/1e9)
 		}
 	}
 	return res, nil
@@ -162,7 +194,9 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 
 func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
 	r.levels = append(r.levels, engine.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
-		EdgesExamined: examined, Seconds: time.Since(t).Seconds()})
+		EdgesExamined: examined, Seconds: time.Since(t).Seconds(),
+		BytesCopied: r.link.copied, BytesZeroCopy: r.link.zero, Streamed: r.link.streamed})
+	r.link = linkStat{}
 }
 
 // queueDegrees sums the out-degrees of the qn vertices in the in queue.
@@ -234,17 +268,51 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 	if err := c.Memset32(r.next.Ptr, 0, r.words); err != nil {
 		return 0, 0, err
 	}
-	for _, s := range r.dg.In {
-		args := cat(s.Args(), uint64(r.front.Ptr), uint64(st["visited"].Ptr), uint64(r.next.Ptr),
-			uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth), uint64(r.out.Ptr),
-			uint64(r.cnt+cntOut), uint64(r.cnt+cntChecked))
-		args = append(args, r.dg.FirstArgs()...)
-		if err := r.launch("bu_sweep", uint64(s.N), args...); err != nil {
+	ns := len(r.dg.In)
+	if err := c.Memset32(r.shardBytes, 0, int64(4*ns)); err != nil {
+		return 0, 0, err
+	}
+	r.link = linkStat{}
+	for i, s := range r.dg.In {
+		h := r.dg.inHost[i]
+		stream := false
+		if h.chunks != nil {
+			est := int64(len(h.adj)) // no previous level: assume the whole list bytes
+			if r.lastBytes[i] >= 0 {
+				est = r.lastBytes[i]
+			}
+			stream = Choose(r.dg.Mode, r.dg.Link, int64(len(h.adj)), est)
+		}
+		args := func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) []uint64 {
+			a := []uint64{uint64(adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N),
+				uint64(r.front.Ptr), uint64(st["visited"].Ptr), uint64(r.next.Ptr),
+				uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth), uint64(r.out.Ptr),
+				uint64(r.cnt + cntOut), uint64(r.cnt + cntChecked)}
+			a = append(a, r.dg.FirstArgs()...)
+			return append(a, uint64(i0), uint64(i1), uint64(cnt))
+		}
+		copied, err := r.sweepShard(i, stream, args)
+		if err != nil {
 			return 0, 0, err
+		}
+		r.link.copied += copied
+		if stream && h.chunks != nil {
+			r.link.streamed++
 		}
 	}
 	out, _, _, checked, err := r.counters()
-	return uint64(out), checked, err
+	if err != nil {
+		return 0, 0, err
+	}
+	per := make([]uint64, 2*max(ns, 1))
+	if err := c.DtoH(unsafe.Pointer(&per[0]), r.shardBytes, int64(16*ns)); err != nil {
+		return 0, 0, err
+	}
+	for i := range ns {
+		r.link.zero += int64(per[2*i])
+		r.lastBytes[i] = int64(per[2*i] + per[2*i+1])
+	}
+	return uint64(out), checked, nil
 }
 
 // String says where the graph is, for -v.

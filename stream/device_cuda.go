@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 	"time"
 	"unsafe"
 
@@ -45,14 +46,28 @@ type Graph struct {
 	Copied   int64   // bytes copied to the device at load
 	LoadTime float64 // seconds to copy and pin
 	pins     []*cuda.Pinned
+
+	// bottom-up streaming (stage_cuda.go)
+	Mode    Mode        // OOC_GPU_STREAM
+	Link    Link        // measured or cached link behaviour (valid when Mode is Auto and some shard streams)
+	inHost  []hostShard // per In shard: its host sections and chunks
+	outHost []hostShard
+	stage   [2]*cuda.Buffer
+	copyS   *cuda.Stream
+	copied  [2]*cuda.Event // staging buffer b filled
+	kdone   [2]*cuda.Event // the sweep reading staging buffer b finished
 }
 
 // Load allocates the state, copies the resident sections, pins the rest and loads the
 // kernels. On error everything taken so far is released.
 func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error) {
 	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}, Log: log}
+	var err error
+	if dg.Mode, err = ParseMode(os.Getenv("OOC_GPU_STREAM")); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	err := d.Do(func(c *cuda.Ctx) error {
+	err = d.Do(func(c *cuda.Ctx) error {
 		for _, it := range p.State {
 			b, err := c.Alloc(it.Name, it.Bytes)
 			if err != nil {
@@ -75,14 +90,20 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			if err != nil {
 				return fmt.Errorf("stream: placing %s: %w", s.Path, err)
 			}
+			h := hostShard{adj: s.Adj, pinned: p.Shards[i].AdjAt == Pinned && len(s.Adj) > 0}
+			if h.pinned && p.Stage > 0 {
+				h.chunks = Chunks(s.Offsets, p.Stage)
+			}
 			if s.Dir == store.Out {
 				dg.Out = append(dg.Out, ds)
+				dg.outHost = append(dg.outHost, h)
 			} else {
 				dg.In = append(dg.In, ds)
+				dg.inHost = append(dg.inHost, h)
 			}
 		}
 		if !g.Directed() {
-			dg.In = dg.Out
+			dg.In, dg.inHost = dg.Out, dg.outHost
 		}
 		if p.FirstK > 0 {
 			var err error
@@ -117,6 +138,9 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			if *m.dst, err = c.Load(m.name, img); err != nil {
 				return err
 			}
+		}
+		if err := dg.setupStaging(c); err != nil {
+			return err
 		}
 		if dg.First != nil {
 			for _, s := range dg.In {
@@ -212,6 +236,7 @@ func (dg *Graph) Close() error {
 				first = err
 			}
 		}
+		keep(dg.closeStaging(c))
 		for _, p := range dg.pins {
 			keep(c.Unregister(p))
 		}

@@ -34,6 +34,13 @@ type LevelStat struct {
 	Direction     string // TopDown or BottomUp
 	EdgesExamined uint64 // list entries decoded while expanding this level
 	Seconds       float64
+
+	// Host-device link traffic of this level (GPU engine, bottom-up levels; zero
+	// elsewhere): adjacency bytes copied into device staging buffers, and list bytes
+	// kernels decoded straight from pinned host memory (zero-copy).
+	BytesCopied   int64
+	BytesZeroCopy int64
+	Streamed      int // pinned shards this level streamed rather than read zero-copy
 }
 
 // BFSResult is the outcome of one breadth-first search.
@@ -51,6 +58,14 @@ type BFSResult struct {
 	// of their out-degrees). Self-loops and duplicates were dropped at ingest and are not
 	// counted.
 	EdgesTraversed uint64
+
+	// Link traffic (GPU engine; zero on the CPU): the sums of the levels' BytesCopied
+	// and BytesZeroCopy, and the seconds of the levels that had any, so that
+	// (BytesCopied+BytesZeroCopy)/LinkSeconds is the bandwidth those levels achieved.
+	// Top-down levels' zero-copy reads are not counted yet.
+	BytesCopied   int64
+	BytesZeroCopy int64
+	LinkSeconds   float64
 
 	Levels  []LevelStat
 	Seconds float64 // the search alone, excluding checks and allocation of the result

@@ -1,0 +1,230 @@
+//go:build cuda
+
+package stream
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/cuda"
+)
+
+// hostShard is what the host keeps of one shard for streaming: its mapped adjacency and,
+// when that is pinned and staging buffers exist, its chunks.
+type hostShard struct {
+	adj    []byte
+	pinned bool
+	chunks []Chunk
+}
+
+// streamable says whether bottom-up sweeps may stream some shard.
+func (dg *Graph) streamable() bool {
+	for _, h := range dg.inHost {
+		if h.chunks != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// setupStaging allocates the two staging buffers, the copy stream and its events when the
+// plan has staging and some bottom-up shard is pinned, and in Auto mode finds the link's
+// behaviour (cache or probe).
+func (dg *Graph) setupStaging(c *cuda.Ctx) error {
+	if dg.Plan.Stage == 0 || !dg.streamable() || dg.Mode == Never {
+		return nil
+	}
+	var err error
+	for b, name := range []string{"stage-a", "stage-b"} {
+		if dg.stage[b], err = c.Alloc(name, StageBuffer(dg.Plan.Stage)); err != nil {
+			return err
+		}
+		if dg.copied[b], err = c.NewEvent(false); err != nil {
+			return err
+		}
+		if dg.kdone[b], err = c.NewEvent(false); err != nil {
+			return err
+		}
+	}
+	if dg.copyS, err = c.NewStream(); err != nil {
+		return err
+	}
+	if dg.Mode != Auto {
+		return nil
+	}
+	if l, ok := LoadLink(dg.Dev.Name); ok {
+		dg.Link = l
+		if dg.Log != nil {
+			fmt.Fprintf(dg.Log, "stream: cached %s\n", l)
+		}
+		return nil
+	}
+	if dg.Link, err = dg.probe(c); err != nil {
+		// not fatal: without a valid Link, Choose reads every shard zero-copy as before
+		if dg.Log != nil {
+			fmt.Fprintf(dg.Log, "stream: link probe failed, bottom-up reads stay zero-copy: %v\n", err)
+		}
+		dg.Link = Link{}
+		return c.Sync()
+	}
+	if dg.Log != nil {
+		fmt.Fprintf(dg.Log, "stream: probed %s\n", dg.Link)
+	}
+	if err := SaveLink(dg.Link); err != nil && dg.Log != nil {
+		fmt.Fprintf(dg.Log, "stream: not caching the link probe: %v\n", err)
+	}
+	return nil
+}
+
+// closeStaging waits for outstanding copies and releases the stream and events, also after
+// a setupStaging that failed half way (the buffers go with FreeAll).
+func (dg *Graph) closeStaging(c *cuda.Ctx) error {
+	var first error
+	if dg.copyS != nil {
+		first = c.Sync()
+	}
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	keep(c.DestroyStream(dg.copyS))
+	dg.copyS = nil
+	for b := range 2 {
+		keep(c.DestroyEvent(dg.copied[b]))
+		keep(c.DestroyEvent(dg.kdone[b]))
+	}
+	return first
+}
+
+// probeWindow is the pinned host window of the probe: large enough that the zero-copy reads
+// see a shard's address-translation behaviour, small enough to touch and register in a few
+// milliseconds.
+const probeWindow = 64 << 20
+
+// probe measures the link (about 20-40 ms on a PCIe Gen5 H200, most of it touching and
+// registering the window): (a) cuMemcpyHtoDAsync from the registered window into a staging
+// buffer, 32 MiB in all, on the copy stream; (b) link_probe's scattered 128-byte zero-copy
+// reads, 16 MiB in all, over the window. Both are timed with events.
+func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
+	t0 := time.Now()
+	l := Link{Device: dg.Dev.Name, Window: probeWindow}
+	win, err := syscall.Mmap(-1, 0, probeWindow, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return l, fmt.Errorf("stream: link probe: mapping %s: %w", bytesize.Format(probeWindow), err)
+	}
+	defer syscall.Munmap(win)
+	for i := 0; i < len(win); i += 4096 {
+		win[i] = byte(i >> 12)
+	}
+	pin, err := c.Register(win)
+	if err != nil {
+		return l, fmt.Errorf("stream: link probe: %w", err)
+	}
+	defer c.Unregister(pin)
+	var ev [4]*cuda.Event
+	for i := range ev {
+		if ev[i], err = c.NewEvent(true); err != nil {
+			return l, err
+		}
+		defer c.DestroyEvent(ev[i])
+	}
+	// (a) copy bandwidth
+	chunk := min(int64(StageBuffer(dg.Plan.Stage))-8, 8<<20)
+	var copied int64
+	if err := c.Record(ev[0], dg.copyS); err != nil {
+		return l, err
+	}
+	for off := int64(0); copied < 32<<20; off = (off + chunk) % (probeWindow - chunk) {
+		if err := c.HtoDAsync(dg.stage[0].Ptr, unsafe.Pointer(&win[off]), chunk, dg.copyS); err != nil {
+			return l, err
+		}
+		copied += chunk
+	}
+	if err := c.Record(ev[1], dg.copyS); err != nil {
+		return l, err
+	}
+	if err := c.EventSync(ev[1]); err != nil {
+		return l, err
+	}
+	sec, err := c.Elapsed(ev[0], ev[1])
+	if err != nil {
+		return l, err
+	}
+	l.CopyBps = float64(copied) / max(sec, 1e-9)
+	// (b) scattered zero-copy reads; the sink is the staging buffer's first word
+	const reads = 1 << 17 // of 128 bytes: 16 MiB
+	if err := c.Record(ev[2], nil); err != nil {
+		return l, err
+	}
+	if err := c.Launch(dg.BFSMod, "link_probe", dg.Dev.SMs*8, 256, uint64(pin.Dev), uint64(probeWindow/128), reads,
+		uint64(dg.stage[1].Ptr)); err != nil {
+		return l, err
+	}
+	if err := c.Record(ev[3], nil); err != nil {
+		return l, err
+	}
+	if err := c.EventSync(ev[3]); err != nil {
+		return l, err
+	}
+	if sec, err = c.Elapsed(ev[2], ev[3]); err != nil {
+		return l, err
+	}
+	l.ZeroBps = float64(reads*128) / max(sec, 1e-9)
+	l.ProbeSec = time.Since(t0).Seconds()
+	return l, nil
+}
+
+// sweepShard runs bu_sweep over in shard i, streaming its adjacency through the staging
+// buffers when stream is set (and it has chunks), else reading it where it lies. cnt is
+// the shard's pair of byte counters (decoded from pinned memory, from device memory).
+// It returns the bytes it queued for copying.
+func (r *bfsRun) sweepShard(i int, stream bool, args func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) []uint64) (int64, error) {
+	dg, c := r.dg, r.c
+	s, h := dg.In[i], dg.inHost[i]
+	zc, dev := r.shardBytes+cuda.DevPtr(16*i), r.shardBytes+cuda.DevPtr(16*i+8)
+	if !stream || h.chunks == nil {
+		cnt := dev
+		if h.pinned {
+			cnt = zc
+		}
+		return 0, r.launch("bu_sweep", uint64(s.N), args(s.Adj, 0, s.N, cnt)...)
+	}
+	var copied int64
+	k := 0
+	for _, ch := range h.chunks {
+		if !ch.Stream || ch.Bytes() == 0 {
+			if err := r.launch("bu_sweep", uint64(ch.B-ch.A), args(s.Adj, ch.A, ch.B, zc)...); err != nil {
+				return copied, err
+			}
+			continue
+		}
+		b := k & 1
+		k++
+		// the sweep that last read buffer b must be done before the copy overwrites it;
+		// the sweep of this chunk must wait for its copy
+		if err := c.Wait(dg.copyS, dg.kdone[b]); err != nil {
+			return copied, err
+		}
+		if err := c.HtoDAsync(dg.stage[b].Ptr, unsafe.Pointer(&h.adj[ch.Start]), ch.Bytes(), dg.copyS); err != nil {
+			return copied, err
+		}
+		if err := c.Record(dg.copied[b], dg.copyS); err != nil {
+			return copied, err
+		}
+		if err := c.Wait(nil, dg.copied[b]); err != nil {
+			return copied, err
+		}
+		copied += ch.Bytes()
+		if err := r.launch("bu_sweep", uint64(ch.B-ch.A), args(dg.stage[b].Ptr-cuda.DevPtr(ch.Start), ch.A, ch.B, dev)...); err != nil {
+			return copied, err
+		}
+		if err := c.Record(dg.kdone[b], nil); err != nil {
+			return copied, err
+		}
+	}
+	return copied, nil
+}
