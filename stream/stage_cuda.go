@@ -105,9 +105,9 @@ func (dg *Graph) closeStaging(c *cuda.Ctx) error {
 // milliseconds.
 const probeWindow = 64 << 20
 
-// probe measures the link (about 20-40 ms on a PCIe Gen5 H200, most of it touching and
+// probe measures the link (estimated 20-40 ms, not yet measured: most of it touching and
 // registering the window): (a) cuMemcpyHtoDAsync from the registered window into a staging
-// buffer, 32 MiB in all, on the copy stream; (b) link_probe's scattered 128-byte zero-copy
+// buffer, up to 32 MiB in all, on the copy stream; (b) link_probe's scattered 128-byte zero-copy
 // reads, 16 MiB in all, over the window. Both are timed with events.
 func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 	t0 := time.Now()
@@ -133,12 +133,15 @@ func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 		defer c.DestroyEvent(ev[i])
 	}
 	// (a) copy bandwidth
-	chunk := min(int64(StageBuffer(dg.Plan.Stage))-8, 8<<20)
+	// in chunks of the staging size (at most 8 MiB), at most 256 of them: with small
+	// staging buffers the per-copy overhead is part of what streaming would cost
+	chunk := min(StageBuffer(dg.Plan.Stage)-8, 8<<20)
+	total := min(32<<20, 256*chunk)
 	var copied int64
 	if err := c.Record(ev[0], dg.copyS); err != nil {
 		return l, err
 	}
-	for off := int64(0); copied < 32<<20; off = (off + chunk) % (probeWindow - chunk) {
+	for off := int64(0); copied < total; off = (off + chunk) % (probeWindow - chunk) {
 		if err := c.HtoDAsync(dg.stage[0].Ptr, unsafe.Pointer(&win[off]), chunk, dg.copyS); err != nil {
 			return l, err
 		}

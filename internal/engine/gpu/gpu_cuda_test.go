@@ -53,6 +53,11 @@ func budgets(t *testing.T, g *store.Graph) []int64 {
 // check runs BFS from a few sources and CC on g at every budget and compares with the CPU
 // engine: levels equal, parents valid (Graph500 validator), labels equal.
 func check(t *testing.T, name string, g *store.Graph) {
+	checkAt(t, name, g, budgets(t, g), nil)
+}
+
+// checkAt is check at the budgets bs; onBFS, when not nil, also sees every GPU BFS result.
+func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(vram int64, r *engine.BFSResult)) {
 	cpu, err := engine.Open(g, "cpu", engine.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +72,7 @@ func check(t *testing.T, name string, g *store.Graph) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range budgets(t, g) {
+	for _, b := range bs {
 		e, err := gpu.Open(g, engine.Options{VRAM: b})
 		if err != nil {
 			t.Fatalf("%s: vram %d: %v", name, b, err)
@@ -87,6 +92,9 @@ func check(t *testing.T, name string, g *store.Graph) {
 					i++
 				}
 				t.Errorf("%s vram %d src %d: level[%d] = %d, cpu says %d (%s)", name, b, src, i, int32(got.Level[i]), int32(want.Level[i]), e.Plan())
+			}
+			if onBFS != nil {
+				onBFS(b, got)
 			}
 			if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
 				t.Errorf("%s vram %d src %d: %v", name, b, src, err)
@@ -114,7 +122,7 @@ func check(t *testing.T, name string, g *store.Graph) {
 	}
 	// without sampling every vertex links its whole list (cc_finish's warp-shared path for
 	// long lists carries all the work)
-	for _, b := range budgets(t, g)[:2] {
+	for _, b := range bs[:min(2, len(bs))] {
 		e, err := gpu.Open(g, engine.Options{VRAM: b, AfforestRounds: engine.NoSampling})
 		if err != nil {
 			t.Fatal(err)
@@ -203,5 +211,91 @@ func checkMemory(t *testing.T, name string, e engine.Engine, vram int64) {
 	}
 	if driver > vram+driverSlack {
 		t.Errorf("%s: --vram %d: the driver reports %d bytes taken (allocator peak %d)", name, vram, driver, peak)
+	}
+}
+
+// streamBudgets are budgets at which the adjacency stays pinned but the two staging buffers
+// fit: the indexes, staging and first neighbours on the device, or no first neighbours.
+func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
+	p, err := stream.Make(g.NumVertices(), stream.Sizes(g), 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := stream.Sum(p.State)
+	var index int64
+	for _, s := range stream.Sizes(g) {
+		index += s.Degrees + s.Offsets + 2*stream.Align
+	}
+	first := 4*int64(stream.FirstK)*(int64(g.NumVertices())+1) + stream.Align
+	stg := 2 * stream.StageBuffer(stage)
+	return []int64{state + index + first + stg + 4096, state + index + stg + 4096}
+}
+
+// TestStreamModes runs BFS and CC with the bottom-up double buffer forced on and off, at
+// budgets that pin all or most adjacency, with tiny staging buffers (OOC_GPU_STAGE) so that
+// shards split into many chunks and hubs' lists exceed a chunk (read zero-copy), on many
+// small shards. Answers must equal the CPU's, the allocator must stay within --vram, and the
+// byte counters must say what happened: always copies when a bottom-up level ran over a
+// pinned shard, never copies nothing.
+func TestStreamModes(t *testing.T) {
+	needGPU(t)
+	const stage = 512
+	t.Setenv("OOC_GPU_STAGE", "512B")
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, mode := range []string{"always", "never", "auto"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Setenv("OOC_GPU_STREAM", mode)
+			for _, sp := range []struct {
+				n     uint32
+				m     int
+				shard int64
+			}{{20000, 300000, 1 << 14}, {5000, 80000, 4096}} {
+				for _, directed := range []bool{false, true} {
+					edges := testgraph.Random(r, sp.n, sp.m)
+					for i := 0; i < int(sp.n)-1; i++ { // a hub whose list is larger than a chunk
+						edges = append(edges, testgraph.Edge{U: 3, V: uint32(i + 1)})
+					}
+					g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
+					bs := streamBudgets(t, g, stage)
+					for _, b := range bs {
+						p, err := stream.Make(g.NumVertices(), stream.Sizes(g), b)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if p.Stage == 0 || p.Pinned == 0 {
+							t.Fatalf("vram %d: plan has no staging or nothing pinned:\n%s", b, p)
+						}
+					}
+					name := fmt.Sprintf("%s n=%d m=%d shard=%d directed=%v", mode, sp.n, len(edges), sp.shard, directed)
+					var bottomUp, copied, zero int64
+					checkAt(t, name, g, bs, func(vram int64, res *engine.BFSResult) {
+						for _, l := range res.Levels {
+							if l.Direction == engine.BottomUp {
+								bottomUp++
+							}
+						}
+						copied += res.BytesCopied
+						zero += res.BytesZeroCopy
+						if res.BytesCopied+res.BytesZeroCopy > 0 && res.LinkSeconds <= 0 {
+							t.Errorf("%s vram %d: %d bytes over the link in %g s", name, vram, res.BytesCopied+res.BytesZeroCopy, res.LinkSeconds)
+						}
+					})
+					t.Logf("%s: %d bottom-up levels, %d bytes copied, %d zero-copy", name, bottomUp, copied, zero)
+					if bottomUp == 0 {
+						t.Errorf("%s: no bottom-up level ran: the test checks nothing", name)
+					}
+					switch mode {
+					case "always":
+						if copied == 0 {
+							t.Errorf("%s: OOC_GPU_STREAM=always copied nothing", name)
+						}
+					case "never":
+						if copied != 0 || zero == 0 {
+							t.Errorf("%s: OOC_GPU_STREAM=never copied %d bytes, read %d zero-copy", name, copied, zero)
+						}
+					}
+				}
+			}
+		})
 	}
 }
