@@ -132,6 +132,7 @@ func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 		}
 		defer c.DestroyEvent(ev[i])
 	}
+	defer c.Sync() // runs first: no copy or read of the window outlives it, even on error
 	// (a) copy bandwidth
 	// in chunks of the staging size (at most 8 MiB), at most 256 of them: with small
 	// staging buffers the per-copy overhead is part of what streaming would cost

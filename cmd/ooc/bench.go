@@ -201,7 +201,11 @@ func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng eng
 			return err
 		}
 		run := benchBFSRun{bfsRun: bfsRun{Source: g.External(src), Reached: r.Reached, Depth: r.Depth,
-			EdgesTraversed: r.EdgesTraversed, Seconds: r.Seconds, GTEPS: r.GTEPS()}}
+			EdgesTraversed: r.EdgesTraversed, Seconds: r.Seconds, GTEPS: r.GTEPS()},
+			BytesCopied: r.BytesCopied, BytesZeroCopy: r.BytesZeroCopy, LinkSeconds: r.LinkSeconds}
+		if r.LinkSeconds > 0 {
+			run.LinkGBps = float64(r.BytesCopied+r.BytesZeroCopy) / r.LinkSeconds / 1e9
+		}
 		if a.validate {
 			run.Valid = new(true)
 			t := time.Now()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
@@ -66,6 +67,14 @@ type ingestInfo struct {
 type benchBFSRun struct {
 	bfsRun
 	Valid *bool `json:"valid,omitempty"` // absent when not validated
+
+	// host-device link traffic of the GPU engine's bottom-up levels (absent on the CPU):
+	// bytes copied to device staging buffers, list bytes read zero-copy from pinned
+	// memory, and their sum over the seconds of the levels that had any
+	BytesCopied   int64   `json:"link_bytes_copied,omitempty"`
+	BytesZeroCopy int64   `json:"link_bytes_zero_copy,omitempty"`
+	LinkSeconds   float64 `json:"link_seconds,omitempty"`
+	LinkGBps      float64 `json:"link_gb_per_second,omitempty"`
 }
 
 type bfsInfo struct {
@@ -160,6 +169,15 @@ func (r *benchReport) table(w io.Writer) {
 	b := r.BFS
 	rows = append(rows, [2]string{"bfs", fmt.Sprintf("%d sources: median %s, %.3f GTEPS (min %s, max %s, harmonic mean %.3f GTEPS)",
 		len(b.Runs), seconds(b.MedianSeconds), b.MedianGTEPS, seconds(b.MinSeconds), seconds(b.MaxSeconds), b.HMeanGTEPS)})
+	if i := slices.IndexFunc(b.Runs, func(x benchBFSRun) bool { return x.LinkSeconds > 0 }); i >= 0 {
+		var cp, zc int64
+		var sec float64
+		for _, x := range b.Runs {
+			cp, zc, sec = cp+x.BytesCopied, zc+x.BytesZeroCopy, sec+x.LinkSeconds
+		}
+		rows = append(rows, [2]string{"bfs link", fmt.Sprintf("bottom-up levels over the link: %s copied, %s zero-copy in %s: %.1f GB/s (all runs)",
+			bytesize.Format(cp), bytesize.Format(zc), seconds(sec), float64(cp+zc)/sec/1e9)})
+	}
 	if c := r.CC; c != nil {
 		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %d components, largest %d", seconds(c.Seconds), c.Components, c.Largest)})
 	}
