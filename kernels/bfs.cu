@@ -31,6 +31,28 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 
 #define HUGE_PARTS 32 // CTAs sharing one huge list
 
+// expandBlock is the body of every top-down expansion: it decodes block k of l, claims each
+// neighbour for l.v at level depth+1 and appends the won ones to out. It returns the list
+// bytes it decoded (the block's index word included), for the link traffic count.
+__device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint32_t *visited, uint32_t *parent,
+                                                uint32_t *level, uint32_t depth, uint32_t *out, uint32_t *outCount) {
+	BlockDecoder d;
+	d.init(l, k);
+	const uint8_t *p0 = d.r.p;
+	uint32_t w;
+	while (d.next(&w)) {
+		bool got = visit(visited, parent, level, w, l.v, depth);
+		warpAppend(out, outCount, got, w);
+	}
+	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
+}
+
+// addWarp adds each lane's x into *sum with one atomic per warp (all lanes must call it).
+__device__ __forceinline__ void addWarp(unsigned long long *sum, unsigned long long x) {
+	for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+	if (sum != NULL && laneId() == 0 && x) atomicAdd(sum, x);
+}
+
 // td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
 // itself; longer lists are shared by the warp, one block per lane (the block index lets
 // each lane start its block directly: Merrill et al. 2012's warp-level gathering); lists
@@ -38,14 +60,15 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 // frontier vertices in [lo, hi) are expanded: with pinned adjacency the host runs one
 // launch per shard, so a large frontier's many short random reads stay inside one shard's
 // window (shared/GPU.md: beyond ~512 MB such reads are bound by address translation).
+// linkBytes receives the list bytes decoded from pinned shards.
 extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi,
                                      const uint32_t *in, uint32_t qn,
                                      uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *outCount,
                                      uint32_t *huge, uint32_t *hugeCount, uint32_t hugeBlocks,
-                                     unsigned long long *examined) {
+                                     unsigned long long *examined, unsigned long long *linkBytes) {
 	uint32_t stride = gridDim.x * blockDim.x;
-	unsigned long long ex = 0;
+	unsigned long long ex = 0, lb = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
 		uint32_t u = t < qn ? in[t] : 0;
@@ -62,13 +85,8 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 			huge[atomicAdd(hugeCount, 1)] = u;
 		} else if (mine && l.nb <= 2) {
 			for (uint32_t k = 0; k < l.nb; k++) {
-				BlockDecoder d;
-				d.init(l, k);
-				uint32_t w;
-				while (d.next(&w)) {
-					bool got = visit(visited, parent, level, w, u, depth);
-					warpAppend(out, outCount, got, w);
-				}
+				uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
+				if (s->pinned) lb += b;
 			}
 		}
 		__syncwarp();
@@ -77,45 +95,40 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 			int src = __ffs(coop) - 1;
 			coop &= coop - 1;
 			uint32_t cu = __shfl_sync(0xffffffffu, u, src);
+			const Shard *cs = findShard(shards, ns, cu);
 			List cl;
-			cl.at(findShard(shards, ns, cu), cu);
+			cl.at(cs, cu);
 			for (uint32_t k = laneId(); k < cl.nb; k += 32) {
-				BlockDecoder d;
-				d.init(cl, k);
-				uint32_t w;
-				while (d.next(&w)) {
-					bool got = visit(visited, parent, level, w, cu, depth);
-					warpAppend(out, outCount, got, w);
-				}
+				uint32_t b = expandBlock(cl, k, visited, parent, level, depth, out, outCount);
+				if (cs->pinned) lb += b;
 			}
 			__syncwarp();
 		}
 	}
-	for (int o = 16; o > 0; o >>= 1) ex += __shfl_down_sync(0xffffffffu, ex, o);
-	if (laneId() == 0 && ex) atomicAdd(examined, ex);
+	addWarp(examined, ex);
+	addWarp(linkBytes, lb);
 }
 
 // td_huge expands the huge lists: HUGE_PARTS CTAs share each list, a thread per block.
 // The count is read on the device, so the host need not wait between the two launches.
 extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *huge, const uint32_t *hugeCount,
                                    uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                   uint32_t depth, uint32_t *out, uint32_t *outCount) {
+                                   uint32_t depth, uint32_t *out, uint32_t *outCount,
+                                   unsigned long long *linkBytes) {
 	uint32_t items = *hugeCount * HUGE_PARTS;
+	unsigned long long lb = 0;
 	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
 		uint32_t u = huge[t / HUGE_PARTS];
 		uint32_t part = t % HUGE_PARTS;
+		const Shard *s = findShard(shards, ns, u);
 		List l;
-		l.at(findShard(shards, ns, u), u);
+		l.at(s, u);
 		for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += HUGE_PARTS * blockDim.x) {
-			BlockDecoder d;
-			d.init(l, k);
-			uint32_t w;
-			while (d.next(&w)) {
-				bool got = visit(visited, parent, level, w, u, depth);
-				warpAppend(out, outCount, got, w);
-			}
+			uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
+			if (s->pinned) lb += b;
 		}
 	}
+	addWarp(linkBytes, lb);
 }
 
 // bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first

@@ -7,12 +7,15 @@
 #define NONE 0xFFFFFFFFu
 
 // One shard as placed by the memory plan: each pointer is device memory or the device
-// alias of pinned host memory. Must match stream.deviceShard in Go.
+// alias of pinned host memory. 40 bytes; must match the shard table written by
+// stream.Load (device_cuda.go) and sized by stream.StateItems.
 struct Shard {
 	const uint8_t *adj;
 	const uint32_t *offsets; // n+1 byte offsets into adj
 	const uint32_t *deg;     // n
 	uint32_t lo, n;
+	uint32_t pinned; // adj is pinned host memory: list bytes read from it cross the link
+	uint32_t pad;
 };
 
 // Kernels take a shard as five scalar parameters (the launcher passes 8-byte slots).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -22,6 +23,7 @@ const (
 	cntHuge    = 4  // u32: huge lists queued by td_expand
 	cntDegrees = 8  // u64: degree sum of a queue
 	cntChecked = 16 // u64: edges examined bottom-up
+	cntLink    = 24 // u64: list bytes top-down decoded from pinned shards
 )
 
 type bfsRun struct {
@@ -39,12 +41,15 @@ type bfsRun struct {
 	shardBytes cuda.DevPtr // per in shard: u64 list bytes decoded from pinned, from device memory
 	lastBytes  []int64     // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
 	link       linkStat    // of the level being run
+	choices    []string    // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
+	linkTD     int64       // the cntLink word at the last counters()
 }
 
 // linkStat is one level's traffic over the link.
 type linkStat struct {
 	copied, zero int64
 	streamed     int
+	choice       []byte
 }
 
 // BFS runs a direction-optimizing BFS from src with the CPU engine's switching rule
@@ -54,6 +59,7 @@ type linkStat struct {
 func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 	n := dg.N
 	res := &engine.BFSResult{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
+	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		r := &bfsRun{dg: dg, c: c, st: dg.State, cnt: dg.State["counters"].Ptr,
 			in: dg.State["queue-a"], out: dg.State["queue-b"],
@@ -68,6 +74,7 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 		}
 		res.Seconds = time.Since(t0).Seconds()
 		res.Levels = r.levels
+		choices = r.choices
 		for _, l := range r.levels {
 			res.BytesCopied += l.BytesCopied
 			res.BytesZeroCopy += l.BytesZeroCopy
@@ -86,7 +93,7 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 	engine.Summarize(dg.G, res)
 	if dg.Log != nil {
 		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", src, 1e3*res.Seconds, len(res.Levels))
-		for _, l := range res.Levels {
+		for i, l := range res.Levels {
 			fmt.Fprintf(dg.Log, "  level %2d %-9s frontier %10d examined %12d %8.3f ms", l.Level, l.Direction,
 				l.Frontier, l.EdgesExamined, 1e3*l.Seconds)
 			if l.BytesCopied+l.BytesZeroCopy > 0 {
@@ -94,10 +101,13 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {
 					l.Streamed, bytesize.Format(l.BytesCopied), bytesize.Format(l.BytesZeroCopy),
 					float64(l.BytesCopied+l.BytesZeroCopy)/max(l.Seconds, 1e-9)/1e9)
 			}
+			if i < len(choices) && strings.ContainsAny(choices[i], "sz") {
+				fmt.Fprintf(dg.Log, "  shards [%s] (s streamed, z zero-copy, r resident)", choices[i])
+			}
 			fmt.Fprintln(dg.Log)
 		}
 		if res.LinkSeconds > 0 {
-			fmt.Fprintf(dg.Log, "  link total (bottom-up levels): %s copied, %s zero-copy in %.3f ms: %.1f GB/s\n",
+			fmt.Fprintf(dg.Log, "  link total: %s copied, %s zero-copy in %.3f ms: %.1f GB/s\n",
 				bytesize.Format(res.BytesCopied), bytesize.Format(res.BytesZeroCopy), 1e3*res.LinkSeconds,
 				float64(res.BytesCopied+res.BytesZeroCopy)/res.LinkSeconds/1e9)
 		}
@@ -110,6 +120,7 @@ func (r *bfsRun) counters() (out, huge uint32, degrees, checked uint64, err erro
 	if err = r.c.DtoH(unsafe.Pointer(&b[0]), r.cnt, 32); err != nil {
 		return
 	}
+	r.linkTD = int64(b[3])
 	return uint32(b[0]), uint32(b[0] >> 32), b[1], b[2], nil
 }
 
@@ -196,6 +207,7 @@ func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64
 	r.levels = append(r.levels, engine.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
 		EdgesExamined: examined, Seconds: time.Since(t).Seconds(),
 		BytesCopied: r.link.copied, BytesZeroCopy: r.link.zero, Streamed: r.link.streamed})
+	r.choices = append(r.choices, string(r.link.choice))
 	r.link = linkStat{}
 }
 
@@ -245,17 +257,20 @@ func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
 	for _, rg := range ranges {
 		args := cat(table, uint64(rg[0]), uint64(rg[1]), uint64(r.in.Ptr), qn)
 		args = cat(args, common...)
-		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked))
+		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked),
+			uint64(r.cnt+cntLink))
 		if err := r.launch("td_expand", qn, args...); err != nil {
 			return 0, 0, err
 		}
 	}
 	args := cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
 	args = cat(args, common...)
+	args = append(args, uint64(r.cnt+cntLink))
 	if err := c.Launch(r.dg.BFSMod, "td_huge", r.dg.Dev.SMs*8, block, args...); err != nil {
 		return 0, 0, err
 	}
 	out, _, _, examined, err := r.counters()
+	r.link = linkStat{zero: r.linkTD}
 	return uint64(out), examined, err
 }
 
@@ -296,8 +311,14 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 			return 0, 0, err
 		}
 		r.link.copied += copied
-		if stream && h.chunks != nil {
+		switch {
+		case stream && h.chunks != nil:
 			r.link.streamed++
+			r.link.choice = append(r.link.choice, 's')
+		case h.pinned:
+			r.link.choice = append(r.link.choice, 'z')
+		default:
+			r.link.choice = append(r.link.choice, 'r')
 		}
 	}
 	out, _, _, checked, err := r.counters()

@@ -113,14 +113,17 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			dg.FirstK = p.FirstK
 		}
 		dg.OutTable = dg.State["shard-table"]
-		tab := make([]byte, 32*len(dg.Out))
+		tab := make([]byte, 40*len(dg.Out))
 		for i, s := range dg.Out {
-			e := tab[32*i:]
+			e := tab[40*i:]
 			binary.LittleEndian.PutUint64(e[0:], uint64(s.Adj))
 			binary.LittleEndian.PutUint64(e[8:], uint64(s.Off))
 			binary.LittleEndian.PutUint64(e[16:], uint64(s.Deg))
 			binary.LittleEndian.PutUint32(e[24:], s.Lo)
 			binary.LittleEndian.PutUint32(e[28:], s.N)
+			if dg.outHost[i].pinned {
+				binary.LittleEndian.PutUint32(e[32:], 1)
+			}
 		}
 		if len(tab) > 0 {
 			if err := c.HtoD(dg.OutTable.Ptr, unsafe.Pointer(&tab[0]), int64(len(tab))); err != nil {

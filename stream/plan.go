@@ -104,7 +104,7 @@ func StateItems(n uint32, maxEdges uint64, shards int) []Item {
 		{"next", 4 * words},
 		{"huge", 4 * huge},
 		{"counters", 64},
-		{"shard-table", int64(32 * max(shards, 1))},
+		{"shard-table", int64(40 * max(shards, 1))}, // kernels/graph.cuh's Shard
 		{"shard-bytes", int64(16 * max(shards, 1))}, // per shard: list bytes decoded from pinned, from device memory
 	}
 }

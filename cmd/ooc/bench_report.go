@@ -68,7 +68,7 @@ type benchBFSRun struct {
 	bfsRun
 	Valid *bool `json:"valid,omitempty"` // absent when not validated
 
-	// host-device link traffic of the GPU engine's bottom-up levels (absent on the CPU):
+	// host-device link traffic of the GPU engine (absent on the CPU):
 	// bytes copied to device staging buffers, list bytes read zero-copy from pinned
 	// memory, and their sum over the seconds of the levels that had any
 	BytesCopied   int64   `json:"link_bytes_copied,omitempty"`
@@ -175,7 +175,7 @@ func (r *benchReport) table(w io.Writer) {
 		for _, x := range b.Runs {
 			cp, zc, sec = cp+x.BytesCopied, zc+x.BytesZeroCopy, sec+x.LinkSeconds
 		}
-		rows = append(rows, [2]string{"bfs link", fmt.Sprintf("bottom-up levels over the link: %s copied, %s zero-copy in %s: %.1f GB/s (all runs)",
+		rows = append(rows, [2]string{"bfs link", fmt.Sprintf("levels over the link: %s copied, %s zero-copy in %s: %.1f GB/s (all runs)",
 			bytesize.Format(cp), bytesize.Format(zc), seconds(sec), float64(cp+zc)/sec/1e9)})
 	}
 	if c := r.CC; c != nil {

@@ -35,9 +35,9 @@ type LevelStat struct {
 	EdgesExamined uint64 // list entries decoded while expanding this level
 	Seconds       float64
 
-	// Host-device link traffic of this level (GPU engine, bottom-up levels; zero
-	// elsewhere): adjacency bytes copied into device staging buffers, and list bytes
-	// kernels decoded straight from pinned host memory (zero-copy).
+	// Host-device link traffic of this level (GPU engine; zero on the CPU): adjacency
+	// bytes copied into device staging buffers (bottom-up), and list bytes kernels
+	// decoded straight from pinned host memory (zero-copy, either direction).
 	BytesCopied   int64
 	BytesZeroCopy int64
 	Streamed      int // pinned shards this level streamed rather than read zero-copy
@@ -62,7 +62,7 @@ type BFSResult struct {
 	// Link traffic (GPU engine; zero on the CPU): the sums of the levels' BytesCopied
 	// and BytesZeroCopy, and the seconds of the levels that had any, so that
 	// (BytesCopied+BytesZeroCopy)/LinkSeconds is the bandwidth those levels achieved.
-	// Top-down levels' zero-copy reads are not counted yet.
+	// Device-resident first-neighbour reads and the index sections are not counted.
 	BytesCopied   int64
 	BytesZeroCopy int64
 	LinkSeconds   float64
