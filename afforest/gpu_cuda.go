@@ -39,11 +39,19 @@ func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
 					continue
 				}
 				args := append(s.Args(), extra...)
+				if s.AdjPinned {
+					args = append(args, uint64(dg.LinkCounter()))
+				} else {
+					args = append(args, 0)
+				}
 				if err := c.Launch(m, name, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, args...); err != nil {
 					return err
 				}
 			}
 			return nil
+		}
+		if err := c.Memset32(dg.LinkCounter(), 0, 2); err != nil {
+			return err
 		}
 		if err := all("cc_init", uint64(comp), uint64(n)); err != nil {
 			return err
@@ -83,6 +91,13 @@ func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
 			return err
 		}
 		res.Seconds = time.Since(t0).Seconds()
+		var zc uint64
+		if err := c.DtoH(unsafe.Pointer(&zc), dg.LinkCounter(), 8); err != nil {
+			return err
+		}
+		if res.BytesZeroCopy = int64(zc); zc > 0 {
+			res.LinkSeconds = res.Seconds
+		}
 		return c.DtoH(unsafe.Pointer(&res.Labels[0]), comp, 4*int64(n))
 	})
 	if err != nil {

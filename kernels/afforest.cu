@@ -26,8 +26,11 @@ __device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
 
 // cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
 // first, when not null, holds every vertex's first K neighbours (bfs.cu's first_fill).
-extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const uint32_t *first, uint32_t K) {
+// bytes, when not null, receives the list bytes decoded (the host passes it for pinned shards).
+extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const uint32_t *first, uint32_t K,
+                                     unsigned long long *bytes) {
 	SHARD_LOCAL;
+	unsigned long long nb = 0;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		if (first != NULL && r < K) {
@@ -40,10 +43,13 @@ extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, c
 		if (r >= l.deg) continue;
 		BlockDecoder d;
 		d.init(l, r / OOC_BLOCK);
+		const uint8_t *p0 = d.r.p;
 		uint32_t w = 0;
 		for (uint32_t j = 0; j <= r % OOC_BLOCK; j++) d.next(&w);
+		nb += (unsigned long long)(d.r.p - p0) + (r >= OOC_BLOCK ? 4 : 0);
 		link(comp, v, w);
 	}
+	addWarp(bytes, nb);
 }
 
 extern "C" __global__ void cc_compress(uint32_t *comp, uint32_t n) {
@@ -62,20 +68,26 @@ extern "C" __global__ void cc_gather(const uint32_t *comp, const uint32_t *idx, 
 
 #define COOP_BLOCKS 2 // longer lists are shared by the warp, one block per lane
 
-__device__ __forceinline__ void linkBlock(const List &l, uint32_t k, uint32_t from, uint32_t *comp) {
+// linkBlock links l.v with the neighbours of block k from position from on; it returns the
+// list bytes it decoded (the block's index word included).
+__device__ __forceinline__ uint32_t linkBlock(const List &l, uint32_t k, uint32_t from, uint32_t *comp) {
 	BlockDecoder d;
 	d.init(l, k);
+	const uint8_t *p0 = d.r.p;
 	uint32_t w, j = k * OOC_BLOCK;
 	while (d.next(&w)) {
 		if (j++ >= from) link(comp, l.v, w);
 	}
+	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
 }
 
 // cc_finish links every neighbour from position from onwards of each vertex of shard s
 // that is not in the largest component c.
-extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, uint32_t from) {
+extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, uint32_t from,
+                                     unsigned long long *bytes) {
 	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
+	unsigned long long nb = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < s.n; base += stride) {
 		uint32_t i = base + threadIdx.x;
 		uint32_t v = s.lo + i;
@@ -84,7 +96,7 @@ extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, u
 		bool mine = i < s.n && comp[v] != c;
 		if (mine) l.at(&s, v);
 		if (mine && l.nb <= COOP_BLOCKS) {
-			for (uint32_t k = from / OOC_BLOCK; k < l.nb; k++) linkBlock(l, k, from, comp);
+			for (uint32_t k = from / OOC_BLOCK; k < l.nb; k++) nb += linkBlock(l, k, from, comp);
 		}
 		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > COOP_BLOCKS);
 		while (coop) {
@@ -92,8 +104,9 @@ extern "C" __global__ void cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, u
 			coop &= coop - 1;
 			List cl;
 			cl.at(&s, __shfl_sync(0xffffffffu, v, src));
-			for (uint32_t k = from / OOC_BLOCK + laneId(); k < cl.nb; k += 32) linkBlock(cl, k, from, comp);
+			for (uint32_t k = from / OOC_BLOCK + laneId(); k < cl.nb; k += 32) nb += linkBlock(cl, k, from, comp);
 			__syncwarp();
 		}
 	}
+	addWarp(bytes, nb);
 }

@@ -47,11 +47,6 @@ __device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint3
 	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
 }
 
-// addWarp adds each lane's x into *sum with one atomic per warp (all lanes must call it).
-__device__ __forceinline__ void addWarp(unsigned long long *sum, unsigned long long x) {
-	for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
-	if (sum != NULL && laneId() == 0 && x) atomicAdd(sum, x);
-}
 
 // td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
 // itself; longer lists are shared by the warp, one block per lane (the block index lets

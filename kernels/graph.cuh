@@ -133,6 +133,13 @@ __device__ __forceinline__ void warpAppend(uint32_t *q, uint32_t *count, bool wa
 	if (want) q[base + __popc(vote & ((1u << laneId()) - 1))] = item;
 }
 
+// addWarp adds each lane's x into *sum (when not null) with one atomic per warp; all 32
+// lanes must call it.
+__device__ __forceinline__ void addWarp(unsigned long long *sum, unsigned long long x) {
+	for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+	if (sum != NULL && laneId() == 0 && x) atomicAdd(sum, x);
+}
+
 __device__ __forceinline__ bool testBit(const uint32_t *bits, uint32_t v) {
 	return (bits[v >> 5] >> (v & 31)) & 1;
 }

@@ -22,6 +22,7 @@ type DevShard struct {
 	Adj, Off, Deg cuda.DevPtr
 	Lo, N         uint32
 	Edges         uint64
+	AdjPinned     bool // Adj is pinned host memory: list reads cross the link
 }
 
 // Args returns the five kernel parameters of SHARD_PARAMS (kernels/graph.cuh).
@@ -212,6 +213,7 @@ func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, err
 	if ds.Adj, err = put("adj", s.Adj, pl.AdjAt); err != nil {
 		return ds, err
 	}
+	ds.AdjPinned = pl.AdjAt == Pinned && len(s.Adj) > 0
 	return ds, nil
 }
 
@@ -221,6 +223,10 @@ func u32bytes(x []uint32) []byte {
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x))
 }
+
+// LinkCounter is the device word (u64) into which kernels add the list bytes they decode
+// from pinned shards; callers zero it.
+func (dg *Graph) LinkCounter() cuda.DevPtr { return dg.State["counters"].Ptr + cntLink }
 
 // FirstArgs are the first-neighbour kernel parameters (null when there is none).
 func (dg *Graph) FirstArgs() []uint64 {

@@ -234,7 +234,10 @@ func benchCC(a *benchArgs, g *store.Graph, eng engine.Engine, rep *benchReport) 
 	if err != nil {
 		return err
 	}
-	rep.CC = &ccInfo{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds}
+	rep.CC = &ccInfo{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds, BytesZeroCopy: r.BytesZeroCopy}
+	if r.LinkSeconds > 0 {
+		rep.CC.LinkGBps = float64(r.BytesZeroCopy) / r.LinkSeconds / 1e9
+	}
 	if !a.validate {
 		return nil
 	}

@@ -110,6 +110,10 @@ type ccInfo struct {
 	Seconds    float64 `json:"seconds"`
 	Valid      *bool   `json:"valid,omitempty"`
 
+	// GPU engine: list bytes read zero-copy from pinned memory, and the rate over the run
+	BytesZeroCopy int64   `json:"link_bytes_zero_copy,omitempty"`
+	LinkGBps      float64 `json:"link_gb_per_second,omitempty"`
+
 	ValidateSeconds float64 `json:"validate_seconds"`
 }
 
@@ -180,6 +184,9 @@ func (r *benchReport) table(w io.Writer) {
 	}
 	if c := r.CC; c != nil {
 		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %d components, largest %d", seconds(c.Seconds), c.Components, c.Largest)})
+		if c.BytesZeroCopy > 0 {
+			rows = append(rows, [2]string{"cc link", fmt.Sprintf("%s zero-copy: %.1f GB/s", bytesize.Format(c.BytesZeroCopy), c.LinkGBps)})
+		}
 	}
 	rows = append(rows, [2]string{"validation", r.validation()},
 		[2]string{"peak RSS", bytesize.Format(r.PeakRSS)},

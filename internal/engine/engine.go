@@ -86,6 +86,11 @@ type CCResult struct {
 	Components uint64
 	Largest    uint64 // vertices in the largest component
 	Seconds    float64
+
+	// Link traffic (GPU engine; zero on the CPU): list bytes the kernels decoded from
+	// pinned host memory, and the run's seconds when there were any (CC does not stream).
+	BytesZeroCopy int64
+	LinkSeconds   float64
 }
 
 // Options tune an engine; the zero value picks sensible defaults everywhere.
