@@ -25,6 +25,9 @@ type Options struct {
 	KeepSelfLoops  bool
 	KeepDuplicates bool
 	Relabel        bool // compact arbitrary 64-bit ids to 0..n-1 and store the mapping
+	// Order numbers the vertices: store.OrderDegree by descending input degree (the
+	// mapping is stored), store.OrderInput or "" as the file (or --relabel) numbers them.
+	Order string
 
 	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes
 	Mem        int64 // memory budget in bytes; 0 = DefaultMem()
@@ -109,8 +112,8 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	}
 	defer p.close()
 	var hdr Header
-	if opt.Relabel {
-		hdr, err = p.relabelPass(r, name)
+	if p.scanned() {
+		hdr, err = p.scanPass(r, name)
 	} else {
 		hdr, err = p.parsePass(r, name)
 	}
@@ -130,8 +133,8 @@ func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit
 		return nil, err
 	}
 	defer p.close()
-	if opt.Relabel {
-		hdr, err = p.relabelEdges(hdr, produce)
+	if p.scanned() {
+		hdr, err = p.scanEdges(hdr, produce)
 	} else {
 		err = p.phase1("partition", 0, func(prog *progress) error {
 			return produce(func(b []Edge) error {
@@ -180,8 +183,8 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 		return nil, err
 	}
 	m := p.manifest(hdr)
-	if p.ids != nil {
-		if err := p.b.WriteIDs(p.ids); err != nil {
+	if p.scanned() {
+		if err := p.b.WriteIDs(int(m.Vertices), p.originalID); err != nil {
 			return nil, err
 		}
 	}
@@ -201,7 +204,9 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 // manifest fills what the pipeline knows; Commit adds the shard lists and sizes.
 func (p *pipeline) manifest(hdr Header) *store.Manifest {
 	n := p.maxID.Load() // largest id + 1
-	if p.ids != nil {
+	if p.inv != nil {
+		n = uint64(len(p.inv))
+	} else if p.ids != nil {
 		n = uint64(len(p.ids))
 	} else if hdr.Vertices > n {
 		n = hdr.Vertices
@@ -217,10 +222,14 @@ func (p *pipeline) manifest(hdr Header) *store.Manifest {
 	m := &store.Manifest{
 		Vertices: uint32(n), Directed: p.opt.Directed, InputEdges: p.inputEdges.Load(),
 		SelfLoopsDropped: p.selfLoops.Load(), DuplicatesDropped: dups, Input: p.input,
-		Options: store.BuildOptions{KeepSelfLoops: p.opt.KeepSelfLoops, KeepDuplicates: p.opt.KeepDuplicates},
+		Options:   store.BuildOptions{KeepSelfLoops: p.opt.KeepSelfLoops, KeepDuplicates: p.opt.KeepDuplicates},
+		Relabeled: p.opt.Relabel, VertexOrder: store.OrderInput,
 	}
-	if p.ids == nil {
-		m.IDBase = hdr.IDBase
+	if p.degreeOrder() {
+		m.VertexOrder = store.OrderDegree
+	}
+	if !p.scanned() {
+		m.IDBase = hdr.IDBase // otherwise ids.bin holds the file's own ids
 	}
 	return m
 }

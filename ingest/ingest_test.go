@@ -124,15 +124,33 @@ func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
 	if m.SelfLoopsDropped != w.loops || m.DuplicatesDropped != w.dups {
 		t.Errorf("dropped %d self-loops and %d duplicates, want %d and %d", m.SelfLoopsDropped, m.DuplicatesDropped, w.loops, w.dups)
 	}
-	if got := lists(t, g, g.Out()); !equalLists(got, w.out) {
+	if got := external(g, lists(t, g, g.Out())); !equalLists(got, w.out) {
 		t.Errorf("out-lists differ from the reference: %s", diffLists(got, w.out))
 	}
 	if opt.Directed {
-		if got := lists(t, g, g.In()); !equalLists(got, w.in) {
+		if got := external(g, lists(t, g, g.In())); !equalLists(got, w.in) {
 			t.Errorf("in-lists differ from the reference: %s", diffLists(got, w.in))
 		}
 	}
 	return m
+}
+
+// external renumbers the lists of a degree-ordered graph with the file's ids (which the
+// tests keep below 2^32).
+func external(g *store.Graph, l map[uint32][]uint32) map[uint32][]uint32 {
+	if g.M.VertexOrder != store.OrderDegree {
+		return l
+	}
+	out := map[uint32][]uint32{}
+	for v, x := range l {
+		y := make([]uint32, len(x))
+		for i, w := range x {
+			y[i] = uint32(g.External(w))
+		}
+		slices.Sort(y)
+		out[uint32(g.External(v))] = y
+	}
+	return out
 }
 
 func equalLists(a, b map[uint32][]uint32) bool {
@@ -196,6 +214,9 @@ func TestRoundTrip(t *testing.T) {
 		{"keep-all-directed", Options{Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 1}},
 		{"small-shards", Options{ShardBytes: 8192, Workers: 4, taskKeys: 5000}},
 		{"small-mem", Options{Mem: 48 << 20, Workers: 2}},
+		{"degree", Options{Order: store.OrderDegree}},
+		{"degree-directed-tiny", Options{Order: store.OrderDegree, Directed: true, Workers: 3, chunkKeys: 1000, taskKeys: 700}},
+		{"degree-keep-all-shards", Options{Order: store.OrderDegree, KeepSelfLoops: true, KeepDuplicates: true, ShardBytes: 8192}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -225,7 +246,11 @@ func TestDeterministic(t *testing.T) {
 	seed := uint64(os.Getpid()) + 7
 	rng := rand.New(rand.NewPCG(seed, 2))
 	edges := randomEdges(rng, 2<<partShift, 30000)
-	for _, directed := range []bool{false, true} {
+	for _, c := range []struct {
+		directed bool
+		order    string
+	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}} {
+		directed := c.directed
 		var ref map[string][]byte
 		for i, opt := range []Options{
 			{Workers: 1},
@@ -233,7 +258,7 @@ func TestDeterministic(t *testing.T) {
 			{Workers: 3, chunkKeys: 4000, taskKeys: 1000},
 			{Workers: 2, Mem: 48 << 20},
 		} {
-			opt.Directed = directed
+			opt.Directed, opt.Order = directed, c.order
 			opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
 			// Shuffle the input too: order must not matter either.
 			in := slices.Clone(edges)
@@ -242,6 +267,9 @@ func TestDeterministic(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := shardFiles(t, opt.Dest)
+			if b, err := os.ReadFile(filepath.Join(opt.Dest, "ids.bin")); err == nil {
+				files["ids.bin"] = b
+			}
 			if i == 0 {
 				ref = files
 				continue
@@ -349,8 +377,12 @@ func TestRelabel(t *testing.T) {
 	for range 5000 {
 		edges = append(edges, Edge{pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]})
 	}
-	for _, directed := range []bool{false, true} {
-		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Relabel: true, Directed: directed, chunkKeys: 999}
+	for _, c := range []struct {
+		directed bool
+		order    string
+	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}} {
+		directed := c.directed
+		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Relabel: true, Directed: directed, Order: c.order, chunkKeys: 999}
 		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
 			t.Fatal(err)
 		}
@@ -705,5 +737,91 @@ func TestRelabelDense(t *testing.T) {
 				t.Errorf("seed %d, directed %v: %s differs", seed, directed, name)
 			}
 		}
+	}
+}
+
+// TestDegreeOrder: internal ids follow descending input degree (ties by ascending id), the
+// stored lists are the input's under that numbering, and ids.bin maps every vertex back,
+// including the 1-based ids of a MatrixMarket file and isolated vertices from its header.
+func TestDegreeOrder(t *testing.T) {
+	seed := uint64(os.Getpid()) + 23
+	rng := rand.New(rand.NewPCG(seed, 7))
+	// distinct edges, no self-loops: stored degrees then equal input degrees
+	seen := map[[2]uint64]bool{}
+	var edges []Edge
+	for len(edges) < 20000 {
+		u, v := rng.Uint64N(5000), rng.Uint64N(5000)
+		if rng.IntN(4) == 0 {
+			u = rng.Uint64N(20) // hubs
+		}
+		if u == v || seen[[2]uint64{u, v}] || seen[[2]uint64{v, u}] {
+			continue
+		}
+		seen[[2]uint64{u, v}] = true
+		edges = append(edges, Edge{u, v})
+	}
+	for _, directed := range []bool{false, true} {
+		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Order: store.OrderDegree, Directed: directed,
+			Workers: 3, chunkKeys: 2000, ShardBytes: 8192}
+		if _, err := fromEdges(t, edges, opt, Header{Vertices: 5100}); err != nil {
+			t.Fatal(err)
+		}
+		w := reference(edges, opt)
+		w.n = 5100
+		m := checkGraph(t, opt.Dest, w, opt)
+		if m.VertexOrder != store.OrderDegree || m.Relabeled || m.IDs == nil || m.IDBase != 0 {
+			t.Fatalf("manifest: order %q, relabeled %v, ids %v, id base %d", m.VertexOrder, m.Relabeled, m.IDs, m.IDBase)
+		}
+		g, err := store.Open(opt.Dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deg := func(v uint32) uint32 {
+			d := g.Out().ShardOf(v).Degree(v)
+			if directed {
+				d += g.In().ShardOf(v).Degree(v)
+			}
+			return d
+		}
+		for v := uint32(0); v < g.NumVertices(); v++ {
+			if u, err := g.Internal(g.External(v)); err != nil || u != v {
+				t.Fatalf("Internal(External(%d)) = %d, %v", v, u, err)
+			}
+			if v == 0 {
+				continue
+			}
+			a, b := deg(v-1), deg(v)
+			if a < b || (a == b && g.External(v-1) >= g.External(v)) {
+				t.Fatalf("seed %d, directed %v: vertex %d (id %d, degree %d) before vertex %d (id %d, degree %d)",
+					seed, directed, v-1, g.External(v-1), a, v, g.External(v), b)
+			}
+		}
+		if _, err := g.Internal(5100); !errors.Is(err, store.ErrNoVertex) {
+			t.Errorf("Internal(5100) = %v, want ErrNoVertex", err)
+		}
+		g.Close()
+	}
+
+	src := filepath.Join(t.TempDir(), "g.mtx")
+	mtx := "%%MatrixMarket matrix coordinate pattern general\n7 7 4\n1 5\n5 2\n5 6\n2 6\n"
+	if err := os.WriteFile(src, []byte(mtx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dest := src + ".ooc"
+	if _, err := File(src, Options{Dest: dest, Order: store.OrderDegree}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var ids []uint64
+	for v := uint32(0); v < g.NumVertices(); v++ {
+		ids = append(ids, g.External(v))
+	}
+	// degrees: 5 has 3, 2 and 6 have 2, 1 has 1, 3, 4 and 7 none
+	if want := []uint64{5, 2, 6, 1, 3, 4, 7}; !slices.Equal(ids, want) {
+		t.Errorf("mtx ids in internal order %v, want %v", ids, want)
 	}
 }

@@ -48,11 +48,16 @@ type pipeline struct {
 	symmetric   bool // every input edge stands for both directions
 	storedEdges uint64
 	storedLoops uint64
-	ids         []uint64  // --relabel: original id of each vertex
-	raw         *rawSpill // --relabel: the input pairs
+	ids         []uint64  // --relabel: the distinct ids, ascending (0-based)
+	perm, inv   []uint32  // degree order: new number of each vertex (rank with --relabel), and back
+	idBase      uint64    // added to every id written to ids.bin
+	raw         *rawSpill // --relabel or degree order: the input pairs
 	phases      []Phase
 	committed   bool
 }
+
+// scanned says whether the input goes through a scan and a replay (relabel.go).
+func (p *pipeline) scanned() bool { return p.opt.Relabel || p.degreeOrder() }
 
 // ErrMemTooSmall is matched by the error for a memory budget too small to run in.
 var ErrMemTooSmall = errors.New("memory budget too small")

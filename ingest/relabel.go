@@ -14,19 +14,28 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/oocgraph/ooc/store"
 )
 
-// --relabel reads the input once, spilling the raw pairs (16 bytes an edge) and
-// collecting the distinct ids in memory (8 bytes per distinct vertex, outside --mem),
-// then replays the pairs, each id mapped to its rank among the distinct ids, through
-// the ordinary pipeline. Ranks do not depend on the input's order (FORMAT.md, ids.bin).
+// --relabel and the degree order read the input once (the scan), spilling the raw pairs
+// (16 bytes an edge with --relabel, whose ids may be 64-bit, else 8) and collecting what
+// the numbering needs: the distinct ids in memory with --relabel (8 bytes per distinct
+// vertex, outside --mem), the degree of every id for the degree order (4 bytes per
+// vertex). Then they replay the pairs through the ordinary pipeline, each id mapped to its
+// internal number: its rank among the distinct ids, its position in the degree order, or
+// both composed. Neither numbering depends on the order of the input.
 
-// relabelPass is phase 1 of a relabeled file input.
-func (p *pipeline) relabelPass(r io.Reader, name string) (Header, error) {
+// scanPass is phase 1 of a relabeled or degree-ordered file input.
+func (p *pipeline) scanPass(r io.Reader, name string) (Header, error) {
 	var res *ParseResult
+	maxID := uint64(MaxVertexID)
+	if p.opt.Relabel {
+		maxID = math.MaxUint64
+	}
 	err := p.scan(p.inBytes, func(prog *progress, collect func([]Edge) error) error {
 		var err error
-		res, err = Parse(r, p.parseOptions(name, math.MaxUint64, prog), collect)
+		res, err = Parse(r, p.parseOptions(name, maxID, prog), collect)
 		if res != nil {
 			p.input.Format, p.compression = string(res.Format), res.Compression
 		}
@@ -35,29 +44,40 @@ func (p *pipeline) relabelPass(r io.Reader, name string) (Header, error) {
 	if err != nil {
 		return Header{}, err
 	}
-	return res.Header, p.replay(res.Header.IDBase)
+	return res.Header, p.replay(res.Header)
 }
 
-// relabelEdges is phase 1 of a relabeled FromEdges.
-func (p *pipeline) relabelEdges(hdr Header, produce func(emit func([]Edge) error) error) (Header, error) {
+// scanEdges is phase 1 of a relabeled or degree-ordered FromEdges.
+func (p *pipeline) scanEdges(hdr Header, produce func(emit func([]Edge) error) error) (Header, error) {
 	err := p.scan(0, func(_ *progress, collect func([]Edge) error) error { return produce(collect) })
 	if err != nil {
 		return hdr, err
 	}
-	return hdr, p.replay(hdr.IDBase)
+	return hdr, p.replay(hdr)
 }
 
-// rawSpill holds the input pairs of a relabeled ingest.
+// rawSpill holds the input pairs of a scanned ingest.
 type rawSpill struct {
-	path string
-	f    *os.File
-	mu   sync.Mutex
-	w    *bufio.Writer
-	ids  []uint64 // distinct ids so far: ids[:sorted] sorted and unique, then unsorted
-	sort int
+	path      string
+	f         *os.File
+	mu        sync.Mutex
+	w         *bufio.Writer
+	wide      bool     // 16-byte pairs of uint64 (--relabel), else 8-byte pairs of uint32
+	ids       []uint64 // --relabel: distinct ids so far: ids[:sorted] sorted and unique, then unsorted
+	sort      int
+	deg       *degreeCounter // degree order without --relabel: degrees by id
+	keepLoops bool
 }
 
-// scan runs the collecting pass: every batch goes to the raw spill, its ids to the set.
+func (r *rawSpill) pairBytes() int64 {
+	if r.wide {
+		return 16
+	}
+	return 8
+}
+
+// scan runs the collecting pass: every batch goes to the raw spill, its ids to the set
+// or the degree counts.
 func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) error) error {
 	t0 := time.Now()
 	path := filepath.Join(p.b.TempDir(), "raw.spill")
@@ -65,13 +85,19 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	if err != nil {
 		return fmt.Errorf("ingest: spill file: %w", err)
 	}
-	p.raw = &rawSpill{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	p.raw = &rawSpill{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops}
+	if p.degreeOrder() && !p.opt.Relabel {
+		p.raw.deg = new(degreeCounter)
+	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64
 	err = run(prog, func(b []Edge) error {
+		if p.ctx.Err() != nil {
+			return p.cause()
+		}
 		prog.addEdges(int64(len(b)))
 		edges.Add(int64(len(b)))
-		return p.raw.add(b)
+		return p.raw.add(b, p.input.Name)
 	})
 	prog.finish()
 	if err == nil {
@@ -80,9 +106,11 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	if err != nil {
 		return err
 	}
-	p.ids = p.raw.distinct()
-	if uint64(len(p.ids)) > MaxVertexID+1 {
-		return fmt.Errorf("ingest: %d distinct vertex ids, more than the %d a graph holds: %w", len(p.ids), uint64(MaxVertexID)+1, ErrBadInput)
+	if p.opt.Relabel {
+		p.ids = p.raw.distinct()
+		if uint64(len(p.ids)) > MaxVertexID+1 {
+			return fmt.Errorf("ingest: %d distinct vertex ids, more than the %d a graph holds: %w", len(p.ids), uint64(MaxVertexID)+1, ErrBadInput)
+		}
 	}
 	p.phases = append(p.phases, Phase{Name: "scan", Seconds: time.Since(t0).Seconds(), Bytes: max(p.inBytes, 0), Edges: uint64(edges.Load())})
 	return nil
@@ -96,30 +124,49 @@ type addScratch struct {
 
 var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
 
-// add spills a batch and merges its ids into the set. The encoding and a sort of the
-// batch's own ids happen outside the lock, so that concurrent batches proceed in
-// parallel; the lock covers one write and one append.
-func (r *rawSpill) add(b []Edge) error {
+// add spills a batch and merges its ids into the set or counts its degrees. The
+// encoding, a sort of the batch's own ids and the (atomic) counting happen outside the
+// lock, so that concurrent batches proceed in parallel; the lock covers one write and
+// one append.
+func (r *rawSpill) add(b []Edge, name string) error {
 	sc := addScratchPool.Get().(*addScratch)
 	defer addScratchPool.Put(sc)
 	sc.buf, sc.ids = sc.buf[:0], sc.ids[:0]
-	for _, e := range b {
-		sc.buf = binary.LittleEndian.AppendUint64(sc.buf, e.U)
-		sc.buf = binary.LittleEndian.AppendUint64(sc.buf, e.V)
-		sc.ids = append(sc.ids, e.U, e.V)
+	le := binary.LittleEndian
+	var ids []uint64 // the batch's distinct ids (--relabel), in sc.ids or sc.tmp
+	if r.wide {
+		for _, e := range b {
+			sc.buf = le.AppendUint64(sc.buf, e.U)
+			sc.buf = le.AppendUint64(sc.buf, e.V)
+			sc.ids = append(sc.ids, e.U, e.V)
+		}
+		sc.tmp = slices.Grow(sc.tmp[:0], len(sc.ids))[:len(sc.ids)]
+		ids = slices.Compact(radixSort(sc.ids, sc.tmp))
+	} else {
+		for _, e := range b {
+			if e.U > MaxVertexID || e.V > MaxVertexID {
+				return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
+					name, max(e.U, e.V), uint64(MaxVertexID), ErrBadInput)
+			}
+			sc.buf = le.AppendUint32(sc.buf, uint32(e.U))
+			sc.buf = le.AppendUint32(sc.buf, uint32(e.V))
+		}
 	}
-	sc.tmp = slices.Grow(sc.tmp[:0], len(sc.ids))[:len(sc.ids)]
-	ids := slices.Compact(radixSort(sc.ids, sc.tmp))
+	if r.deg != nil {
+		r.deg.add(b, r.keepLoops)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, err := r.w.Write(sc.buf); err != nil {
 		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
 	}
-	r.ids = append(r.ids, ids...)
-	// Compact when the unsorted tail outgrows the set: amortized O(log n) per id, and
-	// memory about twice the distinct ids.
-	if len(r.ids) > 2*r.sort+1<<20 {
-		r.compact()
+	if r.wide {
+		r.ids = append(r.ids, ids...)
+		// Compact when the unsorted tail outgrows the set: amortized O(log n) per id, and
+		// memory about twice the distinct ids.
+		if len(r.ids) > 2*r.sort+1<<20 {
+			r.compact()
+		}
 	}
 	return nil
 }
@@ -152,62 +199,149 @@ func (r *rawSpill) close() {
 	}
 }
 
-// replay maps the spilled pairs to ranks and feeds them to the pipeline on all workers,
-// then turns the ids into the file's own (adding the format's id base).
-func (p *pipeline) replay(base uint32) error {
-	idx := newIDIndex(p.ids)
-	st, err := p.raw.f.Stat()
-	if err != nil {
-		return fmt.Errorf("ingest: %w", err)
+// replay numbers the vertices (rank, degree order or both), then feeds the spilled pairs,
+// mapped, to the pipeline on all workers.
+func (p *pipeline) replay(hdr Header) error {
+	var idx *idIndex
+	if p.opt.Relabel {
+		idx = newIDIndex(p.ids)
 	}
-	size := st.Size()
-	const pairs = BatchSize
-	nchunks := (size + 16*pairs - 1) / (16 * pairs)
-	p.phaseBytes = size
-	err = p.phase1("partition", size, func(prog *progress) error {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make([]error, p.workers)
-		for w := range p.workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				buf, batch := make([]byte, 16*pairs), make([]Edge, 0, pairs)
-				for c := next.Add(1) - 1; c < nchunks && errs[w] == nil; c = next.Add(1) - 1 {
-					errs[w] = p.replayChunk(idx, c*16*pairs, buf, batch, size, prog)
+	if p.degreeOrder() {
+		t0 := time.Now()
+		var deg []uint32
+		if p.opt.Relabel {
+			// degrees by rank: one more read of the spill
+			deg = make([]uint32, len(p.ids))
+			err := p.readRaw("count", func(batch []Edge) error {
+				for _, e := range batch {
+					if e.U != e.V || p.opt.KeepSelfLoops {
+						atomic.AddUint32(&deg[idx.rank(e.U)], 1)
+						atomic.AddUint32(&deg[idx.rank(e.V)], 1)
+					}
 				}
-			}()
-		}
-		wg.Wait()
-		for _, err := range errs {
+				return nil
+			})
 			if err != nil {
 				return err
 			}
+		} else {
+			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices))
+			p.raw.deg = nil
 		}
-		return nil
+		p.perm, p.inv = degreeOrder(deg)
+		p.phases = append(p.phases, Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: uint64(len(deg))})
+	}
+	p.idBase = uint64(hdr.IDBase)
+	var err error
+	p.phaseBytes = p.rawSize()
+	err = p.phase1("partition", p.phaseBytes, func(prog *progress) error {
+		return p.readRawInto(prog, func(batch []Edge) error {
+			for i, e := range batch {
+				if idx != nil {
+					e = Edge{idx.rank(e.U), idx.rank(e.V)}
+				}
+				if p.perm != nil {
+					e = Edge{uint64(p.perm[e.U]), uint64(p.perm[e.V])}
+				}
+				batch[i] = e
+			}
+			return p.emit(batch)
+		})
 	})
 	p.raw.close()
-	if base != 0 {
-		for i := range p.ids {
-			p.ids[i] += uint64(base)
-		}
-	}
+	p.perm = nil
 	return err
 }
 
-func (p *pipeline) replayChunk(idx *idIndex, off int64, buf []byte, batch []Edge, size int64, prog *progress) error {
-	buf = buf[:min(int64(len(buf)), size-off)]
-	if _, err := p.raw.f.ReadAt(buf, off); err != nil {
-		return fmt.Errorf("ingest: reading spill file %s at offset %d: %w", p.raw.path, off, unwrapPath(err))
+func (p *pipeline) degreeOrder() bool { return p.opt.Order == store.OrderDegree }
+
+func (p *pipeline) rawSize() int64 {
+	st, err := p.raw.f.Stat()
+	if err != nil {
+		return 0
 	}
-	batch = batch[:0]
-	for i := 0; i+16 <= len(buf); i += 16 {
-		u, v := binary.LittleEndian.Uint64(buf[i:]), binary.LittleEndian.Uint64(buf[i+8:])
-		batch = append(batch, Edge{idx.rank(u), idx.rank(v)})
+	return st.Size()
+}
+
+// readRaw reads the raw spill on all workers as a phase of its own (with a bar).
+func (p *pipeline) readRaw(name string, fn func([]Edge) error) error {
+	t0 := time.Now()
+	size := p.rawSize()
+	prog := newProgress(p.opt.Progress, name, size, true)
+	err := p.readRawInto(prog, fn)
+	prog.finish()
+	if err != nil {
+		return err
 	}
-	prog.add(int64(len(buf)))
-	prog.addEdges(int64(len(batch)))
-	return p.emit(batch)
+	p.phases = append(p.phases, Phase{Name: name, Seconds: time.Since(t0).Seconds(), Bytes: size, Edges: uint64(size / p.raw.pairBytes())})
+	return nil
+}
+
+// readRawInto hands the raw spill's pairs, in batches, to fn on all workers.
+func (p *pipeline) readRawInto(prog *progress, fn func([]Edge) error) error {
+	size := p.rawSize()
+	pb := p.raw.pairBytes()
+	chunk := pb * BatchSize
+	nchunks := (size + chunk - 1) / chunk
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, p.workers)
+	for w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf, batch := make([]byte, chunk), make([]Edge, 0, BatchSize)
+			for c := next.Add(1) - 1; c < nchunks && errs[w] == nil; c = next.Add(1) - 1 {
+				if p.ctx.Err() != nil {
+					errs[w] = p.cause()
+					break
+				}
+				off := c * chunk
+				b := buf[:min(chunk, size-off)]
+				if _, err := p.raw.f.ReadAt(b, off); err != nil {
+					errs[w] = fmt.Errorf("ingest: reading spill file %s at offset %d: %w", p.raw.path, off, unwrapPath(err))
+					break
+				}
+				batch = decodeRaw(batch[:0], b, pb)
+				prog.add(int64(len(b)))
+				prog.addEdges(int64(len(batch)))
+				errs[w] = fn(batch)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeRaw(batch []Edge, b []byte, pb int64) []Edge {
+	le := binary.LittleEndian
+	if pb == 16 {
+		for i := 0; i+16 <= len(b); i += 16 {
+			batch = append(batch, Edge{le.Uint64(b[i:]), le.Uint64(b[i+8:])})
+		}
+		return batch
+	}
+	for i := 0; i+8 <= len(b); i += 8 {
+		batch = append(batch, Edge{uint64(le.Uint32(b[i:])), uint64(le.Uint32(b[i+4:]))})
+	}
+	return batch
+}
+
+// originalID is the file's own id of internal vertex i, once the scan has numbered them.
+func (p *pipeline) originalID(i int) uint64 {
+	v := uint64(i)
+	if p.inv != nil {
+		v = uint64(p.inv[i])
+	}
+	if p.ids != nil {
+		v = p.ids[v]
+	}
+	return v + p.idBase
 }
 
 // idIndex finds an id's rank: a table of 2^16 buckets over the id range narrows the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,36 +97,52 @@ func (b *Builder) Writer(d Direction) *CSRWriter {
 	return b.out
 }
 
-// WriteIDs writes ids.bin: ids[i] is the original id of vertex i, ascending.
-func (b *Builder) WriteIDs(ids []uint64) error {
+// WriteIDs writes ids.bin for n vertices: at(i) is the original id of internal vertex i.
+// The ids are stored 4 bytes wide when all fit, and flagged ascending when they are
+// (FORMAT.md, "ids.bin").
+func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	path := filepath.Join(b.tmp, "ids.bin")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	defer f.Close()
+	width, flags := 4, uint32(idsAscending)
+	for i := range n {
+		id := at(i)
+		if id > math.MaxUint32 {
+			width = 8
+		}
+		if i > 0 && id <= at(i-1) {
+			flags &^= idsAscending
+		}
+	}
 	h := newCRC()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
 	var buf [8]byte
+	le := binary.LittleEndian
 	w.WriteString(idsMagic)
-	binary.LittleEndian.PutUint64(buf[:], uint64(len(ids)))
+	le.PutUint64(buf[:], uint64(n))
 	w.Write(buf[:])
-	for _, id := range ids {
-		binary.LittleEndian.PutUint64(buf[:], id)
-		w.Write(buf[:])
+	le.PutUint32(buf[:], uint32(width))
+	le.PutUint32(buf[4:], flags)
+	w.Write(buf[:])
+	for i := range n {
+		le.PutUint64(buf[:], at(i))
+		w.Write(buf[:width])
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("store: writing %s: %w", path, err)
 	}
 	crc := h.Sum32()
-	binary.LittleEndian.PutUint32(buf[:4], crc)
+	le.PutUint32(buf[:4], crc)
 	if _, err := f.Write(append(buf[:4:4], idsMagic...)); err != nil {
 		return fmt.Errorf("store: writing %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.ids = &IDsInfo{File: "ids.bin", Bytes: int64(8 + 8 + 8*len(ids) + 4 + 8), CRC: fmt.Sprintf("%08x", crc)}
+	b.ids = &IDsInfo{File: "ids.bin", Bytes: idsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}
 	return nil
 }
 
@@ -157,7 +174,13 @@ func (b *Builder) commit(m *Manifest) error {
 	if m.Directed && b.in.edges != m.Edges {
 		return fmt.Errorf("store: %d out-edges but %d in-edges", m.Edges, b.in.edges)
 	}
-	m.IDs, m.Relabeled = b.ids, b.ids != nil
+	m.IDs = b.ids
+	if m.VertexOrder == "" {
+		m.VertexOrder = OrderInput
+	}
+	if want := m.Relabeled || m.VertexOrder == OrderDegree; want != (m.IDs != nil) {
+		return fmt.Errorf("store: relabeled %v, vertex order %q, but ids.bin written: %v", m.Relabeled, m.VertexOrder, m.IDs != nil)
+	}
 	m.Options.ShardBytes, m.Options.BlockSize = b.opt.ShardBytes, BlockSize
 	if m.Created == "" {
 		m.Created = time.Now().UTC().Format(time.RFC3339)

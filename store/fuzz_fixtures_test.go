@@ -12,13 +12,13 @@ import (
 	"testing"
 )
 
-// Byte-exact fixtures (testdata/v1) pin format version 1: the writer must still produce
+// Byte-exact fixtures (testdata/v2) pin format version 2: the writer must still produce
 // them byte for byte, and the reader must still read them. Broken fixtures
 // (testdata/broken) pin what the reader refuses, and where it says the damage is.
 //
 //	go test ./store -run Fixture -update    # rewrite both after a deliberate change
 
-var update = flag.Bool("update", false, "rewrite testdata/v1 and testdata/broken from the current writer")
+var update = flag.Bool("update", false, "rewrite testdata/v2 and testdata/broken from the current writer")
 
 // fixtureCreated replaces the clock in fixture manifests so that they are reproducible.
 const fixtureCreated = "2026-01-01T00:00:00Z"
@@ -28,7 +28,8 @@ type fixtureSpec struct {
 	name       string
 	n          uint32
 	out, in    map[uint32][]uint32 // in only for directed graphs
-	ids        []uint64            // original ids, --relabel only
+	ids        []uint64            // original ids, relabeled or degree-ordered only
+	degree     bool                // ids.bin holds a degree order rather than a relabeling
 	shardBytes int64
 	keepDups   bool
 }
@@ -43,7 +44,7 @@ func (s fixtureSpec) write(dir string) error {
 		return err
 	}
 	if s.ids != nil {
-		if err := b.WriteIDs(s.ids); err != nil {
+		if err := b.WriteIDs(len(s.ids), func(i int) uint64 { return s.ids[i] }); err != nil {
 			b.Abort()
 			return err
 		}
@@ -55,7 +56,8 @@ func (s fixtureSpec) write(dir string) error {
 	return b.Commit(&Manifest{
 		Vertices: s.n, Directed: s.in != nil, InputEdges: inputEdges, Created: fixtureCreated,
 		Input:   InputInfo{Name: s.name + ".txt", Bytes: 1234, Format: "snap"},
-		Options: BuildOptions{KeepDuplicates: s.keepDups},
+		Options: BuildOptions{KeepDuplicates: s.keepDups}, Relabeled: s.ids != nil && !s.degree,
+		VertexOrder: map[bool]string{false: OrderInput, true: OrderDegree}[s.degree],
 	})
 }
 
@@ -97,8 +99,9 @@ func hubAndPath(hub, leaves, pathLo, pathHi uint32) [][2]uint32 {
 	return e
 }
 
-// goldenSpecs are the version-1 fixtures: several shards with multi-block lists, and a
-// directed, relabeled graph with in-shards and ids.bin.
+// goldenSpecs are the version-2 fixtures: several shards with multi-block lists, a
+// directed, relabeled graph with in-shards and 8-byte ids, and a degree-ordered graph
+// with 4-byte ids in no order.
 func goldenSpecs() []fixtureSpec {
 	dout := map[uint32][]uint32{0: {1, 2, 5}, 1: {2}, 2: {0}, 4: {5}}
 	din := map[uint32][]uint32{0: {2}, 1: {0}, 2: {0, 1}, 5: {0, 4}}
@@ -106,6 +109,8 @@ func goldenSpecs() []fixtureSpec {
 		{name: "undirected", n: 300, out: symmetric(hubAndPath(0, 150, 150, 300)), shardBytes: 400},
 		{name: "directed-relabeled", n: 6, out: dout, in: din,
 			ids: []uint64{3, 17, 1 << 40, 1<<40 + 1, 1 << 63, 1<<64 - 1}},
+		{name: "degree-ordered", n: 5, out: symmetric([][2]uint32{{0, 1}, {0, 2}, {0, 3}, {1, 2}}),
+			ids: []uint64{7, 5, 6, 4, 3}, degree: true},
 	}
 }
 
@@ -154,8 +159,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, baseDegrees+300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 2",
-			damage: func(d string) error { return shardVersion(d, 2) }},
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 3",
+			damage: func(d string) error { return shardVersion(d, 3) }},
 		{name: "section-overlap", file: baseShard, offset: 40 + 32, reason: "overlaps",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+32+8, 4096) }) }},
 		{name: "offsets-descend", file: baseShard, offset: baseOffsets + 4*3, reason: "below the previous one",
@@ -172,17 +177,21 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 2",
-			damage: func(d string) error { return editManifest(d, `"format_version":1`, 17, 1, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 3",
+			damage: func(d string) error { return editManifest(d, `"format_version":2`, 17, 1, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: append(seq(1, 65), 1)}})},
 		{name: "duplicate-neighbour", file: baseShard, offset: 4096, reason: "neighbour 5 after 5", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {5, 5}}})},
-		{name: "ids-flip", file: "ids.bin", offset: 16 + 8*3, reason: "checksum",
-			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 20) }},
-		{name: "ids-swapped", file: "ids.bin", offset: 16 + 8*3, reason: "ids of another graph",
+		{name: "ids-flip", file: "ids.bin", offset: 24 + 4*3, reason: "checksum",
+			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 28) }},
+		{name: "ids-width", file: "ids.bin", offset: 16, reason: "id width 5",
+			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 16) }},
+		{name: "ids-duplicate", file: "ids.bin", offset: 24 + 4*2, reason: "original id 5 of vertex 2 is given to an earlier vertex",
+			rebuild: rebuildLists(fixtureSpec{name: "degree", n: 3, out: symmetric([][2]uint32{{0, 1}, {0, 2}}), ids: []uint64{4, 5, 5}, degree: true})},
+		{name: "ids-swapped", file: "ids.bin", offset: 24 + 4*3, reason: "ids of another graph",
 			rebuild: rebuildLists(relabeledSpec(0)), damage: swapIDs},
 	}
 }
@@ -204,10 +213,10 @@ func removeLocks(dir string) {
 
 func TestFixtureGolden(t *testing.T) {
 	if *update {
-		defer removeLocks(filepath.Join("testdata", "v1"))
+		defer removeLocks(filepath.Join("testdata", "v2"))
 	}
 	for _, s := range goldenSpecs() {
-		want := filepath.Join("testdata", "v1", s.name+".ooc")
+		want := filepath.Join("testdata", "v2", s.name+".ooc")
 		if *update {
 			os.RemoveAll(want)
 			os.MkdirAll(filepath.Dir(want), 0o755)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -26,8 +28,11 @@ type Graph struct {
 	M   *Manifest
 	out *CSR
 	in  *CSR
-	ids []uint64
-	idm mmap.MMap
+	// ids.bin, when the manifest lists it: original id of each internal vertex
+	ids32  []uint32
+	ids64  []uint64
+	idsAsc bool
+	idm    mmap.MMap
 }
 
 // CSR is one direction of a graph as its shards in vertex order.
@@ -168,8 +173,14 @@ func (g *Graph) Shards() []*Shard {
 	return s
 }
 
-// Check verifies the section checksums of every shard (in parallel).
-func (g *Graph) Check() error { return checkShards(g.Shards()) }
+// Check verifies the section checksums of every shard (in parallel) and that ids.bin
+// gives no two vertices the same id.
+func (g *Graph) Check() error {
+	if err := checkShards(g.Shards()); err != nil {
+		return err
+	}
+	return g.checkIDsDistinct()
+}
 
 // Close unmaps everything. Slices obtained from the graph must not be used afterwards.
 func (g *Graph) Close() error {
@@ -186,7 +197,14 @@ func (g *Graph) Close() error {
 	return nil
 }
 
-const idsMagic = "OOCIDS01"
+const (
+	idsMagic     = "OOCIDS02"
+	idsHeader    = 24 // magic, count, width, flags
+	idsAscending = 1  // flags bit 0: the ids ascend, so original -> internal is a binary search
+)
+
+// idsFileBytes is the size of an ids.bin of n ids of width bytes.
+func idsFileBytes(n int64, width int) int64 { return idsHeader + int64(width)*n + 4 + 8 }
 
 func (g *Graph) openIDs() error {
 	path := filepath.Join(g.Dir, g.M.IDs.File)
@@ -206,8 +224,8 @@ func (g *Graph) openIDs() error {
 		return fmt.Errorf("store: %w", err)
 	}
 	n := int64(g.M.Vertices)
-	if want := 8 + 8 + 8*n + 4 + 8; st.Size() != want {
-		return corrupt(path, -1, "is %d bytes, expected %d for %d ids", st.Size(), want, n)
+	if st.Size() != idsFileBytes(n, 4) && st.Size() != idsFileBytes(n, 8) {
+		return corrupt(path, -1, "is %d bytes, expected %d or %d for %d ids", st.Size(), idsFileBytes(n, 4), idsFileBytes(n, 8), n)
 	}
 	m, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {
@@ -216,26 +234,43 @@ func (g *Graph) openIDs() error {
 	g.idm = m
 	le := binary.LittleEndian
 	end := len(m) - 12
+	width, flags := int64(le.Uint32(m[16:])), le.Uint32(m[20:])
 	switch {
 	case string(m[:8]) != idsMagic || string(m[len(m)-8:]) != idsMagic:
 		return corrupt(path, 0, "bad magic, expected %q at both ends", idsMagic)
 	case int64(le.Uint64(m[8:])) != n:
 		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
+	case (width != 4 && width != 8) || st.Size() != idsFileBytes(n, int(width)):
+		return corrupt(path, 16, "id width %d for a file of %d bytes, expected 4 or 8 to match it", width, st.Size())
+	case flags&^idsAscending != 0:
+		return corrupt(path, 20, "flags %#x, expected only bit 0", flags)
 	case CRC32C(m[:end]) != le.Uint32(m[end:]):
 		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
 	case fmt.Sprintf("%08x", le.Uint32(m[end:])) != g.M.IDs.CRC:
 		// A valid ids.bin of another graph with as many vertices would pass the checks above.
 		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", le.Uint32(m[end:]), g.M.IDs.CRC)
 	}
-	if n > 0 {
-		g.ids = unsafeU64s(m[16:end])
+	g.idsAsc = flags&idsAscending != 0
+	if n > 0 && width == 4 {
+		g.ids32 = u32s(m[idsHeader:end])
+	} else if n > 0 {
+		g.ids64 = unsafeU64s(m[idsHeader:end])
 	}
-	for i := 1; i < len(g.ids); i++ {
-		if g.ids[i] <= g.ids[i-1] {
-			return corrupt(path, 16+8*int64(i), "ids not ascending at index %d", i)
+	if g.idsAsc {
+		for i := int64(1); i < n; i++ {
+			if g.idAt(i) <= g.idAt(i-1) {
+				return corrupt(path, idsHeader+width*i, "ids flagged ascending but not at index %d", i)
+			}
 		}
 	}
 	return nil
+}
+
+func (g *Graph) idAt(i int64) uint64 {
+	if g.ids32 != nil {
+		return uint64(g.ids32[i])
+	}
+	return g.ids64[i]
 }
 
 // ErrNoVertex is matched by errors for ids that name no vertex of the graph.
@@ -244,9 +279,23 @@ var ErrNoVertex = errors.New("no such vertex")
 // Internal maps an id as the user knows it (the input file's own id) to the internal
 // vertex number.
 func (g *Graph) Internal(id uint64) (uint32, error) {
-	if g.ids != nil {
-		i := sort.Search(len(g.ids), func(i int) bool { return g.ids[i] >= id })
-		if i == len(g.ids) || g.ids[i] != id {
+	if g.M.IDs != nil {
+		n := int(g.M.Vertices)
+		i := n
+		switch {
+		case g.idsAsc:
+			i = sort.Search(n, func(i int) bool { return g.idAt(int64(i)) >= id })
+		case g.ids32 != nil && id <= math.MaxUint32:
+			// degree order: one scan (4 bytes a vertex) costs less than building the inverse
+			if j := slices.Index(g.ids32, uint32(id)); j >= 0 {
+				i = j
+			}
+		case g.ids64 != nil:
+			if j := slices.Index(g.ids64, id); j >= 0 {
+				i = j
+			}
+		}
+		if i == n || g.idAt(int64(i)) != id {
 			return 0, fmt.Errorf("vertex %d does not occur in the graph: %w", id, ErrNoVertex)
 		}
 		return uint32(i), nil
@@ -260,8 +309,8 @@ func (g *Graph) Internal(id uint64) (uint32, error) {
 
 // External maps an internal vertex number back to the id the user knows.
 func (g *Graph) External(v uint32) uint64 {
-	if g.ids != nil {
-		return g.ids[v]
+	if g.M.IDs != nil {
+		return g.idAt(int64(v))
 	}
 	return uint64(v) + uint64(g.M.IDBase)
 }

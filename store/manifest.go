@@ -30,7 +30,13 @@ type BuildOptions struct {
 	BlockSize      int   `json:"block_size"`
 }
 
-// IDsInfo records the ids.bin file of a relabeled graph.
+// Vertex orders (manifest field vertex_order; FORMAT.md).
+const (
+	OrderInput  = "input"  // internal ids are the file's ids (or their ranks, relabeled)
+	OrderDegree = "degree" // internal ids by descending input degree; ids.bin maps them back
+)
+
+// IDsInfo records the ids.bin file of a relabeled or degree-ordered graph.
 type IDsInfo struct {
 	File  string `json:"file"`
 	Bytes int64  `json:"bytes"`
@@ -46,6 +52,7 @@ type Manifest struct {
 	Directed          bool         `json:"directed"`
 	IDBase            uint32       `json:"id_base"`
 	Relabeled         bool         `json:"relabeled"`
+	VertexOrder       string       `json:"vertex_order"`
 	InputEdges        uint64       `json:"input_edges"`
 	SelfLoopsDropped  uint64       `json:"self_loops_dropped"`
 	DuplicatesDropped uint64       `json:"duplicates_dropped"`
@@ -157,8 +164,11 @@ func (m *Manifest) validate(path string) error {
 	if m.IDBase > 1 {
 		return corrupt(path, -1, "id_base %d, expected 0 or 1", m.IDBase)
 	}
-	if m.Relabeled != (m.IDs != nil) {
-		return corrupt(path, -1, "relabeled is %v but ids is %v", m.Relabeled, m.IDs)
+	if m.VertexOrder != OrderInput && m.VertexOrder != OrderDegree {
+		return corrupt(path, -1, "vertex_order %q, expected %q or %q", m.VertexOrder, OrderInput, OrderDegree)
+	}
+	if want := m.Relabeled || m.VertexOrder == OrderDegree; want != (m.IDs != nil) {
+		return corrupt(path, -1, "relabeled is %v and vertex_order %q but ids is %v", m.Relabeled, m.VertexOrder, m.IDs)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // Version is the format version this package writes (FORMAT.md, "Format versions").
-const Version uint32 = 1
+const Version uint32 = 2
 
 const (
 	shardMagic   = "OOCSHARD"

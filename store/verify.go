@@ -3,7 +3,9 @@ package store
 import (
 	"hash"
 	"hash/crc32"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -59,6 +61,58 @@ func verifyLists(s *Shard, strict bool) error {
 		}
 		if it.Err() != nil {
 			return s.listError(v)
+		}
+	}
+	return nil
+}
+
+// checkIDsDistinct checks that no two vertices share an original id. Ascending ids were
+// checked by Open. Others (degree order) are marked in a bitmap over their range, one bit
+// per id, when the range is at most 64 ids per vertex (always, unless --relabel kept
+// sparse ids), else sorted in a copy.
+func (g *Graph) checkIDsDistinct() error {
+	if g.M.IDs == nil || g.idsAsc || g.M.Vertices == 0 {
+		return nil
+	}
+	n := int64(g.M.Vertices)
+	lo, hi := g.idAt(0), g.idAt(0)
+	for i := range n {
+		lo, hi = min(lo, g.idAt(i)), max(hi, g.idAt(i))
+	}
+	dup := func(i int64) error {
+		w := int64(4)
+		if g.ids64 != nil {
+			w = 8
+		}
+		return corrupt(filepath.Join(g.Dir, g.M.IDs.File), idsHeader+w*i, "original id %d of vertex %d is given to an earlier vertex too", g.idAt(i), i)
+	}
+	if hi-lo < 64*uint64(n) {
+		seen := make([]uint64, (hi-lo)/64+1)
+		for i := range n {
+			x := g.idAt(i) - lo
+			if seen[x/64]&(1<<(x%64)) != 0 {
+				return dup(i)
+			}
+			seen[x/64] |= 1 << (x % 64)
+		}
+		return nil
+	}
+	ids := make([]uint64, n)
+	for i := range ids {
+		ids[i] = g.idAt(int64(i))
+	}
+	slices.Sort(ids)
+	for i := 1; i < len(ids); i++ {
+		if ids[i] == ids[i-1] {
+			for j := int64(0); ; j++ { // the first vertex whose id occurred before
+				if g.idAt(j) == ids[i] {
+					for k := j + 1; ; k++ {
+						if g.idAt(k) == ids[i] {
+							return dup(k)
+						}
+					}
+				}
+			}
 		}
 	}
 	return nil

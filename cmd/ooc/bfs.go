@@ -47,11 +47,11 @@ leaving reached vertices (self-loops and duplicates were dropped at ingest).
 -o FILE writes the result in binary, little-endian:
 
   magic "OOCBFS01" (8 bytes) | vertices n (uint64) | source (uint64, internal id)
-  | id base (uint32) | flags (uint32; bit 0: relabeled) | parent (n x uint32)
+  | id base (uint32) | flags (uint32; bit 0: ids.bin maps the ids) | parent (n x uint32)
   | level (n x uint32)
 
 Entry i belongs to internal vertex i, whose own id is i + id base, or the i-th id of
-ids.bin when relabeled; parents are internal ids too. Unreached vertices have parent and
+ids.bin when flagged; parents are internal ids too. Unreached vertices have parent and
 level 0xFFFFFFFF. With --text the result is "vertex parent level" lines in the file's
 own ids instead ("-" for unreached), on stdout unless -o is given.
 
@@ -365,7 +365,7 @@ func writeBFS(e *env, g *store.Graph, r *engine.BFSResult, path string, text boo
 func putIDInfo(b []byte, g *store.Graph) {
 	binary.LittleEndian.PutUint32(b, g.M.IDBase)
 	var flags uint32
-	if g.M.Relabeled {
+	if g.M.IDs != nil { // relabeled or numbered by degree
 		flags |= 1
 	}
 	binary.LittleEndian.PutUint32(b[4:], flags)

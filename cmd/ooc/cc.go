@@ -32,10 +32,10 @@ one), the size of the largest, the time and the backend.
 -o FILE writes the labels in binary, little-endian:
 
   magic "OOCCC001" (8 bytes) | vertices n (uint64) | id base (uint32)
-  | flags (uint32; bit 0: relabeled) | label (n x uint32)
+  | flags (uint32; bit 0: ids.bin maps the ids) | label (n x uint32)
 
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
-when relabeled); vertices with equal labels are in one component, and each label is the
+when flagged); vertices with equal labels are in one component, and each label is the
 internal id of a vertex of its component. With --text the labels are "vertex label"
 lines in the file's own ids, on stdout unless -o is given.
 

@@ -40,7 +40,7 @@ Generate a synthetic graph with 2^S vertices. KIND is one of:
 
 The output is the same for a seed on every machine and with any number of threads.
 When OUT ends in .ooc the graph goes straight into a graph directory through the
-ingest pipeline (--directed, --shard-size, --mem apply as for 'ooc ingest'); otherwise
+ingest pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc ingest'); otherwise
 OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
 pairs), and - means standard output.
 
@@ -60,6 +60,7 @@ type genArgs struct {
 	quiet      bool
 	json       bool
 	directed   bool
+	order      string
 	shardBytes byteSize
 	mem        byteSize
 	workers    int
@@ -76,6 +77,7 @@ func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
 // addBuildFlags declares the flags that shape a graph directory written by gen or bench.
 func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions (default: undirected)")
+	fs.StringVar(&a.order, "order", store.OrderDegree, "vertex numbering: degree (hubs first; smaller and faster) or input")
 	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: most of RAM)")
 	fs.BoolVar(&a.force, "force", false, "replace an existing output")
@@ -147,7 +149,7 @@ func checkOutputFlags(fs *flag.FlagSet, toGraph bool) (err error) {
 		case err != nil:
 		case toGraph && f.Name == "format":
 			err = usagef("--format applies to edge list outputs; a .ooc output is a graph directory")
-		case !toGraph && (f.Name == "directed" || f.Name == "shard-size" || f.Name == "mem"):
+		case !toGraph && (f.Name == "directed" || f.Name == "order" || f.Name == "shard-size" || f.Name == "mem"):
 			err = usagef("--%s applies to graph directory outputs (-o NAME.ooc), not to edge lists", f.Name)
 		}
 	})
@@ -243,7 +245,10 @@ func genEdgeList(e *env, a *genArgs) error {
 func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Report, error) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, ShardBytes: int64(a.shardBytes),
+	if err := checkOrder(a.order); err != nil {
+		return nil, err
+	}
+	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, Order: a.order, ShardBytes: int64(a.shardBytes),
 		Mem: int64(a.mem), Workers: a.workers, Context: ctx}
 	if !a.quiet {
 		opt.Log = e.stderr

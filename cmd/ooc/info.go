@@ -41,6 +41,7 @@ type graphInfo struct {
 	graphCounts
 	IDBase    uint32             `json:"id_base"`
 	Relabeled bool               `json:"relabeled"`
+	Order     string             `json:"vertex_order"`
 	Degree    degreeSummary      `json:"degree"`
 	InDegree  *degreeSummary     `json:"in_degree,omitempty"`
 	Input     store.InputInfo    `json:"input"`
@@ -67,7 +68,7 @@ func runInfo(e *env, args []string) error {
 	}
 	defer g.Close()
 	m := g.M
-	info := graphInfo{Graph: dir, graphCounts: countsOf(m), IDBase: m.IDBase, Relabeled: m.Relabeled, Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
+	info := graphInfo{Graph: dir, graphCounts: countsOf(m), IDBase: m.IDBase, Relabeled: m.Relabeled, Order: m.VertexOrder, Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
 		ShardList: append(append([]store.ShardInfo{}, m.Out...), m.In...), Created: m.Created}
 	if m.Directed {
 		d := degrees(g.In())
@@ -107,8 +108,12 @@ func printInfo(w io.Writer, i *graphInfo) {
 	fmt.Fprintf(w, "graph       %s\n", i.Graph)
 	fmt.Fprintf(w, "vertices    %d", i.Vertices)
 	switch {
+	case i.Relabeled && i.Order == store.OrderDegree:
+		fmt.Fprintf(w, " (relabeled, numbered by degree: original ids in ids.bin)\n")
 	case i.Relabeled:
 		fmt.Fprintf(w, " (relabeled: original ids in ids.bin)\n")
+	case i.Order == store.OrderDegree:
+		fmt.Fprintf(w, " (numbered by degree, hubs first: original ids in ids.bin)\n")
 	case i.Vertices > 0:
 		fmt.Fprintf(w, " (ids %d..%d)\n", i.IDBase, uint64(i.IDBase)+uint64(i.Vertices)-1)
 	default:

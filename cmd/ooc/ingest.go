@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/store"
 )
 
 func init() {
@@ -42,6 +43,14 @@ command. Ids must be below 2^32-1; --relabel accepts any 64-bit ids, numbers the
 distinct ids 0..n-1 in ascending order and stores the mapping (it holds 8 bytes per
 distinct vertex in memory besides --mem, and spills 16 bytes per edge to disk).
 
+--order degree (the default) numbers the vertices internally by descending degree, so
+that every sorted list starts with the hubs: the graph is smaller (Kronecker: about a
+quarter fewer bytes), and BFS and CC read less of it. ids.bin maps the numbers back;
+every id a command reads or prints is still the file's own. It costs one more pass: the
+input is spilled as it is read (8 bytes per edge), its degrees counted (4 bytes per
+vertex in memory besides --mem), then replayed through the pipeline. --order input keeps
+the file's numbering and skips that pass.
+
 Memory stays within --mem (default: half the RAM, or of the cgroup limit) plus a few
 MiB, however large the input: edges are partitioned into compressed spill files in the
 output's temporary directory, then sorted partition by partition on all cores.
@@ -64,6 +73,7 @@ type ingestArgs struct {
 	keepLoops  bool
 	keepDups   bool
 	relabel    bool
+	order      string
 	shardBytes byteSize
 	mem        byteSize
 	workers    int
@@ -80,6 +90,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
 	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
+	fs.StringVar(&a.order, "order", store.OrderDegree, "vertex numbering: degree (hubs first; smaller and faster) or input")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: half the RAM)")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
@@ -106,6 +117,9 @@ func runIngest(e *env, args []string) error {
 	if a.workers < 0 {
 		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
 	}
+	if err := checkOrder(a.order); err != nil {
+		return err
+	}
 	if a.out == "" {
 		if in == "-" {
 			return usagef("reading standard input needs -o OUT.ooc")
@@ -113,7 +127,7 @@ func runIngest(e *env, args []string) error {
 		a.out = defaultOutput(in)
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
-		KeepDuplicates: a.keepDups, Relabel: a.relabel, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
+		KeepDuplicates: a.keepDups, Relabel: a.relabel, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
 		Workers: a.workers, Format: format}
 	if !a.quiet {
 		opt.Log = e.stderr
@@ -178,4 +192,12 @@ func ingestJSON(dest string, r *ingest.Report) ingestReport {
 	m := r.Manifest
 	return ingestReport{Graph: dest, graphCounts: countsOf(m), Format: m.Input.Format, Seconds: r.Seconds,
 		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Phases: r.Phases}
+}
+
+// checkOrder validates --order.
+func checkOrder(order string) error {
+	if order != store.OrderDegree && order != store.OrderInput {
+		return usagef("--order %q: want degree or input", order)
+	}
+	return nil
 }
