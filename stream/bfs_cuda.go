@@ -43,6 +43,7 @@ type bfsRun struct {
 	link       linkStat    // of the level being run
 	choices    []string    // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
 	linkTD     int64       // the cntLink word at the last counters()
+	buLevel    int         // bottom-up levels run so far in this search
 }
 
 // linkStat is one level's traffic over the link.
@@ -292,11 +293,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 		h := r.dg.inHost[i]
 		stream := false
 		if h.chunks != nil {
-			est := int64(len(h.adj)) // no previous level: assume the whole list bytes
-			if r.lastBytes[i] >= 0 {
-				est = r.lastBytes[i]
-			}
-			stream = Choose(r.dg.Mode, r.dg.Link, int64(len(h.adj)), est)
+			stream = Choose(r.dg.Mode, r.dg.Link, int64(len(h.adj)), r.estimate(i))
 		}
 		args := func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) []uint64 {
 			a := []uint64{uint64(adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N),
@@ -329,11 +326,31 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 	if err := c.DtoH(unsafe.Pointer(&per[0]), r.shardBytes, int64(16*ns)); err != nil {
 		return 0, 0, err
 	}
+	hist := make([]int64, ns)
 	for i := range ns {
 		r.link.zero += int64(per[2*i])
 		r.lastBytes[i] = int64(per[2*i] + per[2*i+1])
+		hist[i] = r.lastBytes[i]
 	}
+	if r.dg.buHist == nil {
+		r.dg.buHist = map[int][]int64{}
+	}
+	r.dg.buHist[r.buLevel] = hist
+	r.buLevel++
 	return uint64(out), checked, nil
+}
+
+// estimate is the list bytes the coming bottom-up sweep will decode from in shard i, for
+// Choose: what the same bottom-up level (by its rank among this search's bottom-up levels)
+// decoded in the previous search, else what this search's previous bottom-up level decoded
+// (the unvisited vertices only shrink), else 0: with no measurement the shard is read
+// zero-copy, the behaviour measured before streaming existed (docs/gpu-notes.md section 4;
+// most checks end in the device-resident first neighbours).
+func (r *bfsRun) estimate(i int) int64 {
+	if h, ok := r.dg.buHist[r.buLevel]; ok && i < len(h) {
+		return h[i]
+	}
+	return max(r.lastBytes[i], 0)
 }
 
 // String says where the graph is, for -v.

@@ -55,8 +55,9 @@ type Graph struct {
 	outHost []hostShard
 	stage   [2]*cuda.Buffer
 	copyS   *cuda.Stream
-	copied  [2]*cuda.Event // staging buffer b filled
-	kdone   [2]*cuda.Event // the sweep reading staging buffer b finished
+	copied  [2]*cuda.Event  // staging buffer b filled
+	kdone   [2]*cuda.Event  // the sweep reading staging buffer b finished
+	buHist  map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
 }
 
 // Load allocates the state, copies the resident sections, pins the rest and loads the

@@ -55,9 +55,9 @@ func (l Link) String() string {
 // streaming costs the shard's adjacency bytes over the copy bandwidth (the sweep of a
 // chunk overlaps the copy of the next, so the copy is the bound); reading zero-copy costs
 // the bytes the sweep will decode over the zero-copy bandwidth of scattered 128-byte
-// reads. est is that byte count: what the previous bottom-up level decoded from this shard
-// (the unvisited vertices only shrink, so it is an upper bound), or the whole adjacency
-// when there is no previous level. Streaming wins when est/zero > adj/copy.
+// reads. est is that byte count, from measurements of earlier levels or searches (the
+// engine's bfsRun.estimate; 0 when there are none, which reads zero-copy). Streaming wins
+// when est/zero > adj/copy.
 func Choose(m Mode, l Link, adj, est int64) bool {
 	switch m {
 	case Always:
