@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"sync"
 )
 
@@ -268,10 +269,13 @@ func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blo
 				dst = append(dst, b.key(g, i))
 			}
 		default:
-			for i := g.start; i < g.end; i++ {
-				if k := b.key(g, i); uint64(keySrc(k)) >= lo && uint64(keySrc(k)) < hi {
-					dst = append(dst, k)
-				}
+			// sources ascend within a group (groupSort): find the sub-run of [lo, hi)
+			n := int(g.end - g.start)
+			at := func(x uint64) uint32 {
+				return g.start + uint32(sort.Search(n, func(i int) bool { return uint64(keySrc(b.key(g, g.start+uint32(i)))) >= x }))
+			}
+			for i, end := at(lo), at(hi); i < end; i++ {
+				dst = append(dst, b.key(g, i))
 			}
 		}
 	}
