@@ -124,32 +124,35 @@ func TestLinkCache(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", dir)
 	t.Setenv("HOME", dir)
 	dev := "NVIDIA H200 / PCIe (x16)"
-	if _, ok := LoadLink(dev); ok {
+	if _, ok := LoadLink(dev, 8<<20); ok {
 		t.Fatal("a cache before any probe")
 	}
-	l := Link{Device: dev, CopyBps: 55e9, ZeroBps: 50e9, Window: 64 << 20, ProbeSec: 0.01}
+	l := Link{Device: dev, CopyBps: 55e9, Chunk: 8 << 20, ZeroBps: 50e9, Window: 64 << 20, ProbeSec: 0.01}
 	if err := SaveLink(l); err != nil {
 		t.Fatal(err)
 	}
-	got, ok := LoadLink(dev)
+	got, ok := LoadLink(dev, 8<<20)
 	if !ok || got != l {
 		t.Fatalf("LoadLink = %+v, %v; want %+v", got, ok, l)
 	}
-	if _, ok := LoadLink("another GPU"); ok {
+	if _, ok := LoadLink("another GPU", 8<<20); ok {
 		t.Error("another device read this device's cache")
 	}
-	p, err := linkPath(dev)
+	if _, ok := LoadLink(dev, 504); ok {
+		t.Error("a probe with 8 MiB copies was read back for 504-byte staging")
+	}
+	p, err := linkPath(dev, 8<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(p) != "link-NVIDIA_H200___PCIe__x16_.json" {
+	if filepath.Base(p) != "link-NVIDIA_H200___PCIe__x16_-8388608.json" {
 		t.Errorf("cache file %s: name not sanitized", p)
 	}
 	for _, bad := range []string{"{", `{"device":"` + dev + `","copy_bytes_per_second":0,"zero_copy_bytes_per_second":1e9}`, ""} {
 		if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := LoadLink(dev); ok {
+		if _, ok := LoadLink(dev, 8<<20); ok {
 			t.Errorf("bad cache %q accepted", bad)
 		}
 	}

@@ -37,6 +37,7 @@ func ParseMode(s string) (Mode, error) {
 type Link struct {
 	Device   string  `json:"device"`
 	CopyBps  float64 `json:"copy_bytes_per_second"`      // cuMemcpyHtoDAsync from registered memory
+	Chunk    int64   `json:"copy_chunk_bytes"`           // in copies of this size (the staging buffer's)
 	ZeroBps  float64 `json:"zero_copy_bytes_per_second"` // kernel reads of 128 B at random inside a window
 	Window   int64   `json:"zero_copy_window_bytes"`     // the window of those reads
 	ProbeSec float64 `json:"probe_seconds"`
@@ -71,8 +72,11 @@ func Choose(m Mode, l Link, adj, est int64) bool {
 	return float64(est)/l.ZeroBps > float64(adj)/l.CopyBps
 }
 
-// linkPath is the cache file of a device's probe: <user cache>/ooc/link-<name>.json.
-func linkPath(device string) (string, error) {
+// linkPath is the cache file of a device's probe with copies of chunk bytes:
+// <user cache>/ooc/link-<name>-<chunk>.json. The copy rate depends on the chunk (the first
+// device run cached 0.2 GB/s from a test's 504-byte staging, which a 64 MiB staging then
+// read back and never streamed), so each staging size has its own probe.
+func linkPath(device string, chunk int64) (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
@@ -83,18 +87,19 @@ func linkPath(device string) (string, error) {
 		}
 		return '_'
 	}, device)
-	return filepath.Join(dir, "ooc", "link-"+name+".json"), nil
+	return filepath.Join(dir, "ooc", fmt.Sprintf("link-%s-%d.json", name, chunk)), nil
 }
 
 // LoadLink reads the cached probe of device; ok is false when there is none or it is
-// unreadable, malformed, for another device or implausible (the caller probes again).
-func LoadLink(device string) (l Link, ok bool) {
-	p, err := linkPath(device)
+// unreadable, malformed, for another device or chunk size or implausible (the caller
+// probes again).
+func LoadLink(device string, chunk int64) (l Link, ok bool) {
+	p, err := linkPath(device, chunk)
 	if err != nil {
 		return Link{}, false
 	}
 	b, err := os.ReadFile(p)
-	if err != nil || json.Unmarshal(b, &l) != nil || l.Device != device || !l.valid() {
+	if err != nil || json.Unmarshal(b, &l) != nil || l.Device != device || l.Chunk != chunk || !l.valid() {
 		return Link{}, false
 	}
 	return l, true
@@ -102,7 +107,7 @@ func LoadLink(device string) (l Link, ok bool) {
 
 // SaveLink caches a probe (best effort: the cache only saves the next start a probe).
 func SaveLink(l Link) error {
-	p, err := linkPath(l.Device)
+	p, err := linkPath(l.Device, l.Chunk)
 	if err != nil {
 		return err
 	}

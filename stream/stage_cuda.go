@@ -55,7 +55,7 @@ func (dg *Graph) setupStaging(c *cuda.Ctx) error {
 	if dg.Mode != Auto {
 		return nil
 	}
-	if l, ok := LoadLink(dg.Dev.Name); ok {
+	if l, ok := LoadLink(dg.Dev.Name, probeChunk(dg.Plan.Stage)); ok {
 		dg.Link = l
 		if dg.Log != nil {
 			fmt.Fprintf(dg.Log, "stream: cached %s\n", l)
@@ -100,6 +100,9 @@ func (dg *Graph) closeStaging(c *cuda.Ctx) error {
 	return first
 }
 
+// probeChunk is the size of the probe's copies for staging buffers of stage bytes.
+func probeChunk(stage int64) int64 { return min(StageBuffer(stage)-8, 8<<20) }
+
 // probeWindow is the pinned host window of the probe: large enough that the zero-copy reads
 // see a shard's address-translation behaviour, small enough to touch and register in a few
 // milliseconds.
@@ -136,7 +139,8 @@ func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 	// (a) copy bandwidth
 	// in chunks of the staging size (at most 8 MiB), at most 256 of them: with small
 	// staging buffers the per-copy overhead is part of what streaming would cost
-	chunk := min(StageBuffer(dg.Plan.Stage)-8, 8<<20)
+	chunk := probeChunk(dg.Plan.Stage)
+	l.Chunk = chunk
 	total := min(32<<20, 256*chunk)
 	var copied int64
 	if err := c.Record(ev[0], dg.copyS); err != nil {
