@@ -10,16 +10,18 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // The benchmark's size is a flag: the 100M-edge run belongs on a big machine,
 // not in CI. For example:
 //
-//	go test ./ingest -run '^$' -bench Ingest -benchtime 1x -ingest.edges 32000000 -ingest.mem 1GiB
+//	go test ./ingest -run '^$' -bench Ingest -benchtime 1x -ingest.edges 32000000 -ingest.order input
 var (
 	ingestEdges = flag.Int64("ingest.edges", 1<<20, "edges of the generated Kronecker graph (rounded to 16*2^k)")
 	ingestMem   = flag.Int64("ingest.mem", 0, "memory budget in bytes (0: the default)")
+	ingestOrder = flag.String("ingest.order", store.OrderDegree, "vertex order: degree (the CLI's default) or input")
 )
 
 // BenchmarkIngest ingests a Graph500 Kronecker edge list (edge factor 16) as text and as
@@ -75,7 +77,7 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 		}
 		parseSecs += time.Since(t0).Seconds()
 		b.StartTimer()
-		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem})
+		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem, Order: *ingestOrder})
 		if err != nil {
 			b.Fatal(err)
 		}
