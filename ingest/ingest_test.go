@@ -526,7 +526,7 @@ func TestDecodeRange(t *testing.T) {
 			keys[i] = key(base+uint32(rng.IntN(1<<partShift)), uint32(rng.IntN(1<<21)))
 		}
 		keys = slices.Clone(groupSort(keys, make([]uint64, n))) // as phase 1 orders them
-		buf := appendBlock(make([]byte, 3), keys) // not at offset 0 of the spill
+		buf := appendBlock(make([]byte, 3), keys)               // not at offset 0 of the spill
 		if err := s.write(buf, []blockRef{{part: part, count: uint32(n), off: 3, len: int64(len(buf) - 3)}}); err != nil {
 			t.Fatal(err)
 		}
