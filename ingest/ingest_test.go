@@ -510,23 +510,30 @@ func TestBlockRoundTrip(t *testing.T) {
 // whether the block is small enough to be read whole or large enough that only the
 // header and the overlapping groups' entries are read.
 func TestDecodeRange(t *testing.T) {
-	const part = 5
-	base := uint32(part << partShift)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
+	for _, bySource := range []bool{false, true} {
+		testDecodeRange(t, rng, bySource)
+	}
+}
+
+func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool) {
+	const part = 5
+	base := uint32(part << partShift)
 	s, err := newSpill(t.TempDir(), "spill")
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.bySource = bySource
 	defer s.close()
 	for _, n := range []int{10, 300, 20000} {
 		keys := make([]uint64, n)
 		for i := range keys {
 			keys[i] = key(base+uint32(rng.IntN(1<<partShift)), uint32(rng.IntN(1<<21)))
 		}
-		keys = slices.Clone(groupSort(keys, make([]uint64, n))) // as phase 1 orders them
-		buf := appendBlock(make([]byte, 3), keys)               // not at offset 0 of the spill
+		keys = slices.Clone(groupSort(keys, make([]uint64, n), bySource)) // as phase 1 orders them
+		buf := appendBlock(make([]byte, 3), keys)                         // not at offset 0 of the spill
 		if err := s.write(buf, []blockRef{{part: part, count: uint32(n), off: 3, len: int64(len(buf) - 3)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -542,10 +549,10 @@ func TestDecodeRange(t *testing.T) {
 			}
 			got, _, _, err := s.decodeRange(nil, nil, nil, ref, lo, hi)
 			if err != nil {
-				t.Fatalf("%d keys, [%d, %d): %v", n, lo, hi, err)
+				t.Fatalf("%d keys, by source %v, [%d, %d): %v", n, bySource, lo, hi, err)
 			}
 			if !slices.Equal(got, want) {
-				t.Fatalf("%d keys, [%d, %d): decoded %d keys, want %d", n, lo, hi, len(got), len(want))
+				t.Fatalf("%d keys, by source %v, [%d, %d): decoded %d keys, want %d", n, bySource, lo, hi, len(got), len(want))
 			}
 		}
 	}

@@ -118,6 +118,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			p.close()
 			return nil, err
 		}
+		p.spills[d].bySource = opt.Order == store.OrderDegree
 	}
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	return p, nil
@@ -356,7 +357,7 @@ type sorterState struct {
 
 func (p *pipeline) spillChunk(c *chunk, st *sorterState) error {
 	for d := range p.dirs {
-		keys := groupSort(c.keys[d], st.tmp)
+		keys := groupSort(c.keys[d], st.tmp, p.spills[d].bySource)
 		if err := p.spillKeys(p.spills[d], keys, st); err != nil {
 			return err
 		}

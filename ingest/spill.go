@@ -48,6 +48,9 @@ type spill struct {
 	size int64
 	refs []blockRef
 	keys uint64
+	// bySource: phase 1 sorts each group's keys by source (groupSort), so decodeRange
+	// can binary-search a partly covered group
+	bySource bool
 }
 
 func newSpill(dir, name string) (*spill, error) {
@@ -268,8 +271,14 @@ func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blo
 			for i := g.start; i < g.end; i++ {
 				dst = append(dst, b.key(g, i))
 			}
+		case !s.bySource:
+			for i := g.start; i < g.end; i++ {
+				if k := b.key(g, i); uint64(keySrc(k)) >= lo && uint64(keySrc(k)) < hi {
+					dst = append(dst, k)
+				}
+			}
 		default:
-			// sources ascend within a group (groupSort): find the sub-run of [lo, hi)
+			// sources ascend within the group: find the sub-run of [lo, hi)
 			n := int(g.end - g.start)
 			at := func(x uint64) uint32 {
 				return g.start + uint32(sort.Search(n, func(i int) bool { return uint64(keySrc(b.key(g, g.start+uint32(i)))) >= x }))
