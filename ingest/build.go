@@ -315,7 +315,7 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 			}
 		}
 	}
-	size := p.splitKeys(slices.Max(gc[:]))
+	size := p.splitKeys(t.n, slices.Max(gc[:]), t.srcs[0].s.bySource)
 	var out []*task
 	start, acc := t.lo, uint64(0)
 	cut := func(v uint64) {
@@ -360,20 +360,26 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 // splitTaskKeys caps the sub-ranges of a split partition (512 MiB of task memory).
 const splitTaskKeys = 1 << 24
 
-// splitKeys is the size of the sub-ranges of a partition whose largest group holds
-// maxGroup keys. A sub-range reads the header of each of the partition's blocks and the
-// entries of the groups it overlaps, so a group cut into T sub-ranges is read T times:
-// a degree-ordered graph's first groups hold much of it (kron22: 11.3% in the first 1024
-// vertices), and cutting them at maxTaskKeys read kron24's spill 7.7 times over (36 GB of
-// reads for a 4.7 GB spill; 3.4 GB with sub-ranges of a quarter of the largest group).
-// Where groups are small (the input order) larger sub-ranges only sort out of cache
-// (kron21 text, 2 cores: phase 2 at 1M-key sub-ranges 54-59M edges/s, at 512K 77M), so
-// they stay at taskKeys.
-func (p *pipeline) splitKeys(maxGroup uint64) uint64 {
+// splitKeys is the size of the sub-ranges of a partition of n keys whose largest group
+// holds maxGroup keys. A sub-range reads the header of each of the partition's blocks and
+// the entries of the groups it overlaps, so a group cut into T sub-ranges is read T times:
+// a degree-ordered graph's first partitions hold most of it (kron22: 74.5% in the first
+// 2^17 vertices, 11.3% in the first 1024), and cutting them at maxTaskKeys read kron24's
+// spill 7.7 times over (36 GB of reads for a 4.7 GB spill). Degree-ordered (bySource)
+// partitions are therefore cut into sub-ranges as large as two per worker or a quarter of
+// the largest group allow (kron26 on 16 cores: phase 2 16.5 s; 21.5 s with the quarter
+// alone). Elsewhere larger sub-ranges only sort out of cache (input order, kron21 text, 2
+// cores: phase 2 at 1M-key sub-ranges 54-59M edges/s, at 512K 77M), so they grow only
+// with a group too large for taskKeys.
+func (p *pipeline) splitKeys(n, maxGroup uint64, bySource bool) uint64 {
 	if p.opt.taskKeys > 0 {
 		return uint64(p.taskKeys) // tests force many sub-ranges
 	}
-	return min(uint64(p.budgetKeys), max(uint64(p.taskKeys), min(maxGroup/4, splitTaskKeys)))
+	size := max(uint64(p.taskKeys), maxGroup/4)
+	if bySource {
+		size = max(size, n/uint64(2*max(p.workers, 1)))
+	}
+	return min(uint64(p.budgetKeys), size, splitTaskKeys)
 }
 
 // vertexCounts counts the keys of each vertex of the group that starts at lo.
