@@ -26,7 +26,8 @@ type Options struct {
 	KeepDuplicates bool
 	Relabel        bool // compact arbitrary 64-bit ids to 0..n-1 and store the mapping
 	// Order numbers the vertices: store.OrderDegree by descending input degree (the
-	// mapping is stored), store.OrderInput or "" as the file (or --relabel) numbers them.
+	// mapping is stored), store.OrderInput or "" as the file (or --relabel) numbers them,
+	// OrderAuto whichever of the two an estimate finds smaller (Report.Order says).
 	Order string
 
 	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes
@@ -45,6 +46,7 @@ type Options struct {
 	// partitions; zero means "from the budget".
 	chunkKeys int // keys per phase-1 chunk and direction
 	taskKeys  int // keys a phase-2 task may sort at once
+	sampleCap int // entries the automatic order samples
 }
 
 // Phase is the cost of one pipeline phase.
@@ -64,6 +66,7 @@ type Report struct {
 	Workers  int             `json:"workers"`
 	Seconds  float64         `json:"seconds"`
 	Compress string          `json:"compression,omitempty"`
+	Order    *OrderEstimate  `json:"order_estimate,omitempty"` // with OrderAuto
 }
 
 // MaxVertexID is the largest 0-based id a graph can hold without --relabel: the store
@@ -183,7 +186,7 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 		return nil, err
 	}
 	m := p.manifest(hdr)
-	if p.scanned() {
+	if p.opt.Relabel || p.inv != nil {
 		if err := p.b.WriteIDs(int(m.Vertices), p.originalID); err != nil {
 			return nil, err
 		}
@@ -194,7 +197,7 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	}
 	p.committed = true
 	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Workers: p.workers,
-		Seconds: time.Since(p.start).Seconds(), Compress: p.compression}
+		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate}
 	if p.opt.Log != nil {
 		rep.Summary(p.opt.Log)
 	}
@@ -225,10 +228,10 @@ func (p *pipeline) manifest(hdr Header) *store.Manifest {
 		Options:   store.BuildOptions{KeepSelfLoops: p.opt.KeepSelfLoops, KeepDuplicates: p.opt.KeepDuplicates},
 		Relabeled: p.opt.Relabel, VertexOrder: store.OrderInput,
 	}
-	if p.degreeOrder() {
+	if p.inv != nil {
 		m.VertexOrder = store.OrderDegree
 	}
-	if !p.scanned() {
+	if !p.opt.Relabel && p.inv == nil {
 		m.IDBase = hdr.IDBase // otherwise ids.bin holds the file's own ids
 	}
 	return m
@@ -246,6 +249,10 @@ func (r *Report) Summary(w io.Writer) {
 		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
 	fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
 		bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
+	if e := r.Order; e != nil {
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in degree order (ids.bin included), %s in the file's order (lists of 1 vertex in %d sampled)\n",
+			m.VertexOrder, bytesize.Format(e.DegreeBytes), bytesize.Format(e.InputBytes), e.SampleRate)
+	}
 	for _, ph := range r.Phases {
 		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
 			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))

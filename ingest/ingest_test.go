@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // randomEdges draws m edges over ids below n, with hubs, self-loops and repeated edges
@@ -249,7 +251,7 @@ func TestDeterministic(t *testing.T) {
 	for _, c := range []struct {
 		directed bool
 		order    string
-	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}} {
+	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}, {false, OrderAuto}, {true, OrderAuto}} {
 		directed := c.directed
 		var ref map[string][]byte
 		for i, opt := range []Options{
@@ -830,5 +832,87 @@ func TestDegreeOrder(t *testing.T) {
 	// degrees: 5 has 3, 2 and 6 have 2, 1 has 1, 3, 4 and 7 none
 	if want := []uint64{5, 2, 6, 1, 3, 4, 7}; !slices.Equal(ids, want) {
 		t.Errorf("mtx ids in internal order %v, want %v", ids, want)
+	}
+}
+
+// TestOrderAuto: the automatic order picks the degree order for a skewed graph numbered at
+// random and the file's order for one whose numbering has locality (a grid), estimates
+// the size it will get, and decides the same whatever the workers and chunk sizes (the
+// sample's rate grows past its cap here).
+func TestOrderAuto(t *testing.T) {
+	seed := uint64(os.Getpid()) + 29
+	// a Graph500 Kronecker graph: skewed degrees, vertices permuted at random
+	var skewed []Edge
+	var mu sync.Mutex
+	spec := gen.Spec{Kind: "kron", Scale: 15, EdgeFactor: 16, Seed: seed}
+	if err := gen.Generate(spec, 2, func(b []gen.Edge) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range b {
+			skewed = append(skewed, Edge{e.U, e.V})
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(skewed, func(a, b Edge) int { return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V)) })
+	var grid []Edge
+	for r := range 256 {
+		for c := range 256 {
+			v := uint64(r*256 + c)
+			if c+1 < 256 {
+				grid = append(grid, Edge{v, v + 1})
+			}
+			if r+1 < 256 {
+				grid = append(grid, Edge{v, v + 256})
+			}
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		edges  []Edge
+		degree bool
+	}{{"skewed", skewed, true}, {"grid", grid, false}} {
+		var first *OrderEstimate
+		for i, opt := range []Options{{Workers: 1, sampleCap: 1 << 18}, {Workers: 3, chunkKeys: 5000, sampleCap: 1 << 18}} {
+			opt.Order, opt.Dest = OrderAuto, filepath.Join(t.TempDir(), "g.ooc")
+			rep, err := fromEdges(t, c.edges, opt, Header{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := rep.Order
+			if e == nil || e.ChoseDegree != c.degree || (rep.Manifest.VertexOrder == store.OrderDegree) != c.degree {
+				t.Fatalf("seed %d, %s: estimate %+v, vertex order %q; want degree %v", seed, c.name, e, rep.Manifest.VertexOrder, c.degree)
+			}
+			if i == 0 {
+				first = e
+				if c.name == "skewed" && e.SampleRate < 2 {
+					t.Errorf("%s: sample rate %d, the test means to outgrow the cap", c.name, e.SampleRate)
+				}
+				// the estimate is of the ADJ sections (and ids.bin): compare with them
+				g, err := store.Open(opt.Dest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var adj int64
+				for _, sh := range g.Shards() {
+					adj += int64(len(sh.Adj))
+				}
+				if rep.Manifest.IDs != nil {
+					adj += rep.Manifest.IDs.Bytes
+				}
+				g.Close()
+				got := e.InputBytes
+				if c.degree {
+					got = e.DegreeBytes
+				}
+				if r := float64(got) / float64(adj); r < 0.8 || r > 1.25 {
+					t.Errorf("seed %d, %s: estimated %d bytes, stored %d", seed, c.name, got, adj)
+				}
+			} else if *e != *first {
+				t.Errorf("seed %d, %s: estimate %+v with other workers, %+v before", seed, c.name, e, first)
+			}
+			checkGraph(t, opt.Dest, reference(c.edges, opt), opt)
+		}
 	}
 }

@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/store"
 )
 
 // The degree order numbers vertices by descending degree in the input, ties by ascending
@@ -103,4 +106,112 @@ func degreeOrder(deg []uint32) (perm, inv []uint32) {
 		perm[v] = uint32(i)
 	}
 	return perm, inv
+}
+
+// OrderAuto lets ingest choose the vertex order: the degree order when it makes the graph
+// smaller, counting its ids.bin, else the file's own. Graphs numbered at random (Kronecker,
+// many social networks) shrink by about a fifth in degree order and their searches run
+// 2-4x faster; graphs whose numbering has locality (web crawls, road networks, meshes)
+// grow (cnr-2000: 12.8 -> 16.8 bits per edge, luxembourg_osm: 40.8 -> 59.1).
+const OrderAuto = "auto"
+
+// sampleCap bounds the sampled list entries (16 bytes each: 32 MiB).
+const sampleCap = 1 << 21
+
+// listSample keeps the complete lists of a deterministic sample of source vertices, those
+// whose hash is 0 modulo rate, to estimate the encoded size of the graph in either order
+// (orderEstimate). When the sample outgrows sampleCap the rate doubles and the entries of
+// the vertices it drops go; so the sample is the lists of the vertices with hash 0 modulo
+// the smallest rate whose sample fits, whatever the order the batches came in.
+type listSample struct {
+	cap     int
+	mu      sync.Mutex
+	rate    atomic.Uint64 // a power of two
+	entries []Edge        // U the list's vertex, V a neighbour
+}
+
+func newListSample(cap int) *listSample {
+	s := &listSample{cap: cap}
+	s.rate.Store(1)
+	return s
+}
+
+func sampleHash(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	return x ^ x>>33
+}
+
+// add samples the lists that batch b contributes to: u's list gets v, and on an
+// undirected graph v's list gets u. Self-loops go only when kept.
+func (s *listSample) add(b []Edge, directed, keepLoops bool, scratch []Edge) []Edge {
+	mask := s.rate.Load() - 1
+	scratch = scratch[:0]
+	for _, e := range b {
+		if e.U == e.V && !keepLoops {
+			continue
+		}
+		if sampleHash(e.U)&mask == 0 {
+			scratch = append(scratch, e)
+		}
+		if !directed && e.U != e.V && sampleHash(e.V)&mask == 0 {
+			scratch = append(scratch, Edge{e.V, e.U})
+		}
+	}
+	if len(scratch) == 0 {
+		return scratch
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mask = s.rate.Load() - 1 // the rate may have grown since
+	for _, e := range scratch {
+		if sampleHash(e.U)&mask == 0 {
+			s.entries = append(s.entries, e)
+		}
+	}
+	for len(s.entries) > s.cap {
+		r := 2 * s.rate.Load()
+		s.entries = slices.DeleteFunc(s.entries, func(e Edge) bool { return sampleHash(e.U)&(r-1) != 0 })
+		s.rate.Store(r)
+	}
+	return scratch
+}
+
+// sampleBytes is the size of the sampled lists encoded as the store encodes them, with
+// each id mapped by id (duplicates dropped unless kept).
+func sampleBytes(entries []Edge, id func(uint64) uint32, keepDups bool) int64 {
+	keys := make([]uint64, len(entries))
+	for i, e := range entries {
+		keys[i] = key(id(e.U), id(e.V))
+	}
+	slices.Sort(keys)
+	if !keepDups {
+		keys = slices.Compact(keys)
+	}
+	var total int64
+	var buf []byte
+	var nbrs []uint32
+	for i := 0; i < len(keys); {
+		j := i
+		nbrs = nbrs[:0]
+		for ; j < len(keys) && keySrc(keys[j]) == keySrc(keys[i]); j++ {
+			nbrs = append(nbrs, keyDst(keys[j]))
+		}
+		buf = store.AppendList(buf[:0], keySrc(keys[i]), nbrs)
+		total += int64(len(buf))
+		i = j
+	}
+	return total
+}
+
+// OrderEstimate is what the automatic choice saw: the estimated bytes of the adjacency in
+// each order (ids.bin included for the degree order) and the choice.
+type OrderEstimate struct {
+	SampleRate   uint64 `json:"sample_rate"`
+	InputBytes   int64  `json:"input_order_bytes"`
+	DegreeBytes  int64  `json:"degree_order_bytes"`
+	ChoseDegree  bool   `json:"chose_degree"`
+	SampledLists int    `json:"sampled_entries"`
 }

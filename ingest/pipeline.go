@@ -48,16 +48,17 @@ type pipeline struct {
 	symmetric   bool // every input edge stands for both directions
 	storedEdges uint64
 	storedLoops uint64
-	ids         []uint64  // --relabel: the distinct ids, ascending (0-based)
-	perm, inv   []uint32  // degree order: new number of each vertex (rank with --relabel), and back
-	idBase      uint64    // added to every id written to ids.bin
-	raw         *rawSpill // --relabel or degree order: the input pairs
+	ids         []uint64       // --relabel: the distinct ids, ascending (0-based)
+	perm, inv   []uint32       // degree order: new number of each vertex (rank with --relabel), and back
+	idBase      uint64         // added to every id written to ids.bin
+	raw         *rawSpill      // --relabel or degree order: the input pairs
+	estimate    *OrderEstimate // the automatic order's choice
 	phases      []Phase
 	committed   bool
 }
 
 // scanned says whether the input goes through a scan and a replay (relabel.go).
-func (p *pipeline) scanned() bool { return p.opt.Relabel || p.degreeOrder() }
+func (p *pipeline) scanned() bool { return p.opt.Relabel || p.countDegrees() }
 
 // ErrMemTooSmall is matched by the error for a memory budget too small to run in.
 var ErrMemTooSmall = errors.New("memory budget too small")
@@ -86,6 +87,11 @@ const (
 func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*pipeline, error) {
 	if opt.Dest == "" {
 		return nil, errors.New("ingest: no destination graph directory given")
+	}
+	switch opt.Order {
+	case "", store.OrderInput, store.OrderDegree, OrderAuto:
+	default:
+		return nil, fmt.Errorf("ingest: vertex order %q, expected %s, %s or %s", opt.Order, store.OrderInput, store.OrderDegree, OrderAuto)
 	}
 	p := &pipeline{opt: opt, input: input, inBytes: size, start: time.Now(), workers: defaultWorkers(opt.Workers), mem: opt.Mem}
 	if p.mem <= 0 {
@@ -118,7 +124,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			p.close()
 			return nil, err
 		}
-		p.spills[d].bySource = opt.Order == store.OrderDegree
+		p.spills[d].bySource = opt.Order == store.OrderDegree // replay settles it for auto
 	}
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	return p, nil

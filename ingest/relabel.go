@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -66,7 +67,9 @@ type rawSpill struct {
 	ids       []uint64 // --relabel: distinct ids so far: ids[:sorted] sorted and unique, then unsorted
 	sort      int
 	deg       *degreeCounter // degree order without --relabel: degrees by id
+	sample    *listSample    // automatic order: sampled lists
 	keepLoops bool
+	directed  bool
 }
 
 func (r *rawSpill) pairBytes() int64 {
@@ -85,9 +88,13 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	if err != nil {
 		return fmt.Errorf("ingest: spill file: %w", err)
 	}
-	p.raw = &rawSpill{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops}
-	if p.degreeOrder() && !p.opt.Relabel {
+	p.raw = &rawSpill{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), wide: p.opt.Relabel,
+		keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed}
+	if p.countDegrees() && !p.opt.Relabel {
 		p.raw.deg = new(degreeCounter)
+	}
+	if p.opt.Order == OrderAuto {
+		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, sampleCap))
 	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64
@@ -120,6 +127,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 type addScratch struct {
 	buf      []byte
 	ids, tmp []uint64
+	sampled  []Edge
 }
 
 var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
@@ -154,6 +162,9 @@ func (r *rawSpill) add(b []Edge, name string) error {
 	}
 	if r.deg != nil {
 		r.deg.add(b, r.keepLoops)
+	}
+	if r.sample != nil {
+		sc.sampled = r.sample.add(b, r.directed, r.keepLoops, sc.sampled)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -206,7 +217,7 @@ func (p *pipeline) replay(hdr Header) error {
 	if p.opt.Relabel {
 		idx = newIDIndex(p.ids)
 	}
-	if p.degreeOrder() {
+	if p.countDegrees() {
 		t0 := time.Now()
 		var deg []uint32
 		if p.opt.Relabel {
@@ -229,7 +240,13 @@ func (p *pipeline) replay(hdr Header) error {
 			p.raw.deg = nil
 		}
 		p.perm, p.inv = degreeOrder(deg)
+		if p.opt.Order == OrderAuto && !p.chooseDegree(idx) {
+			p.perm, p.inv = nil, nil
+		}
 		p.phases = append(p.phases, Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: uint64(len(deg))})
+	}
+	for _, sp := range p.spills[:p.dirs] {
+		sp.bySource = p.inv != nil // hub groups are split many ways
 	}
 	p.idBase = uint64(hdr.IDBase)
 	var err error
@@ -253,7 +270,36 @@ func (p *pipeline) replay(hdr Header) error {
 	return err
 }
 
-func (p *pipeline) degreeOrder() bool { return p.opt.Order == store.OrderDegree }
+// countDegrees says whether the scan counts degrees: for the degree order, or to choose.
+func (p *pipeline) countDegrees() bool {
+	return p.opt.Order == store.OrderDegree || p.opt.Order == OrderAuto
+}
+
+// chooseDegree estimates the adjacency's bytes in both orders from the sampled lists
+// (scaled by the sampling rate) and says whether the degree order, with its ids.bin
+// (4 bytes a vertex, unless --relabel needs one anyway), comes out smaller.
+func (p *pipeline) chooseDegree(idx *idIndex) bool {
+	s := p.raw.sample
+	p.raw.sample = nil
+	in := func(x uint64) uint32 { return uint32(x) }
+	if idx != nil {
+		in = func(x uint64) uint32 { return uint32(idx.rank(x)) }
+	}
+	deg := func(x uint64) uint32 { return p.perm[in(x)] }
+	rate := int64(s.rate.Load())
+	est := &OrderEstimate{SampleRate: uint64(rate), SampledLists: len(s.entries),
+		InputBytes:  rate * sampleBytes(s.entries, in, p.opt.KeepDuplicates),
+		DegreeBytes: rate * sampleBytes(s.entries, deg, p.opt.KeepDuplicates)}
+	if !p.opt.Relabel {
+		est.DegreeBytes += idsFileBytesW4(len(p.perm))
+	}
+	est.ChoseDegree = est.DegreeBytes < est.InputBytes
+	p.estimate = est
+	return est.ChoseDegree
+}
+
+// idsFileBytesW4 is the size of an ids.bin of n 4-byte ids (store/FORMAT.md).
+func idsFileBytesW4(n int) int64 { return 24 + 4*int64(n) + 12 }
 
 func (p *pipeline) rawSize() int64 {
 	st, err := p.raw.f.Stat()
