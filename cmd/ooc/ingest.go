@@ -48,7 +48,7 @@ sorted list starts with the hubs: a graph numbered at random (Kronecker, many so
 networks) gets about a fifth smaller and BFS and CC run 2-4x faster. A graph whose own
 numbering has locality (web crawls, road networks, meshes) gets larger instead.
 --order auto (the default) samples the lists of 1 vertex in R (R as large as needed for
-at most 2M entries), encodes them both ways, and keeps the degree order only when it comes
+at most 1M entries), encodes them both ways, and keeps the degree order only when it comes
 out smaller, counting the mapping (ids.bin, 4 bytes a vertex); the summary says what it
 estimated. With either, ids.bin maps the numbers back and every id a command reads or
 prints is still the file's own. Both cost one more pass: the input is spilled as it is
