@@ -116,7 +116,8 @@ func degreeOrder(deg []uint32) (perm, inv []uint32) {
 const OrderAuto = "auto"
 
 // sampleCap bounds the sampled list entries (16 bytes each: 16 MiB), and so the time to
-// encode them twice (about 0.1 s on one core).
+// encode them twice (about 0.1 s on one core); a small --mem lowers it to a sixteenth of
+// the budget.
 const sampleCap = 1 << 20
 
 // listSample keeps the complete lists of a deterministic sample of source vertices, those

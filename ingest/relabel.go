@@ -94,7 +94,8 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 		p.raw.deg = new(degreeCounter)
 	}
 	if p.opt.Order == OrderAuto {
-		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, sampleCap))
+		// at most a sixteenth of the budget (16 bytes an entry)
+		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, int(min(sampleCap, max(p.mem/256, 1<<14)))))
 	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64

@@ -48,9 +48,9 @@ sorted list starts with the hubs: a graph numbered at random (Kronecker, many so
 networks) gets about a fifth smaller and BFS and CC run 2-4x faster. A graph whose own
 numbering has locality (web crawls, road networks, meshes) gets larger instead.
 --order auto (the default) samples the lists of 1 vertex in R (R as large as needed for
-at most 1M entries), encodes them both ways, and keeps the degree order only when it comes
-out smaller, counting the mapping (ids.bin, 4 bytes a vertex); the summary says what it
-estimated. With either, ids.bin maps the numbers back and every id a command reads or
+at most 1M entries of 16 bytes, or --mem/256 of them), encodes them both ways, and keeps
+the degree order only when it comes out smaller, counting the mapping (ids.bin, 4 bytes
+a vertex); the summary says what it estimated. With either, ids.bin maps the numbers back and every id a command reads or
 prints is still the file's own. Both cost one more pass: the input is spilled as it is
 read (8 bytes per edge), its degrees counted (4 bytes per vertex in memory besides
 --mem), then replayed through the pipeline. --order input keeps the file's numbering
