@@ -57,6 +57,12 @@ type pipeline struct {
 	committed   bool
 }
 
+// errIDTooLarge is the error for an id a graph cannot hold without --relabel.
+func errIDTooLarge(name string, id uint64) error {
+	return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
+		name, id, uint64(MaxVertexID), ErrBadInput)
+}
+
 // scanned says whether the input goes through a scan and a replay (relabel.go).
 func (p *pipeline) scanned() bool { return p.opt.Relabel || p.countDegrees() }
 
@@ -88,10 +94,8 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 	if opt.Dest == "" {
 		return nil, errors.New("ingest: no destination graph directory given")
 	}
-	switch opt.Order {
-	case "", store.OrderInput, store.OrderDegree, OrderAuto:
-	default:
-		return nil, fmt.Errorf("ingest: vertex order %q, expected %s, %s or %s", opt.Order, store.OrderInput, store.OrderDegree, OrderAuto)
+	if err := CheckOrder(opt.Order); err != nil {
+		return nil, err
 	}
 	p := &pipeline{opt: opt, input: input, inBytes: size, start: time.Now(), workers: defaultWorkers(opt.Workers), mem: opt.Mem}
 	if p.mem <= 0 {
@@ -124,7 +128,6 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			p.close()
 			return nil, err
 		}
-		p.spills[d].bySource = opt.Order == store.OrderDegree // replay settles it for auto
 	}
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	return p, nil
@@ -255,8 +258,7 @@ func (p *pipeline) emit(batch []Edge) error {
 		top = max(top, e.U, e.V)
 	}
 	if len(batch) > 0 && top > MaxVertexID {
-		return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
-			p.input.Name, top, uint64(MaxVertexID), ErrBadInput)
+		return errIDTooLarge(p.input.Name, top)
 	}
 	for old := p.maxID.Load(); len(batch) > 0 && top+1 > old; old = p.maxID.Load() {
 		if p.maxID.CompareAndSwap(old, top+1) {

@@ -154,8 +154,7 @@ func (r *rawSpill) add(b []Edge, name string) error {
 	} else {
 		for _, e := range b {
 			if e.U > MaxVertexID || e.V > MaxVertexID {
-				return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
-					name, max(e.U, e.V), uint64(MaxVertexID), ErrBadInput)
+				return errIDTooLarge(name, max(e.U, e.V))
 			}
 			sc.buf = le.AppendUint32(sc.buf, uint32(e.U))
 			sc.buf = le.AppendUint32(sc.buf, uint32(e.V))
@@ -292,15 +291,12 @@ func (p *pipeline) chooseDegree(idx *idIndex) bool {
 		InputBytes:  rate * sampleBytes(s.entries, in, p.opt.KeepDuplicates),
 		DegreeBytes: rate * sampleBytes(s.entries, deg, p.opt.KeepDuplicates)}
 	if !p.opt.Relabel {
-		est.DegreeBytes += idsFileBytesW4(len(p.perm))
+		est.DegreeBytes += store.IDsFileBytes(int64(len(p.perm)), 4)
 	}
 	est.ChoseDegree = est.DegreeBytes < est.InputBytes
 	p.estimate = est
 	return est.ChoseDegree
 }
-
-// idsFileBytesW4 is the size of an ids.bin of n 4-byte ids (store/FORMAT.md).
-func idsFileBytesW4(n int) int64 { return 24 + 4*int64(n) + 12 }
 
 func (p *pipeline) rawSize() int64 {
 	st, err := p.raw.f.Stat()

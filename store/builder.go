@@ -142,7 +142,7 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.ids = &IDsInfo{File: "ids.bin", Bytes: idsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}
+	b.ids = &IDsInfo{File: "ids.bin", Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}
 	return nil
 }
 

@@ -203,8 +203,8 @@ const (
 	idsAscending = 1  // flags bit 0: the ids ascend, so original -> internal is a binary search
 )
 
-// idsFileBytes is the size of an ids.bin of n ids of width bytes.
-func idsFileBytes(n int64, width int) int64 { return idsHeader + int64(width)*n + 4 + 8 }
+// IDsFileBytes is the size of an ids.bin of n ids of width bytes (FORMAT.md).
+func IDsFileBytes(n int64, width int) int64 { return idsHeader + int64(width)*n + 4 + 8 }
 
 func (g *Graph) openIDs() error {
 	path := filepath.Join(g.Dir, g.M.IDs.File)
@@ -224,8 +224,8 @@ func (g *Graph) openIDs() error {
 		return fmt.Errorf("store: %w", err)
 	}
 	n := int64(g.M.Vertices)
-	if st.Size() != idsFileBytes(n, 4) && st.Size() != idsFileBytes(n, 8) {
-		return corrupt(path, -1, "is %d bytes, expected %d or %d for %d ids", st.Size(), idsFileBytes(n, 4), idsFileBytes(n, 8), n)
+	if st.Size() != IDsFileBytes(n, 4) && st.Size() != IDsFileBytes(n, 8) {
+		return corrupt(path, -1, "is %d bytes, expected %d or %d for %d ids", st.Size(), IDsFileBytes(n, 4), IDsFileBytes(n, 8), n)
 	}
 	m, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {
@@ -240,7 +240,7 @@ func (g *Graph) openIDs() error {
 		return corrupt(path, 0, "bad magic, expected %q at both ends", idsMagic)
 	case int64(le.Uint64(m[8:])) != n:
 		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
-	case (width != 4 && width != 8) || st.Size() != idsFileBytes(n, int(width)):
+	case (width != 4 && width != 8) || st.Size() != IDsFileBytes(n, int(width)):
 		return corrupt(path, 16, "id width %d for a file of %d bytes, expected 4 or 8 to match it", width, st.Size())
 	case flags&^idsAscending != 0:
 		return corrupt(path, 20, "flags %#x, expected only bit 0", flags)

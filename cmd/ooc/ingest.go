@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/store"
 )
 
 func init() {
@@ -201,7 +200,7 @@ func ingestJSON(dest string, r *ingest.Report) ingestReport {
 
 // checkOrder validates --order.
 func checkOrder(order string) error {
-	if order != store.OrderDegree && order != store.OrderInput && order != ingest.OrderAuto {
+	if ingest.CheckOrder(order) != nil || order == "" {
 		return usagef("--order %q: want auto, degree or input", order)
 	}
 	return nil
