@@ -98,7 +98,8 @@ func (p *pipeline) phase2() error {
 }
 
 // sizePhase2 gives each worker an equal share of the budget, less the spill index, and
-// returns how many workers to run: fewer when a share would sort too few keys.
+// returns how many workers to run: fewer when a share would sort too few keys. The
+// tapes' memory is not theirs.
 func (p *pipeline) sizePhase2() int {
 	var refs int64
 	for _, s := range p.spills {
@@ -106,7 +107,7 @@ func (p *pipeline) sizePhase2() int {
 			refs += int64(len(s.refs))
 		}
 	}
-	avail := p.live() - refs*24
+	avail := p.live() - refs*24 - p.pool.used()
 	w := p.workers
 	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}
@@ -384,7 +385,7 @@ func (p *pipeline) splitKeys(n, maxGroup uint64, bySource bool) uint64 {
 
 // vertexCounts counts the keys of each vertex of the group that starts at lo.
 func (p *pipeline) vertexCounts(t *task, lo uint64, counts []uint32) ([]uint32, error) {
-	counts = slices.Grow(counts[:0], groupMask+1)[:groupMask+1]
+	counts = reuse(counts, groupMask+1)[:groupMask+1]
 	clear(counts)
 	var buf []byte
 	var groups []groupRun
@@ -535,7 +536,7 @@ func (p *pipeline) write(o *output) error {
 
 // sortTask reads the task's keys, sorts and deduplicates them and encodes the lists.
 func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
-	keys := slices.Grow(ws.keys[:0], int(t.n))
+	keys := reuse(ws.keys, int(t.n))
 	var err error
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
@@ -569,10 +570,10 @@ func (ws *workerState) encode(out *output, keys []uint64) {
 		return
 	}
 	n := len(keys)
-	out.data = slices.Grow(out.data, 5*n+n/16+64)
+	out.data = reuse(out.data, 5*n+n/16+64)
 	out.lo = keySrc(keys[0])
 	width := int(keySrc(keys[n-1])-out.lo) + 1
-	out.degrees, out.offsets = slices.Grow(out.degrees, width), slices.Grow(out.offsets, width+1)
+	out.degrees, out.offsets = reuse(out.degrees, width), reuse(out.offsets, width+1)
 	v := out.lo
 	for i := 0; i < n; {
 		s := keySrc(keys[i])
@@ -595,4 +596,15 @@ func (ws *workerState) encode(out *output, keys []uint64) {
 		v, i = s+1, j
 	}
 	out.offsets = append(out.offsets, uint32(len(out.data)))
+}
+
+// reuse returns s emptied, with room for n elements: a buffer reused from task to task.
+// Unlike slices.Grow it does not copy the old contents into a larger buffer of the old
+// capacity plus n, which in degree-ordered phase 2 (tasks of very different sizes)
+// copied and zeroed gigabytes.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n+n/4)
 }

@@ -44,9 +44,11 @@ type Options struct {
 
 	// Sizes forced by tests, so small inputs exercise many spill blocks and split
 	// partitions; zero means "from the budget".
-	chunkKeys int // keys per phase-1 chunk and direction
-	taskKeys  int // keys a phase-2 task may sort at once
-	sampleCap int // entries the automatic order samples
+	chunkKeys int   // keys per phase-1 chunk and direction
+	taskKeys  int   // keys a phase-2 task may sort at once
+	sampleCap int   // entries the automatic order samples
+	spillMem  int64 // bytes of the spills kept in memory (tape); -1: none
+	spillSlab int64 // their slab size
 }
 
 // Phase is the cost of one pipeline phase.

@@ -1,10 +1,12 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,9 +33,10 @@ type pipeline struct {
 
 	dirs       int // spills: 1 undirected, 2 directed (out and in)
 	spills     [2]*spill
-	chunkKeys  int // keys per chunk and direction
-	taskKeys   int // keys a phase-2 task aims at
-	budgetKeys int // keys the budget lets one task sort: the limit for one vertex
+	pool       *memPool // the tapes' memory
+	chunkKeys  int      // keys per chunk and direction
+	taskKeys   int      // keys a phase-2 task aims at
+	budgetKeys int      // keys the budget lets one task sort: the limit for one vertex
 
 	// phase 1
 	free, partial, full chan *chunk
@@ -123,13 +126,15 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 		parent = context.Background()
 	}
 	p.ctx, p.cancel = context.WithCancelCause(parent)
+	p.pool = newMemPool(p.spillMem(), cmp.Or(p.opt.spillSlab, tapeSlab))
 	for d, name := range []string{"out.spill", "in.spill"}[:p.dirs] {
-		if p.spills[d], err = newSpill(b.TempDir(), name); err != nil {
+		if p.spills[d], err = newSpill(b.TempDir(), name, p.pool); err != nil {
 			p.close()
 			return nil, err
 		}
 	}
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
+	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.mem - runtimeMem - used) }
 	return p, nil
 }
 
@@ -154,6 +159,24 @@ func (p *pipeline) sizePhase1() error {
 		p.chunkKeys = p.opt.chunkKeys
 	}
 	return nil
+}
+
+// phase1Bytes is the memory of phase 1's buffers: parse blocks and batches, sorter
+// buffers and the chunks.
+func (p *pipeline) phase1Bytes() int64 {
+	w := int64(p.workers)
+	return (w+2)*parseBlock + w*BatchSize*16 + w*sorterFixed + 8*int64(p.chunkKeys)*((w+2)*int64(p.dirs)+w)
+}
+
+// spillMem is how much of the spills' tapes may stay in memory: half the long-lived
+// memory less phase 1's buffers, so that phase 2 keeps at least half for its tasks (the
+// largest vertex it can sort depends on it) and the degree order's per-vertex arrays
+// fit beside. opt.spillMem overrides it (tests: -1 keeps everything on disk).
+func (p *pipeline) spillMem() int64 {
+	if p.opt.spillMem != 0 {
+		return max(p.opt.spillMem, 0)
+	}
+	return max(p.live()/2-p.phase1Bytes(), 0)
 }
 
 // live is the memory the pipeline's long-lived buffers may take: the Go heap limit

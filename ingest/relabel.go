@@ -1,15 +1,12 @@
 package ingest
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -59,12 +56,10 @@ func (p *pipeline) scanEdges(hdr Header, produce func(emit func([]Edge) error) e
 
 // rawSpill holds the input pairs of a scanned ingest.
 type rawSpill struct {
-	path      string
-	f         *os.File
-	mu        sync.Mutex
-	w         *bufio.Writer
-	wide      bool     // 16-byte pairs of uint64 (--relabel), else 8-byte pairs of uint32
-	ids       []uint64 // --relabel: distinct ids so far: ids[:sorted] sorted and unique, then unsorted
+	t         *tape
+	mu        sync.Mutex // guards ids and sort
+	wide      bool       // 16-byte pairs of uint64 (--relabel), else 8-byte pairs of uint32
+	ids       []uint64   // --relabel: distinct ids so far: ids[:sorted] sorted and unique, then unsorted
 	sort      int
 	deg       *degreeCounter // degree order without --relabel: degrees by id
 	sample    *listSample    // automatic order: sampled lists
@@ -83,15 +78,13 @@ func (r *rawSpill) pairBytes() int64 {
 // or the degree counts.
 func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) error) error {
 	t0 := time.Now()
-	path := filepath.Join(p.b.TempDir(), "raw.spill")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+	t, err := newTape(p.b.TempDir(), "raw.spill", p.pool)
 	if err != nil {
-		return fmt.Errorf("ingest: spill file: %w", err)
+		return err
 	}
-	p.raw = &rawSpill{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), wide: p.opt.Relabel,
-		keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed}
+	p.raw = &rawSpill{t: t, wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed}
 	if p.countDegrees() && !p.opt.Relabel {
-		p.raw.deg = new(degreeCounter)
+		p.raw.deg = newDegreeCounter(p.workers, p.live()/4)
 	}
 	if p.opt.Order == OrderAuto {
 		// at most a sixteenth of the budget (16 bytes an entry)
@@ -108,9 +101,6 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 		return p.raw.add(b, p.input.Name)
 	})
 	prog.finish()
-	if err == nil {
-		err = p.raw.flush()
-	}
 	if err != nil {
 		return err
 	}
@@ -134,9 +124,9 @@ type addScratch struct {
 var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
 
 // add spills a batch and merges its ids into the set or counts its degrees. The
-// encoding, a sort of the batch's own ids and the (atomic) counting happen outside the
-// lock, so that concurrent batches proceed in parallel; the lock covers one write and
-// one append.
+// encoding, the write, a sort of the batch's own ids and the (atomic) counting happen
+// outside the lock, so that concurrent batches proceed in parallel; the lock covers
+// one append to the set.
 func (r *rawSpill) add(b []Edge, name string) error {
 	sc := addScratchPool.Get().(*addScratch)
 	defer addScratchPool.Put(sc)
@@ -149,7 +139,7 @@ func (r *rawSpill) add(b []Edge, name string) error {
 			sc.buf = le.AppendUint64(sc.buf, e.V)
 			sc.ids = append(sc.ids, e.U, e.V)
 		}
-		sc.tmp = slices.Grow(sc.tmp[:0], len(sc.ids))[:len(sc.ids)]
+		sc.tmp = reuse(sc.tmp, len(sc.ids))[:len(sc.ids)]
 		ids = slices.Compact(radixSort(sc.ids, sc.tmp))
 	} else {
 		for _, e := range b {
@@ -166,11 +156,11 @@ func (r *rawSpill) add(b []Edge, name string) error {
 	if r.sample != nil {
 		sc.sampled = r.sample.add(b, r.directed, r.keepLoops, sc.sampled)
 	}
+	if _, err := r.t.append(sc.buf); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, err := r.w.Write(sc.buf); err != nil {
-		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
-	}
 	if r.wide {
 		r.ids = append(r.ids, ids...)
 		// Compact when the unsorted tail outgrows the set: amortized O(log n) per id, and
@@ -188,13 +178,6 @@ func (r *rawSpill) compact() {
 	r.sort = len(r.ids)
 }
 
-func (r *rawSpill) flush() error {
-	if err := r.w.Flush(); err != nil {
-		return fmt.Errorf("ingest: writing spill file %s: %w", r.path, unwrapPath(err))
-	}
-	return nil
-}
-
 func (r *rawSpill) distinct() []uint64 {
 	r.compact()
 	ids := slices.Clip(r.ids)
@@ -203,10 +186,8 @@ func (r *rawSpill) distinct() []uint64 {
 }
 
 func (r *rawSpill) close() {
-	if r != nil && r.f != nil {
-		r.f.Close()
-		os.Remove(r.path)
-		r.f = nil
+	if r != nil {
+		r.t.close()
 	}
 }
 
@@ -236,7 +217,7 @@ func (p *pipeline) replay(hdr Header) error {
 				return err
 			}
 		} else {
-			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices))
+			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices), p.workers)
 			p.raw.deg = nil
 		}
 		p.perm, p.inv = degreeOrder(deg)
@@ -298,13 +279,7 @@ func (p *pipeline) chooseDegree(idx *idIndex) bool {
 	return est.ChoseDegree
 }
 
-func (p *pipeline) rawSize() int64 {
-	st, err := p.raw.f.Stat()
-	if err != nil {
-		return 0
-	}
-	return st.Size()
-}
+func (p *pipeline) rawSize() int64 { return p.raw.t.size }
 
 // readRaw reads the raw spill on all workers as a phase of its own (with a bar).
 func (p *pipeline) readRaw(name string, fn func([]Edge) error) error {
@@ -333,16 +308,18 @@ func (p *pipeline) readRawInto(prog *progress, fn func([]Edge) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf, batch := make([]byte, chunk), make([]Edge, 0, BatchSize)
+			var buf []byte
+			batch := make([]Edge, 0, BatchSize)
 			for c := next.Add(1) - 1; c < nchunks && errs[w] == nil; c = next.Add(1) - 1 {
 				if p.ctx.Err() != nil {
 					errs[w] = p.cause()
 					break
 				}
 				off := c * chunk
-				b := buf[:min(chunk, size-off)]
-				if _, err := p.raw.f.ReadAt(b, off); err != nil {
-					errs[w] = fmt.Errorf("ingest: reading spill file %s at offset %d: %w", p.raw.path, off, unwrapPath(err))
+				var b []byte
+				var err error
+				if b, buf, err = p.raw.t.read(buf, off, min(chunk, size-off)); err != nil {
+					errs[w] = err
 					break
 				}
 				batch = decodeRaw(batch[:0], b, pb)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -38,12 +36,11 @@ type blockRef struct {
 	len   int64
 }
 
-// spill is one direction's spill file. Sorters append whole blocks under mu; the
-// in-memory index keeps file descriptors and spill files to one per direction however
-// many partitions there are.
+// spill is one direction's spill: a tape, in memory while the budget allows, and an
+// index of its blocks. Sorters append whole blocks; the index keeps file descriptors
+// and spill files to one per direction however many partitions there are.
 type spill struct {
-	path string
-	f    *os.File
+	t    *tape
 	mu   sync.Mutex
 	size int64
 	refs []blockRef
@@ -53,29 +50,27 @@ type spill struct {
 	bySource bool
 }
 
-func newSpill(dir, name string) (*spill, error) {
-	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+func newSpill(dir, name string, pool *memPool) (*spill, error) {
+	t, err := newTape(dir, name, pool)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: spill file: %w", err)
+		return nil, err
 	}
-	return &spill{path: path, f: f}, nil
+	return &spill{t: t}, nil
 }
 
 // write appends buf, which holds the encoded blocks refs (offsets relative to buf).
+// Only the reservation and the index take the lock; the copy runs outside it.
 func (s *spill) write(buf []byte, refs []blockRef) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.f.Write(buf); err != nil {
-		return fmt.Errorf("ingest: writing spill file %s: %w", s.path, unwrapPath(err))
-	}
+	base := s.t.reserve(int64(len(buf)))
 	for _, r := range refs {
-		r.off += s.size
+		r.off += base
 		s.refs = append(s.refs, r)
 		s.keys += uint64(r.count)
 	}
 	s.size += int64(len(buf))
-	return nil
+	s.mu.Unlock()
+	return s.t.writeAt(buf, base)
 }
 
 // byPart sorts the index by partition and returns each partition's blocks; the order
@@ -100,13 +95,10 @@ func (s *spill) byPart() map[uint32][]blockRef {
 }
 
 func (s *spill) close() error {
-	if s == nil || s.f == nil {
+	if s == nil {
 		return nil
 	}
-	err := s.f.Close()
-	os.Remove(s.path)
-	s.f = nil
-	return err
+	return s.t.close()
 }
 
 // groupShift is the width of a group: the source vertices of one partition that
@@ -246,13 +238,10 @@ func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
 	return key(g.base|uint32(x&groupMask), uint32(x>>groupShift))
 }
 
-// readBlock reads the bytes of ref into buf (grown as needed).
-func (s *spill) readBlock(buf []byte, ref blockRef) ([]byte, error) {
-	buf = slices.Grow(buf[:0], int(ref.len))[:ref.len]
-	if _, err := s.f.ReadAt(buf, ref.off); err != nil {
-		return buf, fmt.Errorf("ingest: reading spill file %s at offset %d: %w", s.path, ref.off, unwrapPath(err))
-	}
-	return buf, nil
+// readBlock returns the bytes of ref: in the tape's memory, or read into buf (grown as
+// needed), which it returns too.
+func (s *spill) readBlock(buf []byte, ref blockRef) (data, _ []byte, err error) {
+	return s.t.read(buf, ref.off, ref.len)
 }
 
 // decodeRange appends to dst the keys of block ref whose source lies in [lo, hi),
@@ -301,13 +290,13 @@ const headMax = 1 << 10
 // sub-range little more than its share of them.
 func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi uint64) ([]byte, spillBlock, error) {
 	if ref.len <= 4*headMax {
-		buf, err := s.readBlock(buf, ref)
+		data, buf, err := s.readBlock(buf, ref)
 		if err != nil {
 			return buf, spillBlock{}, err
 		}
-		b, err := openBlock(buf, ref.part, ref.count, groups)
+		b, err := openBlock(data, ref.part, ref.count, groups)
 		if err != nil {
-			return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+			return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 		}
 		return buf, b, nil
 	}
@@ -332,23 +321,24 @@ func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi ui
 	}
 	from := uint64(first) * uint64(b.width) / 8
 	to := min((uint64(last)*uint64(b.width)+7)/8+blockPad, uint64(ref.len)-uint64(hdr))
-	if buf, err = s.readBlock(buf, blockRef{off: ref.off + int64(hdr) + int64(from), len: int64(to - from)}); err != nil {
+	var data []byte
+	if data, buf, err = s.readBlock(buf, blockRef{off: ref.off + int64(hdr) + int64(from), len: int64(to - from)}); err != nil {
 		return buf, b, err
 	}
-	b.entries, b.skip = buf, from*8
+	b.entries, b.skip = data, from*8
 	return buf, b, nil
 }
 
 // readHeader reads and parses the header of block ref, which is larger than headMax,
 // and returns the block without its entries and the header's length.
 func (s *spill) readHeader(buf []byte, groups []groupRun, ref blockRef) ([]byte, spillBlock, int, error) {
-	buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
+	data, buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
 	if err != nil {
 		return buf, spillBlock{}, 0, err
 	}
-	b, hdr, err := parseHeader(buf, ref.part, ref.count, groups, ref.len)
+	b, hdr, err := parseHeader(data, ref.part, ref.count, groups, ref.len)
 	if err != nil {
-		return buf, b, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+		return buf, b, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 	}
 	return buf, b, hdr, nil
 }
@@ -359,11 +349,12 @@ func (s *spill) groupCounts(counts *[groupsPerPart]uint64, buf []byte, groups []
 	var b spillBlock
 	var err error
 	if ref.len <= 4*headMax {
-		if buf, err = s.readBlock(buf, ref); err != nil {
+		var data []byte
+		if data, buf, err = s.readBlock(buf, ref); err != nil {
 			return buf, groups, err
 		}
-		if b, err = openBlock(buf, ref.part, ref.count, groups); err != nil {
-			return buf, groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.path, ref.off, err)
+		if b, err = openBlock(data, ref.part, ref.count, groups); err != nil {
+			return buf, groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 		}
 	} else if buf, b, _, err = s.readHeader(buf, groups, ref); err != nil {
 		return buf, groups, err

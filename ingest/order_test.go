@@ -1,0 +1,68 @@
+package ingest
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// TestDegreeCounter counts random batches from several goroutines with budgets for no,
+// some and all private pages and compares the sums with a sequential count.
+func TestDegreeCounter(t *testing.T) {
+	seed := uint64(os.Getpid())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	const n = 5 << degPageBits
+	var batches [][]Edge
+	for range 40 {
+		b := make([]Edge, rng.IntN(3000))
+		for i := range b {
+			b[i] = Edge{rng.Uint64N(n), rng.Uint64N(n)}
+			if i%7 == 0 {
+				b[i].U = rng.Uint64N(3) // hubs
+			}
+			if i%11 == 0 {
+				b[i].V = b[i].U // self-loops
+			}
+		}
+		batches = append(batches, b)
+	}
+	for _, keepLoops := range []bool{false, true} {
+		want := make([]uint32, n)
+		var top uint64
+		for _, b := range batches {
+			for _, e := range b {
+				top = max(top, e.U+1, e.V+1)
+				if e.U != e.V || keepLoops {
+					want[e.U]++
+					want[e.V]++
+				}
+			}
+		}
+		for _, pages := range []int64{0, 3, 1000} {
+			c := newDegreeCounter(3, pages*degPageBytes)
+			var wg sync.WaitGroup
+			for g := range 4 { // more goroutines than private counters
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := g; i < len(batches); i += 4 {
+						c.add(batches[i], keepLoops)
+					}
+				}()
+			}
+			wg.Wait()
+			if c.top.Load() != top {
+				t.Errorf("private pages %d: top %d, want %d", pages, c.top.Load(), top)
+			}
+			if got := c.flatten(top, 3); !slices.Equal(got, want[:top]) {
+				t.Errorf("private pages %d, self-loops kept %v: counts differ", pages, keepLoops)
+			}
+			if pages == 3 && !c.full.Load() {
+				t.Errorf("a budget of 3 private pages was never exhausted")
+			}
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// tape is an append-only byte stream that holds its first bytes in memory, in slabs
+// taken from a memPool, and the rest in a file once the pool runs dry: the spills of an
+// input that fits in the budget never touch the disk (kron21 text on 2 cores spent a
+// fifth of its CPU time in the spill's write and read calls), and one that does not fit
+// spills only its excess. Writers reserve a range under the lock and copy into it
+// outside, in parallel; reads come after the last write.
+type tape struct {
+	path string
+	f    *os.File
+	pool *memPool
+	slab int64
+
+	mu     sync.Mutex
+	slabs  [][]byte // slabs[i] holds bytes [i*slab, (i+1)*slab); fixed length, filled in order
+	nslabs int
+	spilt  bool  // the stream goes on in f, from byte nslabs*slab (its offset 0) on
+	size   int64 // bytes reserved
+}
+
+func newTape(dir, name string, pool *memPool) (*tape, error) {
+	path := dir + string(os.PathSeparator) + name
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: spill file: %w", err)
+	}
+	t := &tape{path: path, f: f, pool: pool, slab: 1}
+	if pool != nil {
+		t.slab = pool.slab
+		t.slabs = make([][]byte, pool.limit/t.slab+1)
+	}
+	return t, nil
+}
+
+// append writes b at the end of the stream and returns its offset.
+func (t *tape) append(b []byte) (int64, error) {
+	off := t.reserve(int64(len(b)))
+	return off, t.writeAt(b, off)
+}
+
+// reserve claims the next n bytes of the stream, with the slabs that hold them.
+func (t *tape) reserve(n int64) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	off := t.size
+	t.size += n
+	for !t.spilt && int64(t.nslabs)*t.slab < t.size {
+		if t.nslabs == len(t.slabs) || !t.pool.take(t.slab) {
+			t.spilt = true
+			break
+		}
+		t.slabs[t.nslabs] = allocSlab(t.slab)
+		t.nslabs++
+	}
+	return off
+}
+
+// memEnd is where the file's part of the stream starts. Only a reserved range's own
+// slabs are read outside the lock, and those are never replaced.
+func (t *tape) memEnd() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return int64(t.nslabs) * t.slab
+}
+
+// writeAt copies b into the reserved range at off.
+func (t *tape) writeAt(b []byte, off int64) error {
+	end := t.memEnd()
+	for len(b) > 0 && off < end {
+		n := copy(t.slabs[off/t.slab][off%t.slab:], b)
+		b, off = b[n:], off+int64(n)
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	if _, err := t.f.WriteAt(b, off-end); err != nil {
+		return fmt.Errorf("ingest: writing spill file %s: %w", t.path, unwrapPath(err))
+	}
+	return nil
+}
+
+// read returns the n bytes at off: a slice of a slab where they lie in one, else a copy
+// in scratch (grown as needed), which read returns too. The data must not be modified.
+func (t *tape) read(scratch []byte, off, n int64) (data, _ []byte, err error) {
+	end := int64(t.nslabs) * t.slab // no writes any more: no lock needed
+	if off < end && off%t.slab+n <= t.slab {
+		i := off / t.slab
+		return t.slabs[i][off%t.slab : off%t.slab+n], scratch, nil
+	}
+	if int64(cap(scratch)) < n {
+		scratch = make([]byte, n)
+	}
+	data = scratch[:n]
+	b, at := data, off
+	for len(b) > 0 && at < end {
+		c := copy(b, t.slabs[at/t.slab][at%t.slab:])
+		b, at = b[c:], at+int64(c)
+	}
+	if len(b) > 0 {
+		if _, err := t.f.ReadAt(b, at-end); err != nil {
+			return data, scratch, fmt.Errorf("ingest: reading spill file %s at offset %d: %w", t.path, at-end, unwrapPath(err))
+		}
+	}
+	return data, scratch, nil
+}
+
+// fileBytes is the part of the stream in the file.
+func (t *tape) fileBytes() int64 { return max(t.size-int64(t.nslabs)*t.slab, 0) }
+
+// close removes the file and returns the slabs to the pool.
+func (t *tape) close() error {
+	if t == nil || t.f == nil {
+		return nil
+	}
+	err := t.f.Close()
+	os.Remove(t.path)
+	t.f = nil
+	for _, s := range t.slabs[:t.nslabs] {
+		freeSlab(s)
+	}
+	t.pool.give(int64(t.nslabs) * t.slab)
+	t.slabs, t.nslabs = nil, 0
+	return err
+}
+
+// memPool is the budget the tapes of one ingest share for their slabs.
+type memPool struct {
+	limit int64
+	slab  int64 // the size of a slab
+	left  atomic.Int64
+	// onUse, when set, hears the bytes taken after each change: slabs live outside
+	// the Go heap, so the pipeline lowers the collector's limit by them
+	onUse func(used int64)
+}
+
+// tapeSlab is the size of a tape's slabs: fine enough that a small budget still holds
+// some of the stream, coarse enough that a slab covers many blocks and raw chunks (a
+// multiple of their size, so that a raw chunk is never copied).
+const tapeSlab = 8 << 20
+
+func newMemPool(limit, slab int64) *memPool {
+	m := &memPool{limit: max(limit, 0), slab: slab}
+	m.left.Store(m.limit)
+	return m
+}
+
+func (m *memPool) take(n int64) bool {
+	if m == nil {
+		return false
+	}
+	for {
+		l := m.left.Load()
+		if l < n {
+			return false
+		}
+		if m.left.CompareAndSwap(l, l-n) {
+			m.changed()
+			return true
+		}
+	}
+}
+
+func (m *memPool) give(n int64) {
+	if m != nil {
+		m.left.Add(n)
+		m.changed()
+	}
+}
+
+func (m *memPool) changed() {
+	if m.onUse != nil {
+		m.onUse(m.used())
+	}
+}
+
+// used is the memory the tapes hold.
+func (m *memPool) used() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.limit - m.left.Load()
+}
