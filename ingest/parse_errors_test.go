@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,21 +114,40 @@ func TestMalformedInputs(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, workers := range []int{1, 4} {
-				checkMalformed(t, tc, in, workers)
+			for _, file := range []bool{false, true} {
+				t.Run(map[bool]string{false: "reader", true: "file"}[file], func(t *testing.T) {
+					for _, workers := range []int{1, 4} {
+						checkMalformed(t, tc, in, workers, file)
+					}
+				})
 			}
 		})
 	}
 }
 
-func checkMalformed(t *testing.T, tc malformedInput, in []byte, workers int) {
+// checkMalformed parses in from a reader, or from a file (mapped when uncompressed),
+// and checks the error.
+func checkMalformed(t *testing.T, tc malformedInput, in []byte, workers int, file bool) {
 	t.Helper()
 	maxID := tc.maxID
 	if maxID == 0 {
 		maxID = 1<<32 - 2
 	}
 	opt := ParseOptions{Name: tc.file, Format: tc.format, MaxID: maxID, Workers: workers}
-	_, _, err := collect(bytes.NewReader(in), opt)
+	var r io.Reader = bytes.NewReader(in)
+	if file {
+		path := filepath.Join(t.TempDir(), "in")
+		if err := os.WriteFile(path, in, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r = f
+	}
+	_, _, err := collect(r, opt)
 	if err == nil {
 		t.Fatalf("workers %d: no error", workers)
 	}

@@ -103,9 +103,16 @@ func TestFixtures(t *testing.T) {
 				}
 				// By name (extension helps), and as stdin: content only, a
 				// reader returning one byte at a time like a slow pipe.
+				f, err := os.Open(filepath.Join("testdata/inputs", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				// And as the file itself: mapped when uncompressed.
 				readers := map[string]io.Reader{
-					name: bytes.NewReader(data),
-					"-":  iotest.OneByteReader(bytes.NewReader(data)),
+					name:               bytes.NewReader(data),
+					"-":                iotest.OneByteReader(bytes.NewReader(data)),
+					"testdata/" + name: f,
 				}
 				for as, r := range readers {
 					opt := ParseOptions{Name: as, Workers: 3}

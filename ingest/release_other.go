@@ -1,0 +1,5 @@
+//go:build !unix
+
+package ingest
+
+func releasePages([]byte, int64, int64) {}
