@@ -22,7 +22,7 @@ var (
 	ingestEdges = flag.Int64("ingest.edges", 1<<20, "edges of the generated Kronecker graph (rounded to 16*2^k)")
 	ingestMem   = flag.Int64("ingest.mem", 0, "memory budget in bytes (0: the default)")
 	ingestOrder = flag.String("ingest.order", store.OrderDegree, "vertex order: degree (the CLI's default) or input")
-	ingestMap   = flag.Bool("ingest.mmap", true, "parse uncompressed files from a mapping (false: read them)")
+	ingestTask  = flag.Int("ingest.taskkeys", 0, "keys of a phase-2 task (0: the pipeline's choice)")
 )
 
 // BenchmarkIngest ingests a Graph500 Kronecker edge list (edge factor 16) as text and as
@@ -30,8 +30,6 @@ var (
 // edges/s and MB/s, the ingest/parse-only time ratio, peak RSS against the budget and
 // the stored bytes per directed edge.
 func BenchmarkIngest(b *testing.B) {
-	mapInputs = *ingestMap
-	defer func() { mapInputs = true }()
 	scale := max(bits.Len64(uint64(*ingestEdges/16))-1, 4)
 	spec := gen.Spec{Kind: "kron", Scale: scale, EdgeFactor: 16, Seed: 1}
 	dir := b.TempDir()
@@ -80,7 +78,7 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 		}
 		parseSecs += time.Since(t0).Seconds()
 		b.StartTimer()
-		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem, Order: *ingestOrder})
+		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem, Order: *ingestOrder, taskKeys: *ingestTask})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestDegreeCounter counts random batches from several goroutines with budgets for no,
-// some and all private pages and compares the sums with a sequential count.
+// TestDegreeCounter counts random batches from several goroutines and compares the sums
+// with a sequential count.
 func TestDegreeCounter(t *testing.T) {
 	seed := uint64(os.Getpid())
 	t.Logf("seed %d", seed)
@@ -41,28 +41,23 @@ func TestDegreeCounter(t *testing.T) {
 				}
 			}
 		}
-		for _, pages := range []int64{0, 3, 1000} {
-			c := newDegreeCounter(3, pages*degPageBytes)
-			var wg sync.WaitGroup
-			for g := range 4 { // more goroutines than private counters
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := g; i < len(batches); i += 4 {
-						c.add(batches[i], keepLoops)
-					}
-				}()
-			}
-			wg.Wait()
-			if c.top.Load() != top {
-				t.Errorf("private pages %d: top %d, want %d", pages, c.top.Load(), top)
-			}
-			if got := c.flatten(top, 3); !slices.Equal(got, want[:top]) {
-				t.Errorf("private pages %d, self-loops kept %v: counts differ", pages, keepLoops)
-			}
-			if pages == 3 && !c.full.Load() {
-				t.Errorf("a budget of 3 private pages was never exhausted")
-			}
+		c := new(degreeCounter)
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := g; i < len(batches); i += 4 {
+					c.add(batches[i], keepLoops)
+				}
+			}()
+		}
+		wg.Wait()
+		if c.top.Load() != top {
+			t.Errorf("top %d, want %d", c.top.Load(), top)
+		}
+		if got := c.flatten(top); !slices.Equal(got, want[:top]) {
+			t.Errorf("self-loops kept %v: counts differ", keepLoops)
 		}
 	}
 }

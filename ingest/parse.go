@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 )
@@ -81,9 +80,6 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 	in := &countingReader{r: r, progress: opt.Progress}
 	res := &ParseResult{}
 	p := &parser{opt: opt, path: displayName(opt.Name), in: in, res: res}
-	if f, ok := r.(*os.File); ok {
-		p.file, p.fileStart = f, fileStart(f)
-	}
 	defer func() {
 		res.InBytes = in.n
 		if p.raw != nil {

@@ -125,7 +125,7 @@ func TestMalformedInputs(t *testing.T) {
 	}
 }
 
-// checkMalformed parses in from a reader, or from a file (mapped when uncompressed),
+// checkMalformed parses in from a reader, or from a file,
 // and checks the error.
 func checkMalformed(t *testing.T, tc malformedInput, in []byte, workers int, file bool) {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sync"
 	"sync/atomic"
 )
@@ -37,10 +36,6 @@ type parser struct {
 	hdrLine    int64  // line of the MTX size line or the DIMACS p line
 	hdr        []byte // the current header line
 	rows, cols uint64 // MTX dimensions, DIMACS N (both)
-
-	file      *os.File // the input, when Parse got a file: mapped if regular and uncompressed
-	fileStart int64    // its offset when Parse began
-	mapped    *mapping
 
 	lineCounts  []int64 // newlines per block, by seq (guarded by mu)
 	partialLine bool    // the input ends without a newline
@@ -96,17 +91,6 @@ func (p *parser) run(emit func([]Edge) error) error {
 		p.body, read = parseBin32Block, p.readBinary(8)
 	case FormatBin64:
 		p.body, read = parseBin64Block, p.readBinary(16)
-	}
-	if p.mapped = p.openMapping(); p.mapped != nil {
-		defer p.closeMapping()
-		pair := 0
-		switch p.res.Format {
-		case FormatBin32:
-			pair = 8
-		case FormatBin64:
-			pair = 16
-		}
-		read = p.readMapped(pair)
 	}
 	p.free = make(chan []byte, p.opt.Workers+2)
 	work := make(chan *block, p.opt.Workers)
@@ -171,8 +155,11 @@ func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.Wa
 	defer func() { batchPool.Put(&w.batch) }()
 	for b := range blocks {
 		if b.seq < p.errSeq.Load() {
-			if err := p.parseBlock(w, b); err != nil {
+			if err := p.body(w, b); err != nil {
 				p.fail(b.seq, err)
+			}
+			if p.res.Format.text() {
+				p.countLines(b.seq, bytes.Count(b.data, newline))
 			}
 		}
 		if b.buf != nil {
@@ -184,19 +171,6 @@ func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.Wa
 			p.fail(-1, err)
 		}
 	}
-}
-
-// parseBlock parses one block and counts its lines; a mapped block is then released.
-func (p *parser) parseBlock(w *worker, b *block) (err error) {
-	if p.mapped != nil {
-		defer p.guardFault(&err)()
-		defer p.doneMapped(b)
-	}
-	err = p.body(w, b)
-	if p.res.Format.text() {
-		p.countLines(b.seq, bytes.Count(b.data, newline))
-	}
-	return err
 }
 
 // getBuf returns a block buffer, allocating at most Workers+2 of them so that

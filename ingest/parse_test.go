@@ -108,7 +108,7 @@ func TestFixtures(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				// And as the file itself: mapped when uncompressed.
+				// And as the file itself.
 				readers := map[string]io.Reader{
 					name:               bytes.NewReader(data),
 					"-":                iotest.OneByteReader(bytes.NewReader(data)),

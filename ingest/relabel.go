@@ -84,7 +84,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	}
 	p.raw = &rawSpill{t: t, wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed}
 	if p.countDegrees() && !p.opt.Relabel {
-		p.raw.deg = newDegreeCounter(p.workers, p.live()/4)
+		p.raw.deg = new(degreeCounter)
 	}
 	if p.opt.Order == OrderAuto {
 		// at most a sixteenth of the budget (16 bytes an entry)
@@ -217,7 +217,7 @@ func (p *pipeline) replay(hdr Header) error {
 				return err
 			}
 		} else {
-			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices), p.workers)
+			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices))
 			p.raw.deg = nil
 		}
 		p.perm, p.inv = degreeOrder(deg)

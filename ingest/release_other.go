@@ -1,5 +1,0 @@
-//go:build !unix
-
-package ingest
-
-func releasePages([]byte, int64, int64) {}
