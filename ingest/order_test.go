@@ -61,3 +61,32 @@ func TestDegreeCounter(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSort: phase 1's sort by group leaves the keys a permutation of the input in
+// ascending groups (and, by source, ascending sources), whether the groups present span
+// few bits (one counting pass) or many (the radix passes).
+func TestGroupSort(t *testing.T) {
+	seed := uint64(os.Getpid())
+	rng := rand.New(rand.NewPCG(seed, 9))
+	for _, srcBits := range []int{8, 15, 22, 23, 24, 28, 32} {
+		for _, bySource := range []bool{false, true} {
+			n := 100 + rng.IntN(5000)
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = key(uint32(rng.Uint64N(1<<srcBits)), rng.Uint32())
+			}
+			in := slices.Clone(keys)
+			got := slices.Clone(groupSort(keys, make([]uint64, n), bySource))
+			for i := 1; i < n; i++ {
+				if groupOf(got[i]) < groupOf(got[i-1]) || bySource && keySrc(got[i]) < keySrc(got[i-1]) {
+					t.Fatalf("seed %d, %d source bits, by source %v: keys %d and %d out of order", seed, srcBits, bySource, i-1, i)
+				}
+			}
+			slices.Sort(in)
+			slices.Sort(got)
+			if !slices.Equal(in, got) {
+				t.Fatalf("seed %d, %d source bits: not a permutation of the input", seed, srcBits)
+			}
+		}
+	}
+}
