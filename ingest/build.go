@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -308,12 +310,12 @@ func (d *dispatcher) send(t *task) error {
 // phase 2 on kron21. A sub-range's task then decodes only the groups it overlaps.
 func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	var gc [groupsPerPart]uint64
-	var buf []byte
+	var rb readBuf
 	var groups []groupRun
 	var err error
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
-			if buf, groups, err = src.s.groupCounts(&gc, buf, groups, ref); err != nil {
+			if groups, err = src.s.groupCounts(&gc, &rb, groups, ref); err != nil {
 				return nil, counts, err
 			}
 		}
@@ -395,13 +397,12 @@ func (p *pipeline) splitKeys(n, maxGroup uint64, bySource, onDisk bool) uint64 {
 func (p *pipeline) vertexCounts(t *task, lo uint64, counts []uint32) ([]uint32, error) {
 	counts = reuse(counts, groupMask+1)[:groupMask+1]
 	clear(counts)
-	var buf []byte
+	var rb readBuf
 	var groups []groupRun
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
-			var b spillBlock
-			var err error
-			if buf, b, err = src.s.readRange(buf, groups, ref, lo, lo+groupMask+1); err != nil {
+			b, err := src.s.readRange(&rb, groups, ref, lo, lo+groupMask+1, false)
+			if err != nil {
 				return counts, err
 			}
 			groups = b.groups
@@ -463,8 +464,9 @@ type output struct {
 // sort its next task while its last one waits to be written.
 type workerState struct {
 	keys, tmp []uint64
-	buf       []byte
+	rb        readBuf
 	groups    []groupRun
+	runs      []entryRun
 	nbrs      []uint32
 	outs      [2]output
 }
@@ -542,47 +544,119 @@ func (p *pipeline) write(o *output) error {
 	return nil
 }
 
-// sortTask reads the task's keys, sorts and deduplicates them and encodes the lists.
+// sortTask sorts the task's keys group by group, deduplicates them and encodes the
+// lists. It collects the runs of entries each block holds for each group, orders them by
+// group and decodes one sort unit of consecutive groups at a time: a unit's keys and
+// buffer then stay in the core's own cache through the decode, the radix passes and the
+// encoding, where the whole task's 4 MiB did not, and the decode packs the keys for the
+// radix sort and counts its first digit on the way.
 func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
-	keys := reuse(ws.keys, int(t.n))
+	ws.rb.reset()
+	runs := ws.runs[:0]
 	var err error
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
-			n := len(keys)
-			if keys, ws.buf, ws.groups, err = src.s.decodeRange(keys, ws.buf, ws.groups, ref, t.lo, t.hi); err != nil {
+			if runs, ws.groups, err = src.s.appendRuns(runs, &ws.rb, ws.groups, ref, t.lo, t.hi, src.skipLoops); err != nil {
+				ws.runs = runs
 				return err
-			}
-			if src.skipLoops {
-				keys = keys[:n+len(slices.DeleteFunc(keys[n:], func(k uint64) bool { return keySrc(k) == keyDst(k) }))]
 			}
 		}
 	}
-	ws.keys = keys
-	if cap(ws.tmp) < len(keys) {
-		ws.tmp = make([]uint64, len(keys))
+	slices.SortFunc(runs, func(a, b entryRun) int { return cmp.Compare(a.base, b.base) })
+	ws.runs = runs
+	out.begin(t.n)
+	for i := 0; i < len(runs); {
+		j, n := i, 0
+		for j < len(runs) {
+			k, m := j, 0
+			for ; k < len(runs) && runs[k].base == runs[j].base; k++ {
+				m += int(runs[k].end - runs[k].start)
+			}
+			if j > i && (n+m > unitKeys || runs[j].base-runs[i].base >= unitSpan) {
+				break
+			}
+			j, n = k, n+m
+		}
+		p.sortUnit(ws, out, runs[i:j], n, t.lo, t.hi)
+		i = j
 	}
-	sorted := radixSort(keys, ws.tmp)
+	out.finish()
+	return nil
+}
+
+// unitKeys is the size up to which consecutive groups of a task share a sort unit, and
+// unitSpan the widest range of sources a unit covers: a unit's keys and radix buffer
+// (16 bytes a key) then fit a core's L2 cache, and its radix passes sort on at most 4
+// more bits of source than a single group's.
+const (
+	unitKeys = 1 << 15
+	unitSpan = 1 << (groupShift + 4)
+)
+
+// sortUnit decodes, sorts, deduplicates and encodes the runs of one sort unit, n
+// entries at most (fewer when runs are filtered).
+func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int, lo, hi uint64) {
+	base := runs[0].base
+	var dstBits uint
+	for i := range runs {
+		dstBits = max(dstBits, runs[i].width-groupShift)
+	}
+	packed := uint(bits.Len32(runs[len(runs)-1].base-base+groupMask)) + dstBits
+	keys := reuse(ws.keys, n)
+	if cap(ws.tmp) < n {
+		ws.tmp = make([]uint64, n+n/4)
+	}
+	var sorted []uint64
+	if n < 256 || n > msdThreshold {
+		// Too few keys to pay for the histograms, or too many for an LSD sort in cache:
+		// radixSort sorts them as they are.
+		for i := range runs {
+			keys = runs[i].appendKeys(keys, lo, hi)
+		}
+		sorted = radixSort(keys, ws.tmp)
+	} else {
+		passes := (packed + wideBits - 1) / wideBits
+		width := (packed + passes - 1) / passes
+		var count [1 << wideBits]uint32
+		mask := uint64(1)<<width - 1
+		for i := range runs {
+			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, &count, mask)
+		}
+		sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, packing{dstBits: dstBits, srcLo: uint64(base)})
+	}
+	ws.keys = keys
 	if !p.opt.KeepDuplicates {
 		sorted = slices.Compact(sorted)
 	}
 	ws.encode(out, sorted)
-	return nil
 }
 
-// encode turns sorted keys into out's dense degrees, offsets and data, from the first
-// source vertex to the last.
+// begin empties out for a task of at most n keys.
+func (o *output) begin(n uint64) {
+	o.degrees, o.offsets = o.degrees[:0], o.offsets[:0]
+	o.data = reuse(o.data, int(5*n+n/16+64))
+	o.loops, o.edges = 0, 0
+}
+
+// finish closes the offsets of a task's output.
+func (o *output) finish() {
+	if len(o.degrees) > 0 {
+		o.offsets = append(o.offsets, uint32(len(o.data)))
+	}
+}
+
+// encode appends sorted keys, whose sources follow those already in out, to out's dense
+// degrees, offsets and data.
 func (ws *workerState) encode(out *output, keys []uint64) {
-	out.degrees, out.offsets, out.data = out.degrees[:0], out.offsets[:0], out.data[:0]
-	out.loops, out.edges = 0, uint64(len(keys))
-	if len(keys) == 0 {
+	n := len(keys)
+	if n == 0 {
 		return
 	}
-	n := len(keys)
-	out.data = reuse(out.data, 5*n+n/16+64)
-	out.lo = keySrc(keys[0])
-	width := int(keySrc(keys[n-1])-out.lo) + 1
-	out.degrees, out.offsets = reuse(out.degrees, width), reuse(out.offsets, width+1)
-	v := out.lo
+	if len(out.degrees) == 0 {
+		out.lo = keySrc(keys[0])
+	}
+	out.edges += uint64(n)
+	v := out.lo + uint32(len(out.degrees))
 	for i := 0; i < n; {
 		s := keySrc(keys[i])
 		for ; v < s; v++ {
@@ -603,7 +677,6 @@ func (ws *workerState) encode(out *output, keys []uint64) {
 		out.data = store.AppendList(out.data, s, ws.nbrs)
 		v, i = s+1, j
 	}
-	out.offsets = append(out.offsets, uint32(len(out.data)))
 }
 
 // reuse returns s emptied, with room for n elements: a buffer reused from task to task.

@@ -238,46 +238,134 @@ func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
 	return key(g.base|uint32(x&groupMask), uint32(x>>groupShift))
 }
 
-// readBlock returns the bytes of ref: in the tape's memory, or read into buf (grown as
-// needed), which it returns too.
-func (s *spill) readBlock(buf []byte, ref blockRef) (data, _ []byte, err error) {
-	return s.t.read(buf, ref.off, ref.len)
+// readBuf is where a task's spill reads land when they do not lie inside one of the
+// tape's slabs (which are read in place): headers in scratch, reused by the next read,
+// and entries in arena, kept until reset, since a task collects the runs of all its
+// blocks before it decodes any.
+type readBuf struct {
+	scratch []byte
+	arena   []byte
 }
 
-// decodeRange appends to dst the keys of block ref whose source lies in [lo, hi),
-// decoding only the groups that overlap the range.
-func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blockRef, lo, hi uint64) ([]uint64, []byte, []groupRun, error) {
-	buf, b, err := s.readRange(buf, groups, ref, lo, hi)
+func (rb *readBuf) reset() { rb.arena = rb.arena[:0] }
+
+// readBlock returns the bytes of ref: in the tape's memory, or read into rb (kept in its
+// arena when keep is set).
+func (s *spill) readBlock(rb *readBuf, ref blockRef, keep bool) ([]byte, error) {
+	if s.t.inSlab(ref.off, ref.len) {
+		return s.t.slabBytes(ref.off, ref.len), nil
+	}
+	if !keep {
+		data, scratch, err := s.t.read(rb.scratch, ref.off, ref.len)
+		rb.scratch = scratch
+		return data, err
+	}
+	n := int(ref.len)
+	if cap(rb.arena)-len(rb.arena) < n {
+		// Runs already collected keep the old array alive until the task ends.
+		rb.arena = make([]byte, 0, max(2*cap(rb.arena), n, 1<<20))
+	}
+	data, _, err := s.t.read(rb.arena[len(rb.arena):len(rb.arena)+n], ref.off, ref.len)
+	rb.arena = rb.arena[:len(rb.arena)+n]
+	return data, err
+}
+
+// entryRun is the entries of one group of one block that a task decodes: those of
+// sources base+[0, 1024), indices [start, end) of the block's entries. filter says the
+// group straddles the task's range, whose sources the decoder then checks; skipLoops
+// drops self-loops.
+type entryRun struct {
+	entries    []byte
+	skip       uint64
+	width      uint
+	base       uint32
+	start, end uint32
+	filter     bool
+	skipLoops  bool
+}
+
+// appendRuns reads block ref and appends the runs of its groups that overlap [lo, hi).
+// A bySource group that straddles the range is narrowed to its sub-run by binary search.
+func (s *spill) appendRuns(runs []entryRun, rb *readBuf, groups []groupRun, ref blockRef, lo, hi uint64, skipLoops bool) ([]entryRun, []groupRun, error) {
+	b, err := s.readRange(rb, groups, ref, lo, hi, true)
 	if err != nil {
-		return dst, buf, groups, err
+		return runs, groups, err
 	}
 	for gi := range b.groups {
 		g := &b.groups[gi]
 		first, last := uint64(g.base), uint64(g.base)+groupMask
-		switch {
-		case last < lo || first >= hi:
-		case first >= lo && last < hi:
-			for i := g.start; i < g.end; i++ {
-				dst = append(dst, b.key(g, i))
-			}
-		case !s.bySource:
-			for i := g.start; i < g.end; i++ {
-				if k := b.key(g, i); uint64(keySrc(k)) >= lo && uint64(keySrc(k)) < hi {
-					dst = append(dst, k)
+		if last < lo || first >= hi {
+			continue
+		}
+		r := entryRun{entries: b.entries, skip: b.skip, width: b.width, base: g.base, start: g.start, end: g.end, skipLoops: skipLoops}
+		if first < lo || last >= hi {
+			if s.bySource {
+				// sources ascend within the group: find the sub-run of [lo, hi)
+				n := int(g.end - g.start)
+				at := func(x uint64) uint32 {
+					return g.start + uint32(sort.Search(n, func(i int) bool { return uint64(keySrc(b.key(g, g.start+uint32(i)))) >= x }))
 				}
-			}
-		default:
-			// sources ascend within the group: find the sub-run of [lo, hi)
-			n := int(g.end - g.start)
-			at := func(x uint64) uint32 {
-				return g.start + uint32(sort.Search(n, func(i int) bool { return uint64(keySrc(b.key(g, g.start+uint32(i)))) >= x }))
-			}
-			for i, end := at(lo), at(hi); i < end; i++ {
-				dst = append(dst, b.key(g, i))
+				r.start, r.end = at(lo), at(hi)
+			} else {
+				r.filter = true
 			}
 		}
+		if r.end > r.start {
+			runs = append(runs, r)
+		}
 	}
-	return dst, buf, b.groups, nil
+	return runs, b.groups, nil
+}
+
+// entry returns entry i of the run's block: dst<<groupShift | src-base.
+func (r *entryRun) entry(i uint32) uint64 {
+	bit := uint64(i)*uint64(r.width) - r.skip
+	return binary.LittleEndian.Uint64(r.entries[bit>>3:]) >> (bit & 7) & (1<<r.width - 1)
+}
+
+// keep says whether the key with entry x is the task's: its source lies in [lo, hi)
+// and it is not a self-loop to drop.
+func (r *entryRun) keep(x uint64, lo, hi uint64) bool {
+	src := uint64(r.base) + x&groupMask
+	if r.filter && (src < lo || src >= hi) {
+		return false
+	}
+	return !r.skipLoops || src != x>>groupShift
+}
+
+// appendKeys appends the run's keys of the task [lo, hi).
+func (r *entryRun) appendKeys(dst []uint64, lo, hi uint64) []uint64 {
+	for i := r.start; i < r.end; i++ {
+		if x := r.entry(i); !(r.filter || r.skipLoops) || r.keep(x, lo, hi) {
+			dst = append(dst, key(r.base|uint32(x&groupMask), uint32(x>>groupShift)))
+		}
+	}
+	return dst
+}
+
+// appendPacked appends the run's keys of the task [lo, hi) packed for lsdSortPacked,
+// (src-base+off)<<dstBits | dst, and counts their low digits (mask) in count.
+func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits uint, count *[1 << wideBits]uint32, mask uint64) []uint64 {
+	wmask := uint64(1)<<r.width - 1
+	bit := uint64(r.start)*uint64(r.width) - r.skip
+	if !r.filter && !r.skipLoops {
+		for range r.end - r.start {
+			x := binary.LittleEndian.Uint64(r.entries[bit>>3:]) >> (bit & 7) & wmask
+			p := (x&groupMask+off)<<dstBits | x>>groupShift
+			count[p&mask]++
+			dst = append(dst, p)
+			bit += uint64(r.width)
+		}
+		return dst
+	}
+	for i := r.start; i < r.end; i++ {
+		if x := r.entry(i); r.keep(x, lo, hi) {
+			p := (x&groupMask+off)<<dstBits | x>>groupShift
+			count[p&mask]++
+			dst = append(dst, p)
+		}
+	}
+	return dst
 }
 
 // headMax bounds a block's header: a width byte and, for each of at most
@@ -285,24 +373,24 @@ func (s *spill) decodeRange(dst []uint64, buf []byte, groups []groupRun, ref blo
 const headMax = 1 << 10
 
 // readRange reads the header of block ref and the entries of the groups that overlap
-// [lo, hi). A split partition's sub-ranges each read every block of the partition, so
-// reading whole blocks read the spill several times over; large blocks now cost a
-// sub-range little more than its share of them.
-func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi uint64) ([]byte, spillBlock, error) {
+// [lo, hi) (into rb's arena when keep is set). A split partition's sub-ranges each read
+// every block of the partition, so reading whole blocks read the spill several times
+// over; large blocks now cost a sub-range little more than its share of them.
+func (s *spill) readRange(rb *readBuf, groups []groupRun, ref blockRef, lo, hi uint64, keep bool) (spillBlock, error) {
 	if ref.len <= 4*headMax {
-		data, buf, err := s.readBlock(buf, ref)
+		data, err := s.readBlock(rb, ref, keep)
 		if err != nil {
-			return buf, spillBlock{}, err
+			return spillBlock{groups: groups}, err
 		}
 		b, err := openBlock(data, ref.part, ref.count, groups)
 		if err != nil {
-			return buf, b, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
+			return spillBlock{groups: groups}, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 		}
-		return buf, b, nil
+		return b, nil
 	}
-	buf, b, hdr, err := s.readHeader(buf, groups, ref)
+	b, hdr, err := s.readHeader(rb, groups, ref)
 	if err != nil {
-		return buf, b, err
+		return b, err
 	}
 	first, last := uint32(0), uint32(0) // the entries of the overlapping groups
 	for gi := range b.groups {
@@ -317,50 +405,50 @@ func (s *spill) readRange(buf []byte, groups []groupRun, ref blockRef, lo, hi ui
 	}
 	if first == last {
 		b.entries = nil
-		return buf, b, nil
+		return b, nil
 	}
 	from := uint64(first) * uint64(b.width) / 8
 	to := min((uint64(last)*uint64(b.width)+7)/8+blockPad, uint64(ref.len)-uint64(hdr))
-	var data []byte
-	if data, buf, err = s.readBlock(buf, blockRef{off: ref.off + int64(hdr) + int64(from), len: int64(to - from)}); err != nil {
-		return buf, b, err
+	data, err := s.readBlock(rb, blockRef{off: ref.off + int64(hdr) + int64(from), len: int64(to - from)}, keep)
+	if err != nil {
+		return b, err
 	}
 	b.entries, b.skip = data, from*8
-	return buf, b, nil
+	return b, nil
 }
 
 // readHeader reads and parses the header of block ref, which is larger than headMax,
 // and returns the block without its entries and the header's length.
-func (s *spill) readHeader(buf []byte, groups []groupRun, ref blockRef) ([]byte, spillBlock, int, error) {
-	data, buf, err := s.readBlock(buf, blockRef{off: ref.off, len: headMax})
+func (s *spill) readHeader(rb *readBuf, groups []groupRun, ref blockRef) (spillBlock, int, error) {
+	data, err := s.readBlock(rb, blockRef{off: ref.off, len: headMax}, false)
 	if err != nil {
-		return buf, spillBlock{}, 0, err
+		return spillBlock{groups: groups}, 0, err
 	}
 	b, hdr, err := parseHeader(data, ref.part, ref.count, groups, ref.len)
 	if err != nil {
-		return buf, b, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
+		return spillBlock{groups: groups}, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 	}
-	return buf, b, hdr, nil
+	return b, hdr, nil
 }
 
 // groupCounts adds the keys of each group of block ref to counts, indexed by group
 // within the partition, from the block's header alone where the block is large.
-func (s *spill) groupCounts(counts *[groupsPerPart]uint64, buf []byte, groups []groupRun, ref blockRef) ([]byte, []groupRun, error) {
+func (s *spill) groupCounts(counts *[groupsPerPart]uint64, rb *readBuf, groups []groupRun, ref blockRef) ([]groupRun, error) {
 	var b spillBlock
 	var err error
 	if ref.len <= 4*headMax {
 		var data []byte
-		if data, buf, err = s.readBlock(buf, ref); err != nil {
-			return buf, groups, err
+		if data, err = s.readBlock(rb, ref, false); err != nil {
+			return groups, err
 		}
 		if b, err = openBlock(data, ref.part, ref.count, groups); err != nil {
-			return buf, groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
+			return groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 		}
-	} else if buf, b, _, err = s.readHeader(buf, groups, ref); err != nil {
-		return buf, groups, err
+	} else if b, _, err = s.readHeader(rb, groups, ref); err != nil {
+		return groups, err
 	}
 	for _, g := range b.groups {
 		counts[g.base>>groupShift%groupsPerPart] += uint64(g.end - g.start)
 	}
-	return buf, b.groups, nil
+	return b.groups, nil
 }
