@@ -23,6 +23,7 @@ var (
 	ingestMem   = flag.Int64("ingest.mem", 0, "memory budget in bytes (0: the default)")
 	ingestOrder = flag.String("ingest.order", store.OrderDegree, "vertex order: degree (the CLI's default) or input")
 	ingestTask  = flag.Int("ingest.taskkeys", 0, "keys of a phase-2 task (0: the pipeline's choice)")
+	ingestFill  = flag.Int("ingest.fillkeys", 0, "keys a phase-1 chunk takes at least before it is sorted (0: the pipeline's choice)")
 )
 
 // BenchmarkIngest ingests a Graph500 Kronecker edge list (edge factor 16) as text and as
@@ -78,7 +79,7 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 		}
 		parseSecs += time.Since(t0).Seconds()
 		b.StartTimer()
-		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem, Order: *ingestOrder, taskKeys: *ingestTask})
+		rep, err = File(path, Options{Dest: dest, Force: true, Format: format, Mem: *ingestMem, Order: *ingestOrder, taskKeys: *ingestTask, fillKeys: *ingestFill})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -70,15 +71,25 @@ func (p *pipeline) phase2() error {
 	prog := newProgress(p.opt.Progress, "sort", int64(total), false)
 	tasks := make(chan *task)
 	var wg sync.WaitGroup
-	turn := &turnstile{pending: map[int]*output{}}
+	turn := &turnstile{pending: map[int]*output{}, limit: outputsPerWorker * workers}
 	turn.cond.L = &turn.mu
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ws := &workerState{}
-			for t := range tasks {
-				if err := p.runTask(t, ws, turn, prog); err != nil {
+			for {
+				// The output comes first, so the earliest task in flight always has one
+				// and the pool cannot fill up with outputs waiting behind it.
+				out, err := p.freeOutput(turn)
+				if err != nil {
+					return
+				}
+				t, ok := <-tasks
+				if !ok {
+					return
+				}
+				if err := p.runTask(t, out, ws, turn, prog); err != nil {
 					p.fail(err)
 					turn.wake()
 				}
@@ -104,9 +115,11 @@ func (p *pipeline) phase2() error {
 // tapes' memory is not theirs.
 func (p *pipeline) sizePhase2() int {
 	var refs int64
+	var keys uint64
 	for _, s := range p.spills {
 		if s != nil {
 			refs += int64(len(s.refs))
+			keys += s.keys
 		}
 	}
 	avail := p.live() - refs*24 - p.pool.used()
@@ -114,26 +127,33 @@ func (p *pipeline) sizePhase2() int {
 	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
 	}
 	p.budgetKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 1<<31), minKeys))
-	p.taskKeys = min(p.budgetKeys, maxTaskKeys)
+	p.taskKeys = min(p.budgetKeys, taskKeysFor(keys, w))
 	if p.opt.taskKeys > 0 {
 		p.taskKeys = p.opt.taskKeys
 	}
 	return w
 }
 
-// maxTaskKeys caps a task even when the budget allows more: a task's keys and sort
-// buffer (4 MiB at this size) then sort within the caches, which measured faster than
-// larger tasks, and since a sub-range decodes only the groups it overlaps, the
-// partitions' blocks are not decoded more than about once. kron23 text, input order, on
-// the 16-core H100 host: 2.67 s at 256K keys, 3.03 s at 512K, 2.89 s at 128K; kron21
-// on 2 cores: 2.14 and 1.83 s at 256K, 2.44 and 2.20 s at 512K.
-const maxTaskKeys = 1 << 18
+// Phase 2 tasks hold between minTaskKeys and maxTaskKeys keys, aiming at 16 tasks a
+// worker, so that the last tasks leave little tail. A task sorts one sort unit (sortUnit) at a time, so its size no longer
+// decides what stays in cache; but each task of a split partition parses the headers of
+// all the partition's blocks, and on kron23 (input order, 256K-key tasks, 16 cores) that
+// cost 8% of the ingest's CPU time.
+const (
+	minTaskKeys = 1 << 18
+	maxTaskKeys = 1 << 20
+)
 
-// bytesPerTaskKey is a task's memory per key: the keys and the radix sort's buffer
-// (8 + 8), a neighbour list (4) and two encoded outputs, one being sorted into while
-// the other waits to be written (at most 5 bytes per neighbour plus the block index,
+func taskKeysFor(keys uint64, workers int) int {
+	return int(min(max(keys/uint64(16*workers), minTaskKeys), maxTaskKeys))
+}
+
+// bytesPerTaskKey is a worker's memory per key of a task: a sort unit's keys and the
+// radix sort's buffer (8 + 8; a unit is at most a task), a neighbour list (4), the
+// task's runs (under 4: phase 1's blocks hold 16 keys a run on average at least) and
+// outputsPerWorker encoded outputs (at most 5 bytes per neighbour plus the block index,
 // each).
-const bytesPerTaskKey = 32
+const bytesPerTaskKey = 40
 
 // groupKeys is the size up to which consecutive partitions share one task: enough
 // keys to amortize a task's setup, few enough to sort in cache-sized pieces and to
@@ -228,7 +248,7 @@ func (p *pipeline) splitAhead(ordered []*task) []chan prepared {
 			}
 			run <- struct{}{}
 			go func() {
-				split, _, err := p.split(t, nil)
+				split, err := p.split(t)
 				<-run
 				results[i] <- prepared{t: t, split: split, err: err}
 			}()
@@ -308,7 +328,7 @@ func (d *dispatcher) send(t *task) error {
 // headers, and counts the keys of single vertices only in groups too large for one
 // task (or, with a small budget, for one sort): counting every vertex took a pass over all the partition's keys, a tenth of
 // phase 2 on kron21. A sub-range's task then decodes only the groups it overlaps.
-func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
+func (p *pipeline) split(t *task) ([]*task, error) {
 	var gc [groupsPerPart]uint64
 	var rb readBuf
 	var groups []groupRun
@@ -316,7 +336,7 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
 			if groups, err = src.s.groupCounts(&gc, &rb, groups, ref); err != nil {
-				return nil, counts, err
+				return nil, err
 			}
 		}
 	}
@@ -325,6 +345,16 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 		onDisk = onDisk || src.s.t.fileBytes() > 0
 	}
 	size := p.splitKeys(t.n, slices.Max(gc[:]), t.srcs[0].s.bySource, onDisk)
+	counts, err := p.bigGroupCounts(t, &gc, size)
+	if err != nil {
+		return nil, err
+	}
+	// Cut into sub-ranges of about equal size: a short last one finished long before
+	// the others, and the outputs after it waited for them (the writer writes in order).
+	target := size
+	if parts := (t.n + size - 1) / size; parts > 1 {
+		target = (t.n + parts - 1) / parts
+	}
 	var out []*task
 	start, acc := t.lo, uint64(0)
 	cut := func(v uint64) {
@@ -336,24 +366,21 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	for g, c := range gc {
 		lo := t.lo + uint64(g)<<groupShift
 		if c <= size {
-			if acc+c > size {
+			if acc+c > size || acc+c/2 > target { // the nearer of the two cuts
 				cut(lo)
 			}
 			acc += c
 			continue
 		}
 		cut(lo)
-		if counts, err = p.vertexCounts(t, lo, counts); err != nil {
-			return nil, counts, err
-		}
-		for i, c := range counts {
+		for i, c := range counts[g] {
 			v := lo + uint64(i)
 			if uint64(c) > uint64(p.budgetKeys) {
-				return nil, counts, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
+				return nil, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
 					v, c, p.budgetKeys, bytesize.Format(p.mem))
 			}
-			// A vertex of more than size edges gets a task of its own.
-			if acc+uint64(c) > size {
+			// A vertex of more than target edges gets a task of its own.
+			if acc+uint64(c) > size || acc+uint64(c)/2 > target {
 				cut(v)
 			}
 			acc += uint64(c)
@@ -363,8 +390,55 @@ func (p *pipeline) split(t *task, counts []uint32) ([]*task, []uint32, error) {
 	if len(out) == 0 { // no keys after all: one empty task keeps the partition's place
 		out = append(out, &task{lo: t.lo, hi: t.hi, srcs: t.srcs, ws: t.ws, counts: t.counts})
 	}
-	return out, counts, nil
+	return out, nil
 }
+
+// bigGroupCounts counts the keys of each vertex of the groups of more than size keys,
+// on up to p.workers goroutines, each counting one group in a slice of the partition's
+// blocks: a degree-ordered graph's first partition holds most of it (kron23: 70%, one
+// group a fifth), and counting its groups one after the other, or even one a goroutine,
+// held up the start of phase 2 while every worker waited (16 cores: 2.6-3.9 of 20-25
+// worker-seconds).
+func (p *pipeline) bigGroupCounts(t *task, gc *[groupsPerPart]uint64, size uint64) ([][]uint32, error) {
+	counts := make([][]uint32, groupsPerPart)
+	var mu sync.Mutex
+	var errs []error
+	sem := make(chan struct{}, max(p.workers, 1))
+	var wg sync.WaitGroup
+	for g, c := range gc {
+		if c <= size {
+			continue
+		}
+		counts[g] = make([]uint32, groupMask+1)
+		lo := t.lo + uint64(g)<<groupShift
+		for si := range t.srcs {
+			src := &t.srcs[si]
+			for i := 0; i < len(src.refs); i += countSlice {
+				refs := src.refs[i:min(i+countSlice, len(src.refs))]
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					var local [groupMask + 1]uint32
+					err := vertexCounts(local[:], src, refs, lo)
+					mu.Lock()
+					defer mu.Unlock()
+					if err != nil {
+						errs = append(errs, err)
+					}
+					for v, c := range local {
+						counts[g][v] += c
+					}
+				}()
+			}
+		}
+	}
+	wg.Wait()
+	return counts, errors.Join(errs...)
+}
+
+// countSlice is how many blocks one goroutine of bigGroupCounts reads.
+const countSlice = 256
 
 // splitTaskKeys caps the sub-ranges of a split partition (512 MiB of task memory).
 const splitTaskKeys = 1 << 24
@@ -378,10 +452,9 @@ const splitTaskKeys = 1 << 24
 // partitions whose spill is partly on disk are therefore cut into sub-ranges as large as
 // two per worker or a quarter of the largest group allow (kron26 on 16 cores: phase 2
 // 16.5 s; 21.5 s with the quarter alone). From memory the re-reading costs little, and
-// tasks that sort in cache gain (kron21 degree order, 2 cores: phase 2 1.9 -> 0.95 s).
-// Elsewhere larger sub-ranges only sort out of cache (input order, kron21 text, 2
-// cores: phase 2 at 1M-key sub-ranges 54-59M edges/s, at 512K 77M), so they grow only
-// with a group too large for taskKeys.
+// tasks that sort in cache gained (kron21 degree order, 2 cores: phase 2 1.9 -> 0.95 s,
+// when a task still sorted all its keys at once). Elsewhere sub-ranges grow beyond
+// taskKeys only with a group too large for it.
 func (p *pipeline) splitKeys(n, maxGroup uint64, bySource, onDisk bool) uint64 {
 	if p.opt.taskKeys > 0 {
 		return uint64(p.taskKeys) // tests force many sub-ranges
@@ -393,23 +466,20 @@ func (p *pipeline) splitKeys(n, maxGroup uint64, bySource, onDisk bool) uint64 {
 	return min(uint64(p.budgetKeys), size, splitTaskKeys)
 }
 
-// vertexCounts counts the keys of each vertex of the group that starts at lo.
-func (p *pipeline) vertexCounts(t *task, lo uint64, counts []uint32) ([]uint32, error) {
-	counts = reuse(counts, groupMask+1)[:groupMask+1]
-	clear(counts)
+// vertexCounts adds to counts[v-lo] the keys of each vertex v of the group that starts
+// at lo in the blocks refs of src.
+func vertexCounts(counts []uint32, src *source, refs []blockRef, lo uint64) error {
 	var rb readBuf
 	var groups []groupRun
-	for _, src := range t.srcs {
-		for _, ref := range src.refs {
-			b, err := src.s.readRange(&rb, groups, ref, lo, lo+groupMask+1, false)
-			if err != nil {
-				return counts, err
-			}
-			groups = b.groups
-			countBlock(counts, &src, b, lo)
+	for _, ref := range refs {
+		b, err := src.s.readRange(&rb, groups, ref, lo, lo+groupMask+1, false)
+		if err != nil {
+			return err
 		}
+		groups = b.groups
+		countBlock(counts, src, b, lo)
 	}
-	return counts, nil
+	return nil
 }
 
 // countBlock adds the keys of block b in the group that starts at lo to counts[v-lo].
@@ -433,13 +503,26 @@ func countBlock(counts []uint32, src *source, b spillBlock, lo uint64) {
 // while no one is writing writes it and every later one that is ready, while the others
 // go on sorting. A worker waited for its turn before and left its core idle meanwhile:
 // on two cores a quarter of phase 2.
+//
+// The outputs are a pool shared by the workers, so that a task slower than the others
+// holds up only the outputs that wait behind it, not the workers that finished them: with
+// two outputs of its own a worker waited once it was two tasks ahead of the slowest, and
+// on the 16-core H100 host the workers of the input order spent a quarter of phase 2
+// waiting for an output (kron23, 1M-key tasks: 3.2 of 14.4 worker-seconds).
 type turnstile struct {
 	mu      sync.Mutex
 	cond    sync.Cond
 	next    int
 	pending map[int]*output
 	writing bool
+	free    []*output // written outputs, ready to reuse
+	made    int       // outputs allocated, at most limit
+	limit   int
 }
+
+// outputsPerWorker sizes the pool of outputs: one being sorted into and two waiting per
+// worker.
+const outputsPerWorker = 3
 
 func (t *turnstile) wake() {
 	t.mu.Lock()
@@ -450,7 +533,6 @@ func (t *turnstile) wake() {
 // output is one task's encoded lists: the dense degrees, offsets and data that
 // CSRWriter.AppendRange takes, from vertex lo on.
 type output struct {
-	busy    bool // pending or being written; guarded by turnstile.mu
 	t       *task
 	lo      uint32
 	degrees []uint32
@@ -458,41 +540,41 @@ type output struct {
 	data    []byte
 	loops   uint64
 	edges   uint64
+	sum     uint32 // CRC32C of data[offsets[0]:], computed by the worker
 }
 
-// workerState is a worker's buffers, reused from task to task. Two outputs let a worker
-// sort its next task while its last one waits to be written.
+// workerState is a worker's buffers, reused from task to task.
 type workerState struct {
 	keys, tmp []uint64
 	rb        readBuf
 	groups    []groupRun
-	runs      []entryRun
+	runs      []entryRun // a task's runs as read
+	sorted    []entryRun // and ordered by group
+	slots     []uint32
 	nbrs      []uint32
-	outs      [2]output
 }
 
-// freeOutput waits until one of the worker's outputs is neither pending nor being
-// written, and takes it.
-func (p *pipeline) freeOutput(ws *workerState, turn *turnstile) (*output, error) {
+// freeOutput takes an output from the pool, waiting while all of them are pending or
+// being written.
+func (p *pipeline) freeOutput(turn *turnstile) (*output, error) {
 	turn.mu.Lock()
 	defer turn.mu.Unlock()
 	for p.ctx.Err() == nil {
-		for i := range ws.outs {
-			if o := &ws.outs[i]; !o.busy {
-				o.busy = true
-				return o, nil
-			}
+		if n := len(turn.free); n > 0 {
+			o := turn.free[n-1]
+			turn.free = turn.free[:n-1]
+			return o, nil
+		}
+		if turn.made < turn.limit {
+			turn.made++
+			return &output{}, nil
 		}
 		turn.cond.Wait()
 	}
 	return nil, p.cause()
 }
 
-func (p *pipeline) runTask(t *task, ws *workerState, turn *turnstile, prog *progress) error {
-	out, err := p.freeOutput(ws, turn)
-	if err != nil {
-		return err
-	}
+func (p *pipeline) runTask(t *task, out *output, ws *workerState, turn *turnstile, prog *progress) error {
 	if err := p.sortTask(t, ws, out); err != nil {
 		return err
 	}
@@ -519,7 +601,7 @@ func (p *pipeline) runTask(t *task, ws *workerState, turn *turnstile, prog *prog
 		turn.mu.Unlock()
 		err := p.write(o)
 		turn.mu.Lock()
-		o.busy = false
+		turn.free = append(turn.free, o)
 		turn.next++
 		turn.cond.Broadcast()
 		if err != nil {
@@ -532,7 +614,7 @@ func (p *pipeline) runTask(t *task, ws *workerState, turn *turnstile, prog *prog
 func (p *pipeline) write(o *output) error {
 	if len(o.degrees) > 0 {
 		for _, w := range o.t.ws {
-			if err := w.AppendRange(o.lo, o.degrees, o.offsets, o.data); err != nil {
+			if err := w.AppendRangeSum(o.lo, o.degrees, o.offsets, o.data, o.sum); err != nil {
 				return err
 			}
 		}
@@ -562,8 +644,8 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 			}
 		}
 	}
-	slices.SortFunc(runs, func(a, b entryRun) int { return cmp.Compare(a.base, b.base) })
 	ws.runs = runs
+	runs = ws.byGroup(runs)
 	out.begin(t.n)
 	for i := 0; i < len(runs); {
 		j, n := i, 0
@@ -582,6 +664,39 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 	}
 	out.finish()
 	return nil
+}
+
+// byGroup orders runs by group, each group's runs staying in the order they were read:
+// the order of their blocks in the spill, and in memory.
+func (ws *workerState) byGroup(runs []entryRun) []entryRun {
+	if len(runs) == 0 {
+		return runs
+	}
+	lo, hi := runs[0].base, runs[0].base
+	for i := range runs {
+		lo, hi = min(lo, runs[i].base), max(hi, runs[i].base)
+	}
+	slots := int((hi-lo)>>groupShift) + 1
+	if slots > 4*len(runs)+4096 { // groups spread thin: a comparison sort costs less
+		slices.SortStableFunc(runs, func(a, b entryRun) int { return cmp.Compare(a.base, b.base) })
+		return runs
+	}
+	count := reuse(ws.slots, slots+1)[:slots+1]
+	clear(count)
+	for i := range runs {
+		count[(runs[i].base-lo)>>groupShift+1]++
+	}
+	for i := 1; i <= slots; i++ {
+		count[i] += count[i-1]
+	}
+	out := reuse(ws.sorted, len(runs))[:len(runs)]
+	for i := range runs {
+		g := (runs[i].base - lo) >> groupShift
+		out[count[g]] = runs[i]
+		count[g]++
+	}
+	ws.slots, ws.sorted = count, out
+	return out
 }
 
 // unitKeys is the size up to which consecutive groups of a task share a sort unit, and
@@ -638,10 +753,11 @@ func (o *output) begin(n uint64) {
 	o.loops, o.edges = 0, 0
 }
 
-// finish closes the offsets of a task's output.
+// finish closes the offsets of a task's output and checksums its lists.
 func (o *output) finish() {
 	if len(o.degrees) > 0 {
 		o.offsets = append(o.offsets, uint32(len(o.data)))
+		o.sum = store.CRC32C(o.data[o.offsets[0]:])
 	}
 }
 

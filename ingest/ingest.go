@@ -46,6 +46,7 @@ type Options struct {
 	// partitions; zero means "from the budget".
 	chunkKeys int   // keys per phase-1 chunk and direction
 	taskKeys  int   // keys a phase-2 task may sort at once
+	fillKeys  int   // keys a chunk takes at least before it is sorted (benchmarks)
 	sampleCap int   // entries the automatic order samples
 	spillMem  int64 // bytes of the spills kept in memory (tape); -1: none
 	spillSlab int64 // their slab size

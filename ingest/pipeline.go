@@ -319,7 +319,7 @@ func (p *pipeline) emit(batch []Edge) error {
 // block) and its block headers.
 func (p *pipeline) fillLimit() int {
 	parts := int(p.maxID.Load()>>partShift) + 1
-	return min(p.chunkKeys, max(minChunkKeys, parts*2048))
+	return min(p.chunkKeys, max(cmp.Or(p.opt.fillKeys, minChunkKeys), parts*2048))
 }
 
 // fill appends the keys of edges to c and returns the self-loops dropped. An

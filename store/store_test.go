@@ -41,6 +41,24 @@ func TestUvarintBoundaries(t *testing.T) {
 	}
 }
 
+// TestPutUvarint33 checks the branch-free varint store against a plain LEB128 encoder
+// on every length's boundaries and random values of up to 35 bits.
+func TestPutUvarint33(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vals := []uint64{0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 1<<21 - 1, 1 << 21, 1<<28 - 1, 1 << 28, 1<<32 - 1, 1 << 32, 1<<33 - 1, 1<<35 - 1}
+	for range 1000 {
+		vals = append(vals, rng.Uint64N(1<<35)>>rng.UintN(35))
+	}
+	buf := make([]byte, 16)
+	for _, x := range vals {
+		clear(buf)
+		n := putUvarint33(buf, 0, x)
+		if want := appendUvarint(nil, x); !bytes.Equal(buf[:n], want) {
+			t.Fatalf("%#x: wrote % x, want % x", x, buf[:n], want)
+		}
+	}
+}
+
 func appendUvarint(b []byte, x uint64) []byte {
 	for x >= 0x80 {
 		b = append(b, byte(x)|0x80)
