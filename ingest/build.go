@@ -711,12 +711,6 @@ const (
 // sortUnit decodes, sorts, deduplicates and encodes the runs of one sort unit, n
 // entries at most (fewer when runs are filtered).
 func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int, lo, hi uint64) {
-	base := runs[0].base
-	var dstBits uint
-	for i := range runs {
-		dstBits = max(dstBits, runs[i].width-groupShift)
-	}
-	packed := uint(bits.Len32(runs[len(runs)-1].base-base+groupMask)) + dstBits
 	keys := reuse(ws.keys, n)
 	if cap(ws.tmp) < n {
 		ws.tmp = make([]uint64, n+n/4)
@@ -730,6 +724,12 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		}
 		sorted = radixSort(keys, ws.tmp)
 	} else {
+		base := runs[0].base
+		var dstBits uint
+		for i := range runs {
+			dstBits = max(dstBits, runs[i].width-groupShift)
+		}
+		packed := uint(bits.Len32(runs[len(runs)-1].base-base+groupMask)) + dstBits
 		passes := (packed + wideBits - 1) / wideBits
 		width := (packed + passes - 1) / passes
 		var count [1 << wideBits]uint32

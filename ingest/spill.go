@@ -231,10 +231,17 @@ func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64) 
 	return b, pos, nil
 }
 
+// entryAt returns entry i, width bits wide, of a block's entries, of which data holds
+// those from bit skip on: dst<<groupShift | src-base. The blockPad bytes after the last
+// entry let it read 8 bytes at once.
+func entryAt(data []byte, skip uint64, width uint, i uint32) uint64 {
+	bit := uint64(i)*uint64(width) - skip
+	return binary.LittleEndian.Uint64(data[bit>>3:]) >> (bit & 7) & (1<<width - 1)
+}
+
 // key returns the key of entry i of group g.
 func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
-	bit := uint64(i)*uint64(b.width) - b.skip
-	x := binary.LittleEndian.Uint64(b.entries[bit>>3:]) >> (bit & 7) & (1<<b.width - 1)
+	x := entryAt(b.entries, b.skip, b.width, i)
 	return key(g.base|uint32(x&groupMask), uint32(x>>groupShift))
 }
 
@@ -252,10 +259,7 @@ func (rb *readBuf) reset() { rb.arena = rb.arena[:0] }
 // readBlock returns the bytes of ref: in the tape's memory, or read into rb (kept in its
 // arena when keep is set).
 func (s *spill) readBlock(rb *readBuf, ref blockRef, keep bool) ([]byte, error) {
-	if s.t.inSlab(ref.off, ref.len) {
-		return s.t.slabBytes(ref.off, ref.len), nil
-	}
-	if !keep {
+	if !keep || s.t.inSlab(ref.off, ref.len) { // read returns a slab's bytes in place
 		data, scratch, err := s.t.read(rb.scratch, ref.off, ref.len)
 		rb.scratch = scratch
 		return data, err
@@ -317,11 +321,8 @@ func (s *spill) appendRuns(runs []entryRun, rb *readBuf, groups []groupRun, ref 
 	return runs, b.groups, nil
 }
 
-// entry returns entry i of the run's block: dst<<groupShift | src-base.
-func (r *entryRun) entry(i uint32) uint64 {
-	bit := uint64(i)*uint64(r.width) - r.skip
-	return binary.LittleEndian.Uint64(r.entries[bit>>3:]) >> (bit & 7) & (1<<r.width - 1)
-}
+// entry returns entry i of the run's block.
+func (r *entryRun) entry(i uint32) uint64 { return entryAt(r.entries, r.skip, r.width, i) }
 
 // keep says whether the key with entry x is the task's: its source lies in [lo, hi)
 // and it is not a self-loop to drop.

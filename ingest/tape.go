@@ -91,7 +91,7 @@ func (t *tape) writeAt(b []byte, off int64) error {
 // in scratch (grown as needed), which read returns too. The data must not be modified.
 func (t *tape) read(scratch []byte, off, n int64) (data, _ []byte, err error) {
 	if t.inSlab(off, n) {
-		return t.slabBytes(off, n), scratch, nil
+		return t.slabs[off/t.slab][off%t.slab : off%t.slab+n], scratch, nil
 	}
 	end := int64(t.nslabs) * t.slab // no writes any more: no lock needed
 	if int64(cap(scratch)) < n {
@@ -114,11 +114,6 @@ func (t *tape) read(scratch []byte, off, n int64) (data, _ []byte, err error) {
 // inSlab says whether the n bytes at off lie inside one slab; reads only.
 func (t *tape) inSlab(off, n int64) bool {
 	return off < int64(t.nslabs)*t.slab && off%t.slab+n <= t.slab
-}
-
-// slabBytes returns the n bytes at off, which lie inside one slab.
-func (t *tape) slabBytes(off, n int64) []byte {
-	return t.slabs[off/t.slab][off%t.slab : off%t.slab+n]
 }
 
 // fileBytes is the part of the stream in the file.
