@@ -6,6 +6,7 @@ require (
 	github.com/cheggaaa/pb/v3 v3.3.0
 	github.com/edsrzf/mmap-go v1.2.0
 	github.com/klauspost/compress v1.20.3
+	golang.org/x/sys v0.49.0
 )
 
 require (
@@ -15,5 +16,4 @@ require (
 	github.com/mattn/go-colorable v0.1.16 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )

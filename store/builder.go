@@ -160,13 +160,22 @@ func (b *Builder) Commit(m *Manifest) error {
 }
 
 func (b *Builder) commit(m *Manifest) error {
+	// Both directions' last shards finish at once.
 	var err error
-	if m.Out, err = b.out.finish(m.Vertices); err != nil {
+	if err = b.out.finish(m.Vertices); err != nil {
+		return err
+	}
+	if m.Directed {
+		if err = b.in.finish(m.Vertices); err != nil {
+			return err
+		}
+	}
+	if m.Out, err = b.out.wait(); err != nil {
 		return err
 	}
 	m.In = nil
 	if m.Directed {
-		if m.In, err = b.in.finish(m.Vertices); err != nil {
+		if m.In, err = b.in.wait(); err != nil {
 			return err
 		}
 	}

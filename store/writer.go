@@ -109,7 +109,7 @@ func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error)
 		f.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &shardWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), path: path, dir: dir, lo: lo}
+	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dir: dir, lo: lo}
 	if s.deg, err = newSideFile(path + ".deg"); err == nil {
 		s.off, err = newSideFile(path + ".off")
 	}
@@ -118,6 +118,28 @@ func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error)
 		return nil, err
 	}
 	return s, nil
+}
+
+// writeback writes a file sequentially from offset at and starts the kernel writing each
+// writebackBytes to disk as they fill (startWriteback): the kernel otherwise writes
+// nothing until the fsync that ends the shard, which then took 0.27-0.40 s for 512 MiB on
+// the H100 host, while the rest of the ingest waited.
+type writeback struct {
+	f    *os.File
+	done int64 // bytes before done are being written back
+	at   int64
+}
+
+const writebackBytes = 8 << 20
+
+func (w *writeback) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	w.at += int64(n)
+	if w.at-w.done >= writebackBytes {
+		startWriteback(w.f, w.done, w.at-w.done)
+		w.done = w.at
+	}
+	return n, err
 }
 
 func (s *shardWriter) close() {
@@ -237,10 +259,58 @@ type CSRWriter struct {
 	dir     Direction
 	cur     *shardWriter
 	next    uint32 // first vertex not yet written
-	shards  []ShardInfo
+	shards  []*finishing
 	edges   uint64
 	scratch []byte
 	one     [2]uint32
+}
+
+// finishing is a shard whose sections, footer, header and fsync are being written in
+// the background: a shard cut in the middle of an ingest would otherwise hold up every
+// list behind it.
+type finishing struct {
+	done chan struct{}
+	info ShardInfo
+	err  error
+}
+
+// finishAsync finishes s in the background.
+func finishAsync(s *shardWriter) *finishing {
+	f := &finishing{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.info, f.err = s.finish()
+	}()
+	return f
+}
+
+// failed returns the error of a shard finished in the background, if one has failed so
+// far, without waiting for the others.
+func (w *CSRWriter) failed() error {
+	for _, f := range w.shards {
+		select {
+		case <-f.done:
+			if f.err != nil {
+				return f.err
+			}
+		default:
+		}
+	}
+	return nil
+}
+
+// wait waits for the shards being finished and returns their records in order.
+func (w *CSRWriter) wait() ([]ShardInfo, error) {
+	infos := make([]ShardInfo, 0, len(w.shards))
+	var first error
+	for _, f := range w.shards {
+		<-f.done
+		if f.err != nil && first == nil {
+			first = f.err
+		}
+		infos = append(infos, f.info)
+	}
+	return infos, first
 }
 
 // AppendList encodes and appends one vertex's sorted neighbour list.
@@ -340,32 +410,28 @@ func (w *CSRWriter) open(v uint32) error {
 }
 
 func (w *CSRWriter) cut(v uint32) error {
-	info, err := w.cur.finish()
-	if err != nil {
+	if err := w.failed(); err != nil {
 		return err
 	}
-	w.shards = append(w.shards, info)
+	w.shards = append(w.shards, finishAsync(w.cur))
 	w.cur = nil
 	return w.open(v)
 }
 
-// finish completes the last shard with degree-0 vertices up to nv.
-func (w *CSRWriter) finish(nv uint32) ([]ShardInfo, error) {
+// finish completes the last shard with degree-0 vertices up to nv and starts finishing
+// it in the background (wait returns the shards).
+func (w *CSRWriter) finish(nv uint32) error {
 	if w.next > nv {
-		return nil, fmt.Errorf("store: %s lists reach vertex %d, beyond the %d vertices", w.dir, w.next-1, nv)
+		return fmt.Errorf("store: %s lists reach vertex %d, beyond the %d vertices", w.dir, w.next-1, nv)
 	}
 	if err := w.fill(nv); err != nil {
-		return nil, err
+		return err
 	}
 	if w.cur != nil {
-		info, err := w.cur.finish()
-		if err != nil {
-			return nil, err
-		}
-		w.shards = append(w.shards, info)
+		w.shards = append(w.shards, finishAsync(w.cur))
 		w.cur = nil
 	}
-	return w.shards, nil
+	return nil
 }
 
 func (w *CSRWriter) abort() {
@@ -373,4 +439,5 @@ func (w *CSRWriter) abort() {
 		w.cur.close()
 		w.cur = nil
 	}
+	w.wait() // the temporary directory goes once no shard is being written
 }
