@@ -89,6 +89,10 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 	b.ReportMetric(edges*float64(b.N)/parseSecs, "parse-only-edges/s")
 	b.ReportMetric(rep.Seconds*float64(b.N)/parseSecs, "ingest/parse-only")
 	for _, ph := range rep.Phases {
+		if ph.Edges == 0 {
+			b.ReportMetric(ph.Seconds, ph.Name+"-s")
+			continue
+		}
 		b.ReportMetric(float64(ph.Edges)/ph.Seconds, ph.Name+"-edges/s")
 		b.ReportMetric(float64(ph.Bytes)/1e6/ph.Seconds, ph.Name+"-MB/s")
 		if ph.Name == "sort" { // phase 2 reads the spill files

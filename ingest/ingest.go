@@ -56,8 +56,8 @@ type Options struct {
 type Phase struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
-	Bytes   int64   `json:"bytes"` // bytes read: input for parsing, spill for sorting
-	Edges   uint64  `json:"edges"` // input edges parsed, or directed edges sorted
+	Bytes   int64   `json:"bytes"` // bytes read: input for parsing, spill for sorting; the graph's for commit
+	Edges   uint64  `json:"edges"` // input edges parsed, or directed edges sorted; 0 for commit
 }
 
 // Report is what an ingest did.
@@ -185,26 +185,52 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
-	if err := p.phase2(); err != nil {
+	ids := p.writeIDs()
+	err := p.phase2()
+	if idsErr := <-ids; err == nil {
+		err = idsErr
+	}
+	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	m := p.manifest(hdr)
-	if p.opt.Relabel || p.inv != nil {
-		if err := p.b.WriteIDs(int(m.Vertices), p.originalID); err != nil {
-			return nil, err
-		}
-	}
-	p.closeSpills()
-	if err := p.b.Commit(m); err != nil {
+	// The spills' memory goes back while the shards' last bytes are written and synced.
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		p.closeSpills()
+	}()
+	err = p.b.Commit(m)
+	<-closed
+	if err != nil {
 		return nil, err
 	}
 	p.committed = true
+	p.phases = append(p.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
 	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Workers: p.workers,
 		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate}
 	if p.opt.Log != nil {
 		rep.Summary(p.opt.Log)
 	}
 	return rep, nil
+}
+
+// writeIDs writes ids.bin, when the graph has one, in the background while phase 2
+// runs (the ids are known once the vertices are numbered), and returns the channel that
+// receives its error.
+func (p *pipeline) writeIDs() <-chan error {
+	done := make(chan error, 1)
+	n := len(p.inv)
+	if p.inv == nil {
+		n = len(p.ids)
+	}
+	if !p.opt.Relabel && p.inv == nil {
+		done <- nil
+		return done
+	}
+	go func() { done <- p.b.WriteIDs(n, p.originalID) }()
+	return done
 }
 
 // manifest fills what the pipeline knows; Commit adds the shard lists and sizes.
@@ -257,6 +283,10 @@ func (r *Report) Summary(w io.Writer) {
 			m.VertexOrder, bytesize.Format(e.DegreeBytes), bytesize.Format(e.InputBytes), e.SampleRate)
 	}
 	for _, ph := range r.Phases {
+		if ph.Edges == 0 { // commit: the shards' last bytes, the manifest, the rename
+			fmt.Fprintf(w, "ingest: %-9s %7.2fs\n", ph.Name, ph.Seconds)
+			continue
+		}
 		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
 			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
 	}

@@ -168,6 +168,9 @@ func CheckOrder(s string) error {
 // the budget.
 const sampleCap = 1 << 20
 
+// sampleBuf is how many sampled entries add collects before it takes the lock.
+const sampleBuf = 512
+
 // listSample keeps the complete lists of a deterministic sample of source vertices, those
 // whose hash is 0 modulo rate, to estimate the encoded size of the graph in either order
 // (orderEstimate). When the sample outgrows sampleCap the rate doubles and the entries of
@@ -195,28 +198,49 @@ func sampleHash(x uint64) uint64 {
 }
 
 // add samples the lists that batch b contributes to: u's list gets v, and on an
-// undirected graph v's list gets u. Self-loops go only when kept.
-func (s *listSample) add(b []Edge, directed, keepLoops bool, scratch []Edge) []Edge {
+// undirected graph v's list gets u. Self-loops go only when kept. The sampled entries
+// collect in a buffer on the stack, merged under the lock each time it fills: a buffer
+// on the heap (kept in a sync.Pool) was allocated again after every collection, and
+// while the rate is low the sample takes every entry (kron18 on 2 cores: the sampling
+// took 0.7 s of a 0.9 s scan).
+func (s *listSample) add(b []Edge, directed, keepLoops bool) {
+	var buf [sampleBuf]Edge
+	n := 0
 	mask := s.rate.Load() - 1
-	scratch = scratch[:0]
 	for _, e := range b {
 		if e.U == e.V && !keepLoops {
 			continue
 		}
+		if n >= len(buf)-1 {
+			mask = s.merge(buf[:n])
+			n = 0
+		}
 		if sampleHash(e.U)&mask == 0 {
-			scratch = append(scratch, e)
+			buf[n] = e
+			n++
 		}
 		if !directed && e.U != e.V && sampleHash(e.V)&mask == 0 {
-			scratch = append(scratch, Edge{e.V, e.U})
+			buf[n] = Edge{e.V, e.U}
+			n++
 		}
 	}
-	if len(scratch) == 0 {
-		return scratch
+	if n > 0 {
+		s.merge(buf[:n])
 	}
+}
+
+// merge adds sampled entries to the sample, doubling the rate while the sample is over
+// its cap, and returns the rate's mask.
+func (s *listSample) merge(es []Edge) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	mask = s.rate.Load() - 1 // the rate may have grown since
-	for _, e := range scratch {
+	mask := s.rate.Load() - 1 // the rate may have grown since
+	if s.entries == nil {
+		// All at once: grown by append, the sample was copied about 30 times on its
+		// way to the cap, into fresh pages each time.
+		s.entries = make([]Edge, 0, s.cap+sampleBuf)
+	}
+	for _, e := range es {
 		if sampleHash(e.U)&mask == 0 {
 			s.entries = append(s.entries, e)
 		}
@@ -226,7 +250,7 @@ func (s *listSample) add(b []Edge, directed, keepLoops bool, scratch []Edge) []E
 		s.entries = slices.DeleteFunc(s.entries, func(e Edge) bool { return sampleHash(e.U)&(r-1) != 0 })
 		s.rate.Store(r)
 	}
-	return scratch
+	return s.rate.Load() - 1
 }
 
 // sampleBytes is the size of the sampled lists encoded as the store encodes them, with

@@ -118,7 +118,6 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 type addScratch struct {
 	buf      []byte
 	ids, tmp []uint64
-	sampled  []Edge
 }
 
 var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
@@ -154,7 +153,7 @@ func (r *rawSpill) add(b []Edge, name string) error {
 		r.deg.add(b, r.keepLoops)
 	}
 	if r.sample != nil {
-		sc.sampled = r.sample.add(b, r.directed, r.keepLoops, sc.sampled)
+		r.sample.add(b, r.directed, r.keepLoops)
 	}
 	if _, err := r.t.append(sc.buf); err != nil {
 		return err

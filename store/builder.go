@@ -108,14 +108,16 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	}
 	defer f.Close()
 	width, flags := 4, uint32(idsAscending)
+	var prev uint64
 	for i := range n {
 		id := at(i)
 		if id > math.MaxUint32 {
 			width = 8
 		}
-		if i > 0 && id <= at(i-1) {
+		if i > 0 && id <= prev {
 			flags &^= idsAscending
 		}
+		prev = id
 	}
 	h := newCRC()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
@@ -127,9 +129,18 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	le.PutUint32(buf[:], uint32(width))
 	le.PutUint32(buf[4:], flags)
 	w.Write(buf[:])
-	for i := range n {
-		le.PutUint64(buf[:], at(i))
-		w.Write(buf[:width])
+	// The ids go out in pieces of 64K: one Write call an id was most of the time.
+	piece := make([]byte, 0, width<<16)
+	for i := 0; i < n; {
+		piece = piece[:0]
+		for end := min(n, i+1<<16); i < end; i++ {
+			if width == 4 {
+				piece = le.AppendUint32(piece, uint32(at(i)))
+			} else {
+				piece = le.AppendUint64(piece, at(i))
+			}
+		}
+		w.Write(piece)
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("store: writing %s: %w", path, err)
