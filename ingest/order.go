@@ -20,7 +20,7 @@ const degPageBits = 16
 
 // degreeCounter counts endpoint occurrences by id during the scan, before the vertex
 // count is known, in pages of 2^16 counters allocated on first touch. Each batch's ids
-// are sorted first (two in-cache radix passes for ids below 2^24), then counted page by
+// are ordered by page first (one counting pass, byPage), then counted page by
 // page with plain increments under the page's lock, each batch starting at another page
 // so that concurrent batches rarely meet. Adding per endpoint into random counters,
 // atomically or into a private page set per core, was a sixth of a degree-ordered
@@ -69,7 +69,7 @@ func (c *degreeCounter) add(b []Edge, keepLoops bool) {
 	if cap(sc.tmp) < len(ids) {
 		sc.tmp = make([]uint64, len(ids), cap(ids))
 	}
-	ids = radixSort(ids, sc.tmp[:len(ids)])
+	ids = byPage(ids, sc.tmp[:len(ids)])
 	runs := sc.runs[:0]
 	for i, id := range ids {
 		if i == 0 || id>>degPageBits != ids[i-1]>>degPageBits {
@@ -94,6 +94,40 @@ func (c *degreeCounter) add(b []Edge, keepLoops bool) {
 	}
 	for old := c.top.Load(); top > old && !c.top.CompareAndSwap(old, top); old = c.top.Load() {
 	}
+}
+
+// pagePassBits is the widest span of pages byPage orders in one counting pass: its
+// 4096 counters stay in L1.
+const pagePassBits = 12
+
+// byPage orders ids by their page (id>>degPageBits), using tmp as scratch, and returns
+// the ordered ids (ids or tmp). The counting needs the pages grouped, not the ids sorted:
+// one counting pass on the page where a full radix sort took two or three (a degree-ordered
+// kron23 ingest on 16 cores: 4.4 of 38 CPU-seconds).
+func byPage(ids, tmp []uint64) []uint64 {
+	if len(ids) == 0 {
+		return ids
+	}
+	lo, hi := ids[0]>>degPageBits, ids[0]>>degPageBits
+	for _, id := range ids {
+		lo, hi = min(lo, id>>degPageBits), max(hi, id>>degPageBits)
+	}
+	if hi-lo >= 1<<pagePassBits {
+		return radixSort(ids, tmp)
+	}
+	var count [1<<pagePassBits + 1]uint32
+	for _, id := range ids {
+		count[(id>>degPageBits-lo)&(1<<pagePassBits-1)+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	for _, id := range ids {
+		p := (id>>degPageBits - lo) & (1<<pagePassBits - 1)
+		tmp[count[p]] = id
+		count[p]++
+	}
+	return tmp
 }
 
 // flatten returns the counts of ids [0, n).

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -58,6 +59,29 @@ func TestDegreeCounter(t *testing.T) {
 		}
 		if got := c.flatten(top); !slices.Equal(got, want[:top]) {
 			t.Errorf("self-loops kept %v: counts differ", keepLoops)
+		}
+	}
+}
+
+// TestByPage: the ids come back a permutation of the input, pages ascending, whether
+// their pages span one counting pass or need the radix sort.
+func TestByPage(t *testing.T) {
+	seed := uint64(os.Getpid())
+	rng := rand.New(rand.NewPCG(seed, 4))
+	for _, span := range []uint64{1, 5 << degPageBits, 1 << (degPageBits + pagePassBits), MaxVertexID} {
+		ids := make([]uint64, 1+rng.IntN(5000))
+		for i := range ids {
+			ids[i] = rng.Uint64N(span)
+		}
+		in := slices.Clone(ids)
+		got := slices.Clone(byPage(ids, make([]uint64, len(ids))))
+		if !slices.IsSortedFunc(got, func(a, b uint64) int { return cmp.Compare(a>>degPageBits, b>>degPageBits) }) {
+			t.Fatalf("seed %d, span %d: pages out of order", seed, span)
+		}
+		slices.Sort(got)
+		slices.Sort(in)
+		if !slices.Equal(got, in) {
+			t.Fatalf("seed %d, span %d: not a permutation of the input", seed, span)
 		}
 	}
 }
