@@ -366,7 +366,7 @@ func (p *pipeline) takeChunk() (*chunk, error) {
 // sorter orders full chunks by group and spills them.
 func (p *pipeline) sorter() {
 	defer p.sorters.Done()
-	st := &sorterState{tmp: make([]uint64, p.chunkKeys)}
+	st := &sorterState{tmp: make([]uint64, p.chunkKeys), cc: new(chunkCounts)}
 	for c := range p.full {
 		if p.ctx.Err() == nil {
 			if err := p.spillChunk(c, st); err != nil {
@@ -384,12 +384,23 @@ type sorterState struct {
 	tmp  []uint64
 	enc  []byte
 	refs []blockRef
+	cc   *chunkCounts
 }
 
+// spillChunk encodes a chunk's keys of each direction as blocks and spills them:
+// straight from the chunk (encodeChunk) where it can, else sorted by group first.
 func (p *pipeline) spillChunk(c *chunk, st *sorterState) error {
 	for d := range p.dirs {
-		keys := groupSort(c.keys[d], st.tmp, p.spills[d].bySource)
-		if err := p.spillKeys(p.spills[d], keys, st); err != nil {
+		s := p.spills[d]
+		enc, refs, ok := encodeChunk(st.cc, c.keys[d], st.tmp, st.refs[:0], s.bySource)
+		st.refs = refs
+		if ok {
+			if err := s.write(enc, refs); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := p.spillKeys(s, groupSort(c.keys[d], st.tmp, s.bySource), st); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,189 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// encodeChunk encodes a chunk's keys as spill blocks (appendBlock's format) without
+// sorting them first: one pass counts the keys of each group, the blocks' headers and
+// each group's place among their entries follow from the counts, and a second pass
+// writes every key's entry straight to its group's next place. The group sort and the
+// block encoding it replaces wrote every key twice more (to the sort's buffer, then
+// packed), and were a quarter of phase 1's CPU time.
+//
+// A block holds consecutive groups of one partition, at most blockKeys keys unless one
+// group alone has more, and its entries are as wide as the partition's widest. With
+// bySource the keys are first ordered by their source within the group (one counting
+// pass into tmp), so that the groups' entries keep sources ascending.
+//
+// The encoding is written over the memory of tmp (or, with bySource, of keys), which
+// the chunk no longer needs: it is smaller than 8 bytes a key. encodeChunk returns the
+// encoding and its blocks (offsets relative to it), or ok false when the groups present
+// span more than onePassBits bits or the encoding would not fit, for the caller to
+// sort and encode as before.
+func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource bool) (enc []byte, _ []blockRef, ok bool) {
+	if len(keys) < 256 {
+		return nil, refs, false
+	}
+	lo, hi := groupOf(keys[0]), groupOf(keys[0])
+	for _, k := range keys {
+		g := groupOf(k)
+		lo, hi = min(lo, g), max(hi, g)
+	}
+	if hi-lo >= 1<<onePassBits {
+		return nil, refs, false
+	}
+	c.count(keys, lo)
+	out := tmp
+	if bySource {
+		out = keys
+	}
+	enc = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 8*len(out))
+	size := c.plan(lo, hi)
+	if size > len(enc) {
+		return nil, refs, false
+	}
+	src := keys
+	if bySource {
+		src = bySourceInGroup(keys, tmp) // keys' memory is free from here on
+	}
+	refs, size = c.layout(enc, refs, lo)
+	c.scatter(src, enc, lo)
+	return enc[:size], refs, true
+}
+
+// bySourceInGroup orders keys by their source within the group (src & groupMask),
+// stably, into tmp.
+func bySourceInGroup(keys, tmp []uint64) []uint64 {
+	var count [groupMask + 2]uint32
+	for _, k := range keys {
+		count[keySrc(k)&groupMask+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	out := tmp[:len(keys)]
+	for _, k := range keys {
+		b := keySrc(k) & groupMask
+		out[count[b]] = k
+		count[b]++
+	}
+	return out
+}
+
+// partsSpan bounds the partitions present in a chunk whose groups span onePassBits bits
+// (65), rounded up to a power of two.
+const partsSpan = 128
+
+// chunkCounts is encodeChunk's state, kept by a sorter from chunk to chunk: per group
+// (relative to the lowest) its keys, then the bit at which its next entry goes; per
+// partition (relative to the lowest) its widest destination and entry width; the blocks.
+type chunkCounts struct {
+	n      [1 << onePassBits]uint32
+	pos    [1 << onePassBits]uint64
+	top    [partsSpan]uint32
+	width  [partsSpan]uint8
+	partLo uint64
+	blocks []chunkBlock
+}
+
+// chunkBlock is one block of a chunk: groups [g, end) relative to the lowest, keys
+// keys, ngroups of them non-empty.
+type chunkBlock struct {
+	g, end        uint64
+	keys, ngroups int
+}
+
+func (c *chunkCounts) count(keys []uint64, lo uint64) {
+	clear(c.n[:])
+	clear(c.top[:])
+	c.partLo = lo >> (partShift - groupShift)
+	for _, k := range keys {
+		c.n[(groupOf(k)-lo)&(1<<onePassBits-1)]++
+		p := (groupOf(k)>>(partShift-groupShift) - c.partLo) & (partsSpan - 1)
+		c.top[p] = max(c.top[p], keyDst(k))
+	}
+	for p := range c.width {
+		c.width[p] = uint8(groupShift + bits.Len32(c.top[p]))
+	}
+}
+
+// plan cuts the groups [lo, hi] into blocks of consecutive groups of one partition, at
+// most blockKeys keys unless the first group alone has more, and returns an upper bound
+// of their encoded size.
+func (c *chunkCounts) plan(lo, hi uint64) int {
+	c.blocks = c.blocks[:0]
+	size := 0
+	for g := lo; g <= hi; {
+		part := g >> (partShift - groupShift)
+		b := chunkBlock{g: g - lo, end: g - lo}
+		for ; g <= hi && g>>(partShift-groupShift) == part; g++ {
+			n := int(c.n[g-lo])
+			if n == 0 {
+				continue
+			}
+			if b.keys > 0 && b.keys+n > blockKeys {
+				break
+			}
+			b.keys += n
+			b.ngroups++
+		}
+		b.end = g - lo
+		if b.keys == 0 {
+			continue
+		}
+		c.blocks = append(c.blocks, b)
+		w := int(c.width[(part-c.partLo)&(partsSpan-1)])
+		// the width byte, the group count, per group its index and keys, the entries
+		size += 1 + binary.MaxVarintLen32 + b.ngroups*(1+binary.MaxVarintLen32) + (b.keys*w+7)/8 + blockPad
+	}
+	return size
+}
+
+// layout writes the planned blocks' headers into enc, zeroes their entries and
+// blockPad bytes, appends their refs and sets each group's first entry bit. It returns
+// the refs and the encoding's size.
+func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef, int) {
+	at := 0
+	for _, b := range c.blocks {
+		part := (b.g + lo) >> (partShift - groupShift)
+		w := c.width[(part-c.partLo)&(partsSpan-1)]
+		start := at
+		enc[at] = w - groupShift
+		at++
+		at += binary.PutUvarint(enc[at:], uint64(b.ngroups))
+		for g := b.g; g < b.end; g++ {
+			if n := c.n[g]; n > 0 {
+				at += binary.PutUvarint(enc[at:], (g+lo)%groupsPerPart)
+				at += binary.PutUvarint(enc[at:], uint64(n))
+			}
+		}
+		entryBytes := (b.keys*int(w) + 7) / 8
+		clear(enc[at : at+entryBytes+blockPad])
+		bit := uint64(at) * 8
+		for g := b.g; g < b.end; g++ {
+			c.pos[g] = bit
+			bit += uint64(c.n[g]) * uint64(w)
+		}
+		at += entryBytes + blockPad
+		refs = append(refs, blockRef{part: uint32(part), count: uint32(b.keys), off: int64(start), len: int64(at - start)})
+	}
+	return refs, at
+}
+
+// scatter writes each key's entry, dst<<groupShift | src&groupMask, at its group's next
+// bit: an 8-byte read, or and write, which the blockPad bytes after each block's entries
+// keep within the block.
+func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
+	for _, k := range keys {
+		g := (groupOf(k) - lo) & (1<<onePassBits - 1)
+		p := (groupOf(k)>>(partShift-groupShift) - c.partLo) & (partsSpan - 1)
+		v := uint64(keyDst(k))<<groupShift | uint64(keySrc(k)&groupMask)
+		bit := c.pos[g]
+		c.pos[g] = bit + uint64(c.width[p])
+		i := bit >> 3
+		binary.LittleEndian.PutUint64(enc[i:], binary.LittleEndian.Uint64(enc[i:])|v<<(bit&7))
+	}
+}

@@ -1,0 +1,108 @@
+package ingest
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+)
+
+// TestEncodeChunk decodes encodeChunk's blocks and checks them against the keys: every
+// key once, each block within one partition with its groups ascending (and, by source,
+// the sources ascending within each group), and at most blockKeys keys unless it holds
+// one group; chunks whose groups span too many bits are left to the caller.
+func TestEncodeChunk(t *testing.T) {
+	seed := uint64(os.Getpid())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	cases := []struct {
+		name string
+		n    int
+		src  func() uint32
+		dst  func() uint32
+	}{
+		{"uniform", 50000, func() uint32 { return rng.Uint32N(1 << 22) }, func() uint32 { return rng.Uint32N(1 << 22) }},
+		{"narrow", 3000, func() uint32 { return 5<<partShift + rng.Uint32N(3000) }, func() uint32 { return rng.Uint32N(1 << 30) }},
+		{"hub group", 3 * blockKeys, func() uint32 {
+			if rng.IntN(4) > 0 {
+				return rng.Uint32N(1 << groupShift)
+			}
+			return rng.Uint32N(1 << 20)
+		}, func() uint32 { return rng.Uint32N(1 << 20) }},
+		{"zero dst", 1000, func() uint32 { return rng.Uint32N(1 << 18) }, func() uint32 { return 0 }},
+		{"wide dst", 4000, func() uint32 { return rng.Uint32N(1 << 18) }, func() uint32 { return ^rng.Uint32N(8) }},
+	}
+	cc := new(chunkCounts)
+	for _, tc := range cases {
+		for _, bySource := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/bySource=%v", tc.name, bySource), func(t *testing.T) {
+				keys := make([]uint64, tc.n)
+				for i := range keys {
+					keys[i] = key(tc.src(), tc.dst())
+				}
+				want := slices.Clone(keys)
+				enc, refs, ok := encodeChunk(cc, keys, make([]uint64, tc.n), nil, bySource)
+				if !ok {
+					t.Fatalf("seed %d: not encoded", seed)
+				}
+				got := checkBlocks(t, enc, refs, bySource)
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d: decoded keys differ from the chunk's", seed)
+				}
+			})
+		}
+	}
+	wide := []uint64{key(0, 1), key(1<<(groupShift+onePassBits), 2)}
+	for len(wide) < 300 {
+		wide = append(wide, key(rng.Uint32N(1<<20), 3))
+	}
+	if _, _, ok := encodeChunk(cc, wide, make([]uint64, len(wide)), nil, false); ok {
+		t.Errorf("groups spanning %d bits encoded in one pass", onePassBits+1)
+	}
+}
+
+// checkBlocks decodes the blocks refs of enc, checks their structure and returns their keys.
+func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool) []uint64 {
+	t.Helper()
+	var keys []uint64
+	at := int64(0)
+	for _, ref := range refs {
+		if ref.off != at {
+			t.Fatalf("block at %d, want %d", ref.off, at)
+		}
+		at += ref.len
+		b, err := openBlock(enc[ref.off:ref.off+ref.len], ref.part, ref.count, nil)
+		if err != nil {
+			t.Fatalf("block of partition %d: %v", ref.part, err)
+		}
+		if ref.count > blockKeys && len(b.groups) > 1 {
+			t.Errorf("block of %d keys in %d groups", ref.count, len(b.groups))
+		}
+		for gi := range b.groups {
+			g := &b.groups[gi]
+			var prev uint32
+			for i := g.start; i < g.end; i++ {
+				k := b.key(g, i)
+				if partOf(k) != ref.part || keySrc(k)&^groupMask != g.base {
+					t.Fatalf("key %#x in group %d of partition %d", k, g.base, ref.part)
+				}
+				if bySource && i > g.start && keySrc(k) < prev {
+					t.Fatalf("sources descend in group %d", g.base)
+				}
+				prev = keySrc(k)
+				keys = append(keys, k)
+			}
+		}
+	}
+	if at != int64(len(enc)) {
+		t.Fatalf("blocks end at %d of %d bytes", at, len(enc))
+	}
+	if !slices.IsSortedFunc(refs, func(a, b blockRef) int { return cmp.Compare(a.part, b.part) }) {
+		t.Errorf("partitions out of order")
+	}
+	return keys
+}
