@@ -23,6 +23,10 @@ import (
 // encoding and its blocks (offsets relative to it), or ok false when the groups present
 // span more than onePassBits bits or the encoding would not fit, for the caller to
 // sort and encode as before.
+//
+// Graphs of more than 2^23 vertices have more groups than an L1-sized count: their
+// chunks' groups span up to encodeSpanBits bits, whose counts (4 bytes each) and entry
+// positions (4 bytes) live in L2. The group sort took two radix passes there.
 func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource bool) (enc []byte, _ []blockRef, ok bool) {
 	if len(keys) < 256 {
 		return nil, refs, false
@@ -32,15 +36,16 @@ func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource b
 		g := groupOf(k)
 		lo, hi = min(lo, g), max(hi, g)
 	}
-	if hi-lo >= 1<<onePassBits {
+	if hi-lo >= 1<<encodeSpanBits {
 		return nil, refs, false
 	}
-	c.count(keys, lo)
+	c.count(keys, lo, hi)
 	out := tmp
 	if bySource {
 		out = keys
 	}
-	enc = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 8*len(out))
+	// at most 2^29 bytes, so that entry bits fit a uint32
+	enc = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), min(8*len(out), 1<<29))
 	size := c.plan(lo, hi)
 	if size > len(enc) {
 		return nil, refs, false
@@ -73,18 +78,18 @@ func bySourceInGroup(keys, tmp []uint64) []uint64 {
 	return out
 }
 
-// partsSpan bounds the partitions present in a chunk whose groups span onePassBits bits
-// (65), rounded up to a power of two.
-const partsSpan = 128
+// encodeSpanBits bounds the span of a chunk's groups that encodeChunk encodes: 2^17
+// groups, 2^27 vertices.
+const encodeSpanBits = 17
 
 // chunkCounts is encodeChunk's state, kept by a sorter from chunk to chunk: per group
 // (relative to the lowest) its keys, then the bit at which its next entry goes; per
 // partition (relative to the lowest) its widest destination and entry width; the blocks.
 type chunkCounts struct {
-	n      [1 << onePassBits]uint32
-	pos    [1 << onePassBits]uint64
-	top    [partsSpan]uint32
-	width  [partsSpan]uint8
+	n      []uint32
+	pos    []uint32
+	top    []uint32
+	width  []uint8
 	partLo uint64
 	blocks []chunkBlock
 }
@@ -96,18 +101,31 @@ type chunkBlock struct {
 	keys, ngroups int
 }
 
-func (c *chunkCounts) count(keys []uint64, lo uint64) {
-	clear(c.n[:])
-	clear(c.top[:])
+func (c *chunkCounts) count(keys []uint64, lo, hi uint64) {
+	groups := int(hi - lo + 1)
 	c.partLo = lo >> (partShift - groupShift)
+	parts := int(hi>>(partShift-groupShift)-c.partLo) + 1
+	c.n, c.pos = grown(c.n, groups), grown(c.pos, groups)
+	c.top, c.width = grown(c.top, parts), grown(c.width, parts)
+	n, top := c.n, c.top
 	for _, k := range keys {
-		c.n[(groupOf(k)-lo)&(1<<onePassBits-1)]++
-		p := (groupOf(k)>>(partShift-groupShift) - c.partLo) & (partsSpan - 1)
-		c.top[p] = max(c.top[p], keyDst(k))
+		n[groupOf(k)-lo]++
+		p := groupOf(k)>>(partShift-groupShift) - c.partLo
+		top[p] = max(top[p], keyDst(k))
 	}
 	for p := range c.width {
 		c.width[p] = uint8(groupShift + bits.Len32(c.top[p]))
 	}
+}
+
+// grown returns s with length n, zeroed.
+func grown[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // plan cuts the groups [lo, hi] into blocks of consecutive groups of one partition, at
@@ -135,7 +153,7 @@ func (c *chunkCounts) plan(lo, hi uint64) int {
 			continue
 		}
 		c.blocks = append(c.blocks, b)
-		w := int(c.width[(part-c.partLo)&(partsSpan-1)])
+		w := int(c.width[part-c.partLo])
 		// the width byte, the group count, per group its index and keys, the entries
 		size += 1 + binary.MaxVarintLen32 + b.ngroups*(1+binary.MaxVarintLen32) + (b.keys*w+7)/8 + blockPad
 	}
@@ -149,7 +167,7 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 	at := 0
 	for _, b := range c.blocks {
 		part := (b.g + lo) >> (partShift - groupShift)
-		w := c.width[(part-c.partLo)&(partsSpan-1)]
+		w := c.width[part-c.partLo]
 		start := at
 		enc[at] = w - groupShift
 		at++
@@ -162,10 +180,10 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 		}
 		entryBytes := (b.keys*int(w) + 7) / 8
 		clear(enc[at : at+entryBytes+blockPad])
-		bit := uint64(at) * 8
+		bit := uint32(at) * 8 // enc is below 2^29 bytes
 		for g := b.g; g < b.end; g++ {
 			c.pos[g] = bit
-			bit += uint64(c.n[g]) * uint64(w)
+			bit += c.n[g] * uint32(w)
 		}
 		at += entryBytes + blockPad
 		refs = append(refs, blockRef{part: uint32(part), count: uint32(b.keys), off: int64(start), len: int64(at - start)})
@@ -177,12 +195,13 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 // bit: an 8-byte read, or and write, which the blockPad bytes after each block's entries
 // keep within the block.
 func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
+	pos, width := c.pos, c.width
 	for _, k := range keys {
-		g := (groupOf(k) - lo) & (1<<onePassBits - 1)
-		p := (groupOf(k)>>(partShift-groupShift) - c.partLo) & (partsSpan - 1)
+		g := groupOf(k) - lo
+		p := groupOf(k)>>(partShift-groupShift) - c.partLo
 		v := uint64(keyDst(k))<<groupShift | uint64(keySrc(k)&groupMask)
-		bit := c.pos[g]
-		c.pos[g] = bit + uint64(c.width[p])
+		bit := pos[g]
+		pos[g] = bit + uint32(width[p])
 		i := bit >> 3
 		binary.LittleEndian.PutUint64(enc[i:], binary.LittleEndian.Uint64(enc[i:])|v<<(bit&7))
 	}

@@ -12,7 +12,7 @@ import (
 // TestEncodeChunk decodes encodeChunk's blocks and checks them against the keys: every
 // key once, each block within one partition with its groups ascending (and, by source,
 // the sources ascending within each group), and at most blockKeys keys unless it holds
-// one group; chunks whose groups span too many bits are left to the caller.
+// one group; chunks whose groups span more than encodeSpanBits bits are left to the caller.
 func TestEncodeChunk(t *testing.T) {
 	seed := uint64(os.Getpid())
 	t.Logf("seed %d", seed)
@@ -24,6 +24,7 @@ func TestEncodeChunk(t *testing.T) {
 		dst  func() uint32
 	}{
 		{"uniform", 50000, func() uint32 { return rng.Uint32N(1 << 22) }, func() uint32 { return rng.Uint32N(1 << 22) }},
+		{"many groups", 300000, func() uint32 { return rng.Uint32N(1 << 26) }, func() uint32 { return rng.Uint32N(1 << 26) }},
 		{"narrow", 3000, func() uint32 { return 5<<partShift + rng.Uint32N(3000) }, func() uint32 { return rng.Uint32N(1 << 30) }},
 		{"hub group", 3 * blockKeys, func() uint32 {
 			if rng.IntN(4) > 0 {
@@ -56,12 +57,12 @@ func TestEncodeChunk(t *testing.T) {
 			})
 		}
 	}
-	wide := []uint64{key(0, 1), key(1<<(groupShift+onePassBits), 2)}
+	wide := []uint64{key(0, 1), key(1<<(groupShift+encodeSpanBits), 2)}
 	for len(wide) < 300 {
 		wide = append(wide, key(rng.Uint32N(1<<20), 3))
 	}
 	if _, _, ok := encodeChunk(cc, wide, make([]uint64, len(wide)), nil, false); ok {
-		t.Errorf("groups spanning %d bits encoded in one pass", onePassBits+1)
+		t.Errorf("groups spanning %d bits encoded", encodeSpanBits+1)
 	}
 }
 
