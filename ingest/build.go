@@ -551,7 +551,6 @@ type workerState struct {
 	runs      []entryRun // a task's runs as read
 	sorted    []entryRun // and ordered by group
 	slots     []uint32
-	nbrs      []uint32
 }
 
 // freeOutput takes an output from the pool, waiting while all of them are pending or
@@ -740,10 +739,7 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, packing{dstBits: dstBits, srcLo: uint64(base)})
 	}
 	ws.keys = keys
-	if !p.opt.KeepDuplicates {
-		sorted = slices.Compact(sorted)
-	}
-	ws.encode(out, sorted)
+	ws.encode(out, sorted, !p.opt.KeepDuplicates)
 }
 
 // begin empties out for a task of at most n keys.
@@ -762,8 +758,11 @@ func (o *output) finish() {
 }
 
 // encode appends sorted keys, whose sources follow those already in out, to out's dense
-// degrees, offsets and data.
-func (ws *workerState) encode(out *output, keys []uint64) {
+// degrees, offsets and data, each list without its duplicates when dedup is set. Lists
+// are encoded from the keys themselves (store.AppendListKeys), deduplicated in place one
+// list at a time: copying each list's neighbours out and a pass over all keys to drop
+// duplicates beforehand were a sixth of the encoding.
+func (ws *workerState) encode(out *output, keys []uint64, dedup bool) {
 	n := len(keys)
 	if n == 0 {
 		return
@@ -771,7 +770,6 @@ func (ws *workerState) encode(out *output, keys []uint64) {
 	if len(out.degrees) == 0 {
 		out.lo = keySrc(keys[0])
 	}
-	out.edges += uint64(n)
 	v := out.lo + uint32(len(out.degrees))
 	for i := 0; i < n; {
 		s := keySrc(keys[i])
@@ -779,18 +777,25 @@ func (ws *workerState) encode(out *output, keys []uint64) {
 			out.degrees = append(out.degrees, 0)
 			out.offsets = append(out.offsets, uint32(len(out.data)))
 		}
-		ws.nbrs = ws.nbrs[:0]
-		j := i
-		for ; j < n && keySrc(keys[j]) == s; j++ {
-			d := keyDst(keys[j])
-			if d == s {
-				out.loops++
-			}
-			ws.nbrs = append(ws.nbrs, d)
+		j := i + 1
+		for j < n && keySrc(keys[j]) == s {
+			j++
 		}
-		out.degrees = append(out.degrees, uint32(j-i))
+		list := keys[i:j]
+		if dedup {
+			list = slices.Compact(list)
+		}
+		if k, found := slices.BinarySearch(list, key(s, s)); found { // kept self-loops
+			c := 1
+			for k+c < len(list) && list[k+c] == list[k] {
+				c++
+			}
+			out.loops += uint64(c)
+		}
+		out.edges += uint64(len(list))
+		out.degrees = append(out.degrees, uint32(len(list)))
 		out.offsets = append(out.offsets, uint32(len(out.data)))
-		out.data = store.AppendList(out.data, s, ws.nbrs)
+		out.data = store.AppendListKeys(out.data, s, list)
 		v, i = s+1, j
 	}
 }

@@ -120,8 +120,6 @@ const wideBits = 12
 // with passes LSD passes of width bits each (at most wideBits), given the counts of
 // the first digit, and unpacks them in the last pass.
 func lsdSortPacked(keys, tmp []uint64, cur *[1 << wideBits]uint32, width, passes uint, pk packing) []uint64 {
-	mask := uint64(1)<<width - 1
-	dstMask := uint64(1)<<pk.dstBits - 1
 	var next [1 << wideBits]uint32
 	src, dst := keys, tmp[:len(keys)]
 	for d := range passes {
@@ -132,23 +130,47 @@ func lsdSortPacked(keys, tmp []uint64, cur *[1 << wideBits]uint32, width, passes
 		}
 		if d+1 < passes {
 			next = [1 << wideBits]uint32{}
-			for _, k := range src {
-				b := (k >> shift) & mask
-				dst[cur[b]] = k
-				cur[b]++
-				next[(k>>(shift+width))&mask]++
-			}
+			scatterCount(src, dst, cur, &next, shift, width)
 		} else {
-			for _, k := range src {
-				b := (k >> shift) & mask
-				dst[cur[b]] = (k>>pk.dstBits+pk.srcLo)<<32 | pk.dstHi | k&dstMask
-				cur[b]++
-			}
+			scatterUnpack(src, dst, cur, shift, width, pk)
 		}
 		src, dst = dst, src
 		*cur = next
 	}
 	return src
+}
+
+// scatterCount is one pass of lsdSortPacked: it moves each key of src to its place in
+// dst by the digit at shift, width bits wide, and counts the next digit in next. The
+// passes are separate functions so that their few variables stay in registers: within
+// lsdSortPacked the compiler kept the key and the loop index on the stack.
+func scatterCount(src, dst []uint64, cur, next *[1 << wideBits]uint32, shift, width uint) {
+	mask := uint64(1)<<width - 1
+	shift &= 63
+	nshift := (shift + width) & 63
+	for _, k := range src {
+		b := (k >> shift) & mask & (1<<wideBits - 1)
+		i := cur[b]
+		cur[b] = i + 1
+		dst[i] = k
+		next[(k>>nshift)&mask&(1<<wideBits-1)]++
+	}
+}
+
+// scatterUnpack is the last pass of lsdSortPacked: it moves each key to its place and
+// unpacks it.
+func scatterUnpack(src, dst []uint64, cur *[1 << wideBits]uint32, shift, width uint, pk packing) {
+	mask := uint64(1)<<width - 1
+	shift &= 63
+	dstBits := pk.dstBits & 63
+	dstMask := uint64(1)<<dstBits - 1
+	srcLo, dstHi := pk.srcLo, pk.dstHi
+	for _, k := range src {
+		b := (k >> shift) & mask & (1<<wideBits - 1)
+		i := cur[b]
+		cur[b] = i + 1
+		dst[i] = (k>>dstBits+srcLo)<<32 | dstHi | k&dstMask
+	}
 }
 
 // groupSort orders keys by group (groupOf) and, when bySource is set, by source within

@@ -26,7 +26,13 @@ func NumBlocks(d uint32) uint32 { return uint32((uint64(d) + BlockSize - 1) / Bl
 // It writes into room it reserves up front, each varint with one 8-byte store
 // (putUvarint33), instead of appending byte by byte: ingest encodes every list
 // through here, and the byte-wise appends were a tenth of its phase 2.
-func AppendList(dst []byte, v uint32, nbrs []uint32) []byte {
+func AppendList(dst []byte, v uint32, nbrs []uint32) []byte { return appendList(dst, v, nbrs) }
+
+// AppendListKeys is AppendList for a list held as keys whose low 32 bits are the
+// neighbours (ingest's src<<32 | dst): the list is encoded without being copied out.
+func AppendListKeys(dst []byte, v uint32, keys []uint64) []byte { return appendList(dst, v, keys) }
+
+func appendList[T uint32 | uint64](dst []byte, v uint32, nbrs []T) []byte {
 	nb := int(NumBlocks(uint32(len(nbrs))))
 	if nb == 0 {
 		return dst
@@ -41,11 +47,11 @@ func AppendList(dst []byte, v uint32, nbrs []uint32) []byte {
 			binary.LittleEndian.PutUint32(buf[start+4*(k-1):], uint32(pos-start))
 		}
 		blk := nbrs[k*BlockSize : min(len(nbrs), (k+1)*BlockSize)]
-		pos = putUvarint33(buf, pos, zigzag(int64(blk[0])-int64(v)))
-		prev := blk[0]
+		pos = putUvarint33(buf, pos, zigzag(int64(uint32(blk[0]))-int64(v)))
+		prev := uint32(blk[0])
 		for _, x := range blk[1:] {
-			pos = putUvarint33(buf, pos, uint64(x-prev))
-			prev = x
+			pos = putUvarint33(buf, pos, uint64(uint32(x)-prev))
+			prev = uint32(x)
 		}
 	}
 	return buf[:pos]
