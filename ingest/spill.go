@@ -321,6 +321,11 @@ func (s *spill) appendRuns(runs []entryRun, rb *readBuf, groups []groupRun, ref 
 	return runs, b.groups, nil
 }
 
+// firstByte returns the byte that holds the run's first entry.
+func (r *entryRun) firstByte() byte {
+	return r.entries[(uint64(r.start)*uint64(r.width)-r.skip)>>3]
+}
+
 // entry returns entry i of the run's block.
 func (r *entryRun) entry(i uint32) uint64 { return entryAt(r.entries, r.skip, r.width, i) }
 
