@@ -743,7 +743,7 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, packing{dstBits: dstBits, srcLo: uint64(base)})
 	}
 	ws.keys = keys
-	ws.encode(out, sorted, !p.opt.KeepDuplicates)
+	ws.encode(out, sorted, !p.opt.KeepDuplicates, p.opt.KeepSelfLoops)
 }
 
 // runsAhead is how many runs ahead of the one it decodes sortUnit loads a run's first
@@ -767,11 +767,12 @@ func (o *output) finish() {
 }
 
 // encode appends sorted keys, whose sources follow those already in out, to out's dense
-// degrees, offsets and data, each list without its duplicates when dedup is set. Lists
+// degrees, offsets and data, each list without its duplicates when dedup is set, and
+// counts the self-loops when loops says they are kept (phase 1 drops them otherwise). Lists
 // are encoded from the keys themselves (store.AppendListKeys), deduplicated in place one
 // list at a time: copying each list's neighbours out and a pass over all keys to drop
 // duplicates beforehand were a sixth of the encoding.
-func (ws *workerState) encode(out *output, keys []uint64, dedup bool) {
+func (ws *workerState) encode(out *output, keys []uint64, dedup, loops bool) {
 	n := len(keys)
 	if n == 0 {
 		return
@@ -794,12 +795,8 @@ func (ws *workerState) encode(out *output, keys []uint64, dedup bool) {
 		if dedup {
 			list = slices.Compact(list)
 		}
-		if k, found := slices.BinarySearch(list, key(s, s)); found { // kept self-loops
-			c := 1
-			for k+c < len(list) && list[k+c] == list[k] {
-				c++
-			}
-			out.loops += uint64(c)
+		if loops {
+			out.loops += selfLoops(list, key(s, s))
 		}
 		out.edges += uint64(len(list))
 		out.degrees = append(out.degrees, uint32(len(list)))
@@ -807,6 +804,19 @@ func (ws *workerState) encode(out *output, keys []uint64, dedup bool) {
 		out.data = store.AppendListKeys(out.data, s, list)
 		v, i = s+1, j
 	}
+}
+
+// selfLoops counts the keys equal to loop in the sorted list.
+func selfLoops(list []uint64, loop uint64) uint64 {
+	k, found := slices.BinarySearch(list, loop)
+	if !found {
+		return 0
+	}
+	c := 1
+	for k+c < len(list) && list[k+c] == loop {
+		c++
+	}
+	return uint64(c)
 }
 
 // reuse returns s emptied, with room for n elements: a buffer reused from task to task.
