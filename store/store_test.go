@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -230,6 +231,37 @@ func TestCorruptionDetected(t *testing.T) {
 		os.WriteFile(victim, b, 0o644)
 		if _, err := Verify(dir); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("seed %d trial %d: damaging %s: Verify = %v, want ErrCorrupt", seed, trial, filepath.Base(victim), err)
+		}
+	}
+}
+
+// TestShardFinishError: a shard finished in the background that fails (here its file is
+// closed under it) fails the next cut or the commit, and nothing is published.
+func TestShardFinishError(t *testing.T) {
+	for _, failFirst := range []bool{true, false} {
+		dest := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := Create(dest, CreateOptions{ShardBytes: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := b.Writer(Out)
+		var failed error
+		for v := uint32(0); v < 40 && failed == nil; v++ {
+			if w.cur != nil && (v == 10 && failFirst || v == 39 && !failFirst) {
+				w.cur.f.Close() // its finish fails
+			}
+			failed = w.AppendList(v, []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19})
+		}
+		if failed == nil {
+			failed = b.Commit(&Manifest{Vertices: 40})
+		} else {
+			b.Abort()
+		}
+		if failed == nil || !strings.Contains(failed.Error(), "closed") {
+			t.Errorf("failFirst %v: error %v, want the closed file's", failFirst, failed)
+		}
+		if _, err := os.Stat(dest); !os.IsNotExist(err) {
+			t.Errorf("failFirst %v: %s exists after a failed build: %v", failFirst, dest, err)
 		}
 	}
 }
