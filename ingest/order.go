@@ -300,14 +300,12 @@ func sampleBytes(entries []Edge, id func(uint64) uint32, keepDups bool) int64 {
 	}
 	var total int64
 	var buf []byte
-	var nbrs []uint32
 	for i := 0; i < len(keys); {
-		j := i
-		nbrs = nbrs[:0]
-		for ; j < len(keys) && keySrc(keys[j]) == keySrc(keys[i]); j++ {
-			nbrs = append(nbrs, keyDst(keys[j]))
+		j := i + 1
+		for j < len(keys) && keySrc(keys[j]) == keySrc(keys[i]) {
+			j++
 		}
-		buf = store.AppendList(buf[:0], keySrc(keys[i]), nbrs)
+		buf = store.AppendListKeys(buf[:0], keySrc(keys[i]), keys[i:j])
 		total += int64(len(buf))
 		i = j
 	}

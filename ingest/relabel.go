@@ -267,9 +267,17 @@ func (p *pipeline) chooseDegree(idx *idIndex) bool {
 	}
 	deg := func(x uint64) uint32 { return p.perm[in(x)] }
 	rate := int64(s.rate.Load())
+	// The two encodings at once: one after the other they were half of the order phase.
+	var inBytes int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inBytes = sampleBytes(s.entries, in, p.opt.KeepDuplicates)
+	}()
+	degBytes := sampleBytes(s.entries, deg, p.opt.KeepDuplicates)
+	<-done
 	est := &OrderEstimate{SampleRate: uint64(rate), SampledLists: len(s.entries),
-		InputBytes:  rate * sampleBytes(s.entries, in, p.opt.KeepDuplicates),
-		DegreeBytes: rate * sampleBytes(s.entries, deg, p.opt.KeepDuplicates)}
+		InputBytes: rate * inBytes, DegreeBytes: rate * degBytes}
 	if !p.opt.Relabel {
 		est.DegreeBytes += store.IDsFileBytes(int64(len(p.perm)), 4)
 	}
