@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/oocgraph/ooc/store"
 )
 
 // TestEncodeChunk decodes encodeChunk's blocks and checks them against the keys: every
@@ -106,4 +109,36 @@ func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool) []uin
 		t.Errorf("partitions out of order")
 	}
 	return keys
+}
+
+// TestBigBlocks ingests a hub of more than blockKeys edges alongside random edges, so that
+// a chunk holds one group of more than blockKeys keys (a block of its own), with the
+// spills in memory, across small slabs and on disk, split into many tasks, in both orders.
+func TestBigBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests 300K edges several times in -short")
+	}
+	seed := uint64(os.Getpid()) + 11
+	rng := rand.New(rand.NewPCG(seed, 9))
+	edges := randomEdges(rng, 2<<partShift, 20000)
+	for range 3 * blockKeys / 2 {
+		edges = append(edges, Edge{5, uint64(rng.IntN(2 << partShift))})
+	}
+	rng.Shuffle(len(edges), func(i, j int) { edges[i], edges[j] = edges[j], edges[i] })
+	for _, opt := range []Options{
+		{chunkKeys: 1 << 18},
+		{chunkKeys: 1 << 18, spillMem: 1 << 20, spillSlab: 64 << 10, taskKeys: 5000},
+		{chunkKeys: 1 << 18, spillMem: -1, taskKeys: 20000},
+		{Order: store.OrderDegree, chunkKeys: 1 << 18, spillMem: 1 << 20, spillSlab: 64 << 10},
+		{Order: store.OrderDegree, Directed: true, chunkKeys: 1 << 18, spillMem: -1, taskKeys: 5000},
+	} {
+		opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+			t.Fatalf("seed %d, %+v: %v", seed, opt, err)
+		}
+		checkGraph(t, opt.Dest, reference(edges, opt), opt)
+		if t.Failed() {
+			t.Fatalf("seed %d, %+v", seed, opt)
+		}
+	}
 }
