@@ -81,7 +81,7 @@ type chunk struct{ keys [2][]uint64 }
 const (
 	runtimeMem  = 12 << 20
 	parseBlock  = 4 << 20
-	sorterFixed = 3 << 20 // a sorter's encoding buffer and block index
+	sorterFixed = 3 << 20 // a sorter's encoding buffer, block index and group counts (chunkCounts: at most 1 MiB)
 	taskFixed   = 10 << 20
 	minKeys     = 16 << 10
 
