@@ -716,9 +716,8 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		ws.tmp = make([]uint64, n+n/4)
 	}
 	var sorted []uint64
-	if n < 256 || n > msdThreshold {
-		// Too few keys to pay for the histograms, or too many for an LSD sort in cache:
-		// radixSort sorts them as they are.
+	if n < 256 {
+		// Too few keys to pay for the histograms: radixSort sorts them as they are.
 		for i := range runs {
 			keys = runs[i].appendKeys(keys, lo, hi)
 		}
@@ -730,17 +729,28 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 			dstBits = max(dstBits, runs[i].width-groupShift)
 		}
 		packed := uint(bits.Len32(runs[len(runs)-1].base-base+groupMask)) + dstBits
+		pk := packing{dstBits: dstBits, srcLo: uint64(base)}
+		// An LSD sort in cache counts its first digit during the decode; a unit too large
+		// for one (hubs) counts its top bits for one MSD pass into buckets that are.
 		passes := (packed + wideBits - 1) / wideBits
 		width := (packed + passes - 1) / passes
+		d := digit{mask: uint64(1)<<width - 1}
+		if n > msdThreshold {
+			nbits := min(uint(bits.Len(uint(n>>15))), radixBits, packed)
+			d = digit{shift: packed - nbits, mask: uint64(1)<<nbits - 1}
+		}
 		var count [1 << wideBits]uint32
-		mask := uint64(1)<<width - 1
 		for i := range runs {
 			if i+runsAhead < len(runs) {
 				ws.touched += runs[i+runsAhead].firstByte()
 			}
-			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, &count, mask)
+			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, &count, d)
 		}
-		sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, packing{dstBits: dstBits, srcLo: uint64(base)})
+		if n > msdThreshold {
+			sorted = msdSortPacked(keys, ws.tmp, &count, d, pk)
+		} else {
+			sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, pk)
+		}
 	}
 	ws.keys = keys
 	ws.encode(out, sorted, !p.opt.KeepDuplicates, p.opt.KeepSelfLoops)

@@ -142,3 +142,27 @@ func TestBigBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeUnit: a hub of more than msdThreshold edges is one sort unit too large for an
+// LSD sort in cache, sorted by an MSD pass first (msdSortPacked), in both orders.
+func TestHugeUnit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests a hub of 1M edges in -short")
+	}
+	seed := uint64(os.Getpid()) + 13
+	rng := rand.New(rand.NewPCG(seed, 10))
+	edges := randomEdges(rng, 1<<21, 5000)
+	for range msdThreshold + 5000 {
+		edges = append(edges, Edge{3, uint64(rng.IntN(1 << 21))})
+	}
+	for _, opt := range []Options{{}, {Order: store.OrderDegree, Directed: true}} {
+		opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+			t.Fatalf("seed %d, %+v: %v", seed, opt, err)
+		}
+		checkGraph(t, opt.Dest, reference(edges, opt), opt)
+		if t.Failed() {
+			t.Fatalf("seed %d, %+v", seed, opt)
+		}
+	}
+}

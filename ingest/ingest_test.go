@@ -583,13 +583,26 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 			packed := uint(bits.Len32(runs[len(runs)-1].base-runs[0].base+groupMask)) + dstBits
 			passes := (packed + wideBits - 1) / wideBits
 			width := (packed + passes - 1) / passes
+			pk := packing{dstBits: dstBits, srcLo: uint64(runs[0].base)}
 			var p []uint64
 			for _, r := range runs {
-				p = r.appendPacked(p, lo, hi, uint64(r.base-runs[0].base), dstBits, &count, 1<<width-1)
+				p = r.appendPacked(p, lo, hi, uint64(r.base-runs[0].base), dstBits, &count, digit{mask: 1<<width - 1})
 			}
-			got = lsdSortPacked(p, make([]uint64, len(p)), &count, width, passes, packing{dstBits: dstBits, srcLo: uint64(runs[0].base)})
+			got = lsdSortPacked(p, make([]uint64, len(p)), &count, width, passes, pk)
 			if want = slices.Sorted(slices.Values(want)); !slices.Equal(got, want) {
 				t.Fatalf("%d keys, by source %v, [%d, %d): packed and sorted %d keys, not the %d wanted", n, bySource, lo, hi, len(got), len(want))
+			}
+			// And as sortUnit packs a unit too large for an LSD sort in cache: counting a
+			// top digit of 1 to 11 bits for an MSD pass.
+			nbits := min(uint(1+len(p)%radixBits), packed)
+			d := digit{shift: packed - nbits, mask: 1<<nbits - 1}
+			count = [1 << wideBits]uint32{}
+			p = p[:0]
+			for _, r := range runs {
+				p = r.appendPacked(p, lo, hi, uint64(r.base-runs[0].base), dstBits, &count, d)
+			}
+			if got = msdSortPacked(p, make([]uint64, len(p)), &count, d, pk); !slices.Equal(got, want) {
+				t.Fatalf("%d keys, by source %v, [%d, %d), top digit of %d bits: sorted %d keys, not the %d wanted", n, bySource, lo, hi, nbits, len(got), len(want))
 			}
 		}
 	}

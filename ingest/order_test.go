@@ -114,3 +114,32 @@ func TestGroupSort(t *testing.T) {
 		}
 	}
 }
+
+// TestMSDSortPacked: the MSD pass and the LSD sorts below it return the unpacked keys
+// sorted, for top digits of 1 to 11 bits, whether 0, 1, 2 or 3 LSD passes remain below
+// them (both parities of the buffer they end in).
+func TestMSDSortPacked(t *testing.T) {
+	seed := uint64(os.Getpid())
+	rng := rand.New(rand.NewPCG(seed, 6))
+	for _, packed := range []uint{5, 11, 20, 33, 40} {
+		for _, nbits := range []uint{1, 5, 11} {
+			if nbits > packed {
+				continue
+			}
+			pk := packing{dstBits: packed / 2, srcLo: 7}
+			d := digit{shift: packed - nbits, mask: 1<<nbits - 1}
+			keys := make([]uint64, 1+rng.IntN(20000))
+			var count [1 << wideBits]uint32
+			want := make([]uint64, len(keys))
+			for i := range keys {
+				keys[i] = rng.Uint64N(1 << packed)
+				count[keys[i]>>d.shift&d.mask]++
+				want[i] = pk.unpack(keys[i])
+			}
+			slices.Sort(want)
+			if got := msdSortPacked(keys, make([]uint64, len(keys)), &count, d, pk); !slices.Equal(got, want) {
+				t.Fatalf("seed %d: %d packed bits, top digit of %d: not sorted", seed, packed, nbits)
+			}
+		}
+	}
+}

@@ -140,6 +140,58 @@ func lsdSortPacked(keys, tmp []uint64, cur *[1 << wideBits]uint32, width, passes
 	return src
 }
 
+// msdSortPacked sorts packed keys (lsdSortPacked's) too many for an LSD sort in cache,
+// given the counts of their top digit d: one pass moves them into buckets by it, each of
+// which an LSD sort on the bits below then sorts and unpacks. Sorting them unpacked took
+// a pass to find the varying bits, one to count, the move, and for each bucket another
+// pass to find its varying bits and one to pack, before its LSD passes.
+func msdSortPacked(keys, tmp []uint64, count *[1 << wideBits]uint32, d digit, pk packing) []uint64 {
+	n := len(keys)
+	buckets := int(d.mask) + 1
+	var start [1<<radixBits + 1]int
+	for b := range buckets {
+		start[b+1] = start[b] + int(count[b])
+	}
+	next := start
+	out := tmp[:n]
+	shift := d.shift & 63
+	for _, k := range keys {
+		b := (k >> shift) & d.mask & radixMask
+		out[next[b]] = k
+		next[b]++
+	}
+	passes := (d.shift + wideBits - 1) / wideBits
+	if passes == 0 { // nothing below the top digit: the buckets are sorted
+		for i, k := range out {
+			out[i] = pk.unpack(k)
+		}
+		return out
+	}
+	width := (d.shift + passes - 1) / passes
+	mask := uint64(1)<<width - 1
+	for b := range buckets {
+		lo, hi := start[b], start[b+1]
+		if lo == hi {
+			continue
+		}
+		var c [1 << wideBits]uint32
+		for _, k := range out[lo:hi] {
+			c[k&mask&(1<<wideBits-1)]++
+		}
+		lsdSortPacked(out[lo:hi], keys[lo:hi], &c, width, passes, pk)
+	}
+	if passes%2 == 1 { // each bucket ended in keys
+		return keys[:n]
+	}
+	return out
+}
+
+// unpack undoes the packing of one key.
+func (pk packing) unpack(k uint64) uint64 {
+	dstBits := pk.dstBits & 63
+	return (k>>dstBits+pk.srcLo)<<32 | pk.dstHi | k&(uint64(1)<<dstBits-1)
+}
+
 // scatterCount is one pass of lsdSortPacked: it moves each key of src to its place in
 // dst by the digit at shift, width bits wide, and counts the next digit in next. The
 // passes are separate functions so that their few variables stay in registers: within

@@ -350,43 +350,50 @@ func (r *entryRun) appendKeys(dst []uint64, lo, hi uint64) []uint64 {
 }
 
 // appendPacked appends the run's keys of the task [lo, hi) packed for lsdSortPacked,
-// (src-base+off)<<dstBits | dst, and counts their low digits (mask) in count.
-func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits uint, count *[1 << wideBits]uint32, mask uint64) []uint64 {
+// (src-base+off)<<dstBits | dst, and counts their digits (p>>d.shift)&d.mask in count.
+func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
 	if !r.filter && !r.skipLoops {
 		bit := uint64(r.start)*uint64(r.width) - r.skip
-		return unpackRun(dst, r.entries, bit, int(r.end-r.start), r.width, off, dstBits, count, mask)
+		return unpackRun(dst, r.entries, bit, int(r.end-r.start), r.width, off, dstBits, count, d)
 	}
 	for i := r.start; i < r.end; i++ {
 		if x := r.entry(i); r.keep(x, lo, hi) {
 			p := (x&groupMask+off)<<dstBits | x>>groupShift
-			count[p&mask]++
+			count[(p>>(d.shift&63))&d.mask&(1<<wideBits-1)]++
 			dst = append(dst, p)
 		}
 	}
 	return dst
 }
 
+// digit is the radix digit the decode counts: (p >> shift) & mask.
+type digit struct {
+	shift uint
+	mask  uint64
+}
+
 // unpackRun appends n entries, width bits wide, of entries from bit on, packed as
 // appendPacked packs them, and counts their low digits. A function of its own, so that
 // its variables stay in registers: within appendPacked the compiler reloaded the run's
 // fields and kept the bit position on the stack, every entry.
-func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, mask uint64) []uint64 {
+func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
-	unpackInto(dst[start:], entries, bit, width, off, dstBits, count, mask)
+	unpackInto(dst[start:], entries, bit, width, off, dstBits, count, d.shift, d.mask)
 	return dst
 }
 
-func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, mask uint64) {
+func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
 	width &= 63
 	dstBits &= 63
+	shift &= 63
 	wmask, w := uint64(1)<<width-1, uint64(width)
 	mask &= 1<<wideBits - 1
 	for i := range out {
 		j := bit >> 3
 		x := binary.LittleEndian.Uint64(entries[j:j+8]) >> (bit & 7) & wmask
 		p := (x&groupMask+off)<<dstBits | x>>groupShift
-		count[p&mask]++
+		count[(p>>shift)&mask]++
 		out[i] = p
 		bit += w
 	}
