@@ -551,7 +551,7 @@ type workerState struct {
 	runs      []entryRun // a task's runs as read
 	sorted    []entryRun // and ordered by group
 	slots     []uint32
-	touched   byte // sums the bytes loaded ahead (runsAhead), so that the loads stay
+	touched   byte // sums the bytes loaded ahead (runsAhead), so that the compiler keeps the loads
 }
 
 // freeOutput takes an output from the pool, waiting while all of them are pending or
