@@ -736,7 +736,7 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		width := (packed + passes - 1) / passes
 		d := digit{mask: uint64(1)<<width - 1}
 		if n > msdThreshold {
-			nbits := min(uint(bits.Len(uint(n>>15))), radixBits, packed)
+			nbits := min(msdBits(n), packed)
 			d = digit{shift: packed - nbits, mask: uint64(1)<<nbits - 1}
 		}
 		var count [1 << wideBits]uint32

@@ -32,7 +32,7 @@ func radixSort(keys, tmp []uint64) []uint64 {
 	if varying == 0 {
 		return keys
 	}
-	nbits := uint(min(bits.Len(uint(n>>15)), radixBits))
+	nbits := msdBits(n)
 	shift := uint(max(bits.Len64(varying)-int(nbits), 0))
 	var count [radixBuckets + 1]int
 	for _, k := range keys {
@@ -41,13 +41,8 @@ func radixSort(keys, tmp []uint64) []uint64 {
 	for i := 1; i <= 1<<nbits; i++ {
 		count[i] += count[i-1]
 	}
-	next := count
 	out := tmp[:n]
-	for _, k := range keys {
-		b := (k >> shift) & (1<<nbits - 1)
-		out[next[b]] = k
-		next[b]++
-	}
+	scatterBuckets(keys, out, &count, shift, 1<<nbits-1)
 	for b := 0; b < 1<<nbits; b++ {
 		lo, hi := count[b], count[b+1]
 		if sorted := lsdSort(out[lo:hi], keys[lo:hi]); hi > lo && &sorted[0] != &out[lo] {
@@ -55,6 +50,23 @@ func radixSort(keys, tmp []uint64) []uint64 {
 		}
 	}
 	return out
+}
+
+// msdBits is the width of the MSD digit that splits n keys into buckets of about 32K,
+// which then sort in cache.
+func msdBits(n int) uint { return uint(min(bits.Len(uint(n>>15)), radixBits)) }
+
+// scatterBuckets moves keys into out by their bucket (k>>shift)&mask, stably, bucket b
+// from start[b] on: the MSD pass of radixSort and msdSortPacked.
+func scatterBuckets(keys, out []uint64, start *[radixBuckets + 1]int, shift uint, mask uint64) {
+	next := *start
+	shift &= 63
+	mask &= radixMask
+	for _, k := range keys {
+		b := (k >> shift) & mask
+		out[next[b]] = k
+		next[b]++
+	}
 }
 
 // lsdSort sorts keys ascending with an LSD radix sort, using tmp (at least len(keys)
@@ -148,18 +160,12 @@ func lsdSortPacked(keys, tmp []uint64, cur *[1 << wideBits]uint32, width, passes
 func msdSortPacked(keys, tmp []uint64, count *[1 << wideBits]uint32, d digit, pk packing) []uint64 {
 	n := len(keys)
 	buckets := int(d.mask) + 1
-	var start [1<<radixBits + 1]int
+	var start [radixBuckets + 1]int
 	for b := range buckets {
 		start[b+1] = start[b] + int(count[b])
 	}
-	next := start
 	out := tmp[:n]
-	shift := d.shift & 63
-	for _, k := range keys {
-		b := (k >> shift) & d.mask & radixMask
-		out[next[b]] = k
-		next[b]++
-	}
+	scatterBuckets(keys, out, &start, d.shift, d.mask)
 	passes := (d.shift + wideBits - 1) / wideBits
 	if passes == 0 { // nothing below the top digit: the buckets are sorted
 		for i, k := range out {
