@@ -185,7 +185,7 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
-	ids := p.writeIDs()
+	ids := p.writeIDs(hdr)
 	err := p.phase2()
 	if idsErr := <-ids; err == nil {
 		err = idsErr
@@ -219,30 +219,32 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 // writeIDs writes ids.bin, when the graph has one, in the background while phase 2
 // runs (the ids are known once the vertices are numbered), and returns the channel that
 // receives its error.
-func (p *pipeline) writeIDs() <-chan error {
+func (p *pipeline) writeIDs(hdr Header) <-chan error {
 	done := make(chan error, 1)
-	n := len(p.inv)
-	if p.inv == nil {
-		n = len(p.ids)
-	}
 	if !p.opt.Relabel && p.inv == nil {
 		done <- nil
 		return done
 	}
+	n := int(p.vertexCount(hdr))
 	go func() { done <- p.b.WriteIDs(n, p.originalID) }()
 	return done
 }
 
+// vertexCount is the graph's vertex count: the vertices numbered anew (degree order,
+// --relabel), else the largest id + 1 or the header's count, whichever is larger.
+func (p *pipeline) vertexCount(hdr Header) uint64 {
+	switch {
+	case p.inv != nil:
+		return uint64(len(p.inv))
+	case p.ids != nil:
+		return uint64(len(p.ids))
+	}
+	return max(p.maxID.Load(), hdr.Vertices)
+}
+
 // manifest fills what the pipeline knows; Commit adds the shard lists and sizes.
 func (p *pipeline) manifest(hdr Header) *store.Manifest {
-	n := p.maxID.Load() // largest id + 1
-	if p.inv != nil {
-		n = uint64(len(p.inv))
-	} else if p.ids != nil {
-		n = uint64(len(p.ids))
-	} else if hdr.Vertices > n {
-		n = hdr.Vertices
-	}
+	n := p.vertexCount(hdr)
 	kept := p.inputEdges.Load() - p.selfLoops.Load()
 	stored, loops := p.storedEdges, p.storedLoops
 	var dups uint64

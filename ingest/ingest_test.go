@@ -766,6 +766,27 @@ func TestHub(t *testing.T) {
 	}
 }
 
+// TestRelabelNoEdges: a header's vertices without edges, relabeled, give a graph whose
+// ids.bin covers every vertex (written while phase 2 runs, it once covered only the
+// distinct ids, none here, and the graph failed verify).
+func TestRelabelNoEdges(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "g.mtx")
+	if err := os.WriteFile(src, []byte("%%MatrixMarket matrix coordinate pattern general\n5 5 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := File(src, Options{Dest: dest, Relabel: true}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := store.Verify(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Vertices != 5 || m.Edges != 0 {
+		t.Errorf("%d vertices, %d edges; want 5, 0", m.Vertices, m.Edges)
+	}
+}
+
 // TestRelabelDense: when every id below n occurs, relabeling is the identity, so the
 // shards must be byte-identical to a plain ingest's.
 func TestRelabelDense(t *testing.T) {
