@@ -1,5 +1,7 @@
 package store
 
+import "hash/crc32"
+
 // CRC32CCombine returns the CRC32C of a‖b from crcA = CRC32C(a), crcB = CRC32C(b) and
 // lenB = len(b), without the bytes: ingest checksums the lists each worker encodes, in
 // parallel, and the writer, which appends them in order, combines the checksums instead
@@ -13,8 +15,8 @@ func CRC32CCombine(crcA, crcB uint32, lenB int64) uint32 {
 	if lenB <= 0 {
 		return crcA
 	}
-	var even, odd [32]uint32 // operators for 2^k zero bits, alternately
-	odd[0] = 0x82f63b78      // CRC32C polynomial, reflected: one zero bit
+	var even, odd [32]uint32  // operators for 2^k zero bits, alternately
+	odd[0] = crc32.Castagnoli // the polynomial, reflected: one zero bit
 	for n, row := 1, uint32(1); n < 32; n, row = n+1, row<<1 {
 		odd[n] = row
 	}
