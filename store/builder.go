@@ -45,6 +45,7 @@ type Builder struct {
 	lock      *os.File
 	out, in   *CSRWriter
 	ids       *IDsInfo
+	idsN      int // the ids WriteIDs wrote
 	done      bool
 }
 
@@ -153,7 +154,7 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.ids = &IDsInfo{File: "ids.bin", Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}
+	b.ids, b.idsN = &IDsInfo{File: "ids.bin", Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}, n
 	return nil
 }
 
@@ -195,6 +196,9 @@ func (b *Builder) commit(m *Manifest) error {
 		return fmt.Errorf("store: %d out-edges but %d in-edges", m.Edges, b.in.edges)
 	}
 	m.IDs = b.ids
+	if m.IDs != nil && b.idsN != int(m.Vertices) {
+		return fmt.Errorf("store: refusing to publish: ids.bin holds %d ids for %d vertices", b.idsN, m.Vertices)
+	}
 	if m.VertexOrder == "" {
 		m.VertexOrder = OrderInput
 	}

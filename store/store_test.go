@@ -265,3 +265,23 @@ func TestShardFinishError(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitIDsCount: Commit refuses a graph whose ids.bin does not hold one id a vertex,
+// which verify would reject, and publishes nothing.
+func TestCommitIDsCount(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	b, err := Create(dest, CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteIDs(3, func(i int) uint64 { return uint64(10 + i) }); err != nil {
+		t.Fatal(err)
+	}
+	err = b.Commit(&Manifest{Vertices: 5, Relabeled: true})
+	if err == nil || !strings.Contains(err.Error(), "3 ids for 5 vertices") {
+		t.Fatalf("commit: %v", err)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Errorf("%s exists after a refused commit: %v", dest, err)
+	}
+}
