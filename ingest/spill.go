@@ -235,9 +235,12 @@ func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64) 
 // those from bit skip on: dst<<groupShift | src-base. The blockPad bytes after the last
 // entry let it read 8 bytes at once.
 func entryAt(data []byte, skip uint64, width uint, i uint32) uint64 {
-	bit := uint64(i)*uint64(width) - skip
+	bit := entryBit(i, width, skip)
 	return binary.LittleEndian.Uint64(data[bit>>3:]) >> (bit & 7) & (1<<width - 1)
 }
+
+// entryBit is where entry i, width bits wide, starts in entries that begin at bit skip.
+func entryBit(i uint32, width uint, skip uint64) uint64 { return uint64(i)*uint64(width) - skip }
 
 // key returns the key of entry i of group g.
 func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
@@ -323,7 +326,7 @@ func (s *spill) appendRuns(runs []entryRun, rb *readBuf, groups []groupRun, ref 
 
 // firstByte returns the byte that holds the run's first entry.
 func (r *entryRun) firstByte() byte {
-	return r.entries[(uint64(r.start)*uint64(r.width)-r.skip)>>3]
+	return r.entries[entryBit(r.start, r.width, r.skip)>>3]
 }
 
 // entry returns entry i of the run's block.
@@ -353,17 +356,23 @@ func (r *entryRun) appendKeys(dst []uint64, lo, hi uint64) []uint64 {
 // (src-base+off)<<dstBits | dst, and counts their digits (p>>d.shift)&d.mask in count.
 func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
 	if !r.filter && !r.skipLoops {
-		bit := uint64(r.start)*uint64(r.width) - r.skip
+		bit := entryBit(r.start, r.width, r.skip)
 		return unpackRun(dst, r.entries, bit, int(r.end-r.start), r.width, off, dstBits, count, d)
 	}
 	for i := r.start; i < r.end; i++ {
 		if x := r.entry(i); r.keep(x, lo, hi) {
-			p := (x&groupMask+off)<<dstBits | x>>groupShift
+			p := packEntry(x, off, dstBits)
 			count[(p>>(d.shift&63))&d.mask&(1<<wideBits-1)]++
 			dst = append(dst, p)
 		}
 	}
 	return dst
+}
+
+// packEntry packs entry x (dst<<groupShift | src-base) of a group off groups' sources
+// after the unit's first as the radix sorts take it: (src-unit base)<<dstBits | dst.
+func packEntry(x, off uint64, dstBits uint) uint64 {
+	return (x&groupMask+off)<<dstBits | x>>groupShift
 }
 
 // digit is the radix digit the decode counts: (p >> shift) & mask.
@@ -392,7 +401,7 @@ func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64
 	for i := range out {
 		j := bit >> 3
 		x := binary.LittleEndian.Uint64(entries[j:j+8]) >> (bit & 7) & wmask
-		p := (x&groupMask+off)<<dstBits | x>>groupShift
+		p := packEntry(x, off, dstBits)
 		count[(p>>shift)&mask]++
 		out[i] = p
 		bit += w
