@@ -195,7 +195,13 @@ func msdSortPacked(keys, tmp []uint64, count *[1 << wideBits]uint32, d digit, pk
 // unpack undoes the packing of one key.
 func (pk packing) unpack(k uint64) uint64 {
 	dstBits := pk.dstBits & 63
-	return (k>>dstBits+pk.srcLo)<<32 | pk.dstHi | k&(uint64(1)<<dstBits-1)
+	return unpackKey(k, dstBits, uint64(1)<<dstBits-1, pk.srcLo, pk.dstHi)
+}
+
+// unpackKey is packing.unpack given its fields, and the mask of dstBits, in variables
+// (scatterUnpack keeps them in registers across its loop).
+func unpackKey(k uint64, dstBits uint, dstMask, srcLo, dstHi uint64) uint64 {
+	return (k>>dstBits+srcLo)<<32 | dstHi | k&dstMask
 }
 
 // scatterCount is one pass of lsdSortPacked: it moves each key of src to its place in
@@ -227,7 +233,7 @@ func scatterUnpack(src, dst []uint64, cur *[1 << wideBits]uint32, shift, width u
 		b := (k >> shift) & mask & (1<<wideBits - 1)
 		i := cur[b]
 		cur[b] = i + 1
-		dst[i] = (k>>dstBits+srcLo)<<32 | dstHi | k&dstMask
+		dst[i] = unpackKey(k, dstBits, dstMask, srcLo, dstHi)
 	}
 }
 
