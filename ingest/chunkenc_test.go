@@ -132,14 +132,7 @@ func TestBigBlocks(t *testing.T) {
 		{Order: store.OrderDegree, chunkKeys: 1 << 18, spillMem: 1 << 20, spillSlab: 64 << 10},
 		{Order: store.OrderDegree, Directed: true, chunkKeys: 1 << 18, spillMem: -1, taskKeys: 5000},
 	} {
-		opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
-		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
-			t.Fatalf("seed %d, %+v: %v", seed, opt, err)
-		}
-		checkGraph(t, opt.Dest, reference(edges, opt), opt)
-		if t.Failed() {
-			t.Fatalf("seed %d, %+v", seed, opt)
-		}
+		ingestAndCheck(t, seed, edges, opt)
 	}
 }
 
@@ -156,13 +149,20 @@ func TestHugeUnit(t *testing.T) {
 		edges = append(edges, Edge{3, uint64(rng.IntN(1 << 21))})
 	}
 	for _, opt := range []Options{{}, {Order: store.OrderDegree, Directed: true}} {
-		opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
-		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
-			t.Fatalf("seed %d, %+v: %v", seed, opt, err)
-		}
-		checkGraph(t, opt.Dest, reference(edges, opt), opt)
-		if t.Failed() {
-			t.Fatalf("seed %d, %+v", seed, opt)
-		}
+		ingestAndCheck(t, seed, edges, opt)
+	}
+}
+
+// ingestAndCheck ingests edges with opt into a fresh directory and compares the graph
+// with the reference, stopping the test at the first difference with the seed.
+func ingestAndCheck(t *testing.T, seed uint64, edges []Edge, opt Options) {
+	t.Helper()
+	opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+		t.Fatalf("seed %d, %+v: %v", seed, opt, err)
+	}
+	checkGraph(t, opt.Dest, reference(edges, opt), opt)
+	if t.Failed() {
+		t.Fatalf("seed %d, %+v", seed, opt)
 	}
 }
