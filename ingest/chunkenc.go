@@ -82,7 +82,7 @@ func bySourceInGroup(keys, tmp []uint64) []uint64 {
 // groups, 2^27 vertices.
 const encodeSpanBits = 17
 
-// chunkCounts is encodeChunk's state, kept by a sorter from chunk to chunk: per group
+// chunkCounts is encodeChunk's state, kept by an encoder from chunk to chunk: per group
 // (relative to the lowest) its keys, then the bit at which its next entry goes; per
 // partition (relative to the lowest) its widest destination and entry width; the blocks.
 type chunkCounts struct {

@@ -79,7 +79,7 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 	}
 	in := &countingReader{r: r, progress: opt.Progress}
 	res := &ParseResult{}
-	p := &parser{opt: opt, path: displayName(opt.Name), in: in, res: res}
+	p := &parser{opt: opt, path: displayName(opt.Name), in: in, res: res, at: seekableFile(r)}
 	defer func() {
 		res.InBytes = in.n
 		if p.raw != nil {

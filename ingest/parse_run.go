@@ -26,6 +26,7 @@ type parser struct {
 	opt  ParseOptions
 	path string
 	in   *countingReader // raw input
+	at   *fileInput      // the input, if it can be read at any offset
 	raw  *countingReader // decompressed
 	br   *bufio.Reader   // decompressed; detection peeks and header parsers read here
 	res  *ParseResult
@@ -92,6 +93,13 @@ func (p *parser) run(emit func([]Edge) error) error {
 	case FormatBin64:
 		p.body, read = parseBin64Block, p.readBinary(16)
 	}
+	if p.at != nil && p.res.Compression == "" {
+		pair := map[Format]int{FormatBin32: 8, FormatBin64: 16}[p.res.Format]
+		if err := p.runAt(emit, pair); err != nil {
+			return err
+		}
+		return p.finishRun()
+	}
 	p.free = make(chan []byte, p.opt.Workers+2)
 	work := make(chan *block, p.opt.Workers)
 	var wg sync.WaitGroup
@@ -105,6 +113,11 @@ func (p *parser) run(emit func([]Edge) error) error {
 	if err != nil {
 		p.fail(seq, err)
 	}
+	return p.finishRun()
+}
+
+// finishRun reports the first error, else checks the counts.
+func (p *parser) finishRun() error {
 	p.res.Edges = p.edges.Load()
 	if p.firstErr != nil {
 		p.fixLine(p.errSeq.Load(), p.firstErr)
@@ -154,14 +167,7 @@ func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.Wa
 	w := &worker{emit: emit, batch: newBatch(), maxID: p.opt.MaxID, p: p}
 	defer func() { batchPool.Put(&w.batch) }()
 	for b := range blocks {
-		if b.seq < p.errSeq.Load() {
-			if err := p.body(w, b); err != nil {
-				p.fail(b.seq, err)
-			}
-			if p.res.Format.text() {
-				p.countLines(b.seq, bytes.Count(b.data, newline))
-			}
-		}
+		p.parseBlock(w, b)
 		if b.buf != nil {
 			p.putBuf(b.buf)
 		}

@@ -22,8 +22,54 @@ import (
 var update = flag.Bool("update", false, "rewrite the compressed fixtures in testdata/inputs from the plain ones")
 
 // collect parses r and returns the edges sorted, so that results of
-// different worker counts compare equal.
+// different worker counts compare equal. An r in memory (strings.Reader,
+// bytes.Reader) is parsed a second time from a file, which the workers read
+// at their own offsets (runAt), and both outcomes must agree.
 func collect(r io.Reader, opt ParseOptions) ([]Edge, *ParseResult, error) {
+	switch r.(type) {
+	case *strings.Reader, *bytes.Reader:
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		all, res, err := collectOnce(bytes.NewReader(data), opt)
+		if ferr := sameFromFile(data, opt, all, res, err); ferr != nil {
+			return nil, nil, ferr
+		}
+		return all, res, err
+	}
+	return collectOnce(r, opt)
+}
+
+// sameFromFile parses data from a file and compares the outcome with a parse from
+// memory.
+func sameFromFile(data []byte, opt ParseOptions, all []Edge, res *ParseResult, err error) error {
+	f, ferr := os.CreateTemp("", "ooc-parse-*")
+	if ferr != nil {
+		return ferr
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, ferr := f.Write(data); ferr != nil {
+		return ferr
+	}
+	if _, ferr := f.Seek(0, io.SeekStart); ferr != nil {
+		return ferr
+	}
+	fall, fres, ferr := collectOnce(f, opt)
+	switch {
+	case (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error():
+		return fmt.Errorf("from a file, error %v; from memory %v", ferr, err)
+	case err != nil: // the edges emitted before an error depend on the workers' timing
+	case !slices.Equal(all, fall):
+		return fmt.Errorf("from a file, %d edges; from memory %d", len(fall), len(all))
+	case *res != *fres:
+		return fmt.Errorf("from a file, result %+v; from memory %+v", *fres, *res)
+	}
+	return nil
+}
+
+func collectOnce(r io.Reader, opt ParseOptions) ([]Edge, *ParseResult, error) {
 	var mu sync.Mutex
 	var all []Edge
 	res, err := Parse(r, opt, func(b []Edge) error {
@@ -392,6 +438,43 @@ func TestProgressAndCounts(t *testing.T) {
 		if total != int64(len(in)) || res.InBytes != total || res.RawBytes != int64(len(data)) || res.Edges != uint64(len(want)) {
 			t.Errorf("progress %d in %d raw %d edges %d; want %d %d %d %d",
 				total, res.InBytes, res.RawBytes, res.Edges, len(in), len(in), len(data), len(want))
+		}
+	}
+}
+
+// TestFileAtOffset parses a file from its current offset, as the workers that read it
+// at their own offsets must, with the progress bar hearing of every byte once.
+func TestFileAtOffset(t *testing.T) {
+	data, want := genSNAP(11, 20000, 5000)
+	junk := []byte("not an edge list\x00\x01\n")
+	path := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(path, append(slices.Clone(junk), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, bs := range []int{5, 4096, 1 << 20} {
+		withBlockSize(t, bs)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Seek(int64(len(junk)), io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var total int64
+		got, res, err := collectOnce(f, ParseOptions{Workers: 4, Progress: func(n int64) {
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sortEdges(want)
+		if !slices.Equal(got, want) || total != int64(len(data)) || res.InBytes != total || res.RawBytes != total {
+			t.Fatalf("block %d: %d edges (want %d), progress %d in %d raw %d (want %d)",
+				bs, len(got), len(want), total, res.InBytes, res.RawBytes, len(data))
 		}
 	}
 }

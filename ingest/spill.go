@@ -25,7 +25,7 @@ const partShift = 17
 
 func partOf(k uint64) uint32 { return uint32(k >> (32 + partShift)) }
 
-// blockKeys bounds the keys of one spill block, and so the encoding buffer of a sorter.
+// blockKeys bounds the keys of one spill block, and so an encoder's buffer.
 const blockKeys = 64 << 10
 
 // blockRef locates one spill block: keys of one partition, in ascending groups.
@@ -37,7 +37,7 @@ type blockRef struct {
 }
 
 // spill is one direction's spill: a tape, in memory while the budget allows, and an
-// index of its blocks. Sorters append whole blocks; the index keeps file descriptors
+// index of its blocks. Encoders append whole blocks; the index keeps file descriptors
 // and spill files to one per direction however many partitions there are.
 type spill struct {
 	t    *tape

@@ -51,7 +51,7 @@ func (t *tape) append(b []byte) (int64, error) {
 // reserve claims the next n bytes of the stream, with the slabs that hold them and one
 // slab beyond, which is mapped in the background. Slabs are mapped outside the lock:
 // mapping one populates its pages (several milliseconds for 8 MiB on the H100 host), and
-// done under the lock it held up every sorter appending to the tape.
+// done under the lock it held up every worker appending to the tape.
 func (t *tape) reserve(n int64) int64 {
 	t.mu.Lock()
 	off := t.size
