@@ -57,7 +57,7 @@ func TestDegreeCounter(t *testing.T) {
 		if c.top.Load() != top {
 			t.Errorf("top %d, want %d", c.top.Load(), top)
 		}
-		if got := c.flatten(top); !slices.Equal(got, want[:top]) {
+		if got := c.flatten(top, 3); !slices.Equal(got, want[:top]) {
 			t.Errorf("self-loops kept %v: counts differ", keepLoops)
 		}
 	}
@@ -117,7 +117,8 @@ func TestGroupSort(t *testing.T) {
 
 // TestMSDSortPacked: the MSD pass and the LSD sorts below it return the unpacked keys
 // sorted, for top digits of 1 to 11 bits, whether 0, 1, 2 or 3 LSD passes remain below
-// them (both parities of the buffer they end in).
+// them (both parities of the buffer they end in), and with buckets too large for one
+// LSD sort (skewed keys, most in one bucket), which are split again.
 func TestMSDSortPacked(t *testing.T) {
 	seed := uint64(os.Getpid())
 	rng := rand.New(rand.NewPCG(seed, 6))
@@ -128,17 +129,59 @@ func TestMSDSortPacked(t *testing.T) {
 			}
 			pk := packing{dstBits: packed / 2, srcLo: 7}
 			d := digit{shift: packed - nbits, mask: 1<<nbits - 1}
-			keys := make([]uint64, 1+rng.IntN(20000))
+			n, skewed := 1+rng.IntN(20000), rng.IntN(2) == 0
+			if skewed {
+				n = 3*msdBucketMax + rng.IntN(msdBucketMax)
+			}
+			keys := make([]uint64, n)
 			var count [1 << wideBits]uint32
 			want := make([]uint64, len(keys))
 			for i := range keys {
 				keys[i] = rng.Uint64N(1 << packed)
+				if skewed && i%8 != 0 { // the top digit's bucket 1, and a narrow one below it
+					keys[i] = 1<<d.shift | keys[i]&(1<<(d.shift*3/4)-1)
+				}
 				count[keys[i]>>d.shift&d.mask]++
 				want[i] = pk.unpack(keys[i])
 			}
 			slices.Sort(want)
 			if got := msdSortPacked(keys, make([]uint64, len(keys)), &count, d, pk); !slices.Equal(got, want) {
-				t.Fatalf("seed %d: %d packed bits, top digit of %d: not sorted", seed, packed, nbits)
+				t.Fatalf("seed %d: %d packed bits, top digit of %d, skewed %v: not sorted", seed, packed, nbits, skewed)
+			}
+		}
+	}
+}
+
+// TestDegreeOrderSort compares the degree order, on one and on several goroutines, with a
+// stable comparison sort: degrees descending, ties by ascending id, hubs above the
+// counting sort's cap included.
+func TestDegreeOrderSort(t *testing.T) {
+	seed := uint64(os.Getpid())
+	rng := rand.New(rand.NewPCG(seed, 12))
+	for _, n := range []int{0, 1, 7, 1 << 16, 5<<16 + 123} {
+		for _, top := range []uint32{0, 1, 40, degCap, degCap + 1, 1 << 30} {
+			deg := make([]uint32, n)
+			for v := range deg {
+				deg[v] = uint32(rng.Uint64N(uint64(min(top, 50)) + 1))
+				if rng.IntN(1000) == 0 {
+					deg[v] = uint32(rng.Uint64N(uint64(top) + 1)) // a hub
+				}
+			}
+			want := make([]uint32, n)
+			for v := range want {
+				want[v] = uint32(v)
+			}
+			slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(deg[b], deg[a]) })
+			for _, workers := range []int{1, 3, 16} {
+				perm, inv := degreeOrder(deg, workers)
+				if !slices.Equal(inv, want) {
+					t.Fatalf("seed %d, %d vertices, top %d, %d workers: order differs", seed, n, top, workers)
+				}
+				for i, v := range inv {
+					if perm[v] != uint32(i) {
+						t.Fatalf("seed %d, %d vertices, top %d, %d workers: perm is not inv's inverse", seed, n, top, workers)
+					}
+				}
 			}
 		}
 	}

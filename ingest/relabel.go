@@ -216,10 +216,10 @@ func (p *pipeline) replay(hdr Header) error {
 				return err
 			}
 		} else {
-			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices))
+			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices), p.workers)
 			p.raw.deg = nil
 		}
-		p.perm, p.inv = degreeOrder(deg)
+		p.perm, p.inv = degreeOrder(deg, p.workers)
 		if p.opt.Order == OrderAuto && !p.chooseDegree(idx) {
 			p.perm, p.inv = nil, nil
 		}
