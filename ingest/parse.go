@@ -103,14 +103,16 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 }
 
 // ParseMemory is about the most memory Parse holds with the given worker
-// count (0 = GOMAXPROCS): Workers+2 blocks, one batch per worker, and the
-// decompressor's window. The pipeline counts it against --mem.
+// count (0 = GOMAXPROCS): Workers+2 blocks (a file read at the workers' own
+// offsets takes one a worker, a little over blockSize), each of which a line
+// longer than the rest of its block can grow by up to maxLineLen, one batch per
+// worker, and the decompressor's window. The pipeline counts it against --mem.
 func ParseMemory(workers int) int64 {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	const window = 8 << 20 // zstd's default; gzip needs 32 KiB
-	return int64(workers+2)*int64(blockSize) + int64(workers)*BatchSize*16 + window
+	return int64(workers+2)*int64(blockSize+maxLineLen) + int64(workers)*BatchSize*16 + window
 }
 
 // ParseOnly parses r and discards the edges: the "parse-only pass" that
