@@ -135,7 +135,7 @@ func byPage(ids, tmp []uint64) []uint64 {
 func (c *degreeCounter) flatten(n uint64, workers int) []uint32 {
 	deg := make([]uint32, n)
 	pages := int((n + 1<<degPageBits - 1) >> degPageBits)
-	inRanges(pages, workers, 1, func(_, lo, hi int) {
+	inRanges(pages, rangesFor(pages, workers, 1), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if pg := c.pages[i].Load(); pg != nil {
 				copy(deg[i<<degPageBits:], pg[:])
@@ -145,10 +145,13 @@ func (c *degreeCounter) flatten(n uint64, workers int) []uint32 {
 	return deg
 }
 
-// inRanges cuts [0, n) into at most workers ranges of at least min elements each and
-// runs body(i, lo, hi) for range i on a goroutine of its own.
-func inRanges(n, workers, least int, body func(i, lo, hi int)) {
-	w := max(min(workers, n/max(least, 1)), 1)
+// rangesFor is how many ranges of at least least elements each [0, n) is cut into for
+// workers goroutines: at most workers, at least one.
+func rangesFor(n, workers, least int) int { return max(min(workers, n/max(least, 1)), 1) }
+
+// inRanges cuts [0, n) into w ranges and runs body(i, lo, hi) for range i on a goroutine
+// of its own.
+func inRanges(n, w int, body func(i, lo, hi int)) {
 	var wg sync.WaitGroup
 	for i := range w {
 		wg.Add(1)
@@ -173,9 +176,9 @@ const degCap = 1<<16 - 1
 // (kron23: 0.10-0.19 s on the H100 host).
 func degreeOrder(deg []uint32, workers int) (perm, inv []uint32) {
 	n := len(deg)
-	const least = 1 << 16 // vertices a goroutine
-	tops := make([]uint32, max(workers, 1))
-	inRanges(n, workers, least, func(i, lo, hi int) {
+	w := rangesFor(n, workers, 1<<16) // at least 64K vertices a goroutine
+	tops := make([]uint32, w)
+	inRanges(n, w, func(i, lo, hi int) {
 		var m uint32
 		for _, d := range deg[lo:hi] {
 			m = max(m, d)
@@ -186,9 +189,8 @@ func degreeOrder(deg []uint32, workers int) (perm, inv []uint32) {
 	c := min(top, degCap)
 	// bucket k holds degree c-k (k = 0: degree c and above); start[i][k] is where range
 	// i's first vertex of bucket k goes
-	w := max(min(workers, n/least), 1)
 	start := make([][]uint32, w)
-	inRanges(n, workers, least, func(i, lo, hi int) {
+	inRanges(n, w, func(i, lo, hi int) {
 		h := make([]uint32, int(c)+1)
 		for _, d := range deg[lo:hi] {
 			h[c-min(d, c)]++
@@ -206,7 +208,7 @@ func degreeOrder(deg []uint32, workers int) (perm, inv []uint32) {
 		topBucket = int(start[0][1])
 	}
 	inv = make([]uint32, n)
-	inRanges(n, workers, least, func(i, lo, hi int) {
+	inRanges(n, w, func(i, lo, hi int) {
 		h := start[i]
 		for v, d := range deg[lo:hi] {
 			k := c - min(d, c)
@@ -218,7 +220,7 @@ func degreeOrder(deg []uint32, workers int) (perm, inv []uint32) {
 		slices.SortStableFunc(inv[:topBucket], func(a, b uint32) int { return cmp.Compare(deg[b], deg[a]) })
 	}
 	perm = make([]uint32, n)
-	inRanges(n, workers, least, func(_, lo, hi int) {
+	inRanges(n, w, func(_, lo, hi int) {
 		for i, v := range inv[lo:hi] {
 			perm[v] = uint32(lo + i)
 		}

@@ -189,6 +189,18 @@ func (p *parser) lineError(line int64, format string, args ...any) *ParseError {
 	return &ParseError{Path: p.path, Line: line, Offset: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
+// longLineError is the error for a line longer than maxLineLen.
+func (p *parser) longLineError(line int64) *ParseError {
+	return p.lineError(line, "line is longer than %d bytes", maxLineLen)
+}
+
+// trailingError is the error for a binary input of whole bytes of pairs and rem bytes
+// more.
+func (p *parser) trailingError(whole int64, rem, pair int) *ParseError {
+	return p.offsetError(whole, "input length %d is not a multiple of %d (%s pairs): %d trailing bytes",
+		whole+int64(rem), pair, p.res.Format, rem)
+}
+
 // offsetError is a ParseError at a byte offset.
 func (p *parser) offsetError(off int64, format string, args ...any) *ParseError {
 	return &ParseError{Path: p.path, Offset: off, Msg: fmt.Sprintf(format, args...)}

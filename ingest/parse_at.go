@@ -59,17 +59,15 @@ func (p *parser) runAt(emit func([]Edge) error, pair int) error {
 	if pair > 0 {
 		bs = max(bs/int64(pair), 1) * int64(pair)
 	}
+	rem := 0 // a binary input's bytes after its last whole pair
+	if pair > 0 {
+		rem = int(body % int64(pair))
+		body -= int64(rem)
+	}
 	nblocks := (body + bs - 1) / bs
-	if pair > 0 && body%int64(pair) != 0 {
-		whole := body - body%int64(pair)
-		nblocks = whole / bs
-		if whole%bs != 0 {
-			nblocks++
-		}
+	if rem > 0 {
 		// After every whole pair, as the sequential reader reports it.
-		p.fail(nblocks, p.offsetError(whole, "input length %d is not a multiple of %d (%s pairs): %d trailing bytes",
-			body, pair, p.res.Format, body%int64(pair)))
-		body = whole
+		p.fail(nblocks, p.trailingError(body, rem, pair))
 	}
 	if pair == 0 && body > 0 {
 		var last [1]byte
@@ -86,38 +84,33 @@ func (p *parser) runAt(emit func([]Edge) error, pair int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{emit: emit, batch: newBatch(), maxID: p.opt.MaxID, p: p}
-			defer func() { batchPool.Put(&w.batch) }()
-			var buf []byte
-			for {
-				k := next.Add(1) - 1
-				if k >= nblocks || k > p.errSeq.Load() {
-					break
+			p.withWorker(emit, func(w *worker) {
+				var buf []byte
+				for {
+					k := next.Add(1) - 1
+					if k >= nblocks || k > p.errSeq.Load() {
+						return
+					}
+					lo, hi := start+k*bs, min(start+(k+1)*bs, start+body)
+					var b *block
+					var err error
+					if pair > 0 {
+						b, buf, err = p.readPairsAt(buf, lo, hi)
+					} else {
+						b, buf, err = p.readLinesAt(buf, k == 0, lo, hi, start+body)
+					}
+					if b != nil {
+						b.seq = k
+						p.parseBlock(w, b)
+					}
+					if err != nil {
+						p.fail(k, err)
+					}
+					if p.opt.Progress != nil && hi > reported {
+						p.opt.Progress(hi - max(lo, reported))
+					}
 				}
-				lo, hi := start+k*bs, min(start+(k+1)*bs, start+body)
-				var b *block
-				var err error
-				if pair > 0 {
-					b, buf, err = p.readPairsAt(buf, lo, hi)
-				} else {
-					b, buf, err = p.readLinesAt(buf, k == 0, lo, hi, start+body)
-				}
-				if b != nil {
-					b.seq = k
-					p.parseBlock(w, b)
-				}
-				if err != nil {
-					p.fail(k, err)
-				}
-				if p.opt.Progress != nil && hi > reported {
-					p.opt.Progress(hi - max(lo, reported))
-				}
-			}
-			if len(w.batch) > 0 && !p.stopped() {
-				if err := w.flush(); err != nil {
-					p.fail(-1, err)
-				}
-			}
+			})
 		}()
 	}
 	wg.Wait()
@@ -205,8 +198,7 @@ func (p *parser) readLinesAt(buf []byte, first bool, lo, hi, end int64) (*block,
 	if tooLong {
 		// The lines before it go first.
 		b.data = buf[s:last]
-		line := 1 + int64(bytes.Count(b.data, newline))
-		return b, buf, &ParseError{Path: p.path, Line: line, Offset: -1, Msg: fmt.Sprintf("line is longer than %d bytes", maxLineLen)}
+		return b, buf, p.longLineError(1 + int64(bytes.Count(b.data, newline)))
 	}
 	return b, buf, nil
 }

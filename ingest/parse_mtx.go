@@ -26,7 +26,7 @@ func (p *parser) headerLine() ([]byte, error) {
 		frag, err := p.br.ReadSlice('\n')
 		p.hdr = append(p.hdr, frag...)
 		if len(p.hdr) > maxLineLen+1 {
-			return nil, p.lineError(p.lineBase+1, "line is longer than %d bytes", maxLineLen)
+			return nil, p.longLineError(p.lineBase + 1)
 		}
 		if err == bufio.ErrBufferFull {
 			continue

@@ -164,14 +164,22 @@ func (p *parser) stopped() bool { return p.errSeq.Load() != math.MaxInt64 }
 // may hold an earlier error.
 func (p *parser) work(blocks <-chan *block, emit func([]Edge) error, wg *sync.WaitGroup) {
 	defer wg.Done()
+	p.withWorker(emit, func(w *worker) {
+		for b := range blocks {
+			p.parseBlock(w, b)
+			if b.buf != nil {
+				p.putBuf(b.buf)
+			}
+		}
+	})
+}
+
+// withWorker runs one parsing goroutine's loop with a worker, then hands on its last
+// batch unless parsing stopped.
+func (p *parser) withWorker(emit func([]Edge) error, loop func(w *worker)) {
 	w := &worker{emit: emit, batch: newBatch(), maxID: p.opt.MaxID, p: p}
 	defer func() { batchPool.Put(&w.batch) }()
-	for b := range blocks {
-		p.parseBlock(w, b)
-		if b.buf != nil {
-			p.putBuf(b.buf)
-		}
-	}
+	loop(w)
 	if len(w.batch) > 0 && !p.stopped() {
 		if err := w.flush(); err != nil {
 			p.fail(-1, err)
@@ -264,7 +272,7 @@ func (p *parser) readText(work chan<- *block) (int64, error) {
 				work <- &block{data: data[:last+1], seq: seq, off: off}
 				seq++
 			}
-			return seq, &ParseError{Path: p.path, Line: 1, Offset: -1, Msg: fmt.Sprintf("line is longer than %d bytes", maxLineLen)}
+			return seq, p.longLineError(1)
 		}
 		if eof {
 			p.partialLine = n > 0 && data[n-1] != '\n'
@@ -361,8 +369,7 @@ func (p *parser) readBinary(pair int) func(chan<- *block) (int64, error) {
 				continue
 			}
 			if rem := n - whole; rem > 0 {
-				return seq, p.offsetError(off, "input length %d is not a multiple of %d (%s pairs): %d trailing bytes",
-					off+int64(rem), pair, p.res.Format, rem)
+				return seq, p.trailingError(off, rem, pair)
 			}
 			break
 		}
