@@ -36,14 +36,23 @@ func allocSlab(n int64) []byte {
 const (
 	hugePage = 2 << 20
 	// hugeMinRate is the slowest populating of a huge-page slab (bytes per second)
-	// that allocSlab accepts before it maps plain pages from then on: where free memory
-	// is fragmented, the kernel compacts it at each fault of a region advised for huge
-	// pages, and the development VM populated them at 0.5 GB/s against 7 GB/s plain.
+	// that allocSlab lets pass hugeSlowMax times before it maps plain pages from then
+	// on: where free memory is fragmented, the kernel compacts it at each fault of a
+	// region advised for huge pages, and the development VM populated them at 0.5 GB/s
+	// against 7 GB/s plain.
 	hugeMinRate = 1 << 30
 )
 
-// slabHuge says whether slabs still ask for huge pages; cleared for good by a slow one.
-var slabHuge atomic.Bool
+// slabHuge says whether slabs still ask for huge pages; cleared for good by the
+// hugeSlowMax-th slow one. One slow slab is not enough: a mapping goroutine that waits
+// for a core among 16 busy workers looks slow too, and turned huge pages off early in a
+// kron26 ingest (2.1B edges), which then got 316 huge pages where kron23 got ~700.
+var (
+	slabHuge atomic.Bool
+	slowHuge atomic.Int32
+)
+
+const hugeSlowMax = 4
 
 func init() { slabHuge.Store(true) }
 
@@ -71,7 +80,7 @@ func allocHuge(n int64) []byte {
 		slabHuge.Store(false)
 		return nil
 	}
-	if d := time.Since(t0); d > time.Duration(n)*time.Second/hugeMinRate {
+	if d := time.Since(t0); d > time.Duration(n)*time.Second/hugeMinRate && slowHuge.Add(1) >= hugeSlowMax {
 		slabHuge.Store(false)
 	}
 	hugeSlabs.Store(p, uintptr(n))
