@@ -382,7 +382,8 @@ type digit struct {
 }
 
 // unpackRun appends n entries, width bits wide, of entries from bit on, packed as
-// appendPacked packs them, and counts their low digits. A function of its own, so that
+// appendPacked packs them, and counts their digits d (the first LSD digit, or the top
+// digit of an MSD pass). A function of its own, so that
 // its variables stay in registers: within appendPacked the compiler reloaded the run's
 // fields and kept the bit position on the stack, every entry.
 func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
@@ -392,6 +393,7 @@ func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off 
 	return dst
 }
 
+// unpackInto is unpackRun's loop, over the entries out has room for.
 func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
 	width &= 63
 	dstBits &= 63
