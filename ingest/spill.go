@@ -420,15 +420,7 @@ const headMax = 1 << 10
 // over; large blocks now cost a sub-range little more than its share of them.
 func (s *spill) readRange(rb *readBuf, groups []groupRun, ref blockRef, lo, hi uint64, keep bool) (spillBlock, error) {
 	if ref.len <= 4*headMax {
-		data, err := s.readBlock(rb, ref, keep)
-		if err != nil {
-			return spillBlock{groups: groups}, err
-		}
-		b, err := openBlock(data, ref.part, ref.count, groups)
-		if err != nil {
-			return spillBlock{groups: groups}, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
-		}
-		return b, nil
+		return s.readSmall(rb, groups, ref, keep)
 	}
 	b, hdr, err := s.readHeader(rb, groups, ref)
 	if err != nil {
@@ -459,6 +451,20 @@ func (s *spill) readRange(rb *readBuf, groups []groupRun, ref blockRef, lo, hi u
 	return b, nil
 }
 
+// readSmall reads block ref, of at most 4*headMax bytes, whole (into rb's arena when
+// keep is set) and parses it: reading its header apart would cost more than its entries.
+func (s *spill) readSmall(rb *readBuf, groups []groupRun, ref blockRef, keep bool) (spillBlock, error) {
+	data, err := s.readBlock(rb, ref, keep)
+	if err != nil {
+		return spillBlock{groups: groups}, err
+	}
+	b, err := openBlock(data, ref.part, ref.count, groups)
+	if err != nil {
+		return spillBlock{groups: groups}, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
+	}
+	return b, nil
+}
+
 // readHeader reads and parses the header of block ref, which is larger than headMax,
 // and returns the block without its entries and the header's length.
 func (s *spill) readHeader(rb *readBuf, groups []groupRun, ref blockRef) (spillBlock, int, error) {
@@ -479,14 +485,11 @@ func (s *spill) groupCounts(counts *[groupsPerPart]uint64, rb *readBuf, groups [
 	var b spillBlock
 	var err error
 	if ref.len <= 4*headMax {
-		var data []byte
-		if data, err = s.readBlock(rb, ref, false); err != nil {
-			return groups, err
-		}
-		if b, err = openBlock(data, ref.part, ref.count, groups); err != nil {
-			return groups, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
-		}
-	} else if b, _, err = s.readHeader(rb, groups, ref); err != nil {
+		b, err = s.readSmall(rb, groups, ref, false)
+	} else {
+		b, _, err = s.readHeader(rb, groups, ref)
+	}
+	if err != nil {
 		return groups, err
 	}
 	for _, g := range b.groups {
