@@ -21,7 +21,7 @@ import (
 // The encoding is written over the memory of tmp (or, with bySource, of keys), which
 // the chunk no longer needs: it is smaller than 8 bytes a key. encodeChunk returns the
 // encoding and its blocks (offsets relative to it), or ok false when the groups present
-// span more than onePassBits bits or the encoding would not fit, for the caller to
+// span 1<<encodeSpanBits groups or more, or the encoding would not fit, for the caller to
 // sort and encode as before.
 //
 // Graphs of more than 2^23 vertices have more groups than an L1-sized count: their

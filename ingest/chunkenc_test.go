@@ -3,8 +3,6 @@ package ingest
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -17,9 +15,7 @@ import (
 // the sources ascending within each group), and at most blockKeys keys unless it holds
 // one group; chunks whose groups span more than encodeSpanBits bits are left to the caller.
 func TestEncodeChunk(t *testing.T) {
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 7))
+	rng, seed := seededRand(t, 7)
 	cases := []struct {
 		name string
 		n    int
@@ -118,8 +114,7 @@ func TestBigBlocks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 300K edges several times in -short")
 	}
-	seed := uint64(os.Getpid()) + 11
-	rng := rand.New(rand.NewPCG(seed, 9))
+	rng, seed := seededRand(t, 9)
 	edges := randomEdges(rng, 2<<partShift, 20000)
 	for range 3 * blockKeys / 2 {
 		edges = append(edges, Edge{5, uint64(rng.IntN(2 << partShift))})
@@ -142,8 +137,7 @@ func TestHugeUnit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests a hub of 1M edges in -short")
 	}
-	seed := uint64(os.Getpid()) + 13
-	rng := rand.New(rand.NewPCG(seed, 10))
+	rng, seed := seededRand(t, 10)
 	edges := randomEdges(rng, 1<<21, 5000)
 	for range msdThreshold + 5000 {
 		edges = append(edges, Edge{3, uint64(rng.IntN(1 << 21))})

@@ -13,12 +13,20 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
 )
+
+// seededRand returns a generator of the given stream seeded from the process id, so
+// that each run draws other inputs, and logs the seed, which a failure then names.
+func seededRand(t testing.TB, stream uint64) (*rand.Rand, uint64) {
+	t.Helper()
+	seed := uint64(os.Getpid())
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, stream)), seed
+}
 
 // randomEdges draws m edges over ids below n, with hubs, self-loops and repeated edges
 // mixed in so that every code path (split partitions, drops) is exercised.
@@ -202,9 +210,7 @@ func fromEdges(t *testing.T, edges []Edge, opt Options, hdr Header) (*Report, er
 // (tiny chunks force many spill blocks; tiny tasks force split partitions; tiny shards
 // force many shards) and compares the decoded lists with the reference.
 func TestRoundTrip(t *testing.T) {
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng, seed := seededRand(t, 1)
 	cases := []struct {
 		name string
 		opt  Options
@@ -250,8 +256,7 @@ func TestRoundTrip(t *testing.T) {
 // TestDeterministic: the same input gives byte-identical shards whatever the workers,
 // chunk and task sizes and the memory budget.
 func TestDeterministic(t *testing.T) {
-	seed := uint64(os.Getpid()) + 7
-	rng := rand.New(rand.NewPCG(seed, 2))
+	rng, seed := seededRand(t, 2)
 	edges := randomEdges(rng, 2<<partShift, 30000)
 	for _, c := range []struct {
 		directed bool
@@ -376,8 +381,7 @@ func TestSymmetricDirected(t *testing.T) {
 
 // TestRelabel: sparse 64-bit ids come back through Graph.External.
 func TestRelabel(t *testing.T) {
-	seed := uint64(os.Getpid()) + 11
-	rng := rand.New(rand.NewPCG(seed, 3))
+	rng, seed := seededRand(t, 3)
 	pool := make([]uint64, 500)
 	for i := range pool {
 		pool[i] = rng.Uint64() >> rng.IntN(60)
@@ -519,9 +523,7 @@ func TestBlockRoundTrip(t *testing.T) {
 // whether the block is small enough to be read whole or large enough that only the
 // header and the overlapping groups' entries are read.
 func TestDecodeRange(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng, _ := seededRand(t, 16)
 	for _, bySource := range []bool{false, true} {
 		// on disk; in 4 KiB slabs, blocks across slabs, then on disk past 40 KiB; in memory
 		for _, pool := range []*memPool{nil, newMemPool(40<<10, 4<<10), newMemPool(64<<20, 1<<20)} {
@@ -717,8 +719,7 @@ func TestRelabelFile(t *testing.T) {
 // TestSymmetricSplit: a symmetric input read --directed, with partitions split into
 // many sub-ranges, stores the undirected graph's lists in both directions.
 func TestSymmetricSplit(t *testing.T) {
-	seed := uint64(os.Getpid()) + 13
-	rng := rand.New(rand.NewPCG(seed, 4))
+	rng, seed := seededRand(t, 4)
 	edges := append(randomEdges(rng, 2<<partShift, 20000), randomEdges(rng, 500, 8000)...)
 	dir := t.TempDir()
 	und := Options{Dest: filepath.Join(dir, "u.ooc"), taskKeys: 3000, chunkKeys: 5000}
@@ -790,8 +791,7 @@ func TestRelabelNoEdges(t *testing.T) {
 // TestRelabelDense: when every id below n occurs, relabeling is the identity, so the
 // shards must be byte-identical to a plain ingest's.
 func TestRelabelDense(t *testing.T) {
-	seed := uint64(os.Getpid()) + 17
-	rng := rand.New(rand.NewPCG(seed, 5))
+	rng, seed := seededRand(t, 5)
 	const n = 3000
 	edges := randomEdges(rng, n, 20000)
 	for i := uint64(0); i+1 < n; i++ {
@@ -822,8 +822,7 @@ func TestRelabelDense(t *testing.T) {
 // stored lists are the input's under that numbering, and ids.bin maps every vertex back,
 // including the 1-based ids of a MatrixMarket file and isolated vertices from its header.
 func TestDegreeOrder(t *testing.T) {
-	seed := uint64(os.Getpid()) + 23
-	rng := rand.New(rand.NewPCG(seed, 7))
+	rng, seed := seededRand(t, 8)
 	// distinct edges, no self-loops: stored degrees then equal input degrees
 	seen := map[[2]uint64]bool{}
 	var edges []Edge

@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"cmp"
-	"math/rand/v2"
-	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -12,9 +10,7 @@ import (
 // TestDegreeCounter counts random batches from several goroutines and compares the sums
 // with a sequential count.
 func TestDegreeCounter(t *testing.T) {
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 3))
+	rng, _ := seededRand(t, 13)
 	const n = 5 << degPageBits
 	var batches [][]Edge
 	for range 40 {
@@ -66,8 +62,7 @@ func TestDegreeCounter(t *testing.T) {
 // TestByPage: the ids come back a permutation of the input, pages ascending, whether
 // their pages span one counting pass or need the radix sort.
 func TestByPage(t *testing.T) {
-	seed := uint64(os.Getpid())
-	rng := rand.New(rand.NewPCG(seed, 4))
+	rng, seed := seededRand(t, 14)
 	for _, span := range []uint64{1, 5 << degPageBits, 1 << (degPageBits + pagePassBits), MaxVertexID} {
 		ids := make([]uint64, 1+rng.IntN(5000))
 		for i := range ids {
@@ -90,8 +85,7 @@ func TestByPage(t *testing.T) {
 // ascending groups (and, by source, ascending sources), whether the groups present span
 // few bits (one counting pass) or many (the radix passes).
 func TestGroupSort(t *testing.T) {
-	seed := uint64(os.Getpid())
-	rng := rand.New(rand.NewPCG(seed, 9))
+	rng, seed := seededRand(t, 15)
 	for _, srcBits := range []int{8, 15, 22, 23, 24, 28, 32} {
 		for _, bySource := range []bool{false, true} {
 			n := 100 + rng.IntN(5000)
@@ -120,8 +114,7 @@ func TestGroupSort(t *testing.T) {
 // them (both parities of the buffer they end in), and with buckets too large for one
 // LSD sort (skewed keys, most in one bucket), which are split again.
 func TestMSDSortPacked(t *testing.T) {
-	seed := uint64(os.Getpid())
-	rng := rand.New(rand.NewPCG(seed, 6))
+	rng, seed := seededRand(t, 6)
 	for _, packed := range []uint{5, 11, 20, 33, 40} {
 		for _, nbits := range []uint{1, 5, 11} {
 			if nbits > packed {
@@ -156,8 +149,7 @@ func TestMSDSortPacked(t *testing.T) {
 // stable comparison sort: degrees descending, ties by ascending id, hubs above the
 // counting sort's cap included.
 func TestDegreeOrderSort(t *testing.T) {
-	seed := uint64(os.Getpid())
-	rng := rand.New(rand.NewPCG(seed, 12))
+	rng, seed := seededRand(t, 12)
 	for _, n := range []int{0, 1, 7, 1 << 16, 5<<16 + 123} {
 		for _, top := range []uint32{0, 1, 40, degCap, degCap + 1, 1 << 30} {
 			deg := make([]uint32, n)
