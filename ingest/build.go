@@ -24,8 +24,8 @@ type source struct {
 // task is a vertex range [lo, hi) of one direction, sorted and encoded by one worker
 // and written to each writer in ws, in seq order.
 type task struct {
-	seq    int
-	lo, hi uint64
+	seq int
+	srcRange
 	srcs   []source
 	n      uint64 // keys to read (before deduplication)
 	runs   uint64 // about how many runs they lie in (runsIn), for grouping partitions
@@ -124,10 +124,17 @@ func (p *pipeline) sizePhase2() int {
 		}
 	}
 	avail := p.live() - refs*24 - p.pool.used()
-	w := p.workers
-	for ; w > 1 && (avail/int64(w)-taskFixed)/bytesPerTaskKey < 256<<10; w-- {
+	perKey := int64(bytesPerTaskKey)
+	for _, s := range p.spills {
+		if s != nil && s.t.fileBytes() > 0 {
+			perKey += arenaBytesPerKey
+			break
+		}
 	}
-	p.budgetKeys = int(max(min((avail/int64(w)-taskFixed)/bytesPerTaskKey, 1<<31), minKeys))
+	w := p.workers
+	for ; w > 1 && (avail/int64(w)-taskFixed)/perKey < 256<<10; w-- {
+	}
+	p.budgetKeys = int(max(min((avail/int64(w)-taskFixed)/perKey, 1<<31), minKeys))
 	p.taskKeys = min(p.budgetKeys, taskKeysFor(keys, w))
 	if p.opt.taskKeys > 0 {
 		p.taskKeys = p.opt.taskKeys
@@ -155,6 +162,11 @@ func taskKeysFor(keys uint64, workers int) int {
 // outputsPerWorker encoded outputs (at most 5 bytes per neighbour plus the block index,
 // each).
 const bytesPerTaskKey = 40
+
+// arenaBytesPerKey is what a task's arena (readBuf) holds per key when the spill is on
+// disk: the entries it reads, of at most groupShift+32 bits each, and the blockPad
+// after each block's part.
+const arenaBytesPerKey = 6
 
 // groupKeys is the size up to which consecutive partitions share one task: enough
 // keys to amortize a task's setup, few enough to sort in cache-sized pieces and to
@@ -208,7 +220,7 @@ func (p *pipeline) partitionTasks(pl plan) []*task {
 	slices.Sort(order)
 	out := make([]*task, len(order))
 	for i, part := range order {
-		t := &task{lo: uint64(part) << partShift, hi: uint64(part+1) << partShift, srcs: parts[part], ws: pl.ws, counts: pl.counts}
+		t := &task{srcRange: srcRange{lo: uint64(part) << partShift, hi: uint64(part+1) << partShift}, srcs: parts[part], ws: pl.ws, counts: pl.counts}
 		for _, src := range t.srcs {
 			for _, r := range src.refs {
 				t.n += uint64(r.count)
@@ -295,7 +307,7 @@ type dispatcher struct {
 func (d *dispatcher) add(t *task, split []*task) error {
 	limit := uint64(min(d.p.taskKeys, groupKeys))
 	if g := d.group; g != nil && split == nil && g.n+t.n+runCost*(g.runs+t.runs) <= limit {
-		g.hi, g.n, g.runs = t.hi, g.n+t.n, g.runs+t.runs
+		g.hi, g.hiAt, g.n, g.runs = t.hi, t.hiAt, g.n+t.n, g.runs+t.runs
 		g.srcs = append(g.srcs, t.srcs...)
 		return nil
 	}
@@ -368,22 +380,26 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 	}
 	var out []*task
 	start, acc := t.lo, uint64(0)
-	cut := func(v uint64) {
+	startAt := 0.0
+	// cut ends a sub-range at v; at is the share of v's group's keys below v, where v
+	// lies inside a group.
+	cut := func(v uint64, at float64) {
 		if acc > 0 {
-			out = append(out, &task{lo: start, hi: v, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+			out = append(out, &task{srcRange: srcRange{lo: start, hi: v, loAt: startAt, hiAt: at}, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
 		}
-		start, acc = v, 0
+		start, startAt, acc = v, at, 0
 	}
 	for g, c := range gc {
 		lo := t.lo + uint64(g)<<groupShift
 		if c <= size {
 			if acc+c > size || acc+c/2 > target { // the nearer of the two cuts
-				cut(lo)
+				cut(lo, 0)
 			}
 			acc += c
 			continue
 		}
-		cut(lo)
+		cut(lo, 0)
+		below := uint64(0) // the group's keys below v
 		for i, c := range counts[g] {
 			v := lo + uint64(i)
 			if uint64(c) > uint64(p.budgetKeys) {
@@ -392,14 +408,15 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 			}
 			// A vertex of more than target edges gets a task of its own.
 			if acc+uint64(c) > size || acc+uint64(c)/2 > target {
-				cut(v)
+				cut(v, float64(below)/float64(gc[g]))
 			}
 			acc += uint64(c)
+			below += uint64(c)
 		}
 	}
-	cut(t.hi)
+	cut(t.hi, 0)
 	if len(out) == 0 { // no keys after all: one empty task keeps the partition's place
-		out = append(out, &task{lo: t.lo, hi: t.hi, srcs: t.srcs, ws: t.ws, counts: t.counts})
+		out = append(out, &task{srcRange: t.srcRange, srcs: t.srcs, ws: t.ws, counts: t.counts})
 	}
 	return out, nil
 }
@@ -483,7 +500,7 @@ func vertexCounts(counts []uint32, src *source, refs []blockRef, lo uint64) erro
 	var rb readBuf
 	var groups []groupRun
 	for _, ref := range refs {
-		b, err := src.s.readRange(&rb, groups, ref, lo, lo+groupMask+1, false)
+		b, err := src.s.readRange(&rb, groups, ref, srcRange{lo: lo, hi: lo + groupMask + 1}, false)
 		if err != nil {
 			return err
 		}
@@ -649,7 +666,7 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 	var err error
 	for _, src := range t.srcs {
 		for _, ref := range src.refs {
-			if runs, ws.groups, err = src.s.appendRuns(runs, &ws.rb, ws.groups, ref, t.lo, t.hi, src.skipLoops); err != nil {
+			if runs, ws.groups, err = src.s.appendRuns(runs, &ws.rb, ws.groups, ref, t.srcRange, src.skipLoops); err != nil {
 				ws.runs = runs
 				return err
 			}

@@ -545,6 +545,9 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 		keys := make([]uint64, n)
 		for i := range keys {
 			keys[i] = key(base+uint32(rng.IntN(1<<partShift)), uint32(rng.IntN(1<<21)))
+			if i%2 == 0 { // half in the first group, as in a hub group: longer than narrow's window
+				keys[i] = key(base+uint32(rng.IntN(rng.IntN(1<<groupShift)+1)), keyDst(keys[i]))
+			}
 			if rng.IntN(8) == 0 { // a self-loop, for skipLoops
 				keys[i] = key(keySrc(keys[i]), keySrc(keys[i]))
 			}
@@ -558,14 +561,35 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 		for i := range 50 {
 			lo := uint64(base) + uint64(rng.IntN(1<<partShift))
 			hi := lo + uint64(rng.IntN(1<<(rng.IntN(partShift)+1)))
+			if i%4 < 2 { // bounds inside the first group
+				lo = uint64(base) + uint64(rng.IntN(1<<groupShift))
+				hi = lo + uint64(rng.IntN(1<<groupShift))
+			}
 			skipLoops := i%2 == 1
+			// The shares of the first group below lo and hi: as split computes them, or
+			// wrong, which narrow must survive.
+			r := srcRange{lo: lo, hi: hi}
+			if i%3 == 0 {
+				r.loAt, r.hiAt = rng.Float64(), rng.Float64()
+			} else {
+				var below [2]int
+				total := 0
+				for _, k := range keys {
+					if v := uint64(keySrc(k)); v < uint64(base)+1<<groupShift {
+						total++
+						below[0] += b2i(v < lo)
+						below[1] += b2i(v < hi)
+					}
+				}
+				r.loAt, r.hiAt = float64(below[0])/float64(max(total, 1)), float64(below[1])/float64(max(total, 1))
+			}
 			var want []uint64
 			for _, k := range keys {
 				if v := uint64(keySrc(k)); v >= lo && v < hi && !(skipLoops && keySrc(k) == keyDst(k)) {
 					want = append(want, k)
 				}
 			}
-			runs, _, err := s.appendRuns(nil, &readBuf{}, nil, ref, lo, hi, skipLoops)
+			runs, _, err := s.appendRuns(nil, &readBuf{}, nil, ref, r, skipLoops)
 			if err != nil {
 				t.Fatalf("%d keys, by source %v, [%d, %d): %v", n, bySource, lo, hi, err)
 			}
@@ -1001,4 +1025,11 @@ func TestLoopOnlyTopVertex(t *testing.T) {
 			}
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
