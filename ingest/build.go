@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
@@ -27,8 +28,9 @@ type task struct {
 	seq int
 	srcRange
 	srcs   []source
-	n      uint64 // keys to read (before deduplication)
-	runs   uint64 // about how many runs they lie in (runsIn), for grouping partitions
+	heads  [][]blockHead // the blocks' headers by source and block, when split kept them
+	n      uint64        // keys to read (before deduplication)
+	runs   uint64        // about how many runs they lie in (runsIn), for grouping partitions
 	ws     []*store.CSRWriter
 	counts bool // the out direction: count the stored edges and self-loops
 }
@@ -123,7 +125,7 @@ func (p *pipeline) sizePhase2() int {
 			keys += s.keys
 		}
 	}
-	avail := p.live() - refs*24 - p.pool.used()
+	avail := p.live() - refs*24 - p.pool.used() - 2*int64(max(p.workers, 1))*p.headsLimit()
 	perKey := int64(bytesPerTaskKey)
 	for _, s := range p.spills {
 		if s != nil && s.t.fileBytes() > 0 {
@@ -355,14 +357,41 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 	var gc [groupsPerPart]uint64
 	var rb readBuf
 	var groups []groupRun
-	var err error
-	for _, src := range t.srcs {
-		for _, ref := range src.refs {
-			if groups, err = src.s.groupCounts(&gc, &rb, groups, ref); err != nil {
+	// The headers are kept for the sub-ranges while they take at most headsLimit bytes.
+	limit := p.headsLimit()
+	var heads [][]blockHead
+	if limit > 0 {
+		heads = make([][]blockHead, len(t.srcs))
+	}
+	var shared []groupRun
+	for si, src := range t.srcs {
+		if heads != nil {
+			heads[si] = make([]blockHead, len(src.refs))
+			limit -= int64(len(src.refs)) * int64(unsafe.Sizeof(blockHead{}))
+		}
+		for ri, ref := range src.refs {
+			b, hdr, err := src.s.head(&rb, groups, ref)
+			if err != nil {
 				return nil, err
+			}
+			groups = b.groups
+			for _, g := range groups {
+				gc[g.base>>groupShift%groupsPerPart] += uint64(g.end - g.start)
+			}
+			if limit -= int64(len(groups)) * int64(unsafe.Sizeof(groupRun{})); limit < 0 {
+				heads, shared = nil, nil // too many: the sub-ranges read the headers again
+			}
+			if heads != nil {
+				if cap(shared)-len(shared) < len(groups) {
+					shared = make([]groupRun, 0, max(4096, len(groups)))
+				}
+				at := len(shared)
+				shared = append(shared, groups...)
+				heads[si][ri] = blockHead{groups: shared[at:len(shared):len(shared)], hdr: int32(hdr), width: uint8(b.width)}
 			}
 		}
 	}
+	var err error
 	onDisk := false
 	for _, src := range t.srcs {
 		onDisk = onDisk || src.s.t.fileBytes() > 0
@@ -385,7 +414,7 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 	// lies inside a group.
 	cut := func(v uint64, at float64) {
 		if acc > 0 {
-			out = append(out, &task{srcRange: srcRange{lo: start, hi: v, loAt: startAt, hiAt: at}, srcs: t.srcs, n: acc, ws: t.ws, counts: t.counts})
+			out = append(out, &task{srcRange: srcRange{lo: start, hi: v, loAt: startAt, hiAt: at}, srcs: t.srcs, heads: heads, n: acc, ws: t.ws, counts: t.counts})
 		}
 		start, startAt, acc = v, at, 0
 	}
@@ -468,6 +497,16 @@ func (p *pipeline) bigGroupCounts(t *task, gc *[groupsPerPart]uint64, size uint6
 // countSlice is how many blocks one goroutine of bigGroupCounts reads.
 const countSlice = 256
 
+// headsLimit is the memory one split may keep the headers of its partition's blocks in:
+// a 64th of the long-lived memory shared by the 2*workers splits held ahead (splitAhead),
+// which sizePhase2 sets aside.
+func (p *pipeline) headsLimit() int64 {
+	if p.opt.headsMem != 0 {
+		return max(p.opt.headsMem, 0)
+	}
+	return p.live() / int64(64*max(p.workers, 1))
+}
+
 // splitTaskKeys caps the sub-ranges of a split partition (512 MiB of task memory).
 const splitTaskKeys = 1 << 24
 
@@ -500,7 +539,7 @@ func vertexCounts(counts []uint32, src *source, refs []blockRef, lo uint64) erro
 	var rb readBuf
 	var groups []groupRun
 	for _, ref := range refs {
-		b, err := src.s.readRange(&rb, groups, ref, srcRange{lo: lo, hi: lo + groupMask + 1}, false)
+		b, err := src.s.readRange(&rb, groups, ref, nil, srcRange{lo: lo, hi: lo + groupMask + 1}, false)
 		if err != nil {
 			return err
 		}
@@ -664,9 +703,13 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 	ws.rb.reset()
 	runs := ws.runs[:0]
 	var err error
-	for _, src := range t.srcs {
-		for _, ref := range src.refs {
-			if runs, ws.groups, err = src.s.appendRuns(runs, &ws.rb, ws.groups, ref, t.srcRange, src.skipLoops); err != nil {
+	for si, src := range t.srcs {
+		for ri, ref := range src.refs {
+			var head *blockHead
+			if t.heads != nil {
+				head = &t.heads[si][ri]
+			}
+			if runs, ws.groups, err = src.s.appendRuns(runs, &ws.rb, ws.groups, ref, head, t.srcRange, src.skipLoops); err != nil {
 				ws.runs = runs
 				return err
 			}

@@ -50,6 +50,7 @@ type Options struct {
 	sampleCap int   // entries the automatic order samples
 	spillMem  int64 // bytes of the spills kept in memory (tape); -1: none
 	spillSlab int64 // their slab size
+	headsMem  int64 // bytes a split may keep its blocks' headers in (headsLimit); -1: none
 }
 
 // Phase is the cost of one pipeline phase.

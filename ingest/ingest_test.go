@@ -228,6 +228,9 @@ func TestRoundTrip(t *testing.T) {
 		{"degree-keep-all-shards", Options{Order: store.OrderDegree, KeepSelfLoops: true, KeepDuplicates: true, ShardBytes: 8192}},
 		// the spills on disk, and partly in memory (small slabs, blocks across them)
 		{"spill-disk", Options{Directed: true, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: -1}},
+		// split partitions whose headers are not kept, or only the first few
+		{"spill-disk-no-heads", Options{Order: store.OrderDegree, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: -1, headsMem: -1}},
+		{"tiny-tasks-few-heads", Options{Workers: 2, chunkKeys: 3000, taskKeys: 700, headsMem: 4 << 10}},
 		{"spill-mixed", Options{Order: store.OrderDegree, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: 96 << 10, spillSlab: 4 << 10}},
 		{"spill-mixed-directed", Options{Order: store.OrderDegree, Directed: true, Workers: 2, chunkKeys: 1000, spillMem: 200 << 10, spillSlab: 3000}},
 	}
@@ -589,7 +592,15 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 					want = append(want, k)
 				}
 			}
-			runs, _, err := s.appendRuns(nil, &readBuf{}, nil, ref, r, skipLoops)
+			var head *blockHead // as split keeps it, every other time
+			if i%5 < 2 {
+				b, hdr, err := s.head(&readBuf{}, nil, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				head = &blockHead{groups: b.groups, hdr: int32(hdr), width: uint8(b.width)}
+			}
+			runs, _, err := s.appendRuns(nil, &readBuf{}, nil, ref, head, r, skipLoops)
 			if err != nil {
 				t.Fatalf("%d keys, by source %v, [%d, %d): %v", n, bySource, lo, hi, err)
 			}
