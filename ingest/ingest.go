@@ -38,7 +38,7 @@ type Options struct {
 	Log      io.Writer // the final summary; nil = none
 	Format   Format    // "" = detect
 
-	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT and SIGTERM);
+	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
 	// the partial graph is removed.
 	Context context.Context
 

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -69,15 +72,21 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 		return nil, fmt.Errorf("store: %s: %w", dest, err)
 	}
 	b := &Builder{dest: dest, opt: opt, lock: lock}
-	if _, err := os.Lstat(dest); err == nil && !opt.Force {
-		b.unlock()
-		return nil, fmt.Errorf("store: %s exists (use --force to replace it): %w", dest, ErrExists)
+	if _, err := os.Lstat(dest); err == nil {
+		if !opt.Force {
+			b.unlock()
+			return nil, fmt.Errorf("store: %s exists (use --force to replace it): %w", dest, ErrExists)
+		}
+		if err := replaceable(dest); err != nil {
+			b.unlock()
+			return nil, err
+		}
 	}
 	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
 	for _, s := range stale {
 		os.RemoveAll(s)
 	}
-	b.tmp, err = os.MkdirTemp(parent, "."+base+".tmp-")
+	b.tmp, err = mkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
 		b.unlock()
 		return nil, fmt.Errorf("store: %w", err)
@@ -86,6 +95,50 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 	b.in = &CSRWriter{b: b, dir: In}
 	return b, nil
 }
+
+// mkdirTemp is os.MkdirTemp with the mode of mkdir (0777 less the umask) instead of
+// 0700: the directory becomes the graph, which other users should be able to read as
+// they read its files.
+func mkdirTemp(dir, prefix string) (string, error) {
+	for range 1000 {
+		path := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64()%1e12, 10))
+		err := os.Mkdir(path, 0o777)
+		if err == nil || !os.IsExist(err) {
+			return path, err
+		}
+	}
+	return "", fmt.Errorf("store: no unused temporary name %s* in %s", prefix, dir)
+}
+
+// replaceable says whether dest, which exists, is something --force may replace: a graph
+// directory (a manifest, shards, ids.bin) or an empty directory. Anything else (a file,
+// the input itself, a directory holding other files) is refused rather than deleted.
+func replaceable(dest string) error {
+	st, err := os.Lstat(dest)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("store: %s exists and is not a graph directory; --force replaces only a graph (remove it first): %w", dest, ErrExists)
+	}
+	entries, err := os.ReadDir(dest)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && (name == ManifestName || name == idsFile || graphFile.MatchString(name)) {
+			continue
+		}
+		return fmt.Errorf("store: %s holds %s, which is not part of a graph; --force replaces only a graph directory (remove it first): %w", dest, name, ErrExists)
+	}
+	return nil
+}
+
+// idsFile is the name of the id map; graphFile matches the names of shard files.
+const idsFile = "ids.bin"
+
+var graphFile = regexp.MustCompile(`^(out|in)-[0-9]{5,}\.shard$`)
 
 // TempDir is where the graph is being built; it also suits the build's spill files.
 func (b *Builder) TempDir() string { return b.tmp }
@@ -102,7 +155,7 @@ func (b *Builder) Writer(d Direction) *CSRWriter {
 // The ids are stored 4 bytes wide when all fit, and flagged ascending when they are
 // (FORMAT.md, "ids.bin").
 func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
-	path := filepath.Join(b.tmp, "ids.bin")
+	path := filepath.Join(b.tmp, idsFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -154,7 +207,7 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.ids, b.idsN = &IDsInfo{File: "ids.bin", Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}, n
+	b.ids, b.idsN = &IDsInfo{File: idsFile, Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}, n
 	return nil
 }
 

@@ -206,6 +206,51 @@ func TestNoOverwriteAndAtomic(t *testing.T) {
 	g.Close()
 }
 
+// TestForceReplacesOnlyGraphs: --force replaces a graph directory or an empty one, and
+// refuses, deleting nothing, a file (the input given as the output, say) or a directory
+// that holds anything else.
+func TestForceReplacesOnlyGraphs(t *testing.T) {
+	root := t.TempDir()
+	graph := filepath.Join(root, "g.ooc")
+	buildGraph(t, graph, 3, map[uint32][]uint32{0: {1, 2}}, CreateOptions{})
+	empty := filepath.Join(root, "empty")
+	file := filepath.Join(root, "edges.txt")
+	foreign := filepath.Join(root, "thesis")
+	mixed := filepath.Join(root, "mixed.ooc")
+	for _, d := range []string{empty, foreign, mixed} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(file, []byte("0 1\n"), 0o644)
+	os.WriteFile(filepath.Join(foreign, "thesis.tex"), []byte("x"), 0o644)
+	buildGraph(t, filepath.Join(root, "other.ooc"), 2, map[uint32][]uint32{0: {1}}, CreateOptions{})
+	os.Rename(filepath.Join(root, "other.ooc", ManifestName), filepath.Join(mixed, ManifestName))
+	os.WriteFile(filepath.Join(mixed, "notes.txt"), []byte("x"), 0o644)
+	for _, c := range []struct {
+		dest string
+		ok   bool
+	}{{graph, true}, {empty, true}, {file, false}, {foreign, false}, {mixed, false}} {
+		b, err := Create(c.dest, CreateOptions{Force: true})
+		if c.ok {
+			if err != nil {
+				t.Fatalf("Create --force over %s: %v", c.dest, err)
+			}
+			b.Abort()
+			continue
+		}
+		if !errors.Is(err, ErrExists) {
+			t.Fatalf("Create --force over %s: %v, want a refusal (ErrExists)", c.dest, err)
+		}
+		if _, err := os.Stat(c.dest); err != nil {
+			t.Fatalf("refused Create removed %s: %v", c.dest, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(foreign, "thesis.tex")); err != nil {
+		t.Fatalf("thesis.tex: %v", err)
+	}
+}
+
 func TestCorruptionDetected(t *testing.T) {
 	seed := uint64(rand.Int64())
 	t.Logf("seed %d", seed)

@@ -99,7 +99,7 @@ func runBench(e *env, args []string) error {
 		Started: time.Now().UTC().Format(time.RFC3339)}
 	start := time.Now()
 	// Interrupted, the bench stops between runs and still removes its temporary graph.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	dir, cleanup, err := benchGraph(ctx, e, fs, &a, pos[0], rep)
 	if err != nil {

@@ -241,9 +241,9 @@ func genEdgeList(e *env, a *genArgs) error {
 
 // genGraph generates a.spec straight into the graph directory dest through the ingest
 // pipeline: no edge list touches the disk.
-// A SIGINT or SIGTERM (or ctx) cancels it and removes the partial graph.
+// A SIGINT, SIGTERM or SIGHUP (or ctx) cancels it and removes the partial graph.
 func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Report, error) {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if err := checkOrder(a.order); err != nil {
 		return nil, err

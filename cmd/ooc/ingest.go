@@ -139,7 +139,7 @@ func runIngest(e *env, args []string) error {
 			opt.Progress = e.stderr
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	opt.Context = ctx
 	var rep *ingest.Report

@@ -12,8 +12,8 @@ import (
 	"github.com/oocgraph/ooc/tools/gen"
 )
 
-// TestIngestSignal interrupts an ingest running in a child process with SIGINT and
-// SIGTERM: it must exit non-zero, leave no graph and remove its temporary files.
+// TestIngestSignal interrupts an ingest running in a child process with SIGINT, SIGTERM
+// and SIGHUP (the terminal closed): it must exit non-zero, leave no graph and remove its temporary files.
 func TestIngestSignal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 60 MB input")
@@ -30,7 +30,7 @@ func TestIngestSignal(t *testing.T) {
 	f.Close()
 	st, _ := os.Stat(in)
 	t.Logf("input %d bytes", st.Size())
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		out := filepath.Join(dir, "g.ooc")
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
 		cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS=ingest\x1f-q\x1f--workers\x1f1\x1f-o\x1f"+out+"\x1f"+in)
