@@ -186,6 +186,15 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
+	// The vertex count is known now: each vertex takes 8 bytes in every direction's
+	// shards, which the estimate from the input's size knew nothing of (sparse ids: two
+	// edges, the largest id 4*10^9, make a graph of 32 GiB).
+	if n := int64(p.vertexCount(hdr)); n >= 1<<24 {
+		need := 8 * n * int64(p.dirs)
+		if err := checkDisk(filepath.Dir(filepath.Clean(p.opt.Dest)), need); err != nil {
+			return nil, fmt.Errorf("%w; the graph has %d vertices (the largest id + 1), 8 bytes each in the shards (--relabel numbers sparse ids 0..n-1)", err, n)
+		}
+	}
 	ids := p.writeIDs(hdr)
 	err := p.phase2()
 	if idsErr := <-ids; err == nil {
@@ -281,9 +290,15 @@ func (r *Report) Summary(w io.Writer) {
 		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
 	fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
 		bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
-	if e := r.Order; e != nil {
+	if e := r.Order; e != nil && e.Skipped != "" {
+		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
+	} else if e != nil {
 		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in degree order (ids.bin included), %s in the file's order (lists of 1 vertex in %d sampled)\n",
 			m.VertexOrder, bytesize.Format(e.DegreeBytes), bytesize.Format(e.InputBytes), e.SampleRate)
+	}
+	if m.Vertices >= 1<<20 && uint64(m.Vertices) > 64*max(m.Edges, 1) && !m.Relabeled {
+		fmt.Fprintf(w, "ingest: note: %d vertices (the largest id + 1) for %d edges: each vertex takes 8 bytes in the shards; --relabel numbers the distinct ids 0..n-1\n",
+			m.Vertices, m.Edges)
 	}
 	for _, ph := range r.Phases {
 		if ph.Edges == 0 { // commit: the shards' last bytes, the manifest, the rename

@@ -1044,3 +1044,29 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestSparseIDs: ids far apart make a graph of many vertices without edges. The degree
+// order's per-vertex arrays would not fit the budget: --order degree says so, and the
+// automatic order keeps the file's order without trying.
+func TestSparseIDs(t *testing.T) {
+	edges := []Edge{{0, 1}, {sparseID, 2}}
+	opt := Options{Mem: 48 << 20, Workers: 2, Order: store.OrderDegree}
+	opt.Dest = filepath.Join(t.TempDir(), "degree.ooc")
+	if _, err := fromEdges(t, edges, opt, Header{}); !errors.Is(err, ErrMemTooSmall) {
+		t.Fatalf("--order degree with %d vertices under 48 MiB: %v, want ErrMemTooSmall", sparseID+1, err)
+	}
+	if _, err := os.Stat(opt.Dest); !os.IsNotExist(err) {
+		t.Fatalf("a failed ingest left %s", opt.Dest)
+	}
+	opt.Order = OrderAuto
+	opt.Dest = filepath.Join(t.TempDir(), "auto.ooc")
+	rep, err := fromEdges(t, edges, opt, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rep.Manifest; m.VertexOrder != store.OrderInput || m.Vertices != sparseID+1 || m.Edges != 4 || rep.Order == nil || rep.Order.Skipped == "" {
+		t.Fatalf("auto: order %q, %d vertices, %d edges, estimate %+v; want the input order, %d vertices, 4 edges, the estimate skipped",
+			m.VertexOrder, m.Vertices, m.Edges, rep.Order, sparseID+1)
+	}
+	checkGraph(t, opt.Dest, reference(edges, opt), opt)
+}

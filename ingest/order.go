@@ -367,4 +367,5 @@ type OrderEstimate struct {
 	DegreeBytes  int64  `json:"degree_order_bytes"`
 	ChoseDegree  bool   `json:"chose_degree"`
 	SampledLists int    `json:"sampled_entries"`
+	Skipped      string `json:"skipped,omitempty"` // why nothing was estimated: the file's order kept
 }

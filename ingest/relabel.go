@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -216,12 +217,27 @@ func (p *pipeline) replay(hdr Header) error {
 				return err
 			}
 		} else {
-			deg = p.raw.deg.flatten(max(p.raw.deg.top.Load(), hdr.Vertices), p.workers)
-			p.raw.deg = nil
+			n := max(p.raw.deg.top.Load(), hdr.Vertices)
+			if need := degreeOrderBytes * int64(n); need > p.live()/2 {
+				// The per-vertex arrays would not fit beside the spills: sparse ids (the
+				// largest 4*10^9 in a file of two edges took 48 GB and the machine).
+				if p.opt.Order != OrderAuto {
+					return fmt.Errorf("ingest: the degree order takes %d bytes a vertex, %s for %d vertices (the largest id + 1), more than half the memory budget of %s (raise --mem, use --order input, or --relabel if the ids are sparse): %w",
+						degreeOrderBytes, bytesize.Format(need), n, bytesize.Format(p.mem), ErrMemTooSmall)
+				}
+				p.raw.deg, p.raw.sample = nil, nil
+				p.estimate = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
+				deg = nil
+			} else {
+				deg = p.raw.deg.flatten(n, p.workers)
+				p.raw.deg = nil
+			}
 		}
-		p.perm, p.inv = degreeOrder(deg, p.workers)
-		if p.opt.Order == OrderAuto && !p.chooseDegree(idx) {
-			p.perm, p.inv = nil, nil
+		if deg != nil {
+			p.perm, p.inv = degreeOrder(deg, p.workers)
+			if p.opt.Order == OrderAuto && !p.chooseDegree(idx) {
+				p.perm, p.inv = nil, nil
+			}
 		}
 		p.phases = append(p.phases, Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: uint64(len(deg))})
 	}
@@ -249,6 +265,10 @@ func (p *pipeline) replay(hdr Header) error {
 	p.perm = nil
 	return err
 }
+
+// degreeOrderBytes is what the degree order holds per vertex: the degrees, the
+// permutation and its inverse, 4 bytes each.
+const degreeOrderBytes = 12
 
 // countDegrees says whether the scan counts degrees: for the degree order, or to choose.
 func (p *pipeline) countDegrees() bool {

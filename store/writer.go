@@ -82,6 +82,25 @@ func (s *sideFile) putAll(xs []uint32, add uint32) {
 	}
 }
 
+// putRepeat appends x count times, in bulk: the degree-0 vertices between sparse ids
+// (a graph whose largest id is 4*10^9 has that many) went in one call each.
+func (s *sideFile) putRepeat(x uint32, count uint32) {
+	for count > 0 {
+		if s.w.Available() < 4 {
+			if s.w.Flush() != nil {
+				return // the error sticks in s.w and comes back from copyTo's Flush
+			}
+		}
+		b := s.w.AvailableBuffer()[:min(uint32(s.w.Available()/4), count)*4]
+		for i := range len(b) / 4 {
+			binary.LittleEndian.PutUint32(b[4*i:], x)
+		}
+		s.w.Write(b)
+		s.n += int64(len(b))
+		count -= uint32(len(b) / 4)
+	}
+}
+
 // copyTo flushes the side file and copies it to w, computing its CRC on the way.
 func (s *sideFile) copyTo(w io.Writer) error {
 	if err := s.w.Flush(); err != nil {
@@ -172,10 +191,8 @@ func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte, sum ui
 }
 
 func (s *shardWriter) appendEmpty(count uint32) {
-	for i := uint32(0); i < count; i++ {
-		s.deg.put(0)
-		s.off.put(uint32(s.adjLen))
-	}
+	s.deg.putRepeat(0, count)
+	s.off.putRepeat(uint32(s.adjLen), count)
 	s.nv += count
 }
 

@@ -51,9 +51,11 @@ at most 1M entries of 16 bytes, or --mem/256 of them), encodes them both ways, a
 the degree order only when it comes out smaller, counting the mapping (ids.bin, 4 bytes
 a vertex); the summary says what it estimated. With either, ids.bin maps the numbers back and every id a command reads or
 prints is still the file's own. Both cost one more pass: the input is spilled as it is
-read (8 bytes per edge), its degrees counted (4 bytes per vertex in memory besides
---mem), then replayed through the pipeline. --order input keeps the file's numbering
-and skips that pass.
+read (8 bytes per edge), its degrees counted, then replayed through the pipeline; the
+numbering takes 12 bytes per vertex (the largest id + 1), which must fit in half of
+--mem: --order degree fails when it does not, --order auto keeps the file's order.
+--order input keeps the file's numbering and skips that pass. Every vertex takes 8
+bytes in the shards, edges or not: for sparse ids use --relabel.
 
 Memory stays within --mem (default: half the RAM, or of the cgroup limit) plus a few
 MiB, however large the input: edges are partitioned into compressed spill files in the
