@@ -29,10 +29,34 @@ func (p *parser) detect() error {
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
 	}
 	p.res.Format = f
+	if f.text() {
+		// A carriage return inside a line reads as a blank, and what follows it as
+		// further columns: a file with classic Mac line endings (CR alone) would ingest
+		// as its first edge. Lines end in LF or CRLF.
+		if at := bareCR(head); at >= 0 {
+			return &ParseError{Path: p.path, Line: int64(bytes.Count(head[:at], []byte{'\n'})) + 1, Offset: -1,
+				Msg: "a carriage return not followed by a line feed: lines must end in LF or CRLF (for CR line endings, convert with tr '\\r' '\\n')"}
+		}
+	}
 	if f == FormatMTX || f == FormatDIMACS {
 		p.res.Header.IDBase = 1
 	}
 	return nil
+}
+
+// bareCR returns the offset of the first carriage return in head that a line feed does
+// not follow, or -1 (a CR that ends head may be followed by one beyond it).
+func bareCR(head []byte) int {
+	for i := 0; i+1 < len(head); i++ {
+		j := bytes.IndexByte(head[i:len(head)-1], '\r')
+		if j < 0 {
+			return -1
+		}
+		if i += j; head[i+1] != '\n' {
+			return i
+		}
+	}
+	return -1
 }
 
 // detectFormat guesses the format of content starting with head.

@@ -50,6 +50,8 @@ var malformedInputs = []malformedInput{
 	{name: "NUL bytes at the start", file: "g.txt", in: "\x01\x00\x00\x00\x02\x00\x00\x00", offset: 1, msg: "pass --format bin32 or --format bin64"},
 	{name: "binary forced as snap", file: "g.bin", in: "1 2\n\x00\x00\x00\x00", format: FormatSNAP, line: 2, offset: -1, msg: "NUL byte"},
 	{name: "line of 10 MB", file: "g.txt", in: "1 2\n" + strings.Repeat("7", 10<<20) + "\n", line: 2, offset: -1, msg: "line is longer than 1048576 bytes"},
+	{name: "CR line endings", file: "g.txt", in: "0 1\r1 2\r2 3\r", line: 1, offset: -1, msg: "a carriage return not followed by a line feed"},
+	{name: "CR inside a line", file: "g.txt", in: "# CRLF is fine\r\n0 1\r\n5 6\rjunk\n", line: 3, offset: -1, msg: "lines must end in LF or CRLF"},
 	{name: "empty file", file: "g.txt", in: "", offset: -1, msg: "no edges"},
 	{name: "comments only", file: "g.txt", in: "# one\n% two\n\n", offset: -1, msg: "no edges"},
 	{name: "wrong --format", file: "g.txt", in: "1 2\n", format: "csv", offset: -1, msg: `unknown format "csv"`},
