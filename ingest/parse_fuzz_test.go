@@ -41,9 +41,21 @@ func refIDs(re *regexp.Regexp, line string) (u, v uint64, ok bool) {
 // refBody is the content of a body line, or "" for a blank one.
 func refBody(line string) string { return strings.TrimLeft(line, " \t\r") }
 
+// refBareCR says whether the first sniffLen bytes of text hold a carriage return that a
+// line feed does not follow (within them), which detection refuses.
+func refBareCR(in string) bool {
+	head := in[:min(len(in), sniffLen)]
+	for i := 0; i+1 < len(head); i++ {
+		if head[i] == '\r' && head[i+1] != '\n' {
+			return true
+		}
+	}
+	return false
+}
+
 // refSNAP parses SNAP text; ok is false where Parse must fail.
 func refSNAP(in string) (e []Edge, ok bool) {
-	if strings.IndexByte(in, 0) >= 0 {
+	if strings.IndexByte(in, 0) >= 0 || refBareCR(in) {
 		return nil, false
 	}
 	for _, line := range strings.Split(in, "\n") {
@@ -87,7 +99,7 @@ func refUints(fields []string, from int) ([]uint64, bool) {
 // refMTX parses MatrixMarket coordinate text.
 func refMTX(in string) (e []Edge, h Header, ok bool) {
 	lines := strings.Split(in, "\n")
-	if strings.IndexByte(in, 0) >= 0 || in == "" {
+	if strings.IndexByte(in, 0) >= 0 || in == "" || refBareCR(in) {
 		return nil, h, false
 	}
 	b := strings.Fields(strings.ToLower(strings.TrimRight(lines[0], "\r")))
@@ -122,7 +134,7 @@ func refMTX(in string) (e []Edge, h Header, ok bool) {
 
 // refDIMACS parses DIMACS shortest-path text.
 func refDIMACS(in string) (e []Edge, h Header, ok bool) {
-	if strings.IndexByte(in, 0) >= 0 {
+	if strings.IndexByte(in, 0) >= 0 || refBareCR(in) {
 		return nil, h, false
 	}
 	p, body, ok := refHeader(strings.Split(in, "\n"), func(t string) bool { return t == "" || t[0] == 'c' })
