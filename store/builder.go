@@ -19,6 +19,9 @@ import (
 // ErrExists is returned by Create when the destination exists and Force is not set.
 var ErrExists = errors.New("output exists")
 
+// ErrNoParent is matched by Create's error for an output whose directory does not exist.
+var ErrNoParent = errors.New("its directory does not exist")
+
 // ErrNotGraph is matched by errors for paths that hold no graph.
 var ErrNotGraph = errors.New("not an ooc graph")
 
@@ -65,7 +68,7 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 	dest = filepath.Clean(dest)
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("store: output directory %s does not exist", parent)
+		return nil, fmt.Errorf("store: cannot create %s: %w", dest, ErrNoParent)
 	}
 	lock, err := lockFile(filepath.Join(parent, "."+base+".lock"))
 	if err != nil {

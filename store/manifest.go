@@ -178,11 +178,19 @@ func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestName)
 	f, err := os.Open(path)
 	if err != nil {
-		if os.IsNotExist(err) {
-			if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
-				return nil, fmt.Errorf("store: %s is not an ooc graph (no %s): %w", dir, ManifestName, ErrNotGraph)
-			}
+		st, serr := os.Stat(dir)
+		switch {
+		case serr != nil && os.IsNotExist(serr):
 			return nil, fmt.Errorf("store: %s: no such graph directory: %w", dir, ErrNotGraph)
+		case serr == nil && !st.IsDir():
+			return nil, fmt.Errorf("store: %s is a file, not a graph directory: %w", dir, ErrNotGraph)
+		case os.IsNotExist(err):
+			// ingest publishes a graph whole, manifest included: shards without one are
+			// what is left of a graph, not something else.
+			if shards, _ := filepath.Glob(filepath.Join(dir, "*.shard")); len(shards) > 0 {
+				return nil, corrupt(path, -1, "missing, where the directory holds %d shard files", len(shards))
+			}
+			return nil, fmt.Errorf("store: %s holds no %s, so no ooc graph: %w", dir, ManifestName, ErrNotGraph)
 		}
 		return nil, fmt.Errorf("store: %w", err)
 	}
