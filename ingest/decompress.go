@@ -31,7 +31,8 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		if err != nil {
 			return nil, nil, p.streamError(err)
 		}
-		return zr, func() { zr.Close() }, nil
+		zr.Multistream(false)
+		return &gzipMembers{zr: zr, br: br, p: p}, func() { zr.Close() }, nil
 	case bytes.HasPrefix(magic, zstdMagic):
 		p.res.Compression = "zstd"
 		// A 128 MiB window bound, the zstd tool's own default, keeps a
@@ -44,6 +45,40 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return zr, zr.Close, nil
 	}
 	return br, func() {}, nil
+}
+
+// gzipMembers reads concatenated gzip members (what gzip -c a b > ab writes) one by one,
+// so that bytes after the last member that do not start another are reported as such:
+// the multistream reader took them for a member and said "truncated gzip stream" or
+// "invalid header" at an offset past them.
+type gzipMembers struct {
+	zr *gzip.Reader
+	br *bufio.Reader
+	p  *parser
+}
+
+func (g *gzipMembers) Read(b []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(b)
+		if err != io.EOF {
+			return n, err
+		}
+		next, _ := g.br.Peek(len(gzipMagic))
+		switch {
+		case len(next) == 0:
+			return n, io.EOF
+		case !bytes.Equal(next, gzipMagic):
+			at := g.p.in.n - int64(g.br.Buffered())
+			return n, &ParseError{Path: g.p.path, Offset: at, Msg: "bytes after the end of the gzip stream that start no other gzip member"}
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return n, err
+		}
+		g.zr.Multistream(false)
+		if n > 0 {
+			return n, nil
+		}
+	}
 }
 
 // readError classifies an error met while reading decompressed bytes: the
@@ -64,6 +99,9 @@ func (p *parser) readError(err error) error {
 func (p *parser) streamError(err error) error {
 	if p.in.err != nil {
 		return fmt.Errorf("ingest: read %s: %w", p.path, p.in.err)
+	}
+	if pe := (*ParseError)(nil); errors.As(err, &pe) {
+		return pe // positioned already (gzipMembers)
 	}
 	what := "corrupt"
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {

@@ -90,6 +90,17 @@ var malformedInputs = []malformedInput{
 	{name: "truncated zstd", file: "truncated.txt.zst", fixture: true, offset: -2, msg: "truncated zstd stream"},
 	{name: "gzip with a bad checksum", file: "g.txt.gz", in: badChecksumGzip(), offset: -2, msg: "corrupt gzip stream"},
 	{name: "gzip magic only", file: "g.txt.gz", in: "\x1f\x8b", offset: -2, msg: "gzip stream"},
+	{name: "bytes after the gzip stream", file: "g.txt.gz", in: gzipped("1 2\n") + "junk after it", offset: int64(len(gzipped("1 2\n"))), msg: "bytes after the end of the gzip stream"},
+	{name: "a truncated second gzip member", file: "g.txt.gz", in: gzipped("1 2\n") + gzipped("3 4\n")[:12], offset: -2, msg: "truncated gzip stream"},
+}
+
+// gzipped is s compressed as one gzip member.
+func gzipped(s string) string {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte(s))
+	w.Close()
+	return buf.String()
 }
 
 // badChecksumGzip is a gzip stream whose CRC32 trailer is wrong.
