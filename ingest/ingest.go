@@ -288,8 +288,12 @@ func (r *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "ingest: %d vertices, %d edges (%s), %d input edges, %d self-loops and %d duplicates dropped\n",
 		m.Vertices, m.Edges, map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
 		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
-	fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
-		bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/math.Max(float64(copies), 1))
+	if copies == 0 {
+		fmt.Fprintf(w, "ingest: %s in %d+%d shards, no edges stored\n", bytesize.Format(m.Bytes), len(m.Out), len(m.In))
+	} else {
+		fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
+			bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/float64(copies))
+	}
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
 	} else if e != nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -32,5 +30,8 @@ func bitsPerEdge(m *store.Manifest) float64 {
 	if m.Directed {
 		copies *= 2
 	}
-	return 8 * float64(m.Bytes) / math.Max(float64(copies), 1)
+	if copies == 0 {
+		return 0 // no edges: no per-edge size to speak of
+	}
+	return 8 * float64(m.Bytes) / float64(copies)
 }

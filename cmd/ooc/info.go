@@ -126,7 +126,11 @@ func printInfo(w io.Writer, i *graphInfo) {
 	}
 	fmt.Fprintf(w, "input       %s (%s, %s): %d edges, %d self-loops and %d duplicates dropped\n",
 		i.Input.Name, i.Input.Format, size, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
-	fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", bytesize.Format(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
+	if i.BitsPerEdge == 0 {
+		fmt.Fprintf(w, "size        %s, no edges\n", bytesize.Format(i.Bytes))
+	} else {
+		fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", bytesize.Format(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
+	}
 	fmt.Fprintf(w, "degree      max %d, mean %.2f, %d vertices of degree 0\n", i.Degree.Max, i.Degree.Mean, i.Degree.Zero)
 	if i.InDegree != nil {
 		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %d vertices of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, i.InDegree.Zero)

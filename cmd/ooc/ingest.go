@@ -29,8 +29,10 @@ INPUT is a file or - for standard input; gzip and zstd are recognised from the b
 Formats (detected from the content and the extension; --format overrides):
   snap    text lines "u v" (spaces, tabs or a comma; further columns ignored; # and %
           comments), 0-based ids
-  mtx     MatrixMarket coordinate, general or symmetric; 1-based
-  gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based
+  mtx     MatrixMarket coordinate, general or symmetric (skew-symmetric and hermitian
+          read as symmetric), any field; 1-based; the values are not read
+  gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based; the weights
+          are not read
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
 
 The graph is undirected unless --directed: each input edge is stored both ways.
