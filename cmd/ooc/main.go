@@ -79,9 +79,13 @@ func main() {
 
 // runMain runs one command line and returns the exit code, printing any error as one line.
 func runMain(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		printUsage(e.stderr)
 		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" { // asked for: not an error, as with CMD -h
+		printUsage(e.stdout)
+		return exitOK
 	}
 	name := args[0]
 	if name == "help" {

@@ -20,3 +20,17 @@ func TestUnknownCommand(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, stderr)
 	}
 }
+
+// TestTopLevelHelp: ooc -h and --help print the usage on stdout and succeed, as CMD -h
+// does; ooc alone is a usage error.
+func TestTopLevelHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		code, stdout, _ := runCLI(t, "", arg)
+		if code != exitOK || !strings.Contains(stdout, "ingest") {
+			t.Errorf("ooc %s: code %d, stdout %q", arg, code, stdout)
+		}
+	}
+	if code, _, stderr := runCLI(t, ""); code != exitUsage || !strings.Contains(stderr, "ingest") {
+		t.Errorf("ooc: code %d, stderr %q", code, stderr)
+	}
+}
