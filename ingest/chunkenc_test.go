@@ -160,3 +160,30 @@ func ingestAndCheck(t *testing.T, seed uint64, edges []Edge, opt Options) {
 		t.Fatalf("seed %d, %+v", seed, opt)
 	}
 }
+
+// BenchmarkEncodeChunk encodes a chunk as phase 1 does on kron23 (256K keys, 8192
+// groups) and kron26 (1M keys, fillLimit's size for 512 partitions, 65536 groups), with
+// uniformly random sources.
+func BenchmarkEncodeChunk(b *testing.B) {
+	for _, c := range []struct {
+		scale, keys int
+	}{{23, 1 << 18}, {26, 1 << 20}} {
+		b.Run(fmt.Sprintf("kron%d", c.scale), func(b *testing.B) {
+			rng, _ := seededRand(b, 17)
+			keys := make([]uint64, c.keys)
+			for i := range keys {
+				keys[i] = key(rng.Uint32N(1<<c.scale), rng.Uint32N(1<<c.scale))
+			}
+			work, tmp := make([]uint64, len(keys)), make([]uint64, len(keys))
+			cc := new(chunkCounts)
+			b.SetBytes(int64(8 * len(keys)))
+			for b.Loop() {
+				copy(work, keys)
+				if _, _, ok := encodeChunk(cc, work, tmp, nil, false); !ok {
+					b.Fatal("not encoded")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(keys)), "ns/key")
+		})
+	}
+}
