@@ -16,14 +16,21 @@ import (
 // or of the cgroup's limit when that is lower, leaving the rest to the page cache that
 // the spill files and shards go through.
 func DefaultMem() int64 {
-	m := physicalMem()
-	if c := cgroupLimit(); c > 0 && c < m {
-		m = c
-	}
+	m := MachineMem()
 	if m <= 0 {
 		m = 2 << 30
 	}
 	return m / 2
+}
+
+// MachineMem is the memory this process may use: the physical memory, or the cgroup's
+// limit when that is lower; 0 when neither is known.
+func MachineMem() int64 {
+	m := physicalMem()
+	if c := cgroupLimit(); c > 0 && (c < m || m <= 0) {
+		m = c
+	}
+	return m
 }
 
 func physicalMem() int64 {

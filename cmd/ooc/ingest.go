@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
 func init() {
@@ -103,7 +105,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: half the RAM)")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing output")
+	fs.BoolVar(&a.force, "force", false, "replace an existing graph directory (nothing else: a file or a directory of other files is refused)")
 	fs.BoolVar(&a.json, "json", false, "print the report as one JSON object on stdout")
 	return fs
 }
@@ -133,6 +135,12 @@ func runIngest(e *env, args []string) error {
 			return usagef("reading standard input needs -o OUT.ooc")
 		}
 		a.out = defaultOutput(in)
+	}
+	if m := ingest.MachineMem(); m > 0 && int64(a.mem) > m {
+		// Not an error (the budget is a bound, not a reservation), but the spills then stay
+		// in memory the machine does not have, and it swaps or kills the ingest.
+		fmt.Fprintf(e.stderr, "ooc ingest: warning: --mem %s is more than this machine's %s of memory\n",
+			bytesize.Format(int64(a.mem)), bytesize.Format(m))
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),

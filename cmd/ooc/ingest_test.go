@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/ingest"
 )
 
 const triangle = "# a triangle and a tail\n0 1\n1 2\n2 0\n2 3\n3 3\n1 0\n"
@@ -209,5 +211,25 @@ func TestHelpIngest(t *testing.T) {
 		if !strings.Contains(stdout, f) {
 			t.Errorf("help ingest lacks %s", f)
 		}
+	}
+}
+
+// TestMemAboveMachineWarns: a --mem above the machine's memory is allowed, with a warning.
+func TestMemAboveMachineWarns(t *testing.T) {
+	if ingest.MachineMem() <= 0 {
+		t.Skip("the machine's memory is unknown here")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(in, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "", "ingest", "-q", "--mem", "1000TiB", "-o", filepath.Join(dir, "g.ooc"), in)
+	if code != exitOK || !strings.Contains(stderr, "warning: --mem 1000.0 TiB is more than this machine's") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "ingest", "-q", "--force", "--mem", "64MiB", "-o", filepath.Join(dir, "g.ooc"), in)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("--mem 64MiB: code %d, stderr %q", code, stderr)
 	}
 }
