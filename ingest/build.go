@@ -30,7 +30,7 @@ type task struct {
 	srcs   []source
 	heads  [][]blockHead // the blocks' headers by source and block, when split kept them
 	n      uint64        // keys to read (before deduplication)
-	runs   uint64        // about how many runs they lie in (runsIn), for grouping partitions
+	runs   uint64        // about how many runs they lie in (a block's count, at most groupsPerPart), for grouping partitions
 	ws     []*store.CSRWriter
 	counts bool // the out direction: count the stored edges and self-loops
 }
@@ -398,7 +398,6 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 			}
 		}
 	}
-	var err error
 	onDisk := false
 	for _, src := range t.srcs {
 		onDisk = onDisk || src.s.t.fileBytes() > 0

@@ -227,7 +227,6 @@ func (p *pipeline) replay(hdr Header) error {
 				}
 				p.raw.deg, p.raw.sample = nil, nil
 				p.estimate = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
-				deg = nil
 			} else {
 				deg = p.raw.deg.flatten(n, p.workers)
 				p.raw.deg = nil

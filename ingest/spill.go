@@ -257,7 +257,6 @@ func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
 // staying alive behind the runs until the task ended.
 type readBuf struct {
 	scratch []byte
-	probe   [8]byte  // one entry read on its own (narrow)
 	chunks  [][]byte // the arena: chunks[:cur+1] hold the task's reads
 	cur     int
 }
@@ -551,7 +550,8 @@ func (s *spill) narrow(rb *readBuf, b *spillBlock, ref blockRef, hdr int, r srcR
 		}
 		return g.start + uint32(sort.Search(int(n), func(i int) bool {
 			bit := uint64(g.start+uint32(i)) * w
-			data, _, e := s.t.read(rb.probe[:], base+int64(bit>>3), 8)
+			data, scratch, e := s.t.read(rb.scratch, base+int64(bit>>3), 8)
+			rb.scratch = scratch
 			if e != nil {
 				err = cmp.Or(err, e)
 				return true
@@ -599,8 +599,9 @@ func (s *spill) readHeader(rb *readBuf, groups []groupRun, ref blockRef) (spillB
 
 // blockHead is a block's parsed header: its groups, the header's length and the
 // entries' width. split keeps those of a partition it cuts for the sub-ranges, which
-// otherwise each read and parsed every header of the partition again: 3.5% of the CPU
-// time on kron23, 5% on kron26 (input order, 16 cores), more from a spill on disk.
+// otherwise each read and parsed every header of the partition again (parseHeader was
+// 3.5% of the CPU time on kron23, 5% on kron26, input order, 16 cores; a read each from
+// a spill on disk). The gain measured within the H100 host's noise (gpu-notes section 14).
 type blockHead struct {
 	groups []groupRun // shared: copied before use (narrow changes them)
 	hdr    int32

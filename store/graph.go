@@ -208,8 +208,8 @@ func IDsFileBytes(n int64, width int) int64 { return idsHeader + int64(width)*n 
 
 func (g *Graph) openIDs() error {
 	path := filepath.Join(g.Dir, g.M.IDs.File)
-	if g.M.IDs.File != "ids.bin" {
-		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "ids file %q, expected ids.bin", g.M.IDs.File)
+	if g.M.IDs.File != idsFile {
+		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "ids file %q, expected %s", g.M.IDs.File, idsFile)
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -67,17 +67,14 @@ func (s *sideFile) put(x uint32) {
 // writer's time, and the writer is the one serial step of ingest's phase 2.
 func (s *sideFile) putAll(xs []uint32, add uint32) {
 	for len(xs) > 0 {
-		if s.w.Available() < 4 {
-			if s.w.Flush() != nil {
-				return // the error sticks in s.w and comes back from copyTo's Flush
-			}
+		b := s.room(len(xs))
+		if b == nil {
+			return
 		}
-		b := s.w.AvailableBuffer()[:min(s.w.Available()/4, len(xs))*4]
 		for i := range len(b) / 4 {
 			binary.LittleEndian.PutUint32(b[4*i:], xs[i]+add)
 		}
-		s.w.Write(b)
-		s.n += int64(len(b))
+		s.wrote(b)
 		xs = xs[len(b)/4:]
 	}
 }
@@ -86,19 +83,32 @@ func (s *sideFile) putAll(xs []uint32, add uint32) {
 // (a graph whose largest id is 4*10^9 has that many) went in one call each.
 func (s *sideFile) putRepeat(x uint32, count uint32) {
 	for count > 0 {
-		if s.w.Available() < 4 {
-			if s.w.Flush() != nil {
-				return // the error sticks in s.w and comes back from copyTo's Flush
-			}
+		b := s.room(int(min(count, 1<<30)))
+		if b == nil {
+			return
 		}
-		b := s.w.AvailableBuffer()[:min(uint32(s.w.Available()/4), count)*4]
 		for i := range len(b) / 4 {
 			binary.LittleEndian.PutUint32(b[4*i:], x)
 		}
-		s.w.Write(b)
-		s.n += int64(len(b))
+		s.wrote(b)
 		count -= uint32(len(b) / 4)
 	}
+}
+
+// room returns the writer's free buffer for up to n values (at least one), flushing it
+// when full, or nil after a write error, which sticks in s.w and comes back from
+// copyTo's Flush.
+func (s *sideFile) room(n int) []byte {
+	if s.w.Available() < 4 && s.w.Flush() != nil {
+		return nil
+	}
+	return s.w.AvailableBuffer()[:min(s.w.Available()/4, n)*4]
+}
+
+// wrote appends b, filled from room, to the file.
+func (s *sideFile) wrote(b []byte) {
+	s.w.Write(b)
+	s.n += int64(len(b))
 }
 
 // copyTo flushes the side file and copies it to w, computing its CRC on the way.
