@@ -205,7 +205,14 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	}
 	t0 := time.Now()
 	m := p.manifest(hdr)
-	// The spills' memory goes back while the shards' last bytes are written and synced.
+	// The spills' memory goes back while the shards' last bytes are written and synced,
+	// but their files go first: they lie in the graph's temporary directory, which Commit
+	// renames into the graph, and a spill file removed after that stayed in the graph.
+	for _, s := range p.spills {
+		if s != nil {
+			s.t.dropFile()
+		}
+	}
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)

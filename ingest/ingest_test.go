@@ -124,6 +124,13 @@ func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
 	if err != nil {
 		t.Fatalf("verify: %v", err)
 	}
+	// Nothing but the graph's own files: the spills lived in its temporary directory.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); n != store.ManifestName && n != "ids.bin" && !strings.HasSuffix(n, ".shard") {
+			t.Errorf("the graph directory holds %s", n)
+		}
+	}
 	g, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -142,14 +142,23 @@ func (t *tape) inSlab(off, n int64) bool {
 // fileBytes is the part of the stream in the file.
 func (t *tape) fileBytes() int64 { return max(t.size-int64(t.nslabs)*t.slab, 0) }
 
-// close removes the file and returns the slabs to the pool.
-func (t *tape) close() error {
+// dropFile closes and removes the tape's file, once.
+func (t *tape) dropFile() error {
 	if t == nil || t.f == nil {
 		return nil
 	}
 	err := t.f.Close()
 	os.Remove(t.path)
 	t.f = nil
+	return err
+}
+
+// close removes the file and returns the slabs to the pool.
+func (t *tape) close() error {
+	if t == nil {
+		return nil
+	}
+	err := t.dropFile()
 	for i := range int64(t.nslabs) {
 		t.mapped[i].Do(func() {}) // waits for a background mapping; none starts after
 		if t.slabs[i] != nil {
