@@ -30,7 +30,7 @@ type task struct {
 	srcs   []source
 	heads  [][]blockHead // the blocks' headers by source and block, when split kept them
 	n      uint64        // keys to read (before deduplication)
-	runs   uint64        // about how many runs they lie in (a block's count, at most groupsPerPart), for grouping partitions
+	runs   uint64        // about how many runs they lie in (a block's count, at most a partition's groups), for grouping partitions
 	ws     []*store.CSRWriter
 	counts bool // the out direction: count the stored edges and self-loops
 }
@@ -166,7 +166,7 @@ func taskKeysFor(keys uint64, workers int) int {
 const bytesPerTaskKey = 40
 
 // arenaBytesPerKey is what a task's arena (readBuf) holds per key when the spill is on
-// disk: the entries it reads, of at most groupShift+32 bits each, and the blockPad
+// disk: the entries it reads, of at most maxGroupBits+32 bits each, and the blockPad
 // after each block's part.
 const arenaBytesPerKey = 6
 
@@ -233,7 +233,7 @@ func (p *pipeline) partitionTasks(pl plan) []*task {
 		for _, src := range t.srcs {
 			for _, r := range src.refs {
 				t.n += uint64(r.count)
-				t.runs += min(uint64(r.count), groupsPerPart)
+				t.runs += min(uint64(r.count), uint64(src.s.gb.perPart()))
 			}
 		}
 		out[i] = t
@@ -361,7 +361,8 @@ func (d *dispatcher) send(t *task) error {
 // task (or, with a small budget, for one sort): counting every vertex took a pass over all the partition's keys, a tenth of
 // phase 2 on kron21. A sub-range's task then decodes only the groups it overlaps.
 func (p *pipeline) split(t *task) ([]*task, error) {
-	var gc [groupsPerPart]uint64
+	gb := t.srcs[0].s.gb
+	gc := make([]uint64, gb.perPart())
 	var rb readBuf
 	var groups []groupRun
 	// The headers are kept for the sub-ranges while they take at most headsLimit bytes.
@@ -383,7 +384,7 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 			}
 			groups = b.groups
 			for _, g := range groups {
-				gc[g.base>>groupShift%groupsPerPart] += uint64(g.end - g.start)
+				gc[(g.base>>gb)%uint32(len(gc))] += uint64(g.end - g.start)
 			}
 			if limit -= int64(len(groups)) * int64(unsafe.Sizeof(groupRun{})); limit < 0 {
 				heads, shared = nil, nil // too many: the sub-ranges read the headers again
@@ -402,8 +403,8 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 	for _, src := range t.srcs {
 		onDisk = onDisk || src.s.t.fileBytes() > 0
 	}
-	size := p.splitKeys(t.n, slices.Max(gc[:]), t.srcs[0].s.bySource, onDisk)
-	counts, err := p.bigGroupCounts(t, &gc, size)
+	size := p.splitKeys(t.n, slices.Max(gc), t.srcs[0].s.bySource, onDisk)
+	counts, err := p.bigGroupCounts(t, gc, size)
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +426,7 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 		start, startAt, acc = v, at, 0
 	}
 	for g, c := range gc {
-		lo := t.lo + uint64(g)<<groupShift
+		lo := t.lo + uint64(g)<<gb
 		if c <= size {
 			if acc+c > size || acc+c/2 > target { // the nearer of the two cuts
 				cut(lo, 0)
@@ -462,8 +463,9 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 // group a fifth), and counting its groups one after the other, or even one a goroutine,
 // held up the start of phase 2 while every worker waited (16 cores: 2.6-3.9 of 20-25
 // worker-seconds).
-func (p *pipeline) bigGroupCounts(t *task, gc *[groupsPerPart]uint64, size uint64) ([][]uint32, error) {
-	counts := make([][]uint32, groupsPerPart)
+func (p *pipeline) bigGroupCounts(t *task, gc []uint64, size uint64) ([][]uint32, error) {
+	gb := t.srcs[0].s.gb
+	counts := make([][]uint32, len(gc))
 	var mu sync.Mutex
 	var errs []error
 	sem := make(chan struct{}, max(p.workers, 1))
@@ -472,8 +474,8 @@ func (p *pipeline) bigGroupCounts(t *task, gc *[groupsPerPart]uint64, size uint6
 		if c <= size {
 			continue
 		}
-		counts[g] = make([]uint32, groupMask+1)
-		lo := t.lo + uint64(g)<<groupShift
+		counts[g] = make([]uint32, gb.mask()+1)
+		lo := t.lo + uint64(g)<<gb
 		for si := range t.srcs {
 			src := &t.srcs[si]
 			for i := 0; i < len(src.refs); i += countSlice {
@@ -482,8 +484,8 @@ func (p *pipeline) bigGroupCounts(t *task, gc *[groupsPerPart]uint64, size uint6
 				sem <- struct{}{}
 				go func() {
 					defer func() { <-sem; wg.Done() }()
-					var local [groupMask + 1]uint32
-					err := vertexCounts(local[:], src, refs, lo)
+					local := make([]uint32, gb.mask()+1)
+					err := vertexCounts(local, src, refs, lo)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
@@ -545,7 +547,7 @@ func vertexCounts(counts []uint32, src *source, refs []blockRef, lo uint64) erro
 	var rb readBuf
 	var groups []groupRun
 	for _, ref := range refs {
-		b, err := src.s.readRange(&rb, groups, ref, nil, srcRange{lo: lo, hi: lo + groupMask + 1}, false)
+		b, err := src.s.readRange(&rb, groups, ref, nil, srcRange{lo: lo, hi: lo + src.s.gb.mask() + 1}, false)
 		if err != nil {
 			return err
 		}
@@ -722,7 +724,8 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 		}
 	}
 	ws.runs = runs
-	runs = ws.byGroup(runs)
+	runs = ws.byGroup(runs, p.gb)
+	unitSpan := uint32(1) << (p.gb + unitSpanBits)
 	out.begin(t.n)
 	for i := 0; i < len(runs); {
 		j, n := i, 0
@@ -745,7 +748,7 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 
 // byGroup orders runs by group, each group's runs staying in the order they were read:
 // the order of their blocks in the spill, and in memory.
-func (ws *workerState) byGroup(runs []entryRun) []entryRun {
+func (ws *workerState) byGroup(runs []entryRun, gb groupBits) []entryRun {
 	if len(runs) == 0 {
 		return runs
 	}
@@ -753,7 +756,7 @@ func (ws *workerState) byGroup(runs []entryRun) []entryRun {
 	for i := range runs {
 		lo, hi = min(lo, runs[i].base), max(hi, runs[i].base)
 	}
-	slots := int((hi-lo)>>groupShift) + 1
+	slots := int((hi-lo)>>gb) + 1
 	if slots > 4*len(runs)+4096 { // groups spread thin: a comparison sort costs less
 		slices.SortStableFunc(runs, func(a, b entryRun) int { return cmp.Compare(a.base, b.base) })
 		return runs
@@ -761,14 +764,14 @@ func (ws *workerState) byGroup(runs []entryRun) []entryRun {
 	count := reuse(ws.slots, slots+1)[:slots+1]
 	clear(count)
 	for i := range runs {
-		count[(runs[i].base-lo)>>groupShift+1]++
+		count[(runs[i].base-lo)>>gb+1]++
 	}
 	for i := 1; i <= slots; i++ {
 		count[i] += count[i-1]
 	}
 	out := reuse(ws.sorted, len(runs))[:len(runs)]
 	for i := range runs {
-		g := (runs[i].base - lo) >> groupShift
+		g := (runs[i].base - lo) >> gb
 		out[count[g]] = runs[i]
 		count[g]++
 	}
@@ -777,12 +780,12 @@ func (ws *workerState) byGroup(runs []entryRun) []entryRun {
 }
 
 // unitKeys is the size up to which consecutive groups of a task share a sort unit, and
-// unitSpan the widest range of sources a unit covers: a unit's keys and radix buffer
+// unitSpanBits the most groups (as bits) a unit covers: a unit's keys and radix buffer
 // (16 bytes a key) then fit a core's L2 cache, and its radix passes sort on at most 4
 // more bits of source than a single group's.
 const (
-	unitKeys = 1 << 15
-	unitSpan = 1 << (groupShift + 4)
+	unitKeys     = 1 << 15
+	unitSpanBits = 4
 )
 
 // sortUnit decodes, sorts, deduplicates and encodes the runs of one sort unit, n
@@ -800,12 +803,12 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		}
 		sorted = radixSort(keys, ws.tmp)
 	} else {
-		base := runs[0].base
+		base, gb := runs[0].base, runs[0].gb
 		var dstBits uint
 		for i := range runs {
-			dstBits = max(dstBits, runs[i].width-groupShift)
+			dstBits = max(dstBits, runs[i].width-uint(gb))
 		}
-		packed := uint(bits.Len32(runs[len(runs)-1].base-base+groupMask)) + dstBits
+		packed := uint(bits.Len32(runs[len(runs)-1].base-base+uint32(gb.mask()))) + dstBits
 		pk := packing{dstBits: dstBits, srcLo: uint64(base)}
 		// An LSD sort in cache counts its first digit during the decode; a unit too large
 		// for one (hubs) counts its top bits for one MSD pass into buckets that are.

@@ -27,13 +27,14 @@ import (
 // Graphs of more than 2^23 vertices have more groups than an L1-sized count: their
 // chunks' groups span up to encodeSpanBits bits, whose counts (4 bytes each) and entry
 // positions (4 bytes) live in L2. The group sort took two radix passes there.
-func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource bool) (enc []byte, _ []blockRef, ok bool) {
+func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource bool, gb groupBits) (enc []byte, _ []blockRef, ok bool) {
 	if len(keys) < 256 {
 		return nil, refs, false
 	}
-	lo, hi := groupOf(keys[0]), groupOf(keys[0])
+	c.gb = gb
+	lo, hi := gb.of(keys[0]), gb.of(keys[0])
 	for _, k := range keys {
-		g := groupOf(k)
+		g := gb.of(k)
 		lo, hi = min(lo, g), max(hi, g)
 	}
 	if hi-lo >= 1<<encodeSpanBits {
@@ -52,26 +53,28 @@ func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource b
 	}
 	src := keys
 	if bySource {
-		src = bySourceInGroup(keys, tmp) // keys' memory is free from here on
+		c.bySrc = grown(c.bySrc, int(gb.mask())+2)
+		src = bySourceInGroup(keys, tmp, gb, c.bySrc) // keys' memory is free from here on
 	}
 	refs, size = c.layout(enc, refs, lo)
 	c.scatter(src, enc, lo)
 	return enc[:size], refs, true
 }
 
-// bySourceInGroup orders keys by their source within the group (src & groupMask),
-// stably, into tmp.
-func bySourceInGroup(keys, tmp []uint64) []uint64 {
-	var count [groupMask + 2]uint32
+// bySourceInGroup orders keys by their source within the group (src & gb.mask()),
+// stably, into tmp, with count (zeroed, gb.mask()+2 long) for the counts.
+func bySourceInGroup(keys, tmp []uint64, gb groupBits, count []uint32) []uint64 {
+	mask := uint32(gb.mask())
+	count = count[:mask+2]
 	for _, k := range keys {
-		count[keySrc(k)&groupMask+1]++
+		count[keySrc(k)&mask+1]++
 	}
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
 	out := tmp[:len(keys)]
 	for _, k := range keys {
-		b := keySrc(k) & groupMask
+		b := keySrc(k) & mask
 		out[count[b]] = k
 		count[b]++
 	}
@@ -79,7 +82,7 @@ func bySourceInGroup(keys, tmp []uint64) []uint64 {
 }
 
 // encodeSpanBits bounds the span of a chunk's groups that encodeChunk encodes: 2^17
-// groups, 2^27 vertices.
+// groups, 2^27 to 2^30 vertices.
 const encodeSpanBits = 17
 
 // chunkCounts is encodeChunk's state, kept by an encoder from chunk to chunk: per group
@@ -92,6 +95,8 @@ type chunkCounts struct {
 	width  []uint8
 	partLo uint64
 	blocks []chunkBlock
+	bySrc  []uint32 // bySourceInGroup's counts
+	gb     groupBits
 }
 
 // chunkBlock is one block of a chunk: groups [g, end) relative to the lowest, keys
@@ -103,18 +108,21 @@ type chunkBlock struct {
 
 func (c *chunkCounts) count(keys []uint64, lo, hi uint64) {
 	groups := int(hi - lo + 1)
-	c.partLo = lo >> (partShift - groupShift)
-	parts := int(hi>>(partShift-groupShift)-c.partLo) + 1
+	ps := partShift - uint(c.gb)
+	c.partLo = lo >> ps
+	parts := int(hi>>ps-c.partLo) + 1
 	c.n, c.pos = grown(c.n, groups), grown(c.pos, groups)
 	c.top, c.width = grown(c.top, parts), grown(c.width, parts)
 	n, top := c.n, c.top
+	gs := 32 + uint(c.gb)&31
 	for _, k := range keys {
-		n[groupOf(k)-lo]++
-		p := groupOf(k)>>(partShift-groupShift) - c.partLo
+		g := k >> gs
+		n[g-lo]++
+		p := g>>ps - c.partLo
 		top[p] = max(top[p], keyDst(k))
 	}
 	for p := range c.width {
-		c.width[p] = uint8(groupShift + bits.Len32(c.top[p]))
+		c.width[p] = uint8(int(c.gb) + bits.Len32(c.top[p]))
 	}
 }
 
@@ -134,10 +142,11 @@ func grown[T any](s []T, n int) []T {
 func (c *chunkCounts) plan(lo, hi uint64) int {
 	c.blocks = c.blocks[:0]
 	size := 0
+	ps := partShift - uint(c.gb)
 	for g := lo; g <= hi; {
-		part := g >> (partShift - groupShift)
+		part := g >> ps
 		b := chunkBlock{g: g - lo, end: g - lo}
-		for ; g <= hi && g>>(partShift-groupShift) == part; g++ {
+		for ; g <= hi && g>>ps == part; g++ {
 			n := int(c.n[g-lo])
 			if n == 0 {
 				continue
@@ -165,16 +174,18 @@ func (c *chunkCounts) plan(lo, hi uint64) int {
 // the refs and the encoding's size.
 func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef, int) {
 	at := 0
+	ps := partShift - uint(c.gb)
+	perPart := uint64(c.gb.perPart())
 	for _, b := range c.blocks {
-		part := (b.g + lo) >> (partShift - groupShift)
+		part := (b.g + lo) >> ps
 		w := c.width[part-c.partLo]
 		start := at
-		enc[at] = w - groupShift
+		enc[at] = w - uint8(c.gb)
 		at++
 		at += binary.PutUvarint(enc[at:], uint64(b.ngroups))
 		for g := b.g; g < b.end; g++ {
 			if n := c.n[g]; n > 0 {
-				at += binary.PutUvarint(enc[at:], (g+lo)%groupsPerPart)
+				at += binary.PutUvarint(enc[at:], (g+lo)%perPart)
 				at += binary.PutUvarint(enc[at:], uint64(n))
 			}
 		}
@@ -191,15 +202,18 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 	return refs, at
 }
 
-// scatter writes each key's entry, dst<<groupShift | src&groupMask, at its group's next
-// bit: an 8-byte read, or and write, which the blockPad bytes after each block's entries
-// keep within the block.
+// scatter writes each key's entry, dst<<gb | src&gb.mask(), at its group's next bit: an
+// 8-byte read, or and write, which the blockPad bytes after each block's entries keep
+// within the block.
 func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
 	pos, width := c.pos, c.width
+	gb := uint(c.gb) & 31
+	gs, ps, mask := 32+gb, partShift-gb, uint64(1)<<gb-1
 	for _, k := range keys {
-		g := groupOf(k) - lo
-		p := groupOf(k)>>(partShift-groupShift) - c.partLo
-		v := uint64(keyDst(k))<<groupShift | uint64(keySrc(k)&groupMask)
+		g := k >> gs
+		p := g>>ps - c.partLo
+		g -= lo
+		v := uint64(keyDst(k))<<gb | k>>32&mask
 		bit := pos[g]
 		pos[g] = bit + uint32(width[p])
 		i := bit >> 3

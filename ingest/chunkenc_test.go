@@ -13,7 +13,8 @@ import (
 // TestEncodeChunk decodes encodeChunk's blocks and checks them against the keys: every
 // key once, each block within one partition with its groups ascending (and, by source,
 // the sources ascending within each group), and at most blockKeys keys unless it holds
-// one group; chunks whose groups span more than encodeSpanBits bits are left to the caller.
+// one group; chunks whose groups span more than encodeSpanBits bits are left to the
+// caller. Groups of the narrowest and widest widths.
 func TestEncodeChunk(t *testing.T) {
 	rng, seed := seededRand(t, 7)
 	cases := []struct {
@@ -27,7 +28,7 @@ func TestEncodeChunk(t *testing.T) {
 		{"narrow", 3000, func() uint32 { return 5<<partShift + rng.Uint32N(3000) }, func() uint32 { return rng.Uint32N(1 << 30) }},
 		{"hub group", 3 * blockKeys, func() uint32 {
 			if rng.IntN(4) > 0 {
-				return rng.Uint32N(1 << groupShift)
+				return rng.Uint32N(1 << minGroupBits)
 			}
 			return rng.Uint32N(1 << 20)
 		}, func() uint32 { return rng.Uint32N(1 << 20) }},
@@ -36,37 +37,39 @@ func TestEncodeChunk(t *testing.T) {
 	}
 	cc := new(chunkCounts)
 	for _, tc := range cases {
-		for _, bySource := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/bySource=%v", tc.name, bySource), func(t *testing.T) {
-				keys := make([]uint64, tc.n)
-				for i := range keys {
-					keys[i] = key(tc.src(), tc.dst())
-				}
-				want := slices.Clone(keys)
-				enc, refs, ok := encodeChunk(cc, keys, make([]uint64, tc.n), nil, bySource)
-				if !ok {
-					t.Fatalf("seed %d: not encoded", seed)
-				}
-				got := checkBlocks(t, enc, refs, bySource)
-				slices.Sort(got)
-				slices.Sort(want)
-				if !slices.Equal(got, want) {
-					t.Fatalf("seed %d: decoded keys differ from the chunk's", seed)
-				}
-			})
+		for _, gb := range []groupBits{minGroupBits, maxGroupBits} {
+			for _, bySource := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/gb=%d/bySource=%v", tc.name, gb, bySource), func(t *testing.T) {
+					keys := make([]uint64, tc.n)
+					for i := range keys {
+						keys[i] = key(tc.src(), tc.dst())
+					}
+					want := slices.Clone(keys)
+					enc, refs, ok := encodeChunk(cc, keys, make([]uint64, tc.n), nil, bySource, gb)
+					if !ok {
+						t.Fatalf("seed %d: not encoded", seed)
+					}
+					got := checkBlocks(t, enc, refs, bySource, gb)
+					slices.Sort(got)
+					slices.Sort(want)
+					if !slices.Equal(got, want) {
+						t.Fatalf("seed %d: decoded keys differ from the chunk's", seed)
+					}
+				})
+			}
 		}
 	}
-	wide := []uint64{key(0, 1), key(1<<(groupShift+encodeSpanBits), 2)}
+	wide := []uint64{key(0, 1), key(1<<(minGroupBits+encodeSpanBits), 2)}
 	for len(wide) < 300 {
 		wide = append(wide, key(rng.Uint32N(1<<20), 3))
 	}
-	if _, _, ok := encodeChunk(cc, wide, make([]uint64, len(wide)), nil, false); ok {
+	if _, _, ok := encodeChunk(cc, wide, make([]uint64, len(wide)), nil, false, minGroupBits); ok {
 		t.Errorf("groups spanning %d bits encoded", encodeSpanBits+1)
 	}
 }
 
 // checkBlocks decodes the blocks refs of enc, checks their structure and returns their keys.
-func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool) []uint64 {
+func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool, gb groupBits) []uint64 {
 	t.Helper()
 	var keys []uint64
 	at := int64(0)
@@ -75,7 +78,7 @@ func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool) []uin
 			t.Fatalf("block at %d, want %d", ref.off, at)
 		}
 		at += ref.len
-		b, err := openBlock(enc[ref.off:ref.off+ref.len], ref.part, ref.count, nil)
+		b, err := openBlock(enc[ref.off:ref.off+ref.len], ref.part, ref.count, nil, gb)
 		if err != nil {
 			t.Fatalf("block of partition %d: %v", ref.part, err)
 		}
@@ -87,7 +90,7 @@ func checkBlocks(t *testing.T, enc []byte, refs []blockRef, bySource bool) []uin
 			var prev uint32
 			for i := g.start; i < g.end; i++ {
 				k := b.key(g, i)
-				if partOf(k) != ref.part || keySrc(k)&^groupMask != g.base {
+				if partOf(k) != ref.part || keySrc(k)&^uint32(gb.mask()) != g.base {
 					t.Fatalf("key %#x in group %d of partition %d", k, g.base, ref.part)
 				}
 				if bySource && i > g.start && keySrc(k) < prev {
@@ -179,11 +182,23 @@ func BenchmarkEncodeChunk(b *testing.B) {
 			b.SetBytes(int64(8 * len(keys)))
 			for b.Loop() {
 				copy(work, keys)
-				if _, _, ok := encodeChunk(cc, work, tmp, nil, false); !ok {
+				if _, _, ok := encodeChunk(cc, work, tmp, nil, false, groupsFor(1<<c.scale)); !ok {
 					b.Fatal("not encoded")
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(keys)), "ns/key")
 		})
+	}
+}
+
+// TestGroupsFor: about 8192 groups, within the widths the spill takes.
+func TestGroupsFor(t *testing.T) {
+	for _, c := range []struct {
+		n    uint64
+		want groupBits
+	}{{0, 10}, {1, 10}, {1000, 10}, {1 << 23, 10}, {1<<23 + 1, 11}, {1 << 24, 11}, {1 << 25, 12}, {1 << 26, 13}, {65_608_366, 13}, {1 << 32, 13}} {
+		if got := groupsFor(c.n); got != c.want {
+			t.Errorf("groupsFor(%d) = %d, want %d", c.n, got, c.want)
+		}
 	}
 }

@@ -51,6 +51,7 @@ type Options struct {
 	spillMem  int64 // bytes of the spills kept in memory (tape); -1: none
 	spillSlab int64 // their slab size
 	headsMem  int64 // bytes a split may keep its blocks' headers in (headsLimit); -1: none
+	groupBits groupBits
 }
 
 // Phase is the cost of one pipeline phase.

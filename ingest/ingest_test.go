@@ -240,6 +240,10 @@ func TestRoundTrip(t *testing.T) {
 		{"tiny-tasks-few-heads", Options{Workers: 2, chunkKeys: 3000, taskKeys: 700, headsMem: 4 << 10}},
 		{"spill-mixed", Options{Order: store.OrderDegree, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: 96 << 10, spillSlab: 4 << 10}},
 		{"spill-mixed-directed", Options{Order: store.OrderDegree, Directed: true, Workers: 2, chunkKeys: 1000, spillMem: 200 << 10, spillSlab: 3000}},
+		// groups wider than the graph's size picks (groupsFor)
+		{"wide-groups", Options{Workers: 3, chunkKeys: 2000, taskKeys: 900, groupBits: maxGroupBits}},
+		{"wide-groups-directed-disk", Options{Directed: true, Workers: 2, chunkKeys: 3000, taskKeys: 700, spillMem: -1, groupBits: 12}},
+		{"wide-groups-degree-disk", Options{Order: store.OrderDegree, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: -1, groupBits: maxGroupBits}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -281,6 +285,8 @@ func TestDeterministic(t *testing.T) {
 			{Workers: 2, Mem: 48 << 20},
 			{Workers: 3, chunkKeys: 2000, spillMem: -1},
 			{Workers: 2, chunkKeys: 3000, spillMem: 100 << 10, spillSlab: 5000},
+			{Workers: 3, chunkKeys: 2500, taskKeys: 1200, groupBits: 11},
+			{Workers: 2, chunkKeys: 4000, spillMem: -1, groupBits: maxGroupBits},
 		} {
 			opt.Directed, opt.Order = directed, c.order
 			opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
@@ -500,14 +506,21 @@ func TestRadixSort(t *testing.T) {
 func TestBlockRoundTrip(t *testing.T) {
 	const part = 3
 	base := uint32(part << partShift)
+	for _, gb := range []groupBits{minGroupBits, 11, maxGroupBits} {
+		testBlockRoundTrip(t, base, gb)
+	}
+}
+
+func testBlockRoundTrip(t *testing.T, base uint32, gb groupBits) {
+	const part = 3
 	for _, keys := range [][]uint64{
 		{key(base, 0)},
 		{key(base, 1), key(base+5, 0), key(base+5, 0), key(base+1, 1<<32-1), key(base+1024, 7), key(base+1<<partShift-1, 2)},
-		{key(base+2000, 300), key(base+1030, 1<<20), key(base+3000, 0)},
+		{key(base+2000, 300), key(base+1030, 1<<20), key(base+3000, 0), key(base+9000, 5)},
 	} {
-		keys := slices.SortedFunc(slices.Values(keys), func(a, b uint64) int { return cmp.Compare(groupOf(a), groupOf(b)) })
-		buf := appendBlock(nil, keys)
-		b, err := openBlock(buf, part, uint32(len(keys)), nil)
+		keys := slices.SortedFunc(slices.Values(keys), func(a, b uint64) int { return cmp.Compare(gb.of(a), gb.of(b)) })
+		buf := appendBlock(nil, keys, gb)
+		b, err := openBlock(buf, part, uint32(len(keys)), nil, gb)
 		if err != nil {
 			t.Fatalf("%x: %v", keys, err)
 		}
@@ -520,10 +533,10 @@ func TestBlockRoundTrip(t *testing.T) {
 		if !slices.Equal(got, keys) {
 			t.Fatalf("decoded %x, want %x", got, keys)
 		}
-		if _, err := openBlock(buf[:len(buf)-1], part, uint32(len(keys)), nil); !errors.Is(err, errBlock) {
+		if _, err := openBlock(buf[:len(buf)-1], part, uint32(len(keys)), nil, gb); !errors.Is(err, errBlock) {
 			t.Fatalf("truncated block: %v", err)
 		}
-		if _, err := openBlock(buf, part, uint32(len(keys))+1, nil); !errors.Is(err, errBlock) {
+		if _, err := openBlock(buf, part, uint32(len(keys))+1, nil, gb); !errors.Is(err, errBlock) {
 			t.Fatalf("wrong count: %v", err)
 		}
 	}
@@ -536,34 +549,37 @@ func TestDecodeRange(t *testing.T) {
 	rng, _ := seededRand(t, 16)
 	for _, bySource := range []bool{false, true} {
 		// on disk; in 4 KiB slabs, blocks across slabs, then on disk past 40 KiB; in memory
-		for _, pool := range []*memPool{nil, newMemPool(40<<10, 4<<10), newMemPool(64<<20, 1<<20)} {
-			testDecodeRange(t, rng, bySource, pool)
+		for i, pool := range []*memPool{nil, newMemPool(40<<10, 4<<10), newMemPool(64<<20, 1<<20)} {
+			testDecodeRange(t, rng, bySource, pool, minGroupBits+groupBits(i+bySourceInt(bySource))%(maxGroupBits-minGroupBits+1))
 		}
 	}
 }
 
-func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool) {
+func bySourceInt(b bool) int { return b2i(b) * 3 }
+
+// testDecodeRange runs TestDecodeRange on groups gb wide.
+func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool, gb groupBits) {
 	const part = 5
 	base := uint32(part << partShift)
 	s, err := newSpill(t.TempDir(), "spill", pool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.bySource = bySource
+	s.bySource, s.gb = bySource, gb
 	defer s.close()
 	for _, n := range []int{10, 300, 20000} {
 		keys := make([]uint64, n)
 		for i := range keys {
 			keys[i] = key(base+uint32(rng.IntN(1<<partShift)), uint32(rng.IntN(1<<21)))
 			if i%2 == 0 { // half in the first group, as in a hub group: longer than narrow's window
-				keys[i] = key(base+uint32(rng.IntN(rng.IntN(1<<groupShift)+1)), keyDst(keys[i]))
+				keys[i] = key(base+uint32(rng.IntN(rng.IntN(1<<gb)+1)), keyDst(keys[i]))
 			}
 			if rng.IntN(8) == 0 { // a self-loop, for skipLoops
 				keys[i] = key(keySrc(keys[i]), keySrc(keys[i]))
 			}
 		}
-		keys = slices.Clone(groupSort(keys, make([]uint64, n), bySource)) // as phase 1 orders them
-		buf := appendBlock(make([]byte, 3), keys)                         // not at offset 0 of the spill
+		keys = slices.Clone(groupSort(keys, make([]uint64, n), bySource, gb)) // as phase 1 orders them
+		buf := appendBlock(make([]byte, 3), keys, gb)                         // not at offset 0 of the spill
 		if err := s.write(buf, []blockRef{{part: part, count: uint32(n), off: 3, len: int64(len(buf) - 3)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -572,8 +588,8 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 			lo := uint64(base) + uint64(rng.IntN(1<<partShift))
 			hi := lo + uint64(rng.IntN(1<<(rng.IntN(partShift)+1)))
 			if i%4 < 2 { // bounds inside the first group
-				lo = uint64(base) + uint64(rng.IntN(1<<groupShift))
-				hi = lo + uint64(rng.IntN(1<<groupShift))
+				lo = uint64(base) + uint64(rng.IntN(1<<gb))
+				hi = lo + uint64(rng.IntN(1<<gb))
 			}
 			skipLoops := i%2 == 1
 			// The shares of the first group below lo and hi: as split computes them, or
@@ -585,7 +601,7 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 				var below [2]int
 				total := 0
 				for _, k := range keys {
-					if v := uint64(keySrc(k)); v < uint64(base)+1<<groupShift {
+					if v := uint64(keySrc(k)); v < uint64(base)+1<<gb {
 						total++
 						below[0] += b2i(v < lo)
 						below[1] += b2i(v < hi)
@@ -623,8 +639,8 @@ func testDecodeRange(t *testing.T, rng *rand.Rand, bySource bool, pool *memPool)
 			}
 			// The same keys packed as sortUnit packs them, then sorted and unpacked.
 			var count [1 << wideBits]uint32
-			dstBits := runs[0].width - groupShift
-			packed := uint(bits.Len32(runs[len(runs)-1].base-runs[0].base+groupMask)) + dstBits
+			dstBits := runs[0].width - uint(gb)
+			packed := uint(bits.Len32(runs[len(runs)-1].base-runs[0].base+uint32(gb.mask()))) + dstBits
 			passes := (packed + wideBits - 1) / wideBits
 			width := (packed + passes - 1) / passes
 			pk := packing{dstBits: dstBits, srcLo: uint64(runs[0].base)}

@@ -44,6 +44,8 @@ type pipeline struct {
 	inputEdges    atomic.Uint64
 	selfLoops     atomic.Uint64
 	maxID         atomic.Uint64 // largest id + 1 seen
+	gb            groupBits     // the spills' group width, fixed once (setGroups)
+	groupsOnce    sync.Once
 	phaseBytes    int64
 	compression   string
 
@@ -133,6 +135,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			return nil, err
 		}
 	}
+	p.gb = minGroupBits // until setGroups: an input without edges spills nothing
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.mem - runtimeMem - used) }
 	return p, nil
@@ -402,12 +405,37 @@ type encoderState struct {
 	cc   *chunkCounts
 }
 
+// setGroups fixes the width of the spills' groups, once, before the first block: from
+// the vertex count where a scan knows it, else (the input order) from the ids seen by
+// the time the first chunk is full, the chunk's own included. A guess too small costs
+// speed, never correctness: a chunk's keys then scatter over more groups.
+func (p *pipeline) setGroups(gb func() groupBits) {
+	p.groupsOnce.Do(func() {
+		p.gb = cmp.Or(p.opt.groupBits, gb())
+		for _, s := range p.spills[:p.dirs] {
+			s.gb = p.gb
+		}
+	})
+}
+
+// topSource is 1 + the largest source of c's keys.
+func topSource(c *chunk) uint64 {
+	var top uint64
+	for _, keys := range c.keys {
+		for _, k := range keys {
+			top = max(top, k)
+		}
+	}
+	return uint64(keySrc(top)) + 1
+}
+
 // spillChunk encodes a chunk's keys of each direction as blocks and spills them:
 // straight from the chunk (encodeChunk) where it can, else sorted by group first.
 func (p *pipeline) spillChunk(c *chunk, st *encoderState) error {
+	p.setGroups(func() groupBits { return groupsFor(max(p.maxID.Load(), topSource(c))) })
 	for d := range p.dirs {
 		s := p.spills[d]
-		enc, refs, ok := encodeChunk(st.cc, c.keys[d], st.tmp, st.refs[:0], s.bySource)
+		enc, refs, ok := encodeChunk(st.cc, c.keys[d], st.tmp, st.refs[:0], s.bySource, s.gb)
 		st.refs = refs
 		if ok {
 			if err := s.write(enc, refs); err != nil {
@@ -415,7 +443,7 @@ func (p *pipeline) spillChunk(c *chunk, st *encoderState) error {
 			}
 			continue
 		}
-		if err := p.spillKeys(s, groupSort(c.keys[d], st.tmp, s.bySource), st); err != nil {
+		if err := p.spillKeys(s, groupSort(c.keys[d], st.tmp, s.bySource, s.gb), st); err != nil {
 			return err
 		}
 	}
@@ -433,7 +461,7 @@ func (p *pipeline) spillKeys(s *spill, keys []uint64, st *encoderState) error {
 			j++
 		}
 		off := len(st.enc)
-		st.enc = appendBlock(st.enc, keys[i:j])
+		st.enc = appendBlock(st.enc, keys[i:j], s.gb)
 		st.refs = append(st.refs, blockRef{part: part, count: uint32(j - i), off: int64(off), len: int64(len(st.enc) - off)})
 		i = j
 		if len(st.enc) >= 1<<20 || i == len(keys) {

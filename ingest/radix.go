@@ -259,7 +259,7 @@ func scatterUnpack(src, dst []uint64, cur *[1 << wideBits]uint32, shift, width u
 	}
 }
 
-// groupSort orders keys by group (groupOf) and, when bySource is set, by source within
+// groupSort orders keys by group (gb.of) and, when bySource is set, by source within
 // each group, and otherwise leaves them as they are: the spill needs the groups, and
 // sources ascending within a group let a split partition's sub-range find its part of a
 // group by binary search (decodeRange) instead of decoding the whole group. The
@@ -267,14 +267,14 @@ func scatterUnpack(src, dst []uint64, cur *[1 << wideBits]uint32, shift, width u
 // long without it). The input order rarely splits a group, and the extra radix pass cost
 // its phase 1 a quarter of its speed (kron21 text, 2 cores: 42.0 -> 30.7M edges/s), so it
 // sorts by group alone. Phase 2's full sort would not gain from sorting destinations too.
-func groupSort(keys, tmp []uint64, bySource bool) []uint64 {
+func groupSort(keys, tmp []uint64, bySource bool, gb groupBits) []uint64 {
 	if bySource {
 		return lsdSortMask(keys, tmp, ^uint64(1<<32-1))
 	}
-	if sorted, ok := groupSortOnePass(keys, tmp); ok {
+	if sorted, ok := groupSortOnePass(keys, tmp, gb); ok {
 		return sorted
 	}
-	return lsdSortMask(keys, tmp, ^uint64(1<<(32+groupShift)-1))
+	return lsdSortMask(keys, tmp, ^(uint64(1)<<(32+uint(gb)) - 1))
 }
 
 // onePassBits is the widest group field groupSortOnePass sorts in one counting pass: an
@@ -284,13 +284,13 @@ const onePassBits = 13
 
 // groupSortOnePass sorts keys by group with one counting pass when the groups present
 // span at most onePassBits bits, and reports whether it did.
-func groupSortOnePass(keys, tmp []uint64) ([]uint64, bool) {
+func groupSortOnePass(keys, tmp []uint64, gb groupBits) ([]uint64, bool) {
 	if len(keys) < 256 {
 		return keys, false
 	}
-	lo, hi := groupOf(keys[0]), groupOf(keys[0])
+	lo, hi := gb.of(keys[0]), gb.of(keys[0])
 	for _, k := range keys {
-		g := groupOf(k)
+		g := gb.of(k)
 		lo, hi = min(lo, g), max(hi, g)
 	}
 	if hi-lo >= 1<<onePassBits {
@@ -298,14 +298,14 @@ func groupSortOnePass(keys, tmp []uint64) ([]uint64, bool) {
 	}
 	var count [1<<onePassBits + 1]uint32
 	for _, k := range keys {
-		count[groupOf(k)-lo+1]++
+		count[gb.of(k)-lo+1]++
 	}
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
 	out := tmp[:len(keys)]
 	for _, k := range keys {
-		g := groupOf(k) - lo
+		g := gb.of(k) - lo
 		out[count[g]] = k
 		count[g]++
 	}

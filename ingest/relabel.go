@@ -243,6 +243,12 @@ func (p *pipeline) replay(hdr Header) error {
 	for _, sp := range p.spills[:p.dirs] {
 		sp.bySource = p.inv != nil // hub groups are split many ways
 	}
+	switch {
+	case p.inv != nil:
+		p.setGroups(func() groupBits { return minGroupBits }) // groupBits says why
+	case p.opt.Relabel:
+		p.setGroups(func() groupBits { return groupsFor(uint64(len(p.ids))) })
+	}
 	p.idBase = uint64(hdr.IDBase)
 	var err error
 	p.phaseBytes = p.rawSize()

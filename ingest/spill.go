@@ -49,6 +49,8 @@ type spill struct {
 	// bySource: phase 1 sorts each group's keys by source (groupSort), so decodeRange
 	// can binary-search a partly covered group
 	bySource bool
+	// gb is the width of the spill's groups, fixed before its first block (setGroups)
+	gb groupBits
 }
 
 func newSpill(dir, name string, pool *memPool) (*spill, error) {
@@ -102,19 +104,42 @@ func (s *spill) close() error {
 	return s.t.close()
 }
 
-// groupShift is the width of a group: the source vertices of one partition that
-// phase 1 sorts its keys into, 1024 of them (groupsPerPart to a partition). Sorting a
-// chunk on the group alone takes one or two radix passes where a full sort took four or
-// more, and leaves the group runs that let a split partition's sub-ranges decode only
-// their own groups.
+// groupBits is the width of a spill's groups, in bits of source: phase 1 orders each
+// chunk's keys by group (encodeChunk), a block holds a run of entries per group, and
+// phase 2 collects the runs group by group. Sorting a chunk on the group alone takes
+// one pass where a full sort took four or more, and the runs let a split partition's
+// sub-ranges decode only their own groups.
+//
+// The width follows the graph (groupsFor): a chunk scatters its keys over all the
+// graph's groups, and phase 2 pays for every run it finds, parses and loads. Groups of
+// 1024 vertices made kron26 (64K groups) cost 100 ns a stored key against 76 on kron23
+// (8192 groups); the scatter, the runs' loads, the block headers and collecting the runs
+// cost twice as much a key (gpu-notes section 14). A degree-ordered spill keeps 1024:
+// its hub groups are cut into many sub-ranges, and there wider groups made kron23's sort
+// phase 40% slower (section 15).
+type groupBits uint8
+
 const (
-	groupShift    = 10
-	groupsPerPart = 1 << (partShift - groupShift)
-	groupMask     = 1<<groupShift - 1
+	minGroupBits groupBits = 10
+	maxGroupBits groupBits = 13
+	// groupsWantedBits is about how many groups a graph is cut into: kron23's 8192.
+	groupsWantedBits = 13
 )
 
-// groupOf is a key's partition and group within it: what phase 1 sorts on.
-func groupOf(k uint64) uint64 { return k >> (32 + groupShift) }
+// groupsFor is the group width for a graph of n vertices: at most about 8192 groups,
+// of 2^10 to 2^13 vertices (kron23: 2^10, kron26: 2^13).
+func groupsFor(n uint64) groupBits {
+	return groupBits(min(max(bits.Len64(max(n, 1)-1)-groupsWantedBits, int(minGroupBits)), int(maxGroupBits)))
+}
+
+// of is a key's partition and group within it: what phase 1 sorts on.
+func (gb groupBits) of(k uint64) uint64 { return k >> (32 + uint(gb)&31) }
+
+// mask is the bits of a source within its group.
+func (gb groupBits) mask() uint64 { return 1<<(uint(gb)&31) - 1 }
+
+// perPart is how many groups one partition holds.
+func (gb groupBits) perPart() int { return 1 << (partShift - uint(gb)) }
 
 // blockPad follows every block's entries, so that an entry is read with one unaligned
 // 64-bit load.
@@ -125,17 +150,17 @@ const blockPad = 8
 //	byte     w, the bits of the largest destination
 //	uvarint  the number of groups, then per group its index in the partition and
 //	         its number of keys (uvarints)
-//	entries  one per key, dst<<groupShift | src&groupMask in groupShift+w bits,
+//	entries  one per key, dst<<gb | src&gb.mask() in gb+w bits,
 //	         packed least significant bit first, then blockPad zero bytes
 //
 // Fixed-width entries cost no more than the delta varints of fully sorted keys did
 // (about 4 bytes a key on kron21) and decode without branches.
-func appendBlock(dst []byte, keys []uint64) []byte {
+func appendBlock(dst []byte, keys []uint64, gb groupBits) []byte {
 	var top uint32
 	groups := 0
 	for i, k := range keys {
 		top = max(top, keyDst(k))
-		if i == 0 || groupOf(k) != groupOf(keys[i-1]) {
+		if i == 0 || gb.of(k) != gb.of(keys[i-1]) {
 			groups++
 		}
 	}
@@ -144,18 +169,18 @@ func appendBlock(dst []byte, keys []uint64) []byte {
 	dst = binary.AppendUvarint(dst, uint64(groups))
 	for i := 0; i < len(keys); {
 		j := i + 1
-		for j < len(keys) && groupOf(keys[j]) == groupOf(keys[i]) {
+		for j < len(keys) && gb.of(keys[j]) == gb.of(keys[i]) {
 			j++
 		}
-		dst = binary.AppendUvarint(dst, groupOf(keys[i])%groupsPerPart)
+		dst = binary.AppendUvarint(dst, gb.of(keys[i])%uint64(gb.perPart()))
 		dst = binary.AppendUvarint(dst, uint64(j-i))
 		i = j
 	}
-	eb := groupShift + w
+	eb := uint(gb) + w
 	var acc uint64
 	var n uint
 	for _, k := range keys {
-		v := uint64(keyDst(k))<<groupShift | uint64(keySrc(k)&groupMask)
+		v := uint64(keyDst(k))<<gb | uint64(keySrc(k))&gb.mask()
 		acc |= v << n
 		if n+eb < 64 {
 			n += eb
@@ -185,12 +210,13 @@ type spillBlock struct {
 	entries []byte
 	width   uint   // bits of one entry
 	skip    uint64 // bits of entries before entries[0], a multiple of 8
+	gb      groupBits
 }
 
 // openBlock reads the header of the block buf of partition part with count keys,
 // reusing groups.
-func openBlock(buf []byte, part, count uint32, groups []groupRun) (spillBlock, error) {
-	b, hdr, err := parseHeader(buf, part, count, groups, int64(len(buf)))
+func openBlock(buf []byte, part, count uint32, groups []groupRun, gb groupBits) (spillBlock, error) {
+	b, hdr, err := parseHeader(buf, part, count, groups, int64(len(buf)), gb)
 	if err != nil {
 		return spillBlock{}, err
 	}
@@ -198,32 +224,33 @@ func openBlock(buf []byte, part, count uint32, groups []groupRun) (spillBlock, e
 	return b, nil
 }
 
-// parseHeader parses the header at the start of buf of a block of size bytes and
-// returns the block, without its entries, and the header's length.
-func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64) (spillBlock, int, error) {
+// parseHeader parses the header at the start of buf of a block of size bytes, groups
+// gb wide, and returns the block, without its entries, and the header's length.
+func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64, gb groupBits) (spillBlock, int, error) {
 	if len(buf) == 0 || buf[0] > 32 {
 		return spillBlock{}, 0, errBlock
 	}
-	b := spillBlock{width: groupShift + uint(buf[0]), groups: groups[:0]}
+	b := spillBlock{width: uint(gb) + uint(buf[0]), groups: groups[:0], gb: gb}
 	pos := 1
 	ng, n := binary.Uvarint(buf[pos:])
-	if n <= 0 || ng > groupsPerPart {
+	perPart := uint64(gb.perPart())
+	if n <= 0 || ng > perPart {
 		return spillBlock{}, 0, errBlock
 	}
 	pos += n
 	var at uint32
 	for range ng {
 		g, n := binary.Uvarint(buf[pos:])
-		if n <= 0 || g >= groupsPerPart {
+		if n <= 0 || g >= perPart {
 			return spillBlock{}, 0, errBlock
 		}
 		pos += n
 		c, n := binary.Uvarint(buf[pos:])
-		if n <= 0 || c > uint64(count-at) || len(b.groups) > 0 && part<<partShift|uint32(g)<<groupShift <= b.groups[len(b.groups)-1].base {
+		if n <= 0 || c > uint64(count-at) || len(b.groups) > 0 && part<<partShift|uint32(g)<<gb <= b.groups[len(b.groups)-1].base {
 			return spillBlock{}, 0, errBlock
 		}
 		pos += n
-		b.groups = append(b.groups, groupRun{base: part<<partShift | uint32(g)<<groupShift, start: at, end: at + uint32(c)})
+		b.groups = append(b.groups, groupRun{base: part<<partShift | uint32(g)<<gb, start: at, end: at + uint32(c)})
 		at += uint32(c)
 	}
 	if at != count || uint64(size-int64(pos)) < (uint64(count)*uint64(b.width)+7)/8+blockPad {
@@ -233,7 +260,7 @@ func parseHeader(buf []byte, part, count uint32, groups []groupRun, size int64) 
 }
 
 // entryAt returns entry i, width bits wide, of a block's entries, of which data holds
-// those from bit skip on: dst<<groupShift | src-base. The blockPad bytes after the last
+// those from bit skip on: dst<<gb | src-base. The blockPad bytes after the last
 // entry let it read 8 bytes at once.
 func entryAt(data []byte, skip uint64, width uint, i uint32) uint64 {
 	bit := entryBit(i, width, skip)
@@ -246,7 +273,7 @@ func entryBit(i uint32, width uint, skip uint64) uint64 { return uint64(i)*uint6
 // key returns the key of entry i of group g.
 func (b *spillBlock) key(g *groupRun, i uint32) uint64 {
 	x := entryAt(b.entries, b.skip, b.width, i)
-	return key(g.base|uint32(x&groupMask), uint32(x>>groupShift))
+	return key(g.base|uint32(x&b.gb.mask()), uint32(x>>b.gb))
 }
 
 // readBuf is where a task's spill reads land when they do not lie inside one of the
@@ -296,7 +323,7 @@ func (s *spill) readBlock(rb *readBuf, ref blockRef, keep bool) ([]byte, error) 
 }
 
 // entryRun is the entries of one group of one block that a task decodes: those of
-// sources base+[0, 1024), indices [start, end) of the block's entries. filter says the
+// sources base+[0, 2^gb), indices [start, end) of the block's entries. filter says the
 // group straddles the task's range, whose sources the decoder then checks; skipLoops
 // drops self-loops.
 type entryRun struct {
@@ -307,6 +334,7 @@ type entryRun struct {
 	start, end uint32
 	filter     bool
 	skipLoops  bool
+	gb         groupBits
 }
 
 // appendRuns reads block ref and appends the runs of its groups that overlap [lo, hi).
@@ -320,11 +348,11 @@ func (s *spill) appendRuns(runs []entryRun, rb *readBuf, groups []groupRun, ref 
 	}
 	for gi := range b.groups {
 		g := &b.groups[gi]
-		first, last := uint64(g.base), uint64(g.base)+groupMask
+		first, last := uint64(g.base), uint64(g.base)+s.gb.mask()
 		if last < lo || first >= hi {
 			continue
 		}
-		r := entryRun{entries: b.entries, skip: b.skip, width: b.width, base: g.base, start: g.start, end: g.end, skipLoops: skipLoops}
+		r := entryRun{entries: b.entries, skip: b.skip, width: b.width, base: g.base, start: g.start, end: g.end, skipLoops: skipLoops, gb: s.gb}
 		if first < lo || last >= hi {
 			if s.bySource {
 				// sources ascend within the group: find the sub-run of [lo, hi)
@@ -355,18 +383,18 @@ func (r *entryRun) entry(i uint32) uint64 { return entryAt(r.entries, r.skip, r.
 // keep says whether the key with entry x is the task's: its source lies in [lo, hi)
 // and it is not a self-loop to drop.
 func (r *entryRun) keep(x uint64, lo, hi uint64) bool {
-	src := uint64(r.base) + x&groupMask
+	src := uint64(r.base) + x&r.gb.mask()
 	if r.filter && (src < lo || src >= hi) {
 		return false
 	}
-	return !r.skipLoops || src != x>>groupShift
+	return !r.skipLoops || src != x>>r.gb
 }
 
 // appendKeys appends the run's keys of the task [lo, hi).
 func (r *entryRun) appendKeys(dst []uint64, lo, hi uint64) []uint64 {
 	for i := r.start; i < r.end; i++ {
 		if x := r.entry(i); !(r.filter || r.skipLoops) || r.keep(x, lo, hi) {
-			dst = append(dst, key(r.base|uint32(x&groupMask), uint32(x>>groupShift)))
+			dst = append(dst, key(r.base|uint32(x&r.gb.mask()), uint32(x>>r.gb)))
 		}
 	}
 	return dst
@@ -377,11 +405,11 @@ func (r *entryRun) appendKeys(dst []uint64, lo, hi uint64) []uint64 {
 func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
 	if !r.filter && !r.skipLoops {
 		bit := entryBit(r.start, r.width, r.skip)
-		return unpackRun(dst, r.entries, bit, int(r.end-r.start), r.width, off, dstBits, count, d)
+		return unpackRun(dst, r.entries, bit, int(r.end-r.start), r.width, off, dstBits, r.gb, count, d)
 	}
 	for i := r.start; i < r.end; i++ {
 		if x := r.entry(i); r.keep(x, lo, hi) {
-			p := packEntry(x, off, dstBits)
+			p := packEntry(x, off, dstBits, r.gb)
 			count[(p>>(d.shift&63))&d.mask&(1<<wideBits-1)]++
 			dst = append(dst, p)
 		}
@@ -389,10 +417,11 @@ func (r *entryRun) appendPacked(dst []uint64, lo, hi uint64, off uint64, dstBits
 	return dst
 }
 
-// packEntry packs entry x (dst<<groupShift | src-base) of a group off groups' sources
-// after the unit's first as the radix sorts take it: (src-unit base)<<dstBits | dst.
-func packEntry(x, off uint64, dstBits uint) uint64 {
-	return (x&groupMask+off)<<dstBits | x>>groupShift
+// packEntry packs entry x (dst<<gb | src-base) of a group whose first source lies off
+// sources after the unit's first as the radix sorts take it: (src-unit base)<<dstBits |
+// dst.
+func packEntry(x, off uint64, dstBits uint, gb groupBits) uint64 {
+	return (x&gb.mask()+off)<<dstBits | x>>(gb&31)
 }
 
 // digit is the radix digit the decode counts: (p >> shift) & mask.
@@ -406,32 +435,34 @@ type digit struct {
 // digit of an MSD pass). A function of its own, so that
 // its variables stay in registers: within appendPacked the compiler reloaded the run's
 // fields and kept the bit position on the stack, every entry.
-func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, d digit) []uint64 {
+func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, gb groupBits, count *[1 << wideBits]uint32, d digit) []uint64 {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
-	unpackInto(dst[start:], entries, bit, width, off, dstBits, count, d.shift, d.mask)
+	unpackInto(dst[start:], entries, bit, width, off, dstBits, uint(gb), count, d.shift, d.mask)
 	return dst
 }
 
 // unpackInto is unpackRun's loop, over the entries out has room for.
-func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
+func unpackInto(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits, gshift uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
 	width &= 63
 	dstBits &= 63
 	shift &= 63
+	gshift &= 31
 	wmask, w := uint64(1)<<width-1, uint64(width)
+	gmask := uint64(1)<<gshift - 1
 	mask &= 1<<wideBits - 1
 	for i := range out {
 		j := bit >> 3
 		x := binary.LittleEndian.Uint64(entries[j:j+8]) >> (bit & 7) & wmask
-		p := packEntry(x, off, dstBits)
+		p := (x&gmask+off)<<dstBits | x>>gshift // packEntry
 		count[(p>>shift)&mask]++
 		out[i] = p
 		bit += w
 	}
 }
 
-// headMax bounds a block's header: a width byte and, for each of at most
-// groupsPerPart groups, two uvarints below 2^17 (fewer than 256+groupsPerPart*4 bytes).
+// headMax bounds a block's header: a width byte and, for each of at most 128 groups (a
+// partition's, the narrowest), two uvarints below 2^17 (fewer than 256+128*4 bytes).
 const headMax = 1 << 10
 
 // readRange reads the header of block ref and the entries of the groups that overlap
@@ -451,13 +482,13 @@ func (s *spill) readRange(rb *readBuf, groups []groupRun, ref blockRef, head *bl
 		if err != nil {
 			return spillBlock{groups: groups}, err
 		}
-		return head.block(groups, data[head.hdr:]), nil
+		return head.block(groups, data[head.hdr:], s.gb), nil
 	}
 	var b spillBlock
 	var hdr int
 	var err error
 	if head != nil {
-		b, hdr = head.block(groups, nil), int(head.hdr)
+		b, hdr = head.block(groups, nil, s.gb), int(head.hdr)
 	} else if b, hdr, err = s.readHeader(rb, groups, ref); err != nil {
 		return b, err
 	}
@@ -469,7 +500,7 @@ func (s *spill) readRange(rb *readBuf, groups []groupRun, ref blockRef, head *bl
 	first, last := uint32(0), uint32(0) // the entries of the overlapping groups
 	for gi := range b.groups {
 		g := &b.groups[gi]
-		if uint64(g.base)+groupMask < lo || uint64(g.base) >= hi {
+		if uint64(g.base)+s.gb.mask() < lo || uint64(g.base) >= hi {
 			continue
 		}
 		if first == last {
@@ -515,14 +546,14 @@ func (s *spill) narrow(rb *readBuf, b *spillBlock, ref blockRef, hdr int, r srcR
 	var err error
 	base := ref.off + int64(hdr)
 	src := func(data []byte, bit uint64) uint64 {
-		return binary.LittleEndian.Uint64(data[bit>>3:]) >> (bit & 7) & groupMask
+		return binary.LittleEndian.Uint64(data[bit>>3:]) >> (bit & 7) & s.gb.mask()
 	}
 	// at returns the index of the first entry of group g whose source is x or above.
 	at := func(g *groupRun, x uint64, share float64) uint32 {
 		if x <= uint64(g.base) {
 			return g.start
 		}
-		if x > uint64(g.base)+groupMask {
+		if x > uint64(g.base)+s.gb.mask() {
 			return g.end
 		}
 		x -= uint64(g.base)
@@ -561,7 +592,7 @@ func (s *spill) narrow(rb *readBuf, b *spillBlock, ref blockRef, hdr int, r srcR
 	}
 	for gi := range b.groups {
 		g := &b.groups[gi]
-		if first, last := uint64(g.base), uint64(g.base)+groupMask; last < r.lo || first >= r.hi || first >= r.lo && last < r.hi {
+		if first, last := uint64(g.base), uint64(g.base)+s.gb.mask(); last < r.lo || first >= r.hi || first >= r.lo && last < r.hi {
 			continue
 		}
 		g.start, g.end = at(g, r.lo, r.loAt), at(g, r.hi, r.hiAt)
@@ -576,7 +607,7 @@ func (s *spill) readSmall(rb *readBuf, groups []groupRun, ref blockRef, keep boo
 	if err != nil {
 		return spillBlock{groups: groups}, err
 	}
-	b, err := openBlock(data, ref.part, ref.count, groups)
+	b, err := openBlock(data, ref.part, ref.count, groups, s.gb)
 	if err != nil {
 		return spillBlock{groups: groups}, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 	}
@@ -590,7 +621,7 @@ func (s *spill) readHeader(rb *readBuf, groups []groupRun, ref blockRef) (spillB
 	if err != nil {
 		return spillBlock{groups: groups}, 0, err
 	}
-	b, hdr, err := parseHeader(data, ref.part, ref.count, groups, ref.len)
+	b, hdr, err := parseHeader(data, ref.part, ref.count, groups, ref.len, s.gb)
 	if err != nil {
 		return spillBlock{groups: groups}, 0, fmt.Errorf("ingest: spill file %s at offset %d: %w", s.t.path, ref.off, err)
 	}
@@ -609,8 +640,8 @@ type blockHead struct {
 }
 
 // block returns the block of head with entries, its groups copied into groups.
-func (h *blockHead) block(groups []groupRun, entries []byte) spillBlock {
-	return spillBlock{groups: append(groups[:0], h.groups...), width: uint(h.width), entries: entries}
+func (h *blockHead) block(groups []groupRun, entries []byte, gb groupBits) spillBlock {
+	return spillBlock{groups: append(groups[:0], h.groups...), width: uint(h.width), entries: entries, gb: gb}
 }
 
 // head reads and parses the header of block ref (the whole block where it is small),
