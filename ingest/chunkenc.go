@@ -64,8 +64,21 @@ func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource b
 // bySourceInGroup orders keys by their source within the group (src & gb.mask()),
 // stably, into tmp, with count (zeroed, gb.mask()+2 long) for the counts.
 func bySourceInGroup(keys, tmp []uint64, gb groupBits, count []uint32) []uint64 {
-	mask := uint32(gb.mask())
-	count = count[:mask+2]
+	switch gb {
+	case 10:
+		return bySourceKeys[[10]byte](keys, tmp, count)
+	case 11:
+		return bySourceKeys[[11]byte](keys, tmp, count)
+	case 12:
+		return bySourceKeys[[12]byte](keys, tmp, count)
+	}
+	return bySourceKeys[[13]byte](keys, tmp, count)
+}
+
+// bySourceKeys is bySourceInGroup's loops, for groups as wide as W's length.
+func bySourceKeys[W groupWidth](keys, tmp []uint64, count []uint32) []uint64 {
+	mask := uint32(1)<<widthOf[W]() - 1
+	count = count[: mask+2 : mask+2]
 	for _, k := range keys {
 		count[keySrc(k)&mask+1]++
 	}
@@ -113,16 +126,28 @@ func (c *chunkCounts) count(keys []uint64, lo, hi uint64) {
 	parts := int(hi>>ps-c.partLo) + 1
 	c.n, c.pos = grown(c.n, groups), grown(c.pos, groups)
 	c.top, c.width = grown(c.top, parts), grown(c.width, parts)
-	n, top := c.n, c.top
-	gs := 32 + uint(c.gb)&31
-	for _, k := range keys {
-		g := k >> gs
-		n[g-lo]++
-		p := g>>ps - c.partLo
-		top[p] = max(top[p], keyDst(k))
+	switch c.gb {
+	case 10:
+		countKeys[[10]byte](c, keys, lo)
+	case 11:
+		countKeys[[11]byte](c, keys, lo)
+	case 12:
+		countKeys[[12]byte](c, keys, lo)
+	default:
+		countKeys[[13]byte](c, keys, lo)
 	}
 	for p := range c.width {
 		c.width[p] = uint8(int(c.gb) + bits.Len32(c.top[p]))
+	}
+}
+
+// countKeys is count's loop, for groups as wide as W's length.
+func countKeys[W groupWidth](c *chunkCounts, keys []uint64, lo uint64) {
+	n, top, partLo := c.n, c.top, c.partLo
+	for _, k := range keys {
+		n[groupOf[W](k)-lo]++
+		p := uint64(partOf(k)) - partLo
+		top[p] = max(top[p], keyDst(k))
 	}
 }
 
@@ -206,14 +231,26 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 // 8-byte read, or and write, which the blockPad bytes after each block's entries keep
 // within the block.
 func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
+	switch c.gb {
+	case 10:
+		scatterKeys[[10]byte](c, keys, enc, lo)
+	case 11:
+		scatterKeys[[11]byte](c, keys, enc, lo)
+	case 12:
+		scatterKeys[[12]byte](c, keys, enc, lo)
+	default:
+		scatterKeys[[13]byte](c, keys, enc, lo)
+	}
+}
+
+// scatterKeys is scatter's loop, for groups as wide as W's length.
+func scatterKeys[W groupWidth](c *chunkCounts, keys []uint64, enc []byte, lo uint64) {
 	pos, width := c.pos, c.width
-	gb := uint(c.gb) & 31
-	gs, ps, mask := 32+gb, partShift-gb, uint64(1)<<gb-1
+	gb := widthOf[W]()
 	for _, k := range keys {
-		g := k >> gs
-		p := g>>ps - c.partLo
-		g -= lo
-		v := uint64(keyDst(k))<<gb | k>>32&mask
+		g := groupOf[W](k) - lo
+		p := uint64(partOf(k)) - c.partLo
+		v := uint64(keyDst(k))<<gb | uint64(keySrc(k))&(1<<gb-1)
 		bit := pos[g]
 		pos[g] = bit + uint32(width[p])
 		i := bit >> 3
