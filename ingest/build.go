@@ -564,9 +564,16 @@ func countBlock(counts []uint32, src *source, b spillBlock, lo uint64) {
 		if uint64(g.base) != lo {
 			continue
 		}
+		mask := b.gb.mask()
+		counts := counts[:mask+1]
+		if !src.skipLoops { // the source alone, without shifting the entry by a variable
+			for i := g.start; i < g.end; i++ {
+				counts[entryAt(b.entries, b.skip, b.width, i)&mask]++
+			}
+			continue
+		}
 		for i := g.start; i < g.end; i++ {
-			k := b.key(g, i)
-			if !src.skipLoops || keySrc(k) != keyDst(k) {
+			if k := b.key(g, i); keySrc(k) != keyDst(k) {
 				counts[uint64(keySrc(k))-lo]++
 			}
 		}

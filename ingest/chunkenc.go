@@ -144,8 +144,9 @@ func (c *chunkCounts) count(keys []uint64, lo, hi uint64) {
 // countKeys is count's loop, for groups as wide as W's length.
 func countKeys[W groupWidth](c *chunkCounts, keys []uint64, lo uint64) {
 	n, top, partLo := c.n, c.top, c.partLo
+	gs := 32 + widthOf[W]() // a constant, taken out of the loop with the dictionary it reads
 	for _, k := range keys {
-		n[groupOf[W](k)-lo]++
+		n[k>>gs-lo]++
 		p := uint64(partOf(k)) - partLo
 		top[p] = max(top[p], keyDst(k))
 	}
@@ -245,11 +246,11 @@ func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
 
 // scatterKeys is scatter's loop, for groups as wide as W's length.
 func scatterKeys[W groupWidth](c *chunkCounts, keys []uint64, enc []byte, lo uint64) {
-	pos, width := c.pos, c.width
-	gb := widthOf[W]()
+	pos, width, partLo := c.pos, c.width, c.partLo
+	gb := widthOf[W]() // a constant, taken out of the loop with the dictionary it reads
 	for _, k := range keys {
-		g := groupOf[W](k) - lo
-		p := uint64(partOf(k)) - c.partLo
+		g := k>>(32+gb) - lo
+		p := uint64(partOf(k)) - partLo
 		v := uint64(keyDst(k))<<gb | uint64(keySrc(k))&(1<<gb-1)
 		bit := pos[g]
 		pos[g] = bit + uint32(width[p])

@@ -146,9 +146,6 @@ func widthOf[W groupWidth]() uint {
 	return uint(len(w))
 }
 
-// groupOf is a key's partition and group within it, groups as wide as W's length.
-func groupOf[W groupWidth](k uint64) uint64 { return k >> (32 + widthOf[W]()) }
-
 // of is a key's partition and group within it: what phase 1 sorts on.
 func (gb groupBits) of(k uint64) uint64 { return k >> (32 + uint(gb)&31) }
 
