@@ -7,8 +7,9 @@
 //
 //	phase 1  every edge becomes one or two keys src<<32|dst (undirected: both ways;
 //	         directed: out-key and transposed in-key), collected in a fixed number of
-//	         chunks; the worker that fills a chunk up orders it by group (1024 source
-//	         vertices) and appends it to one spill file per
+//	         chunks; the worker that fills a chunk up orders it by group (2^10 to
+//	         2^13 source vertices, by the graph's size: groupsFor) and appends it to
+//	         one spill file per
 //	         direction, cut into blocks of one partition (2^17 source vertices) each,
 //	         of fixed-width entries, recorded in an in-memory index.
 //	phase 2  partitions in vertex order, small ones grouped and large ones split into
