@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -130,7 +129,7 @@ func replaceable(dest string) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if e.Type().IsRegular() && (name == ManifestName || name == idsFile || graphFile.MatchString(name)) {
+		if e.Type().IsRegular() && (name == ManifestName || name == idsFile || isShardName(name)) {
 			continue
 		}
 		return fmt.Errorf("store: %s holds %s, which is not part of a graph; --force replaces only a graph directory (remove it first): %w", dest, name, ErrExists)
@@ -138,10 +137,8 @@ func replaceable(dest string) error {
 	return nil
 }
 
-// idsFile is the name of the id map; graphFile matches the names of shard files.
+// idsFile is the name of the id map.
 const idsFile = "ids.bin"
-
-var graphFile = regexp.MustCompile(`^(out|in)-[0-9]{5,}\.shard$`)
 
 // TempDir is where the graph is being built; it also suits the build's spill files.
 func (b *Builder) TempDir() string { return b.tmp }

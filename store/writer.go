@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ShardInfo is a manifest's record of one shard file.
@@ -426,9 +427,25 @@ func (w *CSRWriter) ensure(v uint32) error {
 	return nil
 }
 
+// shardName is the file name of direction d's shard i: out-00000.shard.
+func shardName(d Direction, i int) string { return fmt.Sprintf("%s-%05d.shard", d, i) }
+
+// isShardName says whether name is a shard's, as shardName writes them.
+func isShardName(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".shard")
+	if !ok {
+		return false
+	}
+	for _, d := range []Direction{Out, In} {
+		if num, ok := strings.CutPrefix(rest, d.String()+"-"); ok {
+			return len(num) >= 5 && strings.Trim(num, "0123456789") == ""
+		}
+	}
+	return false
+}
+
 func (w *CSRWriter) open(v uint32) error {
-	name := fmt.Sprintf("%s-%05d.shard", w.dir, len(w.shards))
-	sw, err := newShardWriter(filepath.Join(w.b.tmp, name), w.dir, v)
+	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v)
 	if err != nil {
 		return err
 	}
