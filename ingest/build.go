@@ -634,6 +634,9 @@ type workerState struct {
 	sorted    []entryRun // and ordered by group
 	slots     []uint32
 	touched   byte // sums the bytes loaded ahead (runsAhead), so that the compiler keeps the loads
+	// count is a sort unit's digit counts: the decode fills them through widthLoops, an
+	// interface call, which would move an array of the unit's own to the heap each unit
+	count [1 << wideBits]uint32
 }
 
 // freeOutput takes an output from the pool, waiting while all of them are pending or
@@ -731,8 +734,9 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 		}
 	}
 	ws.runs = runs
-	runs = ws.byGroup(runs, p.gb)
-	unitSpan := uint32(1) << (p.gb + unitSpanBits)
+	gb := p.spills[0].gb // one width for all of a pipeline's spills (setGroups)
+	runs = ws.byGroup(runs, gb)
+	unitSpan := uint32(1) << (gb + unitSpanBits)
 	out.begin(t.n)
 	for i := 0; i < len(runs); {
 		j, n := i, 0
@@ -826,17 +830,18 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 			nbits := min(msdBits(n), packed)
 			d = digit{shift: packed - nbits, mask: uint64(1)<<nbits - 1}
 		}
-		var count [1 << wideBits]uint32
+		count := &ws.count
+		clear(count[:])
 		for i := range runs {
 			if i+runsAhead < len(runs) {
 				ws.touched += runs[i+runsAhead].firstByte()
 			}
-			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, &count, d)
+			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, count, d)
 		}
 		if n > msdThreshold {
-			sorted = msdSortPacked(keys, ws.tmp, &count, d, pk)
+			sorted = msdSortPacked(keys, ws.tmp, count, d, pk)
 		} else {
-			sorted = lsdSortPacked(keys, ws.tmp, &count, width, passes, pk)
+			sorted = lsdSortPacked(keys, ws.tmp, count, width, passes, pk)
 		}
 	}
 	ws.keys = keys

@@ -64,20 +64,12 @@ func encodeChunk(c *chunkCounts, keys, tmp []uint64, refs []blockRef, bySource b
 // bySourceInGroup orders keys by their source within the group (src & gb.mask()),
 // stably, into tmp, with count (zeroed, gb.mask()+2 long) for the counts.
 func bySourceInGroup(keys, tmp []uint64, gb groupBits, count []uint32) []uint64 {
-	switch gb {
-	case 10:
-		return bySourceKeys[[10]byte](keys, tmp, count)
-	case 11:
-		return bySourceKeys[[11]byte](keys, tmp, count)
-	case 12:
-		return bySourceKeys[[12]byte](keys, tmp, count)
-	}
-	return bySourceKeys[[13]byte](keys, tmp, count)
+	return gb.loops().bySource(keys, tmp, count)
 }
 
-// bySourceKeys is bySourceInGroup's loops, for groups as wide as W's length.
-func bySourceKeys[W groupWidth](keys, tmp []uint64, count []uint32) []uint64 {
-	mask := uint32(1)<<widthOf[W]() - 1
+// bySource is bySourceInGroup's loops.
+func (l loops[W]) bySource(keys, tmp []uint64, count []uint32) []uint64 {
+	mask := uint32(l.width().mask())
 	count = count[: mask+2 : mask+2]
 	for _, k := range keys {
 		count[keySrc(k)&mask+1]++
@@ -126,25 +118,16 @@ func (c *chunkCounts) count(keys []uint64, lo, hi uint64) {
 	parts := int(hi>>ps-c.partLo) + 1
 	c.n, c.pos = grown(c.n, groups), grown(c.pos, groups)
 	c.top, c.width = grown(c.top, parts), grown(c.width, parts)
-	switch c.gb {
-	case 10:
-		countKeys[[10]byte](c, keys, lo)
-	case 11:
-		countKeys[[11]byte](c, keys, lo)
-	case 12:
-		countKeys[[12]byte](c, keys, lo)
-	default:
-		countKeys[[13]byte](c, keys, lo)
-	}
+	c.gb.loops().count(c, keys, lo)
 	for p := range c.width {
 		c.width[p] = uint8(int(c.gb) + bits.Len32(c.top[p]))
 	}
 }
 
-// countKeys is count's loop, for groups as wide as W's length.
-func countKeys[W groupWidth](c *chunkCounts, keys []uint64, lo uint64) {
+// count is chunkCounts.count's loop.
+func (l loops[W]) count(c *chunkCounts, keys []uint64, lo uint64) {
 	n, top, partLo := c.n, c.top, c.partLo
-	gs := 32 + widthOf[W]() // a constant, taken out of the loop with the dictionary it reads
+	gs := 32 + uint(l.width())
 	for _, k := range keys {
 		n[k>>gs-lo]++
 		p := uint64(partOf(k)) - partLo
@@ -232,22 +215,13 @@ func (c *chunkCounts) layout(enc []byte, refs []blockRef, lo uint64) ([]blockRef
 // 8-byte read, or and write, which the blockPad bytes after each block's entries keep
 // within the block.
 func (c *chunkCounts) scatter(keys []uint64, enc []byte, lo uint64) {
-	switch c.gb {
-	case 10:
-		scatterKeys[[10]byte](c, keys, enc, lo)
-	case 11:
-		scatterKeys[[11]byte](c, keys, enc, lo)
-	case 12:
-		scatterKeys[[12]byte](c, keys, enc, lo)
-	default:
-		scatterKeys[[13]byte](c, keys, enc, lo)
-	}
+	c.gb.loops().scatter(c, keys, enc, lo)
 }
 
-// scatterKeys is scatter's loop, for groups as wide as W's length.
-func scatterKeys[W groupWidth](c *chunkCounts, keys []uint64, enc []byte, lo uint64) {
+// scatter is chunkCounts.scatter's loop.
+func (l loops[W]) scatter(c *chunkCounts, keys []uint64, enc []byte, lo uint64) {
 	pos, width, partLo := c.pos, c.width, c.partLo
-	gb := widthOf[W]() // a constant, taken out of the loop with the dictionary it reads
+	gb := uint(l.width())
 	for _, k := range keys {
 		g := k>>(32+gb) - lo
 		p := uint64(partOf(k)) - partLo

@@ -44,8 +44,7 @@ type pipeline struct {
 	inputEdges    atomic.Uint64
 	selfLoops     atomic.Uint64
 	maxID         atomic.Uint64 // largest id + 1 seen
-	gb            groupBits     // the spills' group width, fixed once (setGroups)
-	groupsOnce    sync.Once
+	groupsOnce    sync.Once     // fixes the spills' group width (setGroups)
 	phaseBytes    int64
 	compression   string
 
@@ -135,7 +134,6 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			return nil, err
 		}
 	}
-	p.gb = minGroupBits // until setGroups: an input without edges spills nothing
 	p.restore = setMemoryLimit(p.mem - runtimeMem)
 	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.mem - runtimeMem - used) }
 	return p, nil
@@ -411,9 +409,9 @@ type encoderState struct {
 // speed, never correctness: a chunk's keys then scatter over more groups.
 func (p *pipeline) setGroups(gb func() groupBits) {
 	p.groupsOnce.Do(func() {
-		p.gb = cmp.Or(p.opt.groupBits, gb())
+		w := cmp.Or(p.opt.groupBits, gb())
 		for _, s := range p.spills[:p.dirs] {
-			s.gb = p.gb
+			s.gb = w
 		}
 	})
 }

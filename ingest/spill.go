@@ -49,7 +49,8 @@ type spill struct {
 	// bySource: phase 1 sorts each group's keys by source (groupSort), so decodeRange
 	// can binary-search a partly covered group
 	bySource bool
-	// gb is the width of the spill's groups, fixed before its first block (setGroups)
+	// gb is the width of the spill's groups, fixed before its first block (setGroups);
+	// an input without edges spills nothing and keeps minGroupBits
 	gb groupBits
 }
 
@@ -58,7 +59,7 @@ func newSpill(dir, name string, pool *memPool) (*spill, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spill{t: t}, nil
+	return &spill{t: t, gb: minGroupBits}, nil
 }
 
 // write appends buf, which holds the encoded blocks refs (offsets relative to buf).
@@ -132,19 +133,39 @@ func groupsFor(n uint64) groupBits {
 	return groupBits(min(max(bits.Len64(max(n, 1)-1)-groupsWantedBits, int(minGroupBits)), int(maxGroupBits)))
 }
 
-// groupWidth is the types that carry a group width as their length, so that the loops
-// over every key, instantiated once a width, shift by constants: with the width in a
-// variable, the compiler kept those loops' values on the stack (x86 shifts take their
-// count in one register), and encodeChunk ran 20% slower (BenchmarkEncodeChunk, kron23).
+// widthLoops is the loops over every key that depend on the group width, one
+// implementation a width (loops[W], in the table groupBits.loops reads): each compiles
+// with its width constant. With the width in a variable the compiler kept those loops'
+// values on the stack (x86 shifts take their count in one register), and encodeChunk
+// ran 20% slower (BenchmarkEncodeChunk, kron23).
+type widthLoops interface {
+	count(c *chunkCounts, keys []uint64, lo uint64)
+	scatter(c *chunkCounts, keys []uint64, enc []byte, lo uint64)
+	bySource(keys, tmp []uint64, count []uint32) []uint64
+	unpack(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64)
+}
+
+// groupWidth is the types that carry a group width as their length.
 type groupWidth interface {
 	~[10]byte | ~[11]byte | ~[12]byte | ~[13]byte
 }
 
-// widthOf is W's group width.
-func widthOf[W groupWidth]() uint {
+// loops implements widthLoops for groups as wide as W's length.
+type loops[W groupWidth] struct{}
+
+// width is W's group width: a constant in each instantiation, which the loops take
+// before they start (read inside, it reloaded the instantiation's dictionary every key).
+func (loops[W]) width() groupBits {
 	var w W
-	return uint(len(w))
+	return groupBits(len(w))
 }
+
+var widthLoopsOf = [maxGroupBits + 1]widthLoops{
+	10: loops[[10]byte]{}, 11: loops[[11]byte]{}, 12: loops[[12]byte]{}, 13: loops[[13]byte]{},
+}
+
+// loops returns the per-key loops compiled for width gb.
+func (gb groupBits) loops() widthLoops { return widthLoopsOf[gb] }
 
 // of is a key's partition and group within it: what phase 1 sorts on.
 func (gb groupBits) of(k uint64) uint64 { return k >> (32 + uint(gb)&31) }
@@ -452,33 +473,22 @@ type digit struct {
 func unpackRun(dst []uint64, entries []byte, bit uint64, n int, width uint, off uint64, dstBits uint, gb groupBits, count *[1 << wideBits]uint32, d digit) []uint64 {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
-	out := dst[start:]
-	switch gb {
-	case 10:
-		unpackInto[[10]byte](out, entries, bit, width, off, dstBits, count, d.shift, d.mask)
-	case 11:
-		unpackInto[[11]byte](out, entries, bit, width, off, dstBits, count, d.shift, d.mask)
-	case 12:
-		unpackInto[[12]byte](out, entries, bit, width, off, dstBits, count, d.shift, d.mask)
-	default:
-		unpackInto[[13]byte](out, entries, bit, width, off, dstBits, count, d.shift, d.mask)
-	}
+	gb.loops().unpack(dst[start:], entries, bit, width, off, dstBits, count, d.shift, d.mask)
 	return dst
 }
 
-// unpackInto is unpackRun's loop, over the entries out has room for, for groups as
-// wide as W's length.
-func unpackInto[W groupWidth](out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
+// unpack is unpackRun's loop, over the entries out has room for.
+func (l loops[W]) unpack(out []uint64, entries []byte, bit uint64, width uint, off uint64, dstBits uint, count *[1 << wideBits]uint32, shift uint, mask uint64) {
 	width &= 63
 	dstBits &= 63
 	shift &= 63
-	gb := widthOf[W]()
+	gb := l.width()
 	wmask, w := uint64(1)<<width-1, uint64(width)
 	mask &= 1<<wideBits - 1
 	for i := range out {
 		j := bit >> 3
 		x := binary.LittleEndian.Uint64(entries[j:j+8]) >> (bit & 7) & wmask
-		p := (x&(1<<gb-1)+off)<<dstBits | x>>gb // packEntry
+		p := packEntry(x, off, dstBits, gb)
 		count[(p>>shift)&mask]++
 		out[i] = p
 		bit += w
