@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ type Options struct {
 	Progress io.Writer // progress bars go here; nil = none
 	Log      io.Writer // the final summary; nil = none
 	Format   Format    // "" = detect
+	Backend  string    // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
 	// the partial graph is removed.
@@ -72,6 +74,7 @@ type Report struct {
 	Seconds  float64         `json:"seconds"`
 	Compress string          `json:"compression,omitempty"`
 	Order    *OrderEstimate  `json:"order_estimate,omitempty"` // with OrderAuto
+	Backend  string          `json:"backend"`                  // "cpu", or "gpu" and the device's name
 }
 
 // MaxVertexID is the largest 0-based id a graph can hold without --relabel: the store
@@ -110,6 +113,12 @@ func unwrapPath(err error) error {
 // FileFrom ingests the edge list read from r; name is how errors and the manifest call
 // it and size its length in bytes (-1 when unknown, as for a pipe).
 func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error) {
+	if err := CheckBackend(opt.Backend); err != nil {
+		return nil, err
+	}
+	if rep, done, err := fileFromGPU(r, name, size, opt); done {
+		return rep, err
+	}
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
@@ -183,7 +192,11 @@ func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) Parse
 }
 
 // finish runs phase 2 and publishes the graph.
-func (p *pipeline) finish(hdr Header) (*Report, error) {
+func (p *pipeline) finish(hdr Header) (*Report, error) { return p.finishWith(hdr, p.phase2) }
+
+// finishWith builds the shards with build (phase 2, or the GPU's build) and publishes the
+// graph.
+func (p *pipeline) finishWith(hdr Header, build func() error) (*Report, error) {
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
@@ -197,7 +210,7 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 		}
 	}
 	ids := p.writeIDs(hdr)
-	err := p.phase2()
+	err := build()
 	if idsErr := <-ids; err == nil {
 		err = idsErr
 	}
@@ -227,7 +240,7 @@ func (p *pipeline) finish(hdr Header) (*Report, error) {
 	p.committed = true
 	p.phases = append(p.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
 	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Workers: p.workers,
-		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate}
+		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate, Backend: cmp.Or(p.backend, BackendCPU)}
 	if p.opt.Log != nil {
 		rep.Summary(p.opt.Log)
 	}

@@ -57,6 +57,7 @@ type pipeline struct {
 	idBase      uint64         // added to every id written to ids.bin
 	raw         *rawSpill      // --relabel or degree order: the input pairs
 	estimate    *OrderEstimate // the automatic order's choice
+	backend     string         // Report.Backend; "" is the CPU
 	phases      []Phase
 	committed   bool
 }
@@ -329,6 +330,11 @@ func (p *pipeline) emit(batch []Edge) error {
 			p.partial <- c
 		}
 	}
+	return p.noteBatch(loops, top)
+}
+
+// noteBatch counts a filled batch's dropped self-loops and its largest id.
+func (p *pipeline) noteBatch(loops, top uint64) error {
 	p.selfLoops.Add(loops)
 	if top > MaxVertexID {
 		// The parser and the replay never pass one; the keys filled are void.

@@ -61,6 +61,14 @@ numbering takes 12 bytes per vertex (the largest id + 1), which must fit in half
 --order input keeps the file's numbering and skips that pass. Every vertex takes 8
 bytes in the shards, edges or not: for sparse ids use --relabel.
 
+--backend auto (the default) builds on the GPU when this build has CUDA (-tags cuda), a
+GPU is usable and the input is a regular file of 64 MiB or more; --backend gpu insists,
+--backend cpu never does. The GPU build parses on all cores as the CPU's does, holds the
+keys in device memory (16 bytes a stored directed edge, plus 24 a vertex) and sorts,
+deduplicates and encodes them there; an input too large for the device is read again by
+the CPU ingest (not with --backend gpu). Both write the same bytes, except that --order
+auto on the GPU compares the exact sizes of both orders instead of a sample's.
+
 Memory stays within --mem (default: half the RAM, or of the cgroup limit) plus a few
 MiB, however large the input: edges are partitioned into compressed spill files in the
 output's temporary directory, then sorted partition by partition on all cores.
@@ -84,6 +92,7 @@ type ingestArgs struct {
 	keepDups   bool
 	relabel    bool
 	order      string
+	backend    string
 	shardBytes byteSize
 	mem        byteSize
 	workers    int
@@ -101,6 +110,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
 	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is smaller), degree (hubs first) or input")
+	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: half the RAM)")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
@@ -130,6 +140,9 @@ func runIngest(e *env, args []string) error {
 	if err := checkOrder(a.order); err != nil {
 		return err
 	}
+	if ingest.CheckBackend(a.backend) != nil {
+		return usagef("--backend %q: want auto, cpu or gpu", a.backend)
+	}
 	if a.out == "" {
 		if in == "-" {
 			return usagef("reading standard input needs -o OUT.ooc")
@@ -144,7 +157,7 @@ func runIngest(e *env, args []string) error {
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
-		Workers: a.workers, Format: format}
+		Workers: a.workers, Format: format, Backend: a.backend}
 	if !a.quiet {
 		opt.Log = e.stderr
 		if e.isTerminal {

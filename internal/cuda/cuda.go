@@ -364,6 +364,19 @@ func (c *Ctx) Register(b []byte) (*Pinned, error) {
 	return &Pinned{host: p, Dev: DevPtr(dp), n: n}, nil
 }
 
+// Pin page-locks b (Go or anonymous memory that stays allocated until Unregister) so that
+// HtoD and DtoH copies to and from it run at the link's full rate; the device may write it.
+func (c *Ctx) Pin(b []byte) (*Pinned, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("cuda: pinning an empty range")
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if err := check(fmt.Sprintf("cuMemHostRegister(%s)", bytesize.Format(int64(len(b)))), C.ooc_cuMemHostRegister(p, C.size_t(len(b)), 0)); err != nil {
+		return nil, err
+	}
+	return &Pinned{host: p, n: int64(len(b))}, nil
+}
+
 // Unregister unpins p.
 func (c *Ctx) Unregister(p *Pinned) error {
 	if p == nil || p.host == nil {

@@ -1,0 +1,85 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Backends of Options.Backend: where phase 2 (sorting, deduplicating, encoding) runs.
+const (
+	BackendAuto = "auto" // the GPU when the build has one (-tags cuda), a device is present and the input suits it
+	BackendCPU  = "cpu"
+	BackendGPU  = "gpu" // the GPU or an error
+)
+
+// gpuMinBytes is the smallest input the automatic backend takes to the GPU: below it the
+// CPU ingest finishes in about the time a CUDA context takes to start.
+const gpuMinBytes = 64 << 20
+
+// gpuSkip is the error of a GPU ingest that did not take the input, or gave it up,
+// and left nothing behind: the CPU ingest runs instead (an error with --backend gpu).
+type gpuSkip struct {
+	reason string
+	reread bool // the input was (partly) read: the CPU ingest starts it again
+}
+
+func (e *gpuSkip) Error() string { return "the GPU ingest " + e.reason }
+
+// CheckBackend checks a backend name (Options.Backend, --backend); "" is auto.
+func CheckBackend(s string) error {
+	switch s {
+	case "", BackendAuto, BackendCPU, BackendGPU:
+		return nil
+	}
+	return fmt.Errorf("ingest: unknown backend %q (want auto, cpu or gpu): %w", s, ErrBadInput)
+}
+
+// gpuEligible says why the GPU ingest cannot take an input, or "" when it can. It builds
+// the graph from keys held in device memory; an input found too large for them is read
+// again by the CPU ingest, so the GPU takes only inputs that can be read twice.
+func gpuEligible(r io.Reader, size int64, opt Options) string {
+	switch {
+	case opt.Relabel:
+		return "does not take --relabel"
+	case seekableFile(r) == nil:
+		return "takes only regular files (it may have to give the input to the CPU ingest)"
+	case (opt.Backend == "" || opt.Backend == BackendAuto) && size < gpuMinBytes:
+		return fmt.Sprintf("leaves inputs under %d MiB to the CPU", gpuMinBytes>>20)
+	}
+	return ""
+}
+
+// fileFromGPU runs the GPU ingest when the options let it, and says whether it did; on a
+// skip the input is rewound for the CPU ingest.
+func fileFromGPU(r io.Reader, name string, size int64, opt Options) (*Report, bool, error) {
+	if opt.Backend == BackendCPU {
+		return nil, false, nil
+	}
+	var start int64
+	f, _ := r.(*os.File)
+	if f != nil {
+		start, _ = f.Seek(0, io.SeekCurrent)
+	}
+	rep, err := gpuFile(r, name, size, opt)
+	var skip *gpuSkip
+	if err == nil || !errors.As(err, &skip) {
+		return rep, true, err
+	}
+	if opt.Backend == BackendGPU {
+		return nil, true, fmt.Errorf("ingest: --backend gpu: %w", err)
+	}
+	if skip.reread {
+		if f == nil {
+			return nil, true, fmt.Errorf("ingest: %w, and the input cannot be read again", err)
+		}
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return nil, true, fmt.Errorf("ingest: %s: rewinding the input for the CPU ingest: %w", name, err)
+		}
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "ingest: %v; building on the CPU\n", err)
+		}
+	}
+	return nil, false, nil
+}

@@ -1,0 +1,738 @@
+//go:build cuda
+
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"path/filepath"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+)
+
+// The GPU ingest. The parse workers fill their keys (src<<32|dst, both ways when
+// undirected, as the CPU's phase 1 does) into pinned staging buffers, which one goroutine
+// copies into device memory while the parse goes on. Then the device, per direction,
+// sorts the keys (a stable LSD radix sort over the 2*bits(n-1) bits that matter), drops
+// duplicates, counts degrees, sizes each neighbour's varint with a prefix sum and encodes
+// the lists in pieces of about 64 MiB that are copied back and handed to the store's
+// writer while the next is encoded (kernels/build.cu). The CPU ingest is its twin: the
+// shards are byte-identical (gpu_cuda_test.go).
+//
+// The keys must fit in device memory twice over (16 bytes a key, plus 24 a vertex); an
+// input that turns out larger is read again by the CPU ingest.
+
+const (
+	gpuThreads    = 256
+	gpuTile       = 256 * 16 // build.cu's TILE
+	gpuStageKeys  = 1 << 20  // keys a staging buffer holds per direction (8 MiB)
+	gpuChunkKeys  = 16 << 20 // keys per device chunk during the parse (128 MiB)
+	gpuPieceBytes = 64 << 20 // adjacency bytes encoded and copied back at a time
+	gpuMargin     = 256 << 20
+	gpuVertexMem  = 24 // device bytes a vertex: degree, row start, list offset, new number
+)
+
+// build.cu's scan modes.
+const (
+	scanU32   = 0
+	scanBytes = 1
+	scanFlags = 2
+)
+
+type gpuIngest struct {
+	p    *pipeline
+	dev  *cuda.Device
+	mod  *cuda.Module
+	open chan struct{} // closed when dev (or devErr) is set
+	// devErr is why no device could be used
+	devErr error
+
+	// the parse's staging buffers
+	free, partial, up chan *chunk
+	upDone            chan struct{}
+	pinned            map[*chunk][]*cuda.Pinned
+	mu                sync.Mutex
+	err               error // the first upload error
+
+	// keys on the device, per direction, in chunks of gpuChunkKeys
+	chunks [2][]*cuda.Buffer
+	keys   [2]uint64
+
+	// one direction's build
+	n          uint64 // vertices
+	b          uint   // bits of the largest id
+	x, y       *cuda.Buffer
+	counts     *cuda.Buffer // the radix sort's digit counts per tile
+	partial1   *cuda.Buffer // the scans' per-block sums
+	deg        *cuda.Buffer // n uint32
+	rowptr     *cuda.Buffer // n+1 uint64
+	perm, inv  *cuda.Buffer // degree order: new numbers, and back
+	loopsDev   *cuda.Buffer
+	uniq       uint64 // keys after deduplication, in x
+	loops      uint64 // of them, self-loops
+	adjBytes   uint64 // the direction's adjacency bytes; y holds each neighbour's offset
+	builtBytes int64
+}
+
+func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error) {
+	if why := gpuEligible(r, size, opt); why != "" {
+		return nil, &gpuSkip{reason: why}
+	}
+	if err := cuda.Available(); err != nil {
+		return nil, &gpuSkip{reason: "found no GPU: " + err.Error()}
+	}
+	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
+	p, err := newPipeline(opt, info, name, size)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	g := &gpuIngest{p: p, open: make(chan struct{}), pinned: map[*chunk][]*cuda.Pinned{}}
+	go g.start()
+	defer g.close()
+	hdr, err := g.parse(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if p.opt.Directed && hdr.Symmetric {
+		return nil, &gpuSkip{reason: "does not take a symmetric MatrixMarket file read --directed", reread: true}
+	}
+	if err := g.order(hdr); err != nil {
+		return nil, err
+	}
+	p.backend = BackendGPU + " (" + g.dev.Name + ")"
+	return p.finishWith(hdr, g.build)
+}
+
+// start opens the device and loads the kernels, while the parse begins.
+func (g *gpuIngest) start() {
+	defer close(g.open)
+	dev, err := cuda.Open(0, 0, gpuMargin)
+	if err != nil {
+		g.devErr = err
+		return
+	}
+	img, err := kernels.Image("build")
+	if err == nil {
+		err = dev.Do(func(c *cuda.Ctx) error {
+			var err error
+			g.mod, err = c.Load("build", img)
+			return err
+		})
+	}
+	if err != nil {
+		dev.Close()
+		g.devErr = err
+		return
+	}
+	g.dev = dev
+}
+
+func (g *gpuIngest) close() {
+	<-g.open
+	if g.dev == nil {
+		return
+	}
+	g.dev.Do(func(c *cuda.Ctx) error {
+		for _, ps := range g.pinned {
+			for _, p := range ps {
+				c.Unregister(p)
+			}
+		}
+		c.FreeAll()
+		return c.Unload(g.mod)
+	})
+	g.dev.Close()
+}
+
+// ---- the parse ----------------------------------------------------------------------------
+
+func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
+	p := g.p
+	t0 := time.Now()
+	nbuf := p.workers + 4
+	g.free, g.partial, g.up = make(chan *chunk, nbuf), make(chan *chunk, nbuf), make(chan *chunk, nbuf)
+	for range nbuf {
+		c := &chunk{}
+		for d := range p.dirs {
+			c.keys[d] = make([]uint64, 0, gpuStageKeys)
+		}
+		g.free <- c
+	}
+	g.upDone = make(chan struct{})
+	go g.uploader()
+	prog := newProgress(p.opt.Progress, "parse", p.inBytes, true)
+	res, err := Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
+		prog.addEdges(int64(len(b)))
+		return g.emit(b)
+	})
+	for more := true; more; {
+		select {
+		case c := <-g.partial:
+			g.up <- c
+		default:
+			more = false
+		}
+	}
+	close(g.up)
+	<-g.upDone
+	prog.finish()
+	g.mu.Lock()
+	upErr := g.err
+	g.mu.Unlock()
+	if upErr != nil {
+		return Header{}, upErr // a skip comes first: the parse stopped because of it
+	}
+	if err != nil {
+		return Header{}, err
+	}
+	if p.ctx.Err() != nil {
+		return Header{}, p.cause()
+	}
+	p.input.Format, p.compression = string(res.Format), res.Compression
+	p.phases = append(p.phases, Phase{Name: "parse", Seconds: time.Since(t0).Seconds(), Bytes: res.InBytes, Edges: p.inputEdges.Load()})
+	return res.Header, nil
+}
+
+// emit is the parse's batch handler: p.emit's, with staging buffers for chunks.
+func (g *gpuIngest) emit(batch []Edge) error {
+	p := g.p
+	if p.ctx.Err() != nil {
+		return p.cause()
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	p.inputEdges.Add(uint64(len(batch)))
+	need := 2
+	if p.opt.Directed {
+		need = 1
+	}
+	var loops, top uint64
+	for len(batch) > 0 {
+		var c *chunk
+		select {
+		case c = <-g.partial:
+		default:
+			select {
+			case c = <-g.partial:
+			case c = <-g.free:
+			case <-p.ctx.Done():
+				return p.cause()
+			}
+		}
+		n := min(len(batch), (gpuStageKeys-len(c.keys[0]))/need)
+		l, t := p.fill(c, batch[:n])
+		loops, top = loops+l, max(top, t)
+		batch = batch[n:]
+		if gpuStageKeys-len(c.keys[0]) < need {
+			g.up <- c
+		} else {
+			g.partial <- c
+		}
+	}
+	return p.noteBatch(loops, top)
+}
+
+func (g *gpuIngest) fail(err error) {
+	g.mu.Lock()
+	if g.err == nil {
+		g.err = err
+	}
+	g.mu.Unlock()
+	g.p.fail(err)
+}
+
+// uploader copies full staging buffers to the device and frees them.
+func (g *gpuIngest) uploader() {
+	defer close(g.upDone)
+	<-g.open
+	if g.devErr != nil {
+		g.fail(&gpuSkip{reason: "could not start the GPU: " + g.devErr.Error(), reread: true})
+	}
+	for c := range g.up {
+		if g.dev != nil && g.p.ctx.Err() == nil {
+			if err := g.dev.Do(func(cx *cuda.Ctx) error { return g.upload(cx, c) }); err != nil {
+				g.fail(err)
+			}
+		}
+		for d := range c.keys {
+			c.keys[d] = c.keys[d][:0]
+		}
+		g.free <- c
+	}
+}
+
+func keyBytes(k []uint64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(k))), 8*cap(k))
+}
+
+func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
+	p := g.p
+	if _, ok := g.pinned[c]; !ok {
+		var ps []*cuda.Pinned
+		for d := range p.dirs {
+			pin, err := cx.Pin(keyBytes(c.keys[d]))
+			if err != nil {
+				return err
+			}
+			ps = append(ps, pin)
+		}
+		g.pinned[c] = ps
+	}
+	for d := range p.dirs {
+		keys := c.keys[d]
+		for len(keys) > 0 {
+			fill := g.keys[d] % gpuChunkKeys
+			if fill == 0 && g.keys[d] == uint64(len(g.chunks[d]))*gpuChunkKeys {
+				if err := g.roomForChunk(); err != nil {
+					return err
+				}
+				b, err := cx.Alloc(fmt.Sprintf("%s keys %d", store.Direction(d), len(g.chunks[d])), 8*gpuChunkKeys)
+				if err != nil {
+					return &gpuSkip{reason: "ran out of device memory for the keys: " + err.Error(), reread: true}
+				}
+				g.chunks[d] = append(g.chunks[d], b)
+			}
+			n := min(uint64(len(keys)), gpuChunkKeys-fill)
+			dst := g.chunks[d][len(g.chunks[d])-1].Ptr + cuda.DevPtr(8*fill)
+			if err := cx.HtoD(dst, unsafe.Pointer(&keys[0]), int64(8*n)); err != nil {
+				return err
+			}
+			g.keys[d] += n
+			keys = keys[n:]
+		}
+	}
+	return nil
+}
+
+// roomForChunk refuses one more chunk of keys when the build could not hold them: the
+// keys twice over (the sort's two buffers), the vertices' arrays and the scans' sums.
+func (g *gpuIngest) roomForChunk() error {
+	held := uint64(len(g.chunks[0])+len(g.chunks[1])+1) * gpuChunkKeys
+	if g.keys[0]+gpuChunkKeys >= 1<<32-gpuTile || g.keys[1]+gpuChunkKeys >= 1<<32-gpuTile {
+		return &gpuSkip{reason: "sorts at most 2^32 keys a direction", reread: true}
+	}
+	need := int64(held)*16 + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 2*gpuPieceBytes
+	if need > g.dev.Budget() {
+		return &gpuSkip{reason: fmt.Sprintf("needs more than the GPU's %s for %d keys and %d vertices",
+			bytesize.Format(g.dev.Budget()), held, g.p.maxID.Load()), reread: true}
+	}
+	return nil
+}
+
+// ---- launches -----------------------------------------------------------------------------
+
+func grid(n uint64, per uint64) int { return int((n + per - 1) / per) }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (g *gpuIngest) launch(cx *cuda.Ctx, name string, blocks int, args ...uint64) error {
+	return cx.Launch(g.mod, name, blocks, gpuThreads, args...)
+}
+
+func ptr(b *cuda.Buffer) uint64 {
+	if b == nil {
+		return 0
+	}
+	return uint64(b.Ptr)
+}
+
+func (g *gpuIngest) read64(cx *cuda.Ctx, at cuda.DevPtr) (uint64, error) {
+	var v uint64
+	err := cx.DtoH(unsafe.Pointer(&v), at, 8)
+	return v, err
+}
+
+// scan writes the exclusive prefix sums of n values (scan mode) to out32 or out64, with
+// the total at index n, and returns the total.
+func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n uint64, out32, out64 uint64) (uint64, error) {
+	np := n/gpuTile + 1
+	keepDup := b2u(g.p.opt.KeepDuplicates)
+	part := ptr(g.partial1)
+	if err := g.launch(cx, "scan_reduce", int(np), uint64(mode), in32, keys, rowptr, n, keepDup, part); err != nil {
+		return 0, err
+	}
+	if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
+		return 0, err
+	}
+	if err := g.launch(cx, "scan_down", int(np), uint64(mode), in32, keys, rowptr, n, keepDup, part, out32, out64); err != nil {
+		return 0, err
+	}
+	return g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np))
+}
+
+// sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst,
+// with y as the other buffer; the result is in x.
+func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
+	total := 2 * g.b
+	if total == 0 || n < 2 {
+		return nil
+	}
+	passes := (total + 7) / 8
+	w := (total + passes - 1) / passes
+	mask := uint64(1)<<w - 1
+	ntiles := (n + gpuTile - 1) / gpuTile
+	for pass := uint(0); pass < passes; pass++ {
+		shift := uint64(pass * w)
+		if err := g.launch(cx, "radix_hist", int(ntiles), ptr(g.x), n, uint64(g.b), shift, mask, ptr(g.counts), ntiles); err != nil {
+			return err
+		}
+		if _, err := g.scan(cx, scanU32, ptr(g.counts), 0, 0, 256*ntiles, ptr(g.counts), 0); err != nil {
+			return err
+		}
+		if err := g.launch(cx, "radix_scatter", int(ntiles), ptr(g.x), ptr(g.y), n, uint64(g.b), shift, mask, ptr(g.counts), ntiles); err != nil {
+			return err
+		}
+		g.x, g.y = g.y, g.x
+	}
+	return nil
+}
+
+// relabel renumbers the uniq keys in x by perm.
+func (g *gpuIngest) relabel(cx *cuda.Ctx, n uint64, perm *cuda.Buffer) error {
+	return g.launch(cx, "relabel", grid(n, gpuThreads), ptr(g.x), n, ptr(perm))
+}
+
+// sizes counts the degrees of the deduplicated keys in x and every neighbour's byte
+// offset (into y), and sets adjBytes.
+func (g *gpuIngest) sizes(cx *cuda.Ctx) error {
+	if err := cx.Memset32(g.deg.Ptr, 0, int64(g.n)); err != nil {
+		return err
+	}
+	if err := cx.Memset32(g.loopsDev.Ptr, 0, 2); err != nil {
+		return err
+	}
+	if err := g.launch(cx, "deg_count", grid(g.uniq, gpuThreads), ptr(g.x), g.uniq, ptr(g.deg), 1, ptr(g.loopsDev)); err != nil {
+		return err
+	}
+	var err error
+	if g.loops, err = g.read64(cx, g.loopsDev.Ptr); err != nil {
+		return err
+	}
+	if _, err := g.scan(cx, scanU32, ptr(g.deg), 0, 0, g.n, 0, ptr(g.rowptr)); err != nil {
+		return err
+	}
+	g.adjBytes, err = g.scan(cx, scanBytes, 0, ptr(g.x), ptr(g.rowptr), g.uniq, 0, ptr(g.y))
+	return err
+}
+
+// ---- the vertex order ----------------------------------------------------------------------
+
+// order numbers the vertices (the degree order's permutation from the raw keys'
+// degrees) and, for the automatic order, builds the first direction both ways to compare
+// their exact sizes. It prepares the first direction's build.
+func (g *gpuIngest) order(hdr Header) error {
+	p := g.p
+	g.n = p.vertexCount(hdr)
+	if g.n > 0 {
+		g.b = uint(bits.Len32(uint32(g.n - 1)))
+	}
+	return g.dev.Do(func(cx *cuda.Ctx) error {
+		if err := g.alloc(cx); err != nil {
+			return err
+		}
+		var perm []uint32
+		if p.countDegrees() && g.n > 0 {
+			if err := cx.Memset32(g.deg.Ptr, 0, int64(g.n)); err != nil {
+				return err
+			}
+			weight := uint64(2) // an undirected kept self-loop counts its vertex twice
+			if p.opt.Directed {
+				weight = 1 // it is a key in both directions
+			}
+			for d := range p.dirs {
+				for i, c := range g.chunks[d] {
+					k := min(gpuChunkKeys, g.keys[d]-uint64(i)*gpuChunkKeys)
+					if err := g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), weight, ptr(g.loopsDev)); err != nil {
+						return err
+					}
+				}
+			}
+			deg := make([]uint32, g.n)
+			if err := cx.DtoH(unsafe.Pointer(&deg[0]), g.deg.Ptr, int64(4*g.n)); err != nil {
+				return err
+			}
+			var inv []uint32
+			perm, inv = degreeOrder(deg, p.workers)
+			p.inv = inv
+			var err error
+			if g.perm, err = g.upload32(cx, "perm", perm); err != nil {
+				return err
+			}
+			if p.opt.Order == OrderAuto {
+				if g.inv, err = g.upload32(cx, "inv", inv); err != nil {
+					return err
+				}
+			}
+		}
+		degreeFirst := p.opt.Order == store.OrderDegree
+		if err := g.prepare(cx, 0, degreeFirst); err != nil {
+			return err
+		}
+		if p.opt.Order != OrderAuto || g.n == 0 {
+			return nil
+		}
+		// the automatic order: the input order's size is known; the degree order's next
+		inBytes := g.adjBytes
+		if err := g.relabel(cx, g.uniq, g.perm); err != nil {
+			return err
+		}
+		if err := g.sort(cx, g.uniq); err != nil {
+			return err
+		}
+		if err := g.sizes(cx); err != nil {
+			return err
+		}
+		est := &OrderEstimate{SampleRate: 1, SampledLists: int(min(g.uniq, 1<<62)), InputBytes: int64(inBytes),
+			DegreeBytes: int64(g.adjBytes) + store.IDsFileBytes(int64(g.n), 4)}
+		est.ChoseDegree = est.DegreeBytes < est.InputBytes
+		p.estimate = est
+		if !est.ChoseDegree {
+			p.inv = nil
+			if err := g.relabel(cx, g.uniq, g.inv); err != nil {
+				return err
+			}
+			if err := g.sort(cx, g.uniq); err != nil {
+				return err
+			}
+			return g.sizes(cx)
+		}
+		return nil
+	})
+}
+
+func (g *gpuIngest) upload32(cx *cuda.Ctx, name string, v []uint32) (*cuda.Buffer, error) {
+	b, err := cx.Alloc(name, int64(4*len(v)))
+	if err != nil {
+		return nil, err
+	}
+	return b, cx.HtoD(b.Ptr, unsafe.Pointer(&v[0]), int64(4*len(v)))
+}
+
+// alloc allocates what every direction's build uses, sized for the larger direction.
+func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
+	k := max(g.keys[0], g.keys[1])
+	ntiles := (k + gpuTile - 1) / gpuTile
+	np := max(k, 256*ntiles, g.n+1)/gpuTile + 2
+	var err error
+	for _, a := range []struct {
+		b     **cuda.Buffer
+		name  string
+		bytes uint64
+	}{
+		{&g.counts, "digit counts", 4 * (256*ntiles + 1)},
+		{&g.partial1, "scan sums", 8 * np},
+		{&g.deg, "degrees", 4 * max(g.n, 1)},
+		{&g.rowptr, "row starts", 8 * (g.n + 1)},
+		{&g.loopsDev, "self-loops", 8},
+	} {
+		if *a.b, err = cx.Alloc(a.name, int64(a.bytes)); err != nil {
+			return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
+		}
+	}
+	return nil
+}
+
+// prepare gathers direction d's keys into one buffer, renumbers them by the degree
+// order when relabel, sorts and deduplicates them and sizes their lists.
+func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
+	k := g.keys[d]
+	var err error
+	if g.x, err = cx.Alloc("keys", int64(8*(k+1))); err != nil {
+		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
+	}
+	for i, c := range g.chunks[d] {
+		n := min(gpuChunkKeys, k-uint64(i)*gpuChunkKeys)
+		if err := g.launch(cx, "copy_keys", grid(n, gpuThreads), ptr(g.x)+uint64(i)*8*gpuChunkKeys, ptr(c), n); err != nil {
+			return err
+		}
+	}
+	if err := cx.Sync(); err != nil {
+		return err
+	}
+	for _, c := range g.chunks[d] {
+		if err := cx.Free(c); err != nil {
+			return err
+		}
+	}
+	g.chunks[d] = nil
+	if g.y, err = cx.Alloc("sorted keys", int64(8*(k+1))); err != nil {
+		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
+	}
+	if relabel && k > 0 {
+		if err := g.relabel(cx, k, g.perm); err != nil {
+			return err
+		}
+	}
+	if err := g.sort(cx, k); err != nil {
+		return err
+	}
+	g.uniq = k
+	if !g.p.opt.KeepDuplicates && k > 0 {
+		np := k/gpuTile + 1
+		part := ptr(g.partial1)
+		if err := g.launch(cx, "scan_reduce", int(np), scanFlags, 0, ptr(g.x), 0, k, 0, part); err != nil {
+			return err
+		}
+		if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
+			return err
+		}
+		if err := g.launch(cx, "uniq_write", int(np), ptr(g.x), k, 0, part, ptr(g.y)); err != nil {
+			return err
+		}
+		if g.uniq, err = g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np)); err != nil {
+			return err
+		}
+		g.x, g.y = g.y, g.x
+	}
+	return g.sizes(cx)
+}
+
+// ---- encoding and writing -----------------------------------------------------------------
+
+// build encodes and writes every direction (the first is prepared by order).
+func (g *gpuIngest) build() error {
+	p := g.p
+	t0 := time.Now()
+	var keys uint64
+	for d := range p.dirs {
+		err := g.dev.Do(func(cx *cuda.Ctx) error {
+			if d > 0 {
+				cx.Free(g.x)
+				cx.Free(g.y)
+				if err := g.prepare(cx, d, p.inv != nil); err != nil {
+					return err
+				}
+			}
+			return g.write(cx, p.b.Writer(store.Direction(d)))
+		})
+		if err != nil {
+			return err
+		}
+		keys += g.uniq
+		if d == 0 {
+			p.storedEdges, p.storedLoops = g.uniq, g.loops
+		}
+	}
+	p.phases = append(p.phases, Phase{Name: "gpu", Seconds: time.Since(t0).Seconds(), Bytes: g.builtBytes, Edges: keys})
+	return nil
+}
+
+type gpuPiece struct {
+	lo      uint32
+	offsets []uint32
+	data    []byte
+	buf     []byte
+}
+
+// write encodes the prepared direction's lists piece by piece, each copied back and
+// handed to w while the next is encoded.
+func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
+	n := g.n
+	if n == 0 {
+		return nil
+	}
+	deg := make([]uint32, n)
+	if err := cx.DtoH(unsafe.Pointer(&deg[0]), g.deg.Ptr, int64(4*n)); err != nil {
+		return err
+	}
+	listOff, err := cx.Alloc("list offsets", int64(8*(n+1)))
+	if err != nil {
+		return err
+	}
+	defer cx.Free(listOff)
+	if err := g.launch(cx, "list_offsets", grid(n+1, gpuThreads), ptr(g.rowptr), ptr(g.y), n, ptr(listOff)); err != nil {
+		return err
+	}
+	off := make([]uint64, n+1)
+	if err := cx.DtoH(unsafe.Pointer(&off[0]), listOff.Ptr, int64(8*(n+1))); err != nil {
+		return err
+	}
+	var longest uint64
+	for v := range n {
+		longest = max(longest, off[v+1]-off[v])
+	}
+	pieceCap := max(uint64(gpuPieceBytes), longest)
+	dpiece, err := cx.Alloc("encoded piece", int64(pieceCap+8))
+	if err != nil {
+		return err
+	}
+	defer cx.Free(dpiece)
+	const nbuf = 3
+	free := make(chan []byte, nbuf)
+	var pins []*cuda.Pinned
+	defer func() {
+		for _, pin := range pins {
+			cx.Unregister(pin)
+		}
+	}()
+	for range nbuf {
+		b := make([]byte, pieceCap+8)
+		pin, err := cx.Pin(b)
+		if err != nil {
+			return err
+		}
+		pins = append(pins, pin)
+		free <- b
+	}
+	work := make(chan gpuPiece, nbuf)
+	var werr error
+	wdone := make(chan struct{})
+	go func() {
+		defer close(wdone)
+		for pc := range work {
+			if werr == nil {
+				werr = w.AppendRange(pc.lo, deg[pc.lo:int(pc.lo)+len(pc.offsets)-1], pc.offsets, pc.data)
+			}
+			free <- pc.buf
+		}
+	}()
+	err = func() error {
+		var j uint64
+		for a := uint64(0); a < n; {
+			b, nb := a+1, uint64(deg[a])
+			for b < n && off[b+1]-off[a] <= pieceCap {
+				nb += uint64(deg[b])
+				b++
+			}
+			bytes := off[b] - off[a]
+			if err := g.launch(cx, "encode", grid(nb, gpuThreads), ptr(g.x), ptr(g.rowptr), ptr(g.y), j, j+nb, off[a], ptr(dpiece)); err != nil {
+				return err
+			}
+			buf := <-free
+			if err := cx.DtoH(unsafe.Pointer(&buf[0]), dpiece.Ptr, int64(bytes)); err != nil {
+				free <- buf
+				return err
+			}
+			offsets := make([]uint32, b-a+1)
+			for i := range offsets {
+				offsets[i] = uint32(off[a+uint64(i)] - off[a])
+			}
+			work <- gpuPiece{lo: uint32(a), offsets: offsets, data: buf[:bytes], buf: buf}
+			j += nb
+			a = b
+		}
+		return nil
+	}()
+	close(work)
+	<-wdone
+	// every copied-back buffer is back: the pins may go
+	if err != nil {
+		return err
+	}
+	g.builtBytes += int64(off[n])
+	return werr
+}

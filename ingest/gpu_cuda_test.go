@@ -1,0 +1,154 @@
+//go:build cuda
+
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/store"
+)
+
+// The GPU ingest against its twin, the CPU ingest, and against the plain reference:
+// random graphs with hubs (lists of many blocks), self-loops, repeated and reversed edges
+// and isolated vertices, both directions, every drop option, both vertex orders, and
+// shards small enough to be cut many times. Shards and ids.bin must be byte-identical.
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if err := cuda.Available(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+}
+
+func writeEdgeFile(t *testing.T, edges []Edge) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "edges.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, "# %d edges\n", len(edges))
+	for _, e := range edges {
+		fmt.Fprintf(w, "%d\t%d\n", e.U, e.V)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+func TestGPUMatchesCPU(t *testing.T) {
+	needGPU(t)
+	rng, _ := seededRand(t, 41)
+	type shape struct {
+		n uint64
+		m int
+	}
+	shapes := []shape{{1, 1}, {2, 3}, {70, 3000}, {1000, 1}, {5000, 40000}, {300000, 200000}, {1 << 20, 600000}}
+	for i, sh := range shapes {
+		edges := randomEdges(rng, sh.n, sh.m)
+		if i == 3 {
+			edges = append(edges, Edge{999, 0}) // the top vertex's only edge
+		}
+		path := writeEdgeFile(t, edges)
+		for _, opt := range []Options{
+			{},
+			{Directed: true},
+			{KeepSelfLoops: true, KeepDuplicates: true},
+			{Directed: true, KeepSelfLoops: true},
+			{Order: store.OrderDegree},
+			{Order: store.OrderDegree, Directed: true, KeepSelfLoops: true},
+			{Order: store.OrderDegree, KeepDuplicates: true, ShardBytes: 4096},
+			{ShardBytes: 4096},
+			{Order: OrderAuto},
+			{Order: OrderAuto, Directed: true},
+		} {
+			name := fmt.Sprintf("n%d_m%d_dir%v_loops%v_dups%v_%s_shard%d", sh.n, len(edges), opt.Directed, opt.KeepSelfLoops, opt.KeepDuplicates, opt.Order, opt.ShardBytes)
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				cpuOpt, gpuOpt := opt, opt
+				cpuOpt.Dest, cpuOpt.Backend = filepath.Join(dir, "cpu.ooc"), BackendCPU
+				gpuOpt.Dest, gpuOpt.Backend = filepath.Join(dir, "gpu.ooc"), BackendGPU
+				rep, err := File(path, gpuOpt)
+				if err != nil {
+					t.Fatalf("gpu ingest: %v", err)
+				}
+				if rep.Backend == BackendCPU {
+					t.Fatalf("--backend gpu built on the CPU")
+				}
+				w := reference(edges, opt)
+				checkGraph(t, gpuOpt.Dest, w, opt)
+				if opt.Order == OrderAuto {
+					cpuOpt.Order = rep.Manifest.VertexOrder // the GPU compares exact sizes, the CPU a sample's
+				}
+				crep, err := File(path, cpuOpt)
+				if err != nil {
+					t.Fatalf("cpu ingest: %v", err)
+				}
+				gm, cm := rep.Manifest, crep.Manifest
+				if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.SelfLoopsDropped != cm.SelfLoopsDropped ||
+					gm.DuplicatesDropped != cm.DuplicatesDropped || gm.InputEdges != cm.InputEdges || gm.Bytes != cm.Bytes ||
+					gm.VertexOrder != cm.VertexOrder {
+					t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
+				}
+				gs, cs := shardFiles(t, gpuOpt.Dest), shardFiles(t, cpuOpt.Dest)
+				if len(gs) != len(cs) {
+					t.Errorf("%d shards on the GPU, %d on the CPU", len(gs), len(cs))
+				}
+				for name, b := range cs {
+					if !bytes.Equal(gs[name], b) {
+						t.Errorf("%s differs (%d bytes on the GPU, %d on the CPU)", name, len(gs[name]), len(b))
+					}
+				}
+				gi, _ := os.ReadFile(filepath.Join(gpuOpt.Dest, "ids.bin"))
+				ci, _ := os.ReadFile(filepath.Join(cpuOpt.Dest, "ids.bin"))
+				if !bytes.Equal(gi, ci) {
+					t.Errorf("ids.bin differs (%d bytes on the GPU, %d on the CPU)", len(gi), len(ci))
+				}
+			})
+		}
+	}
+}
+
+// TestGPUHubList: one vertex with a list of many blocks and varints of every length.
+func TestGPUHubList(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	var edges []Edge
+	for range 100000 {
+		edges = append(edges, Edge{5, rng.Uint64N(1 << 22)})
+	}
+	edges = append(edges, Edge{1<<22 + 7, 3})
+	path := writeEdgeFile(t, edges)
+	for _, opt := range []Options{{}, {Directed: true}} {
+		dir := t.TempDir()
+		gpuOpt := opt
+		gpuOpt.Dest, gpuOpt.Backend = filepath.Join(dir, "gpu.ooc"), BackendGPU
+		if _, err := File(path, gpuOpt); err != nil {
+			t.Fatal(err)
+		}
+		checkGraph(t, gpuOpt.Dest, reference(edges, opt), opt)
+	}
+}
+
+// TestGPUAutoBackendSmall: the automatic backend leaves a small input to the CPU.
+func TestGPUAutoBackendSmall(t *testing.T) {
+	needGPU(t)
+	path := writeEdgeFile(t, []Edge{{0, 1}, {1, 2}})
+	rep, err := File(path, Options{Dest: filepath.Join(t.TempDir(), "g.ooc")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Backend != BackendCPU {
+		t.Errorf("a 2-edge input built on %q, want the CPU", rep.Backend)
+	}
+}

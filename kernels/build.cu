@@ -1,0 +1,318 @@
+// build.cu: the kernels of the GPU ingest (ingest/gpu_cuda.go). The parsed edges arrive as
+// keys src<<32|dst; the device sorts them (a stable LSD radix sort over the bits the vertex
+// count needs), drops the duplicates, counts degrees, sizes every neighbour's varint and
+// encodes the lists in the store's format (store/FORMAT.md, "ADJ: one list"), byte for byte
+// what store.AppendList writes. The CPU ingest is the twin: the GPU's shards must be
+// identical to it (ingest/gpu_cuda_test.go).
+#include <stdint.h>
+
+#define OOC_BLOCK 64u // neighbours per compressed block (store.BlockSize)
+
+#define RT 256                // threads of every kernel here
+#define RR 16                 // keys per thread of a tile
+#define TILE (RT * RR)        // keys a block handles
+#define FULL 0xFFFFFFFFu
+
+// ---- keys -----------------------------------------------------------------------------
+
+// digitOf is the digit of key k (src<<32|dst) at bit shift of the packed key src<<b|dst,
+// which holds the 2b significant bits (b = bits of the largest id).
+__device__ __forceinline__ uint32_t digitOf(uint64_t k, uint32_t b, uint32_t shift, uint32_t mask) {
+	uint64_t ck = ((k >> 32) << b) | (k & 0xFFFFFFFFull);
+	return (uint32_t)(ck >> shift) & mask;
+}
+
+// ---- block-wide exclusive scan of one value per thread -----------------------------------
+
+// blockScan returns the exclusive prefix of x over the block's threads (RT of them) and
+// the block's total in *total.
+__device__ __forceinline__ uint64_t blockScan(uint64_t x, uint64_t *total) {
+	__shared__ uint64_t warpSums[RT / 32];
+	__shared__ uint64_t blockTotal;
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	uint64_t inc = x;
+	for (int o = 1; o < 32; o <<= 1) {
+		uint64_t y = __shfl_up_sync(FULL, inc, o);
+		if (lane >= o) inc += y;
+	}
+	if (lane == 31) warpSums[warp] = inc;
+	__syncthreads();
+	if (warp == 0) {
+		uint64_t w = lane < RT / 32 ? warpSums[lane] : 0;
+		uint64_t wi = w;
+		for (int o = 1; o < RT / 32; o <<= 1) {
+			uint64_t y = __shfl_up_sync(FULL, wi, o);
+			if (lane >= o) wi += y;
+		}
+		if (lane < RT / 32) warpSums[lane] = wi - w; // exclusive
+		if (lane == RT / 32 - 1) blockTotal = wi;
+	}
+	__syncthreads();
+	uint64_t r = warpSums[warp] + inc - x;
+	*total = blockTotal;
+	__syncthreads(); // warpSums is reused by the next call
+	return r;
+}
+
+// ---- values that are scanned --------------------------------------------------------------
+
+// vlen is the length of x's LEB128 varint (x < 2^35).
+__device__ __forceinline__ uint32_t vlen(uint64_t x) {
+	return 1 + (x >= (1ull << 7)) + (x >= (1ull << 14)) + (x >= (1ull << 21)) + (x >= (1ull << 28));
+}
+
+__device__ __forceinline__ uint64_t zigzag(uint32_t x, uint32_t v) {
+	int64_t d = (int64_t)x - (int64_t)v;
+	return (uint64_t)((d << 1) ^ (d >> 63));
+}
+
+// nbrValue is what neighbour i (of the deduplicated, sorted keys uk) is coded as: the
+// zigzag of first-v at a block's start, else the delta to the previous neighbour; *p is
+// its position in its list and *deg the list's degree.
+__device__ __forceinline__ uint64_t nbrValue(const uint64_t *uk, const uint64_t *rowptr, uint64_t i,
+                                             uint32_t *v, uint64_t *p, uint64_t *deg) {
+	uint64_t k = uk[i];
+	uint32_t src = (uint32_t)(k >> 32), x = (uint32_t)k;
+	uint64_t start = rowptr[src];
+	*v = src;
+	*p = i - start;
+	*deg = rowptr[src + 1] - start;
+	if (*p % OOC_BLOCK == 0) return zigzag(x, src);
+	return (uint64_t)(x - (uint32_t)uk[i - 1]);
+}
+
+// nbrBytes is neighbour i's share of its list's bytes: its varint, and for a list's
+// first neighbour the list's block index (4 bytes per block after the first).
+__device__ __forceinline__ uint64_t nbrBytes(const uint64_t *uk, const uint64_t *rowptr, uint64_t i) {
+	uint32_t v;
+	uint64_t p, deg;
+	uint64_t len = vlen(nbrValue(uk, rowptr, i, &v, &p, &deg));
+	if (p == 0) len += 4 * ((deg + OOC_BLOCK - 1) / OOC_BLOCK - 1);
+	return len;
+}
+
+// Scan modes: what element i of a scan is.
+#define SCAN_U32 0   // in32[i]
+#define SCAN_BYTES 1 // nbrBytes(keys, rowptr, i)
+#define SCAN_FLAGS 2 // 1 where keys[i] starts a run of equal keys (all 1 with keepDup)
+
+__device__ __forceinline__ uint64_t scanValue(int mode, const uint32_t *in32, const uint64_t *keys,
+                                              const uint64_t *rowptr, uint64_t i, uint32_t keepDup) {
+	switch (mode) {
+	case SCAN_U32:
+		return in32[i];
+	case SCAN_BYTES:
+		return nbrBytes(keys, rowptr, i);
+	default:
+		return keepDup || i == 0 || keys[i] != keys[i - 1];
+	}
+}
+
+// scan_reduce: partial[block] = the sum of the block's TILE elements (a tile's thread t
+// takes elements t*RR .. t*RR+RR-1).
+extern "C" __global__ void scan_reduce(int mode, const uint32_t *in32, const uint64_t *keys, const uint64_t *rowptr,
+                                       uint64_t n, uint32_t keepDup, uint64_t *partial) {
+	uint64_t base = (uint64_t)blockIdx.x * TILE + (uint64_t)threadIdx.x * RR;
+	uint64_t s = 0;
+	for (int r = 0; r < RR; r++) {
+		uint64_t i = base + r;
+		if (i < n) s += scanValue(mode, in32, keys, rowptr, i, keepDup);
+	}
+	uint64_t total;
+	blockScan(s, &total);
+	if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
+// scan_partials turns partial[0..np) into its exclusive prefix sums and writes the sum of
+// all at partial[np]; one block.
+extern "C" __global__ void scan_partials(uint64_t *partial, uint64_t np) {
+	__shared__ uint64_t carry;
+	if (threadIdx.x == 0) carry = 0;
+	__syncthreads();
+	for (uint64_t base = 0; base < np; base += RT) {
+		uint64_t i = base + threadIdx.x;
+		uint64_t x = i < np ? partial[i] : 0;
+		uint64_t total;
+		uint64_t e = blockScan(x, &total);
+		uint64_t c = carry;
+		if (i < np) partial[i] = c + e;
+		__syncthreads();
+		if (threadIdx.x == 0) carry = c + total;
+		__syncthreads();
+	}
+	if (threadIdx.x == 0) partial[np] = carry;
+}
+
+// scan_down writes the exclusive prefix sums of the elements: out32 (when not null) or
+// out64, and out at n the total (the block holding the last element writes it).
+extern "C" __global__ void scan_down(int mode, const uint32_t *in32, const uint64_t *keys, const uint64_t *rowptr,
+                                     uint64_t n, uint32_t keepDup, const uint64_t *partial, uint32_t *out32,
+                                     uint64_t *out64) {
+	uint64_t base = (uint64_t)blockIdx.x * TILE + (uint64_t)threadIdx.x * RR;
+	uint64_t vals[RR];
+	uint64_t s = 0;
+	for (int r = 0; r < RR; r++) {
+		uint64_t i = base + r;
+		vals[r] = i < n ? scanValue(mode, in32, keys, rowptr, i, keepDup) : 0;
+		s += vals[r];
+	}
+	uint64_t total;
+	uint64_t at = partial[blockIdx.x] + blockScan(s, &total);
+	for (int r = 0; r < RR; r++) {
+		uint64_t i = base + r;
+		if (i <= n) {
+			if (out32) out32[i] = (uint32_t)at;
+			else out64[i] = at;
+		}
+		at += vals[r];
+	}
+}
+
+// uniq_write moves the first key of every run of equal keys (every key with keepDup) to
+// out, in order: partial holds the exclusive scan of scan_reduce(SCAN_FLAGS) per block.
+extern "C" __global__ void uniq_write(const uint64_t *keys, uint64_t n, uint32_t keepDup, const uint64_t *partial,
+                                      uint64_t *out) {
+	uint64_t base = (uint64_t)blockIdx.x * TILE + (uint64_t)threadIdx.x * RR;
+	uint32_t flags = 0;
+	uint64_t s = 0;
+	for (int r = 0; r < RR; r++) {
+		uint64_t i = base + r;
+		if (i < n && (keepDup || i == 0 || keys[i] != keys[i - 1])) flags |= 1u << r, s++;
+	}
+	uint64_t total;
+	uint64_t at = partial[blockIdx.x] + blockScan(s, &total);
+	for (int r = 0; r < RR; r++) {
+		if (flags >> r & 1) out[at++] = keys[base + r];
+	}
+}
+
+// ---- the radix sort ---------------------------------------------------------------------
+
+// radix_hist counts the digits of tile blockIdx.x: counts[d*ntiles + tile].
+extern "C" __global__ void radix_hist(const uint64_t *keys, uint64_t n, uint32_t b, uint32_t shift, uint32_t mask,
+                                      uint32_t *counts, uint64_t ntiles) {
+	__shared__ uint32_t h[256];
+	h[threadIdx.x] = 0;
+	__syncthreads();
+	uint64_t base = (uint64_t)blockIdx.x * TILE;
+	uint64_t end = min(base + TILE, n);
+	for (uint64_t i = base + threadIdx.x; i < end; i += RT) atomicAdd(&h[digitOf(keys[i], b, shift, mask)], 1u);
+	__syncthreads();
+	counts[(uint64_t)threadIdx.x * ntiles + blockIdx.x] = h[threadIdx.x];
+}
+
+// radix_scatter moves tile blockIdx.x's keys to their places, stably: offs is the
+// exclusive scan of radix_hist's counts (digit-major), so offs[d*ntiles + tile] is where
+// the tile's first key of digit d goes. The tile is taken in rounds of RT keys in order;
+// within a round a key's rank among its digit's keys is the count in earlier warps plus
+// its rank among its warp's lanes (__match_any_sync).
+extern "C" __global__ void radix_scatter(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t b, uint32_t shift,
+                                         uint32_t mask, const uint32_t *offs, uint64_t ntiles) {
+	__shared__ uint32_t next[256];
+	__shared__ uint32_t wc[RT / 32][256];
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	next[threadIdx.x] = offs[(uint64_t)threadIdx.x * ntiles + blockIdx.x];
+	for (int w = 0; w < RT / 32; w++) wc[w][threadIdx.x] = 0;
+	__syncthreads();
+	const uint32_t lt = (1u << lane) - 1;
+	uint64_t base = (uint64_t)blockIdx.x * TILE;
+	for (int r = 0; r < RR; r++) {
+		uint64_t i = base + (uint64_t)r * RT + threadIdx.x;
+		bool valid = i < n;
+		uint64_t k = valid ? in[i] : 0;
+		uint32_t d = valid ? digitOf(k, b, shift, mask) : 0x10000u + lane; // invalid lanes match nobody
+		uint32_t peers = __match_any_sync(FULL, d);
+		uint32_t rank = __popc(peers & lt);
+		if (valid && rank == 0) wc[warp][d] = __popc(peers);
+		__syncthreads();
+		if (valid) {
+			uint32_t pos = next[d] + rank;
+			for (int w = 0; w < warp; w++) pos += wc[w][d];
+			out[pos] = k;
+		}
+		__syncthreads();
+		uint32_t sum = 0;
+		for (int w = 0; w < RT / 32; w++) {
+			sum += wc[w][threadIdx.x];
+			wc[w][threadIdx.x] = 0;
+		}
+		next[threadIdx.x] += sum;
+		__syncthreads();
+	}
+}
+
+// ---- per-vertex counts ----------------------------------------------------------------
+
+// deg_count adds each key's source to deg: 1 a key, loopWeight for a key src==dst (the
+// degree order counts a kept undirected self-loop's vertex twice, as it counts every
+// endpoint of every input line), and counts those keys in *loops. Runs of one source in
+// a warp (sorted keys) add once.
+extern "C" __global__ void deg_count(const uint64_t *keys, uint64_t n, uint32_t *deg, uint32_t loopWeight,
+                                     unsigned long long *loops) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	bool valid = i < n;
+	uint64_t k = valid ? keys[i] : 0;
+	uint32_t src = (uint32_t)(k >> 32);
+	uint32_t key = valid ? src : 0xFFFFFFFFu; // no vertex has this id
+	uint32_t peers = __match_any_sync(FULL, key);
+	int lane = threadIdx.x & 31;
+	if (valid && (peers & ((1u << lane) - 1)) == 0) atomicAdd(&deg[src], __popc(peers));
+	if (valid && src == (uint32_t)k) {
+		if (loopWeight > 1) atomicAdd(&deg[src], loopWeight - 1);
+		atomicAdd(loops, 1ull);
+	}
+}
+
+// relabel renumbers both ends of every key: perm[old] is the new id.
+extern "C" __global__ void relabel(uint64_t *keys, uint64_t n, const uint32_t *perm) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (i < n) {
+		uint64_t k = keys[i];
+		keys[i] = (uint64_t)perm[k >> 32] << 32 | perm[(uint32_t)k];
+	}
+}
+
+// copy_keys copies n keys.
+extern "C" __global__ void copy_keys(uint64_t *dst, const uint64_t *src, uint64_t n) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (i < n) dst[i] = src[i];
+}
+
+// list_offsets: byteoff[v] = off[rowptr[v]] for v in [0, n]: where vertex v's list starts
+// in the adjacency bytes (off has U+1 entries, its last the total).
+extern "C" __global__ void list_offsets(const uint64_t *rowptr, const uint64_t *off, uint64_t n, uint64_t *byteoff) {
+	uint64_t v = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (v <= n) byteoff[v] = off[rowptr[v]];
+}
+
+// ---- encoding -------------------------------------------------------------------------
+
+__device__ __forceinline__ void putVarint(uint8_t *p, uint64_t x) {
+	while (x >= 0x80) {
+		*p++ = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	*p = (uint8_t)x;
+}
+
+// encode writes neighbours [j0, j1) of uk, whose lists start at or after byte base of the
+// adjacency, into out (out[0] is byte base): each its varint at off[j] (after the block
+// index for a list's first), and each block start after the first its index entry.
+extern "C" __global__ void encode(const uint64_t *uk, const uint64_t *rowptr, const uint64_t *off, uint64_t j0,
+                                  uint64_t j1, uint64_t base, uint8_t *out) {
+	uint64_t j = j0 + (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (j >= j1) return;
+	uint32_t v;
+	uint64_t p, deg;
+	uint64_t x = nbrValue(uk, rowptr, j, &v, &p, &deg);
+	uint64_t at = off[j] - base;
+	if (p == 0) {
+		at += 4 * ((deg + OOC_BLOCK - 1) / OOC_BLOCK - 1);
+	} else if (p % OOC_BLOCK == 0) {
+		uint64_t start = off[j - p];
+		uint32_t rel = (uint32_t)(off[j] - start);
+		uint8_t *e = out + (start - base) + 4 * (p / OOC_BLOCK - 1);
+		e[0] = (uint8_t)rel, e[1] = (uint8_t)(rel >> 8), e[2] = (uint8_t)(rel >> 16), e[3] = (uint8_t)(rel >> 24);
+	}
+	putVarint(out + at, x);
+}
