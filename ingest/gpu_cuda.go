@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -79,6 +80,28 @@ type gpuIngest struct {
 	loops      uint64 // of them, self-loops
 	adjBytes   uint64 // the direction's adjacency bytes; y holds each neighbour's offset
 	builtBytes int64
+
+	// OOC_GPU_TRACE=1: the time of each step on the log (the device synchronized)
+	trace  bool
+	last   time.Time
+	upDur  time.Duration // spent copying staging buffers to the device
+	pinDur time.Duration // of it, pinning them
+	waits  time.Duration // the parse workers waited for a free staging buffer
+}
+
+// mark logs the time since the last mark, after the device's work when cx is given.
+func (g *gpuIngest) mark(cx *cuda.Ctx, what string) {
+	if !g.trace {
+		return
+	}
+	if cx != nil {
+		cx.Sync()
+	}
+	now := time.Now()
+	if g.p.opt.Log != nil {
+		fmt.Fprintf(g.p.opt.Log, "gpu-trace: %-28s %7.1f ms (at %.3f s)\n", what, now.Sub(g.last).Seconds()*1e3, now.Sub(g.p.start).Seconds())
+	}
+	g.last = now
 }
 
 func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error) {
@@ -94,7 +117,8 @@ func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error)
 		return nil, err
 	}
 	defer p.close()
-	g := &gpuIngest{p: p, open: make(chan struct{}), pinned: map[*chunk][]*cuda.Pinned{}}
+	g := &gpuIngest{p: p, open: make(chan struct{}), pinned: map[*chunk][]*cuda.Pinned{},
+		trace: os.Getenv("OOC_GPU_TRACE") != "", last: p.start}
 	go g.start()
 	defer g.close()
 	hdr, err := g.parse(r, name)
@@ -133,6 +157,9 @@ func (g *gpuIngest) start() {
 		return
 	}
 	g.dev = dev
+	if g.trace && g.p.opt.Log != nil {
+		fmt.Fprintf(g.p.opt.Log, "gpu-trace: device open at %.3f s\n", time.Since(g.p.start).Seconds())
+	}
 }
 
 func (g *gpuIngest) close() {
@@ -157,7 +184,8 @@ func (g *gpuIngest) close() {
 func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 	p := g.p
 	t0 := time.Now()
-	nbuf := p.workers + 4
+	// enough buffers that the parse does not wait for the device to open (about 0.1 s)
+	nbuf := 2*p.workers + 8
 	g.free, g.partial, g.up = make(chan *chunk, nbuf), make(chan *chunk, nbuf), make(chan *chunk, nbuf)
 	for range nbuf {
 		c := &chunk{}
@@ -181,9 +209,14 @@ func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 			more = false
 		}
 	}
+	g.mark(nil, "parse")
 	close(g.up)
 	<-g.upDone
 	prog.finish()
+	g.mark(nil, "last uploads")
+	if g.trace && p.opt.Log != nil {
+		fmt.Fprintf(p.opt.Log, "gpu-trace: uploads took %.1f ms (pinning %.1f), parse workers waited %.1f ms for staging buffers\n", g.upDur.Seconds()*1e3, g.pinDur.Seconds()*1e3, g.waits.Seconds()*1e3)
+	}
 	g.mu.Lock()
 	upErr := g.err
 	g.mu.Unlock()
@@ -221,11 +254,17 @@ func (g *gpuIngest) emit(batch []Edge) error {
 		select {
 		case c = <-g.partial:
 		default:
+			t := time.Now()
 			select {
 			case c = <-g.partial:
 			case c = <-g.free:
 			case <-p.ctx.Done():
 				return p.cause()
+			}
+			if g.trace {
+				g.mu.Lock()
+				g.waits += time.Since(t)
+				g.mu.Unlock()
 			}
 		}
 		n := min(len(batch), (gpuStageKeys-len(c.keys[0]))/need)
@@ -259,7 +298,10 @@ func (g *gpuIngest) uploader() {
 	}
 	for c := range g.up {
 		if g.dev != nil && g.p.ctx.Err() == nil {
-			if err := g.dev.Do(func(cx *cuda.Ctx) error { return g.upload(cx, c) }); err != nil {
+			t := time.Now()
+			err := g.dev.Do(func(cx *cuda.Ctx) error { return g.upload(cx, c) })
+			g.upDur += time.Since(t)
+			if err != nil {
 				g.fail(err)
 			}
 		}
@@ -277,6 +319,8 @@ func keyBytes(k []uint64) []byte {
 func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
 	p := g.p
 	if _, ok := g.pinned[c]; !ok {
+		t := time.Now()
+		defer func() { g.pinDur += time.Since(t) }()
 		var ps []*cuda.Pinned
 		for d := range p.dirs {
 			pin, err := cx.Pin(keyBytes(c.keys[d]))
@@ -461,12 +505,14 @@ func (g *gpuIngest) order(hdr Header) error {
 					}
 				}
 			}
+			g.mark(cx, "degree count")
 			deg := make([]uint32, g.n)
 			if err := cx.DtoH(unsafe.Pointer(&deg[0]), g.deg.Ptr, int64(4*g.n)); err != nil {
 				return err
 			}
 			var inv []uint32
 			perm, inv = degreeOrder(deg, p.workers)
+			g.mark(nil, "degree order (host)")
 			p.inv = inv
 			var err error
 			if g.perm, err = g.upload32(cx, "perm", perm); err != nil {
@@ -496,6 +542,7 @@ func (g *gpuIngest) order(hdr Header) error {
 		if err := g.sizes(cx); err != nil {
 			return err
 		}
+		g.mark(cx, "auto: degree order sized")
 		est := &OrderEstimate{SampleRate: 1, SampledLists: int(min(g.uniq, 1<<62)), InputBytes: int64(inBytes),
 			DegreeBytes: int64(g.adjBytes) + store.IDsFileBytes(int64(g.n), 4)}
 		est.ChoseDegree = est.DegreeBytes < est.InputBytes
@@ -563,6 +610,7 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	if err := cx.Sync(); err != nil {
 		return err
 	}
+	g.mark(cx, "gather")
 	for _, c := range g.chunks[d] {
 		if err := cx.Free(c); err != nil {
 			return err
@@ -580,6 +628,7 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	if err := g.sort(cx, k); err != nil {
 		return err
 	}
+	g.mark(cx, "sort")
 	g.uniq = k
 	if !g.p.opt.KeepDuplicates && k > 0 {
 		np := k/gpuTile + 1
@@ -598,7 +647,10 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 		}
 		g.x, g.y = g.y, g.x
 	}
-	return g.sizes(cx)
+	g.mark(cx, "deduplicate")
+	err = g.sizes(cx)
+	g.mark(cx, "degrees and sizes")
+	return err
 }
 
 // ---- encoding and writing -----------------------------------------------------------------
@@ -661,41 +713,60 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 	if err := cx.DtoH(unsafe.Pointer(&off[0]), listOff.Ptr, int64(8*(n+1))); err != nil {
 		return err
 	}
+	g.mark(cx, "list offsets copied back")
 	var longest uint64
 	for v := range n {
 		longest = max(longest, off[v+1]-off[v])
 	}
-	pieceCap := max(uint64(gpuPieceBytes), longest)
-	dpiece, err := cx.Alloc("encoded piece", int64(pieceCap+8))
-	if err != nil {
-		return err
-	}
-	defer cx.Free(dpiece)
-	const nbuf = 3
+	// The pieces come back into the staging buffers, pinned already, unless a list is
+	// longer than one (pinning fresh memory took 60-100 ms for 192 MiB on the H100 host).
+	const nbuf = 4
 	free := make(chan []byte, nbuf)
+	pieceCap := uint64(8*gpuStageKeys - 8)
+	for c := range g.pinned {
+		if len(free) < nbuf && longest <= pieceCap {
+			free <- keyBytes(c.keys[0])
+		}
+	}
 	var pins []*cuda.Pinned
 	defer func() {
 		for _, pin := range pins {
 			cx.Unregister(pin)
 		}
 	}()
-	for range nbuf {
-		b := make([]byte, pieceCap+8)
-		pin, err := cx.Pin(b)
-		if err != nil {
-			return err
+	if len(free) < 2 {
+		for len(free) > 0 {
+			<-free
 		}
-		pins = append(pins, pin)
-		free <- b
+		pieceCap = max(uint64(gpuPieceBytes), longest)
+		for range nbuf {
+			b := make([]byte, pieceCap+8)
+			pin, err := cx.Pin(b)
+			if err != nil {
+				return err
+			}
+			pins = append(pins, pin)
+			free <- b
+		}
 	}
+	dpiece, err := cx.Alloc("encoded piece", int64(pieceCap+8))
+	if err != nil {
+		return err
+	}
+	defer cx.Free(dpiece)
+	g.mark(nil, "pinned piece buffers")
+	var bufWait time.Duration
 	work := make(chan gpuPiece, nbuf)
 	var werr error
+	var wbusy time.Duration
 	wdone := make(chan struct{})
 	go func() {
 		defer close(wdone)
 		for pc := range work {
 			if werr == nil {
+				t := time.Now()
 				werr = w.AppendRange(pc.lo, deg[pc.lo:int(pc.lo)+len(pc.offsets)-1], pc.offsets, pc.data)
+				wbusy += time.Since(t)
 			}
 			free <- pc.buf
 		}
@@ -712,7 +783,9 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 			if err := g.launch(cx, "encode", grid(nb, gpuThreads), ptr(g.x), ptr(g.rowptr), ptr(g.y), j, j+nb, off[a], ptr(dpiece)); err != nil {
 				return err
 			}
+			t := time.Now()
 			buf := <-free
+			bufWait += time.Since(t)
 			if err := cx.DtoH(unsafe.Pointer(&buf[0]), dpiece.Ptr, int64(bytes)); err != nil {
 				free <- buf
 				return err
@@ -727,8 +800,13 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 		}
 		return nil
 	}()
+	g.mark(nil, "encoded and copied back")
 	close(work)
 	<-wdone
+	g.mark(nil, "writer done")
+	if g.trace && g.p.opt.Log != nil {
+		fmt.Fprintf(g.p.opt.Log, "gpu-trace: waited %.1f ms for the writer, busy %.1f ms for %s\n", bufWait.Seconds()*1e3, wbusy.Seconds()*1e3, bytesize.Format(int64(off[n])))
+	}
 	// every copied-back buffer is back: the pins may go
 	if err != nil {
 		return err
