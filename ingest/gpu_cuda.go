@@ -18,9 +18,10 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// The GPU ingest. The parse workers fill their keys (src<<32|dst, both ways when
-// undirected, as the CPU's phase 1 does) into pinned staging buffers, which one goroutine
-// copies into device memory while the parse goes on. Then the device, per direction,
+// The GPU ingest. The parse workers fill their edges (src<<32|dst, once each; kept
+// self-loops apart) into pinned staging buffers, which one goroutine copies into device
+// memory while the parse goes on: 8 bytes an edge cross the link, where the directed keys
+// (both ways when undirected) are twice that. Then the device, per direction,
 // sorts the keys (a stable LSD radix sort over the 2*bits(n-1) bits that matter), drops
 // duplicates, counts degrees, sizes each neighbour's varint with a prefix sum and encodes
 // the lists in pieces of about 64 MiB that are copied back and handed to the store's
@@ -62,7 +63,8 @@ type gpuIngest struct {
 	mu                sync.Mutex
 	err               error // the first upload error
 
-	// keys on the device, per direction, in chunks of gpuChunkKeys
+	// the input on the device in chunks of gpuChunkKeys keys: stream 0 the edges
+	// (src<<32|dst, no self-loops), stream 1 the kept self-loops
 	chunks [2][]*cuda.Buffer
 	keys   [2]uint64
 
@@ -189,8 +191,9 @@ func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 	g.free, g.partial, g.up = make(chan *chunk, nbuf), make(chan *chunk, nbuf), make(chan *chunk, nbuf)
 	for range nbuf {
 		c := &chunk{}
-		for d := range p.dirs {
-			c.keys[d] = make([]uint64, 0, gpuStageKeys)
+		c.keys[0] = make([]uint64, 0, gpuStageKeys)
+		if p.opt.KeepSelfLoops {
+			c.keys[1] = make([]uint64, 0, gpuStageKeys)
 		}
 		g.free <- c
 	}
@@ -244,10 +247,6 @@ func (g *gpuIngest) emit(batch []Edge) error {
 		return nil
 	}
 	p.inputEdges.Add(uint64(len(batch)))
-	need := 2
-	if p.opt.Directed {
-		need = 1
-	}
 	var loops, top uint64
 	for len(batch) > 0 {
 		var c *chunk
@@ -267,17 +266,38 @@ func (g *gpuIngest) emit(batch []Edge) error {
 				g.mu.Unlock()
 			}
 		}
-		n := min(len(batch), (gpuStageKeys-len(c.keys[0]))/need)
-		l, t := p.fill(c, batch[:n])
+		n := min(len(batch), gpuStageKeys-max(len(c.keys[0]), len(c.keys[1])))
+		l, t := g.fill(c, batch[:n])
 		loops, top = loops+l, max(top, t)
 		batch = batch[n:]
-		if gpuStageKeys-len(c.keys[0]) < need {
+		if len(c.keys[0]) == gpuStageKeys || len(c.keys[1]) == gpuStageKeys {
 			g.up <- c
 		} else {
 			g.partial <- c
 		}
 	}
 	return p.noteBatch(loops, top)
+}
+
+// fill appends the edges to c (stream 0, or 1 for a kept self-loop) and returns the
+// self-loops dropped and the largest id, as pipeline.fill.
+func (g *gpuIngest) fill(c *chunk, edges []Edge) (loops, top uint64) {
+	out, self := c.keys[0], c.keys[1]
+	keep := g.p.opt.KeepSelfLoops
+	for _, e := range edges {
+		top = max(top, e.U, e.V)
+		u, v := uint32(e.U), uint32(e.V)
+		switch {
+		case u != v:
+			out = append(out, key(u, v))
+		case keep:
+			self = append(self, key(u, u))
+		default:
+			loops++
+		}
+	}
+	c.keys[0], c.keys[1] = out, self
+	return loops, top
 }
 
 func (g *gpuIngest) fail(err error) {
@@ -317,12 +337,14 @@ func keyBytes(k []uint64) []byte {
 }
 
 func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
-	p := g.p
 	if _, ok := g.pinned[c]; !ok {
 		t := time.Now()
 		defer func() { g.pinDur += time.Since(t) }()
 		var ps []*cuda.Pinned
-		for d := range p.dirs {
+		for d := range c.keys {
+			if cap(c.keys[d]) == 0 {
+				continue
+			}
 			pin, err := cx.Pin(keyBytes(c.keys[d]))
 			if err != nil {
 				return err
@@ -331,7 +353,7 @@ func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
 		}
 		g.pinned[c] = ps
 	}
-	for d := range p.dirs {
+	for d := range c.keys {
 		keys := c.keys[d]
 		for len(keys) > 0 {
 			fill := g.keys[d] % gpuChunkKeys
@@ -339,7 +361,7 @@ func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
 				if err := g.roomForChunk(); err != nil {
 					return err
 				}
-				b, err := cx.Alloc(fmt.Sprintf("%s keys %d", store.Direction(d), len(g.chunks[d])), 8*gpuChunkKeys)
+				b, err := cx.Alloc(fmt.Sprintf("%s %d", []string{"edges", "self-loops"}[d], len(g.chunks[d])), 8*gpuChunkKeys)
 				if err != nil {
 					return &gpuSkip{reason: "ran out of device memory for the keys: " + err.Error(), reread: true}
 				}
@@ -357,19 +379,33 @@ func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
 	return nil
 }
 
-// roomForChunk refuses one more chunk of keys when the build could not hold them: the
-// keys twice over (the sort's two buffers), the vertices' arrays and the scans' sums.
+// roomForChunk refuses one more chunk of input when the build could not hold it: a
+// direction's keys twice over (the sort's two buffers) beside the input (undirected: 4
+// times an edge's 8 bytes; directed: 3), the vertices' arrays and the scans' sums.
 func (g *gpuIngest) roomForChunk() error {
 	held := uint64(len(g.chunks[0])+len(g.chunks[1])+1) * gpuChunkKeys
-	if g.keys[0]+gpuChunkKeys >= 1<<32-gpuTile || g.keys[1]+gpuChunkKeys >= 1<<32-gpuTile {
+	if g.dirKeys(held) >= 1<<32-gpuTile {
 		return &gpuSkip{reason: "sorts at most 2^32 keys a direction", reread: true}
 	}
-	need := int64(held)*16 + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 2*gpuPieceBytes
+	times := int64(4)
+	if g.p.opt.Directed {
+		times = 3
+	}
+	need := 8*int64(held)*times + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 2*gpuPieceBytes
 	if need > g.dev.Budget() {
 		return &gpuSkip{reason: fmt.Sprintf("needs more than the GPU's %s for %d keys and %d vertices",
 			bytesize.Format(g.dev.Budget()), held, g.p.maxID.Load()), reread: true}
 	}
 	return nil
+}
+
+// dirKeys is how many keys a direction has for edges input keys (loops among them
+// counted as edges: an upper bound).
+func (g *gpuIngest) dirKeys(edges uint64) uint64 {
+	if g.p.opt.Directed {
+		return edges
+	}
+	return 2 * edges
 }
 
 // ---- launches -----------------------------------------------------------------------------
@@ -493,16 +529,17 @@ func (g *gpuIngest) order(hdr Header) error {
 			if err := cx.Memset32(g.deg.Ptr, 0, int64(g.n)); err != nil {
 				return err
 			}
-			weight := uint64(2) // an undirected kept self-loop counts its vertex twice
-			if p.opt.Directed {
-				weight = 1 // it is a key in both directions
+			// both ends of every edge; a kept self-loop counts its vertex twice
+			for i, c := range g.chunks[0] {
+				k := min(gpuChunkKeys, g.keys[0]-uint64(i)*gpuChunkKeys)
+				if err := g.launch(cx, "deg_pairs", grid(k, gpuThreads), ptr(c), k, ptr(g.deg)); err != nil {
+					return err
+				}
 			}
-			for d := range p.dirs {
-				for i, c := range g.chunks[d] {
-					k := min(gpuChunkKeys, g.keys[d]-uint64(i)*gpuChunkKeys)
-					if err := g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), weight, ptr(g.loopsDev)); err != nil {
-						return err
-					}
+			for i, c := range g.chunks[1] {
+				k := min(gpuChunkKeys, g.keys[1]-uint64(i)*gpuChunkKeys)
+				if err := g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), 2, ptr(g.loopsDev)); err != nil {
+					return err
 				}
 			}
 			g.mark(cx, "degree count")
@@ -569,9 +606,9 @@ func (g *gpuIngest) upload32(cx *cuda.Ctx, name string, v []uint32) (*cuda.Buffe
 	return b, cx.HtoD(b.Ptr, unsafe.Pointer(&v[0]), int64(4*len(v)))
 }
 
-// alloc allocates what every direction's build uses, sized for the larger direction.
+// alloc allocates what every direction's build uses.
 func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
-	k := max(g.keys[0], g.keys[1])
+	k := g.dirKeys(g.keys[0]) + g.keys[1]
 	ntiles := (k + gpuTile - 1) / gpuTile
 	np := max(k, 256*ntiles, g.n+1)/gpuTile + 2
 	var err error
@@ -593,30 +630,44 @@ func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
 	return nil
 }
 
-// prepare gathers direction d's keys into one buffer, renumbers them by the degree
-// order when relabel, sorts and deduplicates them and sizes their lists.
+// prepare makes direction d's keys from the input's, renumbers them by the degree
+// order when relabel, sorts and deduplicates them and sizes their lists. The input is
+// freed after its last direction.
 func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
-	k := g.keys[d]
+	k := g.dirKeys(g.keys[0]) + g.keys[1]
 	var err error
 	if g.x, err = cx.Alloc("keys", int64(8*(k+1))); err != nil {
 		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
 	}
-	for i, c := range g.chunks[d] {
-		n := min(gpuChunkKeys, k-uint64(i)*gpuChunkKeys)
-		if err := g.launch(cx, "copy_keys", grid(n, gpuThreads), ptr(g.x)+uint64(i)*8*gpuChunkKeys, ptr(c), n); err != nil {
-			return err
+	mode, per := uint64(0), uint64(2) // undirected: both ways
+	if g.p.opt.Directed {
+		mode, per = uint64(1+d), 1
+	}
+	at := ptr(g.x)
+	for s, m := range []uint64{mode, 1} { // the self-loops as they are
+		for i, c := range g.chunks[s] {
+			n := min(gpuChunkKeys, g.keys[s]-uint64(i)*gpuChunkKeys)
+			if err := g.launch(cx, "expand", grid(n, gpuThreads), at, ptr(c), n, m); err != nil {
+				return err
+			}
+			at += 8 * n * per
 		}
+		per = 1
 	}
 	if err := cx.Sync(); err != nil {
 		return err
 	}
-	g.mark(cx, "gather")
-	for _, c := range g.chunks[d] {
-		if err := cx.Free(c); err != nil {
-			return err
+	g.mark(cx, "expand")
+	if d == g.p.dirs-1 {
+		for s := range g.chunks {
+			for _, c := range g.chunks[s] {
+				if err := cx.Free(c); err != nil {
+					return err
+				}
+			}
+			g.chunks[s] = nil
 		}
 	}
-	g.chunks[d] = nil
 	if g.y, err = cx.Alloc("sorted keys", int64(8*(k+1))); err != nil {
 		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
 	}

@@ -1,5 +1,5 @@
 // build.cu: the kernels of the GPU ingest (ingest/gpu_cuda.go). The parsed edges arrive as
-// keys src<<32|dst; the device sorts them (a stable LSD radix sort over the bits the vertex
+// keys src<<32|dst, once each (expand makes the directed keys); the device sorts them (a stable LSD radix sort over the bits the vertex
 // count needs), drops the duplicates, counts degrees, sizes every neighbour's varint and
 // encodes the lists in the store's format (store/FORMAT.md, "ADJ: one list"), byte for byte
 // what store.AppendList writes. The CPU ingest is the twin: the GPU's shards must be
@@ -272,10 +272,28 @@ extern "C" __global__ void relabel(uint64_t *keys, uint64_t n, const uint32_t *p
 	}
 }
 
-// copy_keys copies n keys.
-extern "C" __global__ void copy_keys(uint64_t *dst, const uint64_t *src, uint64_t n) {
+// expand writes the keys of n edges (src<<32|dst, no self-loops): both ways (mode 0,
+// undirected: dst[2i], dst[2i+1]), as they are (1: out-keys) or transposed (2: in-keys).
+extern "C" __global__ void expand(uint64_t *dst, const uint64_t *src, uint64_t n, uint32_t mode) {
 	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
-	if (i < n) dst[i] = src[i];
+	if (i >= n) return;
+	uint64_t k = src[i], t = k << 32 | k >> 32;
+	if (mode == 0) {
+		dst[2 * i] = k;
+		dst[2 * i + 1] = t;
+	} else {
+		dst[i] = mode == 1 ? k : t;
+	}
+}
+
+// deg_pairs adds both ends of n edges to deg.
+extern "C" __global__ void deg_pairs(const uint64_t *keys, uint64_t n, uint32_t *deg) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (i < n) {
+		uint64_t k = keys[i];
+		atomicAdd(&deg[k >> 32], 1u);
+		atomicAdd(&deg[(uint32_t)k], 1u);
+	}
 }
 
 // list_offsets: byteoff[v] = off[rowptr[v]] for v in [0, n]: where vertex v's list starts
