@@ -3,11 +3,13 @@
 package ingest
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -32,13 +34,12 @@ import (
 // input that turns out larger is read again by the CPU ingest.
 
 const (
-	gpuThreads    = 256
-	gpuTile       = 256 * 16 // build.cu's TILE
-	gpuStageKeys  = 1 << 20  // keys a staging buffer holds per direction (8 MiB)
-	gpuChunkKeys  = 16 << 20 // keys per device chunk during the parse (128 MiB)
-	gpuPieceBytes = 64 << 20 // adjacency bytes encoded and copied back at a time
-	gpuMargin     = 256 << 20
-	gpuVertexMem  = 24 // device bytes a vertex: degree, row start, list offset, new number
+	gpuThreads   = 256
+	gpuTile      = 256 * 16 // build.cu's TILE
+	gpuStageKeys = 1 << 20  // keys a staging buffer holds per direction (8 MiB)
+	gpuChunkKeys = 16 << 20 // keys per device chunk during the parse (128 MiB)
+	gpuMargin    = 256 << 20
+	gpuVertexMem = 24 // device bytes a vertex: degree, row start, list offset, new number
 )
 
 // build.cu's scan modes.
@@ -391,7 +392,7 @@ func (g *gpuIngest) roomForChunk() error {
 	if g.p.opt.Directed {
 		times = 3
 	}
-	need := 8*int64(held)*times + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 2*gpuPieceBytes
+	need := 8*int64(held)*times + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 64<<20
 	if need > g.dev.Budget() {
 		return &gpuSkip{reason: fmt.Sprintf("needs more than the GPU's %s for %d keys and %d vertices",
 			bytesize.Format(g.dev.Budget()), held, g.p.maxID.Load()), reread: true}
@@ -735,48 +736,68 @@ func (g *gpuIngest) build() error {
 }
 
 type gpuPiece struct {
-	lo      uint32
-	offsets []uint32
-	data    []byte
-	buf     []byte
+	lo               uint32
+	degrees, offsets []uint32
+	data             []byte
+	buf              []byte
 }
 
+// Pieces of the write: the lists starting in one window of gpuPieceSpan bytes, and at
+// most gpuPieceVertices vertices; a piece comes back as its degrees, its offsets and its
+// lists, in one copy.
+const (
+	gpuPieceSpan     = 4 << 20
+	gpuPieceVertices = 256 << 10
+)
+
 // write encodes the prepared direction's lists piece by piece, each copied back and
-// handed to w while the next is encoded.
+// handed to w while the next is encoded. The host holds a few pieces, not the
+// direction's per-vertex arrays.
 func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 	n := g.n
 	if n == 0 {
 		return nil
 	}
-	deg := make([]uint32, n)
-	if err := cx.DtoH(unsafe.Pointer(&deg[0]), g.deg.Ptr, int64(4*n)); err != nil {
-		return err
-	}
-	listOff, err := cx.Alloc("list offsets", int64(8*(n+1)))
+	// where the pieces start: (vertex, row start, list start) each
+	most := g.adjBytes/gpuPieceSpan + n/gpuPieceVertices + 2
+	bounds, err := cx.Alloc("piece bounds", int64(24*most))
 	if err != nil {
 		return err
 	}
-	defer cx.Free(listOff)
-	if err := g.launch(cx, "list_offsets", grid(n+1, gpuThreads), ptr(g.rowptr), ptr(g.y), n, ptr(listOff)); err != nil {
+	defer cx.Free(bounds)
+	if err := cx.Memset32(g.loopsDev.Ptr, 0, 2); err != nil {
 		return err
 	}
-	off := make([]uint64, n+1)
-	if err := cx.DtoH(unsafe.Pointer(&off[0]), listOff.Ptr, int64(8*(n+1))); err != nil {
+	if err := g.launch(cx, "piece_bounds", grid(n, gpuThreads), ptr(g.rowptr), ptr(g.y), n, gpuPieceSpan, gpuPieceVertices, ptr(g.loopsDev), ptr(bounds)); err != nil {
 		return err
 	}
-	g.mark(cx, "list offsets copied back")
+	count, err := g.read64(cx, g.loopsDev.Ptr)
+	if err != nil {
+		return err
+	}
+	type bound struct{ v, row, at uint64 }
+	bs := make([]bound, count+2)
+	if count > 0 {
+		if err := cx.DtoH(unsafe.Pointer(&bs[1]), bounds.Ptr, int64(24*count)); err != nil {
+			return err
+		}
+	}
+	bs[count+1] = bound{n, g.uniq, g.adjBytes}
+	slices.SortFunc(bs, func(a, b bound) int { return cmp.Compare(a.v, b.v) })
 	var longest uint64
-	for v := range n {
-		longest = max(longest, off[v+1]-off[v])
+	for i := range bs[:len(bs)-1] {
+		longest = max(longest, bs[i+1].at-bs[i].at)
 	}
-	// The pieces come back into the staging buffers, pinned already, unless a list is
-	// longer than one (pinning fresh memory took 60-100 ms for 192 MiB on the H100 host).
+	g.mark(cx, "piece bounds")
+	// The pieces come back into the staging buffers, pinned already, unless a piece is
+	// larger than one (pinning fresh memory took 60-100 ms for 192 MiB on the H100 host).
 	const nbuf = 4
+	meta := uint64(8*gpuPieceVertices + 8)
+	pieceCap := meta + longest
 	free := make(chan []byte, nbuf)
-	pieceCap := uint64(8*gpuStageKeys - 8)
 	for c := range g.pinned {
-		if len(free) < nbuf && longest <= pieceCap {
-			free <- keyBytes(c.keys[0])
+		if b := keyBytes(c.keys[0]); len(free) < nbuf && pieceCap <= uint64(len(b)) {
+			free <- b
 		}
 	}
 	var pins []*cuda.Pinned
@@ -789,9 +810,8 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 		for len(free) > 0 {
 			<-free
 		}
-		pieceCap = max(uint64(gpuPieceBytes), longest)
 		for range nbuf {
-			b := make([]byte, pieceCap+8)
+			b := make([]byte, pieceCap)
 			pin, err := cx.Pin(b)
 			if err != nil {
 				return err
@@ -805,7 +825,6 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 		return err
 	}
 	defer cx.Free(dpiece)
-	g.mark(nil, "pinned piece buffers")
 	var bufWait time.Duration
 	work := make(chan gpuPiece, nbuf)
 	var werr error
@@ -816,38 +835,35 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 		for pc := range work {
 			if werr == nil {
 				t := time.Now()
-				werr = w.AppendRange(pc.lo, deg[pc.lo:int(pc.lo)+len(pc.offsets)-1], pc.offsets, pc.data)
+				werr = w.AppendRange(pc.lo, pc.degrees, pc.offsets, pc.data)
 				wbusy += time.Since(t)
 			}
 			free <- pc.buf
 		}
 	}()
 	err = func() error {
-		var j uint64
-		for a := uint64(0); a < n; {
-			b, nb := a+1, uint64(deg[a])
-			for b < n && off[b+1]-off[a] <= pieceCap {
-				nb += uint64(deg[b])
-				b++
+		for i := range bs[:len(bs)-1] {
+			a, b := bs[i], bs[i+1]
+			k, bytes := b.v-a.v, b.at-a.at
+			if k == 0 {
+				continue
 			}
-			bytes := off[b] - off[a]
-			if err := g.launch(cx, "encode", grid(nb, gpuThreads), ptr(g.x), ptr(g.rowptr), ptr(g.y), j, j+nb, off[a], ptr(dpiece)); err != nil {
+			dataAt := 8*k + 4
+			if err := g.launch(cx, "piece_meta", grid(k+1, gpuThreads), ptr(g.rowptr), ptr(g.y), ptr(g.deg), a.v, k, ptr(dpiece)); err != nil {
+				return err
+			}
+			if err := g.launch(cx, "encode", grid(b.row-a.row, gpuThreads), ptr(g.x), ptr(g.rowptr), ptr(g.y), a.row, b.row, a.at, ptr(dpiece)+dataAt); err != nil {
 				return err
 			}
 			t := time.Now()
 			buf := <-free
 			bufWait += time.Since(t)
-			if err := cx.DtoH(unsafe.Pointer(&buf[0]), dpiece.Ptr, int64(bytes)); err != nil {
+			if err := cx.DtoH(unsafe.Pointer(&buf[0]), dpiece.Ptr, int64(dataAt+bytes)); err != nil {
 				free <- buf
 				return err
 			}
-			offsets := make([]uint32, b-a+1)
-			for i := range offsets {
-				offsets[i] = uint32(off[a+uint64(i)] - off[a])
-			}
-			work <- gpuPiece{lo: uint32(a), offsets: offsets, data: buf[:bytes], buf: buf}
-			j += nb
-			a = b
+			words := unsafe.Slice((*uint32)(unsafe.Pointer(&buf[0])), 2*k+1)
+			work <- gpuPiece{lo: uint32(a.v), degrees: words[:k], offsets: words[k:], data: buf[dataAt : dataAt+bytes], buf: buf}
 		}
 		return nil
 	}()
@@ -856,12 +872,13 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 	<-wdone
 	g.mark(nil, "writer done")
 	if g.trace && g.p.opt.Log != nil {
-		fmt.Fprintf(g.p.opt.Log, "gpu-trace: waited %.1f ms for the writer, busy %.1f ms for %s\n", bufWait.Seconds()*1e3, wbusy.Seconds()*1e3, bytesize.Format(int64(off[n])))
+		fmt.Fprintf(g.p.opt.Log, "gpu-trace: %d pieces, waited %.1f ms for the writer, busy %.1f ms for %s\n",
+			len(bs)-1, bufWait.Seconds()*1e3, wbusy.Seconds()*1e3, bytesize.Format(int64(g.adjBytes)))
 	}
 	// every copied-back buffer is back: the pins may go
 	if err != nil {
 		return err
 	}
-	g.builtBytes += int64(off[n])
+	g.builtBytes += int64(g.adjBytes)
 	return werr
 }

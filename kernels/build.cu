@@ -296,11 +296,36 @@ extern "C" __global__ void deg_pairs(const uint64_t *keys, uint64_t n, uint32_t 
 	}
 }
 
-// list_offsets: byteoff[v] = off[rowptr[v]] for v in [0, n]: where vertex v's list starts
-// in the adjacency bytes (off has U+1 entries, its last the total).
-extern "C" __global__ void list_offsets(const uint64_t *rowptr, const uint64_t *off, uint64_t n, uint64_t *byteoff) {
-	uint64_t v = (uint64_t)blockIdx.x * RT + threadIdx.x;
-	if (v <= n) byteoff[v] = off[rowptr[v]];
+// listStart is where vertex v's list starts in the adjacency bytes (off has U+1 entries,
+// its last the total; v may be n).
+__device__ __forceinline__ uint64_t listStart(const uint64_t *rowptr, const uint64_t *off, uint64_t v) {
+	return off[rowptr[v]];
+}
+
+// piece_bounds finds where the write's pieces start: at each vertex whose list starts in
+// another window of span bytes than its predecessor's, and every maxV vertices. Each
+// start v appends (v, rowptr[v], listStart(v)) to out, in no order; *count counts them.
+extern "C" __global__ void piece_bounds(const uint64_t *rowptr, const uint64_t *off, uint64_t n, uint64_t span,
+                                        uint64_t maxV, unsigned long long *count, uint64_t *out) {
+	uint64_t v = (uint64_t)blockIdx.x * RT + threadIdx.x + 1;
+	if (v >= n) return;
+	uint64_t a = listStart(rowptr, off, v - 1), b = listStart(rowptr, off, v);
+	if (a / span != b / span || v % maxV == 0) {
+		uint64_t i = atomicAdd(count, 1ull);
+		out[3 * i] = v;
+		out[3 * i + 1] = rowptr[v];
+		out[3 * i + 2] = b;
+	}
+}
+
+// piece_meta writes the degrees of vertices [a, a+k) as k uint32 at out, and their lists'
+// k+1 offsets from the first's start as uint32 after them.
+extern "C" __global__ void piece_meta(const uint64_t *rowptr, const uint64_t *off, const uint32_t *deg, uint64_t a,
+                                      uint64_t k, uint32_t *out) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	if (i > k) return;
+	if (i < k) out[i] = deg[a + i];
+	out[k + i] = (uint32_t)(listStart(rowptr, off, a + i) - listStart(rowptr, off, a));
 }
 
 // ---- encoding -------------------------------------------------------------------------
