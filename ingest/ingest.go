@@ -333,8 +333,12 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
 			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
 	}
-	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers)\n",
-		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers)
+	on := ""
+	if r.Backend != "" && r.Backend != BackendCPU {
+		on = ", " + r.Backend
+	}
+	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers%s)\n",
+		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers, on)
 }
 
 // setMemoryLimit makes the Go collector work to keep the heap within the budget, and
