@@ -3,7 +3,6 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math/rand/v2"
@@ -25,25 +24,6 @@ func needGPU(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skipf("no GPU: %v", err)
 	}
-}
-
-func writeEdgeFile(t *testing.T, edges []Edge) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "edges.txt")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	fmt.Fprintf(w, "# %d edges\n", len(edges))
-	for _, e := range edges {
-		fmt.Fprintf(w, "%d\t%d\n", e.U, e.V)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	return path
 }
 
 func TestGPUMatchesCPU(t *testing.T) {
@@ -137,18 +117,5 @@ func TestGPUHubList(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkGraph(t, gpuOpt.Dest, reference(edges, opt), opt)
-	}
-}
-
-// TestGPUAutoBackendSmall: the automatic backend leaves a small input to the CPU.
-func TestGPUAutoBackendSmall(t *testing.T) {
-	needGPU(t)
-	path := writeEdgeFile(t, []Edge{{0, 1}, {1, 2}})
-	rep, err := File(path, Options{Dest: filepath.Join(t.TempDir(), "g.ooc")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Backend != BackendCPU {
-		t.Errorf("a 2-edge input built on %q, want the CPU", rep.Backend)
 	}
 }

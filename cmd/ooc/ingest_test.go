@@ -233,3 +233,18 @@ func TestMemAboveMachineWarns(t *testing.T) {
 		t.Fatalf("--mem 64MiB: code %d, stderr %q", code, stderr)
 	}
 }
+
+// TestIngestBackendFlag: an unknown --backend is a usage error; --backend cpu builds.
+func TestIngestBackendFlag(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "tri.txt")
+	if err := os.WriteFile(in, []byte("0 1\n1 2\n2 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "g.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "--backend", "tpu", "-o", out, in); code != exitUsage || !strings.Contains(stderr, "--backend") {
+		t.Errorf("--backend tpu: code %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--backend", "cpu", "-o", out, in); code != exitOK {
+		t.Errorf("--backend cpu: code %d, stderr %q", code, stderr)
+	}
+}
