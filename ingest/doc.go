@@ -30,6 +30,18 @@
 // (about 4-5 bytes per directed edge copy) live in the graph's temporary directory
 // beside the shards and vanish with it.
 //
+// With a GPU (a -tags cuda build, gpu_cuda.go, kernels/build.cu), phase 2 runs on the
+// device instead, and phase 1 keeps no spill: the parse workers fill each edge's key, once,
+// into pinned staging buffers that one goroutine copies to device memory as the parse goes
+// on; the device makes the directed keys, sorts them (a stable LSD radix sort over the
+// 2*bits(n-1) bits that matter), drops duplicates, counts degrees, sizes each varint with
+// a prefix sum and encodes the lists piece by piece, each piece (degrees, offsets, lists)
+// copied back in one copy and handed to store.CSRWriter while the next is encoded. The
+// degree order's permutation comes from the device's degree count (degreeOrder, on the
+// host); --order auto compares the exact sizes of both orders. The keys must fit in device
+// memory twice over; an input found too large is read again by the CPU pipeline, so the
+// GPU takes regular files only. The shards are byte-identical to the CPU's.
+//
 // Output is deterministic: the same input gives byte-identical shards whatever the
 // worker count, chunk sizes and budget, since every list is sorted and the writer cuts
 // shards from the lists alone.
