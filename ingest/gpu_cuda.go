@@ -145,7 +145,7 @@ func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error)
 // start opens the device and loads the kernels, while the parse begins.
 func (g *gpuIngest) start() {
 	defer close(g.open)
-	dev, err := cuda.Open(0, 0, gpuMargin)
+	dev, err := cuda.Open(0, g.p.opt.gpuBudget, gpuMargin)
 	if err != nil {
 		g.devErr = err
 		return

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/cuda"
@@ -117,5 +118,48 @@ func TestGPUHubList(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkGraph(t, gpuOpt.Dest, reference(edges, opt), opt)
+	}
+}
+
+// TestGPUFallback: an input whose keys do not fit in the device's budget is read again and
+// built by the CPU ingest with the automatic backend, and is an error with --backend gpu;
+// neither leaves anything at the destination but the graph.
+func TestGPUFallback(t *testing.T) {
+	needGPU(t)
+	rng, _ := seededRand(t, 43)
+	edges := randomEdges(rng, 1<<16, 300000)
+	path := writeEdgeFile(t, edges)
+	dir := t.TempDir()
+	opt := Options{Dest: filepath.Join(dir, "auto.ooc"), gpuBudget: 64 << 20}
+	var log bytes.Buffer
+	opt.Log = &log
+	// the automatic backend leaves small files to the CPU: this one is small, so insist
+	// through the same path a large file takes
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	rep, err := FileFrom(f, path, max(st.Size(), gpuMinBytes), opt)
+	if err != nil {
+		t.Fatalf("auto backend over budget: %v", err)
+	}
+	if rep.Backend != BackendCPU || !strings.Contains(log.String(), "building on the CPU") {
+		t.Errorf("built on %q; log %q", rep.Backend, log.String())
+	}
+	checkGraph(t, opt.Dest, reference(edges, Options{}), Options{})
+	opt.Dest, opt.Backend, opt.Log = filepath.Join(dir, "gpu.ooc"), BackendGPU, nil
+	if _, err := File(path, opt); err == nil || !strings.Contains(err.Error(), "--backend gpu") {
+		t.Errorf("--backend gpu over budget: %v", err)
+	}
+	if _, err := os.Stat(opt.Dest); !os.IsNotExist(err) {
+		t.Errorf("the failed GPU ingest left %s: %v", opt.Dest, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); n != "auto.ooc" && !strings.HasSuffix(n, ".lock") {
+			t.Errorf("the directory holds %s", n)
+		}
 	}
 }

@@ -54,6 +54,7 @@ type Options struct {
 	spillSlab int64 // their slab size
 	headsMem  int64 // bytes a split may keep its blocks' headers in (headsLimit); -1: none
 	groupBits groupBits
+	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
 }
 
 // Phase is the cost of one pipeline phase.
