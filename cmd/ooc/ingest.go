@@ -214,13 +214,14 @@ type ingestReport struct {
 	PeakRSS int64          `json:"peak_rss"`
 	Mem     int64          `json:"mem"`
 	Workers int            `json:"workers"`
+	Backend string         `json:"backend"` // "cpu", or "gpu (DEVICE)"
 	Phases  []ingest.Phase `json:"phases"`
 }
 
 func ingestJSON(dest string, r *ingest.Report) ingestReport {
 	m := r.Manifest
 	return ingestReport{Graph: dest, graphCounts: countsOf(m), Format: m.Input.Format, Seconds: r.Seconds,
-		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Phases: r.Phases}
+		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Backend: r.Backend, Phases: r.Phases}
 }
 
 // checkOrder validates --order.

@@ -36,6 +36,9 @@ func TestIngestInfoVerify(t *testing.T) {
 	if rep["vertices"] != 4.0 || rep["edges"] != 8.0 || rep["self_loops_dropped"] != 1.0 || rep["duplicates_dropped"] != 1.0 {
 		t.Errorf("ingest --json: %v", rep)
 	}
+	if rep["backend"] != "cpu" { // a file this small stays on the CPU, GPU or not
+		t.Errorf("ingest --json: backend %v, want cpu", rep["backend"])
+	}
 	if !strings.Contains(stderr, "4 vertices, 8 edges") {
 		t.Errorf("summary missing: %q", stderr)
 	}
