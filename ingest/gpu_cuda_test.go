@@ -163,3 +163,51 @@ func TestGPUFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestGPURealGraphs: the four real graphs of shared/data (gzip, SNAP text and MatrixMarket)
+// on both backends, undirected and directed: the same bytes. A symmetric MatrixMarket
+// file read --directed is left to the CPU.
+func TestGPURealGraphs(t *testing.T) {
+	needGPU(t)
+	data := sharedDataDir(t)
+	for _, file := range []string{"facebook_combined.txt.gz", "soc-Slashdot0902.txt.gz", "cnr-2000.txt.gz", "luxembourg_osm.mtx.gz"} {
+		for _, directed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s_directed%v", file, directed), func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(data, file)
+				gpuOpt := Options{Dest: filepath.Join(dir, "gpu.ooc"), Directed: directed, Backend: BackendGPU, Order: OrderAuto}
+				rep, err := File(path, gpuOpt)
+				if strings.HasSuffix(file, ".mtx.gz") && directed {
+					if err == nil || !strings.Contains(err.Error(), "symmetric") {
+						t.Errorf("a symmetric MatrixMarket file read --directed on the GPU: %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				cpuOpt := gpuOpt
+				cpuOpt.Dest, cpuOpt.Backend, cpuOpt.Order = filepath.Join(dir, "cpu.ooc"), BackendCPU, rep.Manifest.VertexOrder
+				crep, err := File(path, cpuOpt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gm, cm := rep.Manifest, crep.Manifest
+				if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.DuplicatesDropped != cm.DuplicatesDropped ||
+					gm.SelfLoopsDropped != cm.SelfLoopsDropped || gm.IDBase != cm.IDBase || gm.Bytes != cm.Bytes {
+					t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
+				}
+				gs, cs := shardFiles(t, gpuOpt.Dest), shardFiles(t, cpuOpt.Dest)
+				for name, b := range cs {
+					if !bytes.Equal(gs[name], b) {
+						t.Errorf("%s differs", name)
+					}
+				}
+				if len(gs) != len(cs) {
+					t.Errorf("%d shards on the GPU, %d on the CPU", len(gs), len(cs))
+				}
+				t.Logf("%s: %s order (GPU: exact sizes)", file, gm.VertexOrder)
+			})
+		}
+	}
+}

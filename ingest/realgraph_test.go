@@ -10,10 +10,14 @@ import (
 )
 
 // sharedData is ../shared/data beside the repository (CI clones the repository next to
-// shared/); tests that need it skip when it is absent.
+// shared/), or $OOC_SHARED_DATA (a test binary run on another machine); tests that need it
+// skip when it is absent.
 func sharedDataDir(t *testing.T) string {
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "data")
+	if d := os.Getenv("OOC_SHARED_DATA"); d != "" {
+		dir = d
+	}
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
 		t.Skipf("no real graphs at %s", dir)
 	}
