@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/oocgraph/ooc/store"
 )
 
 // Backends of Options.Backend: where phase 2 (sorting, deduplicating, encoding) runs.
@@ -49,6 +51,39 @@ func gpuEligible(r io.Reader, size int64, opt Options) string {
 		return fmt.Sprintf("leaves inputs under %d MiB to the CPU", gpuMinBytes>>20)
 	}
 	return ""
+}
+
+// gpuEdgesEligible says why the GPU ingest cannot take FromEdges' input, or "" when it
+// can: the automatic backend wants hdr.Entries, the edges announced, to make an input of
+// gpuMinBytes as 8-byte edges.
+func gpuEdgesEligible(hdr Header, opt Options) string {
+	switch {
+	case opt.Relabel:
+		return "does not take --relabel"
+	case (opt.Backend == "" || opt.Backend == BackendAuto) && hdr.Entries < gpuMinBytes/8:
+		return fmt.Sprintf("leaves inputs of under %d edges to the CPU", gpuMinBytes/8)
+	}
+	return ""
+}
+
+// fromEdgesGPU is fileFromGPU for FromEdges: after a skip the CPU pipeline calls produce
+// again.
+func fromEdgesGPU(opt Options, input store.InputInfo, hdr Header, produce func(emit func([]Edge) error) error) (*Report, bool, error) {
+	if opt.Backend == BackendCPU {
+		return nil, false, nil
+	}
+	rep, err := gpuEdges(opt, input, hdr, produce)
+	var skip *gpuSkip
+	if err == nil || !errors.As(err, &skip) {
+		return rep, true, err
+	}
+	if opt.Backend == BackendGPU {
+		return nil, true, fmt.Errorf("ingest: --backend gpu: %w", err)
+	}
+	if skip.reread && opt.Log != nil {
+		fmt.Fprintf(opt.Log, "ingest: %v; building on the CPU\n", err)
+	}
+	return nil, false, nil
 }
 
 // fileFromGPU runs the GPU ingest when the options let it, and says whether it did; on a

@@ -111,10 +111,48 @@ func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error)
 	if why := gpuEligible(r, size, opt); why != "" {
 		return nil, &gpuSkip{reason: why}
 	}
+	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
+	return gpuRun(opt, info, name, size, func(g *gpuIngest) (Header, error) {
+		var res *ParseResult
+		hdr, err := g.phase1("parse", func(prog *progress, emit func([]Edge) error) error {
+			var err error
+			res, err = Parse(r, g.p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
+				prog.addEdges(int64(len(b)))
+				return emit(b)
+			})
+			return err
+		})
+		if err == nil {
+			hdr = res.Header
+			g.p.input.Format, g.p.compression = string(res.Format), res.Compression
+			g.p.phases[len(g.p.phases)-1].Bytes = res.InBytes
+		}
+		return hdr, err
+	})
+}
+
+// gpuEdges is FromEdges on the GPU: produce is called once, or once more by the CPU
+// pipeline after a skip.
+func gpuEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit func([]Edge) error) error) (*Report, error) {
+	if why := gpuEdgesEligible(hdr, opt); why != "" {
+		return nil, &gpuSkip{reason: why}
+	}
+	return gpuRun(opt, input, input.Name, -1, func(g *gpuIngest) (Header, error) {
+		_, err := g.phase1("partition", func(prog *progress, emit func([]Edge) error) error {
+			return produce(func(b []Edge) error {
+				prog.addEdges(int64(len(b)))
+				return emit(b)
+			})
+		})
+		return hdr, err
+	})
+}
+
+// gpuRun runs a GPU ingest whose input phase1 reads.
+func gpuRun(opt Options, info store.InputInfo, name string, size int64, phase1 func(g *gpuIngest) (Header, error)) (*Report, error) {
 	if err := cuda.Available(); err != nil {
 		return nil, &gpuSkip{reason: "found no GPU: " + err.Error()}
 	}
-	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	p, err := newPipeline(opt, info, name, size)
 	if err != nil {
 		return nil, err
@@ -124,7 +162,7 @@ func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error)
 		trace: os.Getenv("OOC_GPU_TRACE") != "", last: p.start}
 	go g.start()
 	defer g.close()
-	hdr, err := g.parse(r, name)
+	hdr, err := phase1(g)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +226,9 @@ func (g *gpuIngest) close() {
 
 // ---- the parse ----------------------------------------------------------------------------
 
-func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
+// phase1 runs read, which hands the input's edges to emit, with the staging buffers and
+// their uploader, and records the phase.
+func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Edge) error) error) (Header, error) {
 	p := g.p
 	t0 := time.Now()
 	// enough buffers that the parse does not wait for the device to open (about 0.1 s),
@@ -209,11 +249,8 @@ func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 	}
 	g.upDone = make(chan struct{})
 	go g.uploader()
-	prog := newProgress(p.opt.Progress, "parse", p.inBytes, true)
-	res, err := Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
-		prog.addEdges(int64(len(b)))
-		return g.emit(b)
-	})
+	prog := newProgress(p.opt.Progress, name, max(p.inBytes, 0), p.inBytes > 0)
+	err := read(prog, g.emit)
 	for more := true; more; {
 		select {
 		case c := <-g.partial:
@@ -222,19 +259,19 @@ func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 			more = false
 		}
 	}
-	g.mark(nil, "parse")
+	g.mark(nil, name)
 	close(g.up)
 	<-g.upDone
 	prog.finish()
 	g.mark(nil, "last uploads")
 	if g.trace && p.opt.Log != nil {
-		fmt.Fprintf(p.opt.Log, "gpu-trace: uploads took %.1f ms (pinning %.1f), parse workers waited %.1f ms for staging buffers\n", g.upDur.Seconds()*1e3, g.pinDur.Seconds()*1e3, g.waits.Seconds()*1e3)
+		fmt.Fprintf(p.opt.Log, "gpu-trace: uploads took %.1f ms (pinning %.1f), workers waited %.1f ms for staging buffers\n", g.upDur.Seconds()*1e3, g.pinDur.Seconds()*1e3, g.waits.Seconds()*1e3)
 	}
 	g.mu.Lock()
 	upErr := g.err
 	g.mu.Unlock()
 	if upErr != nil {
-		return Header{}, upErr // a skip comes first: the parse stopped because of it
+		return Header{}, upErr // a skip comes first: the input stopped because of it
 	}
 	if err != nil {
 		return Header{}, err
@@ -242,9 +279,8 @@ func (g *gpuIngest) parse(r io.Reader, name string) (Header, error) {
 	if p.ctx.Err() != nil {
 		return Header{}, p.cause()
 	}
-	p.input.Format, p.compression = string(res.Format), res.Compression
-	p.phases = append(p.phases, Phase{Name: "parse", Seconds: time.Since(t0).Seconds(), Bytes: res.InBytes, Edges: p.inputEdges.Load()})
-	return res.Header, nil
+	p.phases = append(p.phases, Phase{Name: name, Seconds: time.Since(t0).Seconds(), Edges: p.inputEdges.Load()})
+	return Header{}, nil
 }
 
 // emit is the parse's batch handler: p.emit's, with staging buffers for chunks.

@@ -211,3 +211,49 @@ func TestGPURealGraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUFromEdges: generators' edges (FromEdges) on both backends, both orders: the same
+// bytes; and an input over the device's budget built by the CPU pipeline, which calls the
+// producer again.
+func TestGPUFromEdges(t *testing.T) {
+	needGPU(t)
+	rng, _ := seededRand(t, 44)
+	edges := randomEdges(rng, 1<<18, 400000)
+	hdr := Header{Vertices: 1<<18 + 5} // isolated vertices at the end
+	for _, order := range []string{store.OrderInput, store.OrderDegree} {
+		dir := t.TempDir()
+		grep, err := fromEdges(t, edges, Options{Dest: filepath.Join(dir, "gpu.ooc"), Backend: BackendGPU, Order: order}, hdr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(grep.Backend, BackendGPU) {
+			t.Fatalf("built on %q", grep.Backend)
+		}
+		if _, err := fromEdges(t, edges, Options{Dest: filepath.Join(dir, "cpu.ooc"), Backend: BackendCPU, Order: order}, hdr); err != nil {
+			t.Fatal(err)
+		}
+		w := reference(edges, Options{})
+		w.n = hdr.Vertices
+		checkGraph(t, filepath.Join(dir, "gpu.ooc"), w, Options{})
+		gs, cs := shardFiles(t, filepath.Join(dir, "gpu.ooc")), shardFiles(t, filepath.Join(dir, "cpu.ooc"))
+		for name, b := range cs {
+			if !bytes.Equal(gs[name], b) {
+				t.Errorf("%s order: %s differs", order, name)
+			}
+		}
+	}
+	calls := 0
+	dest := filepath.Join(t.TempDir(), "auto.ooc")
+	rep, err := FromEdges(Options{Dest: dest, gpuBudget: 64 << 20}, store.InputInfo{Name: "test"}, Header{Entries: 1 << 30},
+		func(emit func([]Edge) error) error {
+			calls++
+			return emit(edges)
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Backend != BackendCPU || calls != 2 {
+		t.Errorf("over the budget: built on %q after %d calls of the producer, want the CPU after 2", rep.Backend, calls)
+	}
+	checkGraph(t, dest, reference(edges, Options{}), Options{})
+}

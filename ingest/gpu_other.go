@@ -2,9 +2,18 @@
 
 package ingest
 
-import "io"
+import (
+	"io"
+
+	"github.com/oocgraph/ooc/store"
+)
 
 // gpuFile is the GPU ingest; this build has none (-tags cuda adds it).
 func gpuFile(io.Reader, string, int64, Options) (*Report, error) {
+	return nil, &gpuSkip{reason: "is not in this build (built without -tags cuda)"}
+}
+
+// gpuEdges is FromEdges on the GPU; this build has none.
+func gpuEdges(Options, store.InputInfo, Header, func(emit func([]Edge) error) error) (*Report, error) {
 	return nil, &gpuSkip{reason: "is not in this build (built without -tags cuda)"}
 }

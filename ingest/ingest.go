@@ -144,8 +144,17 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 // FromEdges ingests the edges that produce passes to emit (which may be called
 // concurrently; batches are not retained). Generators use it to write graphs straight
 // through the ingest path; hdr plays the part of a file header (Vertices may exceed the
-// largest id, to include isolated vertices).
+// largest id, to include isolated vertices; Entries, when set, announces how many edges
+// produce passes, which lets the automatic backend take a large input to the GPU).
+// produce must give the same edges each time it is called: when the GPU finds the input
+// too large for its memory, the CPU pipeline calls it again.
 func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit func(batch []Edge) error) error) (*Report, error) {
+	if err := CheckBackend(opt.Backend); err != nil {
+		return nil, err
+	}
+	if rep, done, err := fromEdgesGPU(opt, input, hdr, produce); done {
+		return rep, err
+	}
 	p, err := newPipeline(opt, input, input.Name, -1)
 	if err != nil {
 		return nil, err

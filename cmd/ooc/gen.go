@@ -64,6 +64,7 @@ type genArgs struct {
 	shardBytes byteSize
 	mem        byteSize
 	workers    int
+	backend    string // the ingest's (gen's --backend); "" is auto
 }
 
 // addSpecFlags declares the generator flags that gen and bench share.
@@ -91,6 +92,7 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	addSpecFlags(fs, &a.spec)
 	addBuildFlags(fs, a)
 	fs.StringVar(&a.format, "format", "text", "edge list format: text, bin32 or bin64")
+	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "a .ooc output's ingest: auto (the GPU for 8M edges and more when usable), cpu or gpu")
 	fs.StringVar(&a.out, "o", "", "output: a .ooc graph directory, an edge list file, or - (required)")
 	return fs
 }
@@ -248,8 +250,11 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 	if err := checkOrder(a.order); err != nil {
 		return nil, err
 	}
+	if ingest.CheckBackend(a.backend) != nil {
+		return nil, usagef("--backend %q: want auto, cpu or gpu", a.backend)
+	}
 	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, Order: a.order, ShardBytes: int64(a.shardBytes),
-		Mem: int64(a.mem), Workers: a.workers, Context: ctx}
+		Mem: int64(a.mem), Workers: a.workers, Context: ctx, Backend: a.backend}
 	if !a.quiet {
 		opt.Log = e.stderr
 		if e.isTerminal {
@@ -257,7 +262,7 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 		}
 	}
 	input := store.InputInfo{Name: a.spec.String(), Bytes: -1, Format: "gen"}
-	hdr := ingest.Header{Vertices: a.spec.Vertices()}
+	hdr := ingest.Header{Vertices: a.spec.Vertices(), Entries: a.spec.Edges()}
 	rep, err := ingest.FromEdges(opt, input, hdr, func(emit func([]ingest.Edge) error) error {
 		return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
 			return emit(asIngestEdges(b))
