@@ -26,20 +26,22 @@ import (
 // (both ways when undirected) are twice that. Then the device, per direction,
 // sorts the keys (a stable LSD radix sort over the 2*bits(n-1) bits that matter), drops
 // duplicates, counts degrees, sizes each neighbour's varint with a prefix sum and encodes
-// the lists in pieces of about 64 MiB that are copied back and handed to the store's
+// the lists in pieces of about 4 MiB that are copied back and handed to the store's
 // writer while the next is encoded (kernels/build.cu). The CPU ingest is its twin: the
 // shards are byte-identical (gpu_cuda_test.go).
 //
-// The keys must fit in device memory twice over (16 bytes a key, plus 24 a vertex); an
-// input that turns out larger is read again by the CPU ingest.
+// A direction's keys must fit in device memory twice over beside the input: 32 bytes an
+// undirected edge, 24 a directed one, plus 20 a vertex. An input that turns out larger is
+// read again by the CPU ingest.
 
 const (
 	gpuThreads   = 256
 	gpuTile      = 256 * 16 // build.cu's TILE
-	gpuStageKeys = 1 << 20  // keys a staging buffer holds per direction (8 MiB)
+	gpuStageKeys = 1 << 20  // keys a staging buffer holds per stream (8 MiB)
 	gpuChunkKeys = 16 << 20 // keys per device chunk during the parse (128 MiB)
 	gpuMargin    = 256 << 20
-	gpuVertexMem = 24 // device bytes a vertex: degree, row start, list offset, new number
+	gpuVertexMem = 20       // device bytes a vertex: degree, row start, new number and back
+	gpuFixedMem  = 64 << 20 // the pieces being encoded, the scans' sums
 )
 
 // build.cu's scan modes.
@@ -437,7 +439,7 @@ func (g *gpuIngest) roomForChunk() error {
 	if g.p.opt.Directed {
 		times = 3
 	}
-	need := 8*int64(held)*times + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + 64<<20
+	need := 8*int64(held)*times + int64(held)/4 + gpuVertexMem*int64(g.p.maxID.Load()) + gpuFixedMem
 	if need > g.dev.Budget() {
 		return &gpuSkip{reason: fmt.Sprintf("needs more than the GPU's %s for %d keys and %d vertices",
 			bytesize.Format(g.dev.Budget()), held, g.p.maxID.Load()), reread: true}
