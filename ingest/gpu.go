@@ -69,35 +69,36 @@ func gpuEdgesEligible(hdr Header, opt Options) string {
 // fromEdgesGPU is fileFromGPU for FromEdges: after a skip the CPU pipeline calls produce
 // again.
 func fromEdgesGPU(opt Options, input store.InputInfo, hdr Header, produce func(emit func([]Edge) error) error) (*Report, bool, error) {
-	if opt.Backend == BackendCPU {
-		return nil, false, nil
-	}
-	rep, err := gpuEdges(opt, input, hdr, produce)
-	var skip *gpuSkip
-	if err == nil || !errors.As(err, &skip) {
-		return rep, true, err
-	}
-	if opt.Backend == BackendGPU {
-		return nil, true, fmt.Errorf("ingest: --backend gpu: %w", err)
-	}
-	if skip.reread && opt.Log != nil {
-		fmt.Fprintf(opt.Log, "ingest: %v; building on the CPU\n", err)
-	}
-	return nil, false, nil
+	return tryGPU(opt, func() (*Report, error) { return gpuEdges(opt, input, hdr, produce) }, func() error { return nil })
 }
 
 // fileFromGPU runs the GPU ingest when the options let it, and says whether it did; on a
 // skip the input is rewound for the CPU ingest.
-func fileFromGPU(r io.Reader, name string, size int64, opt Options) (*Report, bool, error) {
-	if opt.Backend == BackendCPU {
-		return nil, false, nil
-	}
+func fileFromGPU(r io.Reader, info store.InputInfo, name string, size int64, opt Options) (*Report, bool, error) {
 	var start int64
 	f, _ := r.(*os.File)
 	if f != nil {
 		start, _ = f.Seek(0, io.SeekCurrent)
 	}
-	rep, err := gpuFile(r, name, size, opt)
+	return tryGPU(opt, func() (*Report, error) { return gpuFile(r, info, name, size, opt) }, func() error {
+		if f == nil {
+			return errors.New("the input cannot be read again")
+		}
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return fmt.Errorf("%s: rewinding the input for the CPU ingest: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// tryGPU runs a GPU ingest unless the options rule it out, and says whether it did: a
+// skip hands the input to the CPU ingest (after rewind, when the GPU read some of it),
+// except with --backend gpu, where it is the error.
+func tryGPU(opt Options, run func() (*Report, error), rewind func() error) (*Report, bool, error) {
+	if opt.Backend == BackendCPU {
+		return nil, false, nil
+	}
+	rep, err := run()
 	var skip *gpuSkip
 	if err == nil || !errors.As(err, &skip) {
 		return rep, true, err
@@ -106,11 +107,8 @@ func fileFromGPU(r io.Reader, name string, size int64, opt Options) (*Report, bo
 		return nil, true, fmt.Errorf("ingest: --backend gpu: %w", err)
 	}
 	if skip.reread {
-		if f == nil {
-			return nil, true, fmt.Errorf("ingest: %w, and the input cannot be read again", err)
-		}
-		if _, err := f.Seek(start, io.SeekStart); err != nil {
-			return nil, true, fmt.Errorf("ingest: %s: rewinding the input for the CPU ingest: %w", name, err)
+		if rerr := rewind(); rerr != nil {
+			return nil, true, fmt.Errorf("ingest: %w; %w", err, rerr)
 		}
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "ingest: %v; building on the CPU\n", err)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -109,14 +108,13 @@ func (g *gpuIngest) mark(cx *cuda.Ctx, what string) {
 	g.last = now
 }
 
-func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error) {
+func gpuFile(r io.Reader, info store.InputInfo, name string, size int64, opt Options) (*Report, error) {
 	if why := gpuEligible(r, size, opt); why != "" {
 		return nil, &gpuSkip{reason: why}
 	}
-	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	return gpuRun(opt, info, name, size, func(g *gpuIngest) (Header, error) {
 		var res *ParseResult
-		hdr, err := g.phase1("parse", func(prog *progress, emit func([]Edge) error) error {
+		err := g.phase1("parse", func(prog *progress, emit func([]Edge) error) error {
 			var err error
 			res, err = Parse(r, g.p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
 				prog.addEdges(int64(len(b)))
@@ -124,12 +122,12 @@ func gpuFile(r io.Reader, name string, size int64, opt Options) (*Report, error)
 			})
 			return err
 		})
-		if err == nil {
-			hdr = res.Header
-			g.p.input.Format, g.p.compression = string(res.Format), res.Compression
-			g.p.phases[len(g.p.phases)-1].Bytes = res.InBytes
+		if err != nil {
+			return Header{}, err
 		}
-		return hdr, err
+		g.p.input.Format, g.p.compression = string(res.Format), res.Compression
+		g.p.phases[len(g.p.phases)-1].Bytes = res.InBytes
+		return res.Header, nil
 	})
 }
 
@@ -140,7 +138,7 @@ func gpuEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit 
 		return nil, &gpuSkip{reason: why}
 	}
 	return gpuRun(opt, input, input.Name, -1, func(g *gpuIngest) (Header, error) {
-		_, err := g.phase1("partition", func(prog *progress, emit func([]Edge) error) error {
+		err := g.phase1("partition", func(prog *progress, emit func([]Edge) error) error {
 			return produce(func(b []Edge) error {
 				prog.addEdges(int64(len(b)))
 				return emit(b)
@@ -230,7 +228,7 @@ func (g *gpuIngest) close() {
 
 // phase1 runs read, which hands the input's edges to emit, with the staging buffers and
 // their uploader, and records the phase.
-func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Edge) error) error) (Header, error) {
+func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Edge) error) error) error {
 	p := g.p
 	t0 := time.Now()
 	// enough buffers that the parse does not wait for the device to open (about 0.1 s),
@@ -273,16 +271,16 @@ func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Ed
 	upErr := g.err
 	g.mu.Unlock()
 	if upErr != nil {
-		return Header{}, upErr // a skip comes first: the input stopped because of it
+		return upErr // a skip comes first: the input stopped because of it
 	}
 	if err != nil {
-		return Header{}, err
+		return err
 	}
 	if p.ctx.Err() != nil {
-		return Header{}, p.cause()
+		return p.cause()
 	}
 	p.phases = append(p.phases, Phase{Name: name, Seconds: time.Since(t0).Seconds(), Edges: p.inputEdges.Load()})
-	return Header{}, nil
+	return nil
 }
 
 // emit is the parse's batch handler: p.emit's, with staging buffers for chunks.
@@ -297,22 +295,15 @@ func (g *gpuIngest) emit(batch []Edge) error {
 	p.inputEdges.Add(uint64(len(batch)))
 	var loops, top uint64
 	for len(batch) > 0 {
-		var c *chunk
-		select {
-		case c = <-g.partial:
-		default:
-			t := time.Now()
-			select {
-			case c = <-g.partial:
-			case c = <-g.free:
-			case <-p.ctx.Done():
-				return p.cause()
-			}
-			if g.trace {
-				g.mu.Lock()
-				g.waits += time.Since(t)
-				g.mu.Unlock()
-			}
+		asked := time.Now()
+		c, err := p.takeFrom(g.partial, g.free)
+		if err != nil {
+			return err
+		}
+		if g.trace {
+			g.mu.Lock()
+			g.waits += time.Since(asked)
+			g.mu.Unlock()
 		}
 		n := min(len(batch), gpuStageKeys-max(len(c.keys[0]), len(c.keys[1])))
 		l, t := g.fill(c, batch[:n])
@@ -405,7 +396,7 @@ func (g *gpuIngest) upload(cx *cuda.Ctx, c *chunk) error {
 		keys := c.keys[d]
 		for len(keys) > 0 {
 			fill := g.keys[d] % gpuChunkKeys
-			if fill == 0 && g.keys[d] == uint64(len(g.chunks[d]))*gpuChunkKeys {
+			if g.keys[d] == uint64(len(g.chunks[d]))*gpuChunkKeys { // every chunk full
 				if err := g.roomForChunk(); err != nil {
 					return err
 				}
@@ -456,6 +447,19 @@ func (g *gpuIngest) dirKeys(edges uint64) uint64 {
 	return 2 * edges
 }
 
+// directionKeys is how many keys each direction's build sorts.
+func (g *gpuIngest) directionKeys() uint64 { return g.dirKeys(g.keys[0]) + g.keys[1] }
+
+// eachChunk calls f with every device chunk of input stream s and its keys.
+func (g *gpuIngest) eachChunk(s int, f func(c *cuda.Buffer, n uint64) error) error {
+	for i, c := range g.chunks[s] {
+		if err := f(c, min(gpuChunkKeys, g.keys[s]-uint64(i)*gpuChunkKeys)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ---- launches -----------------------------------------------------------------------------
 
 func grid(n uint64, per uint64) int { return int((n + per - 1) / per) }
@@ -484,22 +488,29 @@ func (g *gpuIngest) read64(cx *cuda.Ctx, at cuda.DevPtr) (uint64, error) {
 	return v, err
 }
 
+// reduce sums n values (scan mode) per block of gpuTile into the scan sums, turns those
+// into their exclusive prefix sums, and returns the number of blocks and the total.
+func (g *gpuIngest) reduce(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n uint64) (np, total uint64, err error) {
+	np = n/gpuTile + 1
+	part := ptr(g.partial1)
+	if err := g.launch(cx, "scan_reduce", int(np), uint64(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), part); err != nil {
+		return 0, 0, err
+	}
+	if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
+		return 0, 0, err
+	}
+	total, err = g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np))
+	return np, total, err
+}
+
 // scan writes the exclusive prefix sums of n values (scan mode) to out32 or out64, with
 // the total at index n, and returns the total.
 func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n uint64, out32, out64 uint64) (uint64, error) {
-	np := n/gpuTile + 1
-	keepDup := b2u(g.p.opt.KeepDuplicates)
-	part := ptr(g.partial1)
-	if err := g.launch(cx, "scan_reduce", int(np), uint64(mode), in32, keys, rowptr, n, keepDup, part); err != nil {
+	np, total, err := g.reduce(cx, mode, in32, keys, rowptr, n)
+	if err != nil {
 		return 0, err
 	}
-	if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
-		return 0, err
-	}
-	if err := g.launch(cx, "scan_down", int(np), uint64(mode), in32, keys, rowptr, n, keepDup, part, out32, out64); err != nil {
-		return 0, err
-	}
-	return g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np))
+	return total, g.launch(cx, "scan_down", int(np), uint64(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), ptr(g.partial1), out32, out64)
 }
 
 // sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst,
@@ -572,34 +583,30 @@ func (g *gpuIngest) order(hdr Header) error {
 		if err := g.alloc(cx); err != nil {
 			return err
 		}
-		var perm []uint32
 		if p.countDegrees() && g.n > 0 {
 			if err := cx.Memset32(g.deg.Ptr, 0, int64(g.n)); err != nil {
 				return err
 			}
 			// both ends of every edge; a kept self-loop counts its vertex twice
-			for i, c := range g.chunks[0] {
-				k := min(gpuChunkKeys, g.keys[0]-uint64(i)*gpuChunkKeys)
-				if err := g.launch(cx, "deg_pairs", grid(k, gpuThreads), ptr(c), k, ptr(g.deg)); err != nil {
-					return err
-				}
+			err := g.eachChunk(0, func(c *cuda.Buffer, k uint64) error {
+				return g.launch(cx, "deg_pairs", grid(k, gpuThreads), ptr(c), k, ptr(g.deg))
+			})
+			if err == nil {
+				err = g.eachChunk(1, func(c *cuda.Buffer, k uint64) error {
+					return g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), 2, ptr(g.loopsDev))
+				})
 			}
-			for i, c := range g.chunks[1] {
-				k := min(gpuChunkKeys, g.keys[1]-uint64(i)*gpuChunkKeys)
-				if err := g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), 2, ptr(g.loopsDev)); err != nil {
-					return err
-				}
+			if err != nil {
+				return err
 			}
 			g.mark(cx, "degree count")
 			deg := make([]uint32, g.n)
 			if err := cx.DtoH(unsafe.Pointer(&deg[0]), g.deg.Ptr, int64(4*g.n)); err != nil {
 				return err
 			}
-			var inv []uint32
-			perm, inv = degreeOrder(deg, p.workers)
+			perm, inv := degreeOrder(deg, p.workers)
 			g.mark(nil, "degree order (host)")
 			p.inv = inv
-			var err error
 			if g.perm, err = g.upload32(cx, "perm", perm); err != nil {
 				return err
 			}
@@ -618,13 +625,7 @@ func (g *gpuIngest) order(hdr Header) error {
 		}
 		// the automatic order: the input order's size is known; the degree order's next
 		inBytes := g.adjBytes
-		if err := g.relabel(cx, g.uniq, g.perm); err != nil {
-			return err
-		}
-		if err := g.sort(cx, g.uniq); err != nil {
-			return err
-		}
-		if err := g.sizes(cx); err != nil {
+		if err := g.renumber(cx, g.perm); err != nil {
 			return err
 		}
 		g.mark(cx, "auto: degree order sized")
@@ -634,16 +635,22 @@ func (g *gpuIngest) order(hdr Header) error {
 		p.estimate = est
 		if !est.ChoseDegree {
 			p.inv = nil
-			if err := g.relabel(cx, g.uniq, g.inv); err != nil {
-				return err
-			}
-			if err := g.sort(cx, g.uniq); err != nil {
-				return err
-			}
-			return g.sizes(cx)
+			return g.renumber(cx, g.inv) // back to the input order
 		}
 		return nil
 	})
+}
+
+// renumber renumbers the prepared direction's keys by perm, sorts them again and sizes
+// their lists.
+func (g *gpuIngest) renumber(cx *cuda.Ctx, perm *cuda.Buffer) error {
+	if err := g.relabel(cx, g.uniq, perm); err != nil {
+		return err
+	}
+	if err := g.sort(cx, g.uniq); err != nil {
+		return err
+	}
+	return g.sizes(cx)
 }
 
 func (g *gpuIngest) upload32(cx *cuda.Ctx, name string, v []uint32) (*cuda.Buffer, error) {
@@ -656,7 +663,7 @@ func (g *gpuIngest) upload32(cx *cuda.Ctx, name string, v []uint32) (*cuda.Buffe
 
 // alloc allocates what every direction's build uses.
 func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
-	k := g.dirKeys(g.keys[0]) + g.keys[1]
+	k := g.directionKeys()
 	ntiles := (k + gpuTile - 1) / gpuTile
 	np := max(k, 256*ntiles, g.n+1)/gpuTile + 2
 	var err error
@@ -682,7 +689,7 @@ func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
 // order when relabel, sorts and deduplicates them and sizes their lists. The input is
 // freed after its last direction.
 func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
-	k := g.dirKeys(g.keys[0]) + g.keys[1]
+	k := g.directionKeys()
 	var err error
 	if g.x, err = cx.Alloc("keys", int64(8*(k+1))); err != nil {
 		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
@@ -693,12 +700,13 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	}
 	at := ptr(g.x)
 	for s, m := range []uint64{mode, 1} { // the self-loops as they are
-		for i, c := range g.chunks[s] {
-			n := min(gpuChunkKeys, g.keys[s]-uint64(i)*gpuChunkKeys)
-			if err := g.launch(cx, "expand", grid(n, gpuThreads), at, ptr(c), n, m); err != nil {
-				return err
-			}
+		err := g.eachChunk(s, func(c *cuda.Buffer, n uint64) error {
+			err := g.launch(cx, "expand", grid(n, gpuThreads), at, ptr(c), n, m)
 			at += 8 * n * per
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		per = 1
 	}
@@ -730,20 +738,14 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	g.mark(cx, "sort")
 	g.uniq = k
 	if !g.p.opt.KeepDuplicates && k > 0 {
-		np := k/gpuTile + 1
-		part := ptr(g.partial1)
-		if err := g.launch(cx, "scan_reduce", int(np), scanFlags, 0, ptr(g.x), 0, k, 0, part); err != nil {
+		np, uniq, err := g.reduce(cx, scanFlags, 0, ptr(g.x), 0, k)
+		if err != nil {
 			return err
 		}
-		if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
+		if err := g.launch(cx, "uniq_write", int(np), ptr(g.x), k, 0, ptr(g.partial1), ptr(g.y)); err != nil {
 			return err
 		}
-		if err := g.launch(cx, "uniq_write", int(np), ptr(g.x), k, 0, part, ptr(g.y)); err != nil {
-			return err
-		}
-		if g.uniq, err = g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np)); err != nil {
-			return err
-		}
+		g.uniq = uniq
 		g.x, g.y = g.y, g.x
 	}
 	g.mark(cx, "deduplicate")
@@ -891,10 +893,7 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 	err = func() error {
 		for i := range bs[:len(bs)-1] {
 			a, b := bs[i], bs[i+1]
-			k, bytes := b.v-a.v, b.at-a.at
-			if k == 0 {
-				continue
-			}
+			k, bytes := b.v-a.v, b.at-a.at // k > 0: the bounds are distinct vertices
 			dataAt := 8*k + 4
 			if err := g.launch(cx, "piece_meta", grid(k+1, gpuThreads), ptr(g.rowptr), ptr(g.y), ptr(g.deg), a.v, k, ptr(dpiece)); err != nil {
 				return err

@@ -117,12 +117,12 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
-	if rep, done, err := fileFromGPU(r, name, size, opt); done {
-		return rep, err
-	}
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
+	}
+	if rep, done, err := fileFromGPU(r, info, name, size, opt); done {
+		return rep, err
 	}
 	p, err := newPipeline(opt, info, name, size)
 	if err != nil {

@@ -385,16 +385,19 @@ func (p *pipeline) fill(c *chunk, edges []Edge) (loops, top uint64) {
 
 // takeChunk returns a partly filled chunk if there is one, else a free one, waiting
 // for one to be spilled: the fixed number of chunks bounds phase 1's memory.
-func (p *pipeline) takeChunk() (*chunk, error) {
+func (p *pipeline) takeChunk() (*chunk, error) { return p.takeFrom(p.partial, p.free) }
+
+// takeFrom returns a chunk from partial if one is there, else the first from either.
+func (p *pipeline) takeFrom(partial, free chan *chunk) (*chunk, error) {
 	select {
-	case c := <-p.partial:
+	case c := <-partial:
 		return c, nil
 	default:
 	}
 	select {
-	case c := <-p.partial:
+	case c := <-partial:
 		return c, nil
-	case c := <-p.free:
+	case c := <-free:
 		return c, nil
 	case <-p.ctx.Done():
 		return nil, p.cause()
