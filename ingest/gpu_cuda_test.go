@@ -27,6 +27,32 @@ func needGPU(t *testing.T) {
 	}
 }
 
+// sameGraph checks that the GPU's graph at gpuDir and the CPU's at cpuDir agree: the
+// manifests' counts and order, every shard's bytes and ids.bin's.
+func sameGraph(t *testing.T, grep, crep *Report, gpuDir, cpuDir string) {
+	t.Helper()
+	gm, cm := grep.Manifest, crep.Manifest
+	if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.SelfLoopsDropped != cm.SelfLoopsDropped ||
+		gm.DuplicatesDropped != cm.DuplicatesDropped || gm.InputEdges != cm.InputEdges || gm.Bytes != cm.Bytes ||
+		gm.VertexOrder != cm.VertexOrder || gm.IDBase != cm.IDBase {
+		t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
+	}
+	gs, cs := shardFiles(t, gpuDir), shardFiles(t, cpuDir)
+	if len(gs) != len(cs) {
+		t.Errorf("%d shards on the GPU, %d on the CPU", len(gs), len(cs))
+	}
+	for name, b := range cs {
+		if !bytes.Equal(gs[name], b) {
+			t.Errorf("%s differs (%d bytes on the GPU, %d on the CPU)", name, len(gs[name]), len(b))
+		}
+	}
+	gi, _ := os.ReadFile(filepath.Join(gpuDir, "ids.bin"))
+	ci, _ := os.ReadFile(filepath.Join(cpuDir, "ids.bin"))
+	if !bytes.Equal(gi, ci) {
+		t.Errorf("ids.bin differs (%d bytes on the GPU, %d on the CPU)", len(gi), len(ci))
+	}
+}
+
 func TestGPUMatchesCPU(t *testing.T) {
 	needGPU(t)
 	rng, _ := seededRand(t, 41)
@@ -75,26 +101,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 				if err != nil {
 					t.Fatalf("cpu ingest: %v", err)
 				}
-				gm, cm := rep.Manifest, crep.Manifest
-				if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.SelfLoopsDropped != cm.SelfLoopsDropped ||
-					gm.DuplicatesDropped != cm.DuplicatesDropped || gm.InputEdges != cm.InputEdges || gm.Bytes != cm.Bytes ||
-					gm.VertexOrder != cm.VertexOrder {
-					t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
-				}
-				gs, cs := shardFiles(t, gpuOpt.Dest), shardFiles(t, cpuOpt.Dest)
-				if len(gs) != len(cs) {
-					t.Errorf("%d shards on the GPU, %d on the CPU", len(gs), len(cs))
-				}
-				for name, b := range cs {
-					if !bytes.Equal(gs[name], b) {
-						t.Errorf("%s differs (%d bytes on the GPU, %d on the CPU)", name, len(gs[name]), len(b))
-					}
-				}
-				gi, _ := os.ReadFile(filepath.Join(gpuOpt.Dest, "ids.bin"))
-				ci, _ := os.ReadFile(filepath.Join(cpuOpt.Dest, "ids.bin"))
-				if !bytes.Equal(gi, ci) {
-					t.Errorf("ids.bin differs (%d bytes on the GPU, %d on the CPU)", len(gi), len(ci))
-				}
+				sameGraph(t, rep, crep, gpuOpt.Dest, cpuOpt.Dest)
 			})
 		}
 	}
@@ -192,21 +199,8 @@ func TestGPURealGraphs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				gm, cm := rep.Manifest, crep.Manifest
-				if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.DuplicatesDropped != cm.DuplicatesDropped ||
-					gm.SelfLoopsDropped != cm.SelfLoopsDropped || gm.IDBase != cm.IDBase || gm.Bytes != cm.Bytes {
-					t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
-				}
-				gs, cs := shardFiles(t, gpuOpt.Dest), shardFiles(t, cpuOpt.Dest)
-				for name, b := range cs {
-					if !bytes.Equal(gs[name], b) {
-						t.Errorf("%s differs", name)
-					}
-				}
-				if len(gs) != len(cs) {
-					t.Errorf("%d shards on the GPU, %d on the CPU", len(gs), len(cs))
-				}
-				t.Logf("%s: %s order (GPU: exact sizes)", file, gm.VertexOrder)
+				sameGraph(t, rep, crep, gpuOpt.Dest, cpuOpt.Dest)
+				t.Logf("%s: %s order (GPU: exact sizes)", file, rep.Manifest.VertexOrder)
 			})
 		}
 	}
@@ -229,18 +223,14 @@ func TestGPUFromEdges(t *testing.T) {
 		if !strings.HasPrefix(grep.Backend, BackendGPU) {
 			t.Fatalf("built on %q", grep.Backend)
 		}
-		if _, err := fromEdges(t, edges, Options{Dest: filepath.Join(dir, "cpu.ooc"), Backend: BackendCPU, Order: order}, hdr); err != nil {
+		crep, err := fromEdges(t, edges, Options{Dest: filepath.Join(dir, "cpu.ooc"), Backend: BackendCPU, Order: order}, hdr)
+		if err != nil {
 			t.Fatal(err)
 		}
 		w := reference(edges, Options{})
 		w.n = hdr.Vertices
 		checkGraph(t, filepath.Join(dir, "gpu.ooc"), w, Options{})
-		gs, cs := shardFiles(t, filepath.Join(dir, "gpu.ooc")), shardFiles(t, filepath.Join(dir, "cpu.ooc"))
-		for name, b := range cs {
-			if !bytes.Equal(gs[name], b) {
-				t.Errorf("%s order: %s differs", order, name)
-			}
-		}
+		sameGraph(t, grep, crep, filepath.Join(dir, "gpu.ooc"), filepath.Join(dir, "cpu.ooc"))
 	}
 	calls := 0
 	dest := filepath.Join(t.TempDir(), "auto.ooc")
