@@ -20,19 +20,29 @@ type Edge struct{ U, V uint32 }
 // graph out holds every edge both ways and in is out; for a directed one in is the
 // transpose.
 func Lists(n uint32, edges []Edge, directed bool) (out, in [][]uint32) {
+	return lists(n, edges, directed, false)
+}
+
+// ListsWithLoops is Lists keeping self-loops as ingest --keep-self-loops stores them: an
+// undirected self-loop once in its vertex's list, a directed one in both directions.
+func ListsWithLoops(n uint32, edges []Edge, directed bool) (out, in [][]uint32) {
+	return lists(n, edges, directed, true)
+}
+
+func lists(n uint32, edges []Edge, directed, loops bool) (out, in [][]uint32) {
 	out = make([][]uint32, n)
 	in = out
 	if directed {
 		in = make([][]uint32, n)
 	}
 	for _, e := range edges {
-		if e.U == e.V {
+		if e.U == e.V && !loops {
 			continue
 		}
 		out[e.U] = append(out[e.U], e.V)
 		if directed {
 			in[e.V] = append(in[e.V], e.U)
-		} else {
+		} else if e.U != e.V {
 			out[e.V] = append(out[e.V], e.U)
 		}
 	}
@@ -48,7 +58,11 @@ func Lists(n uint32, edges []Edge, directed bool) (out, in [][]uint32) {
 // Write writes the graph into dir (which must not exist) with ADJ sections of at most
 // shardBytes (0: the default) and returns its manifest.
 func Write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64) (*store.Manifest, error) {
-	out, in := Lists(n, edges, directed)
+	return write(dir, n, edges, directed, shardBytes, false)
+}
+
+func write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64, loops bool) (*store.Manifest, error) {
+	out, in := lists(n, edges, directed, loops)
 	b, err := store.Create(dir, store.CreateOptions{ShardBytes: shardBytes})
 	if err != nil {
 		return nil, err
@@ -75,7 +89,7 @@ func Write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64) 
 		}
 	}
 	m := &store.Manifest{Vertices: n, Directed: directed, InputEdges: uint64(len(edges)),
-		Input: store.InputInfo{Name: "testgraph", Format: "test"}}
+		Input: store.InputInfo{Name: "testgraph", Format: "test"}, Options: store.BuildOptions{KeepSelfLoops: loops}}
 	if err := b.Commit(m); err != nil {
 		return nil, err
 	}
@@ -86,8 +100,19 @@ func Write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64) 
 // the test ends.
 func Build(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int64) *store.Graph {
 	tb.Helper()
+	return build(tb, n, edges, directed, shardBytes, false)
+}
+
+// BuildWithLoops is Build keeping self-loops (see ListsWithLoops).
+func BuildWithLoops(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int64) *store.Graph {
+	tb.Helper()
+	return build(tb, n, edges, directed, shardBytes, true)
+}
+
+func build(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int64, loops bool) *store.Graph {
+	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "g.ooc")
-	if _, err := Write(dir, n, edges, directed, shardBytes); err != nil {
+	if _, err := write(dir, n, edges, directed, shardBytes, loops); err != nil {
 		tb.Fatal(err)
 	}
 	g, err := store.Open(dir)

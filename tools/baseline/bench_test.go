@@ -15,6 +15,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/tools/gen"
 	"github.com/oocgraph/ooc/tools/validate"
@@ -210,6 +211,28 @@ func BenchmarkCC(b *testing.B) {
 		}
 		report(b)
 	})
+}
+
+// BenchmarkPageRank runs 20 iterations per call (the tolerance is never reached) and
+// reports the time of one iteration and the in-list entries read per second.
+func BenchmarkPageRank(b *testing.B) {
+	g, f := kron(b)
+	for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a != kernels.Adjacency(f)]
+		b.Run(name, func(b *testing.B) {
+			var iters int
+			var secs float64
+			for i := 0; i < b.N; i++ {
+				r, err := pagerank.Run(a, pagerank.Options{MaxIters: 20, Tolerance: 1e-30})
+				if err != nil {
+					b.Fatal(err)
+				}
+				iters, secs = iters+r.Iterations, secs+r.Seconds
+			}
+			b.ReportMetric(secs/float64(iters)*1e3, "ms/iter")
+			b.ReportMetric(float64(g.NumEdges())*float64(iters)/secs/1e9, "Gedges/s")
+		})
+	}
 }
 
 // TestReportRatios prints the benchmark comparison in one table with -v

@@ -1,0 +1,97 @@
+package pagerank
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// sharedDataDir is ../shared/data beside the repository, or $OOC_SHARED_DATA; tests that
+// need it skip when it is absent.
+func sharedDataDir(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "data")
+	if d := os.Getenv("OOC_SHARED_DATA"); d != "" {
+		dir = d
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
+		t.Skipf("no real graphs at %s", dir)
+	}
+	return dir
+}
+
+// openReal ingests a file of shared/data into a temporary directory and opens it.
+func openReal(t *testing.T, file string, directed bool) *store.Graph {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := ingest.File(filepath.Join(sharedDataDir(t), file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestPageRankRealGraphs checks the four real graphs, undirected and directed, against
+// the float64 reference of package validate: within 1e-4 in L1 at tolerance 1e-5, and
+// within the result's own ErrorBound at the default tolerance. Undirected, these graphs
+// have no isolated vertex, so no mass leaves and the scores must sum to one.
+func TestPageRankRealGraphs(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		long bool
+	}{
+		{"facebook_combined.txt.gz", false},
+		{"luxembourg_osm.mtx.gz", false},
+		{"soc-Slashdot0902.txt.gz", false},
+		{"cnr-2000.txt.gz", true},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("long; run without -short")
+			}
+			for _, directed := range []bool{false, true} {
+				g := openReal(t, c.file, directed)
+				for _, tol := range []float64{DefaultTolerance, 1e-5} {
+					r, err := Run(kernels.NewCompressed(g), Options{Tolerance: tol})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !r.Converged {
+						t.Fatalf("directed=%v tol=%g: not converged after %d iterations", directed, tol, r.Iterations)
+					}
+					bound := r.ErrorBound()
+					if tol == 1e-5 {
+						bound = 1e-4
+					}
+					d, err := validate.PageRank(g, r.Scores, bound)
+					if err != nil {
+						t.Fatalf("directed=%v tol=%g: %v", directed, tol, err)
+					}
+					t.Logf("directed=%v tol=%g: %d iterations, L1 %.2e from the reference (bound %.2e)", directed, tol, r.Iterations, d, bound)
+					if !directed {
+						var sum float64
+						for _, s := range r.Scores {
+							sum += float64(s)
+						}
+						if sum < 1-1e-3 || sum > 1+1e-3 {
+							t.Errorf("undirected scores sum to %g, want 1", sum)
+						}
+					}
+				}
+			}
+		})
+	}
+}
