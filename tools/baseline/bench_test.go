@@ -14,6 +14,7 @@ import (
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
@@ -233,6 +234,34 @@ func BenchmarkPageRank(b *testing.B) {
 			b.ReportMetric(float64(g.NumEdges())*float64(iters)/secs/1e9, "Gedges/s")
 		})
 	}
+}
+
+// BenchmarkKCore peels the benchmark graph on the compressed shards and the flat CSR, and
+// runs the sequential Batagelj-Zaversnik reference of package validate.
+func BenchmarkKCore(b *testing.B) {
+	g, f := kron(b)
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gedges/s")
+	}
+	for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a != kernels.Adjacency(f)]
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := kcore.Run(a, kcore.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b)
+		})
+	}
+	b.Run("bz-sequential", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := validate.CoreNumbers(g); err != nil {
+				b.Fatal(err)
+			}
+		}
+		report(b)
+	})
 }
 
 // TestReportRatios prints the benchmark comparison in one table with -v

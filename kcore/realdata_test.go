@@ -1,0 +1,80 @@
+package kcore
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/tools/validate"
+)
+
+// sharedDataDir is ../shared/data beside the repository, or $OOC_SHARED_DATA; tests that
+// need it skip when it is absent.
+func sharedDataDir(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "data")
+	if d := os.Getenv("OOC_SHARED_DATA"); d != "" {
+		dir = d
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
+		t.Skipf("no real graphs at %s", dir)
+	}
+	return dir
+}
+
+// openReal ingests a file of shared/data into a temporary directory and opens it.
+func openReal(t *testing.T, file string, directed bool) *store.Graph {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := ingest.File(filepath.Join(sharedDataDir(t), file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestKCoreRealGraphs compares the core numbers of the four real graphs, undirected and
+// directed, with Batagelj-Zaversnik's.
+func TestKCoreRealGraphs(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		long bool
+	}{
+		{"facebook_combined.txt.gz", false},
+		{"luxembourg_osm.mtx.gz", false},
+		{"soc-Slashdot0902.txt.gz", false},
+		{"cnr-2000.txt.gz", true},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("long; run without -short")
+			}
+			for _, directed := range []bool{false, true} {
+				g := openReal(t, c.file, directed)
+				r, err := Run(kernels.NewCompressed(g), Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				kmax, err := validate.KCore(g, r.Core)
+				if err != nil {
+					t.Fatalf("directed=%v: %v", directed, err)
+				}
+				if r.MaxCore != kmax {
+					t.Fatalf("directed=%v: max core %d, want %d", directed, r.MaxCore, kmax)
+				}
+				t.Logf("directed=%v: max core %d, %d levels, %.3f s", directed, kmax, len(r.Levels), r.Seconds)
+			}
+		})
+	}
+}
