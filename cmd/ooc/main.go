@@ -110,7 +110,7 @@ func runMain(e *env, args []string) int {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "ooc: out-of-core graph engine: BFS and connected components on graphs larger than GPU memory.")
+	fmt.Fprintln(w, "ooc: out-of-core graph engine: BFS, connected components, PageRank and k-core on graphs larger than GPU memory.")
 	fmt.Fprintln(w, "\nUsage: ooc COMMAND [flags] [args]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
