@@ -10,7 +10,7 @@ import (
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/kernels"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // refComponents labels each vertex with the smallest vertex of its weakly connected

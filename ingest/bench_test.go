@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // The benchmark's size is a flag: the 100M-edge run belongs on a big machine,

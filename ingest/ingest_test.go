@@ -14,9 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // seededRand returns a generator of the given stream seeded from the process id, so

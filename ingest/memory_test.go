@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // TestPeakRSS ingests, in a child process, text edge lists four times larger than a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/kernels"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // refCores applies the definition to plain adjacency lists: for k = 1, 2, ... delete

@@ -9,7 +9,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // sharedDataDir is ../shared/data beside the repository, or $OOC_SHARED_DATA; tests that

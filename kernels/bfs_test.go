@@ -12,7 +12,7 @@ import (
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // refLevels is a plain sequential queue BFS over adjacency lists: the oracle.

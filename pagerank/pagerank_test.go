@@ -10,7 +10,7 @@ import (
 
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/kernels"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // refScores is power iteration in float64 over plain adjacency lists, run to an L1

@@ -16,12 +16,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // the cpu backend
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 func init() {

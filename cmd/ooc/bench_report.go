@@ -6,9 +6,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 // benchReport is everything `ooc bench` measured; --json prints it whole, so scripts on

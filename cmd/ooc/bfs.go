@@ -14,7 +14,7 @@ import (
 	"github.com/oocgraph/ooc/internal/engine"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 func init() {

@@ -15,10 +15,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 func init() {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
 )
 
 func TestGenEdgeListStdout(t *testing.T) {

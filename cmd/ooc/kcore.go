@@ -10,7 +10,7 @@ import (
 
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 func init() {

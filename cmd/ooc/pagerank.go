@@ -11,7 +11,7 @@ import (
 
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 func init() {

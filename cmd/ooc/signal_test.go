@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oocgraph/ooc/tools/gen"
+	"github.com/oocgraph/ooc/gen"
 )
 
 // TestIngestSignal interrupts an ingest running in a child process with SIGINT, SIGTERM

@@ -4,7 +4,7 @@
 // engine. Backends register themselves from an init function; only the CLI picks one.
 //
 // Results are canonical so that backends can be compared: BFS levels are unique for a
-// source, parents are any valid BFS tree (check them with tools/validate), and component
+// source, parents are any valid BFS tree (check them with package validate), and component
 // labels are compared as partitions, not as numbers.
 package engine
 

@@ -9,7 +9,7 @@ package baseline
 import (
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/kernels"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // BFS is a sequential queue BFS over out-lists; it returns parents and levels.

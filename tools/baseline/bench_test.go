@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/gen"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // The benchmark graph: a Graph500 Kronecker graph, generated and ingested once per run.

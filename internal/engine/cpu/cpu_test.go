@@ -5,7 +5,7 @@ import (
 
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/testgraph"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 func TestEngine(t *testing.T) {

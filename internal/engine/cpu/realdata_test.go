@@ -8,7 +8,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 // dataDir holds the real graphs of shared/data (MANIFEST.md there gives the answers

@@ -17,7 +17,7 @@ import (
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/stream"
-	"github.com/oocgraph/ooc/tools/validate"
+	"github.com/oocgraph/ooc/validate"
 )
 
 var (
