@@ -7,18 +7,18 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/engine"
-	"github.com/oocgraph/ooc/stream"
 )
 
 const gpuBlock = 256
 
-// RunGPU is Run on a graph placed on the device by package stream (kernels/afforest.cu):
+// RunGPU is Run on a graph placed on the device by package gpu (kernels/afforest.cu):
 // the same rounds, the same seeded choice of the skipped component and the same linking
 // rule, so the labels (each component's smallest vertex) equal the CPU's. The labels live
 // in the BFS parent buffer and the samples in the BFS queues: CC needs no memory of its own.
-func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
+func RunGPU(dg *gpu.Graph, opt engine.Options) (*engine.CCResult, error) {
 	opt = opt.WithDefaults()
 	n := dg.N
 	res := &engine.CCResult{Labels: make([]uint32, n)}
@@ -33,7 +33,7 @@ func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
 		all := func(name string, args ...uint64) error {
 			return c.Launch(m, name, dg.Grid(uint64(n), gpuBlock), gpuBlock, args...)
 		}
-		perShard := func(shards []stream.DevShard, name string, extra ...uint64) error {
+		perShard := func(shards []gpu.DevShard, name string, extra ...uint64) error {
 			for _, s := range shards {
 				if s.N == 0 {
 					continue
@@ -109,7 +109,7 @@ func RunGPU(dg *stream.Graph, opt engine.Options) (*engine.CCResult, error) {
 
 // mostFrequentGPU draws the CPU's samples (same generator and seed) and gathers their
 // labels on the device.
-func mostFrequentGPU(c *cuda.Ctx, dg *stream.Graph, samples int, seed uint64) (uint32, error) {
+func mostFrequentGPU(c *cuda.Ctx, dg *gpu.Graph, samples int, seed uint64) (uint32, error) {
 	n := dg.N
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	idx := make([]uint32, samples)

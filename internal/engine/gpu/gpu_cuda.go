@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/stream"
 )
 
 func init() { engine.Register("gpu", Open) }
@@ -23,7 +23,7 @@ const Margin = 512 << 20
 // Engine is the GPU backend.
 type Engine struct {
 	dev *cuda.Device
-	dg  *stream.Graph
+	dg  *gpu.Graph
 	opt engine.Options
 }
 
@@ -37,7 +37,7 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	p, err := stream.Make(g.NumVertices(), stream.Sizes(g), dev.Budget())
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), dev.Budget())
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -46,7 +46,7 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 		fmt.Fprintf(opt.Verbose, "gpu: %s, compute %d.%d, %d SMs, %s\n%s", dev.Name, dev.CC[0], dev.CC[1], dev.SMs,
 			bytesize.Format(dev.Total), p)
 	}
-	dg, err := stream.Load(dev, g, p, opt.Verbose)
+	dg, err := gpu.Load(dev, g, p, opt.Verbose)
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -77,7 +77,7 @@ func (e *Engine) Plan() string {
 	p := e.dg.Plan
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpu %s: budget %s; state %s; graph %s resident, %s pinned zero-copy; loaded in %.2f s (%s copied)",
-		e.dev.Name, bytesize.Format(p.Budget), bytesize.Format(stream.Sum(p.State)), bytesize.Format(p.Resident), bytesize.Format(p.Pinned),
+		e.dev.Name, bytesize.Format(p.Budget), bytesize.Format(gpu.Sum(p.State)), bytesize.Format(p.Resident), bytesize.Format(p.Pinned),
 		e.dg.LoadTime, bytesize.Format(e.dg.Copied))
 	return b.String()
 }

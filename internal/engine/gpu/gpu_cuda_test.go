@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	gpurt "github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/engine"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu"
 	"github.com/oocgraph/ooc/internal/engine/gpu"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
-	"github.com/oocgraph/ooc/stream"
 	"github.com/oocgraph/ooc/validate"
 )
 
@@ -34,17 +34,17 @@ func needGPU(t *testing.T) {
 // budgets are the --vram values a graph is checked at: everything resident, only the
 // per-vertex state (all sections pinned), and the state plus half of the graph.
 func budgets(t *testing.T, g *store.Graph) []int64 {
-	p, err := stream.Make(g.NumVertices(), stream.Sizes(g), 1<<40)
+	p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), 1<<40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := stream.Sum(p.State)
+	state := gpurt.Sum(p.State)
 	graph, index := int64(0), int64(0)
-	for _, s := range stream.Sizes(g) {
-		graph += s.Degrees + s.Offsets + s.Adj + 3*stream.Align
-		index += s.Degrees + s.Offsets + 2*stream.Align
+	for _, s := range gpurt.Sizes(g) {
+		graph += s.Degrees + s.Offsets + s.Adj + 3*gpurt.Align
+		index += s.Degrees + s.Offsets + 2*gpurt.Align
 	}
-	first := 4*int64(stream.FirstK)*(int64(g.NumVertices())+1) + stream.Align
+	first := 4*int64(gpurt.FirstK)*(int64(g.NumVertices())+1) + gpurt.Align
 	// resident; state only (all pinned); indexes and first neighbours on the device, all
 	// adjacency pinned; about half the graph resident
 	return []int64{state + graph + 1<<20, state, state + index + first, state + graph/2}
@@ -217,17 +217,17 @@ func checkMemory(t *testing.T, name string, e engine.Engine, vram int64) {
 // streamBudgets are budgets at which the adjacency stays pinned but the two staging buffers
 // fit: the indexes, staging and first neighbours on the device, or no first neighbours.
 func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
-	p, err := stream.Make(g.NumVertices(), stream.Sizes(g), 1<<40)
+	p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), 1<<40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := stream.Sum(p.State)
+	state := gpurt.Sum(p.State)
 	var index int64
-	for _, s := range stream.Sizes(g) {
-		index += s.Degrees + s.Offsets + 2*stream.Align
+	for _, s := range gpurt.Sizes(g) {
+		index += s.Degrees + s.Offsets + 2*gpurt.Align
 	}
-	first := 4*int64(stream.FirstK)*(int64(g.NumVertices())+1) + stream.Align
-	stg := 2 * stream.StageBuffer(stage)
+	first := 4*int64(gpurt.FirstK)*(int64(g.NumVertices())+1) + gpurt.Align
+	stg := 2 * gpurt.StageBuffer(stage)
 	return []int64{state + index + first + stg + 4096, state + index + stg + 4096}
 }
 
@@ -258,7 +258,7 @@ func TestStreamModes(t *testing.T) {
 					g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
 					bs := streamBudgets(t, g, stage)
 					for _, b := range bs {
-						p, err := stream.Make(g.NumVertices(), stream.Sizes(g), b)
+						p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), b)
 						if err != nil {
 							t.Fatal(err)
 						}

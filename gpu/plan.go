@@ -1,5 +1,5 @@
-// Package stream places a graph in the memory of a GPU smaller than the graph: it decides
-// which shard sections are copied to the device and stay there and which stay in host
+// Package gpu is the GPU runtime of ooc. It places a graph in the memory of a GPU smaller
+// than the graph: it decides which shard sections are copied to the device and stay there and which stay in host
 // memory, pinned read-only and read by the kernels zero-copy (the plan, pure Go), and in a
 // -tags cuda build it carries the plan out and drives the BFS kernels shard by shard.
 //
@@ -9,7 +9,7 @@
 // then the ADJ sections in shard order until the budget is spent. The rest is pinned and
 // read through the link; kernels touch one shard per launch, so random reads stay inside a
 // window of one shard (shared/GPU.md: up to about 512 MB keeps the link full).
-package stream
+package gpu
 
 import (
 	"fmt"

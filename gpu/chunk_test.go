@@ -1,4 +1,4 @@
-package stream
+package gpu
 
 import (
 	"math/rand/v2"

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package stream
+package gpu
 
 import (
 	"fmt"
