@@ -16,14 +16,14 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/internal/engine"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
 // Run labels every vertex of a with the smallest vertex id of its component.
-func Run(a kernels.Adjacency, opt engine.Options) (*engine.CCResult, error) {
+func Run(a store.Adjacency, opt engine.Options) (*engine.CCResult, error) {
 	opt = opt.WithDefaults()
-	r := &run{a: a, n: a.NumVertices(), workers: kernels.Workers(opt.Workers), log: opt}
+	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt}
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
 	r.parallel(func(_ int, lo, hi uint32) error {
@@ -56,7 +56,7 @@ func Run(a kernels.Adjacency, opt engine.Options) (*engine.CCResult, error) {
 }
 
 type run struct {
-	a       kernels.Adjacency
+	a       store.Adjacency
 	n       uint32
 	workers int
 	comp    []uint32
@@ -163,7 +163,7 @@ func (r *run) parallel(body func(w int, lo, hi uint32) error) error {
 		r.bufs = make([][]uint32, r.workers)
 	}
 	var failed atomic.Pointer[error]
-	kernels.ParallelFor(r.workers, int(r.n), 1<<11, func(w, lo, hi int) {
+	parallel.For(r.workers, int(r.n), 1<<11, func(w, lo, hi int) {
 		if failed.Load() != nil {
 			return
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/testgraph"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
@@ -55,11 +55,11 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		if err := g.Check(); err != nil {
 			t.Fatal(err)
 		}
-		flat, err := kernels.NewFlat(g)
+		flat, err := store.NewFlat(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), flat} {
+		for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 			for _, workers := range []int{1, 3} {
 				for _, rounds := range []int{engine.NoSampling, 1, 2, 5} {
 					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d rounds=%d", name, shardBytes, a, workers, rounds)

@@ -14,7 +14,7 @@ import (
 
 const gpuBlock = 256
 
-// RunGPU is Run on a graph placed on the device by package gpu (kernels/afforest.cu):
+// RunGPU is Run on a graph placed on the device by package gpu (afforest/afforest.cu):
 // the same rounds, the same seeded choice of the skipped component and the same linking
 // rule, so the labels (each component's smallest vertex) equal the CPU's. The labels live
 // in the BFS parent buffer and the samples in the BFS queues: CC needs no memory of its own.

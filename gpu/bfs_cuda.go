@@ -54,7 +54,7 @@ type linkStat struct {
 }
 
 // BFS runs a direction-optimizing BFS from src with the CPU engine's switching rule
-// (kernels/bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
+// (bfs/bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
 // unchecked edges over alpha, top-down again once the frontier shrinks and is at most
 // n/beta.
 func (dg *Graph) BFS(src uint32, alpha, beta int) (*engine.BFSResult, error) {

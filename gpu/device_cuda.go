@@ -12,7 +12,6 @@ import (
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -25,7 +24,7 @@ type DevShard struct {
 	AdjPinned     bool // Adj is pinned host memory: list reads cross the link
 }
 
-// Args returns the five kernel parameters of SHARD_PARAMS (kernels/graph.cuh).
+// Args returns the five kernel parameters of SHARD_PARAMS (store/graph.cuh).
 func (s DevShard) Args() []uint64 {
 	return []uint64{uint64(s.Adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N)}
 }
@@ -61,8 +60,8 @@ type Graph struct {
 }
 
 // Load allocates the state, copies the resident sections, pins the rest and loads the
-// kernels. On error everything taken so far is released.
-func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error) {
+// kernels (the fatbins of bfs.cu and afforest.cu). On error everything taken so far is released.
+func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer, bfsImage, ccImage []byte) (*Graph, error) {
 	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}, Log: log}
 	var err error
 	if dg.Mode, err = ParseMode(os.Getenv("OOC_GPU_STREAM")); err != nil {
@@ -134,13 +133,11 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		}
 		for _, m := range []struct {
 			name string
+			img  []byte
 			dst  **cuda.Module
-		}{{"bfs", &dg.BFSMod}, {"afforest", &dg.CCMod}} {
-			img, err := kernels.Image(m.name)
-			if err != nil {
-				return err
-			}
-			if *m.dst, err = c.Load(m.name, img); err != nil {
+		}{{"bfs", bfsImage, &dg.BFSMod}, {"afforest", ccImage, &dg.CCMod}} {
+			var err error
+			if *m.dst, err = c.Load(m.name, m.img); err != nil {
 				return err
 			}
 		}

@@ -83,7 +83,7 @@ func alignSection(n int64) int64 {
 	return align(n)
 }
 
-// HugeBlocks is the smallest threshold of td_expand (kernels/bfs.cu) above which lists
+// HugeBlocks is the smallest threshold of td_expand (bfs/bfs.cu) above which lists
 // are expanded by whole thread blocks; the huge list holds at most one entry per such list.
 const HugeBlocks = 8
 
@@ -104,7 +104,7 @@ func StateItems(n uint32, maxEdges uint64, shards int) []Item {
 		{"next", 4 * words},
 		{"huge", 4 * huge},
 		{"counters", 64},
-		{"shard-table", int64(40 * max(shards, 1))}, // kernels/graph.cuh's Shard
+		{"shard-table", int64(40 * max(shards, 1))}, // store/graph.cuh's Shard
 		{"shard-bytes", int64(16 * max(shards, 1))}, // per shard: list bytes decoded from pinned, from device memory
 	}
 }

@@ -30,7 +30,7 @@
 // (about 4-5 bytes per directed edge copy) live in the graph's temporary directory
 // beside the shards and vanish with it.
 //
-// With a GPU (a -tags cuda build, gpu_cuda.go, kernels/build.cu), phase 2 runs on the
+// With a GPU (a -tags cuda build, gpu_cuda.go, ingest/build.cu), phase 2 runs on the
 // device instead, and phase 1 keeps no spill: the parse workers fill each edge's key, once,
 // into pinned staging buffers that one goroutine copies to device memory as the parse goes
 // on; the device makes the directed keys, sorts them (a stable LSD radix sort over the

@@ -15,7 +15,6 @@ import (
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -26,7 +25,7 @@ import (
 // sorts the keys (a stable LSD radix sort over the 2*bits(n-1) bits that matter), drops
 // duplicates, counts degrees, sizes each neighbour's varint with a prefix sum and encodes
 // the lists in pieces of about 4 MiB that are copied back and handed to the store's
-// writer while the next is encoded (kernels/build.cu). The CPU ingest is its twin: the
+// writer while the next is encoded (ingest/build.cu). The CPU ingest is its twin: the
 // shards are byte-identical (gpu_cuda_test.go).
 //
 // A direction's keys must fit in device memory twice over beside the input: 32 bytes an
@@ -188,14 +187,11 @@ func (g *gpuIngest) start() {
 		g.devErr = err
 		return
 	}
-	img, err := kernels.Image("build")
-	if err == nil {
-		err = dev.Do(func(c *cuda.Ctx) error {
-			var err error
-			g.mod, err = c.Load("build", img)
-			return err
-		})
-	}
+	err = dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		g.mod, err = c.Load("build", buildFatbin)
+		return err
+	})
 	if err != nil {
 		dev.Close()
 		g.devErr = err

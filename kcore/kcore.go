@@ -22,7 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -49,8 +49,8 @@ type Result struct {
 }
 
 // Run computes the core numbers of a.
-func Run(a kernels.Adjacency, opt Options) (*Result, error) {
-	p := &peel{a: a, workers: kernels.Workers(opt.Workers)}
+func Run(a store.Adjacency, opt Options) (*Result, error) {
+	p := &peel{a: a, workers: parallel.Workers(opt.Workers)}
 	t0 := time.Now()
 	alive, err := p.init()
 	if err != nil {
@@ -84,7 +84,7 @@ func Run(a kernels.Adjacency, opt Options) (*Result, error) {
 // is removed in level k exactly when its degree reaches k (or starts there), so once all
 // levels are done deg[v] is v's core number.
 type peel struct {
-	a       kernels.Adjacency
+	a       store.Adjacency
 	workers int
 	dirs    []store.Direction // the lists that hold a vertex's edges
 	deg     []uint32
@@ -122,7 +122,7 @@ func (p *peel) init() ([]uint32, error) {
 	var bad atomic.Int64
 	bad.Store(-1)
 	counts := make([]int, (n+chunk-1)/chunk)
-	kernels.ParallelFor(p.workers, n, chunk, func(_, lo, hi int) {
+	parallel.For(p.workers, n, chunk, func(_, lo, hi int) {
 		c := 0
 		for v := lo; v < hi; v++ {
 			d := uint64(p.a.Degree(store.Out, uint32(v)))
@@ -169,7 +169,7 @@ func (p *peel) scan(alive []uint32, k uint32) (left, front []uint32, next uint32
 	mins := make([]uint32, nc) // each chunk's smallest degree
 	nmin := make([]int, nc)    // vertices of that degree, gathered after the kept ones
 	frontBuf := make([]uint32, len(alive))
-	kernels.ParallelFor(p.workers, len(alive), chunk, func(_, lo, hi int) {
+	parallel.For(p.workers, len(alive), chunk, func(_, lo, hi int) {
 		c, m, f := lo, uint32(math.MaxUint32), lo
 		for _, v := range alive[lo:hi] {
 			d := p.deg[v]
@@ -218,7 +218,7 @@ func (p *peel) level(front []uint32, k uint32) (LevelStat, error) {
 	st := LevelStat{K: k}
 	for len(front) > 0 {
 		st.Rounds++
-		kernels.ParallelFor(p.workers, len(front), 64, func(w, lo, hi int) {
+		parallel.For(p.workers, len(front), 64, func(w, lo, hi int) {
 			ws := &p.ws[w]
 			if ws.failed != nil {
 				return

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
@@ -75,7 +75,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 	defer func(s int) { spillAt = s }(spillAt)
 	for _, shardBytes := range shardSizes(n) {
 		g := build(t, n, edges, directed, shardBytes)
-		flat, err := kernels.NewFlat(g)
+		flat, err := store.NewFlat(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		if want != nil && !slices.Equal(ref, want) {
 			t.Fatalf("%s: Batagelj-Zaversnik disagrees with the oracle:\n got %v\nwant %v", name, ref, want)
 		}
-		for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), flat} {
+		for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 			for _, workers := range []int{1, 3} {
 				for _, spill := range []int{1 << 14, 2} {
 					spillAt = spill

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -62,7 +61,7 @@ func TestKCoreRealGraphs(t *testing.T) {
 			}
 			for _, directed := range []bool{false, true} {
 				g := openReal(t, c.file, directed)
-				r, err := Run(kernels.NewCompressed(g), Options{})
+				r, err := Run(store.NewCompressed(g), Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

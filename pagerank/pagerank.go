@@ -21,7 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -87,10 +87,10 @@ func (r *Result) ErrorBound() float64 {
 const chunk = 1 << 12
 
 // Run computes the PageRank scores of a.
-func Run(a kernels.Adjacency, opt Options) (*Result, error) {
+func Run(a store.Adjacency, opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
 	n := a.NumVertices()
-	p := &run{a: a, n: n, workers: kernels.Workers(opt.Workers)}
+	p := &run{a: a, n: n, workers: parallel.Workers(opt.Workers)}
 	t0 := time.Now()
 	p.init()
 	r := &Result{Scores: p.scores}
@@ -114,7 +114,7 @@ func Run(a kernels.Adjacency, opt Options) (*Result, error) {
 
 // run is the state of one computation.
 type run struct {
-	a       kernels.Adjacency
+	a       store.Adjacency
 	n       uint32
 	workers int
 
@@ -147,7 +147,7 @@ func (p *run) init() {
 	}
 	p.base = (1 - Damping) / float64(n)
 	init := float32(1 / float64(n))
-	kernels.ParallelFor(p.workers, n, chunk, func(_, lo, hi int) {
+	parallel.For(p.workers, n, chunk, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			d := p.a.Degree(store.Out, uint32(v))
 			p.deg[v] = d
@@ -171,7 +171,7 @@ func share(score float32, d uint32) float32 {
 // p.next, swaps the two and returns the L1 change of the scores.
 func (p *run) iterate() (float64, error) {
 	var failed atomic.Pointer[error]
-	kernels.ParallelFor(p.workers, int(p.n), chunk, func(w, lo, hi int) {
+	parallel.For(p.workers, int(p.n), chunk, func(w, lo, hi int) {
 		if failed.Load() != nil {
 			return
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
@@ -67,11 +67,11 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		var first []float32
 		for _, shardBytes := range shardSizes(n) {
 			g := build(t, n, edges, directed, shardBytes)
-			flat, err := kernels.NewFlat(g)
+			flat, err := store.NewFlat(g)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), flat} {
+			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				for _, workers := range []int{1, 3} {
 					where := fmt.Sprintf("%s tol=%g shardBytes=%d %T workers=%d", name, tol, shardBytes, a, workers)
 					r, err := Run(a, Options{Workers: workers, Tolerance: tol})
@@ -170,7 +170,7 @@ func TestPageRankRandom(t *testing.T) {
 // of the previous iteration; vertex 1 has no out-edges, so its score leaves the system.
 func TestPageRankExact(t *testing.T) {
 	g := testgraph.Build(t, 2, edges(0, 1), true, 0)
-	r, err := Run(kernels.NewCompressed(g), Options{Workers: 2})
+	r, err := Run(store.NewCompressed(g), Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestPageRankExact(t *testing.T) {
 func TestPageRankMaxIters(t *testing.T) {
 	c := testgraph.Cases()[6] // star
 	g := testgraph.Build(t, c.N, c.Edges, c.Directed, 0)
-	r, err := Run(kernels.NewCompressed(g), Options{MaxIters: 2, Tolerance: 1e-12})
+	r, err := Run(store.NewCompressed(g), Options{MaxIters: 2, Tolerance: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}

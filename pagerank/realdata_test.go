@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -65,7 +64,7 @@ func TestPageRankRealGraphs(t *testing.T) {
 			for _, directed := range []bool{false, true} {
 				g := openReal(t, c.file, directed)
 				for _, tol := range []float64{DefaultTolerance, 1e-5} {
-					r, err := Run(kernels.NewCompressed(g), Options{Tolerance: tol})
+					r, err := Run(store.NewCompressed(g), Options{Tolerance: tol})
 					if err != nil {
 						t.Fatal(err)
 					}

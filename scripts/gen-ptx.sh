@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates the embedded fatbin of every kernels/*.cu (run by `go generate ./kernels`).
-# Each fatbin holds native SASS for sm_80, sm_86, sm_89 and sm_90 (A100/A10/L4/H100/H200 load
-# it without a JIT step) plus PTX for compute_75, the oldest virtual architecture ooc
-# supports (Turing), which the driver JIT-compiles for any GPU without its own SASS here.
-# The fatbin is compressed (-compress-all): 111 KB for both modules instead of 270 KB.
-# nvcc 11.8's fatbin output is byte-deterministic (same bytes from two runs and from another
-# directory), so scripts/check-ptx.sh can fail CI when the committed output is stale.
+# Regenerates the embedded fatbin beside every CUDA source of the module (DIR/NAME.cu ->
+# DIR/NAME.fatbin; `go generate` in a package with a .cu runs it). The sources include
+# store/graph.cuh, the device side of the format. Each fatbin holds native SASS for sm_80,
+# sm_86, sm_89 and sm_90 (A100/A10/L4/H100/H200 load it without a JIT step) plus PTX for
+# compute_75, the oldest virtual architecture ooc supports (Turing), which the driver
+# JIT-compiles for any GPU without its own SASS here. The fatbin is compressed
+# (-compress-all). nvcc's fatbin output is byte-deterministic (same bytes from two runs and
+# from another directory), so scripts/check-ptx.sh can fail CI when a committed fatbin is
+# stale.
 set -euo pipefail
-cd "$(dirname "$0")/../kernels"
+cd "$(dirname "$0")/.."
 NVCC=${NVCC:-nvcc}
 GENCODE=(
   -gencode arch=compute_80,code=sm_80
@@ -16,10 +18,9 @@ GENCODE=(
   -gencode arch=compute_90,code=sm_90
   -gencode arch=compute_75,code=compute_75
 )
-mkdir -p ptx
-for cu in *.cu; do
-  name=${cu%.cu}
-  "$NVCC" -fatbin "${GENCODE[@]}" -O3 -std=c++14 -Xfatbin -compress-all \
-    -o "ptx/$name.fatbin.tmp" "$cu"
-  mv "ptx/$name.fatbin.tmp" "ptx/$name.fatbin"
+for cu in */*.cu; do
+  out=${cu%.cu}.fatbin
+  "$NVCC" -fatbin "${GENCODE[@]}" -O3 -std=c++14 -Xfatbin -compress-all -I store \
+    -o "$out.tmp" "$cu"
+  mv "$out.tmp" "$out"
 done

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -11,7 +11,7 @@ import (
 // (--backend gpu is a usage error until the algorithm has a GPU version; auto means the
 // CPU), verifies the graph's checksums, as engine.Open does for bfs and cc, and returns
 // the compressed shards to read and the worker count.
-func openCPU(e *env, name string, g *store.Graph, a engineArgs, verbose bool) (*kernels.Compressed, int, error) {
+func openCPU(e *env, name string, g *store.Graph, a engineArgs, verbose bool) (*store.Compressed, int, error) {
 	switch {
 	case a.workers < 0:
 		return nil, 0, usagef("--workers %d: want 0 (all cores) or more", a.workers)
@@ -23,10 +23,10 @@ func openCPU(e *env, name string, g *store.Graph, a engineArgs, verbose bool) (*
 	if err := g.Check(); err != nil {
 		return nil, 0, err
 	}
-	workers := kernels.Workers(a.workers)
+	workers := parallel.Workers(a.workers)
 	if verbose {
 		fmt.Fprintf(e.stderr, "plan: cpu: %d workers; %d vertices, %d edges in %d compressed shards read in place (mmap)\n",
 			workers, g.NumVertices(), g.NumEdges(), len(g.Shards()))
 	}
-	return kernels.NewCompressed(g), workers, nil
+	return store.NewCompressed(g), workers, nil
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/bfs"
 )
 
 // TestStreamCopy copies a registered host window to the device in pieces with
@@ -83,11 +83,7 @@ func TestStreamCopy(t *testing.T) {
 			return err
 		}
 		t.Logf("8 MiB in 1 MiB async copies: %.3f ms, %.1f GB/s", 1e3*sec, n/sec/1e9)
-		img, err := kernels.Image("bfs")
-		if err != nil {
-			return err
-		}
-		m, err := c.Load("bfs", img)
+		m, err := c.Load("bfs", bfs.Fatbin)
 		if err != nil {
 			return err
 		}

@@ -1,19 +1,19 @@
 // Package baseline holds the simple sequential algorithms that ooc's engines are
 // measured against (issue 3, "Benchmarks"): a queue BFS and a union-find, both on the
-// uncompressed in-memory CSR (kernels.Flat), the fastest form a single core can have.
+// uncompressed in-memory CSR (store.Flat), the fastest form a single core can have.
 // The parallel baselines are the engines' own algorithms run on that same Flat CSR
-// (kernels.BFS and afforest.Run accept it), so the benchmarks in this package separate
+// (bfs.BFS and afforest.Run accept it), so the benchmarks in this package separate
 // the cost of compression from the gain of parallelism.
 package baseline
 
 import (
 	"github.com/oocgraph/ooc/internal/engine"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
 // BFS is a sequential queue BFS over out-lists; it returns parents and levels.
-func BFS(f *kernels.Flat, src uint32) (parent, level []uint32) {
+func BFS(f *store.Flat, src uint32) (parent, level []uint32) {
 	parent = make([]uint32, f.N)
 	level = make([]uint32, f.N)
 	for i := range parent {
@@ -36,7 +36,7 @@ func BFS(f *kernels.Flat, src uint32) (parent, level []uint32) {
 
 // UnionFind labels each vertex with the root of its (weakly connected) component by a
 // sequential union-find over the out-lists: path halving, the smaller root kept.
-func UnionFind(f *kernels.Flat) []uint32 {
+func UnionFind(f *store.Flat) []uint32 {
 	p := make([]uint32, f.N)
 	for i := range p {
 		p[i] = uint32(i)

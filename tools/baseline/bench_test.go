@@ -12,11 +12,12 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
-	"github.com/oocgraph/ooc/kernels"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -36,7 +37,7 @@ var (
 	tmpDir    string
 	kronOnce  sync.Once
 	kronGraph *store.Graph
-	kronFlat  *kernels.Flat
+	kronFlat  *store.Flat
 	kronErr   error
 )
 
@@ -56,7 +57,7 @@ func TestMain(m *testing.M) {
 }
 
 // kron returns the benchmark graph (checked) and its flat copy.
-func kron(tb testing.TB) (*store.Graph, *kernels.Flat) {
+func kron(tb testing.TB) (*store.Graph, *store.Flat) {
 	kronOnce.Do(func() {
 		spec := gen.Spec{Kind: "kron", Scale: *kronScale, EdgeFactor: *kronEF, Seed: 1}
 		dir := *graphDir
@@ -84,7 +85,7 @@ func kron(tb testing.TB) (*store.Graph, *kernels.Flat) {
 		if kronErr = kronGraph.Check(); kronErr != nil {
 			return
 		}
-		kronFlat, kronErr = kernels.NewFlat(kronGraph)
+		kronFlat, kronErr = store.NewFlat(kronGraph)
 	})
 	if kronErr != nil {
 		tb.Fatal(kronErr)
@@ -109,14 +110,14 @@ func sources(g *store.Graph, k int) []uint32 {
 // benchmark graph, so the benchmarks compare equal work.
 func TestBaselinesAgree(t *testing.T) {
 	g, f := kron(t)
-	c := kernels.NewCompressed(g)
+	c := store.NewCompressed(g)
 	for _, src := range sources(g, 3) {
 		parent, level := BFS(f, src)
 		if err := validate.BFS(g, src, parent, level); err != nil {
 			t.Fatal(err)
 		}
-		for _, a := range []kernels.Adjacency{c, f} {
-			r, err := kernels.BFS(a, src, engine.Options{})
+		for _, a := range []store.Adjacency{c, f} {
+			r, err := bfs.BFS(a, src, engine.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +131,7 @@ func TestBaselinesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []kernels.Adjacency{c, f} {
+	for _, a := range []store.Adjacency{c, f} {
 		r, err := afforest.Run(a, engine.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -159,9 +160,9 @@ func benchBFS(b *testing.B, g *store.Graph, search func(src uint32) (edges uint6
 }
 
 // parallelBFS searches a with the engine's BFS.
-func parallelBFS(tb testing.TB, a kernels.Adjacency) func(uint32) (uint64, float64) {
+func parallelBFS(tb testing.TB, a store.Adjacency) func(uint32) (uint64, float64) {
 	return func(src uint32) (uint64, float64) {
-		r, err := kernels.BFS(a, src, engine.Options{})
+		r, err := bfs.BFS(a, src, engine.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func parallelBFS(tb testing.TB, a kernels.Adjacency) func(uint32) (uint64, float
 
 // sequentialBFS searches f with the sequential baseline; its time includes allocating
 // the arrays (a few milliseconds against the seconds the search takes).
-func sequentialBFS(g *store.Graph, f *kernels.Flat) func(uint32) (uint64, float64) {
+func sequentialBFS(g *store.Graph, f *store.Flat) func(uint32) (uint64, float64) {
 	return func(src uint32) (uint64, float64) {
 		t0 := time.Now()
 		_, level := BFS(f, src)
@@ -184,19 +185,19 @@ func sequentialBFS(g *store.Graph, f *kernels.Flat) func(uint32) (uint64, float6
 
 func BenchmarkBFS(b *testing.B) {
 	g, f := kron(b)
-	b.Run("compressed", func(b *testing.B) { benchBFS(b, g, parallelBFS(b, kernels.NewCompressed(g))) })
+	b.Run("compressed", func(b *testing.B) { benchBFS(b, g, parallelBFS(b, store.NewCompressed(g))) })
 	b.Run("flat", func(b *testing.B) { benchBFS(b, g, parallelBFS(b, f)) })
 	b.Run("sequential", func(b *testing.B) { benchBFS(b, g, sequentialBFS(g, f)) })
 }
 
 func BenchmarkCC(b *testing.B) {
 	g, f := kron(b)
-	c := kernels.NewCompressed(g)
+	c := store.NewCompressed(g)
 	report := func(b *testing.B) {
 		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gedges/s")
 	}
-	for _, a := range []kernels.Adjacency{c, f} {
-		name := map[bool]string{true: "compressed", false: "flat"}[a == kernels.Adjacency(c)]
+	for _, a := range []store.Adjacency{c, f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a == store.Adjacency(c)]
 		b.Run("afforest-"+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := afforest.Run(a, engine.Options{}); err != nil {
@@ -218,8 +219,8 @@ func BenchmarkCC(b *testing.B) {
 // reports the time of one iteration and the in-list entries read per second.
 func BenchmarkPageRank(b *testing.B) {
 	g, f := kron(b)
-	for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), f} {
-		name := map[bool]string{true: "compressed", false: "flat"}[a != kernels.Adjacency(f)]
+	for _, a := range []store.Adjacency{store.NewCompressed(g), f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a != store.Adjacency(f)]
 		b.Run(name, func(b *testing.B) {
 			var iters int
 			var secs float64
@@ -243,8 +244,8 @@ func BenchmarkKCore(b *testing.B) {
 	report := func(b *testing.B) {
 		b.ReportMetric(float64(g.NumEdges())*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gedges/s")
 	}
-	for _, a := range []kernels.Adjacency{kernels.NewCompressed(g), f} {
-		name := map[bool]string{true: "compressed", false: "flat"}[a != kernels.Adjacency(f)]
+	for _, a := range []store.Adjacency{store.NewCompressed(g), f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a != store.Adjacency(f)]
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := kcore.Run(a, kcore.Options{}); err != nil {
@@ -274,7 +275,7 @@ func TestReportRatios(t *testing.T) {
 		t.Skip("needs -ratios")
 	}
 	g, f := kron(t)
-	c := kernels.NewCompressed(g)
+	c := store.NewCompressed(g)
 	srcs := sources(g, 8)
 	timeIt := func(run func(src uint32) (uint64, float64)) (gteps float64) {
 		run(srcs[0]) // warm up: first touches of the mapped shards fault pages in
@@ -298,7 +299,7 @@ func TestReportRatios(t *testing.T) {
 	}
 	cc, cf := ccTime(func() { afforest.Run(c, engine.Options{}) }), ccTime(func() { afforest.Run(f, engine.Options{}) })
 	cs := ccTime(func() { UnionFind(f) })
-	t.Logf("graph: %d vertices, %d directed edges, %d workers", g.NumVertices(), g.NumEdges(), kernels.Workers(0))
+	t.Logf("graph: %d vertices, %d directed edges, %d workers", g.NumVertices(), g.NumEdges(), parallel.Workers(0))
 	t.Logf("BFS GTEPS: compressed %.3f, flat %.3f, sequential %.3f; compressed/flat %.2f, compressed/sequential %.2f", gc, gf, gs, gc/gf, gc/gs)
 	t.Logf("CC seconds: afforest compressed %.4f, flat %.4f, sequential union-find %.4f; speedup vs union-find %.2fx (compressed), %.2fx (flat)", cc, cf, cs, cs/cc, cs/cf)
 }

@@ -1,5 +1,5 @@
 // Package cpu registers the "cpu" backend with package engine: direction-optimizing BFS
-// (package kernels) and Afforest (package afforest) on all cores, reading the compressed
+// (package bfs) and Afforest (package afforest) on all cores, reading the compressed
 // shards in place. Import it for its side effect:
 //
 //	import _ "github.com/oocgraph/ooc/internal/engine/cpu"
@@ -9,8 +9,9 @@ import (
 	"fmt"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/engine"
-	"github.com/oocgraph/ooc/kernels"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -19,20 +20,20 @@ func init() { engine.Register("cpu", Open) }
 // Engine is the CPU backend.
 type Engine struct {
 	g   *store.Graph
-	adj *kernels.Compressed
+	adj *store.Compressed
 	opt engine.Options
 }
 
 // Open wraps a checked graph (engine.Open has run g.Check).
 func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 	opt = opt.WithDefaults()
-	opt.Workers = kernels.Workers(opt.Workers)
-	return &Engine{g: g, adj: kernels.NewCompressed(g), opt: opt}, nil
+	opt.Workers = parallel.Workers(opt.Workers)
+	return &Engine{g: g, adj: store.NewCompressed(g), opt: opt}, nil
 }
 
 func (e *Engine) Name() string { return "cpu" }
 
-func (e *Engine) BFS(src uint32) (*engine.BFSResult, error) { return kernels.BFS(e.adj, src, e.opt) }
+func (e *Engine) BFS(src uint32) (*engine.BFSResult, error) { return bfs.BFS(e.adj, src, e.opt) }
 
 func (e *Engine) CC() (*engine.CCResult, error) { return afforest.Run(e.adj, e.opt) }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
@@ -46,7 +47,7 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 		fmt.Fprintf(opt.Verbose, "gpu: %s, compute %d.%d, %d SMs, %s\n%s", dev.Name, dev.CC[0], dev.CC[1], dev.SMs,
 			bytesize.Format(dev.Total), p)
 	}
-	dg, err := gpu.Load(dev, g, p, opt.Verbose)
+	dg, err := gpu.Load(dev, g, p, opt.Verbose, bfs.Fatbin, afforest.Fatbin)
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)

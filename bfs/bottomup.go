@@ -1,6 +1,7 @@
-package kernels
+package bfs
 
 import (
+	"github.com/oocgraph/ooc/internal/parallel"
 	"math/bits"
 	"sync/atomic"
 
@@ -13,10 +14,10 @@ func (b *bfs) queueToBitmap() {
 	if b.front == nil {
 		b.front, b.next = make([]uint64, words), make([]uint64, words)
 	} else {
-		ParallelFor(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
+		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
 	frontier := b.queue[b.head:b.tail]
-	ParallelFor(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
+	parallel.For(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
 		for _, v := range frontier[lo:hi] {
 			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))
 		}
@@ -27,7 +28,7 @@ func (b *bfs) queueToBitmap() {
 // frontier.
 func (b *bfs) bitmapToQueue() {
 	b.qtail.Store(int64(b.tail))
-	ParallelFor(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
+	parallel.For(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
 		ws := &b.ws[w]
 		for i, word := range b.front[lo:hi] {
 			for word != 0 {
@@ -47,7 +48,7 @@ func (b *bfs) bitmapToQueue() {
 // their first few neighbours, so the rest of the list is never decoded). Chunks are whole
 // bitmap words, so each worker owns the words of b.next it writes.
 func (b *bfs) bottomUp(depth uint32) (awake, examined uint64) {
-	ParallelFor(b.workers, len(b.next), 64, func(w, lo, hi int) {
+	parallel.For(b.workers, len(b.next), 64, func(w, lo, hi int) {
 		clear(b.next[lo:hi])
 		if b.failed.Load() {
 			return
@@ -72,11 +73,10 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 }
 
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
-	idx := b.c.in
 	var s *store.Shard
 	for v := vlo; v < vhi; v++ {
 		if s == nil || v >= s.Hi() {
-			s = idx.shard(v)
+			s = b.c.Shard(store.In, v)
 		}
 		if b.parent[v] != unreached {
 			continue
@@ -114,7 +114,7 @@ func (b *bfs) bottomUpFlat(ws *workerState, vlo, vhi, depth uint32) {
 	}
 }
 
-// bottomUpGeneric serves other Adjacency implementations (decoding whole lists).
+// bottomUpGeneric serves other store.Adjacency implementations (decoding whole lists).
 func (b *bfs) bottomUpGeneric(ws *workerState, vlo, vhi, depth uint32) {
 	for v := vlo; v < vhi; v++ {
 		if b.parent[v] != unreached {
@@ -151,8 +151,8 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint
 		pos = 4 * int(nb-1)
 	}
 	for checked < d {
-		x, p := uvarint(list, pos)
-		f := int64(v) + unzigzag(x)
+		x, p := store.FastUvarint(list, pos)
+		f := int64(v) + store.Unzigzag(x)
 		if p < 0 || f < 0 || f >= int64(nv) {
 			return 0, checked, malformed
 		}
@@ -166,7 +166,7 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint
 			if checked == end {
 				break
 			}
-			x, p = uvarint(list, p)
+			x, p = store.FastUvarint(list, p)
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return 0, checked, malformed

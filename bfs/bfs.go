@@ -1,7 +1,8 @@
-package kernels
+package bfs
 
 import (
 	"fmt"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,12 +22,12 @@ const unreached = engine.Unreached
 //
 // It fills Parent, Level, Levels and Seconds; Reached, Depth and EdgesTraversed are
 // filled as engine.Summarize defines them.
-func BFS(a Adjacency, src uint32, opt engine.Options) (*engine.BFSResult, error) {
+func BFS(a store.Adjacency, src uint32, opt engine.Options) (*engine.BFSResult, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
 	}
 	opt = opt.WithDefaults()
-	b := newBFS(a, Workers(opt.Workers))
+	b := newBFS(a, parallel.Workers(opt.Workers))
 	t0 := time.Now()
 	b.init()
 	err := b.run(src, opt.Alpha, opt.Beta)
@@ -41,9 +42,9 @@ func BFS(a Adjacency, src uint32, opt engine.Options) (*engine.BFSResult, error)
 
 // bfs is the state of one search.
 type bfs struct {
-	a       Adjacency
-	c       *Compressed // non-nil when a is compressed: bottom-up decodes inline
-	f       *Flat       // non-nil when a is flat
+	a       store.Adjacency
+	c       *store.Compressed // non-nil when a is compressed: bottom-up decodes inline
+	f       *store.Flat       // non-nil when a is flat
 	n       uint32
 	workers int
 
@@ -69,7 +70,7 @@ type bfs struct {
 // workerState is one worker's scratch and counters, padded so that workers do not share
 // cache lines.
 type workerState struct {
-	buf      []uint32 // decoded list (Compressed.List)
+	buf      []uint32 // decoded list (store.Compressed.List)
 	out      []uint32 // next-frontier vertices not yet flushed to the queue
 	scout    uint64   // out-degrees of vertices this worker discovered top-down
 	examined uint64
@@ -79,10 +80,10 @@ type workerState struct {
 
 const flushAt = 1024
 
-func newBFS(a Adjacency, workers int) *bfs {
+func newBFS(a store.Adjacency, workers int) *bfs {
 	b := &bfs{a: a, n: a.NumVertices(), workers: workers, ws: make([]workerState, workers)}
-	b.c, _ = a.(*Compressed)
-	b.f, _ = a.(*Flat)
+	b.c, _ = a.(*store.Compressed)
+	b.f, _ = a.(*store.Flat)
 	b.parent = make([]uint32, b.n)
 	b.level = make([]uint32, b.n)
 	b.queue = make([]uint32, b.n)
@@ -90,7 +91,7 @@ func newBFS(a Adjacency, workers int) *bfs {
 }
 
 func (b *bfs) init() {
-	ParallelFor(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
+	parallel.For(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
 		p, l := b.parent[lo:hi], b.level[lo:hi]
 		for i := range p {
 			p[i], l[i] = unreached, unreached
@@ -159,9 +160,9 @@ func (b *bfs) stat(depth uint32, frontier uint64, dir string, examined uint64, t
 }
 
 // summarize fills Reached, Depth and EdgesTraversed as engine.Summarize defines them.
-func summarize(a Adjacency, r *engine.BFSResult) {
-	if c, ok := a.(*Compressed); ok {
-		engine.Summarize(c.g, r)
+func summarize(a store.Adjacency, r *engine.BFSResult) {
+	if c, ok := a.(*store.Compressed); ok {
+		engine.Summarize(c.Graph(), r)
 		return
 	}
 	r.Reached, r.Depth, r.EdgesTraversed = 0, 0, 0

@@ -4,7 +4,7 @@
 // intermediate component by sampling, then link the remaining edges of vertices outside
 // it. Links hook the larger root under the smaller with compare-and-swap, so the
 // partition equals any other correct one (the CPU's included).
-#include "graph.cuh"
+#include "graph.cuh" // store/graph.cuh (nvcc -I store)
 
 extern "C" __global__ void cc_init(uint32_t *comp, uint32_t n) {
 	for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)

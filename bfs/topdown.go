@@ -1,6 +1,7 @@
-package kernels
+package bfs
 
 import (
+	"github.com/oocgraph/ooc/internal/parallel"
 	"sync/atomic"
 
 	"github.com/oocgraph/ooc/store"
@@ -40,7 +41,7 @@ func (b *bfs) topDown(depth uint32) (scout, examined uint64) {
 	b.qtail.Store(int64(b.tail))
 	b.pieces = b.pieces[:0]
 	chunk := min(64, max(1, len(frontier)/(8*b.workers)))
-	ParallelFor(b.workers, len(frontier), chunk, func(w, lo, hi int) {
+	parallel.For(b.workers, len(frontier), chunk, func(w, lo, hi int) {
 		ws := &b.ws[w]
 		for _, u := range frontier[lo:hi] {
 			if b.failed.Load() || b.expand(ws, u, 0, depth) < int(pieceSize) {
@@ -55,7 +56,7 @@ func (b *bfs) topDown(depth uint32) (scout, examined uint64) {
 			}
 		}
 	})
-	ParallelFor(b.workers, len(b.pieces), 1, func(w, lo, hi int) {
+	parallel.For(b.workers, len(b.pieces), 1, func(w, lo, hi int) {
 		for _, p := range b.pieces[lo:hi] {
 			if !b.failed.Load() {
 				b.expand(&b.ws[w], p.u, p.lo, depth)
@@ -82,7 +83,7 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 		return 0
 	}
 	if b.c != nil {
-		ws.buf = nbrs[:0] // keep a grown decode buffer; Flat returns its own memory
+		ws.buf = nbrs[:0] // keep a grown decode buffer; store.Flat returns its own memory
 	}
 	ws.examined += uint64(len(nbrs))
 	for _, v := range nbrs {

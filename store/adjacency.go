@@ -1,10 +1,8 @@
-package kernels
+package store
 
 import (
 	"encoding/binary"
 	"math/bits"
-
-	"github.com/oocgraph/ooc/store"
 )
 
 // Adjacency is how the CPU kernels (and afforest) read a graph: either the compressed
@@ -15,32 +13,32 @@ type Adjacency interface {
 	NumVertices() uint32
 	NumEdges() uint64 // directed edges stored per direction
 	Directed() bool
-	Degree(d store.Direction, v uint32) uint32
+	Degree(d Direction, v uint32) uint32
 	// List returns the first min(limit, degree) neighbours of v in direction d, in
 	// ascending order. It may decode into buf (growing it) or return a view of memory it
 	// owns; the result is valid until the next call with the same buf.
-	List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error)
+	List(d Direction, v, limit uint32, buf []uint32) ([]uint32, error)
 	// Slice is List for the neighbours at positions [lo, hi) of the list (hi is clipped
-	// to the degree); lo must be a multiple of store.BlockSize, so that a compressed list
+	// to the degree); lo must be a multiple of BlockSize, so that a compressed list
 	// can start decoding at a block (FORMAT.md: each block restarts the delta coding).
-	Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error)
+	Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error)
 	// Range calls fn with the first min(limit, degree) neighbours of each vertex v in
 	// [lo, hi) that has any and for which keep (when not nil) returns true, in vertex
 	// order; it decodes into *scratch (growing it). This is the cheap way to sweep
 	// vertices: no shard lookup or interface call per vertex.
-	Range(d store.Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(v uint32) bool, fn func(v uint32, nbrs []uint32)) error
+	Range(d Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(v uint32) bool, fn func(v uint32, nbrs []uint32)) error
 }
 
 // Compressed reads the delta-varint shards of an open graph directly; it copies nothing.
 type Compressed struct {
-	g       *store.Graph
+	g       *Graph
 	out, in *shardIndex
 }
 
 // NewCompressed wraps g. Call g.Check first (engine.Open does): the decoders below check
 // every neighbour against the vertex count and never index past a list, but only the
 // checksums guarantee that the bytes are the ones that were written.
-func NewCompressed(g *store.Graph) *Compressed {
+func NewCompressed(g *Graph) *Compressed {
 	c := &Compressed{g: g, out: newShardIndex(g.Out())}
 	c.in = c.out
 	if g.Directed() {
@@ -49,27 +47,34 @@ func NewCompressed(g *store.Graph) *Compressed {
 	return c
 }
 
+// Graph returns the graph c reads.
+func (c *Compressed) Graph() *Graph { return c.g }
+
+// Shard returns the shard of direction d that holds vertex v, found in O(1) for the
+// usual few large shards (for loops that decode lists inline).
+func (c *Compressed) Shard(d Direction, v uint32) *Shard { return c.index(d).shard(v) }
+
 func (c *Compressed) NumVertices() uint32 { return c.g.NumVertices() }
 func (c *Compressed) NumEdges() uint64    { return c.g.NumEdges() }
 func (c *Compressed) Directed() bool      { return c.g.Directed() }
 
-func (c *Compressed) index(d store.Direction) *shardIndex {
-	if d == store.In {
+func (c *Compressed) index(d Direction) *shardIndex {
+	if d == In {
 		return c.in
 	}
 	return c.out
 }
 
-func (c *Compressed) Degree(d store.Direction, v uint32) uint32 {
+func (c *Compressed) Degree(d Direction, v uint32) uint32 {
 	s := c.index(d).shard(v)
 	return s.Degrees[v-s.Lo]
 }
 
-func (c *Compressed) List(d store.Direction, v, limit uint32, buf []uint32) ([]uint32, error) {
+func (c *Compressed) List(d Direction, v, limit uint32, buf []uint32) ([]uint32, error) {
 	return c.Slice(d, v, 0, limit, buf)
 }
 
-func (c *Compressed) Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error) {
+func (c *Compressed) Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error) {
 	s := c.index(d).shard(v)
 	i := v - s.Lo
 	deg := s.Degrees[i]
@@ -77,11 +82,11 @@ func (c *Compressed) Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([
 	if lo >= hi {
 		return buf[:0], nil
 	}
-	if lo%store.BlockSize != 0 {
+	if lo%BlockSize != 0 {
 		panic("kernels: Slice must start at a block boundary")
 	}
 	list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
-	pos, err := store.BlockOffset(list, deg, lo/store.BlockSize)
+	pos, err := BlockOffset(list, deg, lo/BlockSize)
 	if err != nil {
 		return nil, s.ListError(v)
 	}
@@ -96,7 +101,7 @@ func (c *Compressed) Slice(d store.Direction, v, lo, hi uint32, buf []uint32) ([
 	return buf, nil
 }
 
-func (c *Compressed) Range(d store.Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
+func (c *Compressed) Range(d Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
 	idx, nv := c.index(d), c.g.NumVertices()
 	for v := lo; v < hi; {
 		s := idx.shard(v)
@@ -123,12 +128,12 @@ func (c *Compressed) Range(d store.Direction, lo, hi, limit uint32, scratch *[]u
 // shardIndex finds the shard of a vertex in O(1) for the usual few large shards: tab[k]
 // is the first shard holding a vertex >= k<<shift.
 type shardIndex struct {
-	shards []*store.Shard
+	shards []*Shard
 	tab    []int32
 	shift  uint
 }
 
-func newShardIndex(c *store.CSR) *shardIndex {
+func newShardIndex(c *CSR) *shardIndex {
 	x := &shardIndex{shards: c.Shards}
 	if len(c.Shards) == 0 {
 		return x
@@ -146,7 +151,7 @@ func newShardIndex(c *store.CSR) *shardIndex {
 	return x
 }
 
-func (x *shardIndex) shard(v uint32) *store.Shard {
+func (x *shardIndex) shard(v uint32) *Shard {
 	i := x.tab[v>>x.shift]
 	for x.shards[i].Hi() <= v {
 		i++
@@ -154,7 +159,7 @@ func (x *shardIndex) shard(v uint32) *store.Shard {
 	return x.shards[i]
 }
 
-// uvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes.
+// FastUvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes.
 //
 // Neighbour ids of a permuted graph are spread over the whole id range, so most deltas
 // take two to four bytes and a byte-at-a-time loop mispredicts a branch per value. So
@@ -163,7 +168,7 @@ func (x *shardIndex) shard(v uint32) *store.Shard {
 // 64-bit word and its 7-bit groups are gathered without branches. Values of more than
 // five bytes (never a valid neighbour) and values near the end of the mapping take the
 // careful decoder.
-func uvarint(b []byte, pos int) (x uint64, next int) {
+func FastUvarint(b []byte, pos int) (x uint64, next int) {
 	if pos >= 0 && pos+8 <= cap(b) {
 		w := binary.LittleEndian.Uint64(b[pos : pos+8 : pos+8])
 		k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1 // bytes in the value
@@ -172,18 +177,18 @@ func uvarint(b []byte, pos int) (x uint64, next int) {
 			return x & (1<<(7*k) - 1), pos + k
 		}
 	}
-	return store.Uvarint(b, pos)
+	return Uvarint(b, pos)
 }
 
-// unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
-func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+// Unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
+func Unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // decodePrefix decodes the first len(dst) neighbours of v's list (degree d) into dst. It
 // reports false for malformed bytes or neighbours outside [0, nv). It walks the blocks in
 // order and so never needs the block index.
 func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
 	pos := 0
-	if nb := store.NumBlocks(d); nb > 1 {
+	if nb := NumBlocks(d); nb > 1 {
 		pos = 4 * int(nb-1)
 	}
 	return decodeFrom(dst, v, list, pos, nv)
@@ -192,20 +197,20 @@ func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
 // decodeFrom decodes len(dst) neighbours of v from the block that starts at byte pos.
 func decodeFrom(dst []uint32, v uint32, list []byte, pos int, nv uint32) bool {
 	for j := 0; j < len(dst); {
-		x, p := uvarint(list, pos)
-		f := int64(v) + unzigzag(x)
+		x, p := FastUvarint(list, pos)
+		f := int64(v) + Unzigzag(x)
 		if p < 0 || f < 0 || f >= int64(nv) {
 			return false
 		}
 		cur := uint64(f)
-		end := min(len(dst), j+store.BlockSize)
+		end := min(len(dst), j+BlockSize)
 		for {
 			dst[j] = uint32(cur)
 			j++
 			if j == end {
 				break
 			}
-			x, p = uvarint(list, p)
+			x, p = FastUvarint(list, p)
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return false
@@ -230,7 +235,7 @@ type Flat struct {
 
 // NewFlat decodes every list of g into memory (about 4 bytes per stored edge per
 // direction, plus 8 per vertex).
-func NewFlat(g *store.Graph) (*Flat, error) {
+func NewFlat(g *Graph) (*Flat, error) {
 	f := &Flat{N: g.NumVertices(), M: g.NumEdges(), directed: g.Directed()}
 	var err error
 	if f.OutOff, f.OutAdj, err = flatten(g.Out()); err != nil {
@@ -245,7 +250,7 @@ func NewFlat(g *store.Graph) (*Flat, error) {
 	return f, nil
 }
 
-func flatten(c *store.CSR) ([]uint64, []uint32, error) {
+func flatten(c *CSR) ([]uint64, []uint32, error) {
 	off := make([]uint64, c.N+1)
 	adj := make([]uint32, c.Edges)
 	var pos uint64
@@ -270,23 +275,23 @@ func (f *Flat) NumVertices() uint32 { return f.N }
 func (f *Flat) NumEdges() uint64    { return f.M }
 func (f *Flat) Directed() bool      { return f.directed }
 
-func (f *Flat) lists(d store.Direction) ([]uint64, []uint32) {
-	if d == store.In {
+func (f *Flat) lists(d Direction) ([]uint64, []uint32) {
+	if d == In {
 		return f.InOff, f.InAdj
 	}
 	return f.OutOff, f.OutAdj
 }
 
-func (f *Flat) Degree(d store.Direction, v uint32) uint32 {
+func (f *Flat) Degree(d Direction, v uint32) uint32 {
 	off, _ := f.lists(d)
 	return uint32(off[v+1] - off[v])
 }
 
-func (f *Flat) List(d store.Direction, v, limit uint32, _ []uint32) ([]uint32, error) {
+func (f *Flat) List(d Direction, v, limit uint32, _ []uint32) ([]uint32, error) {
 	return f.Slice(d, v, 0, limit, nil)
 }
 
-func (f *Flat) Range(d store.Direction, lo, hi, limit uint32, _ *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
+func (f *Flat) Range(d Direction, lo, hi, limit uint32, _ *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
 	off, adj := f.lists(d)
 	for v := lo; v < hi; v++ {
 		a, b := off[v], off[v+1]
@@ -298,7 +303,7 @@ func (f *Flat) Range(d store.Direction, lo, hi, limit uint32, _ *[]uint32, keep 
 	return nil
 }
 
-func (f *Flat) Slice(d store.Direction, v, lo, hi uint32, _ []uint32) ([]uint32, error) {
+func (f *Flat) Slice(d Direction, v, lo, hi uint32, _ []uint32) ([]uint32, error) {
 	off, adj := f.lists(d)
 	deg := off[v+1] - off[v]
 	a, b := min(uint64(lo), deg), min(uint64(hi), deg)

@@ -6,7 +6,7 @@
 // State: parent and level per vertex; bitmaps visited, frontier (current level, bottom-up
 // only) and next; queues in/out with a counter. Every discovered vertex is emitted into
 // the out queue at once (warp-aggregated atomics), so no level ever scans all vertices.
-#include "graph.cuh"
+#include "graph.cuh" // store/graph.cuh (nvcc -I store)
 
 extern "C" __global__ void bfs_init(uint32_t *parent, uint32_t *level, uint32_t *visited,
                                     uint32_t *queue, uint32_t src) {

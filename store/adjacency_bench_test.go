@@ -1,11 +1,9 @@
-package kernels
+package store
 
 import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/oocgraph/ooc/store"
 )
 
 // kronLikeLists encodes lists like those of a permuted Kronecker graph: ids spread over
@@ -21,7 +19,7 @@ func kronLikeLists(nv uint32, count int) (lists [][]byte, degs []uint32, owners 
 		slices.Sort(nbrs)
 		nbrs = slices.Compact(nbrs)
 		v := r.Uint32N(nv)
-		lists = append(lists, store.AppendList(nil, v, nbrs))
+		lists = append(lists, AppendList(nil, v, nbrs))
 		degs = append(degs, uint32(len(nbrs)))
 		owners = append(owners, v)
 	}

@@ -1,28 +1,9 @@
-package kernels
+package gpu
 
 import (
-	"embed"
 	"encoding/binary"
 	"fmt"
 )
-
-// The GPU engine's kernels are CUDA C (bfs.cu, afforest.cu, graph.cuh), compiled by nvcc into
-// one compressed fatbin per source with native SASS for sm_80/86/89/90 and PTX for compute_75
-// (see scripts/gen-ptx.sh), embedded here; cuModuleLoadData picks the SASS for the GPU at
-// hand, or JIT-compiles the PTX on any other GPU from Turing on.
-//go:generate ../scripts/gen-ptx.sh
-
-//go:embed ptx/*.fatbin
-var imageFS embed.FS
-
-// Image returns the embedded fatbin of kernels/NAME.cu, ready for cuModuleLoadData.
-func Image(name string) ([]byte, error) {
-	b, err := imageFS.ReadFile("ptx/" + name + ".fatbin")
-	if err != nil {
-		return nil, fmt.Errorf("kernels: no embedded fatbin for %s.cu: %w", name, err)
-	}
-	return b, nil
-}
 
 // FatbinEntry is one image inside a fatbin: SASS (an ELF cubin) or PTX, for one architecture.
 type FatbinEntry struct {
@@ -39,26 +20,26 @@ const fatbinMagic = 0xBA55ED50
 // size u64, ..., arch u32 at +28}). It lets tests check the architectures without a GPU.
 func FatbinEntries(b []byte) ([]FatbinEntry, error) {
 	if len(b) < 16 || binary.LittleEndian.Uint32(b) != fatbinMagic {
-		return nil, fmt.Errorf("kernels: not a fatbin (want magic %#x at offset 0)", fatbinMagic)
+		return nil, fmt.Errorf("gpu: not a fatbin (want magic %#x at offset 0)", fatbinMagic)
 	}
 	hs := int64(binary.LittleEndian.Uint16(b[6:]))
 	end := hs + int64(binary.LittleEndian.Uint64(b[8:]))
 	if hs < 16 || end > int64(len(b)) {
-		return nil, fmt.Errorf("kernels: fatbin header says %d+%d bytes, have %d", hs, end-hs, len(b))
+		return nil, fmt.Errorf("gpu: fatbin header says %d+%d bytes, have %d", hs, end-hs, len(b))
 	}
 	var out []FatbinEntry
 	for o := hs; o < end; {
 		if o+32 > end {
-			return nil, fmt.Errorf("kernels: fatbin entry at offset %d overruns the fatbin (%d bytes)", o, end)
+			return nil, fmt.Errorf("gpu: fatbin entry at offset %d overruns the fatbin (%d bytes)", o, end)
 		}
 		kind := binary.LittleEndian.Uint16(b[o:])
 		ehs := int64(binary.LittleEndian.Uint32(b[o+4:]))
 		size := int64(binary.LittleEndian.Uint64(b[o+8:]))
 		if kind != 1 && kind != 2 {
-			return nil, fmt.Errorf("kernels: fatbin entry at offset %d has kind %d, want 1 (PTX) or 2 (ELF)", o, kind)
+			return nil, fmt.Errorf("gpu: fatbin entry at offset %d has kind %d, want 1 (PTX) or 2 (ELF)", o, kind)
 		}
 		if ehs < 32 || size < 0 || o+ehs+size > end {
-			return nil, fmt.Errorf("kernels: fatbin entry at offset %d (header %d, payload %d) overruns the fatbin (%d bytes)", o, ehs, size, end)
+			return nil, fmt.Errorf("gpu: fatbin entry at offset %d (header %d, payload %d) overruns the fatbin (%d bytes)", o, ehs, size, end)
 		}
 		out = append(out, FatbinEntry{PTX: kind == 1, Arch: int(binary.LittleEndian.Uint32(b[o+28:])), Size: size})
 		o += ehs + size

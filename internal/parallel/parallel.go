@@ -1,4 +1,5 @@
-package kernels
+// Package parallel runs loops over index ranges on several goroutines.
+package parallel
 
 import (
 	"runtime"
@@ -6,10 +7,10 @@ import (
 	"sync/atomic"
 )
 
-// ParallelFor runs body over [0, n) in chunks of chunk items handed out dynamically, on
+// For runs body over [0, n) in chunks of chunk items handed out dynamically, on
 // workers goroutines; w is the worker's index, for per-worker state. Dynamic chunks keep
 // skewed work (a hub's list in one chunk) from idling the other cores.
-func ParallelFor(workers, n, chunk int, body func(w, lo, hi int)) {
+func For(workers, n, chunk int, body func(w, lo, hi int)) {
 	if n <= 0 {
 		return
 	}

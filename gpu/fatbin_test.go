@@ -1,18 +1,28 @@
-package kernels
+package gpu
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestImageEmbedded checks that every CUDA source's fatbin is embedded and holds SASS for
-// sm_80/86/89/90 and PTX for compute_75; scripts/check-ptx.sh checks that it is current. The
-// kernel names are inside compressed images: the cuda-tagged engine tests load every kernel.
-func TestImageEmbedded(t *testing.T) {
+// TestFatbins checks that every CUDA source in the module has its fatbin beside it (the
+// one its package embeds), holding SASS for sm_80/86/89/90 and PTX for compute_75;
+// scripts/check-ptx.sh checks that it is current. The kernel names are inside compressed
+// images: the cuda-tagged tests load every kernel.
+func TestFatbins(t *testing.T) {
 	want := []string{"sass80", "sass86", "sass89", "sass90", "ptx75"}
-	for _, name := range []string{"bfs", "afforest"} {
-		b, err := Image(name)
+	slices.Sort(want)
+	sources, err := filepath.Glob("../*/*.cu")
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no CUDA sources found beside gpu/ (%v)", err)
+	}
+	for _, cu := range sources {
+		name := strings.TrimSuffix(cu, ".cu") + ".fatbin"
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,20 +42,15 @@ func TestImageEmbedded(t *testing.T) {
 			}
 		}
 		slices.Sort(got)
-		w := slices.Clone(want)
-		slices.Sort(w)
-		if !slices.Equal(got, w) {
-			t.Errorf("%s.fatbin holds %v, want %v", name, got, w)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s holds %v, want %v", name, got, want)
 		}
-	}
-	if _, err := Image("nope"); err == nil {
-		t.Error("Image(nope) succeeded")
 	}
 }
 
 // TestFatbinEntriesRejects checks that truncated or foreign bytes give an error, not a panic.
 func TestFatbinEntriesRejects(t *testing.T) {
-	b, err := Image("bfs")
+	b, err := os.ReadFile("../bfs/bfs.fatbin")
 	if err != nil {
 		t.Fatal(err)
 	}
