@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 )
 
-// Edge is one generated edge U -> V. It has the layout of ingest.Edge, so a batch can
+// Edge is one generated edge U -> V. It has the layout of parse.Edge, so a batch can
 // be handed to the ingest pipeline without copying.
 type Edge struct{ U, V uint64 }
 

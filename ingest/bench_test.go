@@ -3,6 +3,7 @@ package ingest
 import (
 	"flag"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -42,9 +43,9 @@ func BenchmarkIngest(b *testing.B) {
 		if err := writeSpec(path, spec, f); err != nil {
 			b.Fatal(err)
 		}
-		format := FormatSNAP
+		format := parse.FormatSNAP
 		if f == gen.Bin32 {
-			format = FormatBin32
+			format = parse.FormatBin32
 		}
 		b.Run(f.String(), func(b *testing.B) { benchIngest(b, path, format, spec) })
 	}
@@ -62,7 +63,7 @@ func writeSpec(path string, spec gen.Spec, f gen.Format) error {
 	return out.Close()
 }
 
-func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
+func benchIngest(b *testing.B, path string, format parse.Format, spec gen.Spec) {
 	st, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -107,12 +108,12 @@ func benchIngest(b *testing.B, path string, format Format, spec gen.Spec) {
 		filepath.Base(path), m.Vertices, m.Edges, 8*float64(m.Bytes)/float64(m.Edges), bytesize.Format(rep.PeakRSS), bytesize.Format(rep.Mem))
 }
 
-func parseOnly(path string, format Format) error {
+func parseOnly(path string, format parse.Format) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = ParseOnly(f, ParseOptions{Name: path, Format: format})
+	_, err = parse.ParseOnly(f, parse.ParseOptions{Name: path, Format: format})
 	return err
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"cmp"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -120,7 +121,7 @@ func TestBigBlocks(t *testing.T) {
 	rng, seed := seededRand(t, 9)
 	edges := randomEdges(rng, 2<<partShift, 20000)
 	for range 3 * blockKeys / 2 {
-		edges = append(edges, Edge{5, uint64(rng.IntN(2 << partShift))})
+		edges = append(edges, parse.Edge{U: 5, V: uint64(rng.IntN(2 << partShift))})
 	}
 	rng.Shuffle(len(edges), func(i, j int) { edges[i], edges[j] = edges[j], edges[i] })
 	for _, opt := range []Options{
@@ -143,7 +144,7 @@ func TestHugeUnit(t *testing.T) {
 	rng, seed := seededRand(t, 10)
 	edges := randomEdges(rng, 1<<21, 5000)
 	for range msdThreshold + 5000 {
-		edges = append(edges, Edge{3, uint64(rng.IntN(1 << 21))})
+		edges = append(edges, parse.Edge{U: 3, V: uint64(rng.IntN(1 << 21))})
 	}
 	for _, opt := range []Options{{}, {Order: store.OrderDegree, Directed: true}} {
 		ingestAndCheck(t, seed, edges, opt)
@@ -152,10 +153,10 @@ func TestHugeUnit(t *testing.T) {
 
 // ingestAndCheck ingests edges with opt into a fresh directory and compares the graph
 // with the reference, stopping the test at the first difference with the seed.
-func ingestAndCheck(t *testing.T, seed uint64, edges []Edge, opt Options) {
+func ingestAndCheck(t *testing.T, seed uint64, edges []parse.Edge, opt Options) {
 	t.Helper()
 	opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
-	if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+	if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
 		t.Fatalf("seed %d, %+v: %v", seed, opt, err)
 	}
 	checkGraph(t, opt.Dest, reference(edges, opt), opt)

@@ -1,7 +1,7 @@
 // Package ingest turns edge lists into graph directories (store/FORMAT.md) within a
 // memory budget, on all cores, for inputs far larger than RAM.
 //
-// The input layer (Parse, parse*.go) decompresses, detects the format and emits batches
+// The input layer (package ingest/parse) decompresses, detects the format and emits batches
 // of 0-based edges from several goroutines. The pipeline (File, FromEdges) then runs in
 // two phases:
 //

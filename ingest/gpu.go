@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"os"
 
@@ -35,7 +36,7 @@ func CheckBackend(s string) error {
 	case "", BackendAuto, BackendCPU, BackendGPU:
 		return nil
 	}
-	return fmt.Errorf("ingest: unknown backend %q (want auto, cpu or gpu): %w", s, ErrBadInput)
+	return fmt.Errorf("ingest: unknown backend %q (want auto, cpu or gpu): %w", s, parse.ErrBadInput)
 }
 
 // gpuEligible says why the GPU ingest cannot take an input, or "" when it can. It builds
@@ -45,7 +46,7 @@ func gpuEligible(r io.Reader, size int64, opt Options) string {
 	switch {
 	case opt.Relabel:
 		return "does not take --relabel"
-	case seekableFile(r) == nil:
+	case !parse.Seekable(r):
 		return "takes only regular files (it may have to give the input to the CPU ingest)"
 	case (opt.Backend == "" || opt.Backend == BackendAuto) && size < gpuMinBytes:
 		return fmt.Sprintf("leaves inputs under %d MiB to the CPU", gpuMinBytes>>20)
@@ -56,7 +57,7 @@ func gpuEligible(r io.Reader, size int64, opt Options) string {
 // gpuEdgesEligible says why the GPU ingest cannot take FromEdges' input, or "" when it
 // can: the automatic backend wants hdr.Entries, the edges announced, to make an input of
 // gpuMinBytes as 8-byte edges.
-func gpuEdgesEligible(hdr Header, opt Options) string {
+func gpuEdgesEligible(hdr parse.Header, opt Options) string {
 	switch {
 	case opt.Relabel:
 		return "does not take --relabel"
@@ -68,7 +69,7 @@ func gpuEdgesEligible(hdr Header, opt Options) string {
 
 // fromEdgesGPU is fileFromGPU for FromEdges: after a skip the CPU pipeline calls produce
 // again.
-func fromEdgesGPU(opt Options, input store.InputInfo, hdr Header, produce func(emit func([]Edge) error) error) (*Report, bool, error) {
+func fromEdgesGPU(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func([]parse.Edge) error) error) (*Report, bool, error) {
 	return tryGPU(opt, func() (*Report, error) { return gpuEdges(opt, input, hdr, produce) }, func() error { return nil })
 }
 

@@ -5,6 +5,7 @@ package ingest
 import (
 	"cmp"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"math/bits"
 	"os"
@@ -111,18 +112,18 @@ func gpuFile(r io.Reader, info store.InputInfo, name string, size int64, opt Opt
 	if why := gpuEligible(r, size, opt); why != "" {
 		return nil, &gpuSkip{reason: why}
 	}
-	return gpuRun(opt, info, name, size, func(g *gpuIngest) (Header, error) {
-		var res *ParseResult
-		err := g.phase1("parse", func(prog *progress, emit func([]Edge) error) error {
+	return gpuRun(opt, info, name, size, func(g *gpuIngest) (parse.Header, error) {
+		var res *parse.ParseResult
+		err := g.phase1("parse", func(prog *progress, emit func([]parse.Edge) error) error {
 			var err error
-			res, err = Parse(r, g.p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
+			res, err = parse.Parse(r, g.p.parseOptions(name, MaxVertexID, prog), func(b []parse.Edge) error {
 				prog.addEdges(int64(len(b)))
 				return emit(b)
 			})
 			return err
 		})
 		if err != nil {
-			return Header{}, err
+			return parse.Header{}, err
 		}
 		g.p.input.Format, g.p.compression = string(res.Format), res.Compression
 		g.p.phases[len(g.p.phases)-1].Bytes = res.InBytes
@@ -132,13 +133,13 @@ func gpuFile(r io.Reader, info store.InputInfo, name string, size int64, opt Opt
 
 // gpuEdges is FromEdges on the GPU: produce is called once, or once more by the CPU
 // pipeline after a skip.
-func gpuEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit func([]Edge) error) error) (*Report, error) {
+func gpuEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func([]parse.Edge) error) error) (*Report, error) {
 	if why := gpuEdgesEligible(hdr, opt); why != "" {
 		return nil, &gpuSkip{reason: why}
 	}
-	return gpuRun(opt, input, input.Name, -1, func(g *gpuIngest) (Header, error) {
-		err := g.phase1("partition", func(prog *progress, emit func([]Edge) error) error {
-			return produce(func(b []Edge) error {
+	return gpuRun(opt, input, input.Name, -1, func(g *gpuIngest) (parse.Header, error) {
+		err := g.phase1("partition", func(prog *progress, emit func([]parse.Edge) error) error {
+			return produce(func(b []parse.Edge) error {
 				prog.addEdges(int64(len(b)))
 				return emit(b)
 			})
@@ -148,7 +149,7 @@ func gpuEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit 
 }
 
 // gpuRun runs a GPU ingest whose input phase1 reads.
-func gpuRun(opt Options, info store.InputInfo, name string, size int64, phase1 func(g *gpuIngest) (Header, error)) (*Report, error) {
+func gpuRun(opt Options, info store.InputInfo, name string, size int64, phase1 func(g *gpuIngest) (parse.Header, error)) (*Report, error) {
 	if err := cuda.Available(); err != nil {
 		return nil, &gpuSkip{reason: "found no GPU: " + err.Error()}
 	}
@@ -224,7 +225,7 @@ func (g *gpuIngest) close() {
 
 // phase1 runs read, which hands the input's edges to emit, with the staging buffers and
 // their uploader, and records the phase.
-func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Edge) error) error) error {
+func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]parse.Edge) error) error) error {
 	p := g.p
 	t0 := time.Now()
 	// enough buffers that the parse does not wait for the device to open (about 0.1 s),
@@ -280,7 +281,7 @@ func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]Ed
 }
 
 // emit is the parse's batch handler: p.emit's, with staging buffers for chunks.
-func (g *gpuIngest) emit(batch []Edge) error {
+func (g *gpuIngest) emit(batch []parse.Edge) error {
 	p := g.p
 	if p.ctx.Err() != nil {
 		return p.cause()
@@ -316,7 +317,7 @@ func (g *gpuIngest) emit(batch []Edge) error {
 
 // fill appends the edges to c (stream 0, or 1 for a kept self-loop) and returns the
 // self-loops dropped and the largest id, as pipeline.fill.
-func (g *gpuIngest) fill(c *chunk, edges []Edge) (loops, top uint64) {
+func (g *gpuIngest) fill(c *chunk, edges []parse.Edge) (loops, top uint64) {
 	out, self := c.keys[0], c.keys[1]
 	keep := g.p.opt.KeepSelfLoops
 	for _, e := range edges {
@@ -569,7 +570,7 @@ func (g *gpuIngest) sizes(cx *cuda.Ctx) error {
 // order numbers the vertices (the degree order's permutation from the raw keys'
 // degrees) and, for the automatic order, builds the first direction both ways to compare
 // their exact sizes. It prepares the first direction's build.
-func (g *gpuIngest) order(hdr Header) error {
+func (g *gpuIngest) order(hdr parse.Header) error {
 	p := g.p
 	g.n = p.vertexCount(hdr)
 	if g.n > 0 {

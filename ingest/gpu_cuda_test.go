@@ -5,6 +5,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 	for i, sh := range shapes {
 		edges := randomEdges(rng, sh.n, sh.m)
 		if i == 3 {
-			edges = append(edges, Edge{999, 0}) // the top vertex's only edge
+			edges = append(edges, parse.Edge{U: 999, V: 0}) // the top vertex's only edge
 		}
 		path := writeEdgeFile(t, edges)
 		for _, opt := range []Options{
@@ -111,11 +112,11 @@ func TestGPUMatchesCPU(t *testing.T) {
 func TestGPUHubList(t *testing.T) {
 	needGPU(t)
 	rng := rand.New(rand.NewPCG(7, 7))
-	var edges []Edge
+	var edges []parse.Edge
 	for range 100000 {
-		edges = append(edges, Edge{5, rng.Uint64N(1 << 22)})
+		edges = append(edges, parse.Edge{U: 5, V: rng.Uint64N(1 << 22)})
 	}
-	edges = append(edges, Edge{1<<22 + 7, 3})
+	edges = append(edges, parse.Edge{U: 1<<22 + 7, V: 3})
 	path := writeEdgeFile(t, edges)
 	for _, opt := range []Options{{}, {Directed: true}} {
 		dir := t.TempDir()
@@ -213,7 +214,7 @@ func TestGPUFromEdges(t *testing.T) {
 	needGPU(t)
 	rng, _ := seededRand(t, 44)
 	edges := randomEdges(rng, 1<<18, 400000)
-	hdr := Header{Vertices: 1<<18 + 5} // isolated vertices at the end
+	hdr := parse.Header{Vertices: 1<<18 + 5} // isolated vertices at the end
 	for _, order := range []string{store.OrderInput, store.OrderDegree} {
 		dir := t.TempDir()
 		grep, err := fromEdges(t, edges, Options{Dest: filepath.Join(dir, "gpu.ooc"), Backend: BackendGPU, Order: order}, hdr)
@@ -234,8 +235,8 @@ func TestGPUFromEdges(t *testing.T) {
 	}
 	calls := 0
 	dest := filepath.Join(t.TempDir(), "auto.ooc")
-	rep, err := FromEdges(Options{Dest: dest, gpuBudget: 64 << 20}, store.InputInfo{Name: "test"}, Header{Entries: 1 << 30},
-		func(emit func([]Edge) error) error {
+	rep, err := FromEdges(Options{Dest: dest, gpuBudget: 64 << 20}, store.InputInfo{Name: "test"}, parse.Header{Entries: 1 << 30},
+		func(emit func([]parse.Edge) error) error {
 			calls++
 			return emit(edges)
 		})

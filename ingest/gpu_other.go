@@ -3,6 +3,7 @@
 package ingest
 
 import (
+	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 
 	"github.com/oocgraph/ooc/store"
@@ -14,6 +15,6 @@ func gpuFile(io.Reader, store.InputInfo, string, int64, Options) (*Report, error
 }
 
 // gpuEdges is FromEdges on the GPU; this build has none.
-func gpuEdges(Options, store.InputInfo, Header, func(emit func([]Edge) error) error) (*Report, error) {
+func gpuEdges(Options, store.InputInfo, parse.Header, func(emit func([]parse.Edge) error) error) (*Report, error) {
 	return nil, &gpuSkip{reason: "is not in this build (built without -tags cuda)"}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // fails saying why, never on the CPU in silence; an unknown backend is bad input.
 // (gpu_cuda_test.go checks the GPU's graphs against the CPU's, where a GPU is present.)
 func TestBackendChoice(t *testing.T) {
-	path := writeEdgeFile(t, []Edge{{0, 1}, {1, 2}, {2, 0}})
+	path := writeEdgeFile(t, []parse.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}})
 	dir := t.TempDir()
 	rep, err := File(path, Options{Dest: filepath.Join(dir, "cpu.ooc"), Backend: BackendCPU})
 	if err != nil || rep.Backend != BackendCPU {
@@ -27,7 +28,7 @@ func TestBackendChoice(t *testing.T) {
 	case err != nil && !strings.Contains(err.Error(), "--backend gpu"):
 		t.Errorf("--backend gpu failed without saying so: %v", err)
 	}
-	if _, err := File(path, Options{Dest: filepath.Join(dir, "x.ooc"), Backend: "tpu"}); !errors.Is(err, ErrBadInput) {
+	if _, err := File(path, Options{Dest: filepath.Join(dir, "x.ooc"), Backend: "tpu"}); !errors.Is(err, parse.ErrBadInput) {
 		t.Errorf("--backend tpu: %v, want bad input", err)
 	}
 	// a small file goes to the CPU with the automatic backend, GPU or not
@@ -37,7 +38,7 @@ func TestBackendChoice(t *testing.T) {
 	}
 }
 
-func writeEdgeFile(t *testing.T, edges []Edge) string {
+func writeEdgeFile(t *testing.T, edges []parse.Edge) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "edges.txt")
 	f, err := os.Create(path)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"math"
 	"os"
@@ -35,10 +36,10 @@ type Options struct {
 	Mem        int64 // memory budget in bytes; 0 = DefaultMem()
 	Workers    int   // 0 = GOMAXPROCS
 
-	Progress io.Writer // progress bars go here; nil = none
-	Log      io.Writer // the final summary; nil = none
-	Format   Format    // "" = detect
-	Backend  string    // BackendAuto (""), BackendCPU or BackendGPU
+	Progress io.Writer    // progress bars go here; nil = none
+	Log      io.Writer    // the final summary; nil = none
+	Format   parse.Format // "" = detect
+	Backend  string       // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
 	// the partial graph is removed.
@@ -89,14 +90,14 @@ func File(path string, opt Options) (*Report, error) {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, &ParseError{Path: path, Offset: -1, Msg: "cannot read the input", Err: unwrapPath(err)}
+		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot read the input", Err: unwrapPath(err)}
 	}
 	if st.IsDir() {
-		return nil, &ParseError{Path: path, Offset: -1, Msg: "is a directory, expected an edge list file"}
+		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "is a directory, expected an edge list file"}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &ParseError{Path: path, Offset: -1, Msg: "cannot open the input", Err: unwrapPath(err)}
+		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot open the input", Err: unwrapPath(err)}
 	}
 	defer f.Close()
 	return FileFrom(f, path, st.Size(), opt)
@@ -129,7 +130,7 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 		return nil, err
 	}
 	defer p.close()
-	var hdr Header
+	var hdr parse.Header
 	if p.scanned() {
 		hdr, err = p.scanPass(r, name)
 	} else {
@@ -148,7 +149,7 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 // produce passes, which lets the automatic backend take a large input to the GPU).
 // produce must give the same edges each time it is called: when the GPU finds the input
 // too large for its memory, the CPU pipeline calls it again.
-func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit func(batch []Edge) error) error) (*Report, error) {
+func FromEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit
 		hdr, err = p.scanEdges(hdr, produce)
 	} else {
 		err = p.phase1("partition", 0, func(prog *progress) error {
-			return produce(func(b []Edge) error {
+			return produce(func(b []parse.Edge) error {
 				prog.addEdges(int64(len(b)))
 				return p.emit(b)
 			})
@@ -177,11 +178,11 @@ func FromEdges(opt Options, input store.InputInfo, hdr Header, produce func(emit
 }
 
 // parsePass is phase 1 for a plain (not relabeled) input.
-func (p *pipeline) parsePass(r io.Reader, name string) (Header, error) {
-	var res *ParseResult
+func (p *pipeline) parsePass(r io.Reader, name string) (parse.Header, error) {
+	var res *parse.ParseResult
 	err := p.phase1("parse", p.inBytes, func(prog *progress) error {
 		var err error
-		res, err = Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []Edge) error {
+		res, err = parse.Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []parse.Edge) error {
 			prog.addEdges(int64(len(b)))
 			return p.emit(b)
 		})
@@ -192,21 +193,21 @@ func (p *pipeline) parsePass(r io.Reader, name string) (Header, error) {
 		return err
 	})
 	if err != nil {
-		return Header{}, err
+		return parse.Header{}, err
 	}
 	return res.Header, nil
 }
 
-func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) ParseOptions {
-	return ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add}
+func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) parse.ParseOptions {
+	return parse.ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add}
 }
 
 // finish runs phase 2 and publishes the graph.
-func (p *pipeline) finish(hdr Header) (*Report, error) { return p.finishWith(hdr, p.phase2) }
+func (p *pipeline) finish(hdr parse.Header) (*Report, error) { return p.finishWith(hdr, p.phase2) }
 
 // finishWith builds the shards with build (phase 2, or the GPU's build) and publishes the
 // graph.
-func (p *pipeline) finishWith(hdr Header, build func() error) (*Report, error) {
+func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, error) {
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
@@ -260,7 +261,7 @@ func (p *pipeline) finishWith(hdr Header, build func() error) (*Report, error) {
 // writeIDs writes ids.bin, when the graph has one, in the background while phase 2
 // runs (the ids are known once the vertices are numbered), and returns the channel that
 // receives its error.
-func (p *pipeline) writeIDs(hdr Header) <-chan error {
+func (p *pipeline) writeIDs(hdr parse.Header) <-chan error {
 	done := make(chan error, 1)
 	if !p.opt.Relabel && p.inv == nil {
 		done <- nil
@@ -273,7 +274,7 @@ func (p *pipeline) writeIDs(hdr Header) <-chan error {
 
 // vertexCount is the graph's vertex count: the vertices numbered anew (degree order,
 // --relabel), else the largest id + 1 or the header's count, whichever is larger.
-func (p *pipeline) vertexCount(hdr Header) uint64 {
+func (p *pipeline) vertexCount(hdr parse.Header) uint64 {
 	switch {
 	case p.inv != nil:
 		return uint64(len(p.inv))
@@ -284,7 +285,7 @@ func (p *pipeline) vertexCount(hdr Header) uint64 {
 }
 
 // manifest fills what the pipeline knows; Commit adds the shard lists and sizes.
-func (p *pipeline) manifest(hdr Header) *store.Manifest {
+func (p *pipeline) manifest(hdr parse.Header) *store.Manifest {
 	n := p.vertexCount(hdr)
 	kept := p.inputEdges.Load() - p.selfLoops.Load()
 	stored, loops := p.storedEdges, p.storedLoops

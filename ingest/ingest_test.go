@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -30,8 +31,8 @@ func seededRand(t testing.TB, stream uint64) (*rand.Rand, uint64) {
 
 // randomEdges draws m edges over ids below n, with hubs, self-loops and repeated edges
 // mixed in so that every code path (split partitions, drops) is exercised.
-func randomEdges(rng *rand.Rand, n uint64, m int) []Edge {
-	edges := make([]Edge, 0, m)
+func randomEdges(rng *rand.Rand, n uint64, m int) []parse.Edge {
+	edges := make([]parse.Edge, 0, m)
 	for len(edges) < m {
 		u, v := rng.Uint64N(n), rng.Uint64N(n)
 		switch rng.IntN(20) {
@@ -50,7 +51,7 @@ func randomEdges(rng *rand.Rand, n uint64, m int) []Edge {
 				u, v = e.U, e.V // a repeated edge
 			}
 		}
-		edges = append(edges, Edge{u, v})
+		edges = append(edges, parse.Edge{U: u, V: v})
 	}
 	return edges
 }
@@ -64,7 +65,7 @@ type want struct {
 	directions int
 }
 
-func reference(edges []Edge, opt Options) want {
+func reference(edges []parse.Edge, opt Options) want {
 	w := want{out: map[uint32][]uint32{}, in: map[uint32][]uint32{}}
 	type pair struct{ u, v uint64 }
 	seen := map[pair]bool{}
@@ -199,9 +200,9 @@ func diffLists(got, want map[uint32][]uint32) string {
 
 func head(l []uint32) []uint32 { return l[:min(len(l), 8)] }
 
-func fromEdges(t *testing.T, edges []Edge, opt Options, hdr Header) (*Report, error) {
+func fromEdges(t *testing.T, edges []parse.Edge, opt Options, hdr parse.Header) (*Report, error) {
 	t.Helper()
-	return FromEdges(opt, store.InputInfo{Name: "test", Format: "test"}, hdr, func(emit func([]Edge) error) error {
+	return FromEdges(opt, store.InputInfo{Name: "test", Format: "test"}, hdr, func(emit func([]parse.Edge) error) error {
 		for b := edges; len(b) > 0; {
 			n := min(len(b), 777)
 			if err := emit(b[:n]); err != nil {
@@ -253,7 +254,7 @@ func TestRoundTrip(t *testing.T) {
 			edges = append(edges, randomEdges(rng, 300, 10000)...)
 			opt := c.opt
 			opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
-			if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+			if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			m := checkGraph(t, opt.Dest, reference(edges, opt), opt)
@@ -293,7 +294,7 @@ func TestDeterministic(t *testing.T) {
 			// Shuffle the input too: order must not matter either.
 			in := slices.Clone(edges)
 			rng.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
-			if _, err := fromEdges(t, in, opt, Header{}); err != nil {
+			if _, err := fromEdges(t, in, opt, parse.Header{}); err != nil {
 				t.Fatal(err)
 			}
 			files := shardFiles(t, opt.Dest)
@@ -332,7 +333,7 @@ func shardFiles(t *testing.T, dir string) map[string][]byte {
 
 // TestCounts checks the drop counters on a hand-made list.
 func TestCounts(t *testing.T) {
-	edges := []Edge{{0, 1}, {1, 0}, {0, 1}, {2, 2}, {2, 2}, {3, 4}, {4, 3}, {4, 3}, {5, 5}}
+	edges := []parse.Edge{{U: 0, V: 1}, {U: 1, V: 0}, {U: 0, V: 1}, {U: 2, V: 2}, {U: 2, V: 2}, {U: 3, V: 4}, {U: 4, V: 3}, {U: 4, V: 3}, {U: 5, V: 5}}
 	for _, tc := range []struct {
 		opt                      Options
 		edges, loops, dups, nvtx uint64
@@ -344,7 +345,7 @@ func TestCounts(t *testing.T) {
 		{Options{Directed: true, KeepDuplicates: true, KeepSelfLoops: true}, 9, 0, 0, 6},
 	} {
 		tc.opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
-		rep, err := fromEdges(t, edges, tc.opt, Header{})
+		rep, err := fromEdges(t, edges, tc.opt, parse.Header{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +361,7 @@ func TestCounts(t *testing.T) {
 // TestHeaderVertices: a header's N adds isolated vertices, and its id base is kept.
 func TestHeaderVertices(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
-	rep, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest}, Header{Vertices: 10, IDBase: 1})
+	rep, err := fromEdges(t, []parse.Edge{{U: 0, V: 1}}, Options{Dest: dest}, parse.Header{Vertices: 10, IDBase: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +389,7 @@ func TestSymmetricDirected(t *testing.T) {
 		if m.Vertices != 5 || m.Edges != 6 || m.SelfLoopsDropped != 1 || m.DuplicatesDropped != 1 || m.IDBase != 1 {
 			t.Errorf("directed %v: %+v", directed, m)
 		}
-		edges := []Edge{{1, 0}, {0, 1}, {2, 0}, {0, 2}, {4, 3}, {3, 4}, {2, 2}}
+		edges := []parse.Edge{{U: 1, V: 0}, {U: 0, V: 1}, {U: 2, V: 0}, {U: 0, V: 2}, {U: 4, V: 3}, {U: 3, V: 4}, {U: 2, V: 2}}
 		w := reference(edges, Options{Directed: true})
 		w.loops, w.dups = 1, 1
 		checkGraph(t, opt.Dest, w, opt)
@@ -402,9 +403,9 @@ func TestRelabel(t *testing.T) {
 	for i := range pool {
 		pool[i] = rng.Uint64() >> rng.IntN(60)
 	}
-	var edges []Edge
+	var edges []parse.Edge
 	for range 5000 {
-		edges = append(edges, Edge{pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]})
+		edges = append(edges, parse.Edge{U: pool[rng.IntN(len(pool))], V: pool[rng.IntN(len(pool))]})
 	}
 	for _, c := range []struct {
 		directed bool
@@ -412,7 +413,7 @@ func TestRelabel(t *testing.T) {
 	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}} {
 		directed := c.directed
 		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Relabel: true, Directed: directed, Order: c.order, chunkKeys: 999}
-		if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+		if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
 			t.Fatal(err)
 		}
 		g, err := store.Open(opt.Dest)
@@ -454,8 +455,8 @@ func TestRelabel(t *testing.T) {
 
 func TestTooLargeID(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
-	_, err := fromEdges(t, []Edge{{0, 1 << 32}}, Options{Dest: dest}, Header{})
-	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--relabel") {
+	_, err := fromEdges(t, []parse.Edge{{U: 0, V: 1 << 32}}, Options{Dest: dest}, parse.Header{})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "--relabel") {
 		t.Fatalf("err = %v", err)
 	}
 	if _, serr := os.Stat(dest); !os.IsNotExist(serr) {
@@ -468,14 +469,14 @@ func TestTooLargeID(t *testing.T) {
 
 func TestExistingOutput(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
-	e := []Edge{{0, 1}}
-	if _, err := fromEdges(t, e, Options{Dest: dest}, Header{}); err != nil {
+	e := []parse.Edge{{U: 0, V: 1}}
+	if _, err := fromEdges(t, e, Options{Dest: dest}, parse.Header{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fromEdges(t, e, Options{Dest: dest}, Header{}); !errors.Is(err, store.ErrExists) {
+	if _, err := fromEdges(t, e, Options{Dest: dest}, parse.Header{}); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("second ingest: %v, want ErrExists", err)
 	}
-	if _, err := fromEdges(t, e, Options{Dest: dest, Force: true}, Header{}); err != nil {
+	if _, err := fromEdges(t, e, Options{Dest: dest, Force: true}, parse.Header{}); err != nil {
 		t.Fatalf("with Force: %v", err)
 	}
 }
@@ -727,12 +728,12 @@ func TestCheckDisk(t *testing.T) {
 
 func TestMemTooSmall(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
-	_, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest, Mem: 1 << 20}, Header{})
+	_, err := fromEdges(t, []parse.Edge{{U: 0, V: 1}}, Options{Dest: dest, Mem: 1 << 20}, parse.Header{})
 	if !errors.Is(err, ErrMemTooSmall) {
 		t.Fatalf("1 MiB budget: %v", err)
 	}
 	// A budget too small for 16 workers runs fewer.
-	rep, err := fromEdges(t, []Edge{{0, 1}}, Options{Dest: dest, Mem: 48 << 20, Workers: 16}, Header{})
+	rep, err := fromEdges(t, []parse.Edge{{U: 0, V: 1}}, Options{Dest: dest, Mem: 48 << 20, Workers: 16}, parse.Header{})
 	if err != nil || rep.Workers >= 16 {
 		t.Fatalf("48 MiB, 16 workers: %v", err)
 	}
@@ -782,11 +783,11 @@ func TestSymmetricSplit(t *testing.T) {
 	dir := t.TempDir()
 	und := Options{Dest: filepath.Join(dir, "u.ooc"), taskKeys: 3000, chunkKeys: 5000}
 	sym := Options{Dest: filepath.Join(dir, "s.ooc"), Directed: true, taskKeys: 3000, chunkKeys: 5000}
-	ru, err := fromEdges(t, edges, und, Header{})
+	ru, err := fromEdges(t, edges, und, parse.Header{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := fromEdges(t, edges, sym, Header{Symmetric: true})
+	rs, err := fromEdges(t, edges, sym, parse.Header{Symmetric: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -802,24 +803,24 @@ func TestSymmetricSplit(t *testing.T) {
 // TestHub: a vertex of more edges than a task aims at gets a task of its own; one of
 // more than the budget can sort fails with a clear message.
 func TestHub(t *testing.T) {
-	star := func(n int) []Edge {
-		e := make([]Edge, n)
+	star := func(n int) []parse.Edge {
+		e := make([]parse.Edge, n)
 		for i := range e {
-			e[i] = Edge{0, uint64(i + 1)}
+			e[i] = parse.Edge{U: 0, V: uint64(i + 1)}
 		}
 		return e
 	}
 	dest := filepath.Join(t.TempDir(), "g.ooc")
 	edges := star(5000)
 	opt := Options{Dest: dest, taskKeys: 1000}
-	if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+	if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
 		t.Fatal(err)
 	}
 	checkGraph(t, dest, reference(edges, opt), opt)
 	if testing.Short() {
 		return
 	}
-	_, err := fromEdges(t, star(900_000), Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Mem: 48 << 20}, Header{})
+	_, err := fromEdges(t, star(900_000), Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Mem: 48 << 20}, parse.Header{})
 	if err == nil || !strings.Contains(err.Error(), "raise --mem") {
 		t.Fatalf("a hub of 900000 edges in 48 MiB: %v", err)
 	}
@@ -853,14 +854,14 @@ func TestRelabelDense(t *testing.T) {
 	const n = 3000
 	edges := randomEdges(rng, n, 20000)
 	for i := uint64(0); i+1 < n; i++ {
-		edges = append(edges, Edge{i, i + 1})
+		edges = append(edges, parse.Edge{U: i, V: i + 1})
 	}
 	dir := t.TempDir()
 	for _, directed := range []bool{false, true} {
 		plain := Options{Dest: filepath.Join(dir, fmt.Sprint("p", directed)), Directed: directed}
 		relab := Options{Dest: filepath.Join(dir, fmt.Sprint("r", directed)), Directed: directed, Relabel: true, Workers: 3}
 		for _, o := range []Options{plain, relab} {
-			if _, err := fromEdges(t, edges, o, Header{}); err != nil {
+			if _, err := fromEdges(t, edges, o, parse.Header{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -883,7 +884,7 @@ func TestDegreeOrder(t *testing.T) {
 	rng, seed := seededRand(t, 8)
 	// distinct edges, no self-loops: stored degrees then equal input degrees
 	seen := map[[2]uint64]bool{}
-	var edges []Edge
+	var edges []parse.Edge
 	for len(edges) < 20000 {
 		u, v := rng.Uint64N(5000), rng.Uint64N(5000)
 		if rng.IntN(4) == 0 {
@@ -893,12 +894,12 @@ func TestDegreeOrder(t *testing.T) {
 			continue
 		}
 		seen[[2]uint64{u, v}] = true
-		edges = append(edges, Edge{u, v})
+		edges = append(edges, parse.Edge{U: u, V: v})
 	}
 	for _, directed := range []bool{false, true} {
 		opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Order: store.OrderDegree, Directed: directed,
 			Workers: 3, chunkKeys: 2000, ShardBytes: 8192}
-		if _, err := fromEdges(t, edges, opt, Header{Vertices: 5100}); err != nil {
+		if _, err := fromEdges(t, edges, opt, parse.Header{Vertices: 5100}); err != nil {
 			t.Fatal(err)
 		}
 		w := reference(edges, opt)
@@ -968,41 +969,41 @@ func TestDegreeOrder(t *testing.T) {
 func TestOrderAuto(t *testing.T) {
 	seed := uint64(os.Getpid()) + 29
 	// a Graph500 Kronecker graph: skewed degrees, vertices permuted at random
-	var skewed []Edge
+	var skewed []parse.Edge
 	var mu sync.Mutex
 	spec := gen.Spec{Kind: "kron", Scale: 15, EdgeFactor: 16, Seed: seed}
 	if err := gen.Generate(spec, 2, func(b []gen.Edge) error {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, e := range b {
-			skewed = append(skewed, Edge{e.U, e.V})
+			skewed = append(skewed, parse.Edge{U: e.U, V: e.V})
 		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(skewed, func(a, b Edge) int { return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V)) })
-	var grid []Edge
+	slices.SortFunc(skewed, func(a, b parse.Edge) int { return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V)) })
+	var grid []parse.Edge
 	for r := range 256 {
 		for c := range 256 {
 			v := uint64(r*256 + c)
 			if c+1 < 256 {
-				grid = append(grid, Edge{v, v + 1})
+				grid = append(grid, parse.Edge{U: v, V: v + 1})
 			}
 			if r+1 < 256 {
-				grid = append(grid, Edge{v, v + 256})
+				grid = append(grid, parse.Edge{U: v, V: v + 256})
 			}
 		}
 	}
 	for _, c := range []struct {
 		name   string
-		edges  []Edge
+		edges  []parse.Edge
 		degree bool
 	}{{"skewed", skewed, true}, {"grid", grid, false}} {
 		var first *OrderEstimate
 		for i, opt := range []Options{{Workers: 1, sampleCap: 1 << 18}, {Workers: 3, chunkKeys: 5000, sampleCap: 1 << 18}} {
 			opt.Order, opt.Dest = OrderAuto, filepath.Join(t.TempDir(), "g.ooc")
-			rep, err := fromEdges(t, c.edges, opt, Header{})
+			rep, err := fromEdges(t, c.edges, opt, parse.Header{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1047,11 +1048,11 @@ func TestOrderAuto(t *testing.T) {
 // sets the vertex count, in every order (the degree order's scan once missed it and
 // replay indexed past its permutation: a 2.5% flake of TestRoundTrip/degree).
 func TestLoopOnlyTopVertex(t *testing.T) {
-	edges := []Edge{{0, 1}, {2, 1}, {9, 9}, {3, 3}}
+	edges := []parse.Edge{{U: 0, V: 1}, {U: 2, V: 1}, {U: 9, V: 9}, {U: 3, V: 3}}
 	for _, order := range []string{store.OrderInput, store.OrderDegree, OrderAuto} {
 		for _, directed := range []bool{false, true} {
 			opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Order: order, Directed: directed}
-			if _, err := fromEdges(t, edges, opt, Header{}); err != nil {
+			if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
 				t.Fatalf("order %q directed %v: %v", order, directed, err)
 			}
 			if m := checkGraph(t, opt.Dest, reference(edges, opt), opt); m.Vertices != 10 {
@@ -1072,10 +1073,10 @@ func b2i(b bool) int {
 // order's per-vertex arrays would not fit the budget: --order degree says so, and the
 // automatic order keeps the file's order without trying.
 func TestSparseIDs(t *testing.T) {
-	edges := []Edge{{0, 1}, {sparseID, 2}}
+	edges := []parse.Edge{{U: 0, V: 1}, {U: sparseID, V: 2}}
 	opt := Options{Mem: 48 << 20, Workers: 2, Order: store.OrderDegree}
 	opt.Dest = filepath.Join(t.TempDir(), "degree.ooc")
-	if _, err := fromEdges(t, edges, opt, Header{}); !errors.Is(err, ErrMemTooSmall) {
+	if _, err := fromEdges(t, edges, opt, parse.Header{}); !errors.Is(err, ErrMemTooSmall) {
 		t.Fatalf("--order degree with %d vertices under 48 MiB: %v, want ErrMemTooSmall", sparseID+1, err)
 	}
 	if _, err := os.Stat(opt.Dest); !os.IsNotExist(err) {
@@ -1083,7 +1084,7 @@ func TestSparseIDs(t *testing.T) {
 	}
 	opt.Order = OrderAuto
 	opt.Dest = filepath.Join(t.TempDir(), "auto.ooc")
-	rep, err := fromEdges(t, edges, opt, Header{})
+	rep, err := fromEdges(t, edges, opt, parse.Header{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"cmp"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -54,7 +55,7 @@ var countScratchPool = sync.Pool{New: func() any { return new(countScratch) }}
 
 // add counts both endpoints of every edge (self-loops only when kept); ids must be at most
 // MaxVertexID.
-func (c *degreeCounter) add(b []Edge, keepLoops bool) {
+func (c *degreeCounter) add(b []parse.Edge, keepLoops bool) {
 	sc := countScratchPool.Get().(*countScratch)
 	defer countScratchPool.Put(sc)
 	ids := reuse(sc.ids, 2*len(b))
@@ -241,7 +242,7 @@ func CheckOrder(s string) error {
 	case "", store.OrderInput, store.OrderDegree, OrderAuto:
 		return nil
 	}
-	return fmt.Errorf("ingest: vertex order %q, expected %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, OrderAuto, ErrBadInput)
+	return fmt.Errorf("ingest: vertex order %q, expected %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, OrderAuto, parse.ErrBadInput)
 }
 
 // sampleCap bounds the sampled list entries (16 bytes each: 16 MiB), and so the time to
@@ -261,7 +262,7 @@ type listSample struct {
 	cap     int
 	mu      sync.Mutex
 	rate    atomic.Uint64 // a power of two
-	entries []Edge        // U the list's vertex, V a neighbour
+	entries []parse.Edge  // U the list's vertex, V a neighbour
 }
 
 func newListSample(cap int) *listSample {
@@ -284,8 +285,8 @@ func sampleHash(x uint64) uint64 {
 // on the heap (kept in a sync.Pool) was allocated again after every collection, and
 // while the rate is low the sample takes every entry (kron18 on 2 cores: the sampling
 // took 0.7 s of a 0.9 s scan).
-func (s *listSample) add(b []Edge, directed, keepLoops bool) {
-	var buf [sampleBuf]Edge
+func (s *listSample) add(b []parse.Edge, directed, keepLoops bool) {
+	var buf [sampleBuf]parse.Edge
 	n := 0
 	mask := s.rate.Load() - 1
 	for _, e := range b {
@@ -301,7 +302,7 @@ func (s *listSample) add(b []Edge, directed, keepLoops bool) {
 			n++
 		}
 		if !directed && e.U != e.V && sampleHash(e.V)&mask == 0 {
-			buf[n] = Edge{e.V, e.U}
+			buf[n] = parse.Edge{U: e.V, V: e.U}
 			n++
 		}
 	}
@@ -312,14 +313,14 @@ func (s *listSample) add(b []Edge, directed, keepLoops bool) {
 
 // merge adds sampled entries to the sample, doubling the rate while the sample is over
 // its cap, and returns the rate's mask.
-func (s *listSample) merge(es []Edge) uint64 {
+func (s *listSample) merge(es []parse.Edge) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	mask := s.rate.Load() - 1 // the rate may have grown since
 	if s.entries == nil {
 		// All at once: grown by append, the sample was copied about 30 times on its
 		// way to the cap, into fresh pages each time.
-		s.entries = make([]Edge, 0, s.cap+sampleBuf)
+		s.entries = make([]parse.Edge, 0, s.cap+sampleBuf)
 	}
 	for _, e := range es {
 		if sampleHash(e.U)&mask == 0 {
@@ -328,7 +329,7 @@ func (s *listSample) merge(es []Edge) uint64 {
 	}
 	for len(s.entries) > s.cap {
 		r := 2 * s.rate.Load()
-		s.entries = slices.DeleteFunc(s.entries, func(e Edge) bool { return sampleHash(e.U)&(r-1) != 0 })
+		s.entries = slices.DeleteFunc(s.entries, func(e parse.Edge) bool { return sampleHash(e.U)&(r-1) != 0 })
 		s.rate.Store(r)
 	}
 	return s.rate.Load() - 1
@@ -336,7 +337,7 @@ func (s *listSample) merge(es []Edge) uint64 {
 
 // sampleBytes is the size of the sampled lists encoded as the store encodes them, with
 // each id mapped by id (duplicates dropped unless kept).
-func sampleBytes(entries []Edge, id func(uint64) uint32, keepDups bool) int64 {
+func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) int64 {
 	keys := make([]uint64, len(entries))
 	for i, e := range entries {
 		keys[i] = key(id(e.U), id(e.V))

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"cmp"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"slices"
 	"sync"
 	"testing"
@@ -12,11 +13,11 @@ import (
 func TestDegreeCounter(t *testing.T) {
 	rng, _ := seededRand(t, 13)
 	const n = 5 << degPageBits
-	var batches [][]Edge
+	var batches [][]parse.Edge
 	for range 40 {
-		b := make([]Edge, rng.IntN(3000))
+		b := make([]parse.Edge, rng.IntN(3000))
 		for i := range b {
-			b[i] = Edge{rng.Uint64N(n), rng.Uint64N(n)}
+			b[i] = parse.Edge{U: rng.Uint64N(n), V: rng.Uint64N(n)}
 			if i%7 == 0 {
 				b[i].U = rng.Uint64N(3) // hubs
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -65,7 +66,7 @@ type pipeline struct {
 // errIDTooLarge is the error for an id a graph cannot hold without --relabel.
 func errIDTooLarge(name string, id uint64) error {
 	return fmt.Errorf("ingest: %s: vertex id %d is beyond the largest a graph holds (%d); use --relabel: %w",
-		name, id, uint64(MaxVertexID), ErrBadInput)
+		name, id, uint64(MaxVertexID), parse.ErrBadInput)
 }
 
 // scanned says whether the input goes through a scan and a replay (relabel.go).
@@ -146,7 +147,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 func (p *pipeline) sizePhase1() error {
 	for {
 		w := int64(p.workers)
-		avail := p.live() - (w+2)*parseBlock - w*BatchSize*16 - w*encoderFixed
+		avail := p.live() - (w+2)*parseBlock - w*parse.BatchSize*16 - w*encoderFixed
 		p.chunkKeys = int(max(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys), 0))
 		if p.chunkKeys >= minKeys {
 			break
@@ -167,7 +168,7 @@ func (p *pipeline) sizePhase1() error {
 // buffers and the chunks.
 func (p *pipeline) phase1Bytes() int64 {
 	w := int64(p.workers)
-	return (w+2)*parseBlock + w*BatchSize*16 + w*encoderFixed + 8*int64(p.chunkKeys)*((w+2)*int64(p.dirs)+w)
+	return (w+2)*parseBlock + w*parse.BatchSize*16 + w*encoderFixed + 8*int64(p.chunkKeys)*((w+2)*int64(p.dirs)+w)
 }
 
 // spillMem is how much of the spills' tapes may stay in memory: half the long-lived
@@ -298,7 +299,7 @@ func (p *pipeline) spillFull(c *chunk) error {
 }
 
 // emit routes a batch of input edges into chunks; it is called concurrently.
-func (p *pipeline) emit(batch []Edge) error {
+func (p *pipeline) emit(batch []parse.Edge) error {
 	if p.ctx.Err() != nil {
 		return p.cause()
 	}
@@ -362,7 +363,7 @@ func (p *pipeline) fillLimit() int {
 // batch's ids hold anyway). An undirected edge is stored both ways (a kept self-loop
 // once); a directed one goes to the out-keys and, transposed, to the in-keys. The ids'
 // maximum is taken here rather than in a pass of its own over the batch.
-func (p *pipeline) fill(c *chunk, edges []Edge) (loops, top uint64) {
+func (p *pipeline) fill(c *chunk, edges []parse.Edge) (loops, top uint64) {
 	out, in := c.keys[0], c.keys[1]
 	for _, e := range edges {
 		top = max(top, e.U, e.V)

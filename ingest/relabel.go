@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"math"
 	"math/bits"
@@ -26,29 +27,29 @@ import (
 // both composed. Neither numbering depends on the order of the input.
 
 // scanPass is phase 1 of a relabeled or degree-ordered file input.
-func (p *pipeline) scanPass(r io.Reader, name string) (Header, error) {
-	var res *ParseResult
+func (p *pipeline) scanPass(r io.Reader, name string) (parse.Header, error) {
+	var res *parse.ParseResult
 	maxID := uint64(MaxVertexID)
 	if p.opt.Relabel {
 		maxID = math.MaxUint64
 	}
-	err := p.scan(p.inBytes, func(prog *progress, collect func([]Edge) error) error {
+	err := p.scan(p.inBytes, func(prog *progress, collect func([]parse.Edge) error) error {
 		var err error
-		res, err = Parse(r, p.parseOptions(name, maxID, prog), collect)
+		res, err = parse.Parse(r, p.parseOptions(name, maxID, prog), collect)
 		if res != nil {
 			p.input.Format, p.compression = string(res.Format), res.Compression
 		}
 		return err
 	})
 	if err != nil {
-		return Header{}, err
+		return parse.Header{}, err
 	}
 	return res.Header, p.replay(res.Header)
 }
 
 // scanEdges is phase 1 of a relabeled or degree-ordered FromEdges.
-func (p *pipeline) scanEdges(hdr Header, produce func(emit func([]Edge) error) error) (Header, error) {
-	err := p.scan(0, func(_ *progress, collect func([]Edge) error) error { return produce(collect) })
+func (p *pipeline) scanEdges(hdr parse.Header, produce func(emit func([]parse.Edge) error) error) (parse.Header, error) {
+	err := p.scan(0, func(_ *progress, collect func([]parse.Edge) error) error { return produce(collect) })
 	if err != nil {
 		return hdr, err
 	}
@@ -77,7 +78,7 @@ func (r *rawSpill) pairBytes() int64 {
 
 // scan runs the collecting pass: every batch goes to the raw spill, its ids to the set
 // or the degree counts.
-func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) error) error {
+func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) error) error) error {
 	t0 := time.Now()
 	t, err := newTape(p.b.TempDir(), "raw.spill", p.pool)
 	if err != nil {
@@ -93,7 +94,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64
-	err = run(prog, func(b []Edge) error {
+	err = run(prog, func(b []parse.Edge) error {
 		if p.ctx.Err() != nil {
 			return p.cause()
 		}
@@ -108,7 +109,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]Edge) error) err
 	if p.opt.Relabel {
 		p.ids = p.raw.distinct()
 		if uint64(len(p.ids)) > MaxVertexID+1 {
-			return fmt.Errorf("ingest: %d distinct vertex ids, more than the %d a graph holds: %w", len(p.ids), uint64(MaxVertexID)+1, ErrBadInput)
+			return fmt.Errorf("ingest: %d distinct vertex ids, more than the %d a graph holds: %w", len(p.ids), uint64(MaxVertexID)+1, parse.ErrBadInput)
 		}
 	}
 	p.phases = append(p.phases, Phase{Name: "scan", Seconds: time.Since(t0).Seconds(), Bytes: max(p.inBytes, 0), Edges: uint64(edges.Load())})
@@ -127,7 +128,7 @@ var addScratchPool = sync.Pool{New: func() any { return new(addScratch) }}
 // encoding, the write, a sort of the batch's own ids and the (atomic) counting happen
 // outside the lock, so that concurrent batches proceed in parallel; the lock covers
 // one append to the set.
-func (r *rawSpill) add(b []Edge, name string) error {
+func (r *rawSpill) add(b []parse.Edge, name string) error {
 	sc := addScratchPool.Get().(*addScratch)
 	defer addScratchPool.Put(sc)
 	sc.buf, sc.ids = sc.buf[:0], sc.ids[:0]
@@ -193,7 +194,7 @@ func (r *rawSpill) close() {
 
 // replay numbers the vertices (rank, degree order or both), then feeds the spilled pairs,
 // mapped, to the pipeline on all workers.
-func (p *pipeline) replay(hdr Header) error {
+func (p *pipeline) replay(hdr parse.Header) error {
 	var idx *idIndex
 	if p.opt.Relabel {
 		idx = newIDIndex(p.ids)
@@ -204,7 +205,7 @@ func (p *pipeline) replay(hdr Header) error {
 		if p.opt.Relabel {
 			// degrees by rank: one more read of the spill
 			deg = make([]uint32, len(p.ids))
-			err := p.readRaw("count", func(batch []Edge) error {
+			err := p.readRaw("count", func(batch []parse.Edge) error {
 				for _, e := range batch {
 					if e.U != e.V || p.opt.KeepSelfLoops {
 						atomic.AddUint32(&deg[idx.rank(e.U)], 1)
@@ -253,13 +254,13 @@ func (p *pipeline) replay(hdr Header) error {
 	var err error
 	p.phaseBytes = p.rawSize()
 	err = p.phase1("partition", p.phaseBytes, func(prog *progress) error {
-		return p.readRawInto(prog, func(batch []Edge) error {
+		return p.readRawInto(prog, func(batch []parse.Edge) error {
 			for i, e := range batch {
 				if idx != nil {
-					e = Edge{idx.rank(e.U), idx.rank(e.V)}
+					e = parse.Edge{U: idx.rank(e.U), V: idx.rank(e.V)}
 				}
 				if p.perm != nil {
-					e = Edge{uint64(p.perm[e.U]), uint64(p.perm[e.V])}
+					e = parse.Edge{U: uint64(p.perm[e.U]), V: uint64(p.perm[e.V])}
 				}
 				batch[i] = e
 			}
@@ -314,7 +315,7 @@ func (p *pipeline) chooseDegree(idx *idIndex) bool {
 func (p *pipeline) rawSize() int64 { return p.raw.t.size }
 
 // readRaw reads the raw spill on all workers as a phase of its own (with a bar).
-func (p *pipeline) readRaw(name string, fn func([]Edge) error) error {
+func (p *pipeline) readRaw(name string, fn func([]parse.Edge) error) error {
 	t0 := time.Now()
 	size := p.rawSize()
 	prog := newProgress(p.opt.Progress, name, size, true)
@@ -328,10 +329,10 @@ func (p *pipeline) readRaw(name string, fn func([]Edge) error) error {
 }
 
 // readRawInto hands the raw spill's pairs, in batches, to fn on all workers.
-func (p *pipeline) readRawInto(prog *progress, fn func([]Edge) error) error {
+func (p *pipeline) readRawInto(prog *progress, fn func([]parse.Edge) error) error {
 	size := p.rawSize()
 	pb := p.raw.pairBytes()
-	chunk := pb * BatchSize
+	chunk := pb * parse.BatchSize
 	nchunks := (size + chunk - 1) / chunk
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -341,7 +342,7 @@ func (p *pipeline) readRawInto(prog *progress, fn func([]Edge) error) error {
 		go func() {
 			defer wg.Done()
 			var buf []byte
-			batch := make([]Edge, 0, BatchSize)
+			batch := make([]parse.Edge, 0, parse.BatchSize)
 			for c := next.Add(1) - 1; c < nchunks && errs[w] == nil; c = next.Add(1) - 1 {
 				if p.ctx.Err() != nil {
 					errs[w] = p.cause()
@@ -370,16 +371,16 @@ func (p *pipeline) readRawInto(prog *progress, fn func([]Edge) error) error {
 	return nil
 }
 
-func decodeRaw(batch []Edge, b []byte, pb int64) []Edge {
+func decodeRaw(batch []parse.Edge, b []byte, pb int64) []parse.Edge {
 	le := binary.LittleEndian
 	if pb == 16 {
 		for i := 0; i+16 <= len(b); i += 16 {
-			batch = append(batch, Edge{le.Uint64(b[i:]), le.Uint64(b[i+8:])})
+			batch = append(batch, parse.Edge{U: le.Uint64(b[i:]), V: le.Uint64(b[i+8:])})
 		}
 		return batch
 	}
 	for i := 0; i+8 <= len(b); i += 8 {
-		batch = append(batch, Edge{uint64(le.Uint32(b[i:])), uint64(le.Uint32(b[i+4:]))})
+		batch = append(batch, parse.Edge{U: uint64(le.Uint32(b[i:])), V: uint64(le.Uint32(b[i+4:]))})
 	}
 	return batch
 }

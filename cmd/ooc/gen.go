@@ -17,6 +17,7 @@ import (
 
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
@@ -262,8 +263,8 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 		}
 	}
 	input := store.InputInfo{Name: a.spec.String(), Bytes: -1, Format: "gen"}
-	hdr := ingest.Header{Vertices: a.spec.Vertices(), Entries: a.spec.Edges()}
-	rep, err := ingest.FromEdges(opt, input, hdr, func(emit func([]ingest.Edge) error) error {
+	hdr := parse.Header{Vertices: a.spec.Vertices(), Entries: a.spec.Edges()}
+	rep, err := ingest.FromEdges(opt, input, hdr, func(emit func([]parse.Edge) error) error {
 		return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
 			return emit(asIngestEdges(b))
 		})
@@ -277,15 +278,15 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 // asIngestEdges reinterprets a batch of generated edges as ingest edges: both are
 // struct{ U, V uint64 }, and gen does not import ingest, to keep the generator free of
 // the pipeline's dependencies. The compile-time check below keeps the layouts tied.
-func asIngestEdges(b []gen.Edge) []ingest.Edge {
+func asIngestEdges(b []gen.Edge) []parse.Edge {
 	if len(b) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*ingest.Edge)(unsafe.Pointer(&b[0])), len(b))
+	return unsafe.Slice((*parse.Edge)(unsafe.Pointer(&b[0])), len(b))
 }
 
 // The conversion compiles only while the two types have identical underlying types.
-var _ = ingest.Edge(gen.Edge{})
+var _ = parse.Edge(gen.Edge{})
 
 func reportGenGraph(e *env, a *genArgs, rep *ingest.Report) error {
 	m := rep.Manifest

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
@@ -130,7 +131,7 @@ func runIngest(e *env, args []string) error {
 		return usagef("expected one input file (or - for standard input), got %d arguments (run 'ooc help ingest')", len(pos))
 	}
 	in := pos[0]
-	format, err := ingest.ParseFormat(a.format)
+	format, err := parse.ParseFormat(a.format)
 	if err != nil {
 		return usageError{err}
 	}
@@ -174,7 +175,7 @@ func runIngest(e *env, args []string) error {
 		rep, err = ingest.File(in, opt)
 	}
 	if err != nil {
-		if errors.Is(err, ingest.ErrBadInput) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrMemTooSmall) {
+		if errors.Is(err, parse.ErrBadInput) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrMemTooSmall) {
 			return usageError{err}
 		}
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
@@ -66,11 +67,11 @@ func kron(tb testing.TB) (*store.Graph, *store.Flat) {
 		}
 		if _, err := os.Stat(dir); err != nil {
 			_, kronErr = ingest.FromEdges(ingest.Options{Dest: dir}, store.InputInfo{Name: spec.String(), Bytes: -1, Format: "gen"},
-				ingest.Header{Vertices: spec.Vertices()}, func(emit func([]ingest.Edge) error) error {
+				parse.Header{Vertices: spec.Vertices()}, func(emit func([]parse.Edge) error) error {
 					return gen.Generate(spec, 0, func(b []gen.Edge) error {
-						e := make([]ingest.Edge, len(b))
+						e := make([]parse.Edge, len(b))
 						for i, x := range b {
-							e[i] = ingest.Edge{U: x.U, V: x.V}
+							e[i] = parse.Edge{U: x.U, V: x.V}
 						}
 						return emit(e)
 					})

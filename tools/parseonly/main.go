@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/ingest/parse"
 )
 
 func main() {
@@ -28,7 +28,7 @@ func main() {
 	}
 	defer f.Close()
 	t0 := time.Now()
-	res, err := ingest.ParseOnly(f, ingest.ParseOptions{Name: flag.Arg(0), Workers: *workers})
+	res, err := parse.ParseOnly(f, parse.ParseOptions{Name: flag.Arg(0), Workers: *workers})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parseonly:", err)
 		os.Exit(1)

@@ -1,5 +1,5 @@
 //go:build !unix
 
-package ingest
+package parse
 
 func cpuSeconds() float64 { return 0 }

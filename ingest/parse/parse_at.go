@@ -1,4 +1,4 @@
-package ingest
+package parse
 
 import (
 	"bytes"
@@ -24,6 +24,10 @@ type fileInput struct {
 	base int64 // the file offset of the input's first byte
 	size int64 // bytes from base to the end of the file
 }
+
+// Seekable reports whether r is a regular file whose size and current offset are known:
+// an input Parse reads at offsets, and one a caller can read again.
+func Seekable(r io.Reader) bool { return seekableFile(r) != nil }
 
 // seekableFile returns r as a fileInput if it is a regular file whose size and current
 // offset are known, else nil.

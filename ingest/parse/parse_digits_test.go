@@ -1,4 +1,4 @@
-package ingest
+package parse
 
 import (
 	"math/rand/v2"
