@@ -15,13 +15,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
 // Run labels every vertex of a with the smallest vertex id of its component.
-func Run(a store.Adjacency, opt engine.Options) (*engine.CCResult, error) {
+func Run(a store.Adjacency, opt ooc.Options) (*ooc.CCResult, error) {
 	opt = opt.WithDefaults()
 	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt}
 	t0 := time.Now()
@@ -33,7 +33,7 @@ func Run(a store.Adjacency, opt engine.Options) (*engine.CCResult, error) {
 		return nil
 	})
 	rounds := max(opt.AfforestRounds, 0)
-	skip := engine.Unreached // component whose vertices the finish skips
+	skip := ooc.Unreached // component whose vertices the finish skips
 	if rounds > 0 {
 		if err := r.sample(uint32(rounds)); err != nil {
 			return nil, err
@@ -49,9 +49,9 @@ func Run(a store.Adjacency, opt engine.Options) (*engine.CCResult, error) {
 		return nil, err
 	}
 	r.compress()
-	res := &engine.CCResult{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
+	res := &ooc.CCResult{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
 	r.logf(t0, "afforest: done")
-	engine.CountComponents(res)
+	ooc.CountComponents(res)
 	return res, nil
 }
 
@@ -60,7 +60,7 @@ type run struct {
 	n       uint32
 	workers int
 	comp    []uint32
-	log     engine.Options
+	log     ooc.Options
 	bufs    [][]uint32 // per-worker decode buffers
 }
 

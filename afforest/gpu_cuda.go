@@ -7,9 +7,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/internal/engine"
 )
 
 const gpuBlock = 256
@@ -18,12 +18,12 @@ const gpuBlock = 256
 // the same rounds, the same seeded choice of the skipped component and the same linking
 // rule, so the labels (each component's smallest vertex) equal the CPU's. The labels live
 // in the BFS parent buffer and the samples in the BFS queues: CC needs no memory of its own.
-func RunGPU(dg *gpu.Graph, opt engine.Options) (*engine.CCResult, error) {
+func RunGPU(dg *gpu.Graph, opt ooc.Options) (*ooc.CCResult, error) {
 	opt = opt.WithDefaults()
 	n := dg.N
-	res := &engine.CCResult{Labels: make([]uint32, n)}
+	res := &ooc.CCResult{Labels: make([]uint32, n)}
 	if n == 0 {
-		engine.CountComponents(res)
+		ooc.CountComponents(res)
 		return res, nil
 	}
 	comp := dg.State["parent"].Ptr
@@ -69,7 +69,7 @@ func RunGPU(dg *gpu.Graph, opt engine.Options) (*engine.CCResult, error) {
 				return err
 			}
 		}
-		skip := engine.Unreached
+		skip := ooc.Unreached
 		if rounds > 0 {
 			var err error
 			if skip, err = mostFrequentGPU(c, dg, opt.AfforestSamples, opt.Seed); err != nil {
@@ -103,7 +103,7 @@ func RunGPU(dg *gpu.Graph, opt engine.Options) (*engine.CCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	engine.CountComponents(res)
+	ooc.CountComponents(res)
 	return res, nil
 }
 

@@ -7,11 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 )
 
-const unreached = engine.Unreached
+const unreached = ooc.Unreached
 
 // BFS runs a direction-optimizing breadth-first search from src (Beamer, Asanović,
 // Patterson, "Direction-optimizing breadth-first search", SC 2012; the switching rule and
@@ -21,8 +21,8 @@ const unreached = engine.Unreached
 // out-lists and bottom-up reads in-lists.
 //
 // It fills Parent, Level, Levels and Seconds; Reached, Depth and EdgesTraversed are
-// filled as engine.Summarize defines them.
-func BFS(a store.Adjacency, src uint32, opt engine.Options) (*engine.BFSResult, error) {
+// filled as ooc.Summarize defines them.
+func BFS(a store.Adjacency, src uint32, opt ooc.Options) (*ooc.BFSResult, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
 	}
@@ -35,7 +35,7 @@ func BFS(a store.Adjacency, src uint32, opt engine.Options) (*engine.BFSResult, 
 	if err != nil {
 		return nil, err
 	}
-	r := &engine.BFSResult{Source: src, Parent: b.parent, Level: b.level, Levels: b.stats, Seconds: secs}
+	r := &ooc.BFSResult{Source: src, Parent: b.parent, Level: b.level, Levels: b.stats, Seconds: secs}
 	summarize(a, r)
 	return r, nil
 }
@@ -60,7 +60,7 @@ type bfs struct {
 	pieces      []piece  // parts of long lists left for the second top-down pass
 	piecesMu    sync.Mutex
 	ws          []workerState
-	stats       []engine.LevelStat
+	stats       []ooc.LevelStat
 
 	failed atomic.Bool
 	errMu  sync.Mutex
@@ -126,7 +126,7 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 				t := time.Now()
 				var examined uint64
 				awake, examined = b.bottomUp(depth)
-				b.stat(depth, old, engine.BottomUp, examined, t)
+				b.stat(depth, old, ooc.BottomUp, examined, t)
 				if b.failed.Load() {
 					return b.err
 				}
@@ -144,7 +144,7 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 		t := time.Now()
 		frontier := uint64(b.tail - b.head)
 		s, examined := b.topDown(depth)
-		b.stat(depth, frontier, engine.TopDown, examined, t)
+		b.stat(depth, frontier, ooc.TopDown, examined, t)
 		if b.failed.Load() {
 			return b.err
 		}
@@ -155,14 +155,14 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 }
 
 func (b *bfs) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
-	b.stats = append(b.stats, engine.LevelStat{Level: int(depth), Frontier: frontier,
+	b.stats = append(b.stats, ooc.LevelStat{Level: int(depth), Frontier: frontier,
 		Direction: dir, EdgesExamined: examined, Seconds: time.Since(t).Seconds()})
 }
 
-// summarize fills Reached, Depth and EdgesTraversed as engine.Summarize defines them.
-func summarize(a store.Adjacency, r *engine.BFSResult) {
+// summarize fills Reached, Depth and EdgesTraversed as ooc.Summarize defines them.
+func summarize(a store.Adjacency, r *ooc.BFSResult) {
 	if c, ok := a.(*store.Compressed); ok {
-		engine.Summarize(c.Graph(), r)
+		ooc.Summarize(c.Graph(), r)
 		return
 	}
 	r.Reached, r.Depth, r.EdgesTraversed = 0, 0, 0

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -18,7 +18,7 @@ import (
 // unreadable graph).
 var ErrInvalid = errors.New("invalid result")
 
-const none = engine.Unreached
+const none = ooc.Unreached
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("validate: %s: %w", fmt.Sprintf(format, args...), ErrInvalid)

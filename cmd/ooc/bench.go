@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/internal/engine"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // the cpu backend
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -191,7 +191,7 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	return benchCC(a, g, eng, rep)
 }
 
-func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng engine.Engine, srcs []uint32, rep *benchReport) error {
+func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng ooc.Engine, srcs []uint32, rep *benchReport) error {
 	for i, src := range srcs {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("bench: interrupted after %d of %d searches: %w", i, len(srcs), err)
@@ -229,7 +229,7 @@ func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng eng
 	return nil
 }
 
-func benchCC(a *benchArgs, g *store.Graph, eng engine.Engine, rep *benchReport) error {
+func benchCC(a *benchArgs, g *store.Graph, eng ooc.Engine, rep *benchReport) error {
 	r, err := eng.CC()
 	if err != nil {
 		return err

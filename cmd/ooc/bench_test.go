@@ -6,21 +6,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 )
 
 // brokenEngine wraps the cpu engine and moves one reached vertex a level deeper, so the
 // validation has something to catch.
-type brokenEngine struct{ engine.Engine }
+type brokenEngine struct{ ooc.Engine }
 
-func (b brokenEngine) BFS(src uint32) (*engine.BFSResult, error) {
+func (b brokenEngine) BFS(src uint32) (*ooc.BFSResult, error) {
 	r, err := b.Engine.BFS(src)
 	if err != nil {
 		return nil, err
 	}
 	for v, l := range r.Level {
-		if l != engine.Unreached && uint32(v) != src {
+		if l != ooc.Unreached && uint32(v) != src {
 			r.Level[v]++
 			break
 		}
@@ -29,8 +29,8 @@ func (b brokenEngine) BFS(src uint32) (*engine.BFSResult, error) {
 }
 
 func init() {
-	engine.Register("broken-for-test", func(g *store.Graph, opt engine.Options) (engine.Engine, error) {
-		e, err := engine.Open(g, "cpu", opt)
+	ooc.Register("broken-for-test", func(g *store.Graph, opt ooc.Options) (ooc.Engine, error) {
+		e, err := ooc.Open(g, "cpu", opt)
 		return brokenEngine{e}, err
 	})
 }

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -163,7 +163,7 @@ func runBFS(e *env, args []string) error {
 	if a.json || (a.text && a.out == "") {
 		summary = e.stderr
 	}
-	var last *engine.BFSResult
+	var last *ooc.BFSResult
 	for _, src := range srcs {
 		r, err := eng.BFS(src)
 		if err != nil {
@@ -299,16 +299,16 @@ func outEdgesName(g *store.Graph) string {
 
 // openEngine opens the backend the flags ask for; a backend this build lacks is a usage
 // error.
-func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (engine.Engine, error) {
+func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (ooc.Engine, error) {
 	if a.workers < 0 {
 		return nil, usagef("--workers %d: want 0 (all cores) or more", a.workers)
 	}
-	opt := engine.Options{Workers: a.workers, VRAM: int64(a.vram)}
+	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram)}
 	if verbose {
 		opt.Verbose = e.stderr
 	}
-	eng, err := engine.Open(g, a.backend, opt)
-	if errors.Is(err, engine.ErrNoBackend) {
+	eng, err := ooc.Open(g, a.backend, opt)
+	if errors.Is(err, ooc.ErrNoBackend) {
 		return nil, usageError{err}
 	}
 	if err != nil {
@@ -320,7 +320,7 @@ func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (engine.Engi
 	return eng, nil
 }
 
-func printLevels(w io.Writer, r *engine.BFSResult) {
+func printLevels(w io.Writer, r *ooc.BFSResult) {
 	fmt.Fprintf(w, "%6s %12s %-9s %14s %10s\n", "level", "frontier", "direction", "edges examined", "ms")
 	for _, s := range r.Levels {
 		fmt.Fprintf(w, "%6d %12d %-9s %14d %10.3f\n", s.Level, s.Frontier, s.Direction, s.EdgesExamined, s.Seconds*1e3)
@@ -330,11 +330,11 @@ func printLevels(w io.Writer, r *engine.BFSResult) {
 const bfsMagic = "OOCBFS01"
 
 // writeBFS writes the result to path (or stdout for --text without -o).
-func writeBFS(e *env, g *store.Graph, r *engine.BFSResult, path string, text bool) error {
+func writeBFS(e *env, g *store.Graph, r *ooc.BFSResult, path string, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v := range r.Level {
-				if r.Level[v] == engine.Unreached {
+				if r.Level[v] == ooc.Unreached {
 					fmt.Fprintf(w, "%d - -\n", g.External(uint32(v)))
 					continue
 				}

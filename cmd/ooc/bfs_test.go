@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
@@ -83,7 +83,7 @@ func TestBFSOutputFiles(t *testing.T) {
 	}
 	level := func(v int) uint32 { return binary.LittleEndian.Uint32(b[32+4*n+4*v:]) }
 	parent := func(v int) uint32 { return binary.LittleEndian.Uint32(b[32+4*v:]) }
-	if level(3) != 3 || parent(3) != 2 || level(4) != engine.Unreached || parent(0) != 0 {
+	if level(3) != 3 || parent(3) != 2 || level(4) != ooc.Unreached || parent(0) != 0 {
 		t.Fatalf("levels/parents wrong: level(3)=%d parent(3)=%d level(4)=%d", level(3), parent(3), level(4))
 	}
 	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "0", "--text", dir)
@@ -113,7 +113,7 @@ func TestBFSBadSources(t *testing.T) {
 		}
 	}
 	if code, _, stderr := runCLI(t, "", "bfs", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
-		if len(engine.Backends()) < 2 { // a cuda build has a gpu backend
+		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
 			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
 		}
 	}

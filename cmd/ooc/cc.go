@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -130,7 +130,7 @@ func runCC(e *env, args []string) error {
 
 const ccMagic = "OOCCC001"
 
-func writeCC(e *env, g *store.Graph, r *engine.CCResult, path string, text bool) error {
+func writeCC(e *env, g *store.Graph, r *ooc.CCResult, path string, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v, l := range r.Labels {

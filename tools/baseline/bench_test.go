@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/ingest/parse"
-	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
@@ -118,7 +118,7 @@ func TestBaselinesAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range []store.Adjacency{c, f} {
-			r, err := bfs.BFS(a, src, engine.Options{})
+			r, err := bfs.BFS(a, src, ooc.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestBaselinesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range []store.Adjacency{c, f} {
-		r, err := afforest.Run(a, engine.Options{})
+		r, err := afforest.Run(a, ooc.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func benchBFS(b *testing.B, g *store.Graph, search func(src uint32) (edges uint6
 // parallelBFS searches a with the engine's BFS.
 func parallelBFS(tb testing.TB, a store.Adjacency) func(uint32) (uint64, float64) {
 	return func(src uint32) (uint64, float64) {
-		r, err := bfs.BFS(a, src, engine.Options{})
+		r, err := bfs.BFS(a, src, ooc.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -178,8 +178,8 @@ func sequentialBFS(g *store.Graph, f *store.Flat) func(uint32) (uint64, float64)
 		t0 := time.Now()
 		_, level := BFS(f, src)
 		secs := time.Since(t0).Seconds()
-		r := &engine.BFSResult{Level: level}
-		engine.Summarize(g, r)
+		r := &ooc.BFSResult{Level: level}
+		ooc.Summarize(g, r)
 		return r.EdgesTraversed, secs
 	}
 }
@@ -201,7 +201,7 @@ func BenchmarkCC(b *testing.B) {
 		name := map[bool]string{true: "compressed", false: "flat"}[a == store.Adjacency(c)]
 		b.Run("afforest-"+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := afforest.Run(a, engine.Options{}); err != nil {
+				if _, err := afforest.Run(a, ooc.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -298,7 +298,7 @@ func TestReportRatios(t *testing.T) {
 		}
 		return best
 	}
-	cc, cf := ccTime(func() { afforest.Run(c, engine.Options{}) }), ccTime(func() { afforest.Run(f, engine.Options{}) })
+	cc, cf := ccTime(func() { afforest.Run(c, ooc.Options{}) }), ccTime(func() { afforest.Run(f, ooc.Options{}) })
 	cs := ccTime(func() { UnionFind(f) })
 	t.Logf("graph: %d vertices, %d directed edges, %d workers", g.NumVertices(), g.NumEdges(), parallel.Workers(0))
 	t.Logf("BFS GTEPS: compressed %.3f, flat %.3f, sequential %.3f; compressed/flat %.2f, compressed/sequential %.2f", gc, gf, gs, gc/gf, gc/gs)

@@ -8,24 +8,24 @@ package cpu
 import (
 	"fmt"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
-	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
-func init() { engine.Register("cpu", Open) }
+func init() { ooc.Register("cpu", Open) }
 
 // Engine is the CPU backend.
 type Engine struct {
 	g   *store.Graph
 	adj *store.Compressed
-	opt engine.Options
+	opt ooc.Options
 }
 
-// Open wraps a checked graph (engine.Open has run g.Check).
-func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
+// Open wraps a checked graph (ooc.Open has run g.Check).
+func Open(g *store.Graph, opt ooc.Options) (ooc.Engine, error) {
 	opt = opt.WithDefaults()
 	opt.Workers = parallel.Workers(opt.Workers)
 	return &Engine{g: g, adj: store.NewCompressed(g), opt: opt}, nil
@@ -33,9 +33,9 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 
 func (e *Engine) Name() string { return "cpu" }
 
-func (e *Engine) BFS(src uint32) (*engine.BFSResult, error) { return bfs.BFS(e.adj, src, e.opt) }
+func (e *Engine) BFS(src uint32) (*ooc.BFSResult, error) { return bfs.BFS(e.adj, src, e.opt) }
 
-func (e *Engine) CC() (*engine.CCResult, error) { return afforest.Run(e.adj, e.opt) }
+func (e *Engine) CC() (*ooc.CCResult, error) { return afforest.Run(e.adj, e.opt) }
 
 func (e *Engine) Plan() string {
 	return fmt.Sprintf("cpu: %d workers; %d vertices, %d edges in %d compressed shards read in place (mmap), no decompressed copy; BFS alpha=%d beta=%d; Afforest rounds=%d",

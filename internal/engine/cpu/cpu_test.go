@@ -3,7 +3,7 @@ package cpu
 import (
 	"testing"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -12,7 +12,7 @@ func TestEngine(t *testing.T) {
 	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 3, V: 4}}
 	g := testgraph.Build(t, 6, edges, false, 0)
 	for _, backend := range []string{"auto", "cpu"} {
-		e, err := engine.Open(g, backend, engine.Options{})
+		e, err := ooc.Open(g, backend, ooc.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -60,7 +60,7 @@ func TestRealGraphs(t *testing.T) {
 				if g.NumVertices() != c.vertices {
 					t.Fatalf("%d vertices, want %d", g.NumVertices(), c.vertices)
 				}
-				e, err := engine.Open(g, "cpu", engine.Options{})
+				e, err := ooc.Open(g, "cpu", ooc.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/internal/engine"
 	"github.com/oocgraph/ooc/store"
 )
 
-func init() { engine.Register("gpu", Open) }
+func init() { ooc.Register("gpu", Open) }
 
 // Margin is left free on the device when no --vram is given (the driver, the context and
 // the JIT-compiled kernels need some).
@@ -25,11 +25,11 @@ const Margin = 512 << 20
 type Engine struct {
 	dev *cuda.Device
 	dg  *gpu.Graph
-	opt engine.Options
+	opt ooc.Options
 }
 
 // Open places g on device 0 within opt.VRAM bytes (default: free memory minus Margin).
-func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
+func Open(g *store.Graph, opt ooc.Options) (ooc.Engine, error) {
 	opt = opt.WithDefaults()
 	if err := cuda.Available(); err != nil {
 		return nil, fmt.Errorf("gpu: no usable GPU: %w", err)
@@ -57,7 +57,7 @@ func Open(g *store.Graph, opt engine.Options) (engine.Engine, error) {
 
 func (e *Engine) Name() string { return "gpu" }
 
-func (e *Engine) BFS(src uint32) (*engine.BFSResult, error) {
+func (e *Engine) BFS(src uint32) (*ooc.BFSResult, error) {
 	r, err := e.dg.BFS(src, e.opt.Alpha, e.opt.Beta)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", src, err)
@@ -65,7 +65,7 @@ func (e *Engine) BFS(src uint32) (*engine.BFSResult, error) {
 	return r, nil
 }
 
-func (e *Engine) CC() (*engine.CCResult, error) {
+func (e *Engine) CC() (*ooc.CCResult, error) {
 	r, err := afforest.RunGPU(e.dg, e.opt)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: cc: %w", err)

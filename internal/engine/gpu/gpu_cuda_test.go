@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc"
 	gpurt "github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/internal/engine"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu"
 	"github.com/oocgraph/ooc/internal/engine/gpu"
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -57,8 +57,8 @@ func check(t *testing.T, name string, g *store.Graph) {
 }
 
 // checkAt is check at the budgets bs; onBFS, when not nil, also sees every GPU BFS result.
-func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(vram int64, r *engine.BFSResult)) {
-	cpu, err := engine.Open(g, "cpu", engine.Options{})
+func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(vram int64, r *ooc.BFSResult)) {
+	cpu, err := ooc.Open(g, "cpu", ooc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(v
 		t.Fatal(err)
 	}
 	for _, b := range bs {
-		e, err := gpu.Open(g, engine.Options{VRAM: b})
+		e, err := gpu.Open(g, ooc.Options{VRAM: b})
 		if err != nil {
 			t.Fatalf("%s: vram %d: %v", name, b, err)
 		}
@@ -123,7 +123,7 @@ func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(v
 	// without sampling every vertex links its whole list (cc_finish's warp-shared path for
 	// long lists carries all the work)
 	for _, b := range bs[:min(2, len(bs))] {
-		e, err := gpu.Open(g, engine.Options{VRAM: b, AfforestRounds: engine.NoSampling})
+		e, err := gpu.Open(g, ooc.Options{VRAM: b, AfforestRounds: ooc.NoSampling})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestRandom(t *testing.T) {
 func TestBudgetRefused(t *testing.T) {
 	needGPU(t)
 	g := testgraph.Build(t, 100000, testgraph.Random(rand.New(rand.NewPCG(1, 1)), 100000, 1000), false, 0)
-	if _, err := gpu.Open(g, engine.Options{VRAM: 1 << 20}); err == nil {
+	if _, err := gpu.Open(g, ooc.Options{VRAM: 1 << 20}); err == nil {
 		t.Fatal("1 MiB budget accepted for 100000 vertices")
 	} else {
 		t.Log(err)
@@ -200,7 +200,7 @@ const driverSlack = 256 << 20
 // checkMemory holds an engine to its --vram budget (issue 5): the allocator never went
 // past it, and the driver's own count of memory taken since the context was created
 // stays within it plus driverSlack.
-func checkMemory(t *testing.T, name string, e engine.Engine, vram int64) {
+func checkMemory(t *testing.T, name string, e ooc.Engine, vram int64) {
 	t.Helper()
 	budget, peak, driver, err := e.(*gpu.Engine).Memory()
 	if err != nil {
@@ -268,9 +268,9 @@ func TestStreamModes(t *testing.T) {
 					}
 					name := fmt.Sprintf("%s n=%d m=%d shard=%d directed=%v", mode, sp.n, len(edges), sp.shard, directed)
 					var bottomUp, copied, zero int64
-					checkAt(t, name, g, bs, func(vram int64, res *engine.BFSResult) {
+					checkAt(t, name, g, bs, func(vram int64, res *ooc.BFSResult) {
 						for _, l := range res.Levels {
-							if l.Direction == engine.BottomUp {
+							if l.Direction == ooc.BottomUp {
 								bottomUp++
 							}
 						}

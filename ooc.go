@@ -1,12 +1,12 @@
-// Package engine is the interface between the CLI and the backends that run BFS and
+// Package ooc is the interface between the CLI and the backends that run BFS and
 // connected components on a graph: the pure-Go CPU engine (package
-// internal/engine/cpu, built on kernels and afforest) and, in a -tags cuda build, the GPU
+// internal/engine/cpu, built on bfs and afforest) and, in a -tags cuda build, the GPU
 // engine. Backends register themselves from an init function; only the CLI picks one.
 //
 // Results are canonical so that backends can be compared: BFS levels are unique for a
 // source, parents are any valid BFS tree (check them with package validate), and component
 // labels are compared as partitions, not as numbers.
-package engine
+package ooc
 
 import (
 	"errors"
