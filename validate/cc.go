@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"sync/atomic"
+
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -12,22 +14,33 @@ type Partition struct {
 
 // CC checks that labels partition the vertices into the connected components of g
 // (weakly connected ones on a directed graph); the label values themselves are
-// arbitrary. It checks in parallel that every edge joins equal labels, so each component
-// lies within one label class, and then that there are as many distinct labels as
-// components, counted by a sequential union-find over the out-lists (a method
-// independent of the engines'), so no class holds two components.
+// arbitrary. One pass over the lists on all cores checks that every edge joins equal
+// labels, so each component lies within one label class, and feeds the edges to a
+// concurrent union-find (a method independent of the engines'); then there must be as
+// many distinct labels as components, so no class holds two components. An undirected
+// graph stores each edge both ways; the pass reads each list only up to its own vertex.
 func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	n := g.NumVertices()
 	if uint64(len(labels)) != uint64(n) {
 		return Partition{}, invalid("%d labels for %d vertices", len(labels), n)
 	}
-	err := eachShard(g.Out(), func(s *store.Shard) error {
+	uf := make([]uint32, n)
+	for i := range uf {
+		uf[i] = uint32(i)
+	}
+	directed := g.Directed()
+	err := eachPiece(g.Out(), func(s *store.Shard, lo, hi uint32) error {
 		var it store.ListIter
-		for u := s.Lo; u < s.Hi(); u++ {
+		for u := lo; u < hi; u++ {
 			for s.Iter(&it, u); it.Next(); {
-				if v := it.Value(); labels[u] != labels[v] {
-					return invalid("edge %d -> %d joins labels %d and %d, expected one component", u, v, labels[u], labels[v])
+				v := it.Value()
+				if !directed && v > u {
+					break
 				}
+				if labels[u] != labels[v] {
+					return invalid("edge %d -> %d joins labels %d and %d, expected one component", g.External(u), g.External(v), labels[u], labels[v])
+				}
+				unionAtomic(uf, u, v)
 			}
 			if it.Err() != nil {
 				return s.ListError(u)
@@ -38,15 +51,45 @@ func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	if err != nil {
 		return Partition{}, err
 	}
-	uf, err := UnionFind(g)
-	if err != nil {
-		return Partition{}, err
-	}
 	comps, largest := countRoots(uf)
 	if classes := countLabels(labels); classes != comps {
 		return Partition{}, invalid("%d distinct labels but %d components: some label covers several components", classes, comps)
 	}
 	return Partition{Components: comps, Largest: largest}, nil
+}
+
+// findAtomic is Find for a forest that other goroutines link and halve at the same time.
+func findAtomic(p []uint32, v uint32) uint32 {
+	for {
+		pv := atomic.LoadUint32(&p[v])
+		if pv == v {
+			return v
+		}
+		ppv := atomic.LoadUint32(&p[pv])
+		if ppv != pv {
+			atomic.CompareAndSwapUint32(&p[v], pv, ppv)
+		}
+		v = ppv
+	}
+}
+
+// unionAtomic joins the sets of u and v under concurrent use: it links the larger root
+// under the smaller only while the larger is still a root, so parents only decrease and
+// no cycle forms.
+func unionAtomic(p []uint32, u, v uint32) {
+	for {
+		a, b := findAtomic(p, u), findAtomic(p, v)
+		if a == b {
+			return
+		}
+		if a < b {
+			a, b = b, a
+		}
+		if atomic.CompareAndSwapUint32(&p[a], a, b) {
+			return
+		}
+		u, v = a, b
+	}
 }
 
 // UnionFind returns the sequential union-find forest of g's out-edges (path halving,

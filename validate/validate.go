@@ -7,8 +7,6 @@ package validate
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
@@ -34,8 +32,10 @@ func invalid(format string, args ...any) error {
 //     differ by at most one);
 //   - a vertex has a parent exactly when it has a level.
 //
-// Together these force level to be the exact BFS distance. Vertex ids in messages are
-// internal.
+// Together these force level to be the exact BFS distance. The checks are one pass over
+// the lists on all cores: on an undirected graph a vertex's list serves both its tree
+// edge and its edges; a directed graph looks for tree edges in the in-lists and checks
+// edges in the out-lists. Messages name vertices by the file's own ids.
 func BFS(g *store.Graph, src uint32, parent, level []uint32) error {
 	n := g.NumVertices()
 	switch {
@@ -44,58 +44,146 @@ func BFS(g *store.Graph, src uint32, parent, level []uint32) error {
 	case src >= n:
 		return invalid("source %d is not a vertex", src)
 	case parent[src] != src || level[src] != 0:
-		return invalid("source %d has parent %d and level %d, expected itself and 0", src, parent[src], level[src])
+		return invalid("source %d has parent %s and level %s, expected itself and 0", g.External(src), id(g, parent[src]), str(level[src]))
 	}
-	// Tree checks, per vertex: parents are vertices one level closer to the source, so
-	// following parents strictly decreases the level and must end at the only vertex of
-	// level 0, the source.
-	err := eachShard(g.In(), func(s *store.Shard) error {
-		var it store.ListIter
-		for v := s.Lo; v < s.Hi(); v++ {
-			p, l := parent[v], level[v]
-			if (p == none) != (l == none) {
-				return invalid("vertex %d has parent %s but level %s", v, str(p), str(l))
-			}
-			if p == none || v == src {
-				continue
-			}
-			if p >= n {
-				return invalid("vertex %d has parent %d, not a vertex", v, p)
-			}
-			if level[p] == none || level[p]+1 != l {
-				return invalid("tree edge %d -> %d joins levels %s and %d, expected a difference of one", p, v, str(level[p]), l)
-			}
-			if ok, err := hasNeighbor(s, &it, v, p); err != nil {
-				return err
-			} else if !ok {
-				return invalid("tree edge %d -> %d (parent of %d) is not an edge of the graph", p, v, v)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	c := &bfsCheck{g: g, src: src, parent: parent, level: level}
+	if !g.Directed() {
+		return eachPiece(g.Out(), c.both)
+	}
+	if err := eachPiece(g.In(), c.tree); err != nil {
 		return err
 	}
-	// Edge checks, over every out-list.
-	return eachShard(g.Out(), func(s *store.Shard) error {
-		var it store.ListIter
-		for u := s.Lo; u < s.Hi(); u++ {
-			lu := level[u]
-			if lu == none {
-				continue
+	return eachPiece(g.Out(), c.edges)
+}
+
+type bfsCheck struct {
+	g             *store.Graph
+	src           uint32
+	parent, level []uint32
+}
+
+// vertex checks v's own entries: a parent exactly when a level, and a parent that is a
+// vertex one level closer to the source.
+func (c *bfsCheck) vertex(v uint32) error {
+	p, l := c.parent[v], c.level[v]
+	if (p == none) != (l == none) {
+		return invalid("vertex %d has parent %s but level %s", c.g.External(v), id(c.g, p), str(l))
+	}
+	if p == none || v == c.src {
+		return nil
+	}
+	if p >= c.g.NumVertices() {
+		return invalid("vertex %d has parent %d, not a vertex", c.g.External(v), p)
+	}
+	if c.level[p] == none || c.level[p]+1 != l {
+		return invalid("tree edge %d -> %d joins levels %s and %d, expected a difference of one", c.g.External(p), c.g.External(v), str(c.level[p]), l)
+	}
+	return nil
+}
+
+// treeParent is the neighbour v's list must hold: its parent, or none for the source and
+// unreached vertices (none is never a neighbour).
+func (c *bfsCheck) treeParent(v uint32) uint32 {
+	if v == c.src {
+		return none
+	}
+	return c.parent[v]
+}
+
+func (c *bfsCheck) notAnEdge(v uint32) error {
+	p := c.parent[v]
+	return invalid("tree edge %d -> %d (parent of %d) is not an edge of the graph", c.g.External(p), c.g.External(v), c.g.External(v))
+}
+
+func (c *bfsCheck) badEdge(u, v uint32) error {
+	return invalid("edge %d -> %d joins levels %d and %s, expected the second reached and at most one deeper", c.g.External(u), c.g.External(v), c.level[u], str(c.level[v]))
+}
+
+// both checks vertices lo..hi of an undirected graph: their entries, their tree edges
+// and their edges. It stores each edge both ways and the conditions on an edge are
+// symmetric (both ends reached or neither, levels at most one apart), so each edge is
+// checked from its larger end only: v's sorted list is read up to v, or on to v's
+// parent when that is larger.
+func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
+	var it store.ListIter
+	for v := lo; v < hi; v++ {
+		if err := c.vertex(v); err != nil {
+			return err
+		}
+		lv := c.level[v]
+		want := c.treeParent(v)
+		found, stop := want == none, v
+		if !found {
+			stop = max(v, want)
+		}
+		for s.Iter(&it, v); it.Next(); {
+			x := it.Value()
+			if x >= stop {
+				found = found || x == want
+				break
 			}
-			for s.Iter(&it, u); it.Next(); {
-				v := it.Value()
-				if lv := level[v]; lv == none || lv > lu+1 {
-					return invalid("edge %d -> %d joins levels %d and %s, expected the second reached and at most one deeper", u, v, lu, str(lv))
-				}
+			if x >= v {
+				continue // on the way to a larger parent
 			}
-			if it.Err() != nil {
-				return s.ListError(u)
+			found = found || x == want
+			switch lx := c.level[x]; {
+			case lv == none && lx != none:
+				return c.badEdge(x, v)
+			case lv != none && (lx == none || lx > lv+1):
+				return c.badEdge(v, x)
+			case lv != none && lv > lx+1:
+				return c.badEdge(x, v)
 			}
 		}
-		return nil
-	})
+		if it.Err() != nil {
+			return s.ListError(v)
+		}
+		if !found {
+			return c.notAnEdge(v)
+		}
+	}
+	return nil
+}
+
+// tree checks vertices lo..hi of a directed graph's in-lists: their entries and that
+// each one's parent is among its in-neighbours (sorted, so the walk stops once past it).
+func (c *bfsCheck) tree(s *store.Shard, lo, hi uint32) error {
+	var it store.ListIter
+	for v := lo; v < hi; v++ {
+		if err := c.vertex(v); err != nil {
+			return err
+		}
+		want := c.treeParent(v)
+		if want == none {
+			continue
+		}
+		if ok, err := hasNeighbor(s, &it, v, want); err != nil {
+			return err
+		} else if !ok {
+			return c.notAnEdge(v)
+		}
+	}
+	return nil
+}
+
+// edges checks the out-lists of vertices lo..hi of a directed graph.
+func (c *bfsCheck) edges(s *store.Shard, lo, hi uint32) error {
+	var it store.ListIter
+	for u := lo; u < hi; u++ {
+		lu := c.level[u]
+		if lu == none {
+			continue
+		}
+		for s.Iter(&it, u); it.Next(); {
+			if lv := c.level[it.Value()]; lv == none || lv > lu+1 {
+				return c.badEdge(u, it.Value())
+			}
+		}
+		if it.Err() != nil {
+			return s.ListError(u)
+		}
+	}
+	return nil
 }
 
 // hasNeighbor reports whether p is in v's (sorted) list, stopping once it is passed.
@@ -118,29 +206,14 @@ func str(x uint32) string {
 	return fmt.Sprint(x)
 }
 
-// eachShard runs check on every shard in parallel and returns the error of the first
-// failing shard in vertex order, so that the message does not depend on scheduling.
-func eachShard(c *store.CSR, check func(s *store.Shard) error) error {
-	errs := make([]error, len(c.Shards))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, s := range c.Shards {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = check(s)
-		}()
+// id names internal vertex v by the file's own id; none and out-of-range values are
+// printed as they are.
+func id(g *store.Graph, v uint32) string {
+	if v == none {
+		return "none"
 	}
-	wg.Wait()
-	return firstNonNil(errs)
-}
-
-func firstNonNil(errs []error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if v >= g.NumVertices() {
+		return fmt.Sprint(v)
 	}
-	return nil
+	return fmt.Sprint(g.External(v))
 }

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/oocgraph/ooc"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
@@ -170,7 +171,12 @@ func runBFS(e *env, args []string) error {
 			return err
 		}
 		if a.validate {
-			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+			t := time.Now()
+			err := validate.BFS(g, src, r.Parent, r.Level)
+			if a.verbose {
+				fmt.Fprintf(e.stderr, "bfs: check of the search from %d took %.3f s\n", g.External(src), time.Since(t).Seconds())
+			}
+			if err != nil {
 				return fmt.Errorf("bfs from %d (%s backend): %w", g.External(src), eng.Name(), err)
 			}
 		}

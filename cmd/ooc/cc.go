@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
@@ -101,7 +102,11 @@ func runCC(e *env, args []string) error {
 		return err
 	}
 	if a.validate {
+		t := time.Now()
 		p, err := validate.CC(g, r.Labels)
+		if a.verbose {
+			fmt.Fprintf(e.stderr, "cc: check took %.3f s\n", time.Since(t).Seconds())
+		}
 		if err != nil {
 			return fmt.Errorf("cc (%s backend): %w", eng.Name(), err)
 		}
