@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -177,12 +178,11 @@ func TestGPUFallback(t *testing.T) {
 // file read --directed is left to the CPU.
 func TestGPURealGraphs(t *testing.T) {
 	needGPU(t)
-	data := sharedDataDir(t)
 	for _, file := range []string{"facebook_combined.txt.gz", "soc-Slashdot0902.txt.gz", "cnr-2000.txt.gz", "luxembourg_osm.mtx.gz"} {
 		for _, directed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s_directed%v", file, directed), func(t *testing.T) {
+				path := testgraph.Real(t, file)
 				dir := t.TempDir()
-				path := filepath.Join(data, file)
 				gpuOpt := Options{Dest: filepath.Join(dir, "gpu.ooc"), Directed: directed, Backend: BackendGPU, Order: OrderAuto}
 				rep, err := File(path, gpuOpt)
 				if strings.HasSuffix(file, ".mtx.gz") && directed {

@@ -1,35 +1,18 @@
 package ingest
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
-// sharedData is ../shared/data beside the repository (CI clones the repository next to
-// shared/), or $OOC_SHARED_DATA (a test binary run on another machine); tests that need it
-// skip when it is absent.
-func sharedDataDir(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "data")
-	if d := os.Getenv("OOC_SHARED_DATA"); d != "" {
-		dir = d
-	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
-		t.Skipf("no real graphs at %s", dir)
-	}
-	return dir
-}
-
-// TestIngestRealGraphs ingests the four real graphs of shared/data and checks the counts of
+// TestIngestRealGraphs ingests the four real graphs (testgraph.Real) and checks the counts of
 // its MANIFEST.md: vertices, edge lines and self-loops; no file repeats an edge line, so
 // a directed ingest stores exactly the lines that are not self-loops, and an undirected
 // one stores each remaining edge both ways once reciprocal pairs are merged.
 func TestIngestRealGraphs(t *testing.T) {
-	data := sharedDataDir(t)
 	for _, g := range []struct {
 		file            string
 		vertices, lines uint64
@@ -46,9 +29,10 @@ func TestIngestRealGraphs(t *testing.T) {
 			if testing.Short() && g.lines > 1e6 {
 				t.Skip("large graph in -short")
 			}
+			path := testgraph.Real(t, g.file)
 			for _, directed := range []bool{false, true} {
 				opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Directed: directed}
-				rep, err := File(filepath.Join(data, g.file), opt)
+				rep, err := File(path, opt)
 				if err != nil {
 					t.Fatal(err)
 				}

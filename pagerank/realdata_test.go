@@ -1,35 +1,20 @@
 package pagerank
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
-// sharedDataDir is ../shared/data beside the repository, or $OOC_SHARED_DATA; tests that
-// need it skip when it is absent.
-func sharedDataDir(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "data")
-	if d := os.Getenv("OOC_SHARED_DATA"); d != "" {
-		dir = d
-	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
-		t.Skipf("no real graphs at %s", dir)
-	}
-	return dir
-}
-
-// openReal ingests a file of shared/data into a temporary directory and opens it.
+// openReal ingests a real graph (testgraph.Real) into a temporary directory and opens it.
 func openReal(t *testing.T, file string, directed bool) *store.Graph {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "g.ooc")
-	if _, err := ingest.File(filepath.Join(sharedDataDir(t), file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
+	if _, err := ingest.File(testgraph.Real(t, file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
 		t.Fatal(err)
 	}
 	g, err := store.Open(dir)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole pipeline end to end on the CPU: generate a Graph500 Kronecker graph straight
-# into a graph directory, verify it, then BFS (validated) and connected components.
+# into a graph directory, verify it, then BFS (validated) and connected components; then
+# the same on the real graph in testdata/.
 # Usage: bash scripts/demo.sh [SCALE]   (default 20: 1M vertices, 16M edges, ~1 minute on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +22,11 @@ echo "== ooc bfs --src random --sources 8 --validate"
 "$ooc" bfs --src random --sources 8 --validate "kron$scale.ooc"
 echo "== ooc cc"
 "$ooc" cc "kron$scale.ooc"
-data=$OLDPWD/../shared/data/soc-Slashdot0902.txt.gz
-if [ -f "$data" ]; then
-  echo "== ooc ingest $(basename "$data") (a real graph, gzip-compressed SNAP text)"
-  "$ooc" ingest -q --force -o slashdot.ooc "$data"
-  "$ooc" bfs --src 0 --validate slashdot.ooc
-  "$ooc" cc slashdot.ooc
-fi
+data=$OLDPWD/testdata/facebook_combined.txt.gz
+echo "== ooc ingest $(basename "$data")   (a real graph shipped with ooc: SNAP ego-Facebook, gzip text)"
+"$ooc" ingest --force -o facebook.ooc "$data"
+echo "== ooc bfs --src 0 --validate facebook.ooc"
+"$ooc" bfs --src 0 --validate facebook.ooc
+echo "== ooc cc --validate facebook.ooc"
+"$ooc" cc --validate facebook.ooc
 echo "== done; graphs are in $work"

@@ -75,3 +75,21 @@ func firstNonNil(errs []error) error {
 	}
 	return nil
 }
+
+// eachShard runs check on every shard in parallel and returns the error of the first
+// failing shard in vertex order, so that the message does not depend on scheduling.
+func eachShard(c *store.CSR, check func(s *store.Shard) error) error {
+	errs := make([]error, len(c.Shards))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, s := range c.Shards {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = check(s)
+		}()
+	}
+	wg.Wait()
+	return firstNonNil(errs)
+}

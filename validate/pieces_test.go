@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/oocgraph/ooc/internal/engine"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
@@ -46,7 +46,7 @@ func TestPiecesCoverEveryVertexOnce(t *testing.T) {
 func bfsOf(out [][]uint32, src uint32) (parent, level []uint32) {
 	parent, level = make([]uint32, len(out)), make([]uint32, len(out))
 	for i := range parent {
-		parent[i], level[i] = engine.Unreached, engine.Unreached
+		parent[i], level[i] = ooc.Unreached, ooc.Unreached
 	}
 	parent[src], level[src] = src, 0
 	q := []uint32{src}
@@ -54,7 +54,7 @@ func bfsOf(out [][]uint32, src uint32) (parent, level []uint32) {
 		u := q[0]
 		q = q[1:]
 		for _, v := range out[u] {
-			if level[v] == engine.Unreached {
+			if level[v] == ooc.Unreached {
 				parent[v], level[v] = u, level[u]+1
 				q = append(q, v)
 			}
@@ -89,7 +89,7 @@ func TestParallelChecks(t *testing.T) {
 			}
 			var deep []uint32 // reached vertices other than the source
 			for v := range level {
-				if level[v] != engine.Unreached && uint32(v) != src {
+				if level[v] != ooc.Unreached && uint32(v) != src {
 					deep = append(deep, uint32(v))
 				}
 			}
@@ -101,11 +101,11 @@ func TestParallelChecks(t *testing.T) {
 					l[v] += 2 // too deep for its tree edge and its neighbours
 				case 1:
 					p[v] = (p[v] + 1 + uint32(r.IntN(n-1))) % n // another parent, rarely a neighbour one level up
-					if l[p[v]] != engine.Unreached && l[p[v]]+1 == l[v] && slices.Contains(inList(g, p[v], v), p[v]) {
+					if l[p[v]] != ooc.Unreached && l[p[v]]+1 == l[v] && slices.Contains(inList(g, p[v], v), p[v]) {
 						continue
 					}
 				case 2:
-					p[v], l[v] = engine.Unreached, engine.Unreached
+					p[v], l[v] = ooc.Unreached, ooc.Unreached
 				}
 				first := BFS(g, src, p, l)
 				if !errors.Is(first, ErrInvalid) {

@@ -17,6 +17,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
 var update = flag.Bool("update", false, "rewrite the compressed fixtures in testdata/inputs from the plain ones")
@@ -501,13 +503,9 @@ func TestIOErrorIsNotBadInput(t *testing.T) {
 	}
 }
 
-// TestRealGraphs parses the real graphs of ../shared/data and checks the
-// counts that its MANIFEST.md publishes.
+// TestRealGraphs parses the real graphs (testgraph.Real) and checks the counts that
+// shared/data/MANIFEST.md publishes.
 func TestRealGraphs(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no real graphs: %v", err)
-	}
 	tests := []struct {
 		file     string
 		format   Format
@@ -524,7 +522,7 @@ func TestRealGraphs(t *testing.T) {
 			if testing.Short() && tc.edges > 1e6 {
 				t.Skip("large in -short")
 			}
-			f, err := os.Open(filepath.Join(dir, tc.file))
+			f, err := os.Open(testgraph.Real(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,34 +1,21 @@
 package cpu
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
-// dataDir holds the real graphs of shared/data (MANIFEST.md there gives the answers
-// checked below); OOC_DATA overrides it.
-func dataDir(t *testing.T) string {
-	dir := os.Getenv("OOC_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
-		t.Skipf("no real graphs at %s (set OOC_DATA)", dir)
-	}
-	return dir
-}
-
-// TestRealGraphs checks the reference answers of shared/data/MANIFEST.md: every edge
-// taken as undirected, self-loops dropped, BFS from the smallest vertex id; and that the
-// directed versions have the same weakly connected components.
+// TestRealGraphs checks the reference answers of shared/data/MANIFEST.md (the graphs
+// found by testgraph.Real): every edge taken as undirected, self-loops dropped, BFS from
+// the smallest vertex id; and that the directed versions have the same weakly connected
+// components.
 func TestRealGraphs(t *testing.T) {
-	data := dataDir(t)
 	cases := []struct {
 		file                string
 		vertices            uint32
@@ -47,9 +34,10 @@ func TestRealGraphs(t *testing.T) {
 			if c.long && testing.Short() {
 				t.Skip("long; run without -short")
 			}
+			path := testgraph.Real(t, c.file)
 			for _, directed := range []bool{false, true} {
 				dir := filepath.Join(t.TempDir(), "g.ooc")
-				if _, err := ingest.File(filepath.Join(data, c.file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
+				if _, err := ingest.File(path, ingest.Options{Dest: dir, Directed: directed}); err != nil {
 					t.Fatal(err)
 				}
 				g, err := store.Open(dir)
