@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -114,8 +115,22 @@ func diskNeed(name string, inBytes int64, copies int64) int64 {
 	return inBytes / perEdge * copies * 10
 }
 
-// checkDisk fails early when dir's file system has clearly too little room for need.
+// checkDisk fails early when nothing can be created in dir (permissions, a read-only or
+// virtual file system), naming that, or when its file system has clearly too little
+// room for need.
 func checkDisk(dir string, need int64) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil // store.Create names a missing parent
+	}
+	probe, err := os.MkdirTemp(dir, ".ooc-probe-")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("ingest: cannot create files in %s: %v (write elsewhere with -o)", dir, err)
+	}
+	os.Remove(probe)
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return nil // no estimate possible; the writes will tell

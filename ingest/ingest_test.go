@@ -721,6 +721,12 @@ func TestCheckDisk(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("4 EiB: %v", err)
 	}
+	if _, err := os.Stat("/proc/self"); err == nil { // a place where nothing can be created
+		err := checkDisk("/proc", 1)
+		if err == nil || !strings.Contains(err.Error(), "cannot create files in /proc") || strings.Contains(err.Error(), "free") {
+			t.Errorf("/proc: %v, want the reason nothing can be created there", err)
+		}
+	}
 	if need := diskNeed("x.txt.gz", 1<<30, 2); need < 4<<30 {
 		t.Errorf("a 1 GiB gzip input needs only %s?", bytesize.Format(need))
 	}

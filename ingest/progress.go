@@ -7,33 +7,51 @@ import (
 	"time"
 
 	"github.com/cheggaaa/pb/v3"
+	"github.com/cheggaaa/pb/v3/termutil"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
 // progress is one phase's bar; a nil *progress (no writer) does nothing, so the
 // pipeline calls it unconditionally.
 type progress struct {
-	bar   *pb.ProgressBar
-	edges atomic.Int64
-	start time.Time
-	stop  chan struct{}
-	done  chan struct{}
+	bar     *pb.ProgressBar
+	total   int64
+	isBytes bool
+	edges   atomic.Int64
+	start   time.Time
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 // newProgress starts a bar named phase counting to total (bytes when isBytes, edges
-// otherwise; total <= 0 means unknown), with edges per second shown beside it.
+// otherwise), with edges per second shown beside it. With total <= 0 (a generated input,
+// whose size is not known) it shows no bar, only the edges counted and their rate.
 func newProgress(w io.Writer, phase string, total int64, isBytes bool) *progress {
 	if w == nil {
 		return nil
 	}
-	tmpl := fmt.Sprintf(`{{ "%-10s" }} {{counters . }} {{bar . "[" "=" ">" " " "]" }} {{percent . }} {{speed . "%%s/s" "?/s" }} {{string . "edges" }}`, phase)
-	bar := pb.New64(max(total, 0)).SetTemplateString(tmpl).SetWriter(w).SetRefreshRate(250 * time.Millisecond)
-	if isBytes {
-		bar.Set(pb.Bytes, true)
-	}
+	cols, _ := termutil.TerminalWidth()
+	bar := barTemplate(pb.New64(max(total, 0)), phase, total, cols).SetWriter(w).SetRefreshRate(250 * time.Millisecond)
 	bar.Set(pb.Terminal, true)
-	p := &progress{bar: bar.Start(), start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{bar: bar, total: total, isBytes: isBytes, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	p.showEdges()
+	p.bar.Start()
 	go p.tick()
 	return p
+}
+
+// barTemplate lays a line out as phase, bar, percentage, then the counts: the counts
+// are at most about 40 columns, so that at 80 columns the bar keeps about 25. The line
+// stops a column short of the terminal's cols (when known), so that it never wraps.
+func barTemplate(bar *pb.ProgressBar, phase string, total int64, cols int) *pb.ProgressBar {
+	if cols > 1 {
+		bar.SetWidth(cols - 1)
+	}
+	if total <= 0 {
+		return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{string . "counts" }}`, phase))
+	}
+	return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{bar . "[" "=" ">" " " "]" }} {{percent . "%%3.0f%%%%" }} {{string . "counts" }}`, phase))
 }
 
 func (p *progress) tick() {
@@ -51,9 +69,20 @@ func (p *progress) tick() {
 }
 
 func (p *progress) showEdges() {
-	e := p.edges.Load()
-	rate := float64(e) / max(time.Since(p.start).Seconds(), 1e-9)
-	p.bar.Set("edges", fmt.Sprintf("%s edges, %s edges/s", humanCount(float64(e)), humanCount(rate)))
+	p.bar.Set("counts", counts(p.bar.Current(), p.total, p.isBytes, p.edges.Load(), time.Since(p.start)))
+}
+
+// counts is the text after the bar: how far of how much, in MiB or edges, and the edge
+// rate.
+func counts(cur, total int64, isBytes bool, edges int64, elapsed time.Duration) string {
+	rate := humanCount(float64(edges) / max(elapsed.Seconds(), 1e-9))
+	switch {
+	case total <= 0:
+		return fmt.Sprintf("%s edges, %s edges/s", humanCount(float64(edges)), rate)
+	case isBytes: // padded so that the bar keeps its width while the numbers change
+		return fmt.Sprintf("%-38s", fmt.Sprintf("%s of %s, %s edges/s", bytesize.Format(cur), bytesize.Format(total), rate))
+	}
+	return fmt.Sprintf("%-38s", fmt.Sprintf("%s of %s edges, %s/s", humanCount(float64(cur)), humanCount(float64(total)), rate))
 }
 
 // add counts n units of the bar's total (bytes or edges).
