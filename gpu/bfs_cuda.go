@@ -93,7 +93,7 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*ooc.BFSResult, error) {
 	}
 	ooc.Summarize(dg.G, res)
 	if dg.Log != nil {
-		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", src, 1e3*res.Seconds, len(res.Levels))
+		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", dg.G.External(src), 1e3*res.Seconds, len(res.Levels))
 		for i, l := range res.Levels {
 			fmt.Fprintf(dg.Log, "  level %2d %-9s frontier %10d examined %12d %8.3f ms", l.Level, l.Direction,
 				l.Frontier, l.EdgesExamined, 1e3*l.Seconds)

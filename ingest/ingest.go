@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -317,14 +318,18 @@ func (r *Report) Summary(w io.Writer) {
 	if m.Directed {
 		copies *= 2
 	}
-	fmt.Fprintf(w, "ingest: %d vertices, %d edges (%s), %d input edges, %d self-loops and %d duplicates dropped\n",
-		m.Vertices, m.Edges, map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
-		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped)
+	fmt.Fprintf(w, "ingest: %s, %s (%s), %s, %s and %s dropped\n",
+		plural.Of(m.Vertices, "vertex"), plural.Of(m.Edges, "edge"), map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
+		plural.Of(m.InputEdges, "input edge"), plural.Of(m.SelfLoopsDropped, "self-loop"), plural.Of(m.DuplicatesDropped, "duplicate"))
+	shards := plural.Of(len(m.Out), "shard")
+	if m.Directed {
+		shards = fmt.Sprintf("%s (%d out, %d in)", plural.Of(len(m.Out)+len(m.In), "shard"), len(m.Out), len(m.In))
+	}
 	if copies == 0 {
-		fmt.Fprintf(w, "ingest: %s in %d+%d shards, no edges stored\n", bytesize.Format(m.Bytes), len(m.Out), len(m.In))
+		fmt.Fprintf(w, "ingest: %s in %s, no edges stored\n", bytesize.Format(m.Bytes), shards)
 	} else {
-		fmt.Fprintf(w, "ingest: %s in %d+%d shards, %.2f bytes per directed edge (offsets included)\n",
-			bytesize.Format(m.Bytes), len(m.Out), len(m.In), float64(m.Bytes)/float64(copies))
+		fmt.Fprintf(w, "ingest: %s in %s, %.2f bytes per directed edge (offsets included)\n",
+			bytesize.Format(m.Bytes), shards, float64(m.Bytes)/float64(copies))
 	}
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)

@@ -52,7 +52,7 @@ bench)
       g="$WORK/$name.ooc"
       if [ ! -d "$g" ]; then
         /usr/bin/time -v "$BIN/ooc" gen "$kind" --scale "$s" --order "${ORDER:-degree}" -o "$g" >"$OUT/gen-$name.log" 2>&1
-        echo "gen $name: $(grep -m1 'in all' "$OUT/gen-$name.log") $(grep -m1 'bytes per directed edge' "$OUT/gen-$name.log" | sed 's/.*shards, //')" >>"$table"
+        echo "gen $name: $(grep -m1 'in all' "$OUT/gen-$name.log") $(grep -m1 'bytes per directed edge' "$OUT/gen-$name.log" | sed -E 's/.* shards?( \([^)]*\))?, //')" >>"$table"
       fi
       for cfg in ${CFGS:-cpu gpu}; do
         mode=

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oocgraph/ooc"
 	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -186,8 +187,8 @@ func runBFS(e *env, args []string) error {
 		if a.verbose {
 			printLevels(e.stderr, r)
 		}
-		fmt.Fprintf(summary, "bfs: source %d: reached %d vertices, depth %d, %d edges traversed (%s), %.6f s, %.3f GTEPS, backend %s%s\n",
-			run.Source, run.Reached, run.Depth, run.EdgesTraversed, out.EdgeCount, run.Seconds, run.GTEPS, eng.Name(), validatedNote(a.validate))
+		fmt.Fprintf(summary, "bfs: source %d: reached %s, depth %d, %s (%s), %.6f s, %.3f GTEPS, backend %s%s\n",
+			run.Source, plural.Of(run.Reached, "vertex"), run.Depth, plural.Of(run.EdgesTraversed, "edge traversed"), out.EdgeCount, run.Seconds, run.GTEPS, eng.Name(), validatedNote(a.validate))
 		last = r
 	}
 	out.bfsRun = medianRun(out.Runs)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -119,8 +120,8 @@ func runCC(e *env, args []string) error {
 	if a.json || (a.text && a.out == "") {
 		summary = e.stderr
 	}
-	fmt.Fprintf(summary, "cc: %d components, largest %d vertices, %.6f s, backend %s%s\n",
-		r.Components, r.Largest, r.Seconds, eng.Name(), validatedNote(a.validate))
+	fmt.Fprintf(summary, "cc: %s, largest %s, %.6f s, backend %s%s\n",
+		plural.Of(r.Components, "component"), plural.Of(r.Largest, "vertex"), r.Seconds, eng.Name(), validatedNote(a.validate))
 	if a.out != "" || a.text {
 		if err := writeCC(e, g, r, a.out, a.text); err != nil {
 			return err

@@ -81,7 +81,7 @@ func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions (default: undirected)")
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is smaller), degree (hubs first) or input")
 	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, e.g. 256MiB (default 512MiB)")
-	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: most of RAM)")
+	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: "+memDefault+")")
 	fs.BoolVar(&a.force, "force", false, "replace an existing output: an edge list file, or a graph directory (only a graph directory: a directory of other files is refused)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress or summary on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")

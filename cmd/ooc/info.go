@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -119,21 +120,21 @@ func printInfo(w io.Writer, i *graphInfo) {
 	default:
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "edges       %d directed edges, %s\n", i.Edges, kind)
+	fmt.Fprintf(w, "edges       %s, %s\n", plural.Of(i.Edges, "directed edge"), kind)
 	size := "size unknown"
 	if i.Input.Bytes >= 0 {
 		size = fmt.Sprintf("%d bytes", i.Input.Bytes)
 	}
-	fmt.Fprintf(w, "input       %s (%s, %s): %d edges, %d self-loops and %d duplicates dropped\n",
-		i.Input.Name, i.Input.Format, size, i.InputEdges, i.SelfLoopsDropped, i.DuplicatesDropped)
+	fmt.Fprintf(w, "input       %s (%s, %s): %s, %s and %s dropped\n",
+		i.Input.Name, i.Input.Format, size, plural.Of(i.InputEdges, "edge"), plural.Of(i.SelfLoopsDropped, "self-loop"), plural.Of(i.DuplicatesDropped, "duplicate"))
 	if i.BitsPerEdge == 0 {
 		fmt.Fprintf(w, "size        %s, no edges\n", bytesize.Format(i.Bytes))
 	} else {
 		fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", bytesize.Format(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
 	}
-	fmt.Fprintf(w, "degree      max %d, mean %.2f, %d vertices of degree 0\n", i.Degree.Max, i.Degree.Mean, i.Degree.Zero)
+	fmt.Fprintf(w, "degree      max %d, mean %.2f, %s of degree 0\n", i.Degree.Max, i.Degree.Mean, plural.Of(i.Degree.Zero, "vertex"))
 	if i.InDegree != nil {
-		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %d vertices of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, i.InDegree.Zero)
+		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %s of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, plural.Of(i.InDegree.Zero, "vertex"))
 	}
 	fmt.Fprintf(w, "shards      %d (at most %s of adjacency each)\n", i.Shards, bytesize.Format(i.Options.ShardBytes))
 	for _, s := range i.ShardList {

@@ -70,9 +70,10 @@ deduplicates and encodes them there; an input too large for the device is read a
 the CPU ingest (not with --backend gpu). Both write the same bytes, except that --order
 auto on the GPU compares the exact sizes of both orders instead of a sample's.
 
-Memory stays within --mem (default: half the RAM, or of the cgroup limit) plus a few
-MiB, however large the input: edges are partitioned into compressed spill files in the
-output's temporary directory, then sorted partition by partition on all cores.
+Memory stays within --mem plus a few MiB, however large the input (--mem's default:
+` + memDefault + `): edges are partitioned into
+compressed spill files in the output's temporary directory, then sorted partition by
+partition on all cores.
 
 The output is OUT.ooc in the current directory, OUT being the input's name without
 its extensions (.txt, .gz, .mtx, ...); -o names it. The summary goes to stderr, the
@@ -102,6 +103,9 @@ type ingestArgs struct {
 	json       bool
 }
 
+// memDefault is how every help text describes --mem's default (ingest.DefaultMem).
+const memDefault = "half the RAM or the cgroup limit, whichever is lower"
+
 func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs := newFlags(e, "ingest")
 	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
@@ -113,7 +117,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is smaller), degree (hubs first) or input")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
-	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: half the RAM)")
+	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: "+memDefault+")")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
 	fs.BoolVar(&a.force, "force", false, "replace an existing graph directory (nothing else: a file or a directory of other files is refused)")

@@ -64,8 +64,12 @@ func TestIngestInfoVerify(t *testing.T) {
 		t.Errorf("info: code %d, %q", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "", "verify", out)
-	if code != exitOK || stdout != "ok: 4 vertices, 8 edges, 1 shards, checksums verified\n" {
+	if code != exitOK || stdout != "ok: 4 vertices, 8 edges, 1 shard, checksums verified\n" {
 		t.Errorf("verify: code %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "verify", "--json", out)
+	if code != exitOK || strings.TrimSpace(stdout) != `{"ok":true,"vertices":4,"edges":8,"shards":1}` {
+		t.Errorf("verify --json: code %d, %q", code, stdout)
 	}
 }
 

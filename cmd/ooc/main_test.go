@@ -34,3 +34,13 @@ func TestTopLevelHelp(t *testing.T) {
 		t.Errorf("ooc: code %d, stderr %q", code, stderr)
 	}
 }
+
+// TestEveryCommandTakesJSON: the README promises --json on every command.
+func TestEveryCommandTakesJSON(t *testing.T) {
+	e := &env{stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
+	for name, fs := range flagSets {
+		if fs(e).Lookup("json") == nil {
+			t.Errorf("ooc %s has no --json", name)
+		}
+	}
+}

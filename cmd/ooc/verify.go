@@ -4,32 +4,49 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
 func init() {
 	register(&command{name: "verify", summary: "check every checksum and the structure of a graph", help: verifyHelp, run: runVerify})
-	flagSets["verify"] = func(e *env) *flag.FlagSet { return newFlags(e, "verify") }
+	flagSets["verify"] = func(e *env) *flag.FlagSet { return newVerifyFlags(e, new(bool)) }
 }
 
 const verifyHelp = `
-Usage: ooc verify [GRAPH]
+Usage: ooc verify [--json] [GRAPH]
 
 Check a graph directory end to end: the manifest's checksum, every shard's header,
 footer and section checksums, the padding between sections, the tie between each
 shard and the manifest, and that every adjacency list decodes to exactly its degree
 of neighbours, in range and ascending. It reads every byte of the graph.
-Prints "ok: ..." and exits 0 when all is well; prints the file and offset of the
-first problem and exits 3 when the graph is corrupt.
+Prints "ok: ..." (with --json, one JSON object) and exits 0 when all is well; prints
+the file and offset of the first problem and exits 3 when the graph is corrupt.
 Without GRAPH, the only *.ooc graph in the current directory is used.
 
 Examples:
   ooc verify friendster.ooc
+  ooc verify --json friendster.ooc
   ooc verify || echo "re-ingest: the graph is damaged"
 `
 
+func newVerifyFlags(e *env, json *bool) *flag.FlagSet {
+	fs := newFlags(e, "verify")
+	fs.BoolVar(json, "json", false, "print the result as one JSON object on stdout")
+	return fs
+}
+
+// verifyJSON is verify's --json output; a corrupt graph is an error, not an object.
+type verifyJSON struct {
+	OK       bool   `json:"ok"`
+	Vertices uint32 `json:"vertices"`
+	Edges    uint64 `json:"edges"`
+	Shards   int    `json:"shards"`
+}
+
 func runVerify(e *env, args []string) error {
-	pos, err := parseFlags(e, newFlags(e, "verify"), args)
+	var asJSON bool
+	pos, err := parseFlags(e, newVerifyFlags(e, &asJSON), args)
 	if err != nil {
 		return err
 	}
@@ -41,6 +58,9 @@ func runVerify(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "ok: %d vertices, %d edges, %d shards, checksums verified\n", m.Vertices, m.Edges, len(m.Out)+len(m.In))
+	if asJSON {
+		return printJSON(e.stdout, verifyJSON{OK: true, Vertices: m.Vertices, Edges: m.Edges, Shards: len(m.Out) + len(m.In)})
+	}
+	fmt.Fprintf(e.stdout, "ok: %s, %s, %s, checksums verified\n", plural.Of(m.Vertices, "vertex"), plural.Of(m.Edges, "edge"), plural.Of(len(m.Out)+len(m.In), "shard"))
 	return nil
 }

@@ -60,7 +60,7 @@ func (e *Engine) Name() string { return "gpu" }
 func (e *Engine) BFS(src uint32) (*ooc.BFSResult, error) {
 	r, err := e.dg.BFS(src, e.opt.Alpha, e.opt.Beta)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: bfs from %d: %w", src, err)
+		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
 	}
 	return r, nil
 }
