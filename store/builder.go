@@ -37,9 +37,10 @@ const DefaultShardVertices = 1 << 24
 
 // CreateOptions shape a Builder.
 type CreateOptions struct {
-	Force         bool   // replace an existing graph at the destination
-	ShardBytes    int64  // ADJ bytes per shard; 0 means DefaultShardBytes
-	ShardVertices uint32 // vertices per shard; 0 means DefaultShardVertices
+	Force         bool      // replace an existing graph at the destination
+	Log           io.Writer // where Create reports the leftovers of killed builds it removes; nil = nowhere
+	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes
+	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
 }
 
 // Builder writes a graph directory under a temporary name and publishes it atomically
@@ -56,7 +57,7 @@ type Builder struct {
 
 // Create starts a graph at dest. It takes the destination's lock, refuses an existing
 // destination unless opt.Force, and removes temporary directories that earlier, killed
-// builds of the same destination left behind.
+// builds left behind in the destination's directory (cleanStale).
 func Create(dest string, opt CreateOptions) (*Builder, error) {
 	if opt.ShardBytes <= 0 {
 		opt.ShardBytes = DefaultShardBytes
@@ -68,6 +69,9 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("store: cannot create %s: %w", dest, ErrNoParent)
+	}
+	if err := checkNotInsideGraph(dest); err != nil {
+		return nil, err
 	}
 	lock, err := lockFile(filepath.Join(parent, "."+base+".lock"))
 	if err != nil {
@@ -84,10 +88,7 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 			return nil, err
 		}
 	}
-	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
-	for _, s := range stale {
-		os.RemoveAll(s)
-	}
+	cleanStale(parent, base, opt.Log)
 	b.tmp, err = mkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
 		b.unlock()

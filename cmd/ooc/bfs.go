@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "bfs", summary: "breadth-first search: parent and level of every vertex", help: bfsHelp, run: runBFS})
+	register(&command{name: "bfs", summary: "breadth-first search: parent and level of every vertex", help: bfsHelp + outputRules, run: runBFS})
 	flagSets["bfs"] = func(e *env) *flag.FlagSet { return newBFSFlags(e, &bfsArgs{}) }
 }
 
@@ -75,6 +75,7 @@ type bfsArgs struct {
 	validate bool
 	out      string
 	text     bool
+	force    bool
 	verbose  bool
 	json     bool
 	engineArgs
@@ -99,8 +100,9 @@ func newBFSFlags(e *env, a *bfsArgs) *flag.FlagSet {
 	fs.IntVar(&a.sources, "sources", 1, "`N` searches from distinct random sources; report the median")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed for random sources")
 	fs.BoolVar(&a.validate, "validate", false, "check every result with the Graph500 checks")
-	fs.StringVar(&a.out, "o", "", "write parents and levels to `FILE` (binary; see above)")
+	fs.StringVar(&a.out, "o", "", "write parents and levels to `FILE` (binary; see above), - for stdout")
 	fs.BoolVar(&a.text, "text", false, "write \"vertex parent level\" lines instead of binary")
+	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and a per-level table on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
 	addEngineFlags(fs, &a.engineArgs)
@@ -142,8 +144,10 @@ func runBFS(e *env, args []string) error {
 		return usagef("--sources %d picks random sources; drop --src %s", a.sources, a.src)
 	case a.sources > 1 && a.out != "":
 		return usagef("-o writes one result; drop --sources or -o")
-	case a.text && a.json && a.out == "":
-		return usagef("--text and --json both want stdout; give -o FILE for the text")
+	}
+	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
+	if err != nil {
+		return err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
@@ -162,7 +166,7 @@ func runBFS(e *env, args []string) error {
 
 	out := &bfsJSON{Backend: eng.Name(), EdgeCount: edgeCountName(g), Validated: a.validate, Sources: len(srcs)}
 	summary := e.stdout
-	if a.json || (a.text && a.out == "") {
+	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
 	var last *ooc.BFSResult
@@ -198,8 +202,8 @@ func runBFS(e *env, args []string) error {
 	} else {
 		out.Runs = nil
 	}
-	if a.out != "" || a.text {
-		if err := writeBFS(e, g, last, a.out, a.text); err != nil {
+	if dest != nil {
+		if err := writeBFS(dest, g, last, a.text); err != nil {
 			return err
 		}
 	}
@@ -336,8 +340,8 @@ func printLevels(w io.Writer, r *ooc.BFSResult) {
 
 const bfsMagic = "OOCBFS01"
 
-// writeBFS writes the result to path (or stdout for --text without -o).
-func writeBFS(e *env, g *store.Graph, r *ooc.BFSResult, path string, text bool) error {
+// writeBFS writes the result to dest.
+func writeBFS(dest *output, g *store.Graph, r *ooc.BFSResult, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v := range r.Level {
@@ -358,14 +362,22 @@ func writeBFS(e *env, g *store.Graph, r *ooc.BFSResult, path string, text bool) 
 		writeU32s(w, r.Parent)
 		return writeU32s(w, r.Level)
 	}
-	if path == "" {
-		w := bufio.NewWriterSize(e.stdout, 1<<16)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
+	return dest.write(write)
+}
+
+// resultOutput checks the output of a result (bfs, cc): -o FILE, or stdout for -o - and
+// for --text without -o; nil when the result is not written.
+func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error) {
+	if out == "" && !text {
+		return nil, nil
 	}
-	return writeFileAtomic(path, write)
+	if out == "" {
+		out = "-"
+	}
+	if out == "-" && asJSON {
+		return nil, usagef("--json and the result both want stdout; give -o FILE for the result")
+	}
+	return checkOutput(e, out, force)
 }
 
 // putIDInfo writes the id base and flags words of a result header.

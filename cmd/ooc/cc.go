@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "cc", summary: "connected components: a label per vertex, count, largest", help: ccHelp, run: runCC})
+	register(&command{name: "cc", summary: "connected components: a label per vertex, count, largest", help: ccHelp + outputRules, run: runCC})
 	flagSets["cc"] = func(e *env) *flag.FlagSet { return newCCFlags(e, &ccArgs{}) }
 }
 
@@ -53,6 +53,7 @@ Examples:
 type ccArgs struct {
 	out      string
 	text     bool
+	force    bool
 	validate bool
 	verbose  bool
 	json     bool
@@ -61,8 +62,9 @@ type ccArgs struct {
 
 func newCCFlags(e *env, a *ccArgs) *flag.FlagSet {
 	fs := newFlags(e, "cc")
-	fs.StringVar(&a.out, "o", "", "write the labels to `FILE` (binary; see above)")
+	fs.StringVar(&a.out, "o", "", "write the labels to `FILE` (binary; see above), - for stdout")
 	fs.BoolVar(&a.text, "text", false, "write \"vertex label\" lines instead of binary")
+	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&a.validate, "validate", false, "check the partition against a union-find")
 	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and phases on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
@@ -85,8 +87,9 @@ func runCC(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if a.text && a.json && a.out == "" {
-		return usagef("--text and --json both want stdout; give -o FILE for the text")
+	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
+	if err != nil {
+		return err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
@@ -117,13 +120,13 @@ func runCC(e *env, args []string) error {
 		}
 	}
 	summary := e.stdout
-	if a.json || (a.text && a.out == "") {
+	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
 	fmt.Fprintf(summary, "cc: %s, largest %s, %.6f s, backend %s%s\n",
 		plural.Of(r.Components, "component"), plural.Of(r.Largest, "vertex"), r.Seconds, eng.Name(), validatedNote(a.validate))
-	if a.out != "" || a.text {
-		if err := writeCC(e, g, r, a.out, a.text); err != nil {
+	if dest != nil {
+		if err := writeCC(dest, g, r, a.text); err != nil {
 			return err
 		}
 	}
@@ -136,7 +139,7 @@ func runCC(e *env, args []string) error {
 
 const ccMagic = "OOCCC001"
 
-func writeCC(e *env, g *store.Graph, r *ooc.CCResult, path string, text bool) error {
+func writeCC(dest *output, g *store.Graph, r *ooc.CCResult, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v, l := range r.Labels {
@@ -155,12 +158,5 @@ func writeCC(e *env, g *store.Graph, r *ooc.CCResult, path string, text bool) er
 		w.Write(h[:])
 		return writeU32s(w, r.Labels)
 	}
-	if path == "" {
-		w := bufio.NewWriterSize(e.stdout, 1<<16)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFileAtomic(path, write)
+	return dest.write(write)
 }

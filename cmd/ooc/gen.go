@@ -23,7 +23,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "gen", summary: "generate a Kronecker, uniform random or grid graph", help: genHelp, run: runGen})
+	register(&command{name: "gen", summary: "generate a Kronecker, uniform random or grid graph", help: genHelp + outputRules, run: runGen})
 	flagSets["gen"] = func(e *env) *flag.FlagSet { return newGenFlags(e, &genArgs{}) }
 }
 
@@ -214,20 +214,17 @@ func genEdgeList(e *env, a *genArgs) error {
 	if a.out == "-" && a.json {
 		return usagef("--json prints on stdout, which -o - uses for the edges; write the edges to a file")
 	}
+	dest, err := checkOutput(e, a.out, a.force)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	var n int64
-	if a.out == "-" {
-		n, err = gen.Write(e.stdout, a.spec, f, a.workers)
-	} else {
-		if _, serr := os.Stat(a.out); serr == nil && !a.force {
-			return fmt.Errorf("gen: %s: %w (use --force to replace it)", a.out, store.ErrExists)
-		}
-		err = writeFileAtomic(a.out, func(w *bufio.Writer) error {
-			var werr error
-			n, werr = gen.Write(w, a.spec, f, a.workers)
-			return werr
-		})
-	}
+	err = dest.write(func(w *bufio.Writer) error {
+		var werr error
+		n, werr = gen.Write(w, a.spec, f, a.workers)
+		return werr
+	})
 	if err != nil {
 		return err
 	}

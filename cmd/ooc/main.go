@@ -60,7 +60,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, store.ErrCorrupt):
 		return exitCorrupt
-	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNoParent),
+	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNoParent), errors.Is(err, store.ErrInsideGraph),
 		errors.Is(err, store.ErrNoVertex), errors.Is(err, errBadInput):
 		return exitUsage
 	}
@@ -78,7 +78,24 @@ func main() {
 }
 
 // runMain runs one command line and returns the exit code, printing any error as one line.
+// A write to stdout that failed (a full disk, a closed file) fails the command: exit 1.
 func runMain(e *env, args []string) int {
+	out := &checkedWriter{w: e.stdout}
+	ce := *e
+	ce.stdout = out
+	code := runCommand(&ce, args)
+	if code == exitOK && out.err != nil {
+		name := "ooc"
+		if len(args) > 0 && commands[args[0]] != nil {
+			name += " " + args[0]
+		}
+		fmt.Fprintf(e.stderr, "%s: writing standard output: %v\n", name, out.err)
+		return exitFailure
+	}
+	return code
+}
+
+func runCommand(e *env, args []string) int {
 	if len(args) == 0 {
 		printUsage(e.stderr)
 		return exitUsage

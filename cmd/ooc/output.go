@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Every command that writes a result file (bfs -o, cc -o, gen -o, and any later one)
+// opens it through checkOutput and writes it through output.write, so all follow one
+// set of rules (outputRules, which the help texts quote):
+const outputRules = `
+Output files: - is standard output. A device or a FIFO is written into, as the
+shell's > would. A symbolic link is followed: the rules apply to the file it names, and
+the link stays. An existing regular file is replaced only with --force, atomically (a
+temporary file renamed over it when complete), and nothing is ever written inside a
+graph directory. New files get mode 0644 less the umask. A failed write, flush or close
+is an error (exit 1) and leaves no partial file.`
+
+// outputKind is how an output is written.
+type outputKind int
+
+const (
+	toStdout  outputKind = iota // env.stdout
+	inPlace                     // an existing device or FIFO, opened for writing as it is
+	atomicNew                   // a regular file, built under a temporary name and renamed
+)
+
+// output is a checked destination, ready to be written once the result exists.
+type output struct {
+	name   string // as the user gave it, for messages
+	path   string // the file written: name with symbolic links followed
+	kind   outputKind
+	stdout io.Writer
+}
+
+// checkOutput resolves and checks name before any work is done, so that a bad -o fails
+// at once rather than after the computation.
+func checkOutput(e *env, name string, force bool) (*output, error) {
+	if name == "-" {
+		return &output{name: "standard output", kind: toStdout, stdout: e.stdout}, nil
+	}
+	if name == "" {
+		return nil, usagef("empty output name (give a file, or - for standard output)")
+	}
+	path, err := followLinks(name)
+	if err != nil {
+		return nil, err
+	}
+	if g := store.GraphAbove(path); g != "" {
+		return nil, fmt.Errorf("-o %s lies in the graph directory %s: %w", name, g, store.ErrInsideGraph)
+	}
+	o := &output{name: name, path: path, kind: atomicNew}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return nil, usagef("-o %s: is a directory", name)
+	case err == nil && st.Mode()&(fs.ModeDevice|fs.ModeNamedPipe) != 0:
+		o.kind = inPlace // written into, like > /dev/null; never replaced
+		return o, nil
+	case err == nil && !st.Mode().IsRegular():
+		return nil, usagef("-o %s: not a regular file, a device or a FIFO (%s)", name, st.Mode().Type())
+	case err == nil && !force:
+		return nil, fmt.Errorf("-o %s: %w (use --force to replace it)", name, store.ErrExists)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("-o %s: %w", name, err)
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("-o %s: %w", name, store.ErrNoParent)
+	}
+	probe, err := createTemp(path) // what write will do: fails now on a read-only or full place
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pe.Err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-o %s: cannot create a file in %s: %w", name, dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return o, nil
+}
+
+// followLinks follows symbolic links from name to the file they end at, which need
+// not exist (a dangling link is followed to the file it would create, as > does).
+func followLinks(name string) (string, error) {
+	p := name
+	for range 40 {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("-o %s: %w", name, err)
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = t
+	}
+	return "", usagef("-o %s: too many levels of symbolic links", name)
+}
+
+// write writes the output through fill and checks every step: the writes (fill's
+// error and the buffer's), the flush, the sync and the close of a file. A regular file
+// appears under its name only when all of them succeeded.
+func (o *output) write(fill func(w *bufio.Writer) error) error {
+	var err error
+	switch o.kind {
+	case toStdout:
+		w := bufio.NewWriterSize(o.stdout, 1<<16)
+		if err = fill(w); err == nil {
+			err = w.Flush()
+		}
+	case inPlace:
+		err = o.writeInPlace(fill)
+	default:
+		err = o.writeAtomic(fill)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", o.name, err)
+	}
+	return nil
+}
+
+func (o *output) writeInPlace(fill func(w *bufio.Writer) error) error {
+	f, err := os.OpenFile(o.path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err = fill(w); err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
+	tmp, err := createTemp(o.path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if err = fill(w); err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), o.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// createTemp creates a new file beside path with mode 0644 less the umask (the kernel
+// applies the umask to the mode given to open; os.CreateTemp would give 0600).
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for range 1000 {
+		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64()%1e12, 10))
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("no unused temporary name beside %s", path)
+}
+
+// checkedWriter remembers the first error of the writes to a command's stdout, so that
+// a result lost on a full disk or a closed pipe is a failure, not exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(b []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(b)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
