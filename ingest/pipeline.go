@@ -119,7 +119,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			return nil, err
 		}
 	}
-	b, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, ShardBytes: opt.ShardBytes})
+	b, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, ShardBytes: opt.ShardBytes, Log: opt.Log})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoLockLeft: a build leaves no lock file beside its graph, committed or aborted.
+func TestNoLockLeft(t *testing.T) {
+	dir := t.TempDir()
+	buildGraph(t, filepath.Join(dir, "g.ooc"), 10, map[uint32][]uint32{1: {2}, 2: {1}}, CreateOptions{})
+	b, err := Create(filepath.Join(dir, "h.ooc"), CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Abort()
+	for _, n := range dirNames(t, dir) {
+		if n != "g.ooc" {
+			t.Errorf("left behind: %s", n)
+		}
+	}
+}
+
+// TestCleanStale: a build removes the temporary directories that dead builds left in its
+// directory, whatever their name, says so, and keeps those of a live build.
+func TestCleanStale(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name string) {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "out.spill"), make([]byte, 5000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(".dead.ooc.tmp-123")                                                    // killed: its lock file stayed
+	os.WriteFile(filepath.Join(dir, ".dead.ooc.lock"), nil, 0o644)             //
+	mk(".gone.ooc.tmp-7")                                                      // killed before... or its lock lost
+	mk(".live.ooc.tmp-9")                                                      // a build in progress
+	os.WriteFile(filepath.Join(dir, ".user.tmp-1"), []byte("not ours"), 0o644) // a file, not a build
+	live, err := lockFile(filepath.Join(dir, ".live.ooc.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockFile(live)
+	var log bytes.Buffer
+	b, err := Create(filepath.Join(dir, "new.ooc"), CreateOptions{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Abort()
+	got := strings.Join(dirNames(t, dir), " ")
+	if want := ".live.ooc.lock .live.ooc.tmp-9 .user.tmp-1"; got != want {
+		t.Errorf("left %q, want %q", got, want)
+	}
+	if !strings.Contains(log.String(), ".dead.ooc.tmp-123 (4.9 KiB)") || !strings.Contains(log.String(), ".gone.ooc.tmp-7") {
+		t.Errorf("log %q does not name both removals", log.String())
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
