@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "kcore", summary: "k-core decomposition: the core number of every vertex", help: kcoreHelp, run: runKCore})
+	register(&command{name: "kcore", summary: "k-core decomposition: the core number of every vertex", help: kcoreHelp + outputRules, run: runKCore})
 	flagSets["kcore"] = func(e *env) *flag.FlagSet { return newKCoreFlags(e, &kcoreArgs{}) }
 }
 
@@ -58,6 +58,7 @@ Examples:
 type kcoreArgs struct {
 	out      string
 	text     bool
+	force    bool
 	validate bool
 	verbose  bool
 	json     bool
@@ -66,8 +67,9 @@ type kcoreArgs struct {
 
 func newKCoreFlags(e *env, a *kcoreArgs) *flag.FlagSet {
 	fs := newFlags(e, "kcore")
-	fs.StringVar(&a.out, "o", "", "write the core numbers to `FILE` (binary; see above)")
+	fs.StringVar(&a.out, "o", "", "write the core numbers to `FILE` (binary; see above), - for stdout")
 	fs.BoolVar(&a.text, "text", false, "write \"vertex core\" lines instead of binary")
+	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&a.validate, "validate", false, "check every core number against Batagelj-Zaversnik")
 	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-level table on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
@@ -91,8 +93,9 @@ func runKCore(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if a.text && a.json && a.out == "" {
-		return usagef("--text and --json both want stdout; give -o FILE for the text")
+	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
+	if err != nil {
+		return err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
@@ -120,13 +123,13 @@ func runKCore(e *env, args []string) error {
 		out.MaxCoreVertices = r.Levels[len(r.Levels)-1].Removed
 	}
 	summary := e.stdout
-	if a.json || (a.text && a.out == "") {
+	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
 	fmt.Fprintf(summary, "kcore: max core %d (%d vertices), %d levels, %.6f s, backend cpu%s\n",
 		out.MaxCore, out.MaxCoreVertices, out.Levels, out.Seconds, validatedNote(a.validate))
-	if a.out != "" || a.text {
-		if err := writeKCore(e, g, r.Core, a.out, a.text); err != nil {
+	if dest != nil {
+		if err := writeKCore(dest, g, r.Core, a.text); err != nil {
 			return err
 		}
 	}
@@ -145,8 +148,8 @@ func printCoreLevels(w io.Writer, r *kcore.Result) {
 
 const kcoreMagic = "OOCKC001"
 
-// writeKCore writes the core numbers to path (or stdout for --text without -o).
-func writeKCore(e *env, g *store.Graph, core []uint32, path string, text bool) error {
+// writeKCore writes the core numbers to dest.
+func writeKCore(dest *output, g *store.Graph, core []uint32, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			var line []byte
@@ -168,12 +171,5 @@ func writeKCore(e *env, g *store.Graph, core []uint32, path string, text bool) e
 		w.Write(h[:])
 		return writeU32s(w, core)
 	}
-	if path == "" {
-		w := bufio.NewWriterSize(e.stdout, 1<<16)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFileAtomic(path, write)
+	return dest.write(write)
 }

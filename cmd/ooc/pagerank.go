@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "pagerank", summary: "PageRank: a score per vertex, the top vertices printed", help: pagerankHelp, run: runPageRank})
+	register(&command{name: "pagerank", summary: "PageRank: a score per vertex, the top vertices printed", help: pagerankHelp + outputRules, run: runPageRank})
 	flagSets["pagerank"] = func(e *env) *flag.FlagSet { return newPageRankFlags(e, &pagerankArgs{}) }
 }
 
@@ -62,6 +62,7 @@ type pagerankArgs struct {
 	maxIters  int
 	out       string
 	text      bool
+	force     bool
 	validate  bool
 	verbose   bool
 	json      bool
@@ -73,8 +74,9 @@ func newPageRankFlags(e *env, a *pagerankArgs) *flag.FlagSet {
 	fs.IntVar(&a.top, "top", 10, "print the `K` highest-scoring vertices (0: none)")
 	fs.Float64Var(&a.tolerance, "tolerance", pagerank.DefaultTolerance, "stop once an iteration changes the scores by less than `X` in L1")
 	fs.IntVar(&a.maxIters, "max-iters", pagerank.DefaultMaxIters, "stop after `N` iterations")
-	fs.StringVar(&a.out, "o", "", "write the scores to `FILE` (binary; see above)")
+	fs.StringVar(&a.out, "o", "", "write the scores to `FILE` (binary; see above), - for stdout")
 	fs.BoolVar(&a.text, "text", false, "write \"vertex score\" lines instead of binary")
+	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&a.validate, "validate", false, "check the scores against a float64 power iteration")
 	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-iteration table on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
@@ -112,14 +114,16 @@ func runPageRank(e *env, args []string) error {
 		return err
 	}
 	switch {
-	case a.text && a.json && a.out == "":
-		return usagef("--text and --json both want stdout; give -o FILE for the text")
 	case !(a.tolerance > 0) || math.IsInf(a.tolerance, 0):
 		return usagef("--tolerance %v: want a positive number", a.tolerance)
 	case a.maxIters < 1:
 		return usagef("--max-iters %d: want at least 1", a.maxIters)
 	case a.top < 0:
 		return usagef("--top %d: want 0 or more", a.top)
+	}
+	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
+	if err != nil {
+		return err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
@@ -156,7 +160,7 @@ func runPageRank(e *env, args []string) error {
 		out.Top = append(out.Top, vertexRank{Vertex: g.External(v), Score: r.Scores[v]})
 	}
 	summary := e.stdout
-	if a.json || (a.text && a.out == "") {
+	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
 	state := "converged"
@@ -171,8 +175,8 @@ func runPageRank(e *env, args []string) error {
 			fmt.Fprintf(summary, "%6d %14d %14s\n", i+1, t.Vertex, strconv.FormatFloat(float64(t.Score), 'g', -1, 32))
 		}
 	}
-	if a.out != "" || a.text {
-		if err := writePageRank(e, g, r.Scores, a.out, a.text); err != nil {
+	if dest != nil {
+		if err := writePageRank(dest, g, r.Scores, a.text); err != nil {
 			return err
 		}
 	}
@@ -191,8 +195,8 @@ func printIterations(w io.Writer, r *pagerank.Result) {
 
 const pagerankMagic = "OOCPR001"
 
-// writePageRank writes the scores to path (or stdout for --text without -o).
-func writePageRank(e *env, g *store.Graph, scores []float32, path string, text bool) error {
+// writePageRank writes the scores to dest.
+func writePageRank(dest *output, g *store.Graph, scores []float32, text bool) error {
 	write := func(w *bufio.Writer) error {
 		if text {
 			var line []byte
@@ -221,12 +225,5 @@ func writePageRank(e *env, g *store.Graph, scores []float32, path string, text b
 		}
 		return nil
 	}
-	if path == "" {
-		w := bufio.NewWriterSize(e.stdout, 1<<16)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	return writeFileAtomic(path, write)
+	return dest.write(write)
 }

@@ -27,6 +27,10 @@ var writers = []writer{
 	{name: "bfs-text", args: func(o string) []string { return []string{"bfs", "--src", "1", "--text", "-o", o, "g.ooc"} }},
 	{name: "cc", args: func(o string) []string { return []string{"cc", "-o", o, "g.ooc"} }},
 	{name: "cc-text", args: func(o string) []string { return []string{"cc", "--text", "-o", o, "g.ooc"} }},
+	{name: "kcore", args: func(o string) []string { return []string{"kcore", "-o", o, "g.ooc"} }},
+	{name: "kcore-text", args: func(o string) []string { return []string{"kcore", "--text", "-o", o, "g.ooc"} }},
+	{name: "pagerank", args: func(o string) []string { return []string{"pagerank", "-o", o, "g.ooc"} }},
+	{name: "pagerank-text", args: func(o string) []string { return []string{"pagerank", "--text", "-o", o, "g.ooc"} }},
 	{name: "gen-edges", args: func(o string) []string {
 		return []string{"gen", "urand", "--scale", "6", "-q", "-o", o}
 	}},
@@ -316,6 +320,7 @@ func TestOutputFull(t *testing.T) {
 		{"info", "g.ooc"}, {"info", "--json", "g.ooc"}, {"verify", "g.ooc"},
 		{"bfs", "--src", "1", "g.ooc"}, {"bfs", "--src", "1", "--text", "g.ooc"}, {"bfs", "--src", "1", "-o", "-", "g.ooc"},
 		{"cc", "g.ooc"}, {"cc", "--text", "g.ooc"}, {"cc", "--json", "g.ooc"},
+		{"kcore", "g.ooc"}, {"kcore", "--text", "g.ooc"}, {"pagerank", "--json", "g.ooc"}, {"pagerank", "--text", "g.ooc"},
 		{"gen", "urand", "--scale", "6", "-q", "-o", "-"}, {"ingest", "-q", "--json", "--force", "-o", "h.ooc", "e.txt"},
 		{"help"}, {"help", "bfs"},
 	}
