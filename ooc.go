@@ -1,7 +1,8 @@
-// Package ooc is the interface between the CLI and the backends that run BFS and
-// connected components on a graph: the pure-Go CPU engine (package
-// internal/engine/cpu, built on bfs and afforest) and, in a -tags cuda build, the GPU
-// engine. Backends register themselves from an init function; only the CLI picks one.
+// Package ooc runs graph algorithms on a graph directory (store/FORMAT.md) that does not
+// need to fit in memory: open the graph with store.Open, open a backend on it with Open
+// ("cpu": every core, on the compressed shards in place; "gpu" in a -tags cuda build: the
+// device, within a memory budget, with what does not fit read over the link), then call
+// its algorithms. The CLI (cmd/ooc) uses this package and no other to run them.
 //
 // Results are canonical so that backends can be compared: BFS levels are unique for a
 // source, parents are any valid BFS tree (check them with package validate), and component
@@ -15,83 +16,26 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/store"
 )
 
+// The results, defined by the algorithm packages.
+type (
+	BFSResult = bfs.Result      // one breadth-first search
+	LevelStat = bfs.LevelStat   // one BFS level, for -v
+	CCResult  = afforest.Result // connected components (weakly, on a directed graph)
+)
+
 // Unreached marks a vertex the BFS did not reach, in both Parent and Level.
-const Unreached = ^uint32(0)
+const Unreached = bfs.Unreached
 
 // Direction names used in LevelStat.
 const (
-	TopDown  = "top-down"
-	BottomUp = "bottom-up"
+	TopDown  = bfs.TopDown
+	BottomUp = bfs.BottomUp
 )
-
-// LevelStat describes one BFS level, for -v.
-type LevelStat struct {
-	Level         int
-	Frontier      uint64 // vertices at this level (the level's input frontier)
-	Direction     string // TopDown or BottomUp
-	EdgesExamined uint64 // list entries decoded while expanding this level
-	Seconds       float64
-
-	// Host-device link traffic of this level (GPU engine; zero on the CPU): adjacency
-	// bytes copied into device staging buffers (bottom-up), and list bytes kernels
-	// decoded straight from pinned host memory (zero-copy, either direction).
-	BytesCopied   int64
-	BytesZeroCopy int64
-	Streamed      int // pinned shards this level streamed rather than read zero-copy
-}
-
-// BFSResult is the outcome of one breadth-first search.
-type BFSResult struct {
-	Source  uint32   // internal vertex id
-	Parent  []uint32 // Parent[Source] = Source; Unreached for unreached vertices
-	Level   []uint32 // Level[Source] = 0; Unreached for unreached vertices
-	Reached uint64   // vertices with a level, the source included
-	Depth   uint32   // the largest level
-
-	// EdgesTraversed is the numerator of TEPS as Graph500 counts it: the edges of the
-	// component that was traversed. On an undirected graph that is the number of
-	// undirected edges with both ends reached (the sum of the reached vertices' degrees
-	// over two); on a directed graph, the directed edges leaving reached vertices (the sum
-	// of their out-degrees). Self-loops and duplicates were dropped at ingest and are not
-	// counted.
-	EdgesTraversed uint64
-
-	// Link traffic (GPU engine; zero on the CPU): the sums of the levels' BytesCopied
-	// and BytesZeroCopy, and the seconds of the levels that had any, so that
-	// (BytesCopied+BytesZeroCopy)/LinkSeconds is the bandwidth those levels achieved.
-	// Device-resident first-neighbour reads and the index sections are not counted.
-	BytesCopied   int64
-	BytesZeroCopy int64
-	LinkSeconds   float64
-
-	Levels  []LevelStat
-	Seconds float64 // the search alone, excluding checks and allocation of the result
-}
-
-// GTEPS is EdgesTraversed per second, in billions.
-func (r *BFSResult) GTEPS() float64 {
-	if r.Seconds <= 0 {
-		return 0
-	}
-	return float64(r.EdgesTraversed) / r.Seconds / 1e9
-}
-
-// CCResult is the outcome of a connected-components run. On a directed graph the
-// components are weakly connected.
-type CCResult struct {
-	Labels     []uint32 // vertices with equal labels are in one component
-	Components uint64
-	Largest    uint64 // vertices in the largest component
-	Seconds    float64
-
-	// Link traffic (GPU engine; zero on the CPU): list bytes the kernels decoded from
-	// pinned host memory, and the run's seconds when there were any (CC does not stream).
-	BytesZeroCopy int64
-	LinkSeconds   float64
-}
 
 // Options tune an engine; the zero value picks sensible defaults everywhere.
 type Options struct {
@@ -115,14 +59,14 @@ type Options struct {
 
 // NoSampling as Options.AfforestRounds turns Afforest's sampling phase off (plain
 // Shiloach-Vishkin style linking of every edge).
-const NoSampling = -1
+const NoSampling = afforest.NoSampling
 
 // Defaults for the zero Options.
 const (
-	DefaultAlpha           = 15
-	DefaultBeta            = 18
-	DefaultAfforestRounds  = 2
-	DefaultAfforestSamples = 1024
+	DefaultAlpha           = bfs.DefaultAlpha
+	DefaultBeta            = bfs.DefaultBeta
+	DefaultAfforestRounds  = afforest.DefaultRounds
+	DefaultAfforestSamples = afforest.DefaultSamples
 )
 
 // WithDefaults returns o with every zero field replaced by its default (Workers is left
@@ -143,6 +87,16 @@ func (o Options) WithDefaults() Options {
 	return o
 }
 
+// bfsOptions and ccOptions are o as the algorithm packages take it.
+func (o Options) bfsOptions() bfs.Options {
+	return bfs.Options{Workers: o.Workers, Alpha: o.Alpha, Beta: o.Beta}
+}
+
+func (o Options) ccOptions() afforest.Options {
+	return afforest.Options{Workers: o.Workers, Rounds: o.AfforestRounds, Samples: o.AfforestSamples,
+		Seed: o.Seed, Log: o.Verbose}
+}
+
 // Engine runs searches on one open graph. An Engine is not safe for concurrent use; BFS
 // and CC may be called any number of times, one at a time.
 type Engine interface {
@@ -161,11 +115,11 @@ type Opener func(g *store.Graph, opt Options) (Engine, error)
 
 var (
 	mu       sync.Mutex
-	backends = map[string]Opener{}
+	backends = map[string]Opener{"cpu": openCPU}
 )
 
-// Register makes a backend available to Open under name. Backends call it from init; a
-// second registration of one name panics.
+// Register makes a backend available to Open under name ("cpu" is built in; a -tags cuda
+// build registers "gpu" from init); a second registration of one name panics.
 func Register(name string, open Opener) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -225,9 +179,6 @@ func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 	}
 	open := lookup(backend)
 	if open == nil {
-		if backend == "cpu" {
-			return nil, fmt.Errorf("engine: the cpu backend is not linked in (import internal/engine/cpu): %w", ErrNoBackend)
-		}
 		return nil, fmt.Errorf("engine: unknown backend %q (expected auto, cpu or gpu): %w", backend, ErrNoBackend)
 	}
 	return open(g, opt)

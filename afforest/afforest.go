@@ -11,19 +11,19 @@ package afforest
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
 // Run labels every vertex of a with the smallest vertex id of its component.
-func Run(a store.Adjacency, opt ooc.Options) (*ooc.CCResult, error) {
+func Run(a store.Adjacency, opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
-	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt}
+	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt.Log}
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
 	r.parallel(func(_ int, lo, hi uint32) error {
@@ -32,8 +32,8 @@ func Run(a store.Adjacency, opt ooc.Options) (*ooc.CCResult, error) {
 		}
 		return nil
 	})
-	rounds := max(opt.AfforestRounds, 0)
-	skip := ooc.Unreached // component whose vertices the finish skips
+	rounds := max(opt.Rounds, 0)
+	skip := ^uint32(0) // component whose vertices the finish skips
 	if rounds > 0 {
 		if err := r.sample(uint32(rounds)); err != nil {
 			return nil, err
@@ -42,16 +42,16 @@ func Run(a store.Adjacency, opt ooc.Options) (*ooc.CCResult, error) {
 		r.logf(t0, "afforest: %d sampling rounds linked", rounds)
 	}
 	if rounds > 0 && r.n > 0 {
-		skip = r.mostFrequent(opt.AfforestSamples, opt.Seed)
+		skip = r.mostFrequent(opt.Samples, opt.Seed)
 		r.logf(t0, "afforest: skipping component %d", skip)
 	}
 	if err := r.finish(uint32(rounds), skip); err != nil {
 		return nil, err
 	}
 	r.compress()
-	res := &ooc.CCResult{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
+	res := &Result{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
 	r.logf(t0, "afforest: done")
-	ooc.CountComponents(res)
+	CountComponents(res)
 	return res, nil
 }
 
@@ -60,13 +60,13 @@ type run struct {
 	n       uint32
 	workers int
 	comp    []uint32
-	log     ooc.Options
+	log     io.Writer
 	bufs    [][]uint32 // per-worker decode buffers
 }
 
 func (r *run) logf(t0 time.Time, format string, args ...any) {
-	if r.log.Verbose != nil {
-		fmt.Fprintf(r.log.Verbose, "%8.3fs  %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
+	if r.log != nil {
+		fmt.Fprintf(r.log, "%8.3fs  %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, args...))
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -61,9 +60,9 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		}
 		for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 			for _, workers := range []int{1, 3} {
-				for _, rounds := range []int{ooc.NoSampling, 1, 2, 5} {
+				for _, rounds := range []int{NoSampling, 1, 2, 5} {
 					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d rounds=%d", name, shardBytes, a, workers, rounds)
-					r, err := Run(a, ooc.Options{Workers: workers, AfforestRounds: rounds, AfforestSamples: 16, Seed: uint64(rounds)})
+					r, err := Run(a, Options{Workers: workers, Rounds: rounds, Samples: 16, Seed: uint64(rounds)})
 					if err != nil {
 						t.Fatalf("%s: %v", where, err)
 					}

@@ -7,7 +7,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 )
@@ -18,12 +17,12 @@ const gpuBlock = 256
 // the same rounds, the same seeded choice of the skipped component and the same linking
 // rule, so the labels (each component's smallest vertex) equal the CPU's. The labels live
 // in the BFS parent buffer and the samples in the BFS queues: CC needs no memory of its own.
-func RunGPU(dg *gpu.Graph, opt ooc.Options) (*ooc.CCResult, error) {
+func RunGPU(dg *gpu.Graph, opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
 	n := dg.N
-	res := &ooc.CCResult{Labels: make([]uint32, n)}
+	res := &Result{Labels: make([]uint32, n)}
 	if n == 0 {
-		ooc.CountComponents(res)
+		CountComponents(res)
 		return res, nil
 	}
 	comp := dg.State["parent"].Ptr
@@ -56,7 +55,7 @@ func RunGPU(dg *gpu.Graph, opt ooc.Options) (*ooc.CCResult, error) {
 		if err := all("cc_init", uint64(comp), uint64(n)); err != nil {
 			return err
 		}
-		rounds := max(opt.AfforestRounds, 0)
+		rounds := max(opt.Rounds, 0)
 		for k := 0; k < rounds; k++ {
 			first := []uint64{0, 0} // the first-neighbour array holds in-lists: out-lists only when undirected
 			if !dg.G.Directed() {
@@ -69,10 +68,10 @@ func RunGPU(dg *gpu.Graph, opt ooc.Options) (*ooc.CCResult, error) {
 				return err
 			}
 		}
-		skip := ooc.Unreached
+		skip := ^uint32(0)
 		if rounds > 0 {
 			var err error
-			if skip, err = mostFrequentGPU(c, dg, opt.AfforestSamples, opt.Seed); err != nil {
+			if skip, err = mostFrequentGPU(c, dg, opt.Samples, opt.Seed); err != nil {
 				return err
 			}
 		}
@@ -103,7 +102,7 @@ func RunGPU(dg *gpu.Graph, opt ooc.Options) (*ooc.CCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ooc.CountComponents(res)
+	CountComponents(res)
 	return res, nil
 }
 

@@ -7,13 +7,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 )
 
-const unreached = ooc.Unreached
+const unreached = Unreached
 
-// BFS runs a direction-optimizing breadth-first search from src (Beamer, Asanović,
+// Run runs a direction-optimizing breadth-first search from src (Beamer, Asanović,
 // Patterson, "Direction-optimizing breadth-first search", SC 2012; the switching rule and
 // its constants are those of GAPBS's bfs.cc). Top-down levels expand a queue; bottom-up
 // levels sweep the unvisited vertices in vertex order over a frontier bitmap and stop at
@@ -21,8 +20,8 @@ const unreached = ooc.Unreached
 // out-lists and bottom-up reads in-lists.
 //
 // It fills Parent, Level, Levels and Seconds; Reached, Depth and EdgesTraversed are
-// filled as ooc.Summarize defines them.
-func BFS(a store.Adjacency, src uint32, opt ooc.Options) (*ooc.BFSResult, error) {
+// filled as Summarize defines them.
+func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
 	}
@@ -35,7 +34,7 @@ func BFS(a store.Adjacency, src uint32, opt ooc.Options) (*ooc.BFSResult, error)
 	if err != nil {
 		return nil, err
 	}
-	r := &ooc.BFSResult{Source: src, Parent: b.parent, Level: b.level, Levels: b.stats, Seconds: secs}
+	r := &Result{Source: src, Parent: b.parent, Level: b.level, Levels: b.stats, Seconds: secs}
 	summarize(a, r)
 	return r, nil
 }
@@ -60,7 +59,7 @@ type bfs struct {
 	pieces      []piece  // parts of long lists left for the second top-down pass
 	piecesMu    sync.Mutex
 	ws          []workerState
-	stats       []ooc.LevelStat
+	stats       []LevelStat
 
 	failed atomic.Bool
 	errMu  sync.Mutex
@@ -126,7 +125,7 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 				t := time.Now()
 				var examined uint64
 				awake, examined = b.bottomUp(depth)
-				b.stat(depth, old, ooc.BottomUp, examined, t)
+				b.stat(depth, old, BottomUp, examined, t)
 				if b.failed.Load() {
 					return b.err
 				}
@@ -144,7 +143,7 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 		t := time.Now()
 		frontier := uint64(b.tail - b.head)
 		s, examined := b.topDown(depth)
-		b.stat(depth, frontier, ooc.TopDown, examined, t)
+		b.stat(depth, frontier, TopDown, examined, t)
 		if b.failed.Load() {
 			return b.err
 		}
@@ -155,14 +154,14 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 }
 
 func (b *bfs) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
-	b.stats = append(b.stats, ooc.LevelStat{Level: int(depth), Frontier: frontier,
+	b.stats = append(b.stats, LevelStat{Level: int(depth), Frontier: frontier,
 		Direction: dir, EdgesExamined: examined, Seconds: time.Since(t).Seconds()})
 }
 
-// summarize fills Reached, Depth and EdgesTraversed as ooc.Summarize defines them.
-func summarize(a store.Adjacency, r *ooc.BFSResult) {
+// summarize fills Reached, Depth and EdgesTraversed as Summarize defines them.
+func summarize(a store.Adjacency, r *Result) {
 	if c, ok := a.(*store.Compressed); ok {
-		ooc.Summarize(c.Graph(), r)
+		Summarize(c.Graph(), r)
 		return
 	}
 	r.Reached, r.Depth, r.EdgesTraversed = 0, 0, 0

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -19,7 +18,7 @@ import (
 func refLevels(out [][]uint32, src uint32) []uint32 {
 	level := make([]uint32, len(out))
 	for i := range level {
-		level[i] = ooc.Unreached
+		level[i] = Unreached
 	}
 	level[src] = 0
 	q := []uint32{src}
@@ -27,7 +26,7 @@ func refLevels(out [][]uint32, src uint32) []uint32 {
 		u := q[0]
 		q = q[1:]
 		for _, v := range out[u] {
-			if level[v] == ooc.Unreached {
+			if level[v] == Unreached {
 				level[v] = level[u] + 1
 				q = append(q, v)
 			}
@@ -41,7 +40,7 @@ func refLevels(out [][]uint32, src uint32) []uint32 {
 // a huge beta keeps it bottom-up while anything wakes); never bottom-up (with alpha 1
 // the frontier's edges never exceed the unchecked ones); and switching back top-down as
 // soon as the frontier shrinks (beta 1).
-var variants = []ooc.Options{
+var variants = []Options{
 	{},
 	{Alpha: 1 << 30, Beta: 1 << 30},
 	{Alpha: 1},
@@ -72,7 +71,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 					for vi, opt := range variants {
 						opt.Workers = workers
 						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d variant=%d", name, shardBytes, src, a, workers, vi)
-						r, err := BFS(a, src, opt)
+						r, err := Run(a, src, opt)
 						if err != nil {
 							t.Fatalf("%s: %v", where, err)
 						}
@@ -91,12 +90,12 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 	}
 }
 
-func checkSummary(t *testing.T, where string, r *ooc.BFSResult, out [][]uint32, directed bool) {
+func checkSummary(t *testing.T, where string, r *Result, out [][]uint32, directed bool) {
 	t.Helper()
 	var reached, edges uint64
 	var depth uint32
 	for v, l := range r.Level {
-		if l != ooc.Unreached {
+		if l != Unreached {
 			reached++
 			depth = max(depth, l)
 			edges += uint64(len(out[v]))
@@ -224,7 +223,7 @@ func TestRange(t *testing.T) {
 
 func TestBFSBadSource(t *testing.T) {
 	g := testgraph.Build(t, 3, []testgraph.Edge{{U: 0, V: 1}}, false, 0)
-	if _, err := BFS(store.NewCompressed(g), 3, ooc.Options{}); !errors.Is(err, store.ErrNoVertex) {
+	if _, err := Run(store.NewCompressed(g), 3, Options{}); !errors.Is(err, store.ErrNoVertex) {
 		t.Fatalf("source beyond the graph: %v", err)
 	}
 }
@@ -261,13 +260,13 @@ func TestDecodeMalformed(t *testing.T) {
 }
 
 // checkDirections makes sure the variants really exercise the directions they claim.
-func checkDirections(t *testing.T, where string, variant int, r *ooc.BFSResult) {
+func checkDirections(t *testing.T, where string, variant int, r *Result) {
 	t.Helper()
 	for i, s := range r.Levels {
 		switch {
-		case variant == 1 && s.Direction != ooc.BottomUp && !(i == 0 && r.Levels[0].EdgesExamined == 0):
+		case variant == 1 && s.Direction != BottomUp && !(i == 0 && r.Levels[0].EdgesExamined == 0):
 			t.Fatalf("%s: level %d ran %s, expected bottom-up", where, s.Level, s.Direction)
-		case variant == 2 && s.Direction != ooc.TopDown:
+		case variant == 2 && s.Direction != TopDown:
 			t.Fatalf("%s: level %d ran %s, expected top-down", where, s.Level, s.Direction)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 )
@@ -35,7 +35,7 @@ type bfsRun struct {
 	front    *cuda.Buffer
 	next     *cuda.Buffer
 	words    int64
-	levels   []ooc.LevelStat
+	levels   []bfs.LevelStat
 	transfer int64
 
 	shardBytes cuda.DevPtr // per in shard: u64 list bytes decoded from pinned, from device memory
@@ -57,9 +57,9 @@ type linkStat struct {
 // (bfs/bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
 // unchecked edges over alpha, top-down again once the frontier shrinks and is at most
 // n/beta.
-func (dg *Graph) BFS(src uint32, alpha, beta int) (*ooc.BFSResult, error) {
+func (dg *Graph) BFS(src uint32, alpha, beta int) (*bfs.Result, error) {
 	n := dg.N
-	res := &ooc.BFSResult{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
+	res := &bfs.Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
 	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		r := &bfsRun{dg: dg, c: c, st: dg.State, cnt: dg.State["counters"].Ptr,
@@ -91,7 +91,7 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*ooc.BFSResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ooc.Summarize(dg.G, res)
+	bfs.Summarize(dg.G, res)
 	if dg.Log != nil {
 		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", dg.G.External(src), 1e3*res.Seconds, len(res.Levels))
 		for i, l := range res.Levels {
@@ -175,7 +175,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 				if awake, examined, err = r.bottomUp(depth); err != nil {
 					return err
 				}
-				r.stat(depth, old, ooc.BottomUp, examined, t)
+				r.stat(depth, old, bfs.BottomUp, examined, t)
 				depth++
 				r.front, r.next = r.next, r.front
 				r.in, r.out = r.out, r.in
@@ -193,7 +193,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 		if err != nil {
 			return err
 		}
-		r.stat(depth, qn, ooc.TopDown, examined, t)
+		r.stat(depth, qn, bfs.TopDown, examined, t)
 		r.in, r.out = r.out, r.in
 		qn = next
 		if scout, err = r.queueDegrees(qn); err != nil {
@@ -205,7 +205,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 }
 
 func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
-	r.levels = append(r.levels, ooc.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
+	r.levels = append(r.levels, bfs.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
 		EdgesExamined: examined, Seconds: time.Since(t).Seconds(),
 		BytesCopied: r.link.copied, BytesZeroCopy: r.link.zero, Streamed: r.link.streamed})
 	r.choices = append(r.choices, string(r.link.choice))

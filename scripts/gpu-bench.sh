@@ -2,7 +2,7 @@
 # Runs the GPU checks and benchmarks on a machine with an NVIDIA GPU, from binaries built
 # elsewhere:
 #   go build -tags cuda -o bin/ooc ./cmd/ooc
-#   go test -c -tags cuda -o bin/gpu.test ./internal/engine/gpu
+#   go test -c -tags cuda -o bin/gpu.test .
 #   scripts/gpu-bench.sh test            # kernels vs CPU twin + validator, memcheck
 #   CFGS="cpu gpu gpu@3GiB" scripts/gpu-bench.sh bench 24 26   # kron 24 and 26
 #   KINDS=urand NOVALIDATE=1 scripts/gpu-bench.sh bench 26    # urand 26, no validation

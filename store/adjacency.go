@@ -35,7 +35,7 @@ type Compressed struct {
 	out, in *shardIndex
 }
 
-// NewCompressed wraps g. Call g.Check first (engine.Open does): the decoders below check
+// NewCompressed wraps g. Call g.Check first (ooc.Open does): the decoders below check
 // every neighbour against the vertex count and never index past a list, but only the
 // checksums guarantee that the bytes are the ones that were written.
 func NewCompressed(g *Graph) *Compressed {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -16,7 +15,7 @@ import (
 // unreadable graph).
 var ErrInvalid = errors.New("invalid result")
 
-const none = ooc.Unreached
+const none = ^uint32(0) // bfs.Unreached: the validators import no algorithm
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("validate: %s: %w", fmt.Sprintf(format, args...), ErrInvalid)

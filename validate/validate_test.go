@@ -5,12 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
-const U = ooc.Unreached
+const U = ^uint32(0) // bfs.Unreached
 
 // The graph: 0-1, 0-2, 1-3, 2-3, 3-4, and 5-6 apart. A BFS from 0 gives levels
 // 0 1 1 2 3 - -.

@@ -19,7 +19,6 @@ import (
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
-	_ "github.com/oocgraph/ooc/internal/engine/cpu" // the cpu backend
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )

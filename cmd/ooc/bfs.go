@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
-	_ "github.com/oocgraph/ooc/internal/engine/cpu" // registers the "cpu" backend
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"

@@ -7,7 +7,7 @@
 package baseline
 
 import (
-	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -17,7 +17,7 @@ func BFS(f *store.Flat, src uint32) (parent, level []uint32) {
 	parent = make([]uint32, f.N)
 	level = make([]uint32, f.N)
 	for i := range parent {
-		parent[i], level[i] = ooc.Unreached, ooc.Unreached
+		parent[i], level[i] = bfs.Unreached, bfs.Unreached
 	}
 	queue := make([]uint32, 0, f.N)
 	parent[src], level[src] = src, 0
@@ -25,7 +25,7 @@ func BFS(f *store.Flat, src uint32) (parent, level []uint32) {
 	for head := 0; head < len(queue); head++ {
 		u := queue[head]
 		for _, v := range f.OutAdj[f.OutOff[u]:f.OutOff[u+1]] {
-			if parent[v] == ooc.Unreached {
+			if parent[v] == bfs.Unreached {
 				parent[v], level[v] = u, level[u]+1
 				queue = append(queue, v)
 			}

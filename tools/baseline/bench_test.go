@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gen"
@@ -118,7 +117,7 @@ func TestBaselinesAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range []store.Adjacency{c, f} {
-			r, err := bfs.BFS(a, src, ooc.Options{})
+			r, err := bfs.Run(a, src, bfs.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +132,7 @@ func TestBaselinesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range []store.Adjacency{c, f} {
-		r, err := afforest.Run(a, ooc.Options{})
+		r, err := afforest.Run(a, afforest.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +162,7 @@ func benchBFS(b *testing.B, g *store.Graph, search func(src uint32) (edges uint6
 // parallelBFS searches a with the engine's BFS.
 func parallelBFS(tb testing.TB, a store.Adjacency) func(uint32) (uint64, float64) {
 	return func(src uint32) (uint64, float64) {
-		r, err := bfs.BFS(a, src, ooc.Options{})
+		r, err := bfs.Run(a, src, bfs.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -178,8 +177,8 @@ func sequentialBFS(g *store.Graph, f *store.Flat) func(uint32) (uint64, float64)
 		t0 := time.Now()
 		_, level := BFS(f, src)
 		secs := time.Since(t0).Seconds()
-		r := &ooc.BFSResult{Level: level}
-		ooc.Summarize(g, r)
+		r := &bfs.Result{Level: level}
+		bfs.Summarize(g, r)
 		return r.EdgesTraversed, secs
 	}
 }
@@ -201,7 +200,7 @@ func BenchmarkCC(b *testing.B) {
 		name := map[bool]string{true: "compressed", false: "flat"}[a == store.Adjacency(c)]
 		b.Run("afforest-"+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := afforest.Run(a, ooc.Options{}); err != nil {
+				if _, err := afforest.Run(a, afforest.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -298,7 +297,7 @@ func TestReportRatios(t *testing.T) {
 		}
 		return best
 	}
-	cc, cf := ccTime(func() { afforest.Run(c, ooc.Options{}) }), ccTime(func() { afforest.Run(f, ooc.Options{}) })
+	cc, cf := ccTime(func() { afforest.Run(c, afforest.Options{}) }), ccTime(func() { afforest.Run(f, afforest.Options{}) })
 	cs := ccTime(func() { UnionFind(f) })
 	t.Logf("graph: %d vertices, %d directed edges, %d workers", g.NumVertices(), g.NumEdges(), parallel.Workers(0))
 	t.Logf("BFS GTEPS: compressed %.3f, flat %.3f, sequential %.3f; compressed/flat %.2f, compressed/sequential %.2f", gc, gf, gs, gc/gf, gc/gs)

@@ -1,64 +1,58 @@
-package ooc
+package afforest
 
 import (
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/oocgraph/ooc/store"
 )
 
-// Summarize fills r.Reached, r.Depth and r.EdgesTraversed from r.Level and the graph's
-// out-degrees, so that every backend counts edges the same way (see
-// BFSResult.EdgesTraversed). It reads only the DEGREES sections, in parallel.
-func Summarize(g *store.Graph, r *BFSResult) {
-	type chunk struct {
-		s      *store.Shard
-		lo, hi uint32 // indexes into the shard's vertices
+// Result is the outcome of a connected-components run. On a directed graph the
+// components are weakly connected.
+type Result struct {
+	Labels     []uint32 // vertices with equal labels are in one component
+	Components uint64
+	Largest    uint64 // vertices in the largest component
+	Seconds    float64
+
+	// Link traffic (GPU; zero on the CPU): list bytes the kernels decoded from
+	// pinned host memory, and the run's seconds when there were any (CC does not stream).
+	BytesZeroCopy int64
+	LinkSeconds   float64
+}
+
+// Options tune Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018); the zero value picks the
+// defaults.
+type Options struct {
+	Workers int // goroutines (CPU); <= 0 means GOMAXPROCS
+
+	// Rounds of neighbour sampling (0 means DefaultRounds; NoSampling skips sampling)
+	// and Samples, the vertices sampled to find the largest intermediate component (<= 0
+	// means DefaultSamples).
+	Rounds, Samples int
+	Seed            uint64    // seeds the sampling; results never depend on it
+	Log             io.Writer // when not nil, the phases are logged here
+}
+
+// NoSampling as Options.Rounds turns the sampling phase off (plain Shiloach-Vishkin style
+// linking of every edge).
+const NoSampling = -1
+
+// Defaults for the zero Options.
+const (
+	DefaultRounds  = 2
+	DefaultSamples = 1024
+)
+
+// WithDefaults returns o with zero Rounds and non-positive Samples set to the defaults.
+func (o Options) WithDefaults() Options {
+	if o.Rounds == 0 {
+		o.Rounds = DefaultRounds
 	}
-	const size = 1 << 16
-	var chunks []chunk
-	for _, s := range g.Out().Shards {
-		for lo := uint32(0); lo < s.N; lo += min(size, s.N-lo) {
-			chunks = append(chunks, chunk{s, lo, lo + min(size, s.N-lo)})
-		}
+	if o.Samples <= 0 {
+		o.Samples = DefaultSamples
 	}
-	type part struct {
-		reached, degSum uint64
-		depth           uint32
-	}
-	parts := make([]part, len(chunks))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
-				c := chunks[i]
-				var p part
-				for j, d := range c.s.Degrees[c.lo:c.hi] {
-					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
-						p.reached++
-						p.degSum += uint64(d)
-						p.depth = max(p.depth, l)
-					}
-				}
-				parts[i] = p
-			}
-		}()
-	}
-	wg.Wait()
-	var t part
-	for _, p := range parts {
-		t.reached += p.reached
-		t.degSum += p.degSum
-		t.depth = max(t.depth, p.depth)
-	}
-	r.Reached, r.Depth, r.EdgesTraversed = t.reached, t.depth, t.degSum
-	if !g.Directed() {
-		r.EdgesTraversed /= 2
-	}
+	return o
 }
 
 // CountComponents fills r.Components and r.Largest from r.Labels, which must be vertex
@@ -67,7 +61,7 @@ func Summarize(g *store.Graph, r *BFSResult) {
 // counted as those vertices, and sizes with atomic adds, except for the most frequent
 // label of a small sample (the giant component of most graphs), which each worker counts
 // locally so that all workers do not contend on one counter.
-func CountComponents(r *CCResult) {
+func CountComponents(r *Result) {
 	labels := r.Labels
 	n := len(labels)
 	r.Components, r.Largest = 0, 0

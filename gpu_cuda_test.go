@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu_test
+package ooc_test
 
 import (
 	"flag"
@@ -11,10 +11,8 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
-	gpurt "github.com/oocgraph/ooc/gpu"
+	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
-	_ "github.com/oocgraph/ooc/internal/engine/cpu"
-	"github.com/oocgraph/ooc/internal/engine/gpu"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -34,17 +32,17 @@ func needGPU(t *testing.T) {
 // budgets are the --vram values a graph is checked at: everything resident, only the
 // per-vertex state (all sections pinned), and the state plus half of the graph.
 func budgets(t *testing.T, g *store.Graph) []int64 {
-	p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), 1<<40)
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := gpurt.Sum(p.State)
+	state := gpu.Sum(p.State)
 	graph, index := int64(0), int64(0)
-	for _, s := range gpurt.Sizes(g) {
-		graph += s.Degrees + s.Offsets + s.Adj + 3*gpurt.Align
-		index += s.Degrees + s.Offsets + 2*gpurt.Align
+	for _, s := range gpu.Sizes(g) {
+		graph += s.Degrees + s.Offsets + s.Adj + 3*gpu.Align
+		index += s.Degrees + s.Offsets + 2*gpu.Align
 	}
-	first := 4*int64(gpurt.FirstK)*(int64(g.NumVertices())+1) + gpurt.Align
+	first := 4*int64(gpu.FirstK)*(int64(g.NumVertices())+1) + gpu.Align
 	// resident; state only (all pinned); indexes and first neighbours on the device, all
 	// adjacency pinned; about half the graph resident
 	return []int64{state + graph + 1<<20, state, state + index + first, state + graph/2}
@@ -73,7 +71,7 @@ func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(v
 		t.Fatal(err)
 	}
 	for _, b := range bs {
-		e, err := gpu.Open(g, ooc.Options{VRAM: b})
+		e, err := ooc.Open(g, "gpu", ooc.Options{VRAM: b})
 		if err != nil {
 			t.Fatalf("%s: vram %d: %v", name, b, err)
 		}
@@ -123,7 +121,7 @@ func checkAt(t *testing.T, name string, g *store.Graph, bs []int64, onBFS func(v
 	// without sampling every vertex links its whole list (cc_finish's warp-shared path for
 	// long lists carries all the work)
 	for _, b := range bs[:min(2, len(bs))] {
-		e, err := gpu.Open(g, ooc.Options{VRAM: b, AfforestRounds: ooc.NoSampling})
+		e, err := ooc.Open(g, "gpu", ooc.Options{VRAM: b, AfforestRounds: ooc.NoSampling})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +184,7 @@ func TestRandom(t *testing.T) {
 func TestBudgetRefused(t *testing.T) {
 	needGPU(t)
 	g := testgraph.Build(t, 100000, testgraph.Random(rand.New(rand.NewPCG(1, 1)), 100000, 1000), false, 0)
-	if _, err := gpu.Open(g, ooc.Options{VRAM: 1 << 20}); err == nil {
+	if _, err := ooc.Open(g, "gpu", ooc.Options{VRAM: 1 << 20}); err == nil {
 		t.Fatal("1 MiB budget accepted for 100000 vertices")
 	} else {
 		t.Log(err)
@@ -202,7 +200,9 @@ const driverSlack = 256 << 20
 // stays within it plus driverSlack.
 func checkMemory(t *testing.T, name string, e ooc.Engine, vram int64) {
 	t.Helper()
-	budget, peak, driver, err := e.(*gpu.Engine).Memory()
+	budget, peak, driver, err := e.(interface {
+		Memory() (budget, peak, driver int64, err error)
+	}).Memory()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,17 +217,17 @@ func checkMemory(t *testing.T, name string, e ooc.Engine, vram int64) {
 // streamBudgets are budgets at which the adjacency stays pinned but the two staging buffers
 // fit: the indexes, staging and first neighbours on the device, or no first neighbours.
 func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
-	p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), 1<<40)
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := gpurt.Sum(p.State)
+	state := gpu.Sum(p.State)
 	var index int64
-	for _, s := range gpurt.Sizes(g) {
-		index += s.Degrees + s.Offsets + 2*gpurt.Align
+	for _, s := range gpu.Sizes(g) {
+		index += s.Degrees + s.Offsets + 2*gpu.Align
 	}
-	first := 4*int64(gpurt.FirstK)*(int64(g.NumVertices())+1) + gpurt.Align
-	stg := 2 * gpurt.StageBuffer(stage)
+	first := 4*int64(gpu.FirstK)*(int64(g.NumVertices())+1) + gpu.Align
+	stg := 2 * gpu.StageBuffer(stage)
 	return []int64{state + index + first + stg + 4096, state + index + stg + 4096}
 }
 
@@ -258,7 +258,7 @@ func TestStreamModes(t *testing.T) {
 					g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
 					bs := streamBudgets(t, g, stage)
 					for _, b := range bs {
-						p, err := gpurt.Make(g.NumVertices(), gpurt.Sizes(g), b)
+						p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), b)
 						if err != nil {
 							t.Fatal(err)
 						}

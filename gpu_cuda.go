@@ -1,12 +1,11 @@
 //go:build cuda
 
-package gpu
+package ooc
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gpu"
@@ -15,26 +14,28 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-func init() { ooc.Register("gpu", Open) }
+func init() { Register("gpu", openGPU) }
 
-// Margin is left free on the device when no --vram is given (the driver, the context and
-// the JIT-compiled kernels need some).
-const Margin = 512 << 20
+// GPUMargin is left free on the device when no --vram is given (the driver, the context
+// and the JIT-compiled kernels need some).
+const GPUMargin = 512 << 20
 
-// Engine is the GPU backend.
-type Engine struct {
+// gpuEngine is the "gpu" backend: the graph placed on device 0 by package gpu's memory
+// plan, BFS by bfs/bfs.cu and Afforest by afforest/afforest.cu.
+type gpuEngine struct {
 	dev *cuda.Device
 	dg  *gpu.Graph
-	opt ooc.Options
+	opt Options
 }
 
-// Open places g on device 0 within opt.VRAM bytes (default: free memory minus Margin).
-func Open(g *store.Graph, opt ooc.Options) (ooc.Engine, error) {
+// openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
+// GPUMargin).
+func openGPU(g *store.Graph, opt Options) (Engine, error) {
 	opt = opt.WithDefaults()
 	if err := cuda.Available(); err != nil {
 		return nil, fmt.Errorf("gpu: no usable GPU: %w", err)
 	}
-	dev, err := cuda.Open(0, opt.VRAM, Margin)
+	dev, err := cuda.Open(0, opt.VRAM, GPUMargin)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
@@ -52,12 +53,12 @@ func Open(g *store.Graph, opt ooc.Options) (ooc.Engine, error) {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	return &Engine{dev: dev, dg: dg, opt: opt}, nil
+	return &gpuEngine{dev: dev, dg: dg, opt: opt}, nil
 }
 
-func (e *Engine) Name() string { return "gpu" }
+func (e *gpuEngine) Name() string { return "gpu" }
 
-func (e *Engine) BFS(src uint32) (*ooc.BFSResult, error) {
+func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
 	r, err := e.dg.BFS(src, e.opt.Alpha, e.opt.Beta)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
@@ -65,8 +66,8 @@ func (e *Engine) BFS(src uint32) (*ooc.BFSResult, error) {
 	return r, nil
 }
 
-func (e *Engine) CC() (*ooc.CCResult, error) {
-	r, err := afforest.RunGPU(e.dg, e.opt)
+func (e *gpuEngine) CC() (*CCResult, error) {
+	r, err := afforest.RunGPU(e.dg, e.opt.ccOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: cc: %w", err)
 	}
@@ -74,7 +75,7 @@ func (e *Engine) CC() (*ooc.CCResult, error) {
 }
 
 // Plan says what is where, for -v and --json.
-func (e *Engine) Plan() string {
+func (e *gpuEngine) Plan() string {
 	p := e.dg.Plan
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpu %s: budget %s; state %s; graph %s resident, %s pinned zero-copy; loaded in %.2f s (%s copied)",
@@ -85,12 +86,12 @@ func (e *Engine) Plan() string {
 
 // Memory reports the allocator's budget and peak and the device memory the driver
 // reports taken since the engine's context was created (tests hold them to --vram).
-func (e *Engine) Memory() (budget, peak, driver int64, err error) {
+func (e *gpuEngine) Memory() (budget, peak, driver int64, err error) {
 	driver, err = e.dev.DriverUsed()
 	return e.dev.Budget(), e.dev.Peak(), driver, err
 }
 
-func (e *Engine) Close() error {
+func (e *gpuEngine) Close() error {
 	err := e.dg.Close()
 	if cerr := e.dev.Close(); err == nil {
 		err = cerr

@@ -1,4 +1,4 @@
-package cpu
+package ooc_test
 
 import (
 	"path/filepath"

@@ -1,0 +1,151 @@
+package bfs
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Unreached marks a vertex the BFS did not reach, in both Parent and Level.
+const Unreached = ^uint32(0)
+
+// Direction names used in LevelStat.
+const (
+	TopDown  = "top-down"
+	BottomUp = "bottom-up"
+)
+
+// Options tune a search; the zero value picks GAPBS's defaults.
+type Options struct {
+	Workers int // goroutines (CPU); <= 0 means GOMAXPROCS
+
+	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
+	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
+	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
+	// (DefaultAlpha, DefaultBeta).
+	Alpha, Beta int
+}
+
+// Defaults for the zero Options.
+const (
+	DefaultAlpha = 15
+	DefaultBeta  = 18
+)
+
+// WithDefaults returns o with Alpha and Beta set when they are <= 0.
+func (o Options) WithDefaults() Options {
+	if o.Alpha <= 0 {
+		o.Alpha = DefaultAlpha
+	}
+	if o.Beta <= 0 {
+		o.Beta = DefaultBeta
+	}
+	return o
+}
+
+// LevelStat describes one BFS level, for -v.
+type LevelStat struct {
+	Level         int
+	Frontier      uint64 // vertices at this level (the level's input frontier)
+	Direction     string // TopDown or BottomUp
+	EdgesExamined uint64 // list entries decoded while expanding this level
+	Seconds       float64
+
+	// Host-device link traffic of this level (GPU; zero on the CPU): adjacency
+	// bytes copied into device staging buffers (bottom-up), and list bytes kernels
+	// decoded straight from pinned host memory (zero-copy, either direction).
+	BytesCopied   int64
+	BytesZeroCopy int64
+	Streamed      int // pinned shards this level streamed rather than read zero-copy
+}
+
+// Result is the outcome of one breadth-first search.
+type Result struct {
+	Source  uint32   // internal vertex id
+	Parent  []uint32 // Parent[Source] = Source; Unreached for unreached vertices
+	Level   []uint32 // Level[Source] = 0; Unreached for unreached vertices
+	Reached uint64   // vertices with a level, the source included
+	Depth   uint32   // the largest level
+
+	// EdgesTraversed is the numerator of TEPS as Graph500 counts it: the edges of the
+	// component that was traversed. On an undirected graph that is the number of
+	// undirected edges with both ends reached (the sum of the reached vertices' degrees
+	// over two); on a directed graph, the directed edges leaving reached vertices (the sum
+	// of their out-degrees). Self-loops and duplicates were dropped at ingest and are not
+	// counted.
+	EdgesTraversed uint64
+
+	// Link traffic (GPU; zero on the CPU): the sums of the levels' BytesCopied
+	// and BytesZeroCopy, and the seconds of the levels that had any, so that
+	// (BytesCopied+BytesZeroCopy)/LinkSeconds is the bandwidth those levels achieved.
+	// Device-resident first-neighbour reads and the index sections are not counted.
+	BytesCopied   int64
+	BytesZeroCopy int64
+	LinkSeconds   float64
+
+	Levels  []LevelStat
+	Seconds float64 // the search alone, excluding checks and allocation of the result
+}
+
+// GTEPS is EdgesTraversed per second, in billions.
+func (r *Result) GTEPS() float64 {
+	if r.Seconds <= 0 {
+		return 0
+	}
+	return float64(r.EdgesTraversed) / r.Seconds / 1e9
+}
+
+// Summarize fills r.Reached, r.Depth and r.EdgesTraversed from r.Level and the graph's
+// out-degrees, so that every backend counts edges the same way (see
+// Result.EdgesTraversed). It reads only the DEGREES sections, in parallel.
+func Summarize(g *store.Graph, r *Result) {
+	type chunk struct {
+		s      *store.Shard
+		lo, hi uint32 // indexes into the shard's vertices
+	}
+	const size = 1 << 16
+	var chunks []chunk
+	for _, s := range g.Out().Shards {
+		for lo := uint32(0); lo < s.N; lo += min(size, s.N-lo) {
+			chunks = append(chunks, chunk{s, lo, lo + min(size, s.N-lo)})
+		}
+	}
+	type part struct {
+		reached, degSum uint64
+		depth           uint32
+	}
+	parts := make([]part, len(chunks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
+				c := chunks[i]
+				var p part
+				for j, d := range c.s.Degrees[c.lo:c.hi] {
+					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
+						p.reached++
+						p.degSum += uint64(d)
+						p.depth = max(p.depth, l)
+					}
+				}
+				parts[i] = p
+			}
+		}()
+	}
+	wg.Wait()
+	var t part
+	for _, p := range parts {
+		t.reached += p.reached
+		t.degSum += p.degSum
+		t.depth = max(t.depth, p.depth)
+	}
+	r.Reached, r.Depth, r.EdgesTraversed = t.reached, t.depth, t.degSum
+	if !g.Directed() {
+		r.EdgesTraversed /= 2
+	}
+}
