@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
 )
 
 const triangle = "# a triangle and a tail\n0 1\n1 2\n2 0\n2 3\n3 3\n1 0\n"
@@ -253,5 +255,58 @@ func TestIngestBackendFlag(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--backend", "cpu", "-o", out, in); code != exitOK {
 		t.Errorf("--backend cpu: code %d, stderr %q", code, stderr)
+	}
+}
+
+// TestInfoCorruptDegrees: info prints degree summaries, so a flipped byte anywhere in a
+// DEGREES section (out or in) is exit 3, never a summary from bad bytes.
+func TestInfoCorruptDegrees(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}
+		if _, err := testgraph.Write(dir, 7, edges, directed, 0); err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []struct {
+			path string
+			off  int64
+		}
+		for _, s := range g.Shards() {
+			sec, _ := s.SectionBytes(store.SecDegrees)
+			off := int64(0)
+			for _, x := range s.Sections {
+				if x.ID == store.SecDegrees {
+					off = x.Offset
+				}
+			}
+			for i := range int64(len(sec)) {
+				cases = append(cases, struct {
+					path string
+					off  int64
+				}{s.Path, off + i})
+			}
+		}
+		g.Close()
+		for _, c := range cases {
+			b, err := os.ReadFile(c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[c.off] ^= 0x53
+			os.WriteFile(c.path, b, 0o644)
+			code, stdout, stderr := runCLI(t, "", "info", dir)
+			if code != exitCorrupt {
+				t.Errorf("directed %v, %s byte %d flipped: exit %d, stdout %q, stderr %q", directed, filepath.Base(c.path), c.off, code, stdout, stderr)
+			}
+			b[c.off] ^= 0x53
+			os.WriteFile(c.path, b, 0o644)
+		}
+		if code, _, stderr := runCLI(t, "", "info", dir); code != 0 {
+			t.Fatalf("restored graph: exit %d, %q", code, stderr)
+		}
 	}
 }
