@@ -25,6 +25,10 @@ const BlockEdges = 1 << 16
 // MaxScale bounds Scale: vertex ids are uint32 and the vertex count must fit in one.
 const MaxScale = 31
 
+// MaxEdges bounds the edges of one graph (2^48, 16 times kron scale 31's edge factor of
+// 2^13): a product of user-given numbers past it is refused rather than wrapped around.
+const MaxEdges = 1 << 48
+
 // Graph500 Kronecker initiator probabilities (Graph500 specification, section 3.2);
 // D = 1 - A - B - C = 0.05.
 const (
@@ -61,6 +65,12 @@ func (s Spec) Validate() error {
 	}
 	if s.Scale < 0 || s.Scale > MaxScale {
 		return fmt.Errorf("gen: %w: scale %d, want 0 to %d", ErrSpec, s.Scale, MaxScale)
+	}
+	switch {
+	case s.Kind != "grid" && uint64(s.EdgeFactor) > MaxEdges>>uint(s.Scale):
+		return fmt.Errorf("gen: %w: edgefactor %d at scale %d makes more than 2^48 edges", ErrSpec, s.EdgeFactor, s.Scale)
+	case s.Kind == "grid" && s.Shortcuts > MaxEdges:
+		return fmt.Errorf("gen: %w: %d shortcuts, more than 2^48 edges", ErrSpec, s.Shortcuts)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"flag"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -118,6 +119,19 @@ func TestValidate(t *testing.T) {
 	for _, s := range bad {
 		if err := Generate(s, 1, func([]Edge) error { return nil }); !errors.Is(err, ErrSpec) {
 			t.Errorf("%+v: got %v, want ErrSpec", s, err)
+		}
+	}
+	// Products of user-given numbers that wrap around (8589934592<<31 is 2^64: 0 edges)
+	// or would run for ages: refused by Validate, before anything is generated.
+	huge := []Spec{
+		{Kind: "kron", Scale: 31, EdgeFactor: 8589934592},
+		{Kind: "urand", Scale: 31, EdgeFactor: 1 << 40},
+		{Kind: "kron", Scale: 1, EdgeFactor: math.MaxInt},
+		{Kind: "grid", Scale: 4, Shortcuts: math.MaxInt},
+	}
+	for _, s := range huge {
+		if err := s.Validate(); !errors.Is(err, ErrSpec) {
+			t.Errorf("%+v (%d edges): got %v, want ErrSpec", s, s.Edges(), err)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func Parse(s string) (int64, error) {
 		}
 	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || math.IsInf(f*mult, 0) || f*mult > math.MaxInt64 {
+	if err != nil || math.IsNaN(f) || f < 0 || math.IsInf(f*mult, 0) || f*mult >= math.MaxInt64 {
 		return 0, ErrSyntax
 	}
 	return int64(f * mult), nil

@@ -12,7 +12,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "12XB", "-1", "GiB", "1e30TiB", "abc", "NaN"} {
+	for _, s := range []string{"", "12XB", "-1", "GiB", "1e30TiB", "abc", "NaN", "8EiB", "9223372036854775808", "8388608TiB"} {
 		if _, err := Parse(s); !errors.Is(err, ErrSyntax) {
 			t.Errorf("Parse(%q): %v, want ErrSyntax", s, err)
 		}
