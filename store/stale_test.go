@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,4 +73,31 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestShardCountBounded: a shard size that would cut more than MaxShards shards stops
+// the build with ErrTooManyShards and leaves nothing (issue 21: --shard-size 1 wrote
+// 111,655 files that no reader could map).
+func TestShardCountBounded(t *testing.T) {
+	defer func(m int) { maxShards = m }(maxShards)
+	maxShards = 50
+	dir := t.TempDir()
+	b, err := Create(filepath.Join(dir, "g.ooc"), CreateOptions{ShardBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := b.Writer(Out)
+	for v := uint32(0); v <= uint32(maxShards)+1 && err == nil; v++ {
+		err = w.AppendList(v, []uint32{v + 1})
+	}
+	if err == nil {
+		err = b.Commit(&Manifest{Vertices: uint32(maxShards) + 3})
+	}
+	b.Abort()
+	if !errors.Is(err, ErrTooManyShards) {
+		t.Fatalf("got %v, want ErrTooManyShards", err)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("left behind: %v", names)
+	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -444,7 +445,23 @@ func isShardName(name string) bool {
 	return false
 }
 
+// MaxShards bounds the shards of one direction: every shard is a file and a mapping for
+// every reader, and two directions at this bound stay within half of Linux's default
+// vm.max_map_count (65530).
+const MaxShards = 16384
+
+// maxShards is MaxShards, lowered by tests.
+var maxShards = MaxShards
+
+// ErrTooManyShards is matched by the error of a build that would need more than
+// MaxShards shards in one direction.
+var ErrTooManyShards = errors.New("too many shards")
+
 func (w *CSRWriter) open(v uint32) error {
+	if len(w.shards) >= maxShards {
+		return fmt.Errorf("store: the %s-adjacency needs more than %d shards of %d bytes: %w (give a larger shard size)",
+			w.dir, maxShards, w.b.opt.ShardBytes, ErrTooManyShards)
+	}
 	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v)
 	if err != nil {
 		return err

@@ -248,6 +248,9 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 	if err := checkOrder(a.order); err != nil {
 		return nil, err
 	}
+	if err := checkShardSize(a.shardBytes); err != nil {
+		return nil, err
+	}
 	if ingest.CheckBackend(a.backend) != nil {
 		return nil, usagef("--backend %q: want auto, cpu or gpu", a.backend)
 	}

@@ -141,3 +141,24 @@ func TestGenGraphDeterministic(t *testing.T) {
 		t.Error("the out shard differs between 1 and 3 workers")
 	}
 }
+
+// TestShardSizeBounds: --shard-size below 4 KiB or above 4 GiB is a usage error, before
+// any file is written (issue 21: --shard-size 1 wrote 111,655 shards).
+func TestShardSizeBounds(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "e.txt")
+	os.WriteFile(in, []byte("0 1\n1 2\n"), 0o644)
+	for _, size := range []string{"1", "4095", "5GiB"} {
+		for _, args := range [][]string{
+			{"gen", "kron", "--scale", "6", "--shard-size", size, "-o", filepath.Join(dir, "k.ooc")},
+			{"ingest", "--shard-size", size, "-o", filepath.Join(dir, "i.ooc"), in},
+		} {
+			if code, _, stderr := runCLI(t, "", args...); code != exitUsage || !strings.Contains(stderr, "shard-size") {
+				t.Errorf("%v: exit %d, %q", args, code, stderr)
+			}
+		}
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("left %d entries, want only the input", len(names))
+	}
+}

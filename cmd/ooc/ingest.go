@@ -145,6 +145,9 @@ func runIngest(e *env, args []string) error {
 	if err := checkOrder(a.order); err != nil {
 		return err
 	}
+	if err := checkShardSize(a.shardBytes); err != nil {
+		return err
+	}
 	if ingest.CheckBackend(a.backend) != nil {
 		return usagef("--backend %q: want auto, cpu or gpu", a.backend)
 	}
@@ -227,6 +230,22 @@ func ingestJSON(dest string, r *ingest.Report) ingestReport {
 	m := r.Manifest
 	return ingestReport{Graph: dest, graphCounts: countsOf(m), Format: m.Input.Format, Seconds: r.Seconds,
 		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Backend: r.Backend, Phases: r.Phases}
+}
+
+// Bounds of --shard-size: below a page every list is a shard of its own (sections are
+// page-aligned), and a build that would cut more than store.MaxShards shards stops;
+// above 4 GiB an ADJ section's offsets overflow.
+const (
+	minShardBytes = 4 << 10
+	maxShardBytes = 1<<32 - 1
+)
+
+// checkShardSize validates --shard-size (0: the default).
+func checkShardSize(b byteSize) error {
+	if b != 0 && (b < minShardBytes || b > maxShardBytes) {
+		return usagef("--shard-size %s: want 4 KiB to 4 GiB", bytesize.Format(int64(b)))
+	}
+	return nil
 }
 
 // checkOrder validates --order.
