@@ -1,0 +1,312 @@
+// Package sssp computes single-source shortest paths on graphs with non-negative integer
+// edge weights by delta-stepping (Meyer and Sanders, "Δ-stepping: a parallelizable
+// shortest path algorithm", J. Algorithms 2003), organized as GAPBS's sssp.cc: vertices
+// wait in bins of width delta by tentative distance; a step relaxes every out-edge of
+// the current bin's vertices in parallel, each worker filing the vertices it improved in
+// bins of its own; a worker whose copy of the current bin is small and non-empty
+// processes it again at once (bucket fusion: Zhang et al., "Optimizing ordered graph
+// algorithms with GraphIt", CGO 2020), and the next step takes the smallest bin that any
+// worker holds. A vertex is never removed from a bin it left; a step skips the vertices
+// whose distance already lies below the current bin.
+//
+// The weights come through the Weights interface, aligned with the out-lists. The pure-Go
+// files are the CPU version, reading the compressed shards in place on all cores.
+package sssp
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/store"
+)
+
+// Inf is the distance of a vertex the source does not reach.
+const Inf = math.MaxUint32
+
+// Options tune a run; the zero value means the defaults.
+type Options struct {
+	Workers int    // goroutines; <= 0 means GOMAXPROCS
+	Delta   uint32 // bin width; 0 means DefaultDelta
+}
+
+// DefaultDelta is the bin width Meyer and Sanders suggest, Θ(max weight / mean degree):
+// wide enough that a bin holds work for all cores, narrow enough that few of its
+// vertices are improved again later. It is at least 1.
+func DefaultDelta(a store.Adjacency, w Weights) uint32 {
+	n := a.NumVertices()
+	if n == 0 || a.NumEdges() == 0 {
+		return 1
+	}
+	mean := float64(a.NumEdges()) / float64(n)
+	return uint32(max(1, math.Ceil(float64(w.Max())/mean)))
+}
+
+// StepStat describes one step, for -v.
+type StepStat struct {
+	Bin      uint64 // the bin processed: distances in [Bin·delta, (Bin+1)·delta)
+	Frontier uint64 // vertices in the shared bin, stale ones included
+	Edges    uint64 // out-edges relaxed, those of fused bins included
+	Seconds  float64
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Source  uint32
+	Dist    []uint32 // Inf for unreached vertices
+	Reached uint64   // vertices with a distance, the source included
+	Delta   uint32
+	Steps   []StepStat
+	Seconds float64
+}
+
+// binThreshold is the size below which a worker processes its copy of the current bin
+// at once rather than in a step of its own (GAPBS's kBinSizeThreshold).
+const binThreshold = 1000
+
+// noBin marks the absence of a next bin.
+const noBin = math.MaxUint64
+
+// Run computes the distances from src.
+func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error) {
+	n := a.NumVertices()
+	if src >= n {
+		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
+	}
+	delta := opt.Delta
+	if delta == 0 {
+		delta = DefaultDelta(a, w)
+	}
+	s := &search{a: a, w: w, delta: uint64(delta), workers: parallel.Workers(opt.Workers)}
+	t0 := time.Now()
+	s.dist = make([]uint32, n)
+	parallel.For(s.workers, int(n), 1<<14, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			s.dist[v] = Inf
+		}
+	})
+	s.dist[src] = 0
+	s.ws = make([]*worker, s.workers)
+	for i := range s.ws {
+		s.ws[i] = newWorker()
+	}
+	r := &Result{Source: src, Delta: delta}
+	front, bin := []uint32{src}, uint64(0)
+	for bin != noBin {
+		t := time.Now()
+		next, edges, err := s.step(front, bin)
+		if err != nil {
+			return nil, err
+		}
+		r.Steps = append(r.Steps, StepStat{Bin: bin, Frontier: uint64(len(front)), Edges: edges, Seconds: time.Since(t).Seconds()})
+		front, bin = s.gather(front[:0], next), next
+	}
+	r.Dist = s.dist
+	r.Seconds = time.Since(t0).Seconds()
+	for _, d := range r.Dist {
+		if d != Inf {
+			r.Reached++
+		}
+	}
+	return r, nil
+}
+
+// search is the state of one run.
+type search struct {
+	a       store.Adjacency
+	w       Weights
+	delta   uint64
+	workers int
+	dist    []uint32
+	ws      []*worker
+}
+
+// window is the number of bins a worker holds in a ring; vertices filed further ahead
+// wait in an unsorted overflow list, so that memory and the search for the next bin
+// grow with the vertices filed, not with the distance range over delta.
+const window = 1 << 12
+
+// worker is one worker's bins and scratch, padded so that workers do not share cache
+// lines. ring[b%window] holds the vertices filed in bin b for b in [base, base+window);
+// far holds those filed beyond, farMin being at most the smallest of their bins. first
+// is at most the smallest non-empty bin of the ring (noBin when it is empty).
+type worker struct {
+	ring   [window][]uint32
+	base   uint64
+	first  uint64
+	far    []uint32
+	farMin uint64
+	buf    []uint32
+	edges  uint64
+	failed error
+	_      [64]byte
+}
+
+func newWorker() *worker { return &worker{first: noBin, farMin: noBin} }
+
+// file appends v to bin b (b >= base).
+func (ws *worker) file(b uint64, v uint32) {
+	if b-ws.base >= window {
+		ws.far = append(ws.far, v)
+		ws.farMin = min(ws.farMin, b)
+		return
+	}
+	ws.ring[b%window] = append(ws.ring[b%window], v)
+	ws.first = min(ws.first, b)
+}
+
+// at returns bin b's slot, or nil when b lies outside the ring.
+func (ws *worker) at(b uint64) *[]uint32 {
+	if b < ws.base || b-ws.base >= window {
+		return nil
+	}
+	return &ws.ring[b%window]
+}
+
+// next returns the smallest bin that may hold a vertex, or noBin.
+func (ws *worker) next() uint64 {
+	for b := max(ws.first, ws.base); b != noBin && b-ws.base < window; b++ {
+		if len(ws.ring[b%window]) > 0 {
+			ws.first = b
+			return b
+		}
+	}
+	ws.first = noBin
+	return ws.farMin
+}
+
+// advance moves the ring to start at bin b (every bin below b is empty) and refiles the
+// overflow vertices whose bins the ring now covers, by their current distances; those
+// whose distance lies below b were improved and settled since they were filed.
+func (ws *worker) advance(b uint64, dist []uint32, delta uint64) {
+	if b <= ws.base {
+		return
+	}
+	ws.base = b
+	if ws.farMin == noBin || ws.farMin-b >= window {
+		return
+	}
+	far := ws.far
+	ws.far, ws.farMin = nil, noBin
+	for _, v := range far {
+		if vb := uint64(dist[v]) / delta; vb >= b {
+			ws.file(vb, v)
+		}
+	}
+}
+
+// step relaxes the out-edges of the frontier's vertices that still belong to bin b,
+// fuses small local copies of bin b, and returns the smallest bin any worker holds. A
+// frontier of one grab runs on the calling goroutine: long chains of small steps (road
+// networks, paths) then start no goroutines.
+func (s *search) step(front []uint32, b uint64) (next, edges uint64, err error) {
+	var cursor atomic.Int64
+	if len(front) <= grab || s.workers == 1 {
+		s.work(s.ws[0], front, b, &cursor)
+	} else {
+		var wg sync.WaitGroup
+		for i := range s.ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.work(s.ws[i], front, b, &cursor)
+			}()
+		}
+		wg.Wait()
+	}
+	next = noBin
+	for _, ws := range s.ws {
+		next = min(next, ws.next())
+		edges += ws.edges
+		ws.edges = 0
+		if ws.failed != nil && err == nil {
+			err = ws.failed
+		}
+	}
+	return next, edges, err
+}
+
+// grab is the number of frontier vertices a worker takes at a time.
+const grab = 64
+
+// work is one worker's part of a step: grabs of the frontier while any are left, then
+// its own copy of bin b again and again while that is small and not empty.
+func (s *search) work(ws *worker, front []uint32, b uint64, cursor *atomic.Int64) {
+	lower := b * s.delta // distances below this belong to bins already done
+	for ws.failed == nil {
+		lo := int(cursor.Add(grab)) - grab
+		if lo >= len(front) {
+			break
+		}
+		for _, u := range front[lo:min(lo+grab, len(front))] {
+			if uint64(atomic.LoadUint32(&s.dist[u])) >= lower {
+				s.relax(ws, u)
+			}
+		}
+	}
+	for ws.failed == nil {
+		cur := ws.at(b)
+		if cur == nil || len(*cur) == 0 || len(*cur) >= binThreshold {
+			break
+		}
+		fused := *cur
+		*cur = nil
+		for _, u := range fused {
+			s.relax(ws, u)
+		}
+	}
+}
+
+// relax lowers the distance of every out-neighbour of u that an edge from u improves,
+// and files each improved neighbour in the bin of its new distance.
+func (s *search) relax(ws *worker, u uint32) {
+	nbrs, err := s.a.List(store.Out, u, math.MaxUint32, ws.buf)
+	if err != nil {
+		ws.failed = err
+		return
+	}
+	ws.buf = nbrs[:0] // keep a grown decode buffer (Flat ignores it and writes nothing)
+	weights := s.w.Of(u)
+	if len(weights) != len(nbrs) {
+		ws.failed = errMisaligned(u, len(weights), len(nbrs))
+		return
+	}
+	ws.edges += uint64(len(nbrs))
+	du := uint64(atomic.LoadUint32(&s.dist[u]))
+	for k, v := range nbrs {
+		nd := du + uint64(weights[k])
+		if nd >= Inf {
+			ws.failed = fmt.Errorf("sssp: the distance to vertex %d exceeds %d", v, uint32(Inf-1))
+			return
+		}
+		for {
+			old := atomic.LoadUint32(&s.dist[v])
+			if uint64(old) <= nd {
+				break
+			}
+			if atomic.CompareAndSwapUint32(&s.dist[v], old, uint32(nd)) {
+				ws.file(nd/s.delta, v)
+				break
+			}
+		}
+	}
+}
+
+// gather moves every worker's ring to start at bin b and its copy of bin b into dst,
+// the next shared frontier.
+func (s *search) gather(dst []uint32, b uint64) []uint32 {
+	if b == noBin {
+		return dst
+	}
+	for _, ws := range s.ws {
+		ws.advance(b, s.dist, s.delta)
+		if bin := ws.at(b); bin != nil {
+			dst = append(dst, *bin...)
+			*bin = (*bin)[:0]
+		}
+	}
+	return dst
+}

@@ -1,0 +1,231 @@
+package sssp
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/validate"
+)
+
+// hashWeight weighs the edge {u, v} by a hash of its ends in [1, maxW], the same both
+// ways, so an undirected graph has symmetric weights.
+func hashWeight(maxW uint32) func(u, v uint32, _ int) uint32 {
+	return func(u, v uint32, _ int) uint32 {
+		a, b := uint64(min(u, v)), uint64(max(u, v))
+		h := (a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f) >> 17
+		return 1 + uint32(h%uint64(maxW))
+	}
+}
+
+// bellmanFord relaxes every edge of plain lists until nothing changes: the oracle.
+func bellmanFord(out [][]uint32, w func(u, v uint32, k int) uint32, src uint32) []uint32 {
+	dist := make([]uint64, len(out))
+	for v := range dist {
+		dist[v] = Inf
+	}
+	dist[src] = 0
+	for changed := true; changed; {
+		changed = false
+		for u, l := range out {
+			if dist[u] == Inf {
+				continue
+			}
+			for k, v := range l {
+				if d := dist[u] + uint64(w(uint32(u), v, k)); d < dist[v] {
+					dist[v], changed = d, true
+				}
+			}
+		}
+	}
+	r := make([]uint32, len(dist))
+	for v, d := range dist {
+		r[v] = uint32(d)
+	}
+	return r
+}
+
+// checkAll runs SSSP from each source on the graph built with each shard size, on the
+// compressed shards and the flat CSR, with 1 and 3 workers and several deltas, and
+// compares the distances with want (Bellman-Ford on plain lists) and validate.SSSP.
+func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed, loops bool, weight func(u, v uint32, k int) uint32, srcs []uint32) {
+	t.Helper()
+	lists, build := testgraph.Lists, testgraph.Build
+	if loops {
+		lists, build = testgraph.ListsWithLoops, testgraph.BuildWithLoops
+	}
+	out, _ := lists(n, edges, directed)
+	sizes := []int64{1, 64, 0}
+	if n > 1000 {
+		sizes = []int64{1 << 14, 0}
+	}
+	for _, shardBytes := range sizes {
+		g := build(t, n, edges, directed, shardBytes)
+		flat, err := store.NewFlat(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewMemWeights(flat, weight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range srcs {
+			var want []uint32
+			if n <= 3000 {
+				want = bellmanFord(out, weight, src)
+				if err := validate.SSSP(g, w, src, want); err != nil {
+					t.Fatalf("%s: Dijkstra disagrees with Bellman-Ford: %v", name, err)
+				}
+			} else { // Bellman-Ford takes a pass per edge of a long path
+				d, err := validate.Dijkstra(g, w, src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = make([]uint32, n)
+				for v := range d {
+					want[v] = uint32(d[v])
+				}
+			}
+			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
+				for _, workers := range []int{1, 3} {
+					for _, delta := range []uint32{0, 1, 7, 1 << 30} {
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d delta=%d", name, shardBytes, src, a, workers, delta)
+						r, err := Run(a, w, src, Options{Workers: workers, Delta: delta})
+						if err != nil {
+							t.Fatalf("%s: %v", where, err)
+						}
+						if !slices.Equal(r.Dist, want) {
+							t.Fatalf("%s: distances\n got %v\nwant %v", where, r.Dist, want)
+						}
+						var reached uint64
+						for _, d := range want {
+							if d != Inf {
+								reached++
+							}
+						}
+						if r.Reached != reached || r.Source != src || len(r.Steps) == 0 || (delta != 0 && r.Delta != delta) {
+							t.Fatalf("%s: reached %d (want %d), source %d, %d steps, delta %d", where, r.Reached, reached, r.Source, len(r.Steps), r.Delta)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// edges pairs up its arguments: edges(0, 1, 2, 3) is 0 -> 1, 2 -> 3.
+func edges(ends ...uint32) []testgraph.Edge {
+	e := make([]testgraph.Edge, len(ends)/2)
+	for i := range e {
+		e[i] = testgraph.Edge{U: ends[2*i], V: ends[2*i+1]}
+	}
+	return e
+}
+
+func TestSSSPCases(t *testing.T) {
+	for _, c := range testgraph.Cases() {
+		if c.N == 0 {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			checkAll(t, c.String(), c.N, c.Edges, c.Directed, false, hashWeight(100), []uint32{0, c.N - 1, c.N / 2})
+		})
+	}
+	e := edges(0, 0, 0, 1, 1, 1, 1, 2, 3, 3)
+	t.Run("selfloops-kept", func(t *testing.T) { checkAll(t, "selfloops-kept", 4, e, false, true, hashWeight(9), []uint32{0, 3}) })
+	t.Run("directed-selfloops-kept", func(t *testing.T) {
+		checkAll(t, "directed-selfloops-kept", 4, e, true, true, hashWeight(9), []uint32{0, 2})
+	})
+}
+
+// TestSSSPShortcut: the direct edge 0 -> 2 weighs more than the path through 1, and the
+// heavy edge is found first in a wide bin.
+func TestSSSPShortcut(t *testing.T) {
+	w := func(u, v uint32, _ int) uint32 {
+		if min(u, v) == 0 && max(u, v) == 2 {
+			return 10
+		}
+		return 3
+	}
+	checkAll(t, "shortcut", 4, edges(0, 1, 1, 2, 0, 2, 2, 3), false, false, w, []uint32{0})
+}
+
+func TestSSSPLongPath(t *testing.T) {
+	const n = 100000
+	path := make([]testgraph.Edge, n-1)
+	for i := range path {
+		path[i] = testgraph.Edge{U: uint32(i), V: uint32(i + 1)}
+	}
+	checkAll(t, "path-1e5", n, path, false, false, hashWeight(255), []uint32{0, n / 3})
+}
+
+func TestSSSPRandom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("OOC_SEED"); s != "" {
+		fmt.Sscan(s, &seed)
+	}
+	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 5))
+	for i := range 6 {
+		n := uint32(1 + r.IntN(2000))
+		m := r.IntN(8 * int(n))
+		directed := i%2 == 1
+		maxW := []uint32{1, 255, 1 << 20}[i%3]
+		srcs := []uint32{uint32(r.IntN(int(n))), uint32(r.IntN(int(n)))}
+		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,maxW=%d)", i, n, m, directed, maxW), n, testgraph.Random(r, n, m), directed, false, hashWeight(maxW), srcs)
+	}
+}
+
+// TestUnitWeightsAreBFS: with every weight 1 the distances are the BFS levels.
+func TestUnitWeightsAreBFS(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for _, directed := range []bool{false, true} {
+		g := testgraph.Build(t, 3000, testgraph.Random(r, 3000, 9000), directed, 0)
+		a := store.NewCompressed(g)
+		w := NewUnitWeights(a)
+		for _, src := range []uint32{0, 17, 2999} {
+			b, err := bfs.Run(a, src, bfs.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Run(a, w, src, Options{Workers: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s.Dist, b.Level) || s.Reached != b.Reached {
+				t.Fatalf("directed=%v src=%d: unit-weight distances differ from BFS levels", directed, src)
+			}
+		}
+	}
+}
+
+func TestSSSPErrors(t *testing.T) {
+	g := testgraph.Build(t, 3, edges(0, 1, 1, 2), false, 0)
+	a := store.NewCompressed(g)
+	big, err := NewMemWeights(a, func(_, _ uint32, _ int) uint32 { return 3 << 30 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(a, big, 0, Options{}); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Errorf("distance overflow: %v", err)
+	}
+	if _, err := Run(a, big, 3, Options{}); !errors.Is(err, store.ErrNoVertex) {
+		t.Errorf("source 3 of 3: %v", err)
+	}
+	other := testgraph.Build(t, 3, edges(0, 1, 0, 2), false, 0)
+	w, err := NewMemWeights(store.NewCompressed(other), hashWeight(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(a, w, 1, Options{}); err == nil || !strings.Contains(err.Error(), "weights for") {
+		t.Errorf("misaligned weights: %v", err)
+	}
+}

@@ -1,0 +1,100 @@
+package validate
+
+import (
+	"container/heap"
+	"fmt"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// Weights gives the weights of g's out-lists, entry k of Of(v) for v's k-th neighbour
+// (package sssp's Weights satisfies it).
+type Weights interface {
+	Of(v uint32) []uint32
+}
+
+// unreachedDist is the distance of a vertex the source does not reach (sssp.Inf).
+const unreachedDist = ^uint32(0)
+
+// Dijkstra returns the distances from src over g's out-edges weighted by w, by
+// Dijkstra's algorithm with a binary heap and lazy deletion, decoding with
+// store.ListIter. Unreached vertices get 0xFFFFFFFF; distances are added in 64 bits.
+func Dijkstra(g *store.Graph, w Weights, src uint32) ([]uint64, error) {
+	n := g.NumVertices()
+	if src >= n {
+		return nil, invalid("source %d is not a vertex", src)
+	}
+	dist := make([]uint64, n)
+	for v := range dist {
+		dist[v] = uint64(unreachedDist)
+	}
+	dist[src] = 0
+	q := &distHeap{{0, src}}
+	var it store.ListIter
+	for q.Len() > 0 {
+		top := heap.Pop(q).(distItem)
+		if top.d != dist[top.v] {
+			continue // a stale entry: v was reached more cheaply since
+		}
+		s := g.Out().ShardOf(top.v)
+		ws := w.Of(top.v)
+		if len(ws) != int(s.Degree(top.v)) {
+			return nil, invalid("vertex %d has %d weights for %d out-edges", top.v, len(ws), s.Degree(top.v))
+		}
+		k := 0
+		for s.Iter(&it, top.v); it.Next(); k++ {
+			v, d := it.Value(), top.d+uint64(ws[k])
+			if d < dist[v] {
+				dist[v] = d
+				heap.Push(q, distItem{d, v})
+			}
+		}
+		if it.Err() != nil {
+			return nil, s.ListError(top.v)
+		}
+	}
+	return dist, nil
+}
+
+type distItem struct {
+	d uint64
+	v uint32
+}
+
+type distHeap []distItem
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	x := (*h)[len(*h)-1]
+	*h = (*h)[:len(*h)-1]
+	return x
+}
+
+// SSSP checks dist (0xFFFFFFFF for unreached vertices) against Dijkstra's distances from
+// src, exactly.
+func SSSP(g *store.Graph, w Weights, src uint32, dist []uint32) error {
+	n := g.NumVertices()
+	if uint64(len(dist)) != uint64(n) {
+		return invalid("%d distances for %d vertices", len(dist), n)
+	}
+	want, err := Dijkstra(g, w, src)
+	if err != nil {
+		return err
+	}
+	for v, d := range want {
+		if uint64(dist[v]) != d {
+			return invalid("vertex %d is at distance %s from %d, expected %s", v, str(dist[v]), src, strDist(d))
+		}
+	}
+	return nil
+}
+
+func strDist(d uint64) string {
+	if d == uint64(unreachedDist) {
+		return "none"
+	}
+	return fmt.Sprint(d)
+}
