@@ -6,11 +6,14 @@ import (
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 )
 
-// cpuEngine is the "cpu" backend: direction-optimizing BFS (package bfs) and Afforest
-// (package afforest) on all cores, reading the compressed shards in place.
+// cpuEngine is the "cpu" backend: direction-optimizing BFS (package bfs), Afforest
+// (package afforest), PageRank (package pagerank) and k-core (package kcore) on all
+// cores, reading the compressed shards in place.
 type cpuEngine struct {
 	g   *store.Graph
 	adj *store.Compressed
@@ -31,6 +34,17 @@ func (e *cpuEngine) BFS(src uint32) (*BFSResult, error) {
 }
 
 func (e *cpuEngine) CC() (*CCResult, error) { return afforest.Run(e.adj, e.opt.ccOptions()) }
+
+func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = e.opt.Workers
+	}
+	return pagerank.Run(e.adj, opt)
+}
+
+func (e *cpuEngine) KCore() (*KCoreResult, error) {
+	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers})
+}
 
 func (e *cpuEngine) Plan() string {
 	return fmt.Sprintf("cpu: %d workers; %d vertices, %d edges in %d compressed shards read in place (mmap), no decompressed copy; BFS alpha=%d beta=%d; Afforest rounds=%d",

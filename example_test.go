@@ -12,8 +12,8 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// Example ingests a small edge list, opens the graph, picks a backend and runs BFS and
-// connected components on it.
+// Example ingests a small edge list, opens the graph, picks a backend and runs BFS,
+// connected components, PageRank and k-core on it.
 func Example() {
 	dir, err := os.MkdirTemp("", "ooc-example")
 	if err != nil {
@@ -53,8 +53,22 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d components, the largest of %d vertices\n", cc.Components, cc.Largest)
+
+	pr, err := e.PageRank(ooc.PageRankOptions{}) // tolerance 1e-4, at most 100 iterations
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("highest PageRank:", pr.Top(2), "converged:", pr.Converged)
+
+	core, err := e.KCore()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("max core:", core.MaxCore, "core numbers:", core.Core)
 	// Output:
 	// bfs from 0: 4 vertices reached, depth 3, 3 edges
 	// vertex 5 reached: false
 	// 2 components, the largest of 4 vertices
+	// highest PageRank: [1 2] converged: true
+	// max core: 1 core numbers: [1 1 1 1 1 1]
 }

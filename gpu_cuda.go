@@ -74,6 +74,16 @@ func (e *gpuEngine) CC() (*CCResult, error) {
 	return r, nil
 }
 
+// PageRank has no GPU version yet.
+func (e *gpuEngine) PageRank(PageRankOptions) (*PageRankResult, error) {
+	return nil, fmt.Errorf("gpu: pagerank has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+}
+
+// KCore has no GPU version yet.
+func (e *gpuEngine) KCore() (*KCoreResult, error) {
+	return nil, fmt.Errorf("gpu: kcore has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+}
+
 // Plan says what is where, for -v and --json.
 func (e *gpuEngine) Plan() string {
 	p := e.dg.Plan

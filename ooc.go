@@ -18,15 +18,30 @@ import (
 
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 )
 
 // The results, defined by the algorithm packages.
 type (
-	BFSResult = bfs.Result      // one breadth-first search
-	LevelStat = bfs.LevelStat   // one BFS level, for -v
-	CCResult  = afforest.Result // connected components (weakly, on a directed graph)
+	BFSResult       = bfs.Result       // one breadth-first search
+	LevelStat       = bfs.LevelStat    // one BFS level, for -v
+	CCResult        = afforest.Result  // connected components (weakly, on a directed graph)
+	PageRankOptions = pagerank.Options // tolerance and iteration limit of a PageRank run
+	PageRankResult  = pagerank.Result  // PageRank scores
+	KCoreResult     = kcore.Result     // core numbers
 )
+
+// PageRank defaults for the zero PageRankOptions.
+const (
+	DefaultPageRankTolerance = pagerank.DefaultTolerance
+	DefaultPageRankMaxIters  = pagerank.DefaultMaxIters
+)
+
+// ErrUnsupported is matched by errors for an algorithm that the backend does not run
+// (so far, PageRank and k-core on the GPU).
+var ErrUnsupported = errors.New("not supported by this backend")
 
 // Unreached marks a vertex the BFS did not reach, in both Parent and Level.
 const Unreached = bfs.Unreached
@@ -97,13 +112,18 @@ func (o Options) ccOptions() afforest.Options {
 		Seed: o.Seed, Log: o.Verbose}
 }
 
-// Engine runs searches on one open graph. An Engine is not safe for concurrent use; BFS
-// and CC may be called any number of times, one at a time.
+// Engine runs algorithms on one open graph. An Engine is not safe for concurrent use;
+// its algorithms may be called any number of times, one at a time.
 type Engine interface {
 	Name() string // "cpu" or "gpu"
 	// BFS searches from src (an internal id, which the caller has checked is a vertex).
 	BFS(src uint32) (*BFSResult, error)
 	CC() (*CCResult, error)
+	// PageRank scores every vertex (package pagerank: GAPBS's model); a zero
+	// opt.Workers means the engine's.
+	PageRank(opt PageRankOptions) (*PageRankResult, error)
+	// KCore computes the core number of every vertex (package kcore).
+	KCore() (*KCoreResult, error)
 	// Plan says in a few lines how the engine holds the graph (threads, memory, what is
 	// resident on the device), for -v.
 	Plan() string

@@ -221,6 +221,9 @@ func abs(x float64) float64 {
 	return x
 }
 
+// Top returns the k vertices with the highest scores of r (see Top).
+func (r *Result) Top(k int) []uint32 { return Top(r.Scores, k) }
+
 // Top returns the k vertices with the highest scores, highest first; ties go to the
 // smaller id. It keeps a heap of k entries, so it takes O(n log k).
 func Top(scores []float32, k int) []uint32 {

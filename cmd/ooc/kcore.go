@@ -8,7 +8,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -102,11 +102,12 @@ func runKCore(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	adj, workers, err := openCPU(e, "kcore", g, a.engineArgs, a.verbose)
+	eng, err := openCPUEngine(e, "kcore", g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err
 	}
-	r, err := kcore.Run(adj, kcore.Options{Workers: workers})
+	defer eng.Close()
+	r, err := eng.KCore()
 	if err != nil {
 		return err
 	}
@@ -115,10 +116,10 @@ func runKCore(e *env, args []string) error {
 	}
 	if a.validate {
 		if _, err := validate.KCore(g, r.Core); err != nil {
-			return fmt.Errorf("kcore (cpu backend): %w", err)
+			return fmt.Errorf("kcore (%s backend): %w", eng.Name(), err)
 		}
 	}
-	out := kcoreJSON{MaxCore: r.MaxCore, Levels: len(r.Levels), Seconds: r.Seconds, Backend: "cpu", Validated: a.validate}
+	out := kcoreJSON{MaxCore: r.MaxCore, Levels: len(r.Levels), Seconds: r.Seconds, Backend: eng.Name(), Validated: a.validate}
 	if len(r.Levels) > 0 {
 		out.MaxCoreVertices = r.Levels[len(r.Levels)-1].Removed
 	}
@@ -126,8 +127,8 @@ func runKCore(e *env, args []string) error {
 	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
-	fmt.Fprintf(summary, "kcore: max core %d (%d vertices), %d levels, %.6f s, backend cpu%s\n",
-		out.MaxCore, out.MaxCoreVertices, out.Levels, out.Seconds, validatedNote(a.validate))
+	fmt.Fprintf(summary, "kcore: max core %d (%d vertices), %d levels, %.6f s, backend %s%s\n",
+		out.MaxCore, out.MaxCoreVertices, out.Levels, out.Seconds, eng.Name(), validatedNote(a.validate))
 	if dest != nil {
 		if err := writeKCore(dest, g, r.Core, a.text); err != nil {
 			return err
@@ -139,7 +140,7 @@ func runKCore(e *env, args []string) error {
 	return nil
 }
 
-func printCoreLevels(w io.Writer, r *kcore.Result) {
+func printCoreLevels(w io.Writer, r *ooc.KCoreResult) {
 	fmt.Fprintf(w, "%8s %12s %7s %14s %10s\n", "core", "removed", "rounds", "edges read", "ms")
 	for _, s := range r.Levels {
 		fmt.Fprintf(w, "%8d %12d %7d %14d %10.3f\n", s.K, s.Removed, s.Rounds, s.Edges, s.Seconds*1e3)

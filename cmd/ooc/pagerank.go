@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -72,8 +72,8 @@ type pagerankArgs struct {
 func newPageRankFlags(e *env, a *pagerankArgs) *flag.FlagSet {
 	fs := newFlags(e, "pagerank")
 	fs.IntVar(&a.top, "top", 10, "print the `K` highest-scoring vertices (0: none)")
-	fs.Float64Var(&a.tolerance, "tolerance", pagerank.DefaultTolerance, "stop once an iteration changes the scores by less than `X` in L1")
-	fs.IntVar(&a.maxIters, "max-iters", pagerank.DefaultMaxIters, "stop after `N` iterations")
+	fs.Float64Var(&a.tolerance, "tolerance", ooc.DefaultPageRankTolerance, "stop once an iteration changes the scores by less than `X` in L1")
+	fs.IntVar(&a.maxIters, "max-iters", ooc.DefaultPageRankMaxIters, "stop after `N` iterations")
 	fs.StringVar(&a.out, "o", "", "write the scores to `FILE` (binary; see above), - for stdout")
 	fs.BoolVar(&a.text, "text", false, "write \"vertex score\" lines instead of binary")
 	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
@@ -130,16 +130,17 @@ func runPageRank(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	adj, workers, err := openCPU(e, "pagerank", g, a.engineArgs, a.verbose)
+	eng, err := openCPUEngine(e, "pagerank", g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err
 	}
-	r, err := pagerank.Run(adj, pagerank.Options{Workers: workers, Tolerance: a.tolerance, MaxIters: a.maxIters})
+	defer eng.Close()
+	r, err := eng.PageRank(ooc.PageRankOptions{Tolerance: a.tolerance, MaxIters: a.maxIters})
 	if err != nil {
 		return err
 	}
 	out := pagerankJSON{Iterations: r.Iterations, Change: r.Change, Converged: r.Converged, Tolerance: a.tolerance,
-		MaxIters: a.maxIters, ErrorBound: r.ErrorBound(), Seconds: r.Seconds, Backend: "cpu", Validated: a.validate,
+		MaxIters: a.maxIters, ErrorBound: r.ErrorBound(), Seconds: r.Seconds, Backend: eng.Name(), Validated: a.validate,
 		EdgesPerIter: g.NumEdges(), VerticesTotal: g.NumVertices(), Top: []vertexRank{}}
 	if r.Iterations > 0 {
 		out.SecondsPerIt = r.Seconds / float64(r.Iterations)
@@ -151,12 +152,12 @@ func runPageRank(e *env, args []string) error {
 	if a.validate {
 		d, err := validate.PageRank(g, r.Scores, r.ErrorBound())
 		if err != nil {
-			return fmt.Errorf("pagerank (cpu backend): %w", err)
+			return fmt.Errorf("pagerank (%s backend): %w", eng.Name(), err)
 		}
 		out.L1FromRef = &d
 		validated = fmt.Sprintf(", validated (%.2g from the reference in L1)", d)
 	}
-	for _, v := range pagerank.Top(r.Scores, a.top) {
+	for _, v := range r.Top(a.top) {
 		out.Top = append(out.Top, vertexRank{Vertex: g.External(v), Score: r.Scores[v]})
 	}
 	summary := e.stdout
@@ -167,8 +168,8 @@ func runPageRank(e *env, args []string) error {
 	if !r.Converged {
 		state = "not converged: the --max-iters limit came first"
 	}
-	fmt.Fprintf(summary, "pagerank: %d iterations, last L1 change %.3g (%s), %.6f s, %.6f s per iteration, backend cpu%s\n",
-		r.Iterations, r.Change, state, r.Seconds, out.SecondsPerIt, validated)
+	fmt.Fprintf(summary, "pagerank: %d iterations, last L1 change %.3g (%s), %.6f s, %.6f s per iteration, backend %s%s\n",
+		r.Iterations, r.Change, state, r.Seconds, out.SecondsPerIt, eng.Name(), validated)
 	if len(out.Top) > 0 {
 		fmt.Fprintf(summary, "%6s %14s %14s\n", "rank", "vertex", "score")
 		for i, t := range out.Top {
@@ -186,7 +187,7 @@ func runPageRank(e *env, args []string) error {
 	return nil
 }
 
-func printIterations(w io.Writer, r *pagerank.Result) {
+func printIterations(w io.Writer, r *ooc.PageRankResult) {
 	fmt.Fprintf(w, "%6s %12s %14s %10s\n", "iter", "L1 change", "edges", "ms")
 	for _, s := range r.Iters {
 		fmt.Fprintf(w, "%6d %12.4g %14d %10.3f\n", s.Iter, s.Change, s.Edges, s.Seconds*1e3)
