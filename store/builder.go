@@ -292,25 +292,38 @@ func (b *Builder) commit(m *Manifest) error {
 	if err := syncDir(b.tmp); err != nil {
 		return err
 	}
-	var trash string
-	if _, err := os.Lstat(b.dest); err == nil {
-		trash = b.tmp + ".old"
-		if err := os.Rename(b.dest, trash); err != nil {
-			return fmt.Errorf("store: replacing %s: %w", b.dest, err)
-		}
-	}
-	if err := os.Rename(b.tmp, b.dest); err != nil {
-		return fmt.Errorf("store: publishing %s: %w", b.dest, err)
-	}
-	if err := syncDir(filepath.Dir(b.dest)); err != nil {
+	if err := b.publish(); err != nil {
 		return err
-	}
-	if trash != "" {
-		os.RemoveAll(trash)
 	}
 	b.done = true
 	b.unlock()
 	return nil
+}
+
+// publish moves the finished temporary directory to the destination. A graph already
+// there is exchanged with it in one step where the system can (Linux), so that readers
+// opening the destination meanwhile find the old graph or the new one, never none;
+// elsewhere it is renamed away first. The old graph is then removed: readers that
+// opened it keep their mappings, and Open retries when the graph changed under it.
+func (b *Builder) publish() error {
+	if _, err := os.Lstat(b.dest); err == nil {
+		if exchange(b.tmp, b.dest) == nil {
+			if err := syncDir(filepath.Dir(b.dest)); err != nil {
+				return err
+			}
+			os.RemoveAll(b.tmp) // now the old graph
+			return nil
+		}
+		trash := b.tmp + ".old"
+		if err := os.Rename(b.dest, trash); err != nil {
+			return fmt.Errorf("store: replacing %s: %w", b.dest, err)
+		}
+		defer os.RemoveAll(trash)
+	}
+	if err := os.Rename(b.tmp, b.dest); err != nil {
+		return fmt.Errorf("store: publishing %s: %w", b.dest, err)
+	}
+	return syncDir(filepath.Dir(b.dest))
 }
 
 // Abort removes the temporary directory and releases the lock. It is safe to call after

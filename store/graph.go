@@ -43,8 +43,25 @@ type CSR struct {
 	Shards []*Shard
 }
 
-// Open opens the graph directory dir.
+// Open opens the graph directory dir. A graph replaced while it is being opened (ingest
+// --force publishes a new directory under the same name) is opened again, up to a few
+// times, so that the result is the old graph or the new one, never a mix: the directory
+// at dir must be the same before and after all its files were opened.
 func Open(dir string) (*Graph, error) {
+	for attempt := 0; ; attempt++ {
+		before, err1 := os.Stat(dir)
+		g, err := open(dir)
+		after, err2 := os.Stat(dir)
+		if err1 == nil && err2 == nil && os.SameFile(before, after) || attempt == 8 {
+			return g, err
+		}
+		if g != nil {
+			g.Close()
+		}
+	}
+}
+
+func open(dir string) (*Graph, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, err
