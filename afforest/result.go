@@ -3,8 +3,9 @@ package afforest
 import (
 	"io"
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/fault"
 )
 
 // Result is the outcome of a connected-components run. On a directed graph the
@@ -111,15 +112,13 @@ func CountComponents(r *Result) {
 // parallelChunks runs body over [0, n) in chunks of size, on GOMAXPROCS goroutines.
 func parallelChunks(n, size int, body func(lo, hi int)) {
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg fault.Group
 	for range min(runtime.GOMAXPROCS(0), (n+size-1)/size) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for lo := int(next.Add(int64(size))) - size; lo < n; lo = int(next.Add(int64(size))) - size {
 				body(lo, min(lo+size, n))
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -2,9 +2,9 @@ package bfs
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/internal/fault"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -118,11 +118,9 @@ func Summarize(g *store.Graph, r *Result) {
 	}
 	parts := make([]part, len(chunks))
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg fault.Group
 	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
 				c := chunks[i]
 				var p part
@@ -135,7 +133,7 @@ func Summarize(g *store.Graph, r *Result) {
 				}
 				parts[i] = p
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	var t part

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	mmap "github.com/edsrzf/mmap-go"
+	"github.com/oocgraph/ooc/internal/fault"
 )
 
 // Graph is an open graph directory: the manifest and every shard mapped read-only and
@@ -135,15 +136,13 @@ func (c *CSR) Check() error { return checkShards(c.Shards) }
 
 func checkShards(shards []*Shard) error {
 	var (
-		wg   sync.WaitGroup
+		wg   fault.Group
 		next = make(chan *Shard)
 		mu   sync.Mutex
 		errs = make(map[*Shard]error)
 	)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for s := range next {
 				if err := s.Check(); err != nil {
 					mu.Lock()
@@ -151,7 +150,7 @@ func checkShards(shards []*Shard) error {
 					mu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 	for _, s := range shards {
 		next <- s
@@ -249,6 +248,7 @@ func (g *Graph) openIDs() error {
 		return fmt.Errorf("store: mmap %s: %w", path, err)
 	}
 	g.idm = m
+	registerMapping(m, path)
 	le := binary.LittleEndian
 	end := len(m) - 12
 	width, flags := int64(le.Uint32(m[16:])), le.Uint32(m[20:])

@@ -307,6 +307,7 @@ func openShard(path string, nv uint32) (*Shard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: mmap %s: %w", path, err)
 	}
+	registerMapping(data, path)
 	s, err := newShard(path, data, nv)
 	if err != nil {
 		data.Unmap()

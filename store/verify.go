@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/oocgraph/ooc/internal/fault"
 )
 
 func newCRC() hash.Hash32 { return crc32.New(castagnoli) }
@@ -26,16 +27,14 @@ func Verify(dir string) (*Manifest, error) {
 	strict := !g.M.Options.KeepDuplicates
 	shards := g.Shards()
 	errs := make([]error, len(shards))
-	var wg sync.WaitGroup
+	var wg fault.Group
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, s := range shards {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			errs[i] = verifyLists(s, strict)
 			<-sem
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -3,9 +3,9 @@ package validate
 import (
 	"runtime"
 	"sort"
-	"sync"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/internal/fault"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -45,11 +45,9 @@ func eachPiece(c *store.CSR, check func(s *store.Shard, lo, hi uint32) error) er
 	errs := make([]error, len(ps))
 	var next, failed atomic.Int64
 	failed.Store(int64(len(ps)))
-	var wg sync.WaitGroup
+	var wg fault.Group
 	for range min(runtime.GOMAXPROCS(0), len(ps)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(len(ps)) || i > failed.Load() {
@@ -61,7 +59,7 @@ func eachPiece(c *store.CSR, check func(s *store.Shard, lo, hi uint32) error) er
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return firstNonNil(errs)
@@ -80,15 +78,14 @@ func firstNonNil(errs []error) error {
 // failing shard in vertex order, so that the message does not depend on scheduling.
 func eachShard(c *store.CSR, check func(s *store.Shard) error) error {
 	errs := make([]error, len(c.Shards))
-	var wg sync.WaitGroup
+	var wg fault.Group
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, s := range c.Shards {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		wg.Go(func() {
+			defer func() { <-sem }()
 			errs[i] = check(s)
-		}()
+		})
 	}
 	wg.Wait()
 	return firstNonNil(errs)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -113,7 +114,7 @@ func runCommand(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ooc: unknown command %q (run 'ooc help' for the list)\n", name)
 		return exitUsage
 	}
-	err := c.run(e, args[1:])
+	err := runGuarded(c, e, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -124,6 +125,15 @@ func runCommand(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ooc %s: %s\n", name, msg)
 	}
 	return exitCode(err)
+}
+
+// runGuarded runs a command with memory faults on mapped graph files caught: a file
+// truncated under the command is a corrupt graph (exit 3, one line), not a crash. The
+// goroutines that read graph bytes hand their faults here (internal/fault).
+func runGuarded(c *command, e *env, args []string) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer store.CatchFault(&err)
+	return c.run(e, args)
 }
 
 func printUsage(w io.Writer) {

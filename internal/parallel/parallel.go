@@ -3,8 +3,9 @@ package parallel
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/fault"
 )
 
 // For runs body over [0, n) in chunks of chunk items handed out dynamically, on
@@ -22,11 +23,9 @@ func For(workers, n, chunk int, body func(w, lo, hi int)) {
 		return
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg fault.Group
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {
@@ -34,7 +33,7 @@ func For(workers, n, chunk int, body func(w, lo, hi int)) {
 				}
 				body(w, lo, min(lo+chunk, n))
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
