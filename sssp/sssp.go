@@ -16,10 +16,10 @@ package sssp
 import (
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/fault"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
@@ -207,13 +207,9 @@ func (s *search) step(front []uint32, b uint64) (next, edges uint64, err error) 
 	if len(front) <= grab || s.workers == 1 {
 		s.work(s.ws[0], front, b, &cursor)
 	} else {
-		var wg sync.WaitGroup
+		var wg fault.Group // reads mapped shards: a fault reaches the command (internal/fault)
 		for i := range s.ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s.work(s.ws[i], front, b, &cursor)
-			}()
+			wg.Go(func() { s.work(s.ws[i], front, b, &cursor) })
 		}
 		wg.Wait()
 	}
