@@ -19,7 +19,7 @@ const (
 // score(u) = (1-d)/n + d·Σ score(v)/outdeg(v) over the in-neighbours v of u, with
 // d = 0.85, starting from 1/n, until the L1 change falls below 1e-9. Vertices without
 // out-edges pass their score to nobody (GAPBS's model). It decodes the lists with
-// store.ListIter, not the engines' decoders, one shard per core.
+// store.ListIter, not the engines' decoders, in pieces on all cores.
 func PageRankScores(g *store.Graph) ([]float64, error) {
 	n := g.NumVertices()
 	if n == 0 {
@@ -35,10 +35,11 @@ func PageRankScores(g *store.Graph) ([]float64, error) {
 		score[v] = 1 / float64(n)
 	}
 	base := (1 - prDamping) / float64(n)
-	change := make([]float64, len(g.In().Shards))
-	index := make(map[*store.Shard]int, len(g.In().Shards))
-	for i, s := range g.In().Shards {
-		index[s] = i
+	ps := pieces(g.In())
+	change := make([]float64, len(ps)) // per piece, added in vertex order
+	index := make(map[uint32]int, len(ps))
+	for i, p := range ps {
+		index[p.lo] = i
 	}
 	for iter := 0; iter < prMaxIters; iter++ {
 		for v, d := range deg {
@@ -47,10 +48,10 @@ func PageRankScores(g *store.Graph) ([]float64, error) {
 				contrib[v] = score[v] / float64(d)
 			}
 		}
-		err := eachShard(g.In(), func(s *store.Shard) error {
+		err := eachPiece(g.In(), func(s *store.Shard, lo, hi uint32) error {
 			var it store.ListIter
 			var c float64
-			for u := s.Lo; u < s.Hi(); u++ {
+			for u := lo; u < hi; u++ {
 				var sum float64
 				for s.Iter(&it, u); it.Next(); {
 					sum += contrib[it.Value()]
@@ -62,7 +63,7 @@ func PageRankScores(g *store.Graph) ([]float64, error) {
 				c += max(next-score[u], score[u]-next)
 				score[u] = next
 			}
-			change[index[s]] = c
+			change[index[lo]] = c
 			return nil
 		})
 		if err != nil {
