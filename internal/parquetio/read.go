@@ -1,0 +1,321 @@
+// Package parquetio reads edge lists from Parquet files and writes edge lists and
+// per-vertex result tables to them, so that graphs and answers pass to and from
+// DataFrame engines (Spark, cuDF, DuckDB, pandas) without a conversion step.
+//
+// Reading streams: each row group's two id columns are read page by page, so memory
+// holds one decoded page per column per reading goroutine, whatever the file's size.
+// Writing buffers one row group (at most its row count times 8 bytes a column, before
+// compression) and nothing more.
+package parquetio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// Magic opens (and closes) every Parquet file.
+const Magic = "PAR1"
+
+// BatchRows is the most pairs one call of Read's callback receives.
+const BatchRows = 64 << 10
+
+// Error is bad input, positioned by row group, column and row (each -1 or "" when it
+// does not apply). Error() is one line.
+type Error struct {
+	Path     string
+	RowGroup int    // 0-based; -1 = the file as a whole
+	Groups   int    // row groups in the file
+	Column   string // "" = none
+	Row      int64  // 0-based within the row group; -1 = none
+	Msg      string
+	Err      error
+}
+
+// Where is the position part of the message: "row group 3 of 10, column "dst", row 17".
+func (e *Error) Where() string {
+	var parts []string
+	if e.RowGroup >= 0 {
+		parts = append(parts, fmt.Sprintf("row group %d of %d", e.RowGroup, e.Groups))
+	}
+	if e.Column != "" {
+		parts = append(parts, fmt.Sprintf("column %q", e.Column))
+	}
+	if e.Row >= 0 {
+		parts = append(parts, fmt.Sprintf("row %d", e.Row))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (e *Error) Error() string {
+	s := "parquet: " + e.Path + ": "
+	if w := e.Where(); w != "" {
+		s += w + ": "
+	}
+	s += e.Msg
+	if e.Err != nil {
+		s += ": " + strings.ReplaceAll(e.Err.Error(), "\n", " ")
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// column is one id column of an edge list.
+type column struct {
+	name     string
+	index    int  // leaf column index in the file
+	unsigned bool // UINT_8..UINT_64: the bits are an unsigned number
+}
+
+// Edges is an open Parquet edge list.
+type Edges struct {
+	r    io.ReaderAt
+	f    *parquet.File
+	path string
+	cols [2]column
+}
+
+// OpenEdges reads the footer of the Parquet file r (size bytes; path names it in errors)
+// and finds the id columns: src and dst name them, "" meaning "src" and "dst". An id
+// column is a top-level, non-repeated INT32 or INT64 column, signed or unsigned, of any
+// bit width; further columns (a weight, say) are not read.
+func OpenEdges(r io.ReaderAt, size int64, path, src, dst string) (e *Edges, err error) {
+	defer recoverCorrupt(&err, path, -1, 0)
+	if src == "" {
+		src = "src"
+	}
+	if dst == "" {
+		dst = "dst"
+	}
+	if err := checkFrame(r, size, path); err != nil {
+		return nil, err
+	}
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, &Error{Path: path, RowGroup: -1, Row: -1, Msg: "not a readable Parquet file", Err: err}
+	}
+	e = &Edges{r: r, f: f, path: path}
+	for k, name := range []string{src, dst} {
+		if e.cols[k], err = e.lookup(name); err != nil {
+			return nil, err
+		}
+	}
+	if e.cols[0].index == e.cols[1].index {
+		return nil, e.fileError(src, "names both the source and the destination column")
+	}
+	return e, nil
+}
+
+// checkFrame checks the magic at both ends and that the footer's length stays inside
+// the file, before the library allocates the footer at the length the file claims.
+func checkFrame(r io.ReaderAt, size int64, path string) error {
+	bad := func(msg string) error {
+		return &Error{Path: path, RowGroup: -1, Row: -1, Msg: "not a Parquet file: " + msg}
+	}
+	if size < 12 {
+		return bad(fmt.Sprintf("%d bytes, fewer than the 12 of magic and footer length", size))
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return &Error{Path: path, RowGroup: -1, Row: -1, Msg: "cannot read the file", Err: err}
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return &Error{Path: path, RowGroup: -1, Row: -1, Msg: "cannot read the file", Err: err}
+	}
+	switch {
+	case string(head[:]) != Magic:
+		return bad(fmt.Sprintf("it starts with %q, not %q", head[:], Magic))
+	case string(tail[4:]) != Magic:
+		return bad(fmt.Sprintf("it ends with %q, not %q (truncated?)", tail[4:], Magic))
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return bad(fmt.Sprintf("the footer claims %d bytes, more than the file's %d (truncated?)", n, size))
+	}
+	return nil
+}
+
+// lookup finds the id column name and checks its type.
+func (e *Edges) lookup(name string) (column, error) {
+	leaf, ok := e.f.Schema().Lookup(name)
+	if !ok {
+		var names []string
+		for _, p := range e.f.Schema().Columns() {
+			names = append(names, strings.Join(p, "."))
+			if p[0] == name {
+				return column{}, e.fileError(name, fmt.Sprintf("is a nested column (%s); expected one integer id per row", names[len(names)-1]))
+			}
+		}
+		return column{}, e.fileError("", fmt.Sprintf("no column %q; the file has %s (name the id columns with --columns SRC,DST)",
+			name, strings.Join(names, ", ")))
+	}
+	if leaf.MaxRepetitionLevel > 0 {
+		return column{}, e.fileError(name, "is a repeated (list) column; expected one integer id per row")
+	}
+	typ := leaf.Node.Type()
+	c := column{name: name, index: leaf.ColumnIndex}
+	if kind := typ.Kind(); kind != parquet.Int32 && kind != parquet.Int64 {
+		return column{}, e.fileError(name, fmt.Sprintf("holds %s values; expected integer ids (INT32 or INT64)", kind))
+	}
+	if lt := typ.LogicalType(); lt != nil && lt.Value != nil {
+		it, ok := lt.Value.(*format.IntType)
+		if !ok {
+			return column{}, e.fileError(name, fmt.Sprintf("holds %s values; expected integer ids", lt))
+		}
+		c.unsigned = !it.IsSigned
+	}
+	return c, nil
+}
+
+func (e *Edges) fileError(col, msg string) *Error {
+	return &Error{Path: e.path, RowGroup: -1, Column: col, Row: -1, Msg: msg}
+}
+
+// NumRows is the edge count the footer announces.
+func (e *Edges) NumRows() int64 { return e.f.NumRows() }
+
+// NumRowGroups is the number of row groups.
+func (e *Edges) NumRowGroups() int { return len(e.f.RowGroups()) }
+
+// ReadOptions shape Read.
+type ReadOptions struct {
+	Workers int    // goroutines, each reading one row group at a time (at least 1)
+	MaxID   uint64 // the largest id accepted; a larger one is an *Error naming its row
+	Hint    string // appended to the message for an id above MaxID
+}
+
+// callbackError carries an error returned by Read's callback, which Read returns as is.
+type callbackError struct{ err error }
+
+func (e *callbackError) Error() string { return e.err.Error() }
+
+// Read passes every row's ids to each, in batches of at most BatchRows equal-length
+// slices, calling it from up to opt.Workers goroutines; each must not retain the slices.
+// Bad input gives an *Error, for the first bad row group in file order whatever the
+// worker count; an error from each is returned unchanged.
+func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error {
+	groups := e.f.RowGroups()
+	workers := max(min(opt.Workers, len(groups)), 1)
+	errs := make([]error, len(groups))
+	var next atomic.Int64
+	stop := atomic.Int64{} // row groups at or after stop are not started
+	stop.Store(math.MaxInt64)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &groupReader{e: e, opt: opt, src: make([]uint64, BatchRows), dst: make([]uint64, BatchRows)}
+			for {
+				g := next.Add(1) - 1
+				if g >= int64(len(groups)) || g >= stop.Load() {
+					return
+				}
+				if err := r.read(int(g), groups[g], each); err != nil {
+					errs[g] = err
+					for s := stop.Load(); g < s && !stop.CompareAndSwap(s, g); s = stop.Load() {
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if cb, ok := err.(*callbackError); ok {
+			return cb.err
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupReader reads row groups, one at a time, into its two batch buffers.
+type groupReader struct {
+	e        *Edges
+	opt      ReadOptions
+	src, dst []uint64
+}
+
+// read passes row group g to each.
+func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint64) error) (err error) {
+	groups := len(r.e.f.RowGroups())
+	defer recoverCorrupt(&err, r.e.path, g, groups)
+	chunks := rg.ColumnChunks()
+	var cs [2]*columnStream
+	for k := range cs {
+		c := &r.e.cols[k]
+		if c.index >= len(chunks) {
+			return &Error{Path: r.e.path, RowGroup: g, Groups: groups, Column: c.name, Row: -1, Msg: "the row group has no such column chunk"}
+		}
+		cs[k] = &columnStream{col: c, group: g, groups: groups, path: r.e.path, opt: &r.opt}
+		md := &r.e.f.Metadata().RowGroups[g].Columns[c.index].MetaData
+		if err := cs[k].checkPages(r.e.r, r.e.f.Size(), md); err != nil {
+			return err
+		}
+		cs[k].pages = chunks[c.index].Pages()
+		defer cs[k].pages.Close()
+		defer cs[k].release()
+	}
+	var rows int64
+	for {
+		n, srcErr := cs[0].fill(r.src)
+		if srcErr != nil && srcErr != io.EOF {
+			return srcErr
+		}
+		m, dstErr := cs[1].fill(r.dst[:n])
+		if dstErr != nil && dstErr != io.EOF {
+			return dstErr
+		}
+		if m < n {
+			return r.e.countError(g, cs)
+		}
+		rows += int64(n)
+		if n > 0 {
+			if err := each(r.src[:n], r.dst[:n]); err != nil {
+				return &callbackError{err}
+			}
+		}
+		if srcErr == io.EOF {
+			break
+		}
+	}
+	var one [1]uint64
+	if k, err := cs[1].fill(one[:]); err != nil && err != io.EOF {
+		return err
+	} else if k > 0 {
+		return r.e.countError(g, cs)
+	}
+	if want := rg.NumRows(); rows != want {
+		return &Error{Path: r.e.path, RowGroup: g, Groups: groups, Row: -1,
+			Msg: fmt.Sprintf("the footer announces %d rows, the columns hold %d", want, rows)}
+	}
+	return nil
+}
+
+// countError is the error for id columns of different lengths.
+func (e *Edges) countError(g int, cs [2]*columnStream) error {
+	return &Error{Path: e.path, RowGroup: g, Groups: len(e.f.RowGroups()), Row: -1,
+		Msg: fmt.Sprintf("columns %q and %q hold different numbers of values (%d and %d read)",
+			cs[0].col.name, cs[1].col.name, cs[0].row, cs[1].row)}
+}
+
+// recoverCorrupt turns a panic of the Parquet library on malformed bytes into an *Error.
+func recoverCorrupt(err *error, path string, group, groups int) {
+	if p := recover(); p != nil {
+		*err = &Error{Path: path, RowGroup: group, Groups: groups, Row: -1, Msg: fmt.Sprintf("corrupt Parquet data (%v)", p)}
+	}
+}
+
+// errShortDictionary is the cause for an index past the end of its dictionary.
+var errShortDictionary = errors.New("dictionary index out of range")
