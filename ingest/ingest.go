@@ -40,6 +40,7 @@ type Options struct {
 	Progress io.Writer    // progress bars go here; nil = none
 	Log      io.Writer    // the final summary; nil = none
 	Format   parse.Format // "" = detect
+	Columns  [2]string    // Parquet: the source and destination id columns ("": src, dst)
 	Backend  string       // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
@@ -122,6 +123,9 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
+	}
+	if rep, done, err := fileFromParquet(r, name, size, opt); done {
+		return rep, err
 	}
 	if rep, done, err := fileFromGPU(r, info, name, size, opt); done {
 		return rep, err

@@ -37,6 +37,10 @@ Formats (detected from the content and the extension; --format overrides):
   gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based; the weights
           are not read
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
+  parquet Parquet, one row per edge: integer id columns src and dst (--columns names
+          others), of any width, signed or unsigned, nulls refused; other columns (a
+          weight, say) are not read: ooc graphs hold no weights yet. Read from a file
+          (its index is at its end), row group by row group on all cores
 
 The graph is undirected unless --directed: each input edge is stored both ways.
 --directed keeps directions and also stores the transpose (in-edges), which BFS needs;
@@ -84,11 +88,13 @@ Examples:
   ooc ingest -o web.ooc --directed web-graph.mtx.gz
   zcat edges.gz | ooc ingest --format snap -o g.ooc -
   ooc ingest --mem 4GiB --shard-size 256MiB --json big.bin32 --format bin32
+  ooc ingest --columns from,to -o web.ooc edges.parquet
 `
 
 type ingestArgs struct {
 	out        string
 	format     string
+	columns    string
 	directed   bool
 	keepLoops  bool
 	keepDups   bool
@@ -109,7 +115,8 @@ const memDefault = "half the RAM or the cgroup limit, whichever is lower"
 func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs := newFlags(e, "ingest")
 	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
-	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64 (default: detect)")
+	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64, parquet (default: detect)")
+	fs.StringVar(&a.columns, "columns", "", "Parquet: the source and destination id columns, `SRC,DST` (default src,dst)")
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
@@ -142,6 +149,10 @@ func runIngest(e *env, args []string) error {
 	if a.workers < 0 {
 		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
 	}
+	columns, err := parseColumns(a.columns)
+	if err != nil {
+		return err
+	}
 	if err := checkOrder(a.order); err != nil {
 		return err
 	}
@@ -165,7 +176,7 @@ func runIngest(e *env, args []string) error {
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
-		Workers: a.workers, Format: format, Backend: a.backend}
+		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns}
 	if !a.quiet {
 		opt.Log = e.stderr
 		if e.isTerminal {
@@ -200,7 +211,7 @@ func defaultOutput(in string) string {
 		ext := strings.ToLower(filepath.Ext(base))
 		switch ext {
 		case ".gz", ".gzip", ".zst", ".zstd", ".txt", ".tsv", ".csv", ".el", ".edges", ".edgelist",
-			".snap", ".mtx", ".gr", ".bin", ".bin32", ".bin64":
+			".snap", ".mtx", ".gr", ".bin", ".bin32", ".bin64", ".parquet":
 			base = base[:len(base)-len(ext)]
 			continue
 		}
@@ -254,4 +265,16 @@ func checkOrder(order string) error {
 		return usagef("--order %q: want auto, degree or input", order)
 	}
 	return nil
+}
+
+// parseColumns reads --columns SRC,DST.
+func parseColumns(s string) ([2]string, error) {
+	if s == "" {
+		return [2]string{}, nil
+	}
+	src, dst, ok := strings.Cut(s, ",")
+	if !ok || src == "" || dst == "" || strings.Contains(dst, ",") {
+		return [2]string{}, usagef("--columns %q: want two column names, SRC,DST", s)
+	}
+	return [2]string{src, dst}, nil
 }

@@ -25,6 +25,8 @@ func (p *parser) detect() error {
 		if err != nil {
 			return err
 		}
+	} else if f == FormatParquet {
+		return p.parquetPipeError()
 	} else if _, err := ParseFormat(string(f)); err != nil {
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
 	}
@@ -65,6 +67,8 @@ func (p *parser) detectFormat(head []byte) (Format, error) {
 	switch {
 	case bytes.HasPrefix(head, []byte("%%MatrixMarket")):
 		return FormatMTX, nil
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return "", p.parquetPipeError()
 	case ext == FormatBin32 || ext == FormatBin64:
 		return ext, nil
 	case bytes.IndexByte(head[:min(len(head), 1024)], 0) >= 0:
@@ -123,3 +127,9 @@ func formatFromExt(name string) Format {
 
 // text reports whether f is a line-based format.
 func (f Format) text() bool { return f == FormatSNAP || f == FormatMTX || f == FormatDIMACS }
+
+// parquetPipeError refuses a Parquet stream: its index is at its end, so ingest reads
+// Parquet from a file (FileFrom), never from a stream.
+func (p *parser) parquetPipeError() error {
+	return &ParseError{Path: p.path, Offset: 0, Msg: "a Parquet file (magic PAR1) is read from its end: name the file, not standard input, a pipe or a compressed stream"}
+}

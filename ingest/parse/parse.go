@@ -21,6 +21,9 @@ const (
 	FormatDIMACS Format = "gr"
 	FormatBin32  Format = "bin32"
 	FormatBin64  Format = "bin64"
+	// FormatParquet is a Parquet edge list; its index is at its end, so the ingest reads
+	// it from a file (ingest/parquet.go) and Parse refuses it.
+	FormatParquet Format = "parquet"
 )
 
 // Edge is one input edge in 0-based ids (1-based formats already shifted down by one).
@@ -124,7 +127,7 @@ func ParseOnly(r io.Reader, opt ParseOptions) (*ParseResult, error) {
 // ParseFormat checks a --format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case FormatSNAP, FormatMTX, FormatDIMACS, FormatBin32, FormatBin64:
+	case FormatSNAP, FormatMTX, FormatDIMACS, FormatBin32, FormatBin64, FormatParquet:
 		return f, nil
 	case "dimacs":
 		return FormatDIMACS, nil
@@ -134,7 +137,7 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("ingest: unknown format %q (want %s): %w", s, formatNames, ErrBadInput)
 }
 
-const formatNames = "snap, mtx, gr, bin32 or bin64"
+const formatNames = "snap, mtx, gr, bin32, bin64 or parquet"
 
 // ErrBadInput is matched by every error that blames the input.
 var ErrBadInput = errors.New("bad input")

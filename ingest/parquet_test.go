@@ -1,0 +1,134 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/store"
+)
+
+// writeParquet writes edges as a Parquet file with columns names (src, dst and a
+// weight), in row groups of groupRows.
+func writeParquet(t *testing.T, path string, edges []parse.Edge, names [2]string, groupRows int) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := parquetio.NewWriter(&buf, []parquetio.Column{{Name: "weight"}, {Name: names[0]}, {Name: names[1]}}, groupRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range edges {
+		if err := w.Write(parquetio.Cell{V: uint64(i)}, parquetio.Cell{V: e.U}, parquetio.Cell{V: e.V}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParquetSameGraph: a Parquet edge list ingests to the shards the same edges give as
+// text, under the orders, directions and worker counts that take other paths (the scan
+// for the degree order and --relabel, the plain parse).
+func TestParquetSameGraph(t *testing.T) {
+	rng, seed := seededRand(t, 7)
+	edges := randomEdges(rng, 50_000, 40_000)
+	dir := t.TempDir()
+	var text strings.Builder
+	for _, e := range edges {
+		fmt.Fprintf(&text, "%d %d\n", e.U, e.V)
+	}
+	txt := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(txt, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pq := filepath.Join(dir, "g.parquet")
+	writeParquet(t, pq, edges, [2]string{"src", "dst"}, 3_000)
+	noExt := filepath.Join(dir, "g.data") // found by its magic
+	writeParquet(t, noExt, edges, [2]string{"from", "to"}, 5_000)
+	for _, opt := range []Options{
+		{Order: store.OrderInput, Workers: 3},
+		{Order: store.OrderDegree, Directed: true, Workers: 2},
+		{Order: OrderAuto, Relabel: true, Workers: 1},
+	} {
+		name := fmt.Sprintf("order %s directed %v relabel %v", opt.Order, opt.Directed, opt.Relabel)
+		opt.Dest = filepath.Join(dir, "txt.ooc")
+		opt.Force = true
+		if _, err := File(txt, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := shardFiles(t, opt.Dest)
+		for _, in := range []struct {
+			path string
+			cols [2]string
+		}{{pq, [2]string{}}, {noExt, [2]string{"from", "to"}}} {
+			opt.Dest = filepath.Join(dir, "pq.ooc")
+			opt.Columns = in.cols
+			rep, err := File(in.path, opt)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, in.path, err)
+			}
+			if rep.Manifest.Input.Format != "parquet" || rep.Manifest.InputEdges != uint64(len(edges)) {
+				t.Errorf("%s: format %q, %d input edges", name, rep.Manifest.Input.Format, rep.Manifest.InputEdges)
+			}
+			got := shardFiles(t, opt.Dest)
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d shards from Parquet, %d from text (seed %d)", name, len(got), len(want), seed)
+			}
+			for f, b := range want {
+				if !bytes.Equal(got[f], b) {
+					t.Errorf("%s: %s differs between the Parquet and the text ingest (seed %d)", name, f, seed)
+				}
+			}
+		}
+	}
+}
+
+// TestParquetErrors: bad Parquet input is a ParseError naming the file and position.
+func TestParquetErrors(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.parquet")
+	writeParquet(t, big, []parse.Edge{{U: 1, V: 2}, {U: 3, V: 1 << 32}}, [2]string{"src", "dst"}, 1)
+	notPq := filepath.Join(dir, "g.parquet")
+	if err := os.WriteFile(notPq, []byte("0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path string
+		opt  Options
+		want string
+	}{
+		{big, Options{}, "big.parquet: row group 1 of 2, column \"dst\", row 0: holds 4294967296, above the largest allowed id 4294967294; ids must be below 2^32-1 (use --relabel)"},
+		{big, Options{Columns: [2]string{"a", "b"}}, `big.parquet: no column "a"; the file has weight, src, dst`},
+		{notPq, Options{}, "g.parquet: not a Parquet file: 4 bytes"},
+	}
+	for _, c := range cases {
+		c.opt.Dest = filepath.Join(dir, "out.ooc")
+		_, err := File(c.path, c.opt)
+		if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want a bad-input error containing %q", err, c.want)
+		}
+		if _, serr := os.Stat(c.opt.Dest); serr == nil {
+			t.Errorf("%s: a graph was left behind", c.path)
+		}
+	}
+	// relabeled, the large id is fine
+	if _, err := File(big, Options{Dest: filepath.Join(dir, "r.ooc"), Relabel: true}); err != nil {
+		t.Error(err)
+	}
+	// a stream is refused with the reason
+	b, _ := os.ReadFile(big)
+	_, err := FileFrom(bytes.NewReader(b), "-", -1, Options{Dest: filepath.Join(dir, "s.ooc")})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "read from its end") {
+		t.Errorf("Parquet on standard input: %v", err)
+	}
+}
