@@ -8,12 +8,13 @@ import (
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 )
 
 // cpuEngine is the "cpu" backend: direction-optimizing BFS (package bfs), Afforest
-// (package afforest), PageRank (package pagerank) and k-core (package kcore) on all
-// cores, reading the compressed shards in place.
+// (package afforest), PageRank (package pagerank), k-core (package kcore) and SSSP
+// (package sssp) on all cores, reading the compressed shards in place.
 type cpuEngine struct {
 	g   *store.Graph
 	adj *store.Compressed
@@ -44,6 +45,14 @@ func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 
 func (e *cpuEngine) KCore() (*KCoreResult, error) {
 	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers})
+}
+
+func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
+	w, err := EdgeWeights(e.g, opt)
+	if err != nil {
+		return nil, err
+	}
+	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta})
 }
 
 func (e *cpuEngine) Plan() string {

@@ -13,7 +13,7 @@ import (
 )
 
 // Example ingests a small edge list, opens the graph, picks a backend and runs BFS,
-// connected components, PageRank and k-core on it.
+// connected components, PageRank, k-core and shortest paths on it.
 func Example() {
 	dir, err := os.MkdirTemp("", "ooc-example")
 	if err != nil {
@@ -65,10 +65,18 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println("max core:", core.MaxCore, "core numbers:", core.Core)
+
+	// The store holds no edge weights yet: every edge weighs 1, as in BFS.
+	sp, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("distance 0 -> 3:", sp.Dist[3], "vertex 4 reached:", sp.Dist[4] != ooc.Infinity)
 	// Output:
 	// bfs from 0: 4 vertices reached, depth 3, 3 edges
 	// vertex 5 reached: false
 	// 2 components, the largest of 4 vertices
 	// highest PageRank: [1 2] converged: true
 	// max core: 1 core numbers: [1 1 1 1 1 1]
+	// distance 0 -> 3: 3 vertex 4 reached: false
 }

@@ -84,6 +84,11 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 	return nil, fmt.Errorf("gpu: kcore has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
 }
 
+// SSSP has no GPU version yet.
+func (e *gpuEngine) SSSP(uint32, SSSPOptions) (*SSSPResult, error) {
+	return nil, fmt.Errorf("gpu: sssp has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+}
+
 // Plan says what is where, for -v and --json.
 func (e *gpuEngine) Plan() string {
 	p := e.dg.Plan

@@ -20,6 +20,7 @@ import (
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -31,7 +32,31 @@ type (
 	PageRankOptions = pagerank.Options // tolerance and iteration limit of a PageRank run
 	PageRankResult  = pagerank.Result  // PageRank scores
 	KCoreResult     = kcore.Result     // core numbers
+	SSSPResult      = sssp.Result      // shortest-path distances from one source
+	Weights         = sssp.Weights     // edge weights aligned with the out-lists
 )
+
+// SSSPOptions tune a shortest-path run; the zero value means the defaults.
+type SSSPOptions struct {
+	Delta uint32 // delta-stepping's bin width; 0 means sssp.DefaultDelta
+	// UnitWeights weighs every edge 1 (the distances are then BFS levels). Without it the
+	// graph's own weights are used, which the store format does not hold yet.
+	UnitWeights bool
+}
+
+// EdgeWeights returns the weights SSSP runs with on g: all 1 with opt.UnitWeights, and
+// otherwise an error matching ErrNoWeights (the weights section of the format is to
+// come). Validation uses it to check distances against the same weights.
+func EdgeWeights(g *store.Graph, opt SSSPOptions) (Weights, error) {
+	if !opt.UnitWeights {
+		return nil, fmt.Errorf("sssp: the graph has no edge weights (ingest with --weights once ooc stores them, or give --unit-weights): %w", ErrNoWeights)
+	}
+	return sssp.NewUnitWeights(store.NewCompressed(g)), nil
+}
+
+// ErrNoWeights is matched by the error for a shortest-path run on a graph without edge
+// weights; the CLI reports it as a usage error.
+var ErrNoWeights = errors.New("no edge weights")
 
 // PageRank defaults for the zero PageRankOptions.
 const (
@@ -40,11 +65,14 @@ const (
 )
 
 // ErrUnsupported is matched by errors for an algorithm that the backend does not run
-// (so far, PageRank and k-core on the GPU).
+// (so far, PageRank, k-core and SSSP on the GPU).
 var ErrUnsupported = errors.New("not supported by this backend")
 
 // Unreached marks a vertex the BFS did not reach, in both Parent and Level.
 const Unreached = bfs.Unreached
+
+// Infinity is the distance of a vertex SSSP does not reach.
+const Infinity = sssp.Inf
 
 // Direction names used in LevelStat.
 const (
@@ -124,6 +152,9 @@ type Engine interface {
 	PageRank(opt PageRankOptions) (*PageRankResult, error)
 	// KCore computes the core number of every vertex (package kcore).
 	KCore() (*KCoreResult, error)
+	// SSSP computes the shortest-path distances from src (an internal id) by
+	// delta-stepping (package sssp), with the weights EdgeWeights gives.
+	SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error)
 	// Plan says in a few lines how the engine holds the graph (threads, memory, what is
 	// resident on the device), for -v.
 	Plan() string

@@ -136,7 +136,7 @@ func TestPageRankKCoreCorruptGraph(t *testing.T) {
 }
 
 func TestHelpPageRankKCore(t *testing.T) {
-	for _, c := range []string{"pagerank", "kcore"} {
+	for _, c := range []string{"pagerank", "kcore", "sssp"} {
 		code, stdout, _ := runCLI(t, "", "help", c)
 		if code != exitOK || !strings.Contains(stdout, "Examples:") || !strings.Contains(stdout, "-validate") {
 			t.Errorf("help %s: exit %d\n%s", c, code, stdout)

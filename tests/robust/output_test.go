@@ -31,6 +31,10 @@ var writers = []writer{
 	{name: "kcore-text", args: func(o string) []string { return []string{"kcore", "--text", "-o", o, "g.ooc"} }},
 	{name: "pagerank", args: func(o string) []string { return []string{"pagerank", "-o", o, "g.ooc"} }},
 	{name: "pagerank-text", args: func(o string) []string { return []string{"pagerank", "--text", "-o", o, "g.ooc"} }},
+	{name: "sssp", args: func(o string) []string { return []string{"sssp", "--unit-weights", "--src", "1", "-o", o, "g.ooc"} }},
+	{name: "sssp-text", args: func(o string) []string {
+		return []string{"sssp", "--unit-weights", "--src", "1", "--text", "-o", o, "g.ooc"}
+	}},
 	{name: "gen-edges", args: func(o string) []string {
 		return []string{"gen", "urand", "--scale", "6", "-q", "-o", o}
 	}},
@@ -321,6 +325,7 @@ func TestOutputFull(t *testing.T) {
 		{"bfs", "--src", "1", "g.ooc"}, {"bfs", "--src", "1", "--text", "g.ooc"}, {"bfs", "--src", "1", "-o", "-", "g.ooc"},
 		{"cc", "g.ooc"}, {"cc", "--text", "g.ooc"}, {"cc", "--json", "g.ooc"},
 		{"kcore", "g.ooc"}, {"kcore", "--text", "g.ooc"}, {"pagerank", "--json", "g.ooc"}, {"pagerank", "--text", "g.ooc"},
+		{"sssp", "--unit-weights", "--src", "1", "--json", "g.ooc"}, {"sssp", "--unit-weights", "--src", "1", "--text", "g.ooc"},
 		{"gen", "urand", "--scale", "6", "-q", "-o", "-"}, {"ingest", "-q", "--json", "--force", "-o", "h.ooc", "e.txt"},
 		{"help"}, {"help", "bfs"},
 	}

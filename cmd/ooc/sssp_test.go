@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The graph of bfsGraph: the path 0-1-2-3, the edge 4-5 apart and the isolated vertex 6.
+
+func TestSSSPCommand(t *testing.T) {
+	dir := bfsGraph(t)
+	code, stdout, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", "--text", "-v", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "0 0\n1 1\n2 2\n3 3\n4 -\n5 -\n6 -\n"; stdout != want {
+		t.Fatalf("text %q, want %q", stdout, want)
+	}
+	for _, want := range []string{"source 0", "reached 4 vertices", "largest distance 3", "delta 1", "backend cpu", "plan: cpu", "edges relaxed"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+}
+
+func TestSSSPJSONAndFile(t *testing.T) {
+	dir := bfsGraph(t)
+	out := filepath.Join(t.TempDir(), "dist.bin")
+	code, stdout, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "5", "--json", "--validate", "--delta", "3", "-o", out, dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got ssspJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %q", err, stdout)
+	}
+	if got.Source != 5 || got.Reached != 2 || got.MaxDistance != 1 || got.Delta != 3 || !got.Validated || !got.UnitWeights || got.Backend != "cpu" {
+		t.Fatalf("%+v", got)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 32+4*7 || string(b[:8]) != ssspMagic || binary.LittleEndian.Uint64(b[8:]) != 7 || binary.LittleEndian.Uint64(b[16:]) != 5 {
+		t.Fatalf("distance file: %d bytes, header %q", len(b), b[:min(len(b), 32)])
+	}
+	for v, want := range []uint32{^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), 1, 0, ^uint32(0)} {
+		if d := binary.LittleEndian.Uint32(b[32+4*v:]); d != want {
+			t.Errorf("distance of %d: %d, want %d", v, d, want)
+		}
+	}
+}
+
+func TestSSSPBadArgs(t *testing.T) {
+	dir := bfsGraph(t)
+	code, _, stderr := runCLI(t, "", "sssp", "--src", "0", dir)
+	if code != exitUsage || !strings.Contains(stderr, "--unit-weights") {
+		t.Errorf("no weights: exit %d, %q; want exit 2 naming --unit-weights", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"--src", "6"}, // isolated
+		{"--src", "7"}, // not a vertex
+		{"--backend", "gpu"},
+		{"--backend", "tpu"},
+		{"--workers", "-1"},
+		{"--delta", "-1"},
+		{"--delta", "4294967296"},
+		{"--text", "--json"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"sssp", "--unit-weights", dir}, args...)...)
+		if code != exitUsage || !strings.HasPrefix(stderr, "ooc sssp: ") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+	corruptGraph(t, dir)
+	if code, _, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", dir); code != exitCorrupt {
+		t.Errorf("corrupt graph: exit %d, %q", code, stderr)
+	}
+}
