@@ -25,7 +25,15 @@ const GPUMargin = 512 << 20
 type gpuEngine struct {
 	dev *cuda.Device
 	dg  *gpu.Graph
+	bfs *bfs.GPU
+	cc  *afforest.GPU
 	opt Options
+}
+
+// gpuWork is the workspace the plan reserves: the state of the larger of the algorithms.
+func gpuWork(g *store.Graph, opt Options) []gpu.Item {
+	shards := gpu.Sizes(g)
+	return gpu.Largest(bfs.DeviceState(g.NumVertices(), shards), afforest.DeviceState(g.NumVertices(), opt.ccOptions()))
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
@@ -39,7 +47,7 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), dev.Budget())
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), dev.Budget(), gpuWork(g, opt))
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -48,18 +56,26 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 		fmt.Fprintf(opt.Verbose, "gpu: %s, compute %d.%d, %d SMs, %s\n%s", dev.Name, dev.CC[0], dev.CC[1], dev.SMs,
 			bytesize.Format(dev.Total), p)
 	}
-	dg, err := gpu.Load(dev, g, p, opt.Verbose, bfs.Fatbin, afforest.Fatbin)
+	dg, err := gpu.Load(dev, g, p, opt.Verbose)
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	return &gpuEngine{dev: dev, dg: dg, opt: opt}, nil
+	e := &gpuEngine{dev: dev, dg: dg, opt: opt}
+	if e.bfs, err = bfs.NewGPU(dg); err == nil {
+		e.cc, err = afforest.NewGPU(dg)
+	}
+	if err != nil {
+		e.Close()
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	return e, nil
 }
 
 func (e *gpuEngine) Name() string { return "gpu" }
 
 func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
-	r, err := e.dg.BFS(src, e.opt.Alpha, e.opt.Beta)
+	r, err := e.bfs.Run(src, e.opt.bfsOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
 	}
@@ -67,7 +83,7 @@ func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
 }
 
 func (e *gpuEngine) CC() (*CCResult, error) {
-	r, err := afforest.RunGPU(e.dg, e.opt.ccOptions())
+	r, err := e.cc.Run(e.opt.ccOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: cc: %w", err)
 	}
@@ -107,7 +123,18 @@ func (e *gpuEngine) Memory() (budget, peak, driver int64, err error) {
 }
 
 func (e *gpuEngine) Close() error {
-	err := e.dg.Close()
+	var err error
+	if e.bfs != nil {
+		err = e.bfs.Close()
+	}
+	if e.cc != nil {
+		if cerr := e.cc.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if cerr := e.dg.Close(); err == nil {
+		err = cerr
+	}
 	if cerr := e.dev.Close(); err == nil {
 		err = cerr
 	}

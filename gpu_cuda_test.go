@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -32,7 +34,7 @@ func needGPU(t *testing.T) {
 // budgets are the --vram values a graph is checked at: everything resident, only the
 // per-vertex state (all sections pinned), and the state plus half of the graph.
 func budgets(t *testing.T, g *store.Graph) []int64 {
-	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40)
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40, work(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ func checkMemory(t *testing.T, name string, e ooc.Engine, vram int64) {
 // streamBudgets are budgets at which the adjacency stays pinned but the two staging buffers
 // fit: the indexes, staging and first neighbours on the device, or no first neighbours.
 func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
-	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40)
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40, work(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +260,7 @@ func TestStreamModes(t *testing.T) {
 					g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
 					bs := streamBudgets(t, g, stage)
 					for _, b := range bs {
-						p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), b)
+						p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), b, work(g))
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -298,4 +300,10 @@ func TestStreamModes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// work is the workspace the gpu backend reserves (gpu_cuda.go's gpuWork, default options).
+func work(g *store.Graph) []gpu.Item {
+	return gpu.Largest(bfs.DeviceState(g.NumVertices(), gpu.Sizes(g)),
+		afforest.DeviceState(g.NumVertices(), afforest.Options{}))
 }

@@ -13,77 +13,121 @@ import (
 
 const gpuBlock = 256
 
-// RunGPU is Run on a graph placed on the device by package gpu (afforest/afforest.cu):
-// the same rounds, the same seeded choice of the skipped component and the same linking
-// rule, so the labels (each component's smallest vertex) equal the CPU's. The labels live
-// in the BFS parent buffer and the samples in the BFS queues: CC needs no memory of its own.
-func RunGPU(dg *gpu.Graph, opt Options) (*Result, error) {
+// GPU runs Afforest on a graph placed on the device by package gpu (afforest.cu).
+type GPU struct {
+	dg  *gpu.Graph
+	mod *cuda.Module
+}
+
+// NewGPU loads afforest.cu's kernels for runs on dg.
+func NewGPU(dg *gpu.Graph) (*GPU, error) {
+	g := &GPU{dg: dg}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		g.mod, err = c.Load("afforest", Fatbin)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Close unloads the kernels.
+func (g *GPU) Close() error {
+	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
+		err := c.Unload(g.mod)
+		g.mod = nil
+		return err
+	})
+}
+
+// Run is the package's Run on the device: the same rounds, the same seeded choice of the
+// skipped component and the same linking rule, so the labels (each component's smallest
+// vertex) equal the CPU's. Its labels and samples live in buffers of its own, carved from
+// the runtime's workspace.
+func (g *GPU) Run(opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
+	dg, m := g.dg, g.mod
 	n := dg.N
 	res := &Result{Labels: make([]uint32, n)}
 	if n == 0 {
 		CountComponents(res)
 		return res, nil
 	}
-	comp := dg.State["parent"].Ptr
-	m := dg.CCMod
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		t0 := time.Now()
-		all := func(name string, args ...uint64) error {
-			return c.Launch(m, name, dg.Grid(uint64(n), gpuBlock), gpuBlock, args...)
+		dg.Work.Reset()
+		st := takeState(dg.Work, n, opt.Samples)
+		if err := dg.Work.Err(); err != nil {
+			return err
 		}
-		perShard := func(shards []gpu.DevShard, name string, extra ...uint64) error {
+		comp, link := st.comp.Ptr(), st.counters.Ptr()
+		first, k := dg.FirstArray()
+		t0 := time.Now()
+		grid := dg.Grid(uint64(n), gpuBlock)
+		// perShard launches f over every shard with vertices, with the link counter when its
+		// lists are pinned host memory
+		perShard := func(shards []gpu.DevShard, f func(s gpu.DevShard, bytes cuda.DevPtr) error) error {
 			for _, s := range shards {
 				if s.N == 0 {
 					continue
 				}
-				args := append(s.Args(), extra...)
+				var bytes cuda.DevPtr
 				if s.AdjPinned {
-					args = append(args, uint64(dg.LinkCounter()))
-				} else {
-					args = append(args, 0)
+					bytes = link
 				}
-				if err := c.Launch(m, name, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, args...); err != nil {
+				if err := f(s, bytes); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		if err := c.Memset32(dg.LinkCounter(), 0, 2); err != nil {
+		if err := c.Memset32(link, 0, 2); err != nil {
 			return err
 		}
-		if err := all("cc_init", uint64(comp), uint64(n)); err != nil {
+		if err := launchCcInit(c, m, grid, gpuBlock, comp, n); err != nil {
 			return err
 		}
 		rounds := max(opt.Rounds, 0)
-		for k := 0; k < rounds; k++ {
-			first := []uint64{0, 0} // the first-neighbour array holds in-lists: out-lists only when undirected
+		for r := 0; r < rounds; r++ {
+			// the first-neighbour array holds in-lists: out-lists only when undirected
+			f, fk := cuda.DevPtr(0), uint32(0)
 			if !dg.G.Directed() {
-				first = dg.FirstArgs()
+				f, fk = first, k
 			}
-			if err := perShard(dg.Out, "cc_sample", append([]uint64{uint64(comp), uint64(k)}, first...)...); err != nil {
+			err := perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
+				return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+					comp, uint32(r), f, fk, bytes)
+			})
+			if err != nil {
 				return err
 			}
-			if err := all("cc_compress", uint64(comp), uint64(n)); err != nil {
+			if err := launchCcCompress(c, m, grid, gpuBlock, comp, n); err != nil {
 				return err
 			}
 		}
 		skip := ^uint32(0)
 		if rounds > 0 {
 			var err error
-			if skip, err = mostFrequentGPU(c, dg, opt.Samples, opt.Seed); err != nil {
+			if skip, err = mostFrequentGPU(c, m, dg, st, opt.Samples, opt.Seed); err != nil {
 				return err
 			}
 		}
-		if err := perShard(dg.Out, "cc_finish", uint64(comp), uint64(skip), uint64(rounds)); err != nil {
+		finish := func(shards []gpu.DevShard, from uint32) error {
+			return perShard(shards, func(s gpu.DevShard, bytes cuda.DevPtr) error {
+				return launchCcFinish(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+					comp, skip, from, bytes)
+			})
+		}
+		if err := finish(dg.Out, uint32(rounds)); err != nil {
 			return err
 		}
 		if dg.G.Directed() {
-			if err := perShard(dg.In, "cc_finish", uint64(comp), uint64(skip), 0); err != nil {
+			if err := finish(dg.In, 0); err != nil {
 				return err
 			}
 		}
-		if err := all("cc_compress", uint64(comp), uint64(n)); err != nil {
+		if err := launchCcCompress(c, m, grid, gpuBlock, comp, n); err != nil {
 			return err
 		}
 		if err := c.Sync(); err != nil {
@@ -91,7 +135,7 @@ func RunGPU(dg *gpu.Graph, opt Options) (*Result, error) {
 		}
 		res.Seconds = time.Since(t0).Seconds()
 		var zc uint64
-		if err := c.DtoH(unsafe.Pointer(&zc), dg.LinkCounter(), 8); err != nil {
+		if err := c.DtoH(unsafe.Pointer(&zc), link, 8); err != nil {
 			return err
 		}
 		if res.BytesZeroCopy = int64(zc); zc > 0 {
@@ -108,7 +152,7 @@ func RunGPU(dg *gpu.Graph, opt Options) (*Result, error) {
 
 // mostFrequentGPU draws the CPU's samples (same generator and seed) and gathers their
 // labels on the device.
-func mostFrequentGPU(c *cuda.Ctx, dg *gpu.Graph, samples int, seed uint64) (uint32, error) {
+func mostFrequentGPU(c *cuda.Ctx, m *cuda.Module, dg *gpu.Graph, st devState, samples int, seed uint64) (uint32, error) {
 	n := dg.N
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	idx := make([]uint32, samples)
@@ -116,21 +160,20 @@ func mostFrequentGPU(c *cuda.Ctx, dg *gpu.Graph, samples int, seed uint64) (uint
 		idx[i] = rng.Uint32N(n)
 	}
 	got := make([]uint32, samples)
-	qa, qb := dg.State["queue-a"], dg.State["queue-b"]
-	if int64(4*samples) <= qa.Bytes {
-		if err := c.HtoD(qa.Ptr, unsafe.Pointer(&idx[0]), int64(4*samples)); err != nil {
+	if int64(samples) <= int64(n)+1 {
+		if err := c.HtoD(st.idx.Ptr(), unsafe.Pointer(&idx[0]), int64(4*samples)); err != nil {
 			return 0, err
 		}
-		if err := c.Launch(dg.CCMod, "cc_gather", dg.Grid(uint64(samples), gpuBlock), gpuBlock,
-			uint64(dg.State["parent"].Ptr), uint64(qa.Ptr), uint64(qb.Ptr), uint64(samples)); err != nil {
+		if err := launchCcGather(c, m, dg.Grid(uint64(samples), gpuBlock), gpuBlock, st.comp.Ptr(), st.idx.Ptr(), st.got.Ptr(),
+			uint32(samples)); err != nil {
 			return 0, err
 		}
-		if err := c.DtoH(unsafe.Pointer(&got[0]), qb.Ptr, int64(4*samples)); err != nil {
+		if err := c.DtoH(unsafe.Pointer(&got[0]), st.got.Ptr(), int64(4*samples)); err != nil {
 			return 0, err
 		}
 	} else { // fewer vertices than samples: read all labels
 		comp := make([]uint32, n)
-		if err := c.DtoH(unsafe.Pointer(&comp[0]), dg.State["parent"].Ptr, 4*int64(n)); err != nil {
+		if err := c.DtoH(unsafe.Pointer(&comp[0]), st.comp.Ptr(), 4*int64(n)); err != nil {
 			return 0, err
 		}
 		for i, v := range idx {

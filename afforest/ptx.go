@@ -3,6 +3,7 @@ package afforest
 import _ "embed" // for the fatbin below
 
 //go:generate ../scripts/gen-ptx.sh
+//go:generate go run ../tools/kernelgen afforest.cu
 
 // Fatbin is afforest.cu compiled by scripts/gen-ptx.sh into one compressed fatbin with native SASS
 // for sm_80/86/89/90 and PTX for compute_75, ready for cuModuleLoadData: the driver picks

@@ -3,6 +3,7 @@ package bfs
 import _ "embed" // for the fatbin below
 
 //go:generate ../scripts/gen-ptx.sh
+//go:generate go run ../tools/kernelgen bfs.cu
 
 // Fatbin is bfs.cu compiled by scripts/gen-ptx.sh into one compressed fatbin with native SASS
 // for sm_80/86/89/90 and PTX for compute_75, ready for cuModuleLoadData: the driver picks

@@ -163,7 +163,7 @@ func TestPlanStage(t *testing.T) {
 	s := shards(8, 1000, 1<<20)
 	staged := 0
 	for _, budget := range []int64{200 << 10, 1 << 20, 3 << 20, 64 << 20} {
-		p, err := Make(8000, s, budget)
+		p, err := Make(8000, s, budget, work(8000, s))
 		if err != nil {
 			continue
 		}
@@ -187,7 +187,7 @@ func TestPlanStage(t *testing.T) {
 		t.Error("no budget got staging buffers")
 	}
 	t.Setenv("OOC_GPU_STAGE", "lots")
-	if _, err := Make(8000, s, 1<<20); err == nil {
+	if _, err := Make(8000, s, 1<<20, work(8000, s)); err == nil {
 		t.Error("Make accepted OOC_GPU_STAGE=lots")
 	}
 }

@@ -3,7 +3,6 @@
 package gpu
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -24,23 +23,17 @@ type DevShard struct {
 	AdjPinned     bool // Adj is pinned host memory: list reads cross the link
 }
 
-// Args returns the five kernel parameters of SHARD_PARAMS (store/graph.cuh).
-func (s DevShard) Args() []uint64 {
-	return []uint64{uint64(s.Adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N)}
-}
-
 // Graph is a graph placed on a device by a Plan.
 type Graph struct {
 	Dev      *cuda.Device
 	Plan     *Plan
 	G        *store.Graph
 	N        uint32
-	Out, In  []DevShard // In is Out on an undirected graph
-	OutTable *cuda.Buffer
-	State    map[string]*cuda.Buffer
-	BFSMod   *cuda.Module
-	CCMod    *cuda.Module
-	Log      io.Writer    // per-level lines of every BFS when not nil
+	Out, In  []DevShard   // In is Out on an undirected graph
+	OutTable *cuda.Buffer // the out shards as ShardEntry rows
+	Work     *Workspace   // the algorithms' workspace (Plan.Work bytes of device memory)
+	mod      *cuda.Module // runtime.cu
+	Log      io.Writer    // -v lines of the runtime and the algorithms when not nil
 	First    *cuda.Buffer // first FirstK neighbours of every vertex (in-lists), or nil
 	FirstK   int
 	Copied   int64   // bytes copied to the device at load
@@ -54,27 +47,29 @@ type Graph struct {
 	outHost []hostShard
 	stage   [2]*cuda.Buffer
 	copyS   *cuda.Stream
-	copied  [2]*cuda.Event  // staging buffer b filled
-	kdone   [2]*cuda.Event  // the sweep reading staging buffer b finished
-	buHist  map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
+	copied  [2]*cuda.Event // staging buffer b filled
+	kdone   [2]*cuda.Event // the sweep reading staging buffer b finished
 }
 
-// Load allocates the state, copies the resident sections, pins the rest and loads the
-// kernels (the fatbins of bfs.cu and afforest.cu). On error everything taken so far is released.
-func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer, bfsImage, ccImage []byte) (*Graph, error) {
-	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), State: map[string]*cuda.Buffer{}, Log: log}
+// Load allocates the workspace and the shard table, copies the resident sections, pins the
+// rest and fills the first-neighbour array (runtime.cu). On error everything taken so far
+// is released.
+func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error) {
+	dg := &Graph{Dev: d, Plan: p, G: g, N: g.NumVertices(), Log: log}
 	var err error
 	if dg.Mode, err = ParseMode(os.Getenv("OOC_GPU_STREAM")); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
 	err = d.Do(func(c *cuda.Ctx) error {
-		for _, it := range p.State {
-			b, err := c.Alloc(it.Name, it.Bytes)
-			if err != nil {
-				return err
-			}
-			dg.State[it.Name] = b
+		work, err := c.Alloc("workspace", p.Work)
+		if err != nil {
+			return err
+		}
+		dg.Work = NewWorkspace(uint64(work.Ptr), p.Work)
+		table := p.State[len(p.State)-1]
+		if dg.OutTable, err = c.Alloc(table.Name, table.Bytes); err != nil {
+			return err
 		}
 		var ps []*store.Shard
 		for _, csr := range []*store.CSR{g.Out(), g.In()} {
@@ -113,41 +108,28 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer, bfsImage, ccIm
 			}
 			dg.FirstK = p.FirstK
 		}
-		dg.OutTable = dg.State["shard-table"]
-		tab := make([]byte, 40*len(dg.Out))
+		tab := make([]ShardEntry, len(dg.Out))
 		for i, s := range dg.Out {
-			e := tab[40*i:]
-			binary.LittleEndian.PutUint64(e[0:], uint64(s.Adj))
-			binary.LittleEndian.PutUint64(e[8:], uint64(s.Off))
-			binary.LittleEndian.PutUint64(e[16:], uint64(s.Deg))
-			binary.LittleEndian.PutUint32(e[24:], s.Lo)
-			binary.LittleEndian.PutUint32(e[28:], s.N)
+			tab[i] = ShardEntry{Adj: uint64(s.Adj), Off: uint64(s.Off), Deg: uint64(s.Deg), Lo: s.Lo, N: s.N}
 			if dg.outHost[i].pinned {
-				binary.LittleEndian.PutUint32(e[32:], 1)
+				tab[i].Pinned = 1
 			}
 		}
 		if len(tab) > 0 {
-			if err := c.HtoD(dg.OutTable.Ptr, unsafe.Pointer(&tab[0]), int64(len(tab))); err != nil {
+			if err := c.HtoD(dg.OutTable.Ptr, unsafe.Pointer(&tab[0]), int64(len(tab))*int64(unsafe.Sizeof(tab[0]))); err != nil {
 				return err
 			}
 		}
-		for _, m := range []struct {
-			name string
-			img  []byte
-			dst  **cuda.Module
-		}{{"bfs", bfsImage, &dg.BFSMod}, {"afforest", ccImage, &dg.CCMod}} {
-			var err error
-			if *m.dst, err = c.Load(m.name, m.img); err != nil {
-				return err
-			}
+		if dg.mod, err = c.Load("runtime", runtimeFatbin); err != nil {
+			return err
 		}
 		if err := dg.setupStaging(c); err != nil {
 			return err
 		}
 		if dg.First != nil {
 			for _, s := range dg.In {
-				args := append(s.Args(), uint64(dg.First.Ptr), uint64(dg.FirstK))
-				if err := c.Launch(dg.BFSMod, "first_fill", dg.Grid(uint64(s.N), 256), 256, args...); err != nil {
+				if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+					dg.First.Ptr, uint32(dg.FirstK)); err != nil {
 					return err
 				}
 			}
@@ -222,17 +204,17 @@ func u32bytes(x []uint32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x))
 }
 
-// LinkCounter is the device word (u64) into which kernels add the list bytes they decode
-// from pinned shards; callers zero it.
-func (dg *Graph) LinkCounter() cuda.DevPtr { return dg.State["counters"].Ptr + cntLink }
-
-// FirstArgs are the first-neighbour kernel parameters (null when there is none).
-func (dg *Graph) FirstArgs() []uint64 {
+// FirstArray is the device array of every vertex's first K in-neighbours (NONE-padded;
+// out-neighbours on an undirected graph), and K; 0, 0 when the plan keeps none.
+func (dg *Graph) FirstArray() (cuda.DevPtr, uint32) {
 	if dg.First == nil {
-		return []uint64{0, 0}
+		return 0, 0
 	}
-	return []uint64{uint64(dg.First.Ptr), uint64(dg.FirstK)}
+	return dg.First.Ptr, uint32(dg.FirstK)
 }
+
+// Ptr is the device address of b.
+func (b Buf[T]) Ptr() cuda.DevPtr { return cuda.DevPtr(b.Addr) }
 
 // Close unpins the host sections and frees every device allocation.
 func (dg *Graph) Close() error {
@@ -248,9 +230,8 @@ func (dg *Graph) Close() error {
 			keep(c.Unregister(p))
 		}
 		dg.pins = nil
-		keep(c.Unload(dg.BFSMod))
-		keep(c.Unload(dg.CCMod))
-		dg.BFSMod, dg.CCMod = nil, nil
+		keep(c.Unload(dg.mod))
+		dg.mod = nil
 		keep(c.FreeAll())
 		return first
 	})
@@ -261,4 +242,10 @@ func (dg *Graph) Close() error {
 func (dg *Graph) Grid(work uint64, block int) int {
 	g := (work + uint64(block) - 1) / uint64(block)
 	return int(min(g, uint64(dg.Dev.SMs*16)))
+}
+
+// String says where the graph is, for -v.
+func (dg *Graph) String() string {
+	return fmt.Sprintf("%s (compute %d.%d, %d SMs, %s)\n%s", dg.Dev.Name, dg.Dev.CC[0], dg.Dev.CC[1], dg.Dev.SMs,
+		bytesize.Format(dg.Dev.Total), dg.Plan)
 }

@@ -13,7 +13,9 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
@@ -60,7 +62,8 @@ type Placement struct {
 type Plan struct {
 	Budget    int64
 	Vertices  uint32
-	State     []Item // per-vertex state, always on the device
+	State     []Item // per-vertex state, always on the device: the workspace's items, then the shard table
+	Work      int64  // bytes of the workspace (the items of State but the last)
 	Shards    []Placement
 	FirstK    int   // first neighbours per vertex kept on the device (0: none)
 	First     int64 // bytes of that array
@@ -83,30 +86,31 @@ func alignSection(n int64) int64 {
 	return align(n)
 }
 
-// HugeBlocks is the smallest threshold of td_expand (bfs/bfs.cu) above which lists
-// are expanded by whole thread blocks; the huge list holds at most one entry per such list.
-const HugeBlocks = 8
+// TableItem is the device shard table for shards shards (ShardEntry rows; at least one).
+func TableItem(shards int) Item {
+	return Item{"shard-table", int64(unsafe.Sizeof(ShardEntry{})) * int64(max(shards, 1))}
+}
 
-// StateItems lists the per-vertex device state of the BFS and CC kernels for n vertices
-// and a graph of at most maxEdges directed edges in one direction. CC reuses the BFS
-// buffers (labels in parent, samples in a queue).
-func StateItems(n uint32, maxEdges uint64, shards int) []Item {
-	v := int64(n) + 1
-	words := (v + 31) / 32
-	huge := int64(maxEdges/(HugeBlocks*store.BlockSize)) + 1
-	return []Item{
-		{"parent", 4 * v},
-		{"level", 4 * v},
-		{"queue-a", 4 * v},
-		{"queue-b", 4 * v},
-		{"visited", 4 * words},
-		{"frontier", 4 * words},
-		{"next", 4 * words},
-		{"huge", 4 * huge},
-		{"counters", 64},
-		{"shard-table", int64(40 * max(shards, 1))}, // store/graph.cuh's Shard
-		{"shard-bytes", int64(16 * max(shards, 1))}, // per shard: list bytes decoded from pinned, from device memory
+// MaxDirEdges is the directed edges of the larger direction of shards, for algorithms
+// that size a buffer by the edges of a whole direction.
+func MaxDirEdges(shards []ShardSize) uint64 {
+	var perDir [2]uint64
+	for _, s := range shards {
+		perDir[s.Dir&1] += s.Edges
 	}
+	return max(perDir[0], perDir[1])
+}
+
+// Largest returns the set of items with the largest Sum: the workspace that holds the
+// state of any one of the algorithms whose sets these are.
+func Largest(sets ...[]Item) []Item {
+	var best []Item
+	for _, s := range sets {
+		if best == nil || Sum(s) > Sum(best) {
+			best = s
+		}
+	}
+	return best
 }
 
 // Sum adds the aligned sizes of items.
@@ -126,18 +130,10 @@ const FirstK = 2
 var ErrStateTooBig = fmt.Errorf("device budget too small for the per-vertex state")
 
 // Make plans shards (in vertex order, out direction first) for n vertices within budget
-// bytes of device memory.
-func Make(n uint32, shards []ShardSize, budget int64) (*Plan, error) {
-	var maxEdges uint64
-	for _, s := range shards {
-		maxEdges = max(maxEdges, s.Edges)
-	}
-	// the huge list is sized by the edges of a whole direction
-	var perDir [2]uint64
-	for _, s := range shards {
-		perDir[s.Dir&1] += s.Edges
-	}
-	p := &Plan{Budget: budget, Vertices: n, State: StateItems(n, max(perDir[0], perDir[1]), len(shards))}
+// bytes of device memory. work is the algorithms' workspace (see Workspace and Largest);
+// the plan places it, and the shard table, before any graph section.
+func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error) {
+	p := &Plan{Budget: budget, Vertices: n, Work: Sum(work), State: append(slices.Clip(work), TableItem(len(shards)))}
 	need := Sum(p.State)
 	if need > budget {
 		return nil, fmt.Errorf("stream: %d vertices need %s of device memory for their BFS/CC state, more than the budget of %s (a --vram of at least %s would run, with the whole graph pinned in host memory): %w",

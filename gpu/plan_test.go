@@ -19,7 +19,7 @@ func shards(k int, n uint32, adj int64) []ShardSize {
 
 func TestPlanFitsAll(t *testing.T) {
 	s := shards(4, 1000, 1<<20)
-	p, err := Make(4000, s, 1<<30)
+	p, err := Make(4000, s, 1<<30, work(4000, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +40,13 @@ func TestPlanFitsAll(t *testing.T) {
 // adjacency, and that adjacency goes resident in shard order.
 func TestPlanBudget(t *testing.T) {
 	s := shards(8, 100000, 8<<20)
-	full, err := Make(800000, s, 1<<40)
+	full, err := Make(800000, s, 1<<40, work(800000, s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	state := Sum(full.State)
 	for budget := state; budget < state+80<<20; budget += 3 << 20 {
-		p, err := Make(800000, s, budget)
+		p, err := Make(800000, s, budget, work(800000, s))
 		if err != nil {
 			t.Fatalf("budget %d: %v", budget, err)
 		}
@@ -74,11 +74,21 @@ func TestPlanBudget(t *testing.T) {
 }
 
 func TestPlanStateTooBig(t *testing.T) {
-	_, err := Make(1<<26, shards(1, 1<<26, 1<<30), 100<<20)
+	_, err := Make(1<<26, shards(1, 1<<26, 1<<30), 100<<20, work(1<<26, shards(1, 1<<26, 1<<30)))
 	if !errors.Is(err, ErrStateTooBig) {
 		t.Fatalf("got %v", err)
 	}
 	if !strings.Contains(err.Error(), "at least") {
 		t.Errorf("error does not say what budget would run: %v", err)
 	}
+}
+
+// work is a workspace like BFS's (bfs.DeviceState) for n vertices and shards s.
+func work(n uint32, s []ShardSize) []Item {
+	v := int64(n) + 1
+	words := (v + 31) / 32
+	huge := int64(MaxDirEdges(s)/(8*store.BlockSize)) + 1
+	return []Item{{"parent", 4 * v}, {"level", 4 * v}, {"queue-a", 4 * v}, {"queue-b", 4 * v},
+		{"visited", 4 * words}, {"frontier", 4 * words}, {"next", 4 * words}, {"huge", 4 * huge},
+		{"counters", 64}, {"shard-bytes", int64(16 * max(len(s), 1))}}
 }

@@ -168,8 +168,7 @@ func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 	if err := c.Record(ev[2], nil); err != nil {
 		return l, err
 	}
-	if err := c.Launch(dg.BFSMod, "link_probe", dg.Dev.SMs*8, 256, uint64(pin.Dev), uint64(probeWindow/128), reads,
-		uint64(dg.stage[1].Ptr)); err != nil {
+	if err := launchLinkProbe(c, dg.mod, dg.Dev.SMs*8, 256, pin.Dev, uint64(probeWindow/128), reads, dg.stage[1].Ptr); err != nil {
 		return l, err
 	}
 	if err := c.Record(ev[3], nil); err != nil {
@@ -186,26 +185,34 @@ func (dg *Graph) probe(c *cuda.Ctx) (Link, error) {
 	return l, nil
 }
 
-// sweepShard runs bu_sweep over in shard i, streaming its adjacency through the staging
-// buffers when stream is set (and it has chunks), else reading it where it lies. cnt is
-// the shard's pair of byte counters (decoded from pinned memory, from device memory).
-// It returns the bytes it queued for copying.
-func (r *bfsRun) sweepShard(i int, stream bool, args func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) []uint64) (int64, error) {
-	dg, c := r.dg, r.c
+// InShard says how in shard i lies for a bottom-up sweep: its ADJ bytes, whether they are
+// pinned host memory, and whether the sweep may stream them through the staging buffers.
+func (dg *Graph) InShard(i int) (adj int64, pinned, streamable bool) {
+	h := dg.inHost[i]
+	return int64(len(h.adj)), h.pinned, h.chunks != nil
+}
+
+// SweepIn runs a sweep over in shard i as launch calls for vertex ranges [i0, i1) of the
+// shard, each reading the shard's ADJ at adj. When stream is set and the shard has chunks,
+// its pinned chunks are copied through the two staging buffers on the copy stream,
+// overlapped with the launches over the previous chunk (adj then points into a staging
+// buffer), and the rest is read where it lies. cnt is zc for a launch that reads pinned
+// memory zero-copy and dev for one that reads device memory. It returns the bytes queued
+// for copying.
+func (dg *Graph) SweepIn(c *cuda.Ctx, i int, stream bool, zc, dev cuda.DevPtr, launch func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error) (int64, error) {
 	s, h := dg.In[i], dg.inHost[i]
-	zc, dev := r.shardBytes+cuda.DevPtr(16*i), r.shardBytes+cuda.DevPtr(16*i+8)
 	if !stream || h.chunks == nil {
 		cnt := dev
 		if h.pinned {
 			cnt = zc
 		}
-		return 0, r.launch("bu_sweep", uint64(s.N), args(s.Adj, 0, s.N, cnt)...)
+		return 0, launch(s.Adj, 0, s.N, cnt)
 	}
 	var copied int64
 	k := 0
 	for _, ch := range h.chunks {
 		if !ch.Stream || ch.Bytes() == 0 {
-			if err := r.launch("bu_sweep", uint64(ch.B-ch.A), args(s.Adj, ch.A, ch.B, zc)...); err != nil {
+			if err := launch(s.Adj, ch.A, ch.B, zc); err != nil {
 				return copied, err
 			}
 			continue
@@ -227,7 +234,7 @@ func (r *bfsRun) sweepShard(i int, stream bool, args func(adj cuda.DevPtr, i0, i
 			return copied, err
 		}
 		copied += ch.Bytes()
-		if err := r.launch("bu_sweep", uint64(ch.B-ch.A), args(dg.stage[b].Ptr-cuda.DevPtr(ch.Start), ch.A, ch.B, dev)...); err != nil {
+		if err := launch(dg.stage[b].Ptr-cuda.DevPtr(ch.Start), ch.A, ch.B, dev); err != nil {
 			return copied, err
 		}
 		if err := c.Record(dg.kdone[b], nil); err != nil {

@@ -461,22 +461,18 @@ func (g *gpuIngest) eachChunk(s int, f func(c *cuda.Buffer, n uint64) error) err
 
 func grid(n uint64, per uint64) int { return int((n + per - 1) / per) }
 
-func b2u(b bool) uint64 {
+func b2u(b bool) uint32 {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-func (g *gpuIngest) launch(cx *cuda.Ctx, name string, blocks int, args ...uint64) error {
-	return cx.Launch(g.mod, name, blocks, gpuThreads, args...)
-}
-
-func ptr(b *cuda.Buffer) uint64 {
+func ptr(b *cuda.Buffer) cuda.DevPtr {
 	if b == nil {
 		return 0
 	}
-	return uint64(b.Ptr)
+	return b.Ptr
 }
 
 func (g *gpuIngest) read64(cx *cuda.Ctx, at cuda.DevPtr) (uint64, error) {
@@ -487,13 +483,13 @@ func (g *gpuIngest) read64(cx *cuda.Ctx, at cuda.DevPtr) (uint64, error) {
 
 // reduce sums n values (scan mode) per block of gpuTile into the scan sums, turns those
 // into their exclusive prefix sums, and returns the number of blocks and the total.
-func (g *gpuIngest) reduce(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n uint64) (np, total uint64, err error) {
+func (g *gpuIngest) reduce(cx *cuda.Ctx, mode int, in32, keys, rowptr cuda.DevPtr, n uint64) (np, total uint64, err error) {
 	np = n/gpuTile + 1
 	part := ptr(g.partial1)
-	if err := g.launch(cx, "scan_reduce", int(np), uint64(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), part); err != nil {
+	if err := launchScanReduce(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), part); err != nil {
 		return 0, 0, err
 	}
-	if err := g.launch(cx, "scan_partials", 1, part, np); err != nil {
+	if err := launchScanPartials(cx, g.mod, 1, gpuThreads, part, np); err != nil {
 		return 0, 0, err
 	}
 	total, err = g.read64(cx, g.partial1.Ptr+cuda.DevPtr(8*np))
@@ -502,12 +498,12 @@ func (g *gpuIngest) reduce(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n 
 
 // scan writes the exclusive prefix sums of n values (scan mode) to out32 or out64, with
 // the total at index n, and returns the total.
-func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr uint64, n uint64, out32, out64 uint64) (uint64, error) {
+func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr cuda.DevPtr, n uint64, out32, out64 cuda.DevPtr) (uint64, error) {
 	np, total, err := g.reduce(cx, mode, in32, keys, rowptr, n)
 	if err != nil {
 		return 0, err
 	}
-	return total, g.launch(cx, "scan_down", int(np), uint64(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), ptr(g.partial1), out32, out64)
+	return total, launchScanDown(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), ptr(g.partial1), out32, out64)
 }
 
 // sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst,
@@ -523,13 +519,13 @@ func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
 	ntiles := (n + gpuTile - 1) / gpuTile
 	for pass := uint(0); pass < passes; pass++ {
 		shift := uint64(pass * w)
-		if err := g.launch(cx, "radix_hist", int(ntiles), ptr(g.x), n, uint64(g.b), shift, mask, ptr(g.counts), ntiles); err != nil {
+		if err := launchRadixHist(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), n, uint32(g.b), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
 			return err
 		}
 		if _, err := g.scan(cx, scanU32, ptr(g.counts), 0, 0, 256*ntiles, ptr(g.counts), 0); err != nil {
 			return err
 		}
-		if err := g.launch(cx, "radix_scatter", int(ntiles), ptr(g.x), ptr(g.y), n, uint64(g.b), shift, mask, ptr(g.counts), ntiles); err != nil {
+		if err := launchRadixScatter(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), ptr(g.y), n, uint32(g.b), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
 			return err
 		}
 		g.x, g.y = g.y, g.x
@@ -539,7 +535,7 @@ func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
 
 // relabel renumbers the uniq keys in x by perm.
 func (g *gpuIngest) relabel(cx *cuda.Ctx, n uint64, perm *cuda.Buffer) error {
-	return g.launch(cx, "relabel", grid(n, gpuThreads), ptr(g.x), n, ptr(perm))
+	return launchRelabel(cx, g.mod, grid(n, gpuThreads), gpuThreads, ptr(g.x), n, ptr(perm))
 }
 
 // sizes counts the degrees of the deduplicated keys in x and every neighbour's byte
@@ -551,7 +547,7 @@ func (g *gpuIngest) sizes(cx *cuda.Ctx) error {
 	if err := cx.Memset32(g.loopsDev.Ptr, 0, 2); err != nil {
 		return err
 	}
-	if err := g.launch(cx, "deg_count", grid(g.uniq, gpuThreads), ptr(g.x), g.uniq, ptr(g.deg), 1, ptr(g.loopsDev)); err != nil {
+	if err := launchDegCount(cx, g.mod, grid(g.uniq, gpuThreads), gpuThreads, ptr(g.x), g.uniq, ptr(g.deg), 1, ptr(g.loopsDev)); err != nil {
 		return err
 	}
 	var err error
@@ -586,11 +582,11 @@ func (g *gpuIngest) order(hdr parse.Header) error {
 			}
 			// both ends of every edge; a kept self-loop counts its vertex twice
 			err := g.eachChunk(0, func(c *cuda.Buffer, k uint64) error {
-				return g.launch(cx, "deg_pairs", grid(k, gpuThreads), ptr(c), k, ptr(g.deg))
+				return launchDegPairs(cx, g.mod, grid(k, gpuThreads), gpuThreads, ptr(c), k, ptr(g.deg))
 			})
 			if err == nil {
 				err = g.eachChunk(1, func(c *cuda.Buffer, k uint64) error {
-					return g.launch(cx, "deg_count", grid(k, gpuThreads), ptr(c), k, ptr(g.deg), 2, ptr(g.loopsDev))
+					return launchDegCount(cx, g.mod, grid(k, gpuThreads), gpuThreads, ptr(c), k, ptr(g.deg), 2, ptr(g.loopsDev))
 				})
 			}
 			if err != nil {
@@ -698,8 +694,8 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	at := ptr(g.x)
 	for s, m := range []uint64{mode, 1} { // the self-loops as they are
 		err := g.eachChunk(s, func(c *cuda.Buffer, n uint64) error {
-			err := g.launch(cx, "expand", grid(n, gpuThreads), at, ptr(c), n, m)
-			at += 8 * n * per
+			err := launchExpand(cx, g.mod, grid(n, gpuThreads), gpuThreads, at, ptr(c), n, uint32(m))
+			at += cuda.DevPtr(8 * n * per)
 			return err
 		})
 		if err != nil {
@@ -739,7 +735,7 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 		if err != nil {
 			return err
 		}
-		if err := g.launch(cx, "uniq_write", int(np), ptr(g.x), k, 0, ptr(g.partial1), ptr(g.y)); err != nil {
+		if err := launchUniqWrite(cx, g.mod, int(np), gpuThreads, ptr(g.x), k, 0, ptr(g.partial1), ptr(g.y)); err != nil {
 			return err
 		}
 		g.uniq = uniq
@@ -814,7 +810,7 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 	if err := cx.Memset32(g.loopsDev.Ptr, 0, 2); err != nil {
 		return err
 	}
-	if err := g.launch(cx, "piece_bounds", grid(n, gpuThreads), ptr(g.rowptr), ptr(g.y), n, gpuPieceSpan, gpuPieceVertices, ptr(g.loopsDev), ptr(bounds)); err != nil {
+	if err := launchPieceBounds(cx, g.mod, grid(n, gpuThreads), gpuThreads, ptr(g.rowptr), ptr(g.y), n, gpuPieceSpan, gpuPieceVertices, ptr(g.loopsDev), ptr(bounds)); err != nil {
 		return err
 	}
 	count, err := g.read64(cx, g.loopsDev.Ptr)
@@ -892,10 +888,10 @@ func (g *gpuIngest) write(cx *cuda.Ctx, w *store.CSRWriter) error {
 			a, b := bs[i], bs[i+1]
 			k, bytes := b.v-a.v, b.at-a.at // k > 0: the bounds are distinct vertices
 			dataAt := 8*k + 4
-			if err := g.launch(cx, "piece_meta", grid(k+1, gpuThreads), ptr(g.rowptr), ptr(g.y), ptr(g.deg), a.v, k, ptr(dpiece)); err != nil {
+			if err := launchPieceMeta(cx, g.mod, grid(k+1, gpuThreads), gpuThreads, ptr(g.rowptr), ptr(g.y), ptr(g.deg), a.v, k, ptr(dpiece)); err != nil {
 				return err
 			}
-			if err := g.launch(cx, "encode", grid(b.row-a.row, gpuThreads), ptr(g.x), ptr(g.rowptr), ptr(g.y), a.row, b.row, a.at, ptr(dpiece)+dataAt); err != nil {
+			if err := launchEncode(cx, g.mod, grid(b.row-a.row, gpuThreads), gpuThreads, ptr(g.x), ptr(g.rowptr), ptr(g.y), a.row, b.row, a.at, ptr(dpiece)+cuda.DevPtr(dataAt)); err != nil {
 				return err
 			}
 			t := time.Now()

@@ -3,6 +3,7 @@ package ingest
 import _ "embed" // for the fatbin below
 
 //go:generate ../scripts/gen-ptx.sh
+//go:generate go run ../tools/kernelgen build.cu
 
 // buildFatbin is build.cu compiled by scripts/gen-ptx.sh into one compressed fatbin with
 // native SASS for sm_80/86/89/90 and PTX for compute_75, ready for cuModuleLoadData: the

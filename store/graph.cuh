@@ -1,14 +1,16 @@
 // graph.cuh: the store's shard layout (store/FORMAT.md) as the kernels see it, and the
 // delta-varint list decoder shared by the BFS and Afforest kernels.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 #define OOC_BLOCK 64 // neighbours per compressed block (store.BlockSize)
 #define NONE 0xFFFFFFFFu
 
 // One shard as placed by the memory plan: each pointer is device memory or the device
-// alias of pinned host memory. 40 bytes; must match the shard table written by
-// stream.Load (device_cuda.go) and sized by stream.StateItems.
+// alias of pinned host memory. The shard table is an array of these; its one Go
+// definition is gpu.ShardEntry (gpu/shard.go), whose test reads the static_asserts below,
+// so a field changed on one side alone fails nvcc or go test.
 struct Shard {
 	const uint8_t *adj;
 	const uint32_t *offsets; // n+1 byte offsets into adj
@@ -17,6 +19,14 @@ struct Shard {
 	uint32_t pinned; // adj is pinned host memory: list bytes read from it cross the link
 	uint32_t pad;
 };
+static_assert(sizeof(Shard) == 40, "Shard");
+static_assert(offsetof(Shard, adj) == 0, "Shard.adj");
+static_assert(offsetof(Shard, offsets) == 8, "Shard.offsets");
+static_assert(offsetof(Shard, deg) == 16, "Shard.deg");
+static_assert(offsetof(Shard, lo) == 24, "Shard.lo");
+static_assert(offsetof(Shard, n) == 28, "Shard.n");
+static_assert(offsetof(Shard, pinned) == 32, "Shard.pinned");
+static_assert(offsetof(Shard, pad) == 36, "Shard.pad");
 
 // Kernels take a shard as five scalar parameters (the launcher passes 8-byte slots).
 #define SHARD_PARAMS const uint8_t *s_adj, const uint32_t *s_off, const uint32_t *s_deg, uint32_t s_lo, uint32_t s_n

@@ -4,11 +4,10 @@ package cuda
 
 import (
 	"bytes"
+	"os"
 	"syscall"
 	"testing"
 	"unsafe"
-
-	"github.com/oocgraph/ooc/bfs"
 )
 
 // TestStreamCopy copies a registered host window to the device in pieces with
@@ -83,7 +82,11 @@ func TestStreamCopy(t *testing.T) {
 			return err
 		}
 		t.Logf("8 MiB in 1 MiB async copies: %.3f ms, %.1f GB/s", 1e3*sec, n/sec/1e9)
-		m, err := c.Load("bfs", bfs.Fatbin)
+		img, err := os.ReadFile("../../gpu/runtime.fatbin") // link_probe (gpu/runtime.cu)
+		if err != nil {
+			return err
+		}
+		m, err := c.Load("runtime", img)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package gpu
+package bfs
 
 import (
 	"fmt"
@@ -10,40 +10,63 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 )
 
 const block = 256
 
-// counters layout (kernels read and write these words of the "counters" buffer)
-const (
-	cntOut     = 0  // u32: vertices emitted into the out queue
-	cntHuge    = 4  // u32: huge lists queued by td_expand
-	cntDegrees = 8  // u64: degree sum of a queue
-	cntChecked = 16 // u64: edges examined bottom-up
-	cntLink    = 24 // u64: list bytes top-down decoded from pinned shards
-)
+// GPU runs searches on a graph placed on the device by package gpu: bfs.cu's kernels,
+// driven level by level with the CPU's switching rule. It keeps, from one search to the
+// next, what each bottom-up level decoded per shard (the streaming choice's estimate).
+type GPU struct {
+	dg   *gpu.Graph
+	mod  *cuda.Module
+	hist map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
+}
+
+// NewGPU loads bfs.cu's kernels for searches on dg.
+func NewGPU(dg *gpu.Graph) (*GPU, error) {
+	g := &GPU{dg: dg, hist: map[int][]int64{}}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		g.mod, err = c.Load("bfs", Fatbin)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Close unloads the kernels.
+func (g *GPU) Close() error {
+	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
+		err := c.Unload(g.mod)
+		g.mod = nil
+		return err
+	})
+}
 
 type bfsRun struct {
-	dg       *Graph
+	g        *GPU
+	dg       *gpu.Graph
 	c        *cuda.Ctx
-	st       map[string]*cuda.Buffer
+	st       devState
 	cnt      cuda.DevPtr
-	in, out  *cuda.Buffer
-	front    *cuda.Buffer
-	next     *cuda.Buffer
+	in, out  gpu.Buf[uint32]
+	front    gpu.Buf[uint32]
+	next     gpu.Buf[uint32]
 	words    int64
-	levels   []bfs.LevelStat
+	levels   []LevelStat
 	transfer int64
 
-	shardBytes cuda.DevPtr // per in shard: u64 list bytes decoded from pinned, from device memory
-	lastBytes  []int64     // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
-	link       linkStat    // of the level being run
-	choices    []string    // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
-	linkTD     int64       // the cntLink word at the last counters()
-	buLevel    int         // bottom-up levels run so far in this search
+	lastBytes []int64  // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
+	link      linkStat // of the level being run
+	choices   []string // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
+	linkTD    int64    // the cntLink word at the last counters()
+	buLevel   int      // bottom-up levels run so far in this search
 }
 
 // linkStat is one level's traffic over the link.
@@ -53,24 +76,31 @@ type linkStat struct {
 	choice       []byte
 }
 
-// BFS runs a direction-optimizing BFS from src with the CPU engine's switching rule
-// (bfs/bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
+// Run runs a direction-optimizing BFS from src with the CPU engine's switching rule
+// (bfs.go, after GAPBS): bottom-up when the edges out of the frontier exceed the
 // unchecked edges over alpha, top-down again once the frontier shrinks and is at most
 // n/beta.
-func (dg *Graph) BFS(src uint32, alpha, beta int) (*bfs.Result, error) {
+func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
+	opt = opt.WithDefaults()
+	dg := g.dg
 	n := dg.N
-	res := &bfs.Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
+	res := &Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
 	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		r := &bfsRun{dg: dg, c: c, st: dg.State, cnt: dg.State["counters"].Ptr,
-			in: dg.State["queue-a"], out: dg.State["queue-b"],
-			front: dg.State["frontier"], next: dg.State["next"], words: (int64(n) + 32) / 32,
-			shardBytes: dg.State["shard-bytes"].Ptr, lastBytes: make([]int64, len(dg.In))}
+		dg.Work.Reset()
+		st := takeState(dg.Work, n, gpu.MaxDirEdges(gpu.Sizes(dg.G)), len(dg.Plan.Shards))
+		if err := dg.Work.Err(); err != nil {
+			return err
+		}
+		r := &bfsRun{g: g, dg: dg, c: c, st: st, cnt: st.counters.Ptr(),
+			in: st.queueA, out: st.queueB,
+			front: st.frontier, next: st.next, words: (int64(n) + 32) / 32,
+			lastBytes: make([]int64, len(dg.In))}
 		for i := range r.lastBytes {
 			r.lastBytes[i] = -1
 		}
 		t0 := time.Now()
-		if err := r.run(src, alpha, beta); err != nil {
+		if err := r.run(src, opt.Alpha, opt.Beta); err != nil {
 			return err
 		}
 		res.Seconds = time.Since(t0).Seconds()
@@ -83,15 +113,15 @@ func (dg *Graph) BFS(src uint32, alpha, beta int) (*bfs.Result, error) {
 				res.LinkSeconds += l.Seconds
 			}
 		}
-		if err := c.DtoH(unsafe.Pointer(&res.Parent[0]), dg.State["parent"].Ptr, 4*int64(n)); err != nil {
+		if err := c.DtoH(unsafe.Pointer(&res.Parent[0]), st.parent.Ptr(), 4*int64(n)); err != nil {
 			return err
 		}
-		return c.DtoH(unsafe.Pointer(&res.Level[0]), dg.State["level"].Ptr, 4*int64(n))
+		return c.DtoH(unsafe.Pointer(&res.Level[0]), st.level.Ptr(), 4*int64(n))
 	})
 	if err != nil {
 		return nil, err
 	}
-	bfs.Summarize(dg.G, res)
+	Summarize(dg.G, res)
 	if dg.Log != nil {
 		fmt.Fprintf(dg.Log, "stream: bfs from %d: %.3f ms, %d levels\n", dg.G.External(src), 1e3*res.Seconds, len(res.Levels))
 		for i, l := range res.Levels {
@@ -125,28 +155,21 @@ func (r *bfsRun) counters() (out, huge uint32, degrees, checked uint64, err erro
 	return uint32(b[0]), uint32(b[0] >> 32), b[1], b[2], nil
 }
 
-func (r *bfsRun) launch(name string, work uint64, args ...uint64) error {
-	if work == 0 {
-		return nil
-	}
-	return r.c.Launch(r.dg.BFSMod, name, r.dg.Grid(work, block), block, args...)
-}
-
-func cat(a []uint64, b ...uint64) []uint64 { return append(append([]uint64{}, a...), b...) }
+// grid is the launch grid for work items (0: no launch).
+func (r *bfsRun) grid(work uint64) int { return r.dg.Grid(work, block) }
 
 func (r *bfsRun) run(src uint32, alpha, beta int) error {
 	c, st, n := r.c, r.st, r.dg.N
-	if err := c.Memset32(st["parent"].Ptr, ^uint32(0), int64(n)); err != nil {
+	if err := c.Memset32(st.parent.Ptr(), ^uint32(0), int64(n)); err != nil {
 		return err
 	}
-	if err := c.Memset32(st["level"].Ptr, ^uint32(0), int64(n)); err != nil {
+	if err := c.Memset32(st.level.Ptr(), ^uint32(0), int64(n)); err != nil {
 		return err
 	}
-	if err := c.Memset32(st["visited"].Ptr, 0, r.words); err != nil {
+	if err := c.Memset32(st.visited.Ptr(), 0, r.words); err != nil {
 		return err
 	}
-	if err := c.Launch(r.dg.BFSMod, "bfs_init", 1, 1, uint64(st["parent"].Ptr), uint64(st["level"].Ptr),
-		uint64(st["visited"].Ptr), uint64(r.in.Ptr), uint64(src)); err != nil {
+	if err := launchBfsInit(c, r.g.mod, 1, 1, st.parent.Ptr(), st.level.Ptr(), st.visited.Ptr(), r.in.Ptr(), src); err != nil {
 		return err
 	}
 	var edgesToCheck int64
@@ -161,11 +184,13 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 	depth := uint32(0)
 	for qn > 0 {
 		if scout > edgesToCheck/int64(alpha) {
-			if err := c.Memset32(r.front.Ptr, 0, r.words); err != nil {
+			if err := c.Memset32(r.front.Ptr(), 0, r.words); err != nil {
 				return err
 			}
-			if err := r.launch("queue_bits", qn, uint64(r.in.Ptr), qn, uint64(r.front.Ptr)); err != nil {
-				return err
+			if qn > 0 {
+				if err := launchQueueBits(c, r.g.mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
+					return err
+				}
 			}
 			awake := qn
 			for {
@@ -175,7 +200,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 				if awake, examined, err = r.bottomUp(depth); err != nil {
 					return err
 				}
-				r.stat(depth, old, bfs.BottomUp, examined, t)
+				r.stat(depth, old, BottomUp, examined, t)
 				depth++
 				r.front, r.next = r.next, r.front
 				r.in, r.out = r.out, r.in
@@ -193,7 +218,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 		if err != nil {
 			return err
 		}
-		r.stat(depth, qn, bfs.TopDown, examined, t)
+		r.stat(depth, qn, TopDown, examined, t)
 		r.in, r.out = r.out, r.in
 		qn = next
 		if scout, err = r.queueDegrees(qn); err != nil {
@@ -205,7 +230,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 }
 
 func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
-	r.levels = append(r.levels, bfs.LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
+	r.levels = append(r.levels, LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
 		EdgesExamined: examined, Seconds: time.Since(t).Seconds(),
 		BytesCopied: r.link.copied, BytesZeroCopy: r.link.zero, Streamed: r.link.streamed})
 	r.choices = append(r.choices, string(r.link.choice))
@@ -217,9 +242,11 @@ func (r *bfsRun) queueDegrees(qn uint64) (int64, error) {
 	if err := r.c.Memset32(r.cnt, 0, 8); err != nil {
 		return 0, err
 	}
-	if err := r.launch("queue_degrees", qn, uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out)), uint64(r.in.Ptr), qn,
-		uint64(r.cnt+cntDegrees)); err != nil {
-		return 0, err
+	if qn > 0 {
+		if err := launchQueueDegrees(r.c, r.g.mod, r.grid(qn), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), r.in.Ptr(), uint32(qn),
+			r.cnt+cntDegrees); err != nil {
+			return 0, err
+		}
 	}
 	_, _, deg, _, err := r.counters()
 	return int64(deg), err
@@ -243,9 +270,7 @@ func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
 	if err := c.Memset32(r.cnt, 0, 8); err != nil {
 		return 0, 0, err
 	}
-	table := []uint64{uint64(r.dg.OutTable.Ptr), uint64(len(r.dg.Out))}
-	common := []uint64{uint64(st["visited"].Ptr), uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth),
-		uint64(r.out.Ptr), uint64(r.cnt + cntOut)}
+	table, ns := r.dg.OutTable.Ptr, int32(len(r.dg.Out))
 	// one launch when the adjacency is resident; one per shard (in vertex order) when
 	// some of it is pinned, so each launch reads within one shard's window
 	ranges := [][2]uint32{{0, r.dg.N}}
@@ -256,18 +281,17 @@ func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
 		}
 	}
 	for _, rg := range ranges {
-		args := cat(table, uint64(rg[0]), uint64(rg[1]), uint64(r.in.Ptr), qn)
-		args = cat(args, common...)
-		args = cat(args, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge), uint64(hugeBlocks), uint64(r.cnt+cntChecked),
-			uint64(r.cnt+cntLink))
-		if err := r.launch("td_expand", qn, args...); err != nil {
+		if qn == 0 {
+			break
+		}
+		if err := launchTdExpand(c, r.g.mod, r.grid(qn), block, table, ns, rg[0], rg[1], r.in.Ptr(), uint32(qn),
+			st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(), r.cnt+cntOut,
+			st.huge.Ptr(), r.cnt+cntHuge, hugeBlocks, r.cnt+cntChecked, r.cnt+cntLink); err != nil {
 			return 0, 0, err
 		}
 	}
-	args := cat(table, uint64(st["huge"].Ptr), uint64(r.cnt+cntHuge))
-	args = cat(args, common...)
-	args = append(args, uint64(r.cnt+cntLink))
-	if err := c.Launch(r.dg.BFSMod, "td_huge", r.dg.Dev.SMs*8, block, args...); err != nil {
+	if err := launchTdHuge(c, r.g.mod, r.dg.Dev.SMs*8, block, table, ns, st.huge.Ptr(), r.cnt+cntHuge,
+		st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(), r.cnt+cntOut, r.cnt+cntLink); err != nil {
 		return 0, 0, err
 	}
 	out, _, _, examined, err := r.counters()
@@ -281,38 +305,41 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 	if err := c.Memset32(r.cnt, 0, 8); err != nil {
 		return 0, 0, err
 	}
-	if err := c.Memset32(r.next.Ptr, 0, r.words); err != nil {
+	if err := c.Memset32(r.next.Ptr(), 0, r.words); err != nil {
 		return 0, 0, err
 	}
 	ns := len(r.dg.In)
-	if err := c.Memset32(r.shardBytes, 0, int64(4*ns)); err != nil {
+	shardBytes := st.shardBytes.Ptr()
+	if err := c.Memset32(shardBytes, 0, int64(4*ns)); err != nil {
 		return 0, 0, err
 	}
+	first, k := r.dg.FirstArray()
 	r.link = linkStat{}
 	for i, s := range r.dg.In {
-		h := r.dg.inHost[i]
+		adj, pinned, streamable := r.dg.InShard(i)
 		stream := false
-		if h.chunks != nil {
-			stream = Choose(r.dg.Mode, r.dg.Link, int64(len(h.adj)), r.estimate(i))
+		if streamable {
+			stream = gpu.Choose(r.dg.Mode, r.dg.Link, adj, r.estimate(i))
 		}
-		args := func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) []uint64 {
-			a := []uint64{uint64(adj), uint64(s.Off), uint64(s.Deg), uint64(s.Lo), uint64(s.N),
-				uint64(r.front.Ptr), uint64(st["visited"].Ptr), uint64(r.next.Ptr),
-				uint64(st["parent"].Ptr), uint64(st["level"].Ptr), uint64(depth), uint64(r.out.Ptr),
-				uint64(r.cnt + cntOut), uint64(r.cnt + cntChecked)}
-			a = append(a, r.dg.FirstArgs()...)
-			return append(a, uint64(i0), uint64(i1), uint64(cnt))
+		sweep := func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error {
+			if i1 == i0 {
+				return nil
+			}
+			return launchBuSweep(c, r.g.mod, r.grid(uint64(i1-i0)), block, adj, s.Off, s.Deg, s.Lo, s.N,
+				r.front.Ptr(), st.visited.Ptr(), r.next.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(),
+				r.cnt+cntOut, r.cnt+cntChecked, first, k, i0, i1, cnt)
 		}
-		copied, err := r.sweepShard(i, stream, args)
+		zc, dev := shardBytes+cuda.DevPtr(16*i), shardBytes+cuda.DevPtr(16*i+8)
+		copied, err := r.dg.SweepIn(c, i, stream, zc, dev, sweep)
 		if err != nil {
 			return 0, 0, err
 		}
 		r.link.copied += copied
 		switch {
-		case stream && h.chunks != nil:
+		case stream && streamable:
 			r.link.streamed++
 			r.link.choice = append(r.link.choice, 's')
-		case h.pinned:
+		case pinned:
 			r.link.choice = append(r.link.choice, 'z')
 		default:
 			r.link.choice = append(r.link.choice, 'r')
@@ -323,7 +350,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 		return 0, 0, err
 	}
 	per := make([]uint64, 2*max(ns, 1))
-	if err := c.DtoH(unsafe.Pointer(&per[0]), r.shardBytes, int64(16*ns)); err != nil {
+	if err := c.DtoH(unsafe.Pointer(&per[0]), shardBytes, int64(16*ns)); err != nil {
 		return 0, 0, err
 	}
 	hist := make([]int64, ns)
@@ -332,29 +359,20 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 		r.lastBytes[i] = int64(per[2*i] + per[2*i+1])
 		hist[i] = r.lastBytes[i]
 	}
-	if r.dg.buHist == nil {
-		r.dg.buHist = map[int][]int64{}
-	}
-	r.dg.buHist[r.buLevel] = hist
+	r.g.hist[r.buLevel] = hist
 	r.buLevel++
 	return uint64(out), checked, nil
 }
 
 // estimate is the list bytes the coming bottom-up sweep will decode from in shard i, for
-// Choose: what the same bottom-up level (by its rank among this search's bottom-up levels)
-// decoded in the previous search, else what this search's previous bottom-up level decoded
-// (the unvisited vertices only shrink), else 0: with no measurement the shard is read
-// zero-copy, the behaviour measured before streaming existed (docs/gpu-notes.md section 4;
-// most checks end in the device-resident first neighbours).
+// gpu.Choose: what the same bottom-up level (by its rank among this search's bottom-up
+// levels) decoded in the previous search, else what this search's previous bottom-up level
+// decoded (the unvisited vertices only shrink), else 0: with no measurement the shard is
+// read zero-copy, the behaviour measured before streaming existed (docs/gpu-notes.md
+// section 4; most checks end in the device-resident first neighbours).
 func (r *bfsRun) estimate(i int) int64 {
-	if h, ok := r.dg.buHist[r.buLevel]; ok && i < len(h) {
+	if h, ok := r.g.hist[r.buLevel]; ok && i < len(h) {
 		return h[i]
 	}
 	return max(r.lastBytes[i], 0)
-}
-
-// String says where the graph is, for -v.
-func (dg *Graph) String() string {
-	return fmt.Sprintf("%s (compute %d.%d, %d SMs, %s)\n%s", dg.Dev.Name, dg.Dev.CC[0], dg.Dev.CC[1], dg.Dev.SMs,
-		bytesize.Format(dg.Dev.Total), dg.Plan)
 }
