@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -54,7 +55,9 @@ leaving reached vertices (self-loops and duplicates were dropped at ingest).
 Entry i belongs to internal vertex i, whose own id is i + id base, or the i-th id of
 ids.bin when flagged; parents are internal ids too. Unreached vertices have parent and
 level 0xFFFFFFFF. With --text the result is "vertex parent level" lines in the file's
-own ids instead ("-" for unreached), on stdout unless -o is given.
+own ids instead ("-" for unreached), on stdout unless -o is given. A FILE ending in
+.parquet gets a Parquet table instead: columns id, level and parent (null where
+unreached; the source is its own parent), ` + parquetHelp + `
 
 --validate runs the Graph500 checks on every result: the parents form a tree rooted at
 the source, tree edges join levels that differ by one, every edge joins levels that
@@ -341,6 +344,20 @@ const bfsMagic = "OOCBFS01"
 
 // writeBFS writes the result to dest.
 func writeBFS(dest *output, g *store.Graph, r *ooc.BFSResult, text bool) error {
+	if isParquetName(dest.name) {
+		unsigned := idsUnsigned(g)
+		return writeResultTable(dest, g, unsigned, []resultColumn{
+			{parquetio.Column{Name: "level", Nullable: true}, func(v uint32) parquetio.Cell {
+				return parquetio.Cell{V: uint64(r.Level[v]), Null: r.Level[v] == ooc.Unreached}
+			}},
+			{idColumn("parent", unsigned, true), func(v uint32) parquetio.Cell {
+				if r.Level[v] == ooc.Unreached {
+					return parquetio.Cell{Null: true}
+				}
+				return parquetio.Cell{V: g.External(r.Parent[v])}
+			}},
+		})
+	}
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v := range r.Level {
@@ -375,6 +392,9 @@ func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error)
 	}
 	if out == "-" && asJSON {
 		return nil, usagef("--json and the result both want stdout; give -o FILE for the result")
+	}
+	if text && isParquetName(out) {
+		return nil, usagef("-o %s writes Parquet; --text writes lines: drop one", out)
 	}
 	return checkOutput(e, out, force)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -39,7 +40,9 @@ one), the size of the largest, the time and the backend.
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged); vertices with equal labels are in one component, and each label is the
 internal id of a vertex of its component. With --text the labels are "vertex label"
-lines in the file's own ids, on stdout unless -o is given.
+lines in the file's own ids, on stdout unless -o is given. A FILE ending in .parquet
+gets a Parquet table instead: columns id and component (the id of a vertex of the
+component, the same for all its vertices), ` + parquetHelp + `
 
 --validate checks that every edge joins equal labels and that there are as many labels
 as components, counted by a sequential union-find.
@@ -140,6 +143,17 @@ func runCC(e *env, args []string) error {
 const ccMagic = "OOCCC001"
 
 func writeCC(dest *output, g *store.Graph, r *ooc.CCResult, text bool) error {
+	if isParquetName(dest.name) {
+		unsigned := idsUnsigned(g)
+		return writeResultTable(dest, g, unsigned, []resultColumn{
+			{idColumn("component", unsigned, false), func(v uint32) parquetio.Cell {
+				if l := r.Labels[v]; l < g.NumVertices() {
+					return parquetio.Cell{V: g.External(l)}
+				}
+				return parquetio.Cell{V: uint64(r.Labels[v])}
+			}},
+		})
+	}
 	write := func(w *bufio.Writer) error {
 		if text {
 			for v, l := range r.Labels {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -42,7 +43,8 @@ it, the number of levels, the time and the backend.
 
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged). With --text the result is "vertex core" lines in the file's own ids, on
-stdout unless -o is given.
+stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
+columns id and core, ` + parquetHelp + `
 
 --validate computes the core numbers again with the sequential algorithm of Batagelj
 and Zaversnik (2003) and checks that every one is equal.
@@ -151,6 +153,11 @@ const kcoreMagic = "OOCKC001"
 
 // writeKCore writes the core numbers to dest.
 func writeKCore(dest *output, g *store.Graph, core []uint32, text bool) error {
+	if isParquetName(dest.name) {
+		return writeResultTable(dest, g, idsUnsigned(g), []resultColumn{
+			{parquetio.Column{Name: "core"}, func(v uint32) parquetio.Cell { return parquetio.Cell{V: uint64(core[v])} }},
+		})
+	}
 	write := func(w *bufio.Writer) error {
 		if text {
 			var line []byte

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -43,7 +44,8 @@ fixed point in L1, where c is the last change: about 6 times the tolerance.
 
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged). With --text the scores are "vertex score" lines in the file's own ids,
-on stdout unless -o is given.
+on stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
+columns id and score (DOUBLE), ` + parquetHelp + `
 
 --validate computes the scores again by power iteration in float64 to an L1 change
 below 1e-9 and checks that the result lies within the bound above.
@@ -198,6 +200,11 @@ const pagerankMagic = "OOCPR001"
 
 // writePageRank writes the scores to dest.
 func writePageRank(dest *output, g *store.Graph, scores []float32, text bool) error {
+	if isParquetName(dest.name) {
+		return writeResultTable(dest, g, idsUnsigned(g), []resultColumn{
+			{parquetio.Column{Name: "score", Float: true}, func(v uint32) parquetio.Cell { return parquetio.Cell{F: float64(scores[v])} }},
+		})
+	}
 	write := func(w *bufio.Writer) error {
 		if text {
 			var line []byte

@@ -250,24 +250,25 @@ func TestCallbackError(t *testing.T) {
 // library's own row reader.
 func TestNullableColumns(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, []Column{{Name: "id", Unsigned: true}, {Name: "level", Nullable: true}}, 3)
+	w, err := NewWriter(&buf, []Column{{Name: "id", Unsigned: true}, {Name: "level", Nullable: true}, {Name: "score", Float: true}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range uint64(10) {
-		if err := w.Write(Cell{V: i << 60}, Cell{V: i, Null: i%3 == 0}); err != nil {
+		if err := w.Write(Cell{V: i << 60}, Cell{V: i, Null: i%3 == 0}, Cell{F: float64(i) / 4}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Write(Cell{Null: true}, Cell{}); err == nil {
+	if err := w.Write(Cell{Null: true}, Cell{}, Cell{}); err == nil {
 		t.Error("a null in a required column was accepted")
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	type row struct {
-		ID    uint64 `parquet:"id"`
-		Level *int64 `parquet:"level,optional"`
+		ID    uint64  `parquet:"id"`
+		Level *int64  `parquet:"level,optional"`
+		Score float64 `parquet:"score"`
 	}
 	rows, err := parquet.Read[row](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
@@ -277,7 +278,7 @@ func TestNullableColumns(t *testing.T) {
 		t.Fatalf("%d rows, want 10", len(rows))
 	}
 	for i, r := range rows {
-		if r.ID != uint64(i)<<60 || (r.Level == nil) != (i%3 == 0) || r.Level != nil && *r.Level != int64(i) {
+		if r.ID != uint64(i)<<60 || (r.Level == nil) != (i%3 == 0) || r.Level != nil && *r.Level != int64(i) || r.Score != float64(i)/4 {
 			t.Errorf("row %d: %+v", i, r)
 		}
 	}

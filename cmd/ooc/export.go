@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/store"
+)
+
+func init() {
+	register(&command{name: "export", summary: "write a graph's edges as Parquet, an edge list or MatrixMarket", help: exportHelp + outputRules, run: runExport})
+	flagSets["export"] = func(e *env) *flag.FlagSet { return newExportFlags(e, &exportArgs{}) }
+}
+
+const exportHelp = `
+Usage: ooc export -o FILE [--both] [--force] [--json] [GRAPH]
+
+Write the graph's edges, in the ids of the file it was ingested from, for another
+engine to read: when a graph outgrows one machine, Spark GraphFrames and cuGraph on
+Dask take it as Parquet (docs/scale-out.md). With no GRAPH named, the only *.ooc graph
+directory in the current directory is used.
+
+The format follows FILE's extension:
+  .parquet  columns src and dst (INT64, or UINT64 when an id is 2^63 or more), in row
+            groups of 1M rows, zstd-compressed
+  .el       text lines "u v"; also what -o - writes to standard output
+  .mtx      MatrixMarket coordinate pattern, "symmetric" (each edge once, row >= col)
+            for an undirected graph, else "general"; ids count from 1, so a graph from a
+            0-based file has every id shifted up by one
+
+An undirected graph is written with each edge once (u v, not also v u), a self-loop
+once; --both writes both directions, as Spark GraphFrames wants for an undirected
+graph. A directed graph is written edge by edge, as stored. Vertices without edges do
+not appear in an edge list (the .mtx size line keeps the vertex count).
+
+Examples:
+  ooc export -o edges.parquet web.ooc
+  ooc export --both -o edges.parquet friendster.ooc
+  ooc export -o - road.ooc | head
+`
+
+type exportArgs struct {
+	out   string
+	both  bool
+	force bool
+	json  bool
+}
+
+func newExportFlags(e *env, a *exportArgs) *flag.FlagSet {
+	fs := newFlags(e, "export")
+	fs.StringVar(&a.out, "o", "", "write the edges to `FILE` (.parquet, .el or .mtx; - for \"u v\" lines on stdout)")
+	fs.BoolVar(&a.both, "both", false, "write each undirected edge in both directions")
+	fs.BoolVar(&a.force, "force", false, "replace an existing FILE")
+	fs.BoolVar(&a.json, "json", false, "print the counts as one JSON object on stdout")
+	return fs
+}
+
+// exportJSON is export's --json output.
+type exportJSON struct {
+	File   string `json:"file"`
+	Format string `json:"format"`
+	Edges  uint64 `json:"edges"` // rows or lines written
+	Both   bool   `json:"both"`  // undirected edges written both ways
+}
+
+func runExport(e *env, args []string) error {
+	var a exportArgs
+	pos, err := parseFlags(e, newExportFlags(e, &a), args)
+	if err != nil {
+		return err
+	}
+	format, err := exportFormat(a.out)
+	if err != nil {
+		return err
+	}
+	if a.out == "-" && a.json {
+		return usagef("--json and the edges both want stdout; give -o FILE")
+	}
+	g, _, err := openGraph(pos)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	if a.both && g.Directed() {
+		return usagef("--both writes undirected edges both ways; this graph is directed, and its edges are written as stored")
+	}
+	dest, err := checkOutput(e, a.out, a.force)
+	if err != nil {
+		return err
+	}
+	x := &exporter{g: g, both: a.both || g.Directed()}
+	switch format {
+	case "parquet":
+		err = dest.write(x.parquet)
+	case "mtx":
+		err = dest.write(x.mtx)
+	default:
+		err = dest.write(x.edgeList)
+	}
+	if err != nil {
+		return err
+	}
+	summary := e.stdout
+	if a.json || a.out == "-" {
+		summary = e.stderr
+	}
+	fmt.Fprintf(summary, "export: %d edges written to %s (%s%s)\n", x.written, dest.name, format, x.note())
+	if a.json {
+		return printJSON(e.stdout, exportJSON{File: a.out, Format: format, Edges: x.written, Both: a.both})
+	}
+	return nil
+}
+
+// exportFormat maps -o's extension to a format.
+func exportFormat(out string) (string, error) {
+	if out == "" {
+		return "", usagef("give -o FILE (.parquet, .el or .mtx), or -o - for \"u v\" lines on stdout")
+	}
+	if out == "-" {
+		return "el", nil
+	}
+	switch ext := strings.ToLower(filepath.Ext(out)); ext {
+	case ".parquet", ".el", ".mtx":
+		return ext[1:], nil
+	}
+	return "", usagef("-o %s: the extension picks the format; want .parquet, .el or .mtx", out)
+}
+
+// exporter walks a graph's stored edges in file ids.
+type exporter struct {
+	g       *store.Graph
+	both    bool // every stored edge; else each undirected edge once (v <= w)
+	written uint64
+}
+
+func (x *exporter) note() string {
+	switch {
+	case x.g.Directed():
+		return ", directed"
+	case x.both:
+		return ", each undirected edge both ways"
+	}
+	return ", each undirected edge once"
+}
+
+// each calls fn with every edge written, in internal ids, shard by shard.
+func (x *exporter) each(fn func(v, w uint32) error) error {
+	var buf []uint32
+	for _, s := range x.g.Out().Shards {
+		for v := s.Lo; v < s.Hi(); v++ {
+			var err error
+			if buf, err = s.Neighbors(buf[:0], v); err != nil {
+				return err
+			}
+			for _, w := range buf {
+				if !x.both && w < v {
+					continue
+				}
+				if err := fn(v, w); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (x *exporter) parquet(out *bufio.Writer) error {
+	unsigned := idsUnsigned(x.g)
+	w, err := parquetio.NewWriter(out, []parquetio.Column{idColumn("src", unsigned, false), idColumn("dst", unsigned, false)}, 0)
+	if err != nil {
+		return err
+	}
+	err = x.each(func(v, u uint32) error {
+		x.written++
+		return w.Write(parquetio.Cell{V: x.g.External(v)}, parquetio.Cell{V: x.g.External(u)})
+	})
+	if err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+func (x *exporter) edgeList(out *bufio.Writer) error {
+	var line []byte
+	return x.each(func(v, w uint32) error {
+		x.written++
+		line = strconv.AppendUint(line[:0], x.g.External(v), 10)
+		line = append(line, ' ')
+		line = strconv.AppendUint(line, x.g.External(w), 10)
+		line = append(line, '\n')
+		_, err := out.Write(line)
+		return err
+	})
+}
+
+// mtx writes MatrixMarket: a pass counts the entries for the size line, a second writes
+// them.
+func (x *exporter) mtx(out *bufio.Writer) error {
+	shift := uint64(1) // MatrixMarket counts from 1
+	if f := x.g.M.Input.Format; f == "mtx" || f == "gr" {
+		shift = 0 // the file's ids already do
+	}
+	var entries, n uint64
+	err := x.each(func(v, w uint32) error {
+		entries++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for v := range x.g.NumVertices() {
+		n = max(n, x.g.External(v))
+	}
+	if n+shift < n {
+		return fmt.Errorf("the id %d cannot be shifted to MatrixMarket's 1-based ids", n)
+	}
+	n += shift
+	kind := "general"
+	if !x.both {
+		kind = "symmetric"
+	}
+	fmt.Fprintf(out, "%%%%MatrixMarket matrix coordinate pattern %s\n%%%% written by ooc export\n%d %d %d\n", kind, n, n, entries)
+	var line []byte
+	return x.each(func(v, w uint32) error {
+		a, b := x.g.External(v)+shift, x.g.External(w)+shift
+		if !x.both && a < b {
+			a, b = b, a // symmetric: the lower triangle
+		}
+		x.written++
+		line = strconv.AppendUint(line[:0], a, 10)
+		line = append(line, ' ')
+		line = strconv.AppendUint(line, b, 10)
+		line = append(line, '\n')
+		_, err := out.Write(line)
+		return err
+	})
+}

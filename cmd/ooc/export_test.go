@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// graphShards reads every shard file of a graph directory.
+func graphShards(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.shard"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no shards in %s: %v", dir, err)
+	}
+	files := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(n)] = b
+	}
+	return files
+}
+
+func sameShards(t *testing.T, what string, a, b map[string][]byte) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Errorf("%s: %d shards, want %d", what, len(a), len(b))
+	}
+	for name, want := range b {
+		if !bytes.Equal(a[name], want) {
+			t.Errorf("%s: %s differs", what, name)
+		}
+	}
+}
+
+// randomEdgeText is m random edges over n vertices as "u v" lines, every vertex given
+// an edge so that an edge list keeps the vertex count, with self-loops and repeats.
+func randomEdgeText(rng *rand.Rand, n, m int) string {
+	var b strings.Builder
+	for v := range n {
+		fmt.Fprintf(&b, "%d %d\n", v, rng.IntN(n))
+	}
+	for range m {
+		fmt.Fprintf(&b, "%d %d\n", rng.IntN(n), rng.IntN(n))
+	}
+	return b.String()
+}
+
+// TestExportRoundTrip: what export writes, in each format and both ways, ingests back to
+// byte-identical shards, undirected and directed.
+func TestExportRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 22))
+	dir := t.TempDir()
+	in := writeFile(t, dir, "g.txt", randomEdgeText(rng, 3000, 20000))
+	for _, directed := range []bool{false, true} {
+		flags := []string{"--order", "input", "-q"}
+		if directed {
+			flags = append(flags, "--directed")
+		}
+		orig := filepath.Join(dir, fmt.Sprintf("orig-%v.ooc", directed))
+		if code, _, stderr := runCLI(t, "", append([]string{"ingest", "-o", orig}, append(flags, in)...)...); code != exitOK {
+			t.Fatalf("ingest: %s", stderr)
+		}
+		want := graphShards(t, orig)
+		for _, c := range []struct {
+			name string
+			both bool
+		}{{"e.parquet", false}, {"e.el", false}, {"e.mtx", false}, {"both.parquet", true}, {"both.mtx", true}} {
+			if directed && c.both {
+				continue
+			}
+			out := filepath.Join(dir, fmt.Sprintf("%v-%s", directed, c.name))
+			args := []string{"export", "-o", out, orig}
+			if c.both {
+				args = append(args, "--both")
+			}
+			if code, _, stderr := runCLI(t, "", args...); code != exitOK {
+				t.Fatalf("export %s: %s", c.name, stderr)
+			}
+			back := out + ".ooc"
+			if code, _, stderr := runCLI(t, "", append([]string{"ingest", "-o", back}, append(flags, out)...)...); code != exitOK {
+				t.Fatalf("ingest %s: %s", c.name, stderr)
+			}
+			sameShards(t, fmt.Sprintf("directed %v, %s", directed, c.name), graphShards(t, back), want)
+		}
+	}
+}
+
+// TestExportOnce: an undirected graph's edges once (self-loop once), in file ids; both
+// ways with --both; MatrixMarket symmetric in the lower triangle, 1-based.
+func TestExportOnce(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "g.txt", "5 7\n7 5\n7 7\n9 5\n")
+	g := filepath.Join(dir, "g.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "--keep-self-loops", "--relabel", "-q", "-o", g, in); code != exitOK {
+		t.Fatal(stderr)
+	}
+	lines := func(s string) []string {
+		l := strings.Split(strings.TrimSpace(s), "\n")
+		slices.Sort(l)
+		return l
+	}
+	code, stdout, stderr := runCLI(t, "", "export", "-o", "-", g)
+	if want := []string{"5 7", "5 9", "7 7"}; code != exitOK || !slices.Equal(lines(stdout), want) {
+		t.Errorf("export -o -: %q (%s), want %q", stdout, stderr, want)
+	}
+	code, stdout, _ = runCLI(t, "", "export", "--both", "-o", "-", g)
+	if want := []string{"5 7", "5 9", "7 5", "7 7", "9 5"}; code != exitOK || !slices.Equal(lines(stdout), want) {
+		t.Errorf("export --both: %q, want %q", stdout, want)
+	}
+	mtx := filepath.Join(dir, "g.mtx")
+	if code, _, stderr := runCLI(t, "", "export", "-o", mtx, g); code != exitOK {
+		t.Fatal(stderr)
+	}
+	b, _ := os.ReadFile(mtx)
+	head := "%%MatrixMarket matrix coordinate pattern symmetric\n%% written by ooc export\n10 10 3\n"
+	body, ok := strings.CutPrefix(string(b), head)
+	if want := []string{"10 6", "8 6", "8 8"}; !ok || !slices.Equal(lines(body), want) {
+		t.Errorf("mtx export:\n%s\nwant the header %q and the entries %q", b, head, want)
+	}
+	for _, args := range [][]string{
+		{"export", g}, // no -o
+		{"export", "-o", filepath.Join(dir, "x.csv"), g}, // unknown extension
+		{"export", "--json", "-o", "-", g},
+	} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: code %d (%s), want a usage error", args, code, stderr)
+		}
+	}
+}
+
+// TestResultParquet: bfs, cc, kcore and pagerank -o x.parquet hold, row for row, what
+// --text prints.
+func TestResultParquet(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "g.txt", triangle+"10 11\n")
+	g := filepath.Join(dir, "g.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--relabel", "-o", g, in); code != exitOK {
+		t.Fatal(stderr)
+	}
+	text := func(args ...string) []string {
+		code, stdout, stderr := runCLI(t, "", append(args, "--text", "-o", "-", g)...)
+		if code != exitOK {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+		l := strings.Split(strings.TrimSpace(stdout), "\n")
+		slices.Sort(l)
+		return l
+	}
+	table := func(format func(r map[string]any) string, args ...string) []string {
+		out := filepath.Join(dir, args[0]+".parquet")
+		if code, _, stderr := runCLI(t, "", append(args, "-o", out, g)...); code != exitOK {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		var l []string
+		for _, r := range readTable(t, f, st.Size()) {
+			l = append(l, format(r))
+		}
+		slices.Sort(l)
+		return l
+	}
+	str := func(x any) string {
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprint(x)
+	}
+	for _, c := range []struct {
+		args   []string
+		format func(r map[string]any) string
+	}{
+		{[]string{"bfs", "--src", "1"}, func(r map[string]any) string {
+			return fmt.Sprintf("%v %s %s", r["id"], str(r["parent"]), str(r["level"]))
+		}},
+		{[]string{"cc"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["component"]) }},
+		{[]string{"kcore"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["core"]) }},
+		{[]string{"pagerank"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["score"]) }},
+	} {
+		got, want := table(c.format, c.args...), text(c.args...)
+		if c.args[0] == "pagerank" { // float32 text against the float64 the table holds
+			for i := range got {
+				var id int
+				var s float64
+				fmt.Sscanf(got[i], "%d %g", &id, &s)
+				got[i] = fmt.Sprintf("%d %v", id, float32(s))
+			}
+			slices.Sort(got)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: the Parquet table\n%q\ndiffers from --text\n%q", c.args, got, want)
+		}
+	}
+	if code, _, _ := runCLI(t, "", "bfs", "--text", "-o", filepath.Join(dir, "x.parquet"), g); code != exitUsage {
+		t.Errorf("--text with a .parquet output: code %d, want a usage error", code)
+	}
+}
+
+// readTable reads a Parquet table's rows as maps from column name to value (nil for
+// null), with the library's own reader.
+func readTable(t *testing.T, r io.ReaderAt, size int64) []map[string]any {
+	t.Helper()
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := f.Schema().Columns()
+	var out []map[string]any
+	for _, rg := range f.RowGroups() {
+		rows := rg.Rows()
+		buf := make([]parquet.Row, 64)
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, row := range buf[:n] {
+				m := map[string]any{}
+				for _, v := range row {
+					name := names[v.Column()][0]
+					switch {
+					case v.IsNull():
+						m[name] = nil
+					case v.Kind() == parquet.Double:
+						m[name] = v.Double()
+					default:
+						m[name] = v.Int64()
+					}
+				}
+				out = append(out, m)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+	}
+	return out
+}
