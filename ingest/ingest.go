@@ -28,6 +28,7 @@ type Options struct {
 	KeepSelfLoops  bool
 	KeepDuplicates bool
 	Relabel        bool // compact arbitrary 64-bit ids to 0..n-1 and store the mapping
+	SparseIDs      bool // keep an id range of more than MaxSlotsPerEdge vertices an input edge
 	// Order numbers the vertices: store.OrderDegree by descending input degree (the
 	// mapping is stored), store.OrderInput or "" as the file (or --relabel) numbers them,
 	// OrderAuto whichever of the two an estimate finds smaller (Report.Order says).
@@ -216,6 +217,9 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
+	if err := p.checkSparse(hdr); err != nil {
+		return nil, err
+	}
 	// The vertex count is known now: each vertex takes 8 bytes in every direction's
 	// shards, which the estimate from the input's size knew nothing of (sparse ids: two
 	// edges, the largest id 4*10^9, make a graph of 32 GiB).
@@ -261,6 +265,25 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 		rep.Summary(p.opt.Log)
 	}
 	return rep, nil
+}
+
+// MaxSlotsPerEdge bounds the vertices (the largest id + 1) an ingest accepts per input
+// edge without --relabel or Options.SparseIDs, for graphs of 2^20 vertices and more: past
+// it the graph is mostly vertices without edges, each 8 bytes in the shards and 8 to 24
+// in the memory of every command (17 bytes of input made a 32 GiB graph that bfs could
+// not hold).
+const MaxSlotsPerEdge = 64
+
+// checkSparse refuses an id range absurdly larger than the input (MaxSlotsPerEdge).
+func (p *pipeline) checkSparse(hdr parse.Header) error {
+	n, edges := p.vertexCount(hdr), p.inputEdges.Load()
+	if p.opt.Relabel || p.opt.SparseIDs || n < 1<<20 || n <= MaxSlotsPerEdge*max(edges, 1) {
+		return nil
+	}
+	return fmt.Errorf("ingest: %d vertices (the largest id + 1) for %d input edges, more than %d vertex slots an edge: "+
+		"the graph would be mostly empty vertices, %s in the shards and as much again in the memory of every search "+
+		"(--relabel numbers the distinct ids 0..n-1; --sparse-ids keeps them as they are): %w",
+		n, edges, MaxSlotsPerEdge, bytesize.Format(int64(8*n)*int64(p.dirs)), parse.ErrBadInput)
 }
 
 // writeIDs writes ids.bin, when the graph has one, in the background while phase 2

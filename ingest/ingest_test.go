@@ -1080,7 +1080,7 @@ func b2i(b bool) int {
 // automatic order keeps the file's order without trying.
 func TestSparseIDs(t *testing.T) {
 	edges := []parse.Edge{{U: 0, V: 1}, {U: sparseID, V: 2}}
-	opt := Options{Mem: 48 << 20, Workers: 2, Order: store.OrderDegree}
+	opt := Options{Mem: 48 << 20, Workers: 2, Order: store.OrderDegree, SparseIDs: true}
 	opt.Dest = filepath.Join(t.TempDir(), "degree.ooc")
 	if _, err := fromEdges(t, edges, opt, parse.Header{}); !errors.Is(err, ErrMemTooSmall) {
 		t.Fatalf("--order degree with %d vertices under 48 MiB: %v, want ErrMemTooSmall", sparseID+1, err)

@@ -92,7 +92,7 @@ func TestHelperIngestRSS(t *testing.T) {
 	parts := strings.Split(arg, "|")
 	in, dest = parts[0], parts[1]
 	fmt.Sscan(parts[2], &mem)
-	rep, err := File(in, Options{Dest: dest, Mem: mem, Workers: 2, Order: parts[3]})
+	rep, err := File(in, Options{Dest: dest, Mem: mem, Workers: 2, Order: parts[3], SparseIDs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,6 +156,9 @@ func runBFS(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
+	if err := checkMemory("bfs", g, a.validate); err != nil {
+		return err
+	}
 	srcs, err := pickSources(g, a.src, a.sources, a.seed)
 	if err != nil {
 		return err

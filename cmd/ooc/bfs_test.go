@@ -211,3 +211,24 @@ func TestHelpBFSCC(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryCheck: a command whose per-vertex state exceeds the machine's memory fails
+// at once (exit 1), naming the need, the memory and the fix, instead of meeting the
+// out-of-memory killer half-way (issue 21: bfs on a 2^32-vertex graph of 2 edges).
+func TestMemoryCheck(t *testing.T) {
+	dir := bfsGraph(t) // 7 vertices
+	defer func(f func() int64) { machineMem = f }(machineMem)
+	machineMem = func() int64 { return 50 }
+	for _, args := range [][]string{{"bfs", "--src", "1"}, {"cc"}, {"pagerank"}, {"kcore"}, {"bfs", "--src", "1", "--validate"}} {
+		code, stdout, stderr := runCLI(t, "", append(args, dir)...)
+		if code != exitFailure || stdout != "" || !strings.Contains(stderr, "needs about") || !strings.Contains(stderr, "this machine has 50 B") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	machineMem = func() int64 { return 7 * 44 }
+	for _, args := range [][]string{{"bfs", "--src", "1"}, {"cc"}, {"pagerank", "--validate"}, {"kcore"}} {
+		if code, _, stderr := runCLI(t, "", append(args, dir)...); code != 0 {
+			t.Errorf("%v within the memory: exit %d, %q", args, code, stderr)
+		}
+	}
+}

@@ -99,6 +99,9 @@ func runCC(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
+	if err := checkMemory("cc", g, a.validate); err != nil {
+		return err
+	}
 	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err

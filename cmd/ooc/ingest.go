@@ -64,7 +64,8 @@ read (8 bytes per edge), its degrees counted, then replayed through the pipeline
 numbering takes 12 bytes per vertex (the largest id + 1), which must fit in half of
 --mem: --order degree fails when it does not, --order auto keeps the file's order.
 --order input keeps the file's numbering and skips that pass. Every vertex takes 8
-bytes in the shards, edges or not: for sparse ids use --relabel.
+bytes in the shards, edges or not: for sparse ids use --relabel. An id range of more than
+64 vertices an input edge (from 2^20 vertices) is refused unless --sparse-ids.
 
 --backend auto (the default) builds on the GPU when this build has CUDA (-tags cuda), a
 GPU is usable and the input is a regular file of 64 MiB or more; --backend gpu insists,
@@ -99,6 +100,7 @@ type ingestArgs struct {
 	keepLoops  bool
 	keepDups   bool
 	relabel    bool
+	sparseIDs  bool
 	order      string
 	backend    string
 	shardBytes byteSize
@@ -121,6 +123,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
 	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
+	fs.BoolVar(&a.sparseIDs, "sparse-ids", false, "keep an id range of more than 64 vertices an input edge (refused otherwise: use --relabel)")
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is smaller), degree (hubs first) or input")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
@@ -175,7 +178,7 @@ func runIngest(e *env, args []string) error {
 			bytesize.Format(int64(a.mem)), bytesize.Format(m))
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
-		KeepDuplicates: a.keepDups, Relabel: a.relabel, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
+		KeepDuplicates: a.keepDups, Relabel: a.relabel, SparseIDs: a.sparseIDs, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
 		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns}
 	if !a.quiet {
 		opt.Log = e.stderr

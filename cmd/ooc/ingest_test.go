@@ -310,3 +310,26 @@ func TestInfoCorruptDegrees(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestSparseIDs: an id range of more than 64 vertices an input edge is refused
+// (exit 2, pointing at --relabel, nothing written) unless --sparse-ids; --relabel takes
+// it (issue 21: 17 bytes of input became a 32 GiB graph).
+func TestIngestSparseIDs(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "sparse.txt", "0 1\n1 1048576\n")
+	code, _, stderr := runCLI(t, "", "ingest", "-q", "-o", filepath.Join(dir, "a.ooc"), in)
+	if code != exitUsage || !strings.Contains(stderr, "--relabel") || !strings.Contains(stderr, "1048577 vertices") {
+		t.Errorf("sparse ids: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.ooc")); err == nil {
+		t.Errorf("a graph was written")
+	}
+	for _, flag := range []string{"--sparse-ids", "--relabel"} {
+		if code, _, stderr := runCLI(t, "", "ingest", "-q", flag, "-o", filepath.Join(dir, flag[2:]+".ooc"), in); code != 0 {
+			t.Errorf("%s: exit %d, %q", flag, code, stderr)
+		}
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 3 {
+		t.Errorf("%d entries left, want the input and two graphs", len(names))
+	}
+}

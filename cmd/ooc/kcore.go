@@ -104,6 +104,9 @@ func runKCore(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
+	if err := checkMemory("kcore", g, a.validate); err != nil {
+		return err
+	}
 	eng, err := openCPUEngine(e, "kcore", g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err

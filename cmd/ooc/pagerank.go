@@ -132,6 +132,9 @@ func runPageRank(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
+	if err := checkMemory("pagerank", g, a.validate); err != nil {
+		return err
+	}
 	eng, err := openCPUEngine(e, "pagerank", g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err

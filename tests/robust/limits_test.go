@@ -247,7 +247,7 @@ func TestFullDisk(t *testing.T) {
 		{"big.txt", "free"},
 		{"wide.txt", "no space left on device"},
 	} {
-		r := ooc(t, dir, nil, "ingest", "-q", "-o", filepath.Join(mnt, "g.ooc"), c.in)
+		r := ooc(t, dir, nil, "ingest", "-q", "--sparse-ids", "-o", filepath.Join(mnt, "g.ooc"), c.in)
 		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, mnt) {
 			t.Errorf("ingest of %s onto a full disk: %s; want exit 1 and one line naming %s and saying %q", c.in, r, mnt, c.want)
 		}
