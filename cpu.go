@@ -52,7 +52,7 @@ func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta})
+	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta, Parents: opt.Parents})
 }
 
 func (e *cpuEngine) Plan() string {

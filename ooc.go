@@ -42,6 +42,7 @@ type SSSPOptions struct {
 	// UnitWeights weighs every edge 1 (the distances are then BFS levels). Without it the
 	// graph's own weights are used, which the store format does not hold yet.
 	UnitWeights bool
+	Parents     bool // also compute a shortest-path tree (SSSPResult.Parent)
 }
 
 // EdgeWeights returns the weights SSSP runs with on g: all 1 with opt.UnitWeights, and

@@ -31,6 +31,7 @@ const Inf = math.MaxUint32
 type Options struct {
 	Workers int    // goroutines; <= 0 means GOMAXPROCS
 	Delta   uint32 // bin width; 0 means DefaultDelta
+	Parents bool   // also fill Result.Parent (see Parents), after the search
 }
 
 // DefaultDelta is the bin width Meyer and Sanders suggest, Θ(max weight / mean degree):
@@ -57,10 +58,11 @@ type StepStat struct {
 type Result struct {
 	Source  uint32
 	Dist    []uint32 // Inf for unreached vertices
+	Parent  []uint32 // with Options.Parents: a shortest-path tree (see Parents); else nil
 	Reached uint64   // vertices with a distance, the source included
 	Delta   uint32
 	Steps   []StepStat
-	Seconds float64
+	Seconds float64 // the search for the distances, without the parents
 }
 
 // binThreshold is the size below which a worker processes its copy of the current bin
@@ -109,6 +111,12 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 	for _, d := range r.Dist {
 		if d != Inf {
 			r.Reached++
+		}
+	}
+	if opt.Parents {
+		var err error
+		if r.Parent, err = Parents(a, w, r, s.workers); err != nil {
+			return nil, err
 		}
 	}
 	return r, nil

@@ -94,6 +94,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 					want[v] = uint32(d[v])
 				}
 			}
+			var firstParent []uint32
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				for _, workers := range []int{1, 3} {
 					for _, delta := range []uint32{0, 1, 7, 1 << 30} {
@@ -104,6 +105,18 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 						}
 						if !slices.Equal(r.Dist, want) {
 							t.Fatalf("%s: distances\n got %v\nwant %v", where, r.Dist, want)
+						}
+						parent, err := Parents(a, w, r, workers)
+						if err != nil {
+							t.Fatalf("%s: parents: %v", where, err)
+						}
+						if err := validate.SSSPParents(g, w, src, r.Dist, parent); err != nil {
+							t.Fatalf("%s: %v", where, err)
+						}
+						if firstParent == nil {
+							firstParent = parent
+						} else if !slices.Equal(parent, firstParent) {
+							t.Fatalf("%s: parents differ from the first run's", where)
 						}
 						var reached uint64
 						for _, d := range want {
@@ -203,6 +216,39 @@ func TestUnitWeightsAreBFS(t *testing.T) {
 			if !slices.Equal(s.Dist, b.Level) || s.Reached != b.Reached {
 				t.Fatalf("directed=%v src=%d: unit-weight distances differ from BFS levels", directed, src)
 			}
+		}
+	}
+}
+
+// TestSSSPParentsChecked: the parent check rejects a parent that is a neighbour but
+// not on a shortest path, and one that is no neighbour.
+func TestSSSPParentsChecked(t *testing.T) {
+	w := func(u, v uint32, _ int) uint32 {
+		if min(u, v) == 0 && max(u, v) == 2 {
+			return 10
+		}
+		return 3
+	}
+	g := testgraph.Build(t, 4, edges(0, 1, 1, 2, 0, 2, 2, 3), false, 0)
+	a := store.NewCompressed(g)
+	mw, err := NewMemWeights(a, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(a, mw, 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, err := Parents(a, mw, r, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(parent, []uint32{0, 0, 1, 2}) {
+		t.Fatalf("parents %v, want [0 0 1 2]", parent)
+	}
+	for _, bad := range [][]uint32{{0, 0, 0, 2}, {0, 0, 1, 1}, {0, 0, 1, Inf}} {
+		if err := validate.SSSPParents(g, mw, 0, r.Dist, bad); !errors.Is(err, validate.ErrInvalid) {
+			t.Errorf("parents %v: %v, want ErrInvalid", bad, err)
 		}
 	}
 }

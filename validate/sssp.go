@@ -98,3 +98,51 @@ func strDist(d uint64) string {
 	}
 	return fmt.Sprint(d)
 }
+
+// SSSPParents checks that parent is a shortest-path tree for dist (already checked with
+// SSSP): parent[src] = src; a vertex has a parent exactly when it has a distance; and
+// for every other reached vertex v, parent[v] -> v is an edge of the graph whose weight
+// c gives dist[parent[v]] + c = dist[v].
+func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) error {
+	n := g.NumVertices()
+	switch {
+	case uint64(len(parent)) != uint64(n) || uint64(len(dist)) != uint64(n):
+		return invalid("%d parents and %d distances for %d vertices", len(parent), len(dist), n)
+	case src >= n:
+		return invalid("source %d is not a vertex", src)
+	case parent[src] != src:
+		return invalid("source %d has parent %s, expected itself", src, str(parent[src]))
+	}
+	return eachPiece(g.Out(), func(_ *store.Shard, lo, hi uint32) error {
+		var it store.ListIter
+		for v := lo; v < hi; v++ {
+			p := parent[v]
+			if (p == unreachedDist) != (dist[v] == unreachedDist) {
+				return invalid("vertex %d has parent %s but distance %s", v, str(p), str(dist[v]))
+			}
+			if p == unreachedDist || v == src {
+				continue
+			}
+			if p >= n || dist[p] == unreachedDist {
+				return invalid("vertex %d has parent %s, not a reached vertex", v, str(p))
+			}
+			s := g.Out().ShardOf(p)
+			ws := w.Of(p)
+			found := false
+			k := 0
+			for s.Iter(&it, p); it.Next() && it.Value() <= v; k++ {
+				if it.Value() == v && k < len(ws) && uint64(dist[p])+uint64(ws[k]) == uint64(dist[v]) {
+					found = true
+					break
+				}
+			}
+			if it.Err() != nil {
+				return s.ListError(p)
+			}
+			if !found {
+				return invalid("tree edge %d -> %d: no such edge with dist %d + weight = dist %d", p, v, dist[p], dist[v])
+			}
+		}
+		return nil
+	})
+}

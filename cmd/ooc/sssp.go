@@ -45,14 +45,16 @@ delta, the time and the backend.
 
   magic "OOCSP001" (8 bytes) | vertices n (uint64) | source (uint64, internal id)
   | id base (uint32) | flags (uint32; bit 0: ids.bin maps the ids) | dist (n x uint32)
+  | parent (n x uint32)
 
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
-when flagged); unreached vertices have distance 0xFFFFFFFF. With --text the result is
-"vertex distance" lines in the file's own ids ("-" for unreached), on stdout unless -o
-is given.
+when flagged); parents are internal ids too, each the smallest predecessor on a
+shortest path; unreached vertices have distance and parent 0xFFFFFFFF. With --text the
+result is "vertex distance parent" lines in the file's own ids ("- -" for unreached),
+on stdout unless -o is given.
 
 --validate computes the distances again with Dijkstra's algorithm and checks that every
-one is equal.
+one is equal, and that the parents form a shortest-path tree.
 
 There is no GPU version yet: --backend gpu is refused, auto runs on the CPU.
 
@@ -82,7 +84,7 @@ func newSSSPFlags(e *env, a *ssspArgs) *flag.FlagSet {
 	fs.UintVar(&a.delta, "delta", 0, "bin width `D` of delta-stepping (0: from the weights)")
 	fs.BoolVar(&a.unitWeights, "unit-weights", false, "weigh every edge 1")
 	fs.StringVar(&a.out, "o", "", "write the distances to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex distance\" lines instead of binary")
+	fs.BoolVar(&a.text, "text", false, "write \"vertex distance parent\" lines instead of binary")
 	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
 	fs.BoolVar(&a.validate, "validate", false, "check every distance against Dijkstra's algorithm")
 	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-step table on stderr")
@@ -123,7 +125,7 @@ func runSSSP(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	opt := ooc.SSSPOptions{Delta: uint32(a.delta), UnitWeights: a.unitWeights}
+	opt := ooc.SSSPOptions{Delta: uint32(a.delta), UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
 	srcs, err := pickSources(g, a.src, 1, a.seed)
 	if err != nil {
 		return err
@@ -148,7 +150,11 @@ func runSSSP(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := validate.SSSP(g, w, r.Source, r.Dist); err != nil {
+		err = validate.SSSP(g, w, r.Source, r.Dist)
+		if err == nil {
+			err = validate.SSSPParents(g, w, r.Source, r.Dist, r.Parent)
+		}
+		if err != nil {
 			return fmt.Errorf("sssp from %d (%s backend): %w", g.External(r.Source), eng.Name(), err)
 		}
 	}
@@ -196,10 +202,12 @@ func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error
 			for v, d := range r.Dist {
 				line = strconv.AppendUint(line[:0], g.External(uint32(v)), 10)
 				if d == ooc.Infinity {
-					line = append(line, " -\n"...)
+					line = append(line, " - -\n"...)
 				} else {
 					line = append(line, ' ')
 					line = strconv.AppendUint(line, uint64(d), 10)
+					line = append(line, ' ')
+					line = strconv.AppendUint(line, g.External(r.Parent[v]), 10)
 					line = append(line, '\n')
 				}
 				if _, err := w.Write(line); err != nil {
@@ -214,7 +222,8 @@ func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error
 		binary.LittleEndian.PutUint64(h[16:], uint64(r.Source))
 		putIDInfo(h[24:], g)
 		w.Write(h[:])
-		return writeU32s(w, r.Dist)
+		writeU32s(w, r.Dist)
+		return writeU32s(w, r.Parent)
 	}
 	return dest.write(write)
 }

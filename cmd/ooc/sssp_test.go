@@ -17,7 +17,7 @@ func TestSSSPCommand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if want := "0 0\n1 1\n2 2\n3 3\n4 -\n5 -\n6 -\n"; stdout != want {
+	if want := "0 0 0\n1 1 0\n2 2 1\n3 3 2\n4 - -\n5 - -\n6 - -\n"; stdout != want {
 		t.Fatalf("text %q, want %q", stdout, want)
 	}
 	for _, want := range []string{"source 0", "reached 4 vertices", "largest distance 3", "delta 1", "backend cpu", "plan: cpu", "edges relaxed"} {
@@ -45,12 +45,18 @@ func TestSSSPJSONAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b) != 32+4*7 || string(b[:8]) != ssspMagic || binary.LittleEndian.Uint64(b[8:]) != 7 || binary.LittleEndian.Uint64(b[16:]) != 5 {
+	if len(b) != 32+8*7 || string(b[:8]) != ssspMagic || binary.LittleEndian.Uint64(b[8:]) != 7 || binary.LittleEndian.Uint64(b[16:]) != 5 {
 		t.Fatalf("distance file: %d bytes, header %q", len(b), b[:min(len(b), 32)])
 	}
-	for v, want := range []uint32{^uint32(0), ^uint32(0), ^uint32(0), ^uint32(0), 1, 0, ^uint32(0)} {
+	none := ^uint32(0)
+	for v, want := range []uint32{none, none, none, none, 1, 0, none} {
 		if d := binary.LittleEndian.Uint32(b[32+4*v:]); d != want {
 			t.Errorf("distance of %d: %d, want %d", v, d, want)
+		}
+	}
+	for v, want := range []uint32{none, none, none, none, 5, 5, none} {
+		if p := binary.LittleEndian.Uint32(b[32+4*7+4*v:]); p != want {
+			t.Errorf("parent of %d: %d, want %d", v, p, want)
 		}
 	}
 }
