@@ -28,22 +28,26 @@ func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	for i := range uf {
 		uf[i] = uint32(i)
 	}
-	directed := g.Directed()
+	directed, cg := g.Directed(), store.NewCompressed(g)
 	err := eachPiece(g.Out(), func(s *store.Shard, lo, hi uint32) error {
-		var it store.ListIter
+		l := newLists(cg, store.Out)
 		for u := lo; u < hi; u++ {
-			for s.Iter(&it, u); it.Next(); {
-				v := it.Value()
-				if !directed && v > u {
-					break
+			deg, done := s.Degree(u), false
+			for k := uint32(0); k < deg && !done; k += store.BlockSize {
+				blk, err := l.block(u, k)
+				if err != nil {
+					return err
 				}
-				if labels[u] != labels[v] {
-					return invalid("edge %d -> %d joins labels %d and %d, expected one component", g.External(u), g.External(v), labels[u], labels[v])
+				for _, v := range blk {
+					if !directed && v > u {
+						done = true
+						break
+					}
+					if labels[u] != labels[v] {
+						return invalid("edge %d -> %d joins labels %d and %d, expected one component", g.External(u), g.External(v), labels[u], labels[v])
+					}
+					unionAtomic(uf, u, v)
 				}
-				unionAtomic(uf, u, v)
-			}
-			if it.Err() != nil {
-				return s.ListError(u)
 			}
 		}
 		return nil

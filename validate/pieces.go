@@ -90,3 +90,26 @@ func eachShard(c *store.CSR, check func(s *store.Shard) error) error {
 	wg.Wait()
 	return firstNonNil(errs)
 }
+
+// lists decodes adjacency lists a block at a time with the store's branch-free decoder
+// (a byte-at-a-time one mispredicts a branch per neighbour), so that a check that stops
+// early in a long list decodes little of it.
+type lists struct {
+	c   *store.Compressed
+	d   store.Direction
+	buf []uint32
+}
+
+func newLists(c *store.Compressed, d store.Direction) *lists {
+	return &lists{c: c, d: d, buf: make([]uint32, store.BlockSize)}
+}
+
+// block returns neighbours k..k+BlockSize-1 of v (fewer at the end of its list); k is a
+// multiple of BlockSize. The slice is valid until the next call.
+func (l *lists) block(v, k uint32) ([]uint32, error) {
+	b, err := l.c.Slice(l.d, v, k, k+store.BlockSize, l.buf)
+	if err == nil {
+		l.buf = b
+	}
+	return b, err
+}

@@ -7,6 +7,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -45,7 +46,7 @@ func BFS(g *store.Graph, src uint32, parent, level []uint32) error {
 	case parent[src] != src || level[src] != 0:
 		return invalid("source %d has parent %s and level %s, expected itself and 0", g.External(src), id(g, parent[src]), str(level[src]))
 	}
-	c := &bfsCheck{g: g, src: src, parent: parent, level: level}
+	c := &bfsCheck{g: g, cg: store.NewCompressed(g), src: src, parent: parent, level: level}
 	if !g.Directed() {
 		return eachPiece(g.Out(), c.both)
 	}
@@ -57,6 +58,7 @@ func BFS(g *store.Graph, src uint32, parent, level []uint32) error {
 
 type bfsCheck struct {
 	g             *store.Graph
+	cg            *store.Compressed
 	src           uint32
 	parent, level []uint32
 }
@@ -104,7 +106,7 @@ func (c *bfsCheck) badEdge(u, v uint32) error {
 // checked from its larger end only: v's sorted list is read up to v, or on to v's
 // parent when that is larger.
 func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
-	var it store.ListIter
+	l := newLists(c.cg, store.Out)
 	for v := lo; v < hi; v++ {
 		if err := c.vertex(v); err != nil {
 			return err
@@ -115,27 +117,30 @@ func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
 		if !found {
 			stop = max(v, want)
 		}
-		for s.Iter(&it, v); it.Next(); {
-			x := it.Value()
-			if x >= stop {
+		deg, done := s.Degree(v), false
+		for k := uint32(0); k < deg && !done; k += store.BlockSize {
+			blk, err := l.block(v, k)
+			if err != nil {
+				return err
+			}
+			for _, x := range blk {
+				if x >= stop {
+					found, done = found || x == want, true
+					break
+				}
+				if x >= v {
+					continue // on the way to a larger parent
+				}
 				found = found || x == want
-				break
+				switch lx := c.level[x]; {
+				case lv == none && lx != none:
+					return c.badEdge(x, v)
+				case lv != none && (lx == none || lx > lv+1):
+					return c.badEdge(v, x)
+				case lv != none && lv > lx+1:
+					return c.badEdge(x, v)
+				}
 			}
-			if x >= v {
-				continue // on the way to a larger parent
-			}
-			found = found || x == want
-			switch lx := c.level[x]; {
-			case lv == none && lx != none:
-				return c.badEdge(x, v)
-			case lv != none && (lx == none || lx > lv+1):
-				return c.badEdge(v, x)
-			case lv != none && lv > lx+1:
-				return c.badEdge(x, v)
-			}
-		}
-		if it.Err() != nil {
-			return s.ListError(v)
 		}
 		if !found {
 			return c.notAnEdge(v)
@@ -147,7 +152,7 @@ func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
 // tree checks vertices lo..hi of a directed graph's in-lists: their entries and that
 // each one's parent is among its in-neighbours (sorted, so the walk stops once past it).
 func (c *bfsCheck) tree(s *store.Shard, lo, hi uint32) error {
-	var it store.ListIter
+	l := newLists(c.cg, store.In)
 	for v := lo; v < hi; v++ {
 		if err := c.vertex(v); err != nil {
 			return err
@@ -156,9 +161,18 @@ func (c *bfsCheck) tree(s *store.Shard, lo, hi uint32) error {
 		if want == none {
 			continue
 		}
-		if ok, err := hasNeighbor(s, &it, v, want); err != nil {
-			return err
-		} else if !ok {
+		found := false
+		deg, done := s.Degree(v), false
+		for k := uint32(0); k < deg && !done; k += store.BlockSize {
+			blk, err := l.block(v, k)
+			if err != nil {
+				return err
+			}
+			if blk[len(blk)-1] >= want {
+				found, done = slices.Contains(blk, want), true
+			}
+		}
+		if !found {
 			return c.notAnEdge(v)
 		}
 	}
@@ -167,35 +181,25 @@ func (c *bfsCheck) tree(s *store.Shard, lo, hi uint32) error {
 
 // edges checks the out-lists of vertices lo..hi of a directed graph.
 func (c *bfsCheck) edges(s *store.Shard, lo, hi uint32) error {
-	var it store.ListIter
+	l := newLists(c.cg, store.Out)
 	for u := lo; u < hi; u++ {
 		lu := c.level[u]
 		if lu == none {
 			continue
 		}
-		for s.Iter(&it, u); it.Next(); {
-			if lv := c.level[it.Value()]; lv == none || lv > lu+1 {
-				return c.badEdge(u, it.Value())
+		for k := uint32(0); k < s.Degree(u); k += store.BlockSize {
+			blk, err := l.block(u, k)
+			if err != nil {
+				return err
 			}
-		}
-		if it.Err() != nil {
-			return s.ListError(u)
+			for _, v := range blk {
+				if lv := c.level[v]; lv == none || lv > lu+1 {
+					return c.badEdge(u, v)
+				}
+			}
 		}
 	}
 	return nil
-}
-
-// hasNeighbor reports whether p is in v's (sorted) list, stopping once it is passed.
-func hasNeighbor(s *store.Shard, it *store.ListIter, v, p uint32) (bool, error) {
-	for s.Iter(it, v); it.Next(); {
-		if x := it.Value(); x >= p {
-			return x == p, nil
-		}
-	}
-	if it.Err() != nil {
-		return false, s.ListError(v)
-	}
-	return false, nil
 }
 
 func str(x uint32) string {
