@@ -74,23 +74,6 @@ func firstNonNil(errs []error) error {
 	return nil
 }
 
-// eachShard runs check on every shard in parallel and returns the error of the first
-// failing shard in vertex order, so that the message does not depend on scheduling.
-func eachShard(c *store.CSR, check func(s *store.Shard) error) error {
-	errs := make([]error, len(c.Shards))
-	var wg fault.Group
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, s := range c.Shards {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[i] = check(s)
-		})
-	}
-	wg.Wait()
-	return firstNonNil(errs)
-}
-
 // lists decodes adjacency lists a block at a time with the store's branch-free decoder
 // (a byte-at-a-time one mispredicts a branch per neighbour), so that a check that stops
 // early in a long list decodes little of it.
