@@ -197,7 +197,7 @@ func runBFS(e *env, args []string) error {
 			printLevels(e.stderr, r)
 		}
 		fmt.Fprintf(summary, "bfs: source %d: reached %s, depth %d, %s (%s), %.6f s, %.3f GTEPS, backend %s%s\n",
-			run.Source, plural.Of(run.Reached, "vertex"), run.Depth, plural.Of(run.EdgesTraversed, "edge traversed"), out.EdgeCount, run.Seconds, run.GTEPS, eng.Name(), validatedNote(a.validate))
+			run.Source, plural.Of(run.Reached, "vertex"), run.Depth, plural.Of(run.EdgesTraversed, "edge")+" traversed", out.EdgeCount, run.Seconds, run.GTEPS, eng.Name(), validatedNote(a.validate))
 		last = r
 	}
 	out.bfsRun = medianRun(out.Runs)

@@ -2,26 +2,26 @@
 // "2 shards", "1 vertex", "0 vertices".
 package plural
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // irregular holds the nouns whose plural is not the singular plus "s".
 var irregular = map[string]string{"vertex": "vertices"}
 
-// Of returns n and noun, the noun in the plural unless n is one. noun is singular; a
-// noun of several words ("edge traversed") is made plural in its first word.
+// Of returns n and noun, the noun in the plural unless n is one. noun is singular; in a
+// noun of several words ("input edge") the last word takes the plural.
 func Of[T ~int | ~int64 | ~uint32 | ~uint64](n T, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
-	head, rest := noun, ""
-	for i := range noun {
-		if noun[i] == ' ' {
-			head, rest = noun[:i], noun[i:]
-			break
-		}
+	head, last := "", noun
+	if i := strings.LastIndexByte(noun, ' '); i >= 0 {
+		head, last = noun[:i+1], noun[i+1:]
 	}
-	if p, ok := irregular[head]; ok {
-		return fmt.Sprintf("%d %s%s", n, p, rest)
+	if p, ok := irregular[last]; ok {
+		return fmt.Sprintf("%d %s%s", n, head, p)
 	}
-	return fmt.Sprintf("%d %ss%s", n, head, rest)
+	return fmt.Sprintf("%d %s%ss", n, head, last)
 }

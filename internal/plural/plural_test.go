@@ -11,9 +11,9 @@ func TestOf(t *testing.T) {
 		{Of(uint64(2), "shard"), "2 shards"},
 		{Of(uint32(1), "vertex"), "1 vertex"},
 		{Of(int64(4039), "vertex"), "4039 vertices"},
-		{Of(1, "edge traversed"), "1 edge traversed"},
-		{Of(3, "edge traversed"), "3 edges traversed"},
-		{Of(2, "vertex of degree 0"), "2 vertices of degree 0"},
+		{Of(1, "input edge"), "1 input edge"},
+		{Of(3, "input edge"), "3 input edges"},
+		{Of(2, "isolated vertex"), "2 isolated vertices"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
