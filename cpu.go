@@ -6,6 +6,7 @@ import (
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/sssp"
@@ -56,8 +57,8 @@ func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 }
 
 func (e *cpuEngine) Plan() string {
-	return fmt.Sprintf("cpu: %d workers; %d vertices, %d edges in %d compressed shards read in place (mmap), no decompressed copy; BFS alpha=%d beta=%d; Afforest rounds=%d",
-		e.opt.Workers, e.g.NumVertices(), e.g.NumEdges(), len(e.g.Shards()), e.opt.Alpha, e.opt.Beta, e.opt.AfforestRounds)
+	return fmt.Sprintf("cpu: %s; %s, %s in %s read in place (mmap), no decompressed copy; BFS alpha=%d beta=%d; Afforest rounds=%d",
+		plural.Of(e.opt.Workers, "worker"), plural.Of(e.g.NumVertices(), "vertex"), plural.Of(e.g.NumEdges(), "edge"), plural.Of(len(e.g.Shards()), "compressed shard"), e.opt.Alpha, e.opt.Beta, e.opt.AfforestRounds)
 }
 
 func (e *cpuEngine) Close() error { return nil }
