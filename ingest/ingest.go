@@ -345,9 +345,15 @@ func (r *Report) Summary(w io.Writer) {
 	if m.Directed {
 		copies *= 2
 	}
-	fmt.Fprintf(w, "ingest: %s, %s (%s), %s, %s and %s dropped\n",
+	// An undirected ingest cannot tell a repeated line from a reciprocal pair (u v and
+	// v u): both are one undirected edge stored once, so the note names both.
+	dupNote := ""
+	if !m.Directed && m.DuplicatesDropped > 0 {
+		dupNote = " (repeated edges and reciprocal pairs u v / v u)"
+	}
+	fmt.Fprintf(w, "ingest: %s, %s (%s), %s, %s and %s dropped%s\n",
 		plural.Of(m.Vertices, "vertex"), plural.Of(m.Edges, "edge"), map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
-		plural.Of(m.InputEdges, "input edge"), plural.Of(m.SelfLoopsDropped, "self-loop"), plural.Of(m.DuplicatesDropped, "duplicate"))
+		plural.Of(m.InputEdges, "input edge"), plural.Of(m.SelfLoopsDropped, "self-loop"), plural.Of(m.DuplicatesDropped, "duplicate"), dupNote)
 	shards := plural.Of(len(m.Out), "shard")
 	if m.Directed {
 		shards = fmt.Sprintf("%s (%d out, %d in)", plural.Of(len(m.Out)+len(m.In), "shard"), len(m.Out), len(m.In))
