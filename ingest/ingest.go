@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -59,6 +60,8 @@ type Options struct {
 	headsMem  int64 // bytes a split may keep its blocks' headers in (headsLimit); -1: none
 	groupBits groupBits
 	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
+
+	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)
 }
 
 // Phase is the cost of one pipeline phase.
@@ -106,6 +109,41 @@ func File(path string, opt Options) (*Report, error) {
 	return FileFrom(f, path, st.Size(), opt)
 }
 
+// budgetZstd counts the window of a zstd input's first frame (zstd --long: up to 2 GiB
+// the decoder holds in memory) against the budget: opt.Mem becomes what is left for the
+// pipeline, and a window above a quarter of the budget is refused with the --mem that
+// would take it. It returns the reader to parse: r itself when it can be read at an
+// offset (a file), else r behind a buffer it peeked into.
+func budgetZstd(r io.Reader, name string, opt *Options) (io.Reader, error) {
+	head := make([]byte, 18) // a zstd frame header's largest size
+	var n int
+	var err error
+	if ra, ok := r.(io.ReaderAt); ok {
+		n, err = ra.ReadAt(head, 0)
+	}
+	if n == 0 && err != nil && err != io.EOF || n == 0 && !isReaderAt(r) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		b, _ := br.Peek(len(head))
+		n, r = copy(head, b), br
+	}
+	window := parse.ZstdWindow(head[:n])
+	if window <= 0 {
+		return r, nil
+	}
+	mem := opt.Mem
+	if mem <= 0 {
+		mem = DefaultMem()
+	}
+	if window > mem/4 {
+		return nil, fmt.Errorf("ingest: %s: its zstd frames use a window of %s (zstd --long), which the decoder holds in memory: more than a quarter of the %s budget; give --mem %s or more: %w",
+			name, bytesize.Format(window), bytesize.Format(mem), bytesize.Format(4*window), ErrMemTooSmall)
+	}
+	opt.Mem, opt.zstdWindow = mem-window, window
+	return r, nil
+}
+
+func isReaderAt(r io.Reader) bool { _, ok := r.(io.ReaderAt); return ok }
+
 // unwrapPath drops the *PathError's repetition of the path, which ParseError prints.
 func unwrapPath(err error) error {
 	var pe *os.PathError
@@ -124,6 +162,10 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
+	}
+	r, err := budgetZstd(r, name, &opt)
+	if err != nil {
+		return nil, err
 	}
 	if rep, done, err := fileFromParquet(r, name, size, opt); done {
 		return rep, err
@@ -205,7 +247,8 @@ func (p *pipeline) parsePass(r io.Reader, name string) (parse.Header, error) {
 }
 
 func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) parse.ParseOptions {
-	return parse.ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add}
+	return parse.ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add,
+		MaxWindow: max(p.opt.zstdWindow, parse.DefaultMaxWindow)}
 }
 
 // finish runs phase 2 and publishes the graph.

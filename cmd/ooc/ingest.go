@@ -196,7 +196,7 @@ func runIngest(e *env, args []string) error {
 		rep, err = ingest.File(in, opt)
 	}
 	if err != nil {
-		if errors.Is(err, parse.ErrBadInput) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrMemTooSmall) {
+		if errors.Is(err, parse.ErrBadInput) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrMemTooSmall) || errors.Is(err, parse.ErrWindow) {
 			return usageError{err}
 		}
 		return err

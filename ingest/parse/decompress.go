@@ -35,16 +35,47 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return &gzipMembers{zr: zr, br: br, p: p}, func() { zr.Close() }, nil
 	case bytes.HasPrefix(magic, zstdMagic):
 		p.res.Compression = "zstd"
-		// A 128 MiB window bound, the zstd tool's own default, keeps a
-		// hostile frame header from asking for more memory than ingest's
-		// budget; frames made with --long beyond that are refused.
-		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderConcurrency(2))
+		// The window bound keeps a hostile frame header from asking for more
+		// memory than ingest's budget; the pipeline counts the first frame's
+		// window (ZstdWindow) and passes what its budget allows.
+		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(uint64(p.maxWindow())), zstd.WithDecoderConcurrency(2))
 		if err != nil {
 			return nil, nil, p.streamError(err)
 		}
 		return zr, zr.Close, nil
 	}
 	return br, func() {}, nil
+}
+
+// DefaultMaxWindow is the zstd window accepted when ParseOptions.MaxWindow is zero:
+// 128 MiB, the window the zstd tool's own decoder accepts without --long.
+const DefaultMaxWindow = 128 << 20
+
+// ErrWindow is matched by the error for a zstd frame whose window exceeds MaxWindow.
+var ErrWindow = errors.New("zstd window larger than the memory budget allows")
+
+func (p *parser) maxWindow() int64 {
+	if p.opt.MaxWindow > 0 {
+		return p.opt.MaxWindow
+	}
+	return DefaultMaxWindow
+}
+
+// ZstdWindow returns the memory the decoder of a zstd stream starting with head needs
+// for its first frame's window (zero when head does not start a zstd frame); head
+// should hold the first 18 bytes, a frame header's largest size.
+func ZstdWindow(head []byte) int64 {
+	if !bytes.HasPrefix(head, zstdMagic) {
+		return 0
+	}
+	var h zstd.Header
+	if h.Decode(head) != nil {
+		return 0 // the decoder will say what is wrong
+	}
+	if h.SingleSegment {
+		return int64(min(h.FrameContentSize, 1<<62))
+	}
+	return int64(min(h.WindowSize, 1<<62))
 }
 
 // gzipMembers reads concatenated gzip members (what gzip -c a b > ab writes) one by one,
@@ -102,6 +133,10 @@ func (p *parser) streamError(err error) error {
 	}
 	if pe := (*ParseError)(nil); errors.As(err, &pe) {
 		return pe // positioned already (gzipMembers)
+	}
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) {
+		return fmt.Errorf("ingest: %s: a zstd frame at offset %d needs a window larger than %d MiB (zstd --long): %w (raise --mem)",
+			p.path, p.in.n, p.maxWindow()>>20, ErrWindow)
 	}
 	what := "corrupt"
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {

@@ -49,6 +49,10 @@ type ParseOptions struct {
 	// Progress, if set, is called (from any goroutine) with increments of
 	// input bytes consumed (compressed bytes for compressed input).
 	Progress func(n int64)
+	// MaxWindow bounds the window of a zstd frame (what zstd --long sets), which the
+	// decoder holds in memory; zero means DefaultMaxWindow. A frame asking for more is
+	// an error matching ErrWindow, not a corrupt stream.
+	MaxWindow int64
 }
 
 // ParseResult reports what Parse read.

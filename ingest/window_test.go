@@ -1,0 +1,59 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// TestZstdLongWindow: a zstd stream whose frames ask for a 256 MiB window (zstd --long=28)
+// is valid: it is read when a quarter of the budget holds the window, whose size is
+// then counted in the budget, and refused with ErrMemTooSmall, naming the --mem that
+// would take it, when not; never called corrupt (issue 21: --long=30 input refused as a
+// corrupt stream at any --mem).
+func TestZstdLongWindow(t *testing.T) {
+	dir := t.TempDir()
+	var text bytes.Buffer
+	for i := range 1000 {
+		fmt.Fprintf(&text, "%d %d\n", i, (i*7+1)%1000)
+	}
+	var z bytes.Buffer
+	zw, err := zstd.NewWriter(&z, zstd.WithWindowSize(256<<20), zstd.WithSingleSegment(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(text.Bytes())
+	zw.Close()
+	// The encoder shrinks the window to the input; the frame header's Window_Descriptor
+	// (byte 5 when the Single_Segment flag, 0x20 of byte 4, is clear) is set to what
+	// zstd --long=28 writes: exponent 18, 2^(10+18) bytes. A larger window than the
+	// references need decodes the same.
+	b := z.Bytes()
+	if b[4]&0x20 != 0 {
+		t.Fatalf("frame header % x: single segment, no window descriptor", b[:6])
+	}
+	b[5] = 18 << 3
+	in := filepath.Join(dir, "long.txt.zst")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := File(in, Options{Dest: filepath.Join(dir, "ok.ooc"), Mem: 2 << 30, Workers: 2, Order: "input"})
+	if err != nil {
+		t.Fatalf("2 GiB budget: %v", err)
+	}
+	if rep.Manifest.Vertices != 1000 || rep.Mem != 2<<30-256<<20 {
+		t.Errorf("%d vertices, budget %d after the window; want 1000 and %d", rep.Manifest.Vertices, rep.Mem, 2<<30-256<<20)
+	}
+	_, err = File(in, Options{Dest: filepath.Join(dir, "small.ooc"), Mem: 512 << 20, Workers: 2})
+	if !errors.Is(err, ErrMemTooSmall) || !bytes.Contains([]byte(err.Error()), []byte("--mem 1.0 GiB")) {
+		t.Errorf("512 MiB budget: %v, want ErrMemTooSmall naming --mem 1.0 GiB", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "small.ooc")); err == nil {
+		t.Errorf("a refused ingest wrote its graph")
+	}
+}
