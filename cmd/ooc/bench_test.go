@@ -122,7 +122,7 @@ func TestBenchCatchesInvalid(t *testing.T) {
 }
 
 func TestBenchTable(t *testing.T) {
-	code, out, stderr := runCLI(t, "", "bench", "kron", "--scale", "7", "--sources", "2", "-q")
+	code, out, stderr := runCLI(t, "", "bench", "kron", "--scale", "7", "--sources", "2", "--backend", "cpu", "-q")
 	if code != exitOK || stderr != "" {
 		t.Fatalf("code %d, stderr %q", code, stderr)
 	}

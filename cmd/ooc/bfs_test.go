@@ -27,7 +27,7 @@ func bfsGraph(t *testing.T) string {
 
 func TestBFSCommand(t *testing.T) {
 	dir := bfsGraph(t)
-	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--validate", dir)
+	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--validate", "--backend", "cpu", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -172,7 +172,7 @@ func TestBFSCorruptGraph(t *testing.T) {
 
 func TestCCCommand(t *testing.T) {
 	dir := bfsGraph(t)
-	code, stdout, stderr := runCLI(t, "", "cc", "--validate", "--json", dir)
+	code, stdout, stderr := runCLI(t, "", "cc", "--validate", "--json", "--backend", "cpu", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
