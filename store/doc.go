@@ -1,0 +1,46 @@
+// Package store is ooc's on-disk graph format and every codec of it: the writer (Create,
+// Builder, CSRWriter), the reader (Open, Graph, Shard), the list codec (AppendList,
+// DecodeList, and the inline decoders of adjacency.go behind the Adjacency interface),
+// verification (Graph.Check, Verify) and the device decoder header graph.cuh, which the
+// CUDA kernels include. FORMAT.md specifies every byte; this comment is the map.
+//
+// A graph is a directory; each shard file holds one direction's lists of a vertex range:
+//
+//	NAME.ooc/
+//	  manifest.json       counts, shards, checksums; written last (the commit point)
+//	  out-00000.shard ... out-adjacency of [lo, hi) per shard
+//	  in-00000.shard ...  the transpose, directed graphs only
+//	  ids.bin             original ids, when vertices were renumbered
+//
+//	shard:  +--------+-----+---------+---------+-----+--------+
+//	        | header | ADJ | DEGREES | OFFSETS | ... | footer |
+//	        +--------+-----+---------+---------+-----+--------+
+//	        every section 4096-aligned, each with its CRC32C in the header's table
+//
+//	one list (degree d, vertex v): ceil(d/64) blocks of 64 neighbours; a block index
+//	(4 bytes per block after the first) then per block the first neighbour as a zigzag
+//	varint of its difference from v, the rest as varints of gaps: [5, 7, 300] of
+//	vertex 5 is 0x00 0x02 0xA5 0x02.
+//
+// The format is written in two more places, each held byte-identical to this package by
+// tests: ingest's CPU encoder (ingest/chunkenc.go) and the GPU ingest's encode kernel
+// (ingest/build.cu).
+//
+// # Caveats
+//
+// Open maps every shard and ids.bin read-only; Shard.Adj, Shard.Degrees, Shard.Offsets,
+// the slices Shard.List returns and the lists an Adjacency returns without copying (Flat
+// returns its own memory; Compressed decodes into the caller's buffer) point into those
+// mappings or into the Graph. They are valid only until Graph.Close: touching one after
+// Close faults (SIGSEGV), it does not return an error. Copy what must outlive the graph.
+// A page lost under an open graph (a file truncated or rewritten while mapped) raises
+// SIGBUS on the goroutine that touches it, which crashes the process unless that
+// goroutine runs in an internal/fault Group and the caller recovers with CatchFault.
+//
+// Open checks the structure a reader could trip over, not the section checksums: call
+// Graph.Check (ooc.Open does) before trusting an answer computed from the lists. The
+// decoders never index past a list and never return a neighbour outside the graph, on
+// any bytes, but only the checksums say the bytes are the ones that were written.
+//
+// A Graph may be read from many goroutines at once; Close must not race with readers.
+package store
