@@ -1,0 +1,81 @@
+package ooc_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// layers is the layering of the module: a package may import only packages of lower
+// layers (the standard library and other modules are not listed). A package missing
+// here fails the test, so a new package takes its place on purpose.
+var layers = [][]string{
+	// 0: leaves
+	{"internal/bytesize", "internal/plural", "internal/fault", "internal/parquetio", "gen", "ingest/parse", "tools/kernelgen"},
+	// 1: helpers over leaves; the CUDA driver shim
+	{"internal/parallel", "internal/cuda"},
+	// 2: the format and every codec of it
+	{"store"},
+	// 3: what reads or writes the format: the GPU runtime, the validators, ingest
+	{"gpu", "validate", "internal/testgraph", "ingest"},
+	// 4: one folder per algorithm (CPU, .cu, GPU driver); none imports another
+	{"bfs", "afforest", "pagerank", "kcore", "sssp"},
+	// 5: the API: backends and results
+	{""},
+	// 6: programs
+	{"cmd/ooc", "tools/baseline", "tools/parseonly", "tests/robust"},
+}
+
+// TestLayers checks every import of the module's packages against layers, in the default
+// and the cuda build (from go list, so it needs the go command).
+func TestLayers(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages")
+	}
+	const mod = "github.com/oocgraph/ooc"
+	layer := map[string]int{}
+	for i, l := range layers {
+		for _, p := range l {
+			layer[p] = i
+		}
+	}
+	rel := func(p string) (string, bool) {
+		if p == mod {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, mod+"/")
+		return r, ok
+	}
+	name := func(p string) string {
+		if p == "" {
+			return "ooc (the module root)"
+		}
+		return p
+	}
+	for _, tags := range []string{"", "cuda"} {
+		out, err := exec.Command("go", "list", "-tags", tags, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v", tags, err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Fields(line)
+			from, _ := rel(f[0])
+			lf, ok := layer[from]
+			if !ok {
+				t.Errorf("package %s has no layer in layers_test.go", name(from))
+				continue
+			}
+			for _, imp := range f[1:] {
+				to, ok := rel(imp)
+				if !ok {
+					continue
+				}
+				if lt, known := layer[to]; !known {
+					t.Errorf("package %s has no layer in layers_test.go", name(to))
+				} else if lt >= lf {
+					t.Errorf("build %q: %s (layer %d) imports %s (layer %d): imports must go down", tags, name(from), lf, name(to), lt)
+				}
+			}
+		}
+	}
+}
