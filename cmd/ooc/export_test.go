@@ -140,7 +140,7 @@ func TestExportOnce(t *testing.T) {
 	}
 }
 
-// TestResultParquet: bfs, cc, kcore and pagerank -o x.parquet hold, row for row, what
+// TestResultParquet: bfs, cc, kcore, pagerank and sssp -o x.parquet hold, row for row, what
 // --text prints.
 func TestResultParquet(t *testing.T) {
 	dir := t.TempDir()
@@ -192,6 +192,9 @@ func TestResultParquet(t *testing.T) {
 		{[]string{"cc"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["component"]) }},
 		{[]string{"kcore"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["core"]) }},
 		{[]string{"pagerank"}, func(r map[string]any) string { return fmt.Sprintf("%v %v", r["id"], r["score"]) }},
+		{[]string{"sssp", "--unit-weights", "--src", "1"}, func(r map[string]any) string {
+			return fmt.Sprintf("%v %s %s", r["id"], str(r["distance"]), str(r["parent"]))
+		}},
 	} {
 		got, want := table(c.format, c.args...), text(c.args...)
 		if c.args[0] == "pagerank" { // float32 text against the float64 the table holds

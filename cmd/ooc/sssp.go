@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -51,7 +52,8 @@ Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.
 when flagged); parents are internal ids too, each the smallest predecessor on a
 shortest path; unreached vertices have distance and parent 0xFFFFFFFF. With --text the
 result is "vertex distance parent" lines in the file's own ids ("- -" for unreached),
-on stdout unless -o is given.
+on stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
+columns id, distance and parent (null where unreached), ` + parquetHelp + `
 
 --validate computes the distances again with Dijkstra's algorithm and checks that every
 one is equal, and that the parents form a shortest-path tree.
@@ -196,6 +198,20 @@ const ssspMagic = "OOCSP001"
 
 // writeSSSP writes the distances to dest.
 func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error {
+	if isParquetName(dest.name) {
+		unsigned := idsUnsigned(g)
+		return writeResultTable(dest, g, unsigned, []resultColumn{
+			{parquetio.Column{Name: "distance", Nullable: true}, func(v uint32) parquetio.Cell {
+				return parquetio.Cell{V: uint64(r.Dist[v]), Null: r.Dist[v] == ooc.Infinity}
+			}},
+			{idColumn("parent", unsigned, true), func(v uint32) parquetio.Cell {
+				if r.Dist[v] == ooc.Infinity {
+					return parquetio.Cell{Null: true}
+				}
+				return parquetio.Cell{V: g.External(r.Parent[v])}
+			}},
+		})
+	}
 	write := func(w *bufio.Writer) error {
 		if text {
 			var line []byte
