@@ -18,7 +18,7 @@ func init() {
 }
 
 const exportHelp = `
-Usage: ooc export -o FILE [--both] [--force] [--json] [GRAPH]
+Usage: ooc export -o FILE [--both] [--force] [-q] [--json] [GRAPH]
 
 Write the graph's edges, in the ids of the file it was ingested from, for another
 engine to read: when a graph outgrows one machine, Spark GraphFrames and cuGraph on
@@ -48,6 +48,7 @@ type exportArgs struct {
 	out   string
 	both  bool
 	force bool
+	quiet bool
 	json  bool
 }
 
@@ -56,6 +57,7 @@ func newExportFlags(e *env, a *exportArgs) *flag.FlagSet {
 	fs.StringVar(&a.out, "o", "", "write the edges to `FILE` (.parquet, .el or .mtx; - for \"u v\" lines on stdout)")
 	fs.BoolVar(&a.both, "both", false, "write each undirected edge in both directions")
 	fs.BoolVar(&a.force, "force", false, "replace an existing FILE")
+	fs.BoolVar(&a.quiet, "q", false, "no summary")
 	fs.BoolVar(&a.json, "json", false, "print the counts as one JSON object on stdout")
 	return fs
 }
@@ -109,7 +111,9 @@ func runExport(e *env, args []string) error {
 	if a.json || a.out == "-" {
 		summary = e.stderr
 	}
-	fmt.Fprintf(summary, "export: %d edges written to %s (%s%s)\n", x.written, dest.name, format, x.note())
+	if !a.quiet {
+		fmt.Fprintf(summary, "export: %d edges written to %s (%s%s)\n", x.written, dest.name, format, x.note())
+	}
 	if a.json {
 		return printJSON(e.stdout, exportJSON{File: a.out, Format: format, Edges: x.written, Both: a.both})
 	}
