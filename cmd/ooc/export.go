@@ -28,7 +28,7 @@ directory in the current directory is used.
 The format follows FILE's extension:
   .parquet  columns src and dst (INT64, or UINT64 when an id is 2^63 or more), in row
             groups of 1M rows, zstd-compressed
-  .el       text lines "u v"; also what -o - writes to standard output
+  .el       text lines "u v"; also .txt, no extension (a device, a FIFO) and -o -
   .mtx      MatrixMarket coordinate pattern, "symmetric" (each edge once, row >= col)
             for an undirected graph, else "general"; ids count from 1, so a graph from a
             0-based file has every id shifted up by one
@@ -54,7 +54,7 @@ type exportArgs struct {
 
 func newExportFlags(e *env, a *exportArgs) *flag.FlagSet {
 	fs := newFlags(e, "export")
-	fs.StringVar(&a.out, "o", "", "write the edges to `FILE` (.parquet, .el or .mtx; - for \"u v\" lines on stdout)")
+	fs.StringVar(&a.out, "o", "", "write the edges to `FILE` (.parquet, .mtx, or .el for \"u v\" lines; - for stdout)")
 	fs.BoolVar(&a.both, "both", false, "write each undirected edge in both directions")
 	fs.BoolVar(&a.force, "force", false, "replace an existing FILE")
 	fs.BoolVar(&a.quiet, "q", false, "no summary")
@@ -76,12 +76,19 @@ func runExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	format, err := exportFormat(a.out)
-	if err != nil {
-		return err
+	if a.out == "" {
+		return usagef("give -o FILE (.parquet, .el or .mtx), or -o - for \"u v\" lines on stdout")
 	}
 	if a.out == "-" && a.json {
 		return usagef("--json and the edges both want stdout; give -o FILE")
+	}
+	dest, err := checkOutput(e, a.out, a.force)
+	if err != nil {
+		return err
+	}
+	format, err := exportFormat(a.out)
+	if err != nil {
+		return err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
@@ -90,10 +97,6 @@ func runExport(e *env, args []string) error {
 	defer g.Close()
 	if a.both && g.Directed() {
 		return usagef("--both writes undirected edges both ways; this graph is directed, and its edges are written as stored")
-	}
-	dest, err := checkOutput(e, a.out, a.force)
-	if err != nil {
-		return err
 	}
 	x := &exporter{g: g, both: a.both || g.Directed()}
 	switch format {
@@ -122,17 +125,16 @@ func runExport(e *env, args []string) error {
 
 // exportFormat maps -o's extension to a format.
 func exportFormat(out string) (string, error) {
-	if out == "" {
-		return "", usagef("give -o FILE (.parquet, .el or .mtx), or -o - for \"u v\" lines on stdout")
-	}
 	if out == "-" {
 		return "el", nil
 	}
 	switch ext := strings.ToLower(filepath.Ext(out)); ext {
-	case ".parquet", ".el", ".mtx":
+	case ".parquet", ".mtx":
 		return ext[1:], nil
+	case ".el", ".txt", "":
+		return "el", nil
 	}
-	return "", usagef("-o %s: the extension picks the format; want .parquet, .el or .mtx", out)
+	return "", usagef("-o %s: the extension picks the format; want .parquet, .mtx, or .el, .txt or none for \"u v\" lines", out)
 }
 
 // exporter walks a graph's stored edges in file ids.

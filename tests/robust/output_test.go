@@ -35,6 +35,7 @@ var writers = []writer{
 	{name: "sssp-text", args: func(o string) []string {
 		return []string{"sssp", "--unit-weights", "--src", "1", "--text", "-o", o, "g.ooc"}
 	}},
+	{name: "export", args: func(o string) []string { return []string{"export", "-q", "-o", o, "g.ooc"} }},
 	{name: "gen-edges", args: func(o string) []string {
 		return []string{"gen", "urand", "--scale", "6", "-q", "-o", o}
 	}},
