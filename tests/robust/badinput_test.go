@@ -67,7 +67,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "comments only", files: txt("# a\n% b\n\n# c\n"), args: []string{"ingest", "in.txt"}, want: []string{"in.txt", "no edges"}},
 		{name: "NUL bytes in text", files: txt("0 1\n1\x002\n"), args: []string{"ingest", "in.txt"}, pos: offsetPos("in.txt"), want: []string{"NUL"}},
 		{name: "a line of 10 MB", files: txt("0 1\n" + strings.Repeat("7", 10<<20) + " 1\n"), args: []string{"ingest", "in.txt"}, pos: linePos("in.txt", 2), want: []string{"longer than"}},
-		{name: "unknown --format", files: txt("0 1\n"), args: []string{"ingest", "--format", "xml", "in.txt"}, want: []string{`"xml"`, "snap, mtx, gr, bin32 or bin64"}},
+		{name: "unknown --format", files: txt("0 1\n"), args: []string{"ingest", "--format", "xml", "in.txt"}, want: []string{`"xml"`, "snap, mtx, gr, bin32, bin64 or parquet"}},
 		{name: "--format disagrees with the content", files: txt("0 1\n1 2\n"), args: []string{"ingest", "--format", "mtx", "in.txt"}, pos: linePos("in.txt", 1), want: []string{"%%MatrixMarket"}},
 		{name: "missing input", args: []string{"ingest", "nosuch.txt"}, want: []string{"nosuch.txt", "no such file"}},
 		{name: "unreadable input", files: txt("0 1\n"), args: []string{"ingest", "in.txt"}, want: []string{"in.txt", "permission denied"}, setup: unreadable},
