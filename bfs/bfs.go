@@ -69,12 +69,14 @@ type bfs struct {
 // workerState is one worker's scratch and counters, padded so that workers do not share
 // cache lines.
 type workerState struct {
-	buf      []uint32 // decoded list (store.Compressed.List)
-	out      []uint32 // next-frontier vertices not yet flushed to the queue
-	scout    uint64   // out-degrees of vertices this worker discovered top-down
-	examined uint64
-	awake    uint64
-	_        [64]byte
+	out []uint32 // next-frontier vertices not yet flushed to the queue
+	// listShard and degShard are the shards of the last list expanded and of the last
+	// degree read (compressed graphs).
+	listShard, degShard *store.Shard
+	scout               uint64 // out-degrees of vertices this worker discovered top-down
+	examined            uint64
+	awake               uint64
+	_                   [64]byte
 }
 
 const flushAt = 1024
@@ -115,6 +117,7 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 	b.queue[0], b.head, b.tail = src, 0, 1
 	edgesToCheck := int64(b.a.NumEdges())
 	scout := int64(b.a.Degree(store.Out, src))
+	edges := uint64(scout) // the frontier's out-edges; ^0 when not counted
 	depth := uint32(0)
 	for b.head < b.tail {
 		if scout > edgesToCheck/int64(alpha) {
@@ -136,18 +139,18 @@ func (b *bfs) run(src uint32, alpha, beta int) error {
 				}
 			}
 			b.bitmapToQueue()
-			scout = 1
+			scout, edges = 1, ^uint64(0)
 			continue
 		}
 		edgesToCheck -= scout
 		t := time.Now()
 		frontier := uint64(b.tail - b.head)
-		s, examined := b.topDown(depth)
+		s, examined := b.topDown(depth, edges)
 		b.stat(depth, frontier, TopDown, examined, t)
 		if b.failed.Load() {
 			return b.err
 		}
-		scout = int64(s)
+		scout, edges = int64(s), s
 		depth++
 	}
 	return nil

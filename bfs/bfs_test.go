@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -52,6 +54,7 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
+	defer func(p uint32, s uint64) { pieceSize, serialEdges = p, s }(pieceSize, serialEdges)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -70,7 +73,9 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 				for _, workers := range []int{1, 3} {
 					for vi, opt := range variants {
 						opt.Workers = workers
-						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d variant=%d", name, shardBytes, src, a, workers, vi)
+						// every other run expands small frontiers on one goroutine (topDown)
+						serialEdges = [2]uint64{0, ^uint64(0)}[(vi+workers)%2]
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d variant=%d serial=%d", name, shardBytes, src, a, workers, vi, serialEdges)
 						r, err := Run(a, src, opt)
 						if err != nil {
 							t.Fatalf("%s: %v", where, err)
@@ -147,6 +152,97 @@ func TestBFSRandom(t *testing.T) {
 		}
 		srcs := []uint32{uint32(r.IntN(int(n))), n / 2}
 		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,seed=%d)", i, n, len(edges), directed, seed), n, edges, directed, srcs)
+	}
+}
+
+// TestBFSHighDiameter searches graphs of thousands of small levels, where topDown
+// expands most frontiers on one goroutine: a path of 10^5 vertices numbered in order and
+// shuffled, and a long thin grid, with the default settings and with the serial path
+// off and always on.
+func TestBFSHighDiameter(t *testing.T) {
+	const n = 100000
+	r := rand.New(rand.NewPCG(5, 5))
+	perm := r.Perm(n)
+	var path, shuffled, grid []testgraph.Edge
+	for v := uint32(0); v+1 < n; v++ {
+		path = append(path, testgraph.Edge{U: v, V: v + 1})
+		shuffled = append(shuffled, testgraph.Edge{U: uint32(perm[v]), V: uint32(perm[v+1])})
+	}
+	const width = 4 // a 4 x 25000 grid: frontiers of a few vertices, depth about 25000
+	for v := uint32(0); v < n; v++ {
+		if v%width != width-1 {
+			grid = append(grid, testgraph.Edge{U: v, V: v + 1})
+		}
+		if v+width < n {
+			grid = append(grid, testgraph.Edge{U: v, V: v + width})
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		edges []testgraph.Edge
+		srcs  []uint32
+	}{
+		{"path", path, []uint32{0, n / 2, n - 1}},
+		{"shuffled path", shuffled, []uint32{uint32(perm[0]), uint32(perm[n/3])}},
+		{"grid", grid, []uint32{0, n/2 + 1}},
+	} {
+		g := testgraph.Build(t, n, c.edges, false, 0)
+		out, _ := testgraph.Lists(n, c.edges, false)
+		checkLevels(t, c.name, g, out, c.srcs)
+	}
+}
+
+// TestBFSRealHighDiameter is TestBFSHighDiameter on a road network (luxembourg_osm, depth
+// about 1,000 from vertex 1).
+func TestBFSRealHighDiameter(t *testing.T) {
+	path := testgraph.Real(t, "luxembourg_osm.mtx.gz")
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := ingest.File(path, ingest.Options{Dest: dir}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.Check(); err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]uint32, g.NumVertices())
+	a := store.NewCompressed(g)
+	for v := range out {
+		if out[v], err = a.List(store.Out, uint32(v), ^uint32(0), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkLevels(t, "luxembourg_osm", g, out, []uint32{0, g.NumVertices() / 2, g.NumVertices() - 1})
+}
+
+// checkLevels runs BFS on g's compressed shards from each source with 2 workers, with
+// serialEdges at its default, 0 and ^0, and compares the levels with the oracle's and the
+// result with the validator.
+func checkLevels(t *testing.T, name string, g *store.Graph, out [][]uint32, srcs []uint32) {
+	t.Helper()
+	defer func(s uint64) { serialEdges = s }(serialEdges)
+	for _, serial := range []uint64{serialEdges, 0, ^uint64(0)} {
+		serialEdges = serial
+		for _, src := range srcs {
+			want := refLevels(out, src)
+			r, err := Run(store.NewCompressed(g), src, Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			where := fmt.Sprintf("%s src=%d serial=%d", name, src, serial)
+			if !slices.Equal(r.Level, want) {
+				t.Fatalf("%s: levels differ from the oracle's", where)
+			}
+			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if len(r.Levels) < 500 {
+				t.Fatalf("%s: %d levels, want a high-diameter graph", where, len(r.Levels))
+			}
+		}
 	}
 }
 
@@ -271,3 +367,5 @@ func checkDirections(t *testing.T, where string, variant int, r *Result) {
 		}
 	}
 }
+
+func TestMain(m *testing.M) { testgraph.Main(m) }

@@ -166,7 +166,13 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint
 			if checked == end {
 				break
 			}
-			x, p = store.FastUvarint(list, p)
+			// one-byte gaps (graphs with locality: web crawls, road networks, meshes)
+			// skip the call
+			if uint(p) < uint(len(list)) && list[p] < 0x80 {
+				x, p = uint64(list[p]), p+1
+			} else {
+				x, p = store.FastUvarint(list, p)
+			}
 			cur += x
 			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
 				return 0, checked, malformed

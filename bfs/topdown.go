@@ -35,10 +35,25 @@ func (b *bfs) collect() (scout, examined, awake uint64) {
 // topDown expands the queue's frontier: every unvisited out-neighbour is claimed with a
 // compare-and-swap on its parent, so exactly one worker enqueues it. Lists longer than
 // pieceSize (the hubs of skewed graphs) are cut at block boundaries into pieces that
-// other workers expand in a second pass, so one hub does not serialize a level.
-func (b *bfs) topDown(depth uint32) (scout, examined uint64) {
+// other workers expand in a second pass, so one hub does not serialize a level. A level
+// whose frontier has at most serialEdges out-edges (edges; ^0 when unknown) runs on the
+// calling goroutine: high-diameter graphs run thousands of such levels, and waking the
+// workers for each would cost more than the level's work.
+func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 	frontier := b.queue[b.head:b.tail]
 	b.qtail.Store(int64(b.tail))
+	if edges <= serialEdges {
+		ws := &b.ws[0]
+		for _, u := range frontier {
+			for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
+				if b.expand(ws, u, lo, depth) < int(pieceSize) {
+					break
+				}
+			}
+		}
+		scout, examined, _ = b.collect()
+		return scout, examined
+	}
 	b.pieces = b.pieces[:0]
 	chunk := min(64, max(1, len(frontier)/(8*b.workers)))
 	parallel.For(b.workers, len(frontier), chunk, func(w, lo, hi int) {
@@ -67,6 +82,10 @@ func (b *bfs) topDown(depth uint32) (scout, examined uint64) {
 	return scout, examined
 }
 
+// serialEdges is the most out-edges a frontier may have for its top-down level to run
+// on one goroutine; tests set it to 0 and to ^0 to exercise both paths.
+var serialEdges uint64 = 1 << 11
+
 // pieceSize is the number of neighbours one top-down work item expands at most; a
 // multiple of store.BlockSize. Tests lower it to exercise the split.
 var pieceSize uint32 = 64 * store.BlockSize
@@ -77,26 +96,110 @@ type piece struct{ u, lo uint32 }
 // expand claims the unvisited vertices among u's out-neighbours at positions
 // [lo, lo+pieceSize) and returns how many neighbours it read.
 func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
-	nbrs, err := b.a.Slice(store.Out, u, lo, lo+pieceSize, ws.buf)
+	if b.c != nil {
+		return b.expandCompressed(ws, u, lo, depth)
+	}
+	nbrs, err := b.a.Slice(store.Out, u, lo, lo+pieceSize, nil)
 	if err != nil {
 		b.fail(err)
 		return 0
 	}
-	if b.c != nil {
-		ws.buf = nbrs[:0] // keep a grown decode buffer; store.Flat returns its own memory
-	}
 	ws.examined += uint64(len(nbrs))
 	for _, v := range nbrs {
-		p := &b.parent[v]
-		if atomic.LoadUint32(p) != unreached || !atomic.CompareAndSwapUint32(p, unreached, u) {
-			continue
-		}
-		b.level[v] = depth + 1
-		ws.scout += uint64(b.a.Degree(store.Out, v))
-		ws.out = append(ws.out, v)
-		if len(ws.out) >= flushAt {
-			b.flush(ws)
+		if atomic.LoadUint32(&b.parent[v]) == unreached {
+			b.claim(ws, v, u, depth)
 		}
 	}
 	return len(nbrs)
+}
+
+// expandCompressed is expand on compressed shards: it decodes the list where it lies
+// and claims each neighbour as it is decoded, with no decode buffer and no interface
+// call per vertex. The decoding is that of store.Compressed.Slice, written out for the
+// same reason as in scanFrontier.
+func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
+	s := ws.outShard(b.c, u)
+	i := u - s.Lo
+	d := s.Degrees[i]
+	hi := min(d, lo+pieceSize)
+	if lo >= hi {
+		return 0
+	}
+	list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
+	pos, err := store.BlockOffset(list, d, lo/store.BlockSize)
+	if err != nil {
+		b.fail(s.ListError(u))
+		return 0
+	}
+	nv := uint64(b.n)
+	for j := lo; j < hi; {
+		x, p := store.FastUvarint(list, pos)
+		f := int64(u) + store.Unzigzag(x)
+		if p < 0 || f < 0 || f >= int64(nv) {
+			b.fail(s.ListError(u))
+			return 0
+		}
+		cur := uint64(f)
+		end := min(hi, j+store.BlockSize)
+		for {
+			if atomic.LoadUint32(&b.parent[cur]) == unreached { // most are visited: skip the call
+				b.claim(ws, uint32(cur), u, depth)
+			}
+			j++
+			if j == end {
+				break
+			}
+			if uint(p) < uint(len(list)) && list[p] < 0x80 { // as in scanFrontier
+				x, p = uint64(list[p]), p+1
+			} else {
+				x, p = store.FastUvarint(list, p)
+			}
+			cur += x
+			if p < 0 || x >= nv || cur >= nv {
+				b.fail(s.ListError(u))
+				return 0
+			}
+		}
+		pos = p
+	}
+	ws.examined += uint64(hi - lo)
+	return int(hi - lo)
+}
+
+// claim makes u the parent of v if v has none yet (one compare-and-swap decides between
+// workers) and queues v for the next level.
+func (b *bfs) claim(ws *workerState, v, u, depth uint32) {
+	if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
+		return
+	}
+	b.level[v] = depth + 1
+	ws.scout += uint64(b.outDegree(ws, v))
+	ws.out = append(ws.out, v)
+	if len(ws.out) >= flushAt {
+		b.flush(ws)
+	}
+}
+
+// outDegree is v's out-degree, read from the worker's cached shard on compressed
+// graphs (the vertices a worker discovers mostly share one shard).
+func (b *bfs) outDegree(ws *workerState, v uint32) uint32 {
+	if b.c == nil {
+		return b.a.Degree(store.Out, v)
+	}
+	s := ws.degShard
+	if s == nil || v < s.Lo || v >= s.Hi() {
+		s = b.c.Shard(store.Out, v)
+		ws.degShard = s
+	}
+	return s.Degrees[v-s.Lo]
+}
+
+// outShard is the out-shard holding u, cached per worker.
+func (ws *workerState) outShard(c *store.Compressed, u uint32) *store.Shard {
+	s := ws.listShard
+	if s == nil || u < s.Lo || u >= s.Hi() {
+		s = c.Shard(store.Out, u)
+		ws.listShard = s
+	}
+	return s
 }
