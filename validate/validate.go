@@ -111,35 +111,33 @@ func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
 		if err := c.vertex(v); err != nil {
 			return err
 		}
-		lv := c.level[v]
-		want := c.treeParent(v)
-		found, stop := want == none, v
-		if !found {
-			stop = max(v, want)
-		}
-		deg, done := s.Degree(v), false
-		for k := uint32(0); k < deg && !done; k += store.BlockSize {
+		lv, want := c.level[v], c.treeParent(v)
+		found := want == none
+		deg := s.Degree(v)
+		for k := uint32(0); k < deg; k += store.BlockSize {
 			blk, err := l.block(v, k)
 			if err != nil {
 				return err
 			}
-			for _, x := range blk {
-				if x >= stop {
-					found, done = found || x == want, true
-					break
+			below := blk
+			if blk[len(blk)-1] >= v {
+				i, _ := slices.BinarySearch(blk, v)
+				below = blk[:i]
+			}
+			if err := c.below(v, lv, below); err != nil {
+				return err
+			}
+			if !found && want < v {
+				found = slices.Contains(below, want)
+			}
+			if len(below) < len(blk) { // past v: on to a larger parent, if any
+				if !found && want > v {
+					found, err = c.find(l, v, k, deg, want)
 				}
-				if x >= v {
-					continue // on the way to a larger parent
+				if err != nil {
+					return err
 				}
-				found = found || x == want
-				switch lx := c.level[x]; {
-				case lv == none && lx != none:
-					return c.badEdge(x, v)
-				case lv != none && (lx == none || lx > lv+1):
-					return c.badEdge(v, x)
-				case lv != none && lv > lx+1:
-					return c.badEdge(x, v)
-				}
+				break
 			}
 		}
 		if !found {
@@ -147,6 +145,43 @@ func (c *bfsCheck) both(s *store.Shard, lo, hi uint32) error {
 		}
 	}
 	return nil
+}
+
+// below checks v's edges to the smaller neighbours xs. For a reached v, level[x] - lv + 1
+// <= 2 (unsigned) holds exactly for the levels lv-1, lv and lv+1, and for none only when
+// lv is 0 (the source), so none is tested apart.
+func (c *bfsCheck) below(v, lv uint32, xs []uint32) error {
+	if lv == none {
+		for _, x := range xs {
+			if c.level[x] != none {
+				return c.badEdge(x, v)
+			}
+		}
+		return nil
+	}
+	for _, x := range xs {
+		if lx := c.level[x]; lx-lv+1 > 2 || lx == none {
+			if lx == none || lx > lv {
+				return c.badEdge(v, x)
+			}
+			return c.badEdge(x, v)
+		}
+	}
+	return nil
+}
+
+// find reports whether want is in v's list, reading on from block k.
+func (c *bfsCheck) find(l *lists, v, k, deg, want uint32) (bool, error) {
+	for ; k < deg; k += store.BlockSize {
+		blk, err := l.block(v, k)
+		if err != nil {
+			return false, err
+		}
+		if blk[len(blk)-1] >= want {
+			return slices.Contains(blk, want), nil
+		}
+	}
+	return false, nil
 }
 
 // tree checks vertices lo..hi of a directed graph's in-lists: their entries and that

@@ -82,3 +82,15 @@ func TestCC(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceWithUnreachedNeighbour: on the path 0-1 searched from 1, vertex 0 left
+// unreached breaks only the edge checked from the source's side.
+func TestSourceWithUnreachedNeighbour(t *testing.T) {
+	g := testgraph.Build(t, 2, []testgraph.Edge{{U: 0, V: 1}}, false, 0)
+	if err := BFS(g, 1, []uint32{1, 1}, []uint32{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := BFS(g, 1, []uint32{U, 1}, []uint32{U, 0}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("got %v, want an ErrInvalid", err)
+	}
+}
