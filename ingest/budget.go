@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
@@ -141,4 +143,122 @@ func checkDisk(dir string, need int64) error {
 			dir, bytesize.Format(free), bytesize.Format(need))
 	}
 	return nil
+}
+
+// The split of the memory budget (Options.Mem, --mem) among the pipeline's consumers:
+// every share is computed by the methods below and nowhere else, and Budget reports them
+// (ooc ingest -v prints it).
+
+// heapLimit is the Go heap limit: the budget less runtimeMem (the binary and the runtime
+// outside the heap).
+func (p *pipeline) heapLimit() int64 { return p.mem - runtimeMem }
+
+// live is the memory the pipeline's long-lived buffers may take: the Go heap limit less a
+// fifth, so that the garbage of the parser and of grown buffers fits beside them without
+// the collector running continuously.
+func (p *pipeline) live() int64 { return p.heapLimit() * 4 / 5 }
+
+// phase1Bytes is the memory of phase 1's buffers: parse blocks and batches, encoder
+// buffers and the chunks.
+func (p *pipeline) phase1Bytes() int64 {
+	w := int64(p.workers)
+	return (w+2)*parseBlock + w*parse.BatchSize*16 + w*encoderFixed + 8*int64(p.chunkKeys)*((w+2)*int64(p.dirs)+w)
+}
+
+// spillMem is how much of the spills' tapes may stay in memory: half the long-lived
+// memory less phase 1's buffers, so that phase 2 keeps at least half for its tasks (the
+// largest vertex it can sort depends on it) and the degree order's per-vertex arrays
+// fit beside. opt.spillMem overrides it (tests: -1 keeps everything on disk).
+func (p *pipeline) spillMem() int64 {
+	if p.opt.spillMem != 0 {
+		return max(p.opt.spillMem, 0)
+	}
+	return max(p.live()/2-p.phase1Bytes(), 0)
+}
+
+// headsLimit is the memory one split may keep the headers of its partition's blocks in:
+// a 64th of the long-lived memory shared by the 2*workers splits held ahead (splitAhead),
+// which sizePhase2 sets aside.
+func (p *pipeline) headsLimit() int64 {
+	if p.opt.headsMem != 0 {
+		return max(p.opt.headsMem, 0)
+	}
+	return p.live() / int64(64*max(p.workers, 1))
+}
+
+// orderMem is what the degree order's per-vertex arrays may take: half the long-lived
+// memory (the spills keep the rest).
+func (p *pipeline) orderMem() int64 { return p.live() / 2 }
+
+// sampleEntries is the size of the automatic order's sample: at most a sixteenth of the
+// budget (16 bytes an entry), at least 16K entries, at most sampleCap.
+func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/256, 1<<14))) }
+
+// gpuStagingMem is what the GPU ingest's pinned staging buffers may take: a quarter of
+// the long-lived memory.
+func (p *pipeline) gpuStagingMem() int64 { return p.live() / 4 }
+
+// budgetZstd counts the window of a zstd input's first frame (zstd --long: up to 2 GiB
+// the decoder holds in memory) against the budget: opt.Mem becomes what is left for the
+// pipeline, and a window above a quarter of the budget is refused with the --mem that
+// would take it. It returns the reader to parse: r itself when it can be read at an
+// offset (a file), else r behind a buffer it peeked into.
+func budgetZstd(r io.Reader, name string, opt *Options) (io.Reader, error) {
+	head := make([]byte, 18) // a zstd frame header's largest size
+	var n int
+	var err error
+	if ra, ok := r.(io.ReaderAt); ok {
+		n, err = ra.ReadAt(head, 0)
+	}
+	if n == 0 && err != nil && err != io.EOF || n == 0 && !isReaderAt(r) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		b, _ := br.Peek(len(head))
+		n, r = copy(head, b), br
+	}
+	window := parse.ZstdWindow(head[:n])
+	if window <= 0 {
+		return r, nil
+	}
+	mem := opt.Mem
+	if mem <= 0 {
+		mem = DefaultMem()
+	}
+	if window > mem/4 {
+		return nil, fmt.Errorf("ingest: %s: its zstd frames use a window of %s (zstd --long), which the decoder holds in memory: more than a quarter of the %s budget; give --mem %s or more: %w",
+			name, bytesize.Format(window), bytesize.Format(mem), bytesize.Format(4*window), ErrMemTooSmall)
+	}
+	opt.Mem, opt.zstdWindow = mem-window, window
+	return r, nil
+}
+
+// Budget is the split of an ingest's memory budget, as the pipeline sized it.
+type Budget struct {
+	Total      int64 `json:"total"`       // --mem (default DefaultMem), less a zstd --long window
+	ZstdWindow int64 `json:"zstd_window"` // the decoder's window, counted apart
+	HeapLimit  int64 `json:"heap_limit"`  // Go's memory limit: Total less the runtime's own
+	Live       int64 `json:"live"`        // long-lived buffers: the heap limit less a fifth for garbage
+	Phase1     int64 `json:"phase1"`      // parse blocks and batches, encoder buffers, chunks
+	SpillTapes int64 `json:"spill_tapes"` // spilled chunks kept in memory instead of on disk
+	SplitHeads int64 `json:"split_heads"` // block headers a split partition may keep, per split
+	OrderMem   int64 `json:"order_mem"`   // the degree order's per-vertex arrays at most
+	Sample     int   `json:"sample"`      // entries of the automatic order's sample
+	Workers    int   `json:"workers"`     // after fitting phase 1's buffers
+}
+
+// budget reports the split.
+func (p *pipeline) budget() Budget {
+	return Budget{Total: p.mem, ZstdWindow: p.opt.zstdWindow, HeapLimit: p.heapLimit(), Live: p.live(),
+		Phase1: p.phase1Bytes(), SpillTapes: p.spillMem(), SplitHeads: p.headsLimit(), OrderMem: p.orderMem(),
+		Sample: p.sampleEntries(), Workers: p.workers}
+}
+
+// String is the split in one line, for -v.
+func (b Budget) String() string {
+	f := bytesize.Format
+	s := fmt.Sprintf("memory budget %s: heap limit %s, long-lived %s (phase 1 buffers %s for %d workers, spill tapes in memory %s, degree order up to %s, split headers %s each), order sample %d entries",
+		f(b.Total), f(b.HeapLimit), f(b.Live), f(b.Phase1), b.Workers, f(b.SpillTapes), f(b.OrderMem), f(b.SplitHeads), b.Sample)
+	if b.ZstdWindow > 0 {
+		s += ", zstd window " + f(b.ZstdWindow) + " apart"
+	}
+	return s
 }

@@ -505,16 +505,6 @@ func (p *pipeline) bigGroupCounts(t *task, gc []uint64, size uint64) ([][]uint32
 // countSlice is how many blocks one goroutine of bigGroupCounts reads.
 const countSlice = 256
 
-// headsLimit is the memory one split may keep the headers of its partition's blocks in:
-// a 64th of the long-lived memory shared by the 2*workers splits held ahead (splitAhead),
-// which sizePhase2 sets aside.
-func (p *pipeline) headsLimit() int64 {
-	if p.opt.headsMem != 0 {
-		return max(p.opt.headsMem, 0)
-	}
-	return p.live() / int64(64*max(p.workers, 1))
-}
-
 // splitTaskKeys caps the sub-ranges of a split partition (512 MiB of task memory).
 const splitTaskKeys = 1 << 24
 

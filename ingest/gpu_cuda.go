@@ -169,7 +169,7 @@ func gpuRun(opt Options, info store.InputInfo, name string, size int64, phase1 f
 	if p.opt.Directed && hdr.Symmetric {
 		return nil, &gpuSkip{reason: "does not take a symmetric MatrixMarket file read --directed", reread: true}
 	}
-	if n := int64(p.vertexCount(hdr)); p.countDegrees() && degreeOrderBytes*n > p.live()/2 {
+	if n := int64(p.vertexCount(hdr)); p.countDegrees() && degreeOrderBytes*n > p.orderMem() {
 		// the CPU ingest says what the degree order cannot do within the budget
 		return nil, &gpuSkip{reason: "leaves the degree order of so many vertices to the CPU ingest", reread: true}
 	}
@@ -229,12 +229,11 @@ func (g *gpuIngest) phase1(name string, read func(prog *progress, emit func([]pa
 	p := g.p
 	t0 := time.Now()
 	// enough buffers that the parse does not wait for the device to open (about 0.1 s),
-	// within a quarter of the memory budget
 	stageBytes := int64(8 * gpuStageKeys)
 	if p.opt.KeepSelfLoops {
 		stageBytes *= 2
 	}
-	nbuf := int(min(int64(2*p.workers+8), max(p.live()/4/stageBytes, 4)))
+	nbuf := int(min(int64(2*p.workers+8), max(p.gpuStagingMem()/stageBytes, 4)))
 	g.free, g.partial, g.up = make(chan *chunk, nbuf), make(chan *chunk, nbuf), make(chan *chunk, nbuf)
 	for range nbuf {
 		c := &chunk{}

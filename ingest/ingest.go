@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -41,6 +40,7 @@ type Options struct {
 
 	Progress io.Writer    // progress bars go here; nil = none
 	Log      io.Writer    // the final summary; nil = none
+	Verbose  bool         // also log how the memory budget is split (Budget), to Log
 	Format   parse.Format // "" = detect
 	Columns  [2]string    // Parquet: the source and destination id columns ("": src, dst)
 	Backend  string       // BackendAuto (""), BackendCPU or BackendGPU
@@ -78,6 +78,7 @@ type Report struct {
 	Phases   []Phase         `json:"phases"`
 	PeakRSS  int64           `json:"peak_rss"` // VmHWM of the process, bytes
 	Mem      int64           `json:"mem"`      // the budget it ran under
+	Budget   Budget          `json:"budget"`   // how the pipeline split it
 	Workers  int             `json:"workers"`
 	Seconds  float64         `json:"seconds"`
 	Compress string          `json:"compression,omitempty"`
@@ -107,39 +108,6 @@ func File(path string, opt Options) (*Report, error) {
 	}
 	defer f.Close()
 	return FileFrom(f, path, st.Size(), opt)
-}
-
-// budgetZstd counts the window of a zstd input's first frame (zstd --long: up to 2 GiB
-// the decoder holds in memory) against the budget: opt.Mem becomes what is left for the
-// pipeline, and a window above a quarter of the budget is refused with the --mem that
-// would take it. It returns the reader to parse: r itself when it can be read at an
-// offset (a file), else r behind a buffer it peeked into.
-func budgetZstd(r io.Reader, name string, opt *Options) (io.Reader, error) {
-	head := make([]byte, 18) // a zstd frame header's largest size
-	var n int
-	var err error
-	if ra, ok := r.(io.ReaderAt); ok {
-		n, err = ra.ReadAt(head, 0)
-	}
-	if n == 0 && err != nil && err != io.EOF || n == 0 && !isReaderAt(r) {
-		br := bufio.NewReaderSize(r, 64<<10)
-		b, _ := br.Peek(len(head))
-		n, r = copy(head, b), br
-	}
-	window := parse.ZstdWindow(head[:n])
-	if window <= 0 {
-		return r, nil
-	}
-	mem := opt.Mem
-	if mem <= 0 {
-		mem = DefaultMem()
-	}
-	if window > mem/4 {
-		return nil, fmt.Errorf("ingest: %s: its zstd frames use a window of %s (zstd --long), which the decoder holds in memory: more than a quarter of the %s budget; give --mem %s or more: %w",
-			name, bytesize.Format(window), bytesize.Format(mem), bytesize.Format(4*window), ErrMemTooSmall)
-	}
-	opt.Mem, opt.zstdWindow = mem-window, window
-	return r, nil
 }
 
 func isReaderAt(r io.Reader) bool { _, ok := r.(io.ReaderAt); return ok }
@@ -302,7 +270,7 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	}
 	p.committed = true
 	p.phases = append(p.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
-	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Workers: p.workers,
+	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Budget: p.budget(), Workers: p.workers,
 		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate, Backend: cmp.Or(p.backend, BackendCPU)}
 	if p.opt.Log != nil {
 		rep.Summary(p.opt.Log)

@@ -136,8 +136,11 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 			return nil, err
 		}
 	}
-	p.restore = setMemoryLimit(p.mem - runtimeMem)
-	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.mem - runtimeMem - used) }
+	if opt.Verbose && opt.Log != nil {
+		fmt.Fprintf(opt.Log, "ingest: %s\n", p.budget())
+	}
+	p.restore = setMemoryLimit(p.heapLimit())
+	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.heapLimit() - used) }
 	return p, nil
 }
 
@@ -163,29 +166,6 @@ func (p *pipeline) sizePhase1() error {
 	}
 	return nil
 }
-
-// phase1Bytes is the memory of phase 1's buffers: parse blocks and batches, encoder
-// buffers and the chunks.
-func (p *pipeline) phase1Bytes() int64 {
-	w := int64(p.workers)
-	return (w+2)*parseBlock + w*parse.BatchSize*16 + w*encoderFixed + 8*int64(p.chunkKeys)*((w+2)*int64(p.dirs)+w)
-}
-
-// spillMem is how much of the spills' tapes may stay in memory: half the long-lived
-// memory less phase 1's buffers, so that phase 2 keeps at least half for its tasks (the
-// largest vertex it can sort depends on it) and the degree order's per-vertex arrays
-// fit beside. opt.spillMem overrides it (tests: -1 keeps everything on disk).
-func (p *pipeline) spillMem() int64 {
-	if p.opt.spillMem != 0 {
-		return max(p.opt.spillMem, 0)
-	}
-	return max(p.live()/2-p.phase1Bytes(), 0)
-}
-
-// live is the memory the pipeline's long-lived buffers may take: the Go heap limit
-// (the budget less runtimeMem) less a fifth, so that the garbage of the parser and of
-// grown buffers fits beside them without the collector running continuously.
-func (p *pipeline) live() int64 { return (p.mem - runtimeMem) * 4 / 5 }
 
 // close releases everything an unfinished ingest holds: the spill files, the
 // temporary graph directory and the memory limit.

@@ -89,8 +89,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 		p.raw.deg = new(degreeCounter)
 	}
 	if p.opt.Order == OrderAuto {
-		// at most a sixteenth of the budget (16 bytes an entry)
-		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, int(min(sampleCap, max(p.mem/256, 1<<14)))))
+		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, p.sampleEntries()))
 	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64
@@ -219,7 +218,7 @@ func (p *pipeline) replay(hdr parse.Header) error {
 			}
 		} else {
 			n := max(p.raw.deg.top.Load(), hdr.Vertices)
-			if need := degreeOrderBytes * int64(n); need > p.live()/2 {
+			if need := degreeOrderBytes * int64(n); need > p.orderMem() {
 				// The per-vertex arrays would not fit beside the spills: sparse ids (the
 				// largest 4*10^9 in a file of two edges took 48 GB and the machine).
 				if p.opt.Order != OrderAuto {

@@ -59,6 +59,7 @@ type genArgs struct {
 	out        string
 	force      bool
 	quiet      bool
+	verbose    bool
 	json       bool
 	directed   bool
 	order      string
@@ -92,6 +93,7 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	fs := newFlags(e, "gen")
 	addSpecFlags(fs, &a.spec)
 	addBuildFlags(fs, a)
+	fs.BoolVar(&a.verbose, "v", false, "also print how the ingest's memory budget is split")
 	fs.StringVar(&a.format, "format", "text", "edge list format: text, bin32 or bin64")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "a .ooc output's ingest: auto (the GPU for 8M edges and more when usable), cpu or gpu")
 	fs.StringVar(&a.out, "o", "", "output: a .ooc graph directory, an edge list file, or - (required)")
@@ -257,7 +259,7 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 	opt := ingest.Options{Dest: dest, Force: a.force, Directed: a.directed, Order: a.order, ShardBytes: int64(a.shardBytes),
 		Mem: int64(a.mem), Workers: a.workers, Context: ctx, Backend: a.backend}
 	if !a.quiet {
-		opt.Log = e.stderr
+		opt.Log, opt.Verbose = e.stderr, a.verbose
 		if e.isTerminal {
 			opt.Progress = e.stderr
 		}

@@ -107,6 +107,7 @@ type ingestArgs struct {
 	mem        byteSize
 	workers    int
 	quiet      bool
+	verbose    bool
 	force      bool
 	json       bool
 }
@@ -130,6 +131,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: "+memDefault+")")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
+	fs.BoolVar(&a.verbose, "v", false, "also print how the memory budget is split")
 	fs.BoolVar(&a.force, "force", false, "replace an existing graph directory (nothing else: a file or a directory of other files is refused)")
 	fs.BoolVar(&a.json, "json", false, "print the report as one JSON object on stdout")
 	return fs
@@ -181,7 +183,7 @@ func runIngest(e *env, args []string) error {
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, SparseIDs: a.sparseIDs, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
 		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns}
 	if !a.quiet {
-		opt.Log = e.stderr
+		opt.Log, opt.Verbose = e.stderr, a.verbose
 		if e.isTerminal {
 			opt.Progress = e.stderr
 		}
