@@ -75,6 +75,11 @@ func (r *run) logf(t0 time.Time, format string, args ...any) {
 // once does the same links (the partition after them is the same) and measured faster on
 // compressed lists, where the decode is most of a round's cost.
 func (r *run) sample(rounds uint32) error {
+	if c, ok := r.a.(*store.Compressed); ok {
+		return r.parallel(func(_ int, lo, hi uint32) error {
+			return r.linkLists(c, store.Out, lo, hi, 0, rounds, nil)
+		})
+	}
 	return r.parallel(func(w int, lo, hi uint32) error {
 		return r.a.Range(store.Out, lo, hi, rounds, &r.bufs[w], nil, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs[:min(rounds, uint32(len(nbrs)))] {
@@ -90,6 +95,15 @@ func (r *run) sample(rounds uint32) error {
 // only from the outside end. A vertex seen in the skipped component's tree stays in it
 // (trees only merge), so an edge skipped from both ends joins two vertices of one tree.
 func (r *run) finish(sampled, skip uint32) error {
+	if c, ok := r.a.(*store.Compressed); ok {
+		return r.parallel(func(_ int, lo, hi uint32) error {
+			err := r.linkLists(c, store.Out, lo, hi, sampled, ^uint32(0), &skip)
+			if err != nil || !c.Directed() {
+				return err
+			}
+			return r.linkLists(c, store.In, lo, hi, 0, ^uint32(0), &skip)
+		})
+	}
 	keep := func(v uint32) bool { return atomic.LoadUint32(&r.comp[v]) != skip }
 	return r.parallel(func(w int, lo, hi uint32) error {
 		err := r.a.Range(store.Out, lo, hi, ^uint32(0), &r.bufs[w], keep, func(u uint32, nbrs []uint32) {
@@ -108,9 +122,67 @@ func (r *run) finish(sampled, skip uint32) error {
 	})
 }
 
+// linkLists links every vertex u of [lo, hi) with the neighbours at positions [from, to)
+// of its list in direction d, skipping the vertices whose label is *skip (when skip is
+// not nil). It decodes the lists where they lie, from the block holding position from,
+// with no decode buffer and no call per vertex: on low-degree graphs (roads, meshes)
+// the per-vertex cost is most of Afforest's. The decoding is store.Compressed.Slice's.
+func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
+	nv := uint64(r.n)
+	for v := lo; v < hi; {
+		s := c.Shard(d, v)
+		deg, off, adj := s.Degrees, s.Offsets, s.Adj
+		for end := min(hi, s.Hi()); v < end; v++ {
+			i := v - s.Lo
+			dv := deg[i]
+			last := min(to, dv)
+			if from >= last || (skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip) {
+				continue
+			}
+			list := adj[off[i]:off[i+1]]
+			pos, err := store.BlockOffset(list, dv, from/store.BlockSize)
+			if err != nil {
+				return s.ListError(v)
+			}
+			for j := from &^ (store.BlockSize - 1); j < last; {
+				x, p := store.FastUvarint(list, pos)
+				f := int64(v) + store.Unzigzag(x)
+				if p < 0 || f < 0 || f >= int64(nv) {
+					return s.ListError(v)
+				}
+				cur := uint64(f)
+				blockEnd := min(last, j+store.BlockSize)
+				for {
+					if j >= from {
+						link(r.comp, v, uint32(cur))
+					}
+					j++
+					if j == blockEnd {
+						break
+					}
+					if uint(p) < uint(len(list)) && list[p] < 0x80 { // one-byte gaps inline
+						x, p = uint64(list[p]), p+1
+					} else {
+						x, p = store.FastUvarint(list, p)
+					}
+					cur += x
+					if p < 0 || x >= nv || cur >= nv {
+						return s.ListError(v)
+					}
+				}
+				pos = p
+			}
+		}
+	}
+	return nil
+}
+
 // link joins the trees of u and v, hooking the larger root under the smaller with a
 // compare-and-swap and retrying from the new roots when another worker got there first
-// (GAPBS's Link).
+// (GAPBS's Link). Each vertex it climbs past is pointed at its grandparent (path
+// splitting, a compare-and-swap that may fail harmlessly: every pointer still leads to a
+// smaller vertex of the same tree), so the chains that concurrent workers build on
+// meshes in input order shrink as they are walked instead of being walked again whole.
 func link(comp []uint32, u, v uint32) {
 	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
 	for p1 != p2 {
@@ -119,7 +191,10 @@ func link(comp []uint32, u, v uint32) {
 		if ph == low || (ph == high && atomic.CompareAndSwapUint32(&comp[high], high, low)) {
 			return
 		}
-		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+		p1 = atomic.LoadUint32(&comp[ph])
+		if p1 != ph {
+			atomic.CompareAndSwapUint32(&comp[high], ph, p1)
+		}
 		p2 = atomic.LoadUint32(&comp[low])
 	}
 }

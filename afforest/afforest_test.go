@@ -60,7 +60,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		}
 		for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 			for _, workers := range []int{1, 3} {
-				for _, rounds := range []int{NoSampling, 1, 2, 5} {
+				for _, rounds := range []int{NoSampling, 1, 2, 5, 70} {
 					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d rounds=%d", name, shardBytes, a, workers, rounds)
 					r, err := Run(a, Options{Workers: workers, Rounds: rounds, Samples: 16, Seed: uint64(rounds)})
 					if err != nil {
@@ -85,6 +85,23 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 func TestCCCases(t *testing.T) {
 	for _, c := range testgraph.Cases() {
 		checkAll(t, c.String(), c.N, c.Edges, c.Directed)
+	}
+}
+
+// TestCCHubs gives some vertices lists of several blocks, so that sampling (70 rounds)
+// and the finish start decoding past a list's first block.
+func TestCCHubs(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	n := uint32(400)
+	edges := testgraph.Random(r, n, 150)
+	for v := uint32(3); v < n/2; v += 2 {
+		edges = append(edges, testgraph.Edge{U: 1, V: v})
+	}
+	for v := n / 2; v < n; v += 3 {
+		edges = append(edges, testgraph.Edge{U: v, V: n - 2})
+	}
+	for _, directed := range []bool{false, true} {
+		checkAll(t, fmt.Sprintf("hubs(directed=%v)", directed), n, edges, directed)
 	}
 }
 
