@@ -390,8 +390,12 @@ func (r *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "ingest: %-9s %7.2fs\n", ph.Name, ph.Seconds)
 			continue
 		}
-		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s  %.1f MB/s\n", ph.Name, ph.Seconds,
-			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
+		rate := ""
+		if ph.Bytes > 0 { // a generator's or a Parquet file's edges come as numbers, not bytes read
+			rate = fmt.Sprintf("  %.1f MB/s", float64(ph.Bytes)/1e6/math.Max(ph.Seconds, 1e-9))
+		}
+		fmt.Fprintf(w, "ingest: %-9s %7.2fs  %s edges/s%s\n", ph.Name, ph.Seconds,
+			humanCount(float64(ph.Edges)/math.Max(ph.Seconds, 1e-9)), rate)
 	}
 	on := ""
 	if r.Backend != "" && r.Backend != BackendCPU {
