@@ -1,7 +1,7 @@
 // bfs.cu: direction-optimizing breadth-first search (Beamer, Asanović, Patterson, SC 2012)
 // over delta-varint shards. One launch handles one shard, so the lists a launch reads stay
 // within one shard's window (<= 512 MiB by default), the size below which random zero-copy
-// reads keep the link full (shared/GPU.md).
+// reads keep the link full (docs/design-link-policy.md).
 //
 // State: parent and level per vertex; bitmaps visited, frontier (current level, bottom-up
 // only) and next; queues in/out with a counter. Every discovered vertex is emitted into
@@ -54,7 +54,7 @@ __device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint3
 // of more than hugeBlocks blocks are queued for td_huge (CTA-level gathering). Only
 // frontier vertices in [lo, hi) are expanded: with pinned adjacency the host runs one
 // launch per shard, so a large frontier's many short random reads stay inside one shard's
-// window (shared/GPU.md: beyond ~512 MB such reads are bound by address translation).
+// window (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address translation).
 // linkBytes receives the list bytes decoded from pinned shards.
 extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi,
                                      const uint32_t *in, uint32_t qn,

@@ -368,7 +368,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 // gpu.Choose: what the same bottom-up level (by its rank among this search's bottom-up
 // levels) decoded in the previous search, else what this search's previous bottom-up level
 // decoded (the unvisited vertices only shrink), else 0: with no measurement the shard is
-// read zero-copy, the behaviour measured before streaming existed (docs/gpu-notes.md
+// read zero-copy, the behaviour measured before streaming existed (docs/log-2026-11-22.md
 // section 4; most checks end in the device-resident first neighbours).
 func (r *bfsRun) estimate(i int) int64 {
 	if h, ok := r.g.hist[r.buLevel]; ok && i < len(h) {

@@ -32,7 +32,7 @@ func ParseMode(s string) (Mode, error) {
 	return Auto, fmt.Errorf("stream: OOC_GPU_STREAM=%q: want auto, always or never", s)
 }
 
-// Link is the measured behaviour of the host-device link (shared/GPU.md: it differs a lot
+// Link is the measured behaviour of the host-device link (docs/design-link-policy.md: it differs a lot
 // between a server's PCIe Gen5 behind an IOMMU and a laptop's Gen4 x8, so it is measured).
 type Link struct {
 	Device   string  `json:"device"`

@@ -8,7 +8,7 @@
 // read at random by every level: over the link they would cost a request per vertex),
 // then the ADJ sections in shard order until the budget is spent. The rest is pinned and
 // read through the link; kernels touch one shard per launch, so random reads stay inside a
-// window of one shard (shared/GPU.md: up to about 512 MB keeps the link full).
+// window of one shard (docs/design-link-policy.md: up to about 512 MB keeps the link full).
 package gpu
 
 import (
@@ -143,7 +143,7 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	p.DeviceUse = need
 	// When the adjacency will not all fit, keep every vertex's first FirstK neighbours
 	// (in the direction bottom-up reads) on the device, before any adjacency: they answer
-	// most bottom-up checks and all of Afforest's sampling (shared/GPU.md measured ~81% of
+	// most bottom-up checks and all of Afforest's sampling (docs/design-link-policy.md: ~81% of
 	// bottom-up parents at positions 0-1 on kron).
 	var all, index int64
 	for _, s := range shards {

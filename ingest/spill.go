@@ -115,7 +115,7 @@ func (s *spill) close() error {
 // graph's groups, and phase 2 pays for every run it finds, parses and loads. Groups of
 // 1024 vertices made kron26 (64K groups) cost 100 ns a stored key against 76 on kron23
 // (8192 groups); the scatter, the runs' loads, the block headers and collecting the runs
-// cost twice as much a key (gpu-notes section 14). A degree-ordered spill keeps 1024:
+// cost twice as much a key (docs/log-2026-11-23.md, section 14). A degree-ordered spill keeps 1024:
 // its hub groups are cut into many sub-ranges, and there wider groups made kron23's sort
 // phase 40% slower (section 15).
 type groupBits uint8
@@ -666,7 +666,7 @@ func (s *spill) readHeader(rb *readBuf, groups []groupRun, ref blockRef) (spillB
 // entries' width. split keeps those of a partition it cuts for the sub-ranges, which
 // otherwise each read and parsed every header of the partition again (parseHeader was
 // 3.5% of the CPU time on kron23, 5% on kron26, input order, 16 cores; a read each from
-// a spill on disk). The gain measured within the H100 host's noise (gpu-notes section 14).
+// a spill on disk). The gain measured within the H100 host's noise (docs/log-2026-11-23.md, section 14).
 type blockHead struct {
 	groups []groupRun // shared: copied before use (narrow changes them)
 	hdr    int32

@@ -28,7 +28,7 @@ var ErrNotGraph = errors.New("not an ooc graph")
 var ErrLocked = errors.New("graph is being written by another process")
 
 // DefaultShardBytes keeps each shard's ADJ within the ~512 MiB window in which random
-// zero-copy GPU reads stay at link speed (shared/GPU.md).
+// zero-copy GPU reads stay at link speed (docs/design-link-policy.md).
 const DefaultShardBytes = 512 << 20
 
 // DefaultShardVertices bounds the per-shard DEGREES and OFFSETS arrays that a writer

@@ -18,7 +18,7 @@ import (
 )
 
 // Graph is an open graph directory: the manifest and every shard mapped read-only and
-// shared (which is what cuMemHostRegister accepts with READ_ONLY; shared/GPU.md).
+// shared (which is what cuMemHostRegister accepts with READ_ONLY; docs/design-link-policy.md).
 //
 // Opening checks every structure that a reader could trip over (manifest checksum,
 // shard headers, footers, section bounds, the tie between manifest and shard headers);

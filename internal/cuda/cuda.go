@@ -339,7 +339,7 @@ type Pinned struct {
 }
 
 // Register pins b (which must stay mapped until Unregister) read-only and returns its
-// device alias. b should come from a read-only shared mapping (shared/GPU.md: private or
+// device alias. b should come from a read-only shared mapping (docs/design-link-policy.md: private or
 // writable file mappings fail or register slowly).
 func (c *Ctx) Register(b []byte) (*Pinned, error) {
 	if len(b) == 0 {
