@@ -74,8 +74,8 @@ func Main(m *testing.M) {
 		if len(skips) == 1 {
 			tests = "test"
 		}
-		msg := fmt.Sprintf("note: %d real-graph %s skipped, their graphs missing from %s: %s\n",
-			len(skips), tests, strings.Join(RealDirs(), " and "), strings.Join(skips, ", "))
+		msg := fmt.Sprintf("note: %d real-graph %s skipped (graph not in %s): %s\n",
+			len(skips), tests, strings.Join(RealDirs(), " or "), strings.Join(skips, ", "))
 		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 			tty.WriteString(msg)
 			tty.Close()
