@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -288,5 +290,45 @@ func TestNullableColumns(t *testing.T) {
 	}
 	if got := strings.Join(f.Schema().Columns()[1], "."); got != "level" || len(f.RowGroups()) != 4 {
 		t.Errorf("second column %q, %d row groups; want level and 4", got, len(f.RowGroups()))
+	}
+}
+
+// TestPageMem: with a page budget smaller than one row group's pages, row groups are
+// read one at a time whatever the worker count, and all of them are read.
+func TestPageMem(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, []Column{{Name: "src"}, {Name: "dst"}}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range uint64(20_000) {
+		if err := w.Write(Cell{V: i}, Cell{V: i + 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mem     int64
+		maxBusy int64 // the most callbacks running at once allowed
+	}{{1, 1}, {0, 4}} {
+		e, err := OpenEdges(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "x", "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var busy, most, rows atomic.Int64
+		err = e.Read(ReadOptions{Workers: 4, MaxID: math.MaxUint64, PageMem: c.mem}, func(s, _ []uint64) error {
+			n := busy.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			rows.Add(int64(len(s)))
+			busy.Add(-1)
+			return nil
+		})
+		if err != nil || rows.Load() != 20_000 || most.Load() > c.maxBusy {
+			t.Errorf("PageMem %d: %v, %d rows, %d callbacks at once (at most %d allowed)", c.mem, err, rows.Load(), most.Load(), c.maxBusy)
+		}
 	}
 }

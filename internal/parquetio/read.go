@@ -3,7 +3,8 @@
 // DataFrame engines (Spark, cuDF, DuckDB, pandas) without a conversion step.
 //
 // Reading streams: each row group's two id columns are read page by page, so memory
-// holds one decoded page per column per reading goroutine, whatever the file's size.
+// holds one page per column per reading goroutine, whatever the file's size, and
+// ReadOptions.PageMem bounds them all together.
 // Writing buffers one row group (at most its row count times 8 bytes a column, before
 // compression) and nothing more.
 package parquetio
@@ -191,6 +192,9 @@ type ReadOptions struct {
 	Workers int    // goroutines, each reading one row group at a time (at least 1)
 	MaxID   uint64 // the largest id accepted; a larger one is an *Error naming its row
 	Hint    string // appended to the message for an id above MaxID
+	// PageMem bounds the memory of the pages being read at once, compressed and decoded
+	// (0: no bound): a row group waits until its largest pages fit, or runs alone.
+	PageMem int64
 }
 
 // callbackError carries an error returned by Read's callback, which Read returns as is.
@@ -206,6 +210,10 @@ func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error 
 	groups := e.f.RowGroups()
 	workers := max(min(opt.Workers, len(groups)), 1)
 	errs := make([]error, len(groups))
+	var budget *pageBudget
+	if opt.PageMem > 0 {
+		budget = newPageBudget(opt.PageMem)
+	}
 	var next atomic.Int64
 	stop := atomic.Int64{} // row groups at or after stop are not started
 	stop.Store(math.MaxInt64)
@@ -214,7 +222,7 @@ func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := &groupReader{e: e, opt: opt, src: make([]uint64, BatchRows), dst: make([]uint64, BatchRows)}
+			r := &groupReader{e: e, opt: opt, budget: budget, src: make([]uint64, BatchRows), dst: make([]uint64, BatchRows)}
 			for {
 				g := next.Add(1) - 1
 				if g >= int64(len(groups)) || g >= stop.Load() {
@@ -244,6 +252,7 @@ func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error 
 type groupReader struct {
 	e        *Edges
 	opt      ReadOptions
+	budget   *pageBudget
 	src, dst []uint64
 }
 
@@ -253,6 +262,7 @@ func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint
 	defer recoverCorrupt(&err, r.e.path, g, groups)
 	chunks := rg.ColumnChunks()
 	var cs [2]*columnStream
+	var need int64
 	for k := range cs {
 		c := &r.e.cols[k]
 		if c.index >= len(chunks) {
@@ -260,10 +270,16 @@ func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint
 		}
 		cs[k] = &columnStream{col: c, group: g, groups: groups, path: r.e.path, opt: &r.opt}
 		md := &r.e.f.Metadata().RowGroups[g].Columns[c.index].MetaData
-		if err := cs[k].checkPages(r.e.r, r.e.f.Size(), md); err != nil {
+		most, err := cs[k].checkPages(r.e.r, r.e.f.Size(), md)
+		if err != nil {
 			return err
 		}
-		cs[k].pages = chunks[c.index].Pages()
+		need += most
+	}
+	took := r.budget.acquire(need)
+	defer r.budget.release(took)
+	for k, c := range cs {
+		c.pages = chunks[c.col.index].Pages()
 		defer cs[k].pages.Close()
 		defer cs[k].release()
 	}
