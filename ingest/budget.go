@@ -231,6 +231,11 @@ func budgetZstd(r io.Reader, name string, opt *Options) (io.Reader, error) {
 	return r, nil
 }
 
+// parquetPageMem is what a Parquet input's pages being read may take with w workers: the
+// parser's share of phase 1 (a block per worker and two, phase1Bytes) less the reader's
+// own batch buffers, 2 MiB a worker.
+func parquetPageMem(w int) int64 { return int64(w+2)*parseBlock - int64(w)*2<<20 }
+
 // Budget is the split of an ingest's memory budget, as the pipeline sized it.
 type Budget struct {
 	Total      int64 `json:"total"`       // --mem (default DefaultMem), less a zstd --long window

@@ -54,11 +54,9 @@ func fileFromParquet(r io.Reader, name string, size int64, opt Options) (*Report
 	if err != nil {
 		return nil, true, parquetError(name, err)
 	}
-	// The pages take the parser's share of the budget (phase1Bytes: a block per worker
-	// and two) less the reader's own batch buffers, 2 MiB a worker.
 	w := defaultWorkers(opt.Workers)
 	ro := parquetio.ReadOptions{Workers: w, MaxID: MaxVertexID, Hint: "; ids must be below 2^32-1 (use --relabel)",
-		PageMem: int64(w+2)*parseBlock - int64(w)*2<<20}
+		PageMem: parquetPageMem(w)}
 	if opt.Relabel {
 		ro.MaxID, ro.Hint = math.MaxUint64, ""
 	}
