@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -41,6 +42,7 @@ type CreateOptions struct {
 	Log           io.Writer // where Create reports the leftovers of killed builds it removes; nil = nowhere
 	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes
 	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
+	GraphID       uint64    // the graph's identity in every file; 0 means one derived from its content (identify)
 }
 
 // Builder writes a graph directory under a temporary name and publishes it atomically
@@ -273,6 +275,9 @@ func (b *Builder) commit(m *Manifest) error {
 	if err := m.validate(filepath.Join(b.tmp, ManifestName)); err != nil {
 		return fmt.Errorf("store: refusing to publish: %w", err)
 	}
+	if err := b.identify(m); err != nil {
+		return err
+	}
 	// The manifest's own size is counted too; its length depends on m.Bytes, so settle it.
 	for {
 		body, err := m.Marshal()
@@ -324,6 +329,62 @@ func (b *Builder) publish() error {
 		return fmt.Errorf("store: publishing %s: %w", b.dest, err)
 	}
 	return syncDir(filepath.Dir(b.dest))
+}
+
+// identify gives the graph its identity (FORMAT.md, version 3) and writes it into every
+// shard's header, whose checksum it updates in the footer and the manifest. The identity
+// is a hash of every shard's header (which holds its sections' checksums) and of the
+// manifest's counts and ids.bin's checksum: the same graph built twice gets the same
+// bytes, and a shard of any other graph carries another identity.
+func (b *Builder) identify(m *Manifest) error {
+	id := b.opt.GraphID
+	if id == 0 {
+		h := sha256.New()
+		for _, l := range [][]ShardInfo{m.Out, m.In} {
+			for i := range l {
+				h.Write(l[i].hdr.encode())
+			}
+		}
+		fmt.Fprintf(h, "%d %d %v %d %v %s", m.Vertices, m.Edges, m.Directed, m.IDBase, m.Options, m.VertexOrder)
+		if m.IDs != nil {
+			h.Write([]byte(m.IDs.CRC))
+		}
+		id = binary.LittleEndian.Uint64(h.Sum(nil))
+	}
+	m.GraphID = fmt.Sprintf("%016x", id)
+	for _, l := range [][]ShardInfo{m.Out, m.In} {
+		for i := range l {
+			l[i].hdr.GraphID = id
+			if err := rewriteHeader(filepath.Join(b.tmp, l[i].File), &l[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rewriteHeader writes s's header, and the footer that repeats its checksum, again.
+func rewriteHeader(path string, s *ShardInfo) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	hdr := s.hdr.encode()
+	_, err = f.WriteAt(hdr, 0)
+	if err == nil {
+		_, err = f.WriteAt(encodeFooter(s.hdr.CRC), s.Bytes-footerSize)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("store: writing %s: %w", path, err)
+	}
+	s.HeaderCRC = fmt.Sprintf("%08x", s.hdr.CRC)
+	return nil
 }
 
 // Abort removes the temporary directory and releases the lock. It is safe to call after

@@ -12,13 +12,17 @@ import (
 	"testing"
 )
 
-// Byte-exact fixtures (testdata/v2) pin format version 2: the writer must still produce
-// them byte for byte, and the reader must still read them. Broken fixtures
-// (testdata/broken) pin what the reader refuses, and where it says the damage is.
+// Byte-exact fixtures pin each format version: testdata/v3 holds what the writer
+// produces today, byte for byte; testdata/v2 (and every older version kept) must still
+// be read, list for list. Broken fixtures (testdata/broken) pin what the reader refuses,
+// and where it says the damage is.
 //
-//	go test ./store -run Fixture -update    # rewrite both after a deliberate change
+//	go test ./store -run Fixture -update    # rewrite v3 and broken after a deliberate change
 
-var update = flag.Bool("update", false, "rewrite testdata/v2 and testdata/broken from the current writer")
+var update = flag.Bool("update", false, "rewrite testdata/v3 and testdata/broken from the current writer")
+
+// fixtureGraphID is the identity of every fixture graph (random in real graphs).
+const fixtureGraphID = 0x0123456789abcdef
 
 // fixtureCreated replaces the clock in fixture manifests so that they are reproducible.
 const fixtureCreated = "2026-01-01T00:00:00Z"
@@ -32,10 +36,15 @@ type fixtureSpec struct {
 	degree     bool                // ids.bin holds a degree order rather than a relabeling
 	shardBytes int64
 	keepDups   bool
+	graphID    uint64 // 0: fixtureGraphID
 }
 
 func (s fixtureSpec) write(dir string) error {
-	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes})
+	id := s.graphID
+	if id == 0 {
+		id = fixtureGraphID
+	}
+	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes, GraphID: id})
 	if err != nil {
 		return err
 	}
@@ -99,7 +108,7 @@ func hubAndPath(hub, leaves, pathLo, pathHi uint32) [][2]uint32 {
 	return e
 }
 
-// goldenSpecs are the version-2 fixtures: several shards with multi-block lists, a
+// goldenSpecs are the fixtures of every version: several shards with multi-block lists, a
 // directed, relabeled graph with in-shards and 8-byte ids, and a degree-ordered graph
 // with 4-byte ids in no order.
 func goldenSpecs() []fixtureSpec {
@@ -159,8 +168,14 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, baseDegrees+300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 3",
-			damage: func(d string) error { return shardVersion(d, 3) }},
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 4",
+			damage: func(d string) error { return shardVersion(d, 4) }},
+		{name: "foreign-shard", file: baseShard, offset: graphIDAt, reason: "a shard of another graph",
+			damage: foreignShard},
+		{name: "asymmetric", file: baseShard, offset: 4096, reason: "not symmetric", opens: true,
+			rebuild: rebuildLists(asymmetricSpec())},
+		{name: "self-loop", file: baseShard, offset: 4096, reason: "self-loop", opens: true,
+			rebuild: rebuildLists(selfLoopSpec())},
 		{name: "section-overlap", file: baseShard, offset: 40 + 32, reason: "overlaps",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+32+8, 4096) }) }},
 		{name: "offsets-descend", file: baseShard, offset: baseOffsets + 4*3, reason: "below the previous one",
@@ -177,8 +192,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 3",
-			damage: func(d string) error { return editManifest(d, `"format_version":2`, 17, 1, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 4",
+			damage: func(d string) error { return editManifest(d, `"format_version":3`, 17, 1, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
@@ -213,10 +228,12 @@ func removeLocks(dir string) {
 
 func TestFixtureGolden(t *testing.T) {
 	if *update {
-		defer removeLocks(filepath.Join("testdata", "v2"))
+		defer removeLocks(filepath.Join("testdata", "v3"))
 	}
 	for _, s := range goldenSpecs() {
-		want := filepath.Join("testdata", "v2", s.name+".ooc")
+		// Older versions: still read, every list and id as written.
+		checkContent(t, filepath.Join("testdata", "v2", s.name+".ooc"), s)
+		want := filepath.Join("testdata", "v3", s.name+".ooc")
 		if *update {
 			os.RemoveAll(want)
 			os.MkdirAll(filepath.Dir(want), 0o755)
@@ -442,6 +459,39 @@ func swapShard(dir string) error {
 	other := baseSpec()
 	other.out = symmetric(append(hubAndPath(0, 66, 0, 0), [2]uint32{1, 2}, [2]uint32{3, 5}))
 	return swapFrom(dir, other, baseShard)
+}
+
+// foreignShard replaces the base shard with the same shard of another graph (same
+// lists, another identity) and reseals the manifest's header checksum, as a splice with
+// recomputed checksums would: only the graph identity tells them apart.
+func foreignShard(dir string) error {
+	other := baseSpec()
+	other.graphID = fixtureGraphID + 1
+	if err := swapFrom(dir, other, baseShard); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, baseShard))
+	if err != nil {
+		return err
+	}
+	crc := binary.LittleEndian.Uint32(b[headerSize-4:])
+	return rewriteManifest(dir, func(m *Manifest) { m.Out[0].HeaderCRC = hex8(crc) })
+}
+
+// asymmetricSpec is the base graph with vertex 0's list holding 69, whose list does not
+// hold 0: an undirected graph missing one direction of an edge, every checksum valid.
+func asymmetricSpec() fixtureSpec {
+	s := baseSpec()
+	s.out[0] = append(slices.Clone(s.out[0]), 69)
+	return s
+}
+
+// selfLoopSpec is the base graph with a self-loop at vertex 0, in a graph whose manifest
+// says self-loops were dropped.
+func selfLoopSpec() fixtureSpec {
+	s := baseSpec()
+	s.out[0] = append([]uint32{0}, s.out[0]...)
+	return s
 }
 
 func swapIDs(dir string) error { return swapFrom(dir, relabeledSpec(1), "ids.bin") }

@@ -130,7 +130,7 @@ func FuzzShard(f *testing.F) {
 			mustCorrupt(t, err, path)
 			return
 		}
-		if err := verifyLists(s, false); err != nil {
+		if _, err := verifyLists(s, BuildOptions{KeepDuplicates: true, KeepSelfLoops: true}); err != nil {
 			mustCorrupt(t, err, path)
 			return
 		}

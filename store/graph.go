@@ -106,6 +106,10 @@ func openCSR(dir string, d Direction, infos []ShardInfo, m *Manifest) (*CSR, err
 			err = corrupt(path, 16, "covers [%d, %d), the manifest says [%d, %d)", s.Lo, s.Hi(), info.Lo, info.Hi)
 		case s.Edges != info.Edges:
 			err = corrupt(path, 24, "holds %d edges, the manifest says %d", s.Edges, info.Edges)
+		case s.Version != m.FormatVersion:
+			err = corrupt(path, 8, "format version %d in a graph of version %d (a shard of another graph?)", s.Version, m.FormatVersion)
+		case s.Version >= 3 && fmt.Sprintf("%016x", s.GraphID) != m.GraphID:
+			err = corrupt(path, graphIDAt, "belongs to graph %016x, the manifest is graph %s (a shard of another graph)", s.GraphID, m.GraphID)
 		case want != info.HeaderCRC:
 			err = corrupt(path, headerSize-4, "header checksum %s, the manifest expects %s (a shard of another graph?)", want, info.HeaderCRC)
 		case int64(len(s.data)) != info.Bytes:

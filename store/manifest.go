@@ -47,6 +47,7 @@ type IDsInfo struct {
 type Manifest struct {
 	Magic             string       `json:"magic"`
 	FormatVersion     uint32       `json:"format_version"`
+	GraphID           string       `json:"graph_id,omitempty"` // version 3: 16 hex digits, in every shard's header
 	Vertices          uint32       `json:"vertices"`
 	Edges             uint64       `json:"edges"`
 	Directed          bool         `json:"directed"`
@@ -120,8 +121,11 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 	if m.Magic != manifestMagic {
 		return nil, corrupt(path, 0, "magic %q, expected %q", m.Magic, manifestMagic)
 	}
-	if m.FormatVersion != Version {
-		return nil, corrupt(path, -1, "format version %d, this ooc reads version %d", m.FormatVersion, Version)
+	if m.FormatVersion < MinVersion || m.FormatVersion > Version {
+		return nil, corrupt(path, -1, "format version %d, this ooc reads versions %d to %d", m.FormatVersion, MinVersion, Version)
+	}
+	if _, err := strconv.ParseUint(m.GraphID, 16, 64); (m.FormatVersion >= 3) != (err == nil && len(m.GraphID) == 16) {
+		return nil, corrupt(path, -1, "graph_id %q in a version %d manifest, expected 16 hex digits from version 3 on and none before", m.GraphID, m.FormatVersion)
 	}
 	if err := m.validate(path); err != nil {
 		return nil, err

@@ -15,7 +15,10 @@ import (
 )
 
 // Version is the format version this package writes (FORMAT.md, "Format versions").
-const Version uint32 = 2
+const Version uint32 = 3
+
+// MinVersion is the oldest format version this package reads.
+const MinVersion uint32 = 2
 
 const (
 	shardMagic   = "OOCSHARD"
@@ -23,6 +26,7 @@ const (
 	footerSize   = 16
 	sectionAlign = 4096
 	maxSections  = 100
+	graphIDAt    = headerSize - 12 // version 3: the graph's identity, 8 bytes before the CRC
 )
 
 // Section ids (FORMAT.md, "Section table entry").
@@ -62,6 +66,8 @@ type Section struct {
 
 // shardHeader is the decoded header page of a shard file.
 type shardHeader struct {
+	Version  uint32
+	GraphID  uint64 // version 3; 0 in version 2
 	Dir      Direction
 	Lo, N    uint32
 	Edges    uint64
@@ -75,6 +81,7 @@ func (h *shardHeader) encode() []byte {
 	copy(b, shardMagic)
 	le := binary.LittleEndian
 	le.PutUint32(b[8:], Version)
+	le.PutUint64(b[graphIDAt:], h.GraphID)
 	le.PutUint32(b[12:], uint32(h.Dir))
 	le.PutUint32(b[16:], h.Lo)
 	le.PutUint32(b[20:], h.N)
@@ -93,7 +100,7 @@ func (h *shardHeader) encode() []byte {
 	return b
 }
 
-func encodeFooter(crc uint32) []byte {
+func encodeFooter(crc uint32) []byte { // the version written, Version
 	b := make([]byte, footerSize)
 	binary.LittleEndian.PutUint32(b[0:], Version)
 	binary.LittleEndian.PutUint32(b[4:], crc)
@@ -112,20 +119,24 @@ func parseShard(path string, b []byte) (*shardHeader, error) {
 		return nil, corrupt(path, 0, "bad magic %q, expected %q", b[:8], shardMagic)
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(b[8:]); v != Version {
-		return nil, corrupt(path, 8, "format version %d, this ooc reads version %d", v, Version)
+	v := le.Uint32(b[8:])
+	if v < MinVersion || v > Version {
+		return nil, corrupt(path, 8, "format version %d, this ooc reads versions %d to %d", v, MinVersion, Version)
 	}
 	crc := le.Uint32(b[headerSize-4:])
 	if got := CRC32C(b[:headerSize-4]); got != crc {
 		return nil, corrupt(path, headerSize-4, "header checksum %08x, computed %08x", crc, got)
 	}
 	f := b[size-footerSize:]
-	if string(f[8:]) != shardMagic || le.Uint32(f[0:]) != Version || le.Uint32(f[4:]) != crc {
+	if string(f[8:]) != shardMagic || le.Uint32(f[0:]) != v || le.Uint32(f[4:]) != crc {
 		return nil, corrupt(path, size-footerSize, "footer does not match the header (truncated or overwritten file)")
 	}
-	h := &shardHeader{
+	h := &shardHeader{Version: v,
 		Dir: Direction(le.Uint32(b[12:])), Lo: le.Uint32(b[16:]), N: le.Uint32(b[20:]),
 		Edges: le.Uint64(b[24:]), Block: le.Uint32(b[32:]), CRC: crc,
+	}
+	if v >= 3 {
+		h.GraphID = le.Uint64(b[graphIDAt:])
 	}
 	if uint64(h.Lo)+uint64(h.N) > 1<<32-1 {
 		return nil, corrupt(path, 16, "vertex range [%d, +%d) runs past the largest vertex id", h.Lo, h.N)
@@ -185,6 +196,8 @@ type Shard struct {
 
 	Sections  []Section
 	HeaderCRC uint32
+	Version   uint32 // the format version of the file
+	GraphID   uint64 // the identity of the graph it was written for (version 3; 0 before)
 
 	data     mmap.MMap
 	nv       uint32 // vertex count of the graph, for neighbour checks
@@ -321,7 +334,7 @@ func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, data: data, nv: nv}
+	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, Version: h.Version, GraphID: h.GraphID, data: data, nv: nv}
 	deg, ok1 := h.section(SecDegrees)
 	off, ok2 := h.section(SecOffsets)
 	adj, ok3 := h.section(SecAdj)

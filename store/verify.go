@@ -13,8 +13,11 @@ import (
 func newCRC() hash.Hash32 { return crc32.New(castagnoli) }
 
 // Verify opens dir and checks everything the format promises: every checksum, the
-// structure of every shard, and that every list decodes to exactly its degree of
-// neighbours in range and in ascending order (strictly, unless duplicates were kept).
+// structure of every shard, that every list decodes to exactly its degree of neighbours
+// in range and in ascending order (strictly, unless duplicates were kept), no self-loop
+// unless they were kept, and that the lists agree with each other: an undirected
+// graph's are symmetric, a directed graph's in-lists are the transpose of its
+// out-lists.
 func Verify(dir string) (*Manifest, error) {
 	g, err := Open(dir)
 	if err != nil {
@@ -24,15 +27,15 @@ func Verify(dir string) (*Manifest, error) {
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	strict := !g.M.Options.KeepDuplicates
 	shards := g.Shards()
 	errs := make([]error, len(shards))
+	sums := make([]edgeSums, len(shards))
 	var wg fault.Group
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, s := range shards {
 		sem <- struct{}{}
 		wg.Go(func() {
-			errs[i] = verifyLists(s, strict)
+			sums[i], errs[i] = verifyLists(s, g.M.Options)
 			<-sem
 		})
 	}
@@ -42,27 +45,125 @@ func Verify(dir string) (*Manifest, error) {
 			return nil, err
 		}
 	}
+	if err := g.checkTranspose(sums); err != nil {
+		return nil, err
+	}
 	return g.M, nil
 }
 
-func verifyLists(s *Shard, strict bool) error {
+// edgeSums are a shard's sums, mod 2^64, of edgeHash over its entries (v, u), v the
+// list's vertex and u a neighbour: fwd of edgeHash(v, u), rev of edgeHash(u, v). The
+// graph's lists agree when the out-lists' fwd equals the rev of the lists that must
+// mirror them (the out-lists themselves when undirected, else the in-lists): the two
+// sides are then the same multiset of edges, up to a chance of 2^-64.
+type edgeSums struct{ fwd, rev uint64 }
+
+// edgeHash mixes an ordered pair into 64 bits (the SplitMix64 finalizer).
+func edgeHash(a, b uint32) uint64 {
+	x := uint64(a)<<32 | uint64(b)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 	var it ListIter
+	var sums edgeSums
+	sec, _ := s.section(SecAdj)
 	for v := s.Lo; v < s.Hi(); v++ {
 		s.Iter(&it, v)
 		first, prev := true, uint32(0)
 		for it.Next() {
 			u := it.Value()
-			if !first && (u < prev || (strict && u == prev)) {
-				sec, _ := s.section(SecAdj)
-				return corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
+			if !first && (u < prev || (!opt.KeepDuplicates && u == prev)) {
+				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
+			}
+			if u == v && !opt.KeepSelfLoops {
+				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d holds a self-loop, which the manifest says were dropped", v)
 			}
 			first, prev = false, u
+			sums.fwd += edgeHash(v, u)
+			sums.rev += edgeHash(u, v)
 		}
 		if it.Err() != nil {
-			return s.listError(v)
+			return sums, s.listError(v)
 		}
 	}
-	return nil
+	return sums, nil
+}
+
+// checkTranspose compares the sums of the out-lists with those of the lists that must
+// mirror them, and on a mismatch finds the first vertex whose lists disagree.
+func (g *Graph) checkTranspose(sums []edgeSums) error {
+	var out, mirror uint64
+	for i, s := range g.Shards() {
+		if s.Dir == Out {
+			out += sums[i].fwd
+		}
+		if s.Dir == In || !g.M.Directed {
+			mirror += sums[i].rev
+		}
+	}
+	if out == mirror {
+		return nil
+	}
+	what := "the graph is undirected but its lists are not symmetric: an edge is stored in one direction only"
+	if g.M.Directed {
+		what = "the in-lists are not the transpose of the out-lists"
+	}
+	return g.locateMismatch(what)
+}
+
+// locateMismatch runs through the lists again, on one core, summing every edge's hash
+// with a sign at its smaller end (the out-lists' entries +, their mirrors' -), and names
+// the first vertex whose sum is not zero; past 2^28 vertices it names only the graph.
+// It runs only on a graph already known to be damaged.
+func (g *Graph) locateMismatch(what string) error {
+	n := g.M.Vertices
+	if n > 1<<28 {
+		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "%s", what)
+	}
+	acc := make([]uint64, n)
+	var it ListIter
+	for _, s := range g.Shards() {
+		for v := s.Lo; v < s.Hi(); v++ {
+			for s.Iter(&it, v); it.Next(); {
+				a, b := v, it.Value() // the edge a->b as the out-lists hold it
+				if s.Dir == In {
+					a, b = b, a
+				}
+				if g.M.Directed {
+					if s.Dir == Out {
+						acc[min(a, b)] += edgeHash(a, b)
+					} else {
+						acc[min(a, b)] -= edgeHash(a, b)
+					}
+					continue
+				}
+				if a != b { // a self-loop is its own mirror
+					acc[min(a, b)] += edgeHash(min(a, b), max(a, b)) * signOf(a < b)
+				}
+			}
+		}
+	}
+	for v, x := range acc {
+		if x != 0 {
+			s := g.Out().ShardOf(uint32(v))
+			sec, _ := s.section(SecAdj)
+			return corrupt(s.Path, sec.Offset+int64(s.Offsets[uint32(v)-s.Lo]), "%s (vertex %d and a neighbour disagree)", what, v)
+		}
+	}
+	return corrupt(filepath.Join(g.Dir, ManifestName), -1, "%s", what)
+}
+
+// signOf is +1 or -1 (mod 2^64) as a multiplier.
+func signOf(plus bool) uint64 {
+	if plus {
+		return 1
+	}
+	return ^uint64(0)
 }
 
 // checkIDsDistinct checks that no two vertices share an original id. Ascending ids were

@@ -21,6 +21,8 @@ type ShardInfo struct {
 	Edges     uint64 `json:"edges"`
 	Bytes     int64  `json:"bytes"`
 	HeaderCRC string `json:"header_crc32c"`
+
+	hdr shardHeader // as written, for Builder.identify
 }
 
 // shardWriter streams one shard file: ADJ first (its size is unknown until the shard is
@@ -276,7 +278,7 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 	}
 	return ShardInfo{
 		File: filepath.Base(s.path), Lo: s.lo, Hi: s.lo + s.n(), Edges: s.edges,
-		Bytes: pos + footerSize, HeaderCRC: fmt.Sprintf("%08x", h.CRC),
+		Bytes: pos + footerSize, HeaderCRC: fmt.Sprintf("%08x", h.CRC), hdr: h,
 	}, nil
 }
 

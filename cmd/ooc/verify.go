@@ -18,8 +18,11 @@ Usage: ooc verify [--json] [GRAPH]
 
 Check a graph directory end to end: the manifest's checksum, every shard's header,
 footer and section checksums, the padding between sections, the tie between each
-shard and the manifest, and that every adjacency list decodes to exactly its degree
-of neighbours, in range and ascending. It reads every byte of the graph.
+shard and the manifest (its header checksum and the graph's identity), that every
+adjacency list decodes to exactly its degree of neighbours, in range and ascending,
+without self-loops unless they were kept, and that the lists agree with each other:
+an undirected graph's are symmetric, a directed graph's in-lists are the transpose of
+its out-lists. It reads every byte of the graph.
 Prints "ok: ..." (with --json, one JSON object) and exits 0 when all is well; prints
 the file and offset of the first problem and exits 3 when the graph is corrupt.
 Without GRAPH, the only *.ooc graph in the current directory is used.
