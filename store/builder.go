@@ -334,8 +334,9 @@ func (b *Builder) publish() error {
 // identify gives the graph its identity (FORMAT.md, version 3) and writes it into every
 // shard's header, whose checksum it updates in the footer and the manifest. The identity
 // is a hash of every shard's header (which holds its sections' checksums) and of the
-// manifest's counts and ids.bin's checksum: the same graph built twice gets the same
-// bytes, and a shard of any other graph carries another identity.
+// vertex and edge counts: the same lists built twice get the same bytes (whatever the
+// ids' numbering or base), and a shard of a graph with other lists carries another
+// identity. ids.bin is tied to the manifest by its own checksum.
 func (b *Builder) identify(m *Manifest) error {
 	id := b.opt.GraphID
 	if id == 0 {
@@ -345,10 +346,7 @@ func (b *Builder) identify(m *Manifest) error {
 				h.Write(l[i].hdr.encode())
 			}
 		}
-		fmt.Fprintf(h, "%d %d %v %d %v %s", m.Vertices, m.Edges, m.Directed, m.IDBase, m.Options, m.VertexOrder)
-		if m.IDs != nil {
-			h.Write([]byte(m.IDs.CRC))
-		}
+		fmt.Fprintf(h, "%d %d %v", m.Vertices, m.Edges, m.Directed)
 		id = binary.LittleEndian.Uint64(h.Sum(nil))
 	}
 	m.GraphID = fmt.Sprintf("%016x", id)
