@@ -182,13 +182,18 @@ func (p *run) iterate() (float64, error) {
 		sums := ws.sums[:hi-lo]
 		clear(sums)
 		contrib := p.contrib
-		err := p.a.Range(store.In, uint32(lo), uint32(hi), ^uint32(0), &ws.buf, nil, func(v uint32, nbrs []uint32) {
-			var s float64
-			for _, u := range nbrs {
-				s += float64(contrib[u])
-			}
-			sums[int(v)-lo] = s
-		})
+		var err error
+		if c, ok := p.a.(*store.Compressed); ok {
+			err = pullCompressed(c, uint32(lo), uint32(hi), contrib, sums, p.n)
+		} else {
+			err = p.a.Range(store.In, uint32(lo), uint32(hi), ^uint32(0), &ws.buf, nil, func(v uint32, nbrs []uint32) {
+				var s float64
+				for _, u := range nbrs {
+					s += float64(contrib[u])
+				}
+				sums[int(v)-lo] = s
+			})
+		}
 		if err != nil {
 			failed.CompareAndSwap(nil, &err)
 			return
