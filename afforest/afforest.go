@@ -60,6 +60,7 @@ type run struct {
 	n       uint32
 	workers int
 	comp    []uint32
+	spare   []uint32 // compress's second array
 	log     io.Writer
 	bufs    [][]uint32 // per-worker decode buffers
 }
@@ -199,22 +200,54 @@ func link(comp []uint32, u, v uint32) {
 	}
 }
 
-// compress points every vertex straight at its root.
+// compress points every vertex straight at its root. It reads comp and writes spare,
+// then swaps the two: while no worker writes what others read, the stores need no
+// atomics (an atomic store is a locked instruction on x86, and with one per vertex
+// that was not yet pointing at its root it cost most of a compress). A vertex whose
+// parent lies in the same chunk copies the parent's new label (parents are smaller, so
+// already done); one whose parent lies in another chunk climbs from there, at most
+// maxClimb steps, and another pass follows while any stopped short of its root.
 func (r *run) compress() {
-	r.parallel(func(_ int, lo, hi uint32) error {
-		for v := lo; v < hi; v++ {
-			for {
-				p := atomic.LoadUint32(&r.comp[v])
-				pp := atomic.LoadUint32(&r.comp[p])
-				if p == pp {
-					break
+	if r.spare == nil {
+		r.spare = make([]uint32, r.n)
+	}
+	for {
+		var short atomic.Bool
+		src, dst := r.comp, r.spare
+		r.parallel(func(_ int, lo, hi uint32) error {
+			stopped := false
+			for v := lo; v < hi; v++ {
+				p := src[v]
+				switch {
+				case p == v:
+					dst[v] = v
+					continue
+				case p >= lo:
+					dst[v] = dst[p] // parents are smaller: done above
+					continue
 				}
-				atomic.StoreUint32(&r.comp[v], pp)
+				for k := 0; k < maxClimb && src[p] != p; k++ {
+					p = src[p]
+				}
+				stopped = stopped || src[p] != p
+				dst[v] = p
 			}
+			if stopped {
+				short.Store(true)
+			}
+			return nil
+		})
+		r.comp, r.spare = dst, src
+		if !short.Load() {
+			return
 		}
-		return nil
-	})
+	}
 }
+
+// maxClimb bounds the steps compress takes from one vertex in one pass, so that a deep
+// tree costs more passes instead of one long walk per chunk that reaches into it.
+// Tests lower it to exercise the further passes.
+var maxClimb = 64
 
 // mostFrequent estimates the largest intermediate component from a seeded sample. A poor
 // estimate only costs time: the finish then processes more vertices.
