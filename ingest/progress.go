@@ -16,12 +16,24 @@ import (
 // pipeline calls it unconditionally.
 type progress struct {
 	bar     *pb.ProgressBar
-	total   int64
 	isBytes bool
 	edges   atomic.Int64
 	start   time.Time
-	stop    chan struct{}
-	done    chan struct{}
+}
+
+// progressKey is where a bar keeps its *progress for the counts element.
+const progressKey = "ooc.progress"
+
+// The counts element is drawn from the bar's own value at each refresh, so that the
+// numbers always agree with the bar beside them.
+func init() {
+	pb.RegisterElement("ooccounts", pb.ElementFunc(func(s *pb.State, _ ...string) string {
+		p, _ := s.Get(progressKey).(*progress)
+		if p == nil {
+			return ""
+		}
+		return counts(s.Value(), s.Total(), p.isBytes, p.edges.Load(), time.Since(p.start))
+	}), false)
 }
 
 // newProgress starts a bar named phase counting to total (bytes when isBytes, edges
@@ -32,44 +44,25 @@ func newProgress(w io.Writer, phase string, total int64, isBytes bool) *progress
 		return nil
 	}
 	cols, _ := termutil.TerminalWidth()
-	bar := barTemplate(pb.New64(max(total, 0)), phase, total, cols).SetWriter(w).SetRefreshRate(250 * time.Millisecond)
-	bar.Set(pb.Terminal, true)
-	p := &progress{bar: bar, total: total, isBytes: isBytes, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
-	p.showEdges()
+	p := &progress{isBytes: isBytes, start: time.Now()}
+	p.bar = barTemplate(pb.New64(max(total, 0)), phase, total, cols, p).SetWriter(w).SetRefreshRate(250 * time.Millisecond)
+	p.bar.Set(pb.Terminal, true)
 	p.bar.Start()
-	go p.tick()
 	return p
 }
 
 // barTemplate lays a line out as phase, bar, percentage, then the counts: the counts
 // are at most about 40 columns, so that at 80 columns the bar keeps about 25. The line
 // stops a column short of the terminal's cols (when known), so that it never wraps.
-func barTemplate(bar *pb.ProgressBar, phase string, total int64, cols int) *pb.ProgressBar {
+func barTemplate(bar *pb.ProgressBar, phase string, total int64, cols int, p *progress) *pb.ProgressBar {
+	bar.Set(progressKey, p)
 	if cols > 1 {
 		bar.SetWidth(cols - 1)
 	}
 	if total <= 0 {
-		return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{string . "counts" }}`, phase))
+		return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{ooccounts . }}`, phase))
 	}
-	return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{bar . "[" "=" ">" " " "]" }} {{percent . "%%3.0f%%%%" }} {{string . "counts" }}`, phase))
-}
-
-func (p *progress) tick() {
-	defer close(p.done)
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.stop:
-			return
-		case <-t.C:
-			p.showEdges()
-		}
-	}
-}
-
-func (p *progress) showEdges() {
-	p.bar.Set("counts", counts(p.bar.Current(), p.total, p.isBytes, p.edges.Load(), time.Since(p.start)))
+	return bar.SetTemplateString(fmt.Sprintf(`{{ "%-9s" }} {{bar . "[" "=" ">" " " "]" }} {{percent . "%%3.0f%%%%" }} {{ooccounts . }}`, phase))
 }
 
 // counts is the text after the bar: how far of how much, in MiB or edges, and the edge
@@ -103,9 +96,6 @@ func (p *progress) finish() {
 	if p == nil {
 		return
 	}
-	close(p.stop)
-	<-p.done
-	p.showEdges()
 	p.bar.Finish()
 }
 
