@@ -19,6 +19,7 @@ import (
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -235,6 +236,45 @@ func BenchmarkPageRank(b *testing.B) {
 			b.ReportMetric(float64(g.NumEdges())*float64(iters)/secs/1e9, "Gedges/s")
 		})
 	}
+}
+
+// BenchmarkSSSP runs delta-stepping from rotating sources with weights uniform in
+// [1, 255] (a hash of each edge's ends, the same both ways), on the compressed shards and
+// the flat CSR, and the sequential Dijkstra reference of package validate; it reports
+// the edges relaxed per second (Dijkstra: the out-edges of the reached vertices).
+func BenchmarkSSSP(b *testing.B) {
+	g, f := kron(b)
+	w, err := sssp.NewMemWeights(f, func(u, v uint32, _ int) uint32 {
+		x, y := uint64(min(u, v)), uint64(max(u, v))
+		return 1 + uint32(((x*0x9e3779b97f4a7c15)^(y*0xc2b2ae3d27d4eb4f))>>17%255)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srcs := sources(g, 8)
+	for _, a := range []store.Adjacency{store.NewCompressed(g), f} {
+		name := map[bool]string{true: "compressed", false: "flat"}[a != store.Adjacency(f)]
+		b.Run(name, func(b *testing.B) {
+			var edges uint64
+			for i := 0; i < b.N; i++ {
+				r, err := sssp.Run(a, w, srcs[i%len(srcs)], sssp.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, s := range r.Steps {
+					edges += s.Edges
+				}
+			}
+			b.ReportMetric(float64(edges)/b.Elapsed().Seconds()/1e9, "Gedges/s")
+		})
+	}
+	b.Run("dijkstra-sequential", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := validate.Dijkstra(g, w, srcs[i%len(srcs)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkKCore peels the benchmark graph on the compressed shards and the flat CSR, and
