@@ -11,6 +11,8 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -21,19 +23,24 @@ func init() { Register("gpu", openGPU) }
 const GPUMargin = 512 << 20
 
 // gpuEngine is the "gpu" backend: the graph placed on device 0 by package gpu's memory
-// plan, BFS by bfs/bfs.cu and Afforest by afforest/afforest.cu.
+// plan, BFS by bfs/bfs.cu, Afforest by afforest/afforest.cu, PageRank by
+// pagerank/pagerank.cu and k-core by kcore/kcore.cu.
 type gpuEngine struct {
 	dev *cuda.Device
 	dg  *gpu.Graph
 	bfs *bfs.GPU
 	cc  *afforest.GPU
+	pr  *pagerank.GPU
+	kc  *kcore.GPU
 	opt Options
 }
 
 // gpuWork is the workspace the plan reserves: the state of the larger of the algorithms.
 func gpuWork(g *store.Graph, opt Options) []gpu.Item {
 	shards := gpu.Sizes(g)
-	return gpu.Largest(bfs.DeviceState(g.NumVertices(), shards), afforest.DeviceState(g.NumVertices(), opt.ccOptions()))
+	n := g.NumVertices()
+	return gpu.Largest(bfs.DeviceState(n, shards), afforest.DeviceState(n, opt.ccOptions()),
+		pagerank.DeviceState(n), kcore.DeviceState(n))
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
@@ -65,6 +72,12 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 	if e.bfs, err = bfs.NewGPU(dg); err == nil {
 		e.cc, err = afforest.NewGPU(dg)
 	}
+	if err == nil {
+		e.pr, err = pagerank.NewGPU(dg)
+	}
+	if err == nil {
+		e.kc, err = kcore.NewGPU(dg)
+	}
 	if err != nil {
 		e.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -90,14 +103,21 @@ func (e *gpuEngine) CC() (*CCResult, error) {
 	return r, nil
 }
 
-// PageRank has no GPU version yet.
-func (e *gpuEngine) PageRank(PageRankOptions) (*PageRankResult, error) {
-	return nil, fmt.Errorf("gpu: pagerank has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+// PageRank runs on the device; opt.Workers means nothing there.
+func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
+	r, err := e.pr.Run(opt)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: pagerank: %w", err)
+	}
+	return r, nil
 }
 
-// KCore has no GPU version yet.
 func (e *gpuEngine) KCore() (*KCoreResult, error) {
-	return nil, fmt.Errorf("gpu: kcore has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+	r, err := e.kc.Run()
+	if err != nil {
+		return nil, fmt.Errorf("gpu: kcore: %w", err)
+	}
+	return r, nil
 }
 
 // SSSP has no GPU version yet.
@@ -127,8 +147,18 @@ func (e *gpuEngine) Close() error {
 	if e.bfs != nil {
 		err = e.bfs.Close()
 	}
+	var closers []func() error
 	if e.cc != nil {
-		if cerr := e.cc.Close(); err == nil {
+		closers = append(closers, e.cc.Close)
+	}
+	if e.pr != nil {
+		closers = append(closers, e.pr.Close)
+	}
+	if e.kc != nil {
+		closers = append(closers, e.kc.Close)
+	}
+	for _, close := range closers {
+		if cerr := close(); err == nil {
 			err = cerr
 		}
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -304,6 +306,7 @@ func TestStreamModes(t *testing.T) {
 
 // work is the workspace the gpu backend reserves (gpu_cuda.go's gpuWork, default options).
 func work(g *store.Graph) []gpu.Item {
-	return gpu.Largest(bfs.DeviceState(g.NumVertices(), gpu.Sizes(g)),
-		afforest.DeviceState(g.NumVertices(), afforest.Options{}))
+	n := g.NumVertices()
+	return gpu.Largest(bfs.DeviceState(n, gpu.Sizes(g)), afforest.DeviceState(n, afforest.Options{}),
+		pagerank.DeviceState(n), kcore.DeviceState(n))
 }

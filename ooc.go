@@ -66,7 +66,7 @@ const (
 )
 
 // ErrUnsupported is matched by errors for an algorithm that the backend does not run
-// (so far, PageRank, k-core and SSSP on the GPU).
+// (so far, SSSP on the GPU).
 var ErrUnsupported = errors.New("not supported by this backend")
 
 // Unreached marks a vertex the BFS did not reach, in both Parent and Level.

@@ -30,7 +30,8 @@ type Graph struct {
 	G        *store.Graph
 	N        uint32
 	Out, In  []DevShard   // In is Out on an undirected graph
-	OutTable *cuda.Buffer // the out shards as ShardEntry rows
+	OutTable *cuda.Buffer // the out shards as ShardEntry rows, then (directed) the in shards
+	InTable  cuda.DevPtr  // the in shards' rows: inside OutTable, or OutTable itself when undirected
 	Work     *Workspace   // the algorithms' workspace (Plan.Work bytes of device memory)
 	mod      *cuda.Module // runtime.cu
 	Log      io.Writer    // -v lines of the runtime and the algorithms when not nil
@@ -108,11 +109,24 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			}
 			dg.FirstK = p.FirstK
 		}
-		tab := make([]ShardEntry, len(dg.Out))
+		// the table holds a row per planned shard: the out shards, then the in shards of a
+		// directed graph (an undirected graph's in shards are its out shards)
+		var tab []ShardEntry
+		row := func(s DevShard, h hostShard) {
+			e := ShardEntry{Adj: uint64(s.Adj), Off: uint64(s.Off), Deg: uint64(s.Deg), Lo: s.Lo, N: s.N}
+			if h.pinned {
+				e.Pinned = 1
+			}
+			tab = append(tab, e)
+		}
 		for i, s := range dg.Out {
-			tab[i] = ShardEntry{Adj: uint64(s.Adj), Off: uint64(s.Off), Deg: uint64(s.Deg), Lo: s.Lo, N: s.N}
-			if dg.outHost[i].pinned {
-				tab[i].Pinned = 1
+			row(s, dg.outHost[i])
+		}
+		dg.InTable = dg.OutTable.Ptr
+		if g.Directed() {
+			dg.InTable += cuda.DevPtr(int64(len(tab)) * int64(unsafe.Sizeof(ShardEntry{})))
+			for i, s := range dg.In {
+				row(s, dg.inHost[i])
 			}
 		}
 		if len(tab) > 0 {

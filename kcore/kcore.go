@@ -12,7 +12,9 @@
 // vertex's degree is its in-degree plus its out-degree.
 //
 // The pure-Go files are the CPU version: it reads the compressed shards in place on all
-// cores, and each vertex's lists only once, in the level that removes it.
+// cores, and each vertex's lists only once, in the level that removes it. gpu_cuda.go and
+// kcore.cu (-tags cuda) are the GPU version, on a graph placed on the device by package
+// gpu, with the same levels; it too reads only the lists of the vertices a round removes.
 package kcore
 
 import (
@@ -38,6 +40,8 @@ type LevelStat struct {
 	Rounds  int    // passes over a frontier: 1, plus one per batch handed back for balance
 	Edges   uint64 // list entries read
 	Seconds float64
+
+	BytesZeroCopy int64 // on the GPU: list bytes read from pinned host memory
 }
 
 // Result is the outcome of one run.

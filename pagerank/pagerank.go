@@ -13,7 +13,8 @@
 // incoming sum and the L1 change are added in float64, so that a hub's millions of small
 // contributions are not lost to rounding.
 //
-// The pure-Go files are the CPU version.
+// The pure-Go files are the CPU version; gpu_cuda.go and pagerank.cu (-tags cuda) the GPU
+// version, on a graph placed on the device by package gpu.
 package pagerank
 
 import (
@@ -58,6 +59,11 @@ type IterStat struct {
 	Change  float64 // L1 norm of the change in the scores
 	Edges   uint64  // in-list entries read
 	Seconds float64
+
+	// on the GPU: list bytes copied to the device through the staging buffers, list bytes
+	// read zero-copy from pinned host memory, and the shards streamed
+	BytesCopied, BytesZeroCopy int64
+	Streamed                   int
 }
 
 // Result is the outcome of one run.

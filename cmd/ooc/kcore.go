@@ -21,7 +21,7 @@ func init() {
 
 const kcoreHelp = `
 Usage: ooc kcore [-o FILE] [--text] [--validate] [-v] [--json]
-                 [--backend auto|cpu] [--workers N] [GRAPH]
+                 [--backend auto|cpu|gpu] [--vram SIZE] [--workers N] [GRAPH]
 
 The core number of every vertex: the largest k such that the vertex belongs to a
 subgraph in which every vertex has at least k neighbours (Seidman, 1983). Vertices are
@@ -49,7 +49,10 @@ columns id and core, ` + parquetHelp + `
 --validate computes the core numbers again with the sequential algorithm of Batagelj
 and Zaversnik (2003) and checks that every one is equal.
 
-There is no GPU version yet: --backend gpu is refused, auto runs on the CPU.
+On the GPU (--backend gpu, or auto when this build has CUDA and a GPU is usable) the
+degrees and the queues stay in device memory and the graph is placed within --vram;
+each round reads only the lists of the vertices it removes, those that do not fit on
+the device zero-copy over the link (-v adds the bytes per level).
 
 Examples:
   ooc kcore
@@ -107,7 +110,7 @@ func runKCore(e *env, args []string) error {
 	if err := checkMemory("kcore", g, a.validate); err != nil {
 		return err
 	}
-	eng, err := openCPUEngine(e, "kcore", g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err
 	}
@@ -146,9 +149,21 @@ func runKCore(e *env, args []string) error {
 }
 
 func printCoreLevels(w io.Writer, r *ooc.KCoreResult) {
-	fmt.Fprintf(w, "%8s %12s %7s %14s %10s\n", "core", "removed", "rounds", "edges read", "ms")
+	link := false
 	for _, s := range r.Levels {
-		fmt.Fprintf(w, "%8d %12d %7d %14d %10.3f\n", s.K, s.Removed, s.Rounds, s.Edges, s.Seconds*1e3)
+		link = link || s.BytesZeroCopy > 0
+	}
+	fmt.Fprintf(w, "%8s %12s %7s %14s %10s", "core", "removed", "rounds", "edges read", "ms")
+	if link {
+		fmt.Fprintf(w, " %12s", "zero-copy MB")
+	}
+	fmt.Fprintln(w)
+	for _, s := range r.Levels {
+		fmt.Fprintf(w, "%8d %12d %7d %14d %10.3f", s.K, s.Removed, s.Rounds, s.Edges, s.Seconds*1e3)
+		if link {
+			fmt.Fprintf(w, " %12.1f", float64(s.BytesZeroCopy)/1e6)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

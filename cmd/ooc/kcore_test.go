@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
@@ -74,7 +75,6 @@ func TestKCoreJSONAndFile(t *testing.T) {
 func TestKCoreBadArgs(t *testing.T) {
 	dir := kcoreGraph(t)
 	for _, args := range [][]string{
-		{"--backend", "gpu"},
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
 		{"--text", "--json"},
@@ -83,6 +83,11 @@ func TestKCoreBadArgs(t *testing.T) {
 		code, _, stderr := runCLI(t, "", append([]string{"kcore", dir}, args...)...)
 		if code != exitUsage || !strings.HasPrefix(stderr, "ooc kcore: ") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "kcore", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
+		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
+			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
@@ -98,7 +99,6 @@ func TestPageRankBadArgs(t *testing.T) {
 		{"--tolerance", "NaN"},
 		{"--max-iters", "0"},
 		{"--top", "-1"},
-		{"--backend", "gpu"},
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
 		{"--text", "--json"},
@@ -106,6 +106,11 @@ func TestPageRankBadArgs(t *testing.T) {
 		code, _, stderr := runCLI(t, "", append([]string{"pagerank", dir}, args...)...)
 		if code != exitUsage || !strings.HasPrefix(stderr, "ooc pagerank: ") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "pagerank", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
+		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
+			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
 		}
 	}
 }

@@ -1,0 +1,148 @@
+//go:build cuda
+
+package pagerank
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/gpu"
+	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/cuda"
+)
+
+const gpuBlock = 256
+
+// GPU runs PageRank on a graph placed on the device by package gpu (pagerank.cu).
+type GPU struct {
+	dg  *gpu.Graph
+	mod *cuda.Module
+}
+
+// NewGPU loads pagerank.cu's kernels for runs on dg.
+func NewGPU(dg *gpu.Graph) (*GPU, error) {
+	g := &GPU{dg: dg}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		g.mod, err = c.Load("pagerank", Fatbin)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Close unloads the kernels.
+func (g *GPU) Close() error {
+	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
+		err := c.Unload(g.mod)
+		g.mod = nil
+		return err
+	})
+}
+
+// Run is the package's Run on the device: the same model, stopping rule and float32
+// rounding of each score. Every iteration reads every in-list: resident shards in place,
+// and each pinned shard either streamed through the runtime's two staging buffers (its
+// chunks copied asynchronously while the previous chunk is summed) or read zero-copy, as
+// gpu.Choose decides for a sweep that decodes all of the shard's bytes.
+func (g *GPU) Run(opt Options) (*Result, error) {
+	opt = opt.WithDefaults()
+	dg := g.dg
+	n := dg.N
+	r := &Result{Scores: make([]float32, n)}
+	if n == 0 {
+		return r, nil
+	}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		dg.Work.Reset()
+		st := takeState(dg.Work, n)
+		if err := dg.Work.Err(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		init := float32(1 / float64(n))
+		for _, s := range dg.Out {
+			if err := launchPrInit(c, g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+				st.score.Ptr(), st.contrib.Ptr(), st.outdeg.Ptr(), math.Float32bits(init)); err != nil {
+				return err
+			}
+		}
+		base := math.Float64bits((1 - Damping) / float64(n))
+		var edges uint64
+		for _, s := range dg.In {
+			edges += s.Edges
+		}
+		for r.Iterations < opt.MaxIters {
+			t := time.Now()
+			it, err := g.iterate(c, st, base)
+			if err != nil {
+				return err
+			}
+			r.Iterations++
+			it.Iter, it.Edges, it.Seconds = r.Iterations, edges, time.Since(t).Seconds()
+			r.Change = it.Change
+			r.Iters = append(r.Iters, it)
+			st.contrib, st.next = st.next, st.contrib
+			if it.Change < opt.Tolerance {
+				break
+			}
+		}
+		r.Converged = r.Change < opt.Tolerance
+		r.Seconds = time.Since(t0).Seconds()
+		return c.DtoH(unsafe.Pointer(&r.Scores[0]), st.score.Ptr(), 4*int64(n))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if dg.Log != nil {
+		var copied, zero int64
+		for _, it := range r.Iters {
+			copied += it.BytesCopied
+			zero += it.BytesZeroCopy
+		}
+		fmt.Fprintf(dg.Log, "pagerank: %d iterations on the device in %.3f ms; %s copied, %s zero-copy over the link\n",
+			r.Iterations, 1e3*r.Seconds, bytesize.Format(copied), bytesize.Format(zero))
+	}
+	return r, nil
+}
+
+// iterate runs one iteration over every in shard and returns its statistics (without Iter,
+// Edges and Seconds).
+func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
+	dg := g.dg
+	var it IterStat
+	cnt := st.counters.Ptr()
+	if err := c.Memset32(cnt, 0, 6); err != nil {
+		return it, err
+	}
+	for i, s := range dg.In {
+		adj, _, streamable := dg.InShard(i)
+		stream := streamable && gpu.Choose(dg.Mode, dg.Link, adj, adj)
+		pull := func(adj cuda.DevPtr, i0, i1 uint32, bytes cuda.DevPtr) error {
+			if i1 <= i0 {
+				return nil
+			}
+			return launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N,
+				st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes)
+		}
+		copied, err := dg.SweepIn(c, i, stream, cnt+cntZero, cnt+cntDev, pull)
+		if err != nil {
+			return it, err
+		}
+		it.BytesCopied += copied
+		if copied > 0 {
+			it.Streamed++
+		}
+	}
+	var w [3]uint64
+	if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 24); err != nil {
+		return it, err
+	}
+	it.Change = math.Float64frombits(w[cntChange/8])
+	it.BytesZeroCopy = int64(w[cntZero/8])
+	return it, nil
+}

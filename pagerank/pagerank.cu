@@ -1,0 +1,96 @@
+// pagerank.cu: PageRank pulled over in-lists (package pagerank's model, GAPBS's pr.cc), one
+// launch per shard or per streamed chunk of a shard, so the lists a launch reads lie in one
+// window: device memory, a staging buffer the host filled by an asynchronous copy, or
+// pinned host memory read zero-copy.
+//
+// State: score, the contributions of the previous iteration (contrib) and of this one
+// (next), and every vertex's out-degree. Each vertex's incoming sum is added in double,
+// its score rounded once to float, as the CPU version does; the L1 change is added in
+// double and reduced per warp.
+#include "graph.cuh" // store/graph.cuh (nvcc -I store)
+
+#define DAMPING 0.85
+
+// share is what a vertex of score sc and out-degree d gives each out-neighbour (0 for no
+// out-edges: that mass leaves the system, as in GAPBS).
+__device__ __forceinline__ float share(float sc, uint32_t d) { return d ? sc / (float)d : 0.0f; }
+
+// pr_init sets, for the vertices of out shard s, the out-degree, the initial score (the
+// float whose bits are init_bits) and the first contributions.
+extern "C" __global__ void pr_init(SHARD_PARAMS, float *score, float *contrib, uint32_t *outdeg, uint32_t init_bits) {
+	SHARD_LOCAL;
+	float init = __uint_as_float(init_bits);
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
+		uint32_t v = s.lo + i, d = s.deg[i];
+		outdeg[v] = d;
+		score[v] = init;
+		contrib[v] = share(init, d);
+	}
+}
+
+// sumBlock adds the contributions of the neighbours in block k of l to *sum, and returns
+// the list bytes it decoded (the block's index word included), for the link count.
+__device__ __forceinline__ uint32_t sumBlock(const List &l, uint32_t k, const float *contrib, double *sum) {
+	BlockDecoder d;
+	d.init(l, k);
+	const uint8_t *p0 = d.r.p;
+	uint32_t w;
+	double acc = 0;
+	while (d.next(&w)) acc += (double)contrib[w];
+	*sum += acc;
+	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
+}
+
+__device__ __forceinline__ double warpSum(double x) {
+	for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+	return x;
+}
+
+// pr_pull computes the new scores of the vertices [lo+i0, lo+i1) of in shard s: a thread
+// sums a list of one or two blocks itself, longer lists are shared by the warp one block
+// per lane. base_bits holds (1-d)/n as a double. change receives the L1 change (double),
+// bytes (when not null) the list bytes decoded.
+extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *score, float *next,
+                                   const uint32_t *outdeg, unsigned long long base_bits, uint32_t i0, uint32_t i1,
+                                   double *change, unsigned long long *bytes) {
+	SHARD_LOCAL;
+	double base = __longlong_as_double((long long)base_bits);
+	uint32_t stride = gridDim.x * blockDim.x;
+	unsigned long long nb = 0;
+	double ch = 0;
+	i1 = min(i1, s.n);
+	for (uint32_t b0 = i0 + blockIdx.x * blockDim.x; b0 < i1; b0 += stride) {
+		uint32_t i = b0 + threadIdx.x;
+		bool mine = i < i1;
+		uint32_t v = s.lo + i;
+		List l;
+		l.nb = 0;
+		double sum = 0;
+		if (mine) {
+			l.at(&s, v);
+			if (l.nb <= 2)
+				for (uint32_t k = 0; k < l.nb; k++) nb += sumBlock(l, k, contrib, &sum);
+		}
+		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2);
+		while (coop) {
+			int src = __ffs(coop) - 1;
+			coop &= coop - 1;
+			uint32_t cv = __shfl_sync(0xffffffffu, v, src);
+			List cl;
+			cl.at(&s, cv);
+			double part = 0;
+			for (uint32_t k = laneId(); k < cl.nb; k += 32) nb += sumBlock(cl, k, contrib, &part);
+			part = warpSum(part);
+			if ((int)laneId() == src) sum = part;
+		}
+		if (mine) {
+			float sc = (float)(base + DAMPING * sum);
+			ch += fabs((double)sc - (double)score[v]);
+			score[v] = sc;
+			next[v] = share(sc, outdeg[v]);
+		}
+	}
+	ch = warpSum(ch);
+	if (laneId() == 0 && ch != 0) atomicAdd(change, ch);
+	addWarp(bytes, nb);
+}
