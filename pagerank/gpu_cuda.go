@@ -55,6 +55,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 	n := dg.N
 	r := &Result{Scores: make([]float32, n)}
 	if n == 0 {
+		r.Converged = true // no scores to change, as in Run
 		return r, nil
 	}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
