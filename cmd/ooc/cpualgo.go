@@ -6,7 +6,7 @@ import (
 )
 
 // openCPUEngine opens the backend for an algorithm that runs on the CPU only so far
-// (pagerank, kcore): --backend auto means the CPU, --backend gpu is a usage error, and
+// (sssp): --backend auto means the CPU, --backend gpu is a usage error, and
 // the rest is openEngine's (flags, checksums, the plan for -v).
 func openCPUEngine(e *env, name string, g *store.Graph, a engineArgs, verbose bool) (ooc.Engine, error) {
 	switch a.backend {
