@@ -43,6 +43,7 @@ type CreateOptions struct {
 	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes
 	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
 	GraphID       uint64    // the graph's identity in every file; 0 means one derived from its content (identify)
+	Weighted      bool      // every list comes with its edge weights (format version 4)
 }
 
 // Builder writes a graph directory under a temporary name and publishes it atomically
@@ -252,6 +253,7 @@ func (b *Builder) commit(m *Manifest) error {
 		return fmt.Errorf("store: %d out-edges but %d in-edges", m.Edges, b.in.edges)
 	}
 	m.IDs = b.ids
+	m.Weighted = b.opt.Weighted
 	if m.IDs != nil && b.idsN != int(m.Vertices) {
 		return fmt.Errorf("store: refusing to publish: ids.bin holds %d ids for %d vertices", b.idsN, m.Vertices)
 	}
@@ -370,7 +372,7 @@ func rewriteHeader(path string, s *ShardInfo) error {
 	hdr := s.hdr.encode()
 	_, err = f.WriteAt(hdr, 0)
 	if err == nil {
-		_, err = f.WriteAt(encodeFooter(s.hdr.CRC), s.Bytes-footerSize)
+		_, err = f.WriteAt(encodeFooter(s.hdr.Version, s.hdr.CRC), s.Bytes-footerSize)
 	}
 	if err == nil {
 		err = f.Sync()

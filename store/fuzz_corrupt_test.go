@@ -40,6 +40,8 @@ func campaignGraphs(t *testing.T, r *rand.Rand) []*campaignGraph {
 		{name: "undirected", n: 2000, out: randomSym(r, 2000, 6000), shardBytes: 3000},
 		{name: "directed", n: 600, shardBytes: 1500},
 		{name: "relabeled", n: 300, out: randomSym(r, 300, 900)},
+		{name: "weighted", n: 800, out: randomSym(r, 800, 3000), shardBytes: 1500,
+			weight: func(a, b uint32) uint32 { return (min(a, b)*31 + max(a, b)) % 1000 }},
 	}
 	specs[1].out, specs[1].in = randomDirected(r, 600, 3000)
 	ids := map[uint64]bool{}

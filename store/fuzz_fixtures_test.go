@@ -12,14 +12,14 @@ import (
 	"testing"
 )
 
-// Byte-exact fixtures pin each format version: testdata/v3 holds what the writer
-// produces today, byte for byte; testdata/v2 (and every older version kept) must still
+// Byte-exact fixtures pin each format version: testdata/v3 (graphs without weights) and
+// testdata/v4 (with weights) hold what the writer produces today, byte for byte; testdata/v2 (and every older version kept) must still
 // be read, list for list. Broken fixtures (testdata/broken) pin what the reader refuses,
 // and where it says the damage is.
 //
-//	go test ./store -run Fixture -update    # rewrite v3 and broken after a deliberate change
+//	go test ./store -run Fixture -update    # rewrite v3, v4 and broken after a deliberate change
 
-var update = flag.Bool("update", false, "rewrite testdata/v3 and testdata/broken from the current writer")
+var update = flag.Bool("update", false, "rewrite testdata/v3, v4 and broken from the current writer")
 
 // fixtureGraphID is the identity of every fixture graph (random in real graphs).
 const fixtureGraphID = 0x0123456789abcdef
@@ -36,7 +36,24 @@ type fixtureSpec struct {
 	degree     bool                // ids.bin holds a degree order rather than a relabeling
 	shardBytes int64
 	keepDups   bool
-	graphID    uint64 // 0: fixtureGraphID
+	graphID    uint64                       // 0: fixtureGraphID
+	weight     func(from, to uint32) uint32 // the weight of edge from->to; nil: no weights
+}
+
+// weightsOf is the weights of v's list in direction d (nil without weights).
+func (s fixtureSpec) weightsOf(d Direction, v uint32, list []uint32) []uint32 {
+	if s.weight == nil {
+		return nil
+	}
+	ws := []uint32{}
+	for _, u := range list {
+		if d == In {
+			ws = append(ws, s.weight(u, v))
+		} else {
+			ws = append(ws, s.weight(v, u))
+		}
+	}
+	return ws
 }
 
 func (s fixtureSpec) write(dir string) error {
@@ -44,7 +61,7 @@ func (s fixtureSpec) write(dir string) error {
 	if id == 0 {
 		id = fixtureGraphID
 	}
-	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes, GraphID: id})
+	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes, GraphID: id, Weighted: s.weight != nil})
 	if err != nil {
 		return err
 	}
@@ -74,7 +91,7 @@ func (s fixtureSpec) writeLists(b *Builder) error {
 	for d, lists := range map[Direction]map[uint32][]uint32{Out: s.out, In: s.in} {
 		for v := uint32(0); v < s.n; v++ {
 			if l := lists[v]; len(l) > 0 {
-				if err := b.Writer(d).AppendList(v, l); err != nil {
+				if err := b.Writer(d).AppendWeightedList(v, l, s.weightsOf(d, v, l)); err != nil {
 					return err
 				}
 			}
@@ -123,6 +140,31 @@ func goldenSpecs() []fixtureSpec {
 	}
 }
 
+// weightedSpecs are the fixtures of version 4: an undirected graph of several shards with
+// symmetric weights, and a directed one whose in-lists carry the weights of the arcs.
+func weightedSpecs() []fixtureSpec {
+	g := goldenSpecs()
+	und, dir := g[0], g[1]
+	und.name, dir.name = "weighted-undirected", "weighted-directed"
+	und.weight = func(a, b uint32) uint32 { return (min(a, b)*7+max(a, b)*13)%251 + 1 }
+	dir.weight = func(a, b uint32) uint32 { return a*10 + b + 1<<20 }
+	return []fixtureSpec{und, dir}
+}
+
+// weightedBaseSpec is baseSpec with symmetric weights.
+func weightedBaseSpec() fixtureSpec {
+	s := baseSpec()
+	s.weight = func(a, b uint32) uint32 { return a + b }
+	return s
+}
+
+// Layout of a weighted base shard: as a base shard, then WEIGHTS (4 bytes for each of
+// the 136 stored neighbours) at 16384, 16944 bytes in all.
+const (
+	baseWeights      = 16384
+	baseWeightedSize = 16944
+)
+
 // baseSpec is the small one-shard graph the broken fixtures are cut from; vertex 0 has
 // a two-block list.
 func baseSpec() fixtureSpec {
@@ -168,8 +210,20 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, baseDegrees+300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 4",
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 5",
+			damage: func(d string) error { return shardVersion(d, 5) }},
+		{name: "version-unweighted-4", file: baseShard, offset: 8, reason: "format version 4 with a WEIGHTS section: false",
 			damage: func(d string) error { return shardVersion(d, 4) }},
+		{name: "weights-flip", file: baseShard, offset: baseWeights, reason: "section 4 checksum",
+			rebuild: rebuildLists(weightedBaseSpec()), damage: func(d string) error { return flip(d, baseShard, baseWeights+40) }},
+		{name: "weights-short", file: baseShard, offset: baseWeights, reason: "WEIGHTS is 540 bytes, expected 544",
+			rebuild: rebuildLists(weightedBaseSpec()),
+			damage:  func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+3*32+16, 540) }) }},
+		{name: "weights-asymmetric", file: baseShard, offset: 4096, reason: "weight differs from its mirror", opens: true,
+			rebuild: rebuildLists(asymmetricWeightSpec())},
+		{name: "weighted-manifest-3", file: ManifestName, offset: -1, reason: "weighted is true in a version 3 manifest",
+			rebuild: rebuildLists(weightedBaseSpec()),
+			damage:  func(d string) error { return editManifest(d, `"format_version":4`, 17, 0xff, true) }},
 		{name: "foreign-shard", file: baseShard, offset: graphIDAt, reason: "a shard of another graph",
 			damage: foreignShard},
 		{name: "asymmetric", file: baseShard, offset: 4096, reason: "not symmetric", opens: true,
@@ -192,8 +246,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 4",
-			damage: func(d string) error { return editManifest(d, `"format_version":3`, 17, 1, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 5",
+			damage: func(d string) error { return editManifest(d, `"format_version":3`, 17, 2, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
@@ -235,6 +289,23 @@ func TestFixtureGolden(t *testing.T) {
 		checkContent(t, filepath.Join("testdata", "v2", s.name+".ooc"), s)
 		want := filepath.Join("testdata", "v3", s.name+".ooc")
 		if *update {
+			os.RemoveAll(want)
+			os.MkdirAll(filepath.Dir(want), 0o755)
+			if err := s.write(want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := filepath.Join(t.TempDir(), s.name+".ooc")
+		if err := s.write(got); err != nil {
+			t.Fatal(err)
+		}
+		sameFiles(t, want, got)
+		checkContent(t, want, s)
+	}
+	for _, s := range weightedSpecs() {
+		want := filepath.Join("testdata", "v4", s.name+".ooc")
+		if *update {
+			defer removeLocks(filepath.Join("testdata", "v4"))
 			os.RemoveAll(want)
 			os.MkdirAll(filepath.Dir(want), 0o755)
 			if err := s.write(want); err != nil {
@@ -297,6 +368,10 @@ func checkContent(t *testing.T, dir string, s fixtureSpec) {
 			got, err := c.ShardOf(v).Neighbors(nil, v)
 			if err != nil || !slices.Equal(got, lists[v]) {
 				t.Errorf("%s %s-list of %d = %v, %v; want %v", dir, d, v, got, err, lists[v])
+			}
+			gw, ww := c.ShardOf(v).WeightsOf(v), s.weightsOf(d, v, lists[v])
+			if !slices.Equal(gw, ww) || (gw == nil) != (s.weight == nil) {
+				t.Errorf("%s %s-weights of %d = %v; want %v", dir, d, v, gw, ww)
 			}
 		}
 	}
@@ -483,6 +558,19 @@ func foreignShard(dir string) error {
 func asymmetricSpec() fixtureSpec {
 	s := baseSpec()
 	s.out[0] = append(slices.Clone(s.out[0]), 69)
+	return s
+}
+
+// asymmetricWeightSpec is the weighted base graph with edge {0, 1} weighing 1 from 0 and
+// 2 from 1: both lists are there, the weights disagree, every checksum valid.
+func asymmetricWeightSpec() fixtureSpec {
+	s := weightedBaseSpec()
+	s.weight = func(a, b uint32) uint32 {
+		if a == 1 && b == 0 {
+			return 2
+		}
+		return a + b
+	}
 	return s
 }
 

@@ -42,15 +42,22 @@ func mustCorrupt(t *testing.T, err error, path string) {
 func seedShards(f *testing.F) (shards, manifests [][]byte) {
 	f.Helper()
 	lists := map[uint32][]uint32{0: {1, 2, 3}, 2: {0, 5, 6}, 5: seq(7, 207)}
-	for i, opt := range []CreateOptions{{}, {ShardBytes: 40}} {
+	for i, opt := range []CreateOptions{{}, {ShardBytes: 40}, {Weighted: true}, {ShardBytes: 40, Weighted: true}} {
 		dir := filepath.Join(f.TempDir(), "seed.ooc")
-		b, err := Create(dir, CreateOptions{Force: i > 0, ShardBytes: opt.ShardBytes})
+		b, err := Create(dir, CreateOptions{Force: i > 0, ShardBytes: opt.ShardBytes, Weighted: opt.Weighted})
 		if err != nil {
 			f.Fatal(err)
 		}
 		for v := uint32(0); v < 210; v++ {
 			if l := lists[v]; l != nil {
-				if err := b.Writer(Out).AppendList(v, l); err != nil {
+				var ws []uint32
+				for _, u := range l {
+					ws = append(ws, u*3+v)
+				}
+				if !opt.Weighted {
+					ws = nil
+				}
+				if err := b.Writer(Out).AppendWeightedList(v, l, ws); err != nil {
 					f.Fatal(err)
 				}
 			}
@@ -100,7 +107,7 @@ func fixShard(b []byte) {
 	}
 	crc := CRC32C(b[:headerSize-4])
 	le.PutUint32(b[headerSize-4:], crc)
-	copy(b[end:], encodeFooter(crc))
+	copy(b[end:], encodeFooter(le.Uint32(b[8:]), crc))
 }
 
 func FuzzShard(f *testing.F) {
@@ -152,6 +159,12 @@ func FuzzShard(f *testing.F) {
 		if sum != s.Edges {
 			t.Fatalf("lists hold %d neighbours, header says %d", sum, s.Edges)
 		}
+		// A weighted shard that passes every check has a weight for every neighbour.
+		for v := s.Lo; s.Weights != nil && v < s.Hi(); v++ {
+			if got := len(s.WeightsOf(v)); got != int(s.Degree(v)) {
+				t.Fatalf("vertex %d has %d weights for %d neighbours", v, got, s.Degree(v))
+			}
+		}
 	})
 }
 
@@ -189,7 +202,7 @@ func FuzzManifest(f *testing.F) {
 			mustCorrupt(t, err, path)
 			return
 		}
-		if m.Magic != manifestMagic || m.FormatVersion != Version {
+		if m.Magic != manifestMagic || m.FormatVersion != versionFor(m.Weighted) {
 			t.Fatalf("accepted magic %q version %d", m.Magic, m.FormatVersion)
 		}
 		// What parses must survive a round trip through Marshal unchanged.

@@ -14,8 +14,21 @@ import (
 	mmap "github.com/edsrzf/mmap-go"
 )
 
-// Version is the format version this package writes (FORMAT.md, "Format versions").
-const Version uint32 = 3
+// Version is the newest format version this package writes (FORMAT.md, "Format
+// versions"): a graph with edge weights. A graph without weights is written as
+// VersionUnweighted, byte for byte what writers of that version produce.
+const Version uint32 = 4
+
+// VersionUnweighted is the version written for graphs without edge weights.
+const VersionUnweighted uint32 = 3
+
+// versionFor is the format version of a graph with or without weights.
+func versionFor(weighted bool) uint32 {
+	if weighted {
+		return Version
+	}
+	return VersionUnweighted
+}
 
 // MinVersion is the oldest format version this package reads.
 const MinVersion uint32 = 2
@@ -34,6 +47,7 @@ const (
 	SecDegrees uint32 = 1
 	SecOffsets uint32 = 2
 	SecAdj     uint32 = 3
+	SecWeights uint32 = 4 // version 4: one uint32 per stored neighbour, aligned with the lists
 )
 
 // Direction says which adjacency a shard holds.
@@ -80,7 +94,7 @@ func (h *shardHeader) encode() []byte {
 	b := make([]byte, headerSize)
 	copy(b, shardMagic)
 	le := binary.LittleEndian
-	le.PutUint32(b[8:], Version)
+	le.PutUint32(b[8:], h.Version)
 	le.PutUint64(b[graphIDAt:], h.GraphID)
 	le.PutUint32(b[12:], uint32(h.Dir))
 	le.PutUint32(b[16:], h.Lo)
@@ -100,9 +114,9 @@ func (h *shardHeader) encode() []byte {
 	return b
 }
 
-func encodeFooter(crc uint32) []byte { // the version written, Version
+func encodeFooter(version, crc uint32) []byte {
 	b := make([]byte, footerSize)
-	binary.LittleEndian.PutUint32(b[0:], Version)
+	binary.LittleEndian.PutUint32(b[0:], version)
 	binary.LittleEndian.PutUint32(b[4:], crc)
 	copy(b[8:], shardMagic)
 	return b
@@ -193,6 +207,9 @@ type Shard struct {
 	Degrees []uint32 // N entries
 	Offsets []uint32 // N+1 entries, byte offsets into Adj
 	Adj     []byte
+	// Weights (version 4) holds one weight per stored neighbour, the lists' in vertex
+	// order: WeightsOf slices it. nil in a graph without weights.
+	Weights []uint32
 
 	Sections  []Section
 	HeaderCRC uint32
@@ -201,6 +218,8 @@ type Shard struct {
 
 	data     mmap.MMap
 	nv       uint32 // vertex count of the graph, for neighbour checks
+	wOnce    sync.Once
+	wStart   []uint32 // N+1 entries: the DEGREES prefix sum, where each list's weights start
 	checkOne sync.Once
 	checkErr error
 }
@@ -228,6 +247,33 @@ func (s *Shard) Degree(v uint32) uint32 { return s.Degrees[v-s.Lo] }
 func (s *Shard) List(v uint32) []byte {
 	i := v - s.Lo
 	return s.Adj[s.Offsets[i]:s.Offsets[i+1]]
+}
+
+// WeightsOf returns the weights of v's list (v in the shard), as many as its degree: entry
+// k weighs the edge to the k-th stored neighbour. The first call builds the prefix sum
+// of DEGREES (4 bytes a vertex). It is nil when the graph has no weights, or when the
+// degrees do not sum to the weights' count (corruption, which Check reports).
+func (s *Shard) WeightsOf(v uint32) []uint32 {
+	if s.Weights == nil {
+		return nil
+	}
+	s.wOnce.Do(func() {
+		st := make([]uint32, s.N+1)
+		var sum uint64
+		for i, d := range s.Degrees {
+			sum += uint64(d)
+			st[i+1] = uint32(sum)
+		}
+		if sum == uint64(len(s.Weights)) {
+			s.wStart = st
+		}
+	})
+	if s.wStart == nil {
+		return nil
+	}
+	i := v - s.Lo
+	a, b := s.wStart[i], s.wStart[i+1]
+	return s.Weights[a:b:b]
 }
 
 // Neighbors appends the neighbours of v (in the shard) to dst.
@@ -356,7 +402,23 @@ func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
 	if s.Offsets[0] != 0 || int64(s.Offsets[h.N]) != adj.Length {
 		return nil, corrupt(path, off.Offset, "offsets run from %d to %d, expected 0 to %d (the ADJ length)", s.Offsets[0], s.Offsets[h.N], adj.Length)
 	}
-	return s, nil
+	return s, s.openWeights(h)
+}
+
+// openWeights maps the WEIGHTS section, which a shard holds exactly from version 4 on.
+func (s *Shard) openWeights(h *shardHeader) error {
+	w, ok := h.section(SecWeights)
+	if ok != (h.Version >= 4) {
+		return corrupt(s.Path, 8, "format version %d with a WEIGHTS section: %v (version 4 and only it has one)", h.Version, ok)
+	}
+	if !ok {
+		return nil
+	}
+	if h.Edges > 1<<32-1 || w.Length != 4*int64(h.Edges) {
+		return corrupt(s.Path, w.Offset, "WEIGHTS is %d bytes, expected %d for %d edges", w.Length, 4*int64(h.Edges), h.Edges)
+	}
+	s.Weights = u32s(s.data[w.Offset : w.Offset+w.Length])
+	return nil
 }
 
 // checkOffsets verifies that offsets never decrease and that degree sums match; it reads

@@ -17,7 +17,7 @@ func newCRC() hash.Hash32 { return crc32.New(castagnoli) }
 // in range and in ascending order (strictly, unless duplicates were kept), no self-loop
 // unless they were kept, and that the lists agree with each other: an undirected
 // graph's are symmetric, a directed graph's in-lists are the transpose of its
-// out-lists.
+// out-lists, with equal weights on both sides of every edge in a weighted graph.
 func Verify(dir string) (*Manifest, error) {
 	g, err := Open(dir)
 	if err != nil {
@@ -68,6 +68,24 @@ func edgeHash(a, b uint32) uint64 {
 	return x ^ x>>31
 }
 
+// weightedHash is edgeHash with the edge's weight mixed in, so that the sums compare
+// (from, to, weight) triples: a weight that differs between an edge and its mirror
+// shows as lists that disagree. Unweighted graphs use weight 0, which leaves edgeHash.
+func weightedHash(a, b, w uint32) uint64 {
+	if w == 0 {
+		return edgeHash(a, b)
+	}
+	return edgeHash(a, b) ^ edgeHash(w, ^w)
+}
+
+// weightAt is the weight of the k-th entry of v's list, 0 in a graph without weights.
+func weightAt(ws []uint32, k int) uint32 {
+	if ws == nil {
+		return 0
+	}
+	return ws[k]
+}
+
 func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 	var it ListIter
 	var sums edgeSums
@@ -75,8 +93,9 @@ func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 	for v := s.Lo; v < s.Hi(); v++ {
 		s.Iter(&it, v)
 		first, prev := true, uint32(0)
-		for it.Next() {
-			u := it.Value()
+		ws := s.WeightsOf(v)
+		for k := 0; it.Next(); k++ {
+			u, w := it.Value(), weightAt(ws, k)
 			if !first && (u < prev || (!opt.KeepDuplicates && u == prev)) {
 				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
 			}
@@ -84,8 +103,8 @@ func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d holds a self-loop, which the manifest says were dropped", v)
 			}
 			first, prev = false, u
-			sums.fwd += edgeHash(v, u)
-			sums.rev += edgeHash(u, v)
+			sums.fwd += weightedHash(v, u, w)
+			sums.rev += weightedHash(u, v, w)
 		}
 		if it.Err() != nil {
 			return sums, s.listError(v)
@@ -113,6 +132,9 @@ func (g *Graph) checkTranspose(sums []edgeSums) error {
 	if g.M.Directed {
 		what = "the in-lists are not the transpose of the out-lists"
 	}
+	if g.M.Weighted {
+		what += " (or an edge's weight differs from its mirror's)"
+	}
 	return g.locateMismatch(what)
 }
 
@@ -129,21 +151,24 @@ func (g *Graph) locateMismatch(what string) error {
 	var it ListIter
 	for _, s := range g.Shards() {
 		for v := s.Lo; v < s.Hi(); v++ {
-			for s.Iter(&it, v); it.Next(); {
+			ws := s.WeightsOf(v)
+			s.Iter(&it, v)
+			for k := 0; it.Next(); k++ {
 				a, b := v, it.Value() // the edge a->b as the out-lists hold it
+				w := weightAt(ws, k)
 				if s.Dir == In {
 					a, b = b, a
 				}
 				if g.M.Directed {
 					if s.Dir == Out {
-						acc[min(a, b)] += edgeHash(a, b)
+						acc[min(a, b)] += weightedHash(a, b, w)
 					} else {
-						acc[min(a, b)] -= edgeHash(a, b)
+						acc[min(a, b)] -= weightedHash(a, b, w)
 					}
 					continue
 				}
 				if a != b { // a self-loop is its own mirror
-					acc[min(a, b)] += edgeHash(min(a, b), max(a, b)) * signOf(a < b)
+					acc[min(a, b)] += weightedHash(min(a, b), max(a, b), w) * signOf(a < b)
 				}
 			}
 		}

@@ -38,6 +38,7 @@ type shardWriter struct {
 	nv     uint32 // vertices so far
 	deg    *sideFile
 	off    *sideFile
+	wts    *sideFile // the WEIGHTS section, for a weighted graph; else nil
 	adjLen int64
 	edges  uint64
 	adjCRC uint32
@@ -133,7 +134,7 @@ func (s *sideFile) close() {
 	}
 }
 
-func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error) {
+func newShardWriter(path string, dir Direction, lo uint32, weighted bool) (*shardWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -145,6 +146,9 @@ func newShardWriter(path string, dir Direction, lo uint32) (*shardWriter, error)
 	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dir: dir, lo: lo}
 	if s.deg, err = newSideFile(path + ".deg"); err == nil {
 		s.off, err = newSideFile(path + ".off")
+	}
+	if err == nil && weighted {
+		s.wts, err = newSideFile(path + ".wts")
 	}
 	if err != nil {
 		s.close()
@@ -177,16 +181,25 @@ func (w *writeback) Write(b []byte) (int, error) {
 
 func (s *shardWriter) close() {
 	s.f.Close()
+	s.closeSides()
+}
+
+func (s *shardWriter) closeSides() {
 	s.deg.close()
 	s.off.close()
+	s.wts.close()
 }
 
 func (s *shardWriter) n() uint32 { return s.nv }
 
 // appendLists appends the lists of consecutive vertices: degrees[i] and the bytes
-// data[offsets[i]:offsets[i+1]].
-func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte, sum uint32, whole bool) error {
+// data[offsets[i]:offsets[i+1]], and in a weighted graph their weights, one per
+// neighbour in list order.
+func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte, weights []uint32, sum uint32, whole bool) error {
 	base := offsets[0]
+	if s.wts != nil {
+		s.wts.putAll(weights, 0)
+	}
 	s.deg.putAll(degrees, 0)
 	s.off.putAll(offsets[:len(degrees)], uint32(s.adjLen)-base) // wraps to s.adjLen+offsets[i]-base
 	for _, d := range degrees {
@@ -236,8 +249,7 @@ func (s *shardWriter) writeSection(pos int64, id uint32, side *sideFile) (Sectio
 // finish writes the remaining sections, footer and header, fsyncs and closes the file.
 func (s *shardWriter) finish() (ShardInfo, error) {
 	info, err := s.finishErr()
-	s.deg.close()
-	s.off.close()
+	s.closeSides()
 	if err != nil {
 		s.f.Close()
 		return info, fmt.Errorf("store: writing %s: %w", s.path, err)
@@ -259,9 +271,19 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 	if err != nil {
 		return ShardInfo{}, err
 	}
-	h := shardHeader{Dir: s.dir, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, deg, off}}
+	h := shardHeader{Version: VersionUnweighted, Dir: s.dir, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, deg, off}}
+	if s.wts != nil {
+		if s.edges > 1<<32-1 {
+			return ShardInfo{}, fmt.Errorf("%d edges in one shard, more than the %d a weighted shard can hold", s.edges, uint32(1<<32-1))
+		}
+		var wts Section
+		if wts, pos, err = s.writeSection(pos, SecWeights, s.wts); err != nil {
+			return ShardInfo{}, err
+		}
+		h.Version, h.Sections = Version, append(h.Sections, wts)
+	}
 	hdr := h.encode()
-	if _, err := s.w.Write(encodeFooter(h.CRC)); err != nil {
+	if _, err := s.w.Write(encodeFooter(h.Version, h.CRC)); err != nil {
 		return ShardInfo{}, err
 	}
 	if err := s.w.Flush(); err != nil {
@@ -346,28 +368,43 @@ func (w *CSRWriter) wait() ([]ShardInfo, error) {
 
 // AppendList encodes and appends one vertex's sorted neighbour list.
 func (w *CSRWriter) AppendList(v uint32, nbrs []uint32) error {
+	return w.AppendWeightedList(v, nbrs, nil)
+}
+
+// AppendWeightedList is AppendList for a weighted graph: weights[k] weighs the edge to
+// nbrs[k].
+func (w *CSRWriter) AppendWeightedList(v uint32, nbrs, weights []uint32) error {
 	w.scratch = AppendList(w.scratch[:0], v, nbrs)
 	w.one = [2]uint32{0, uint32(len(w.scratch))}
-	return w.AppendRange(v, []uint32{uint32(len(nbrs))}, w.one[:], w.scratch)
+	return w.AppendWeightedRange(v, []uint32{uint32(len(nbrs))}, w.one[:], w.scratch, weights)
 }
 
 // AppendRange appends pre-encoded lists (AppendList) of the vertices lo, lo+1, ...:
 // vertex lo+i has degree degrees[i] and the bytes data[offsets[i]:offsets[i+1]].
 // offsets has len(degrees)+1 entries.
 func (w *CSRWriter) AppendRange(lo uint32, degrees, offsets []uint32, data []byte) error {
-	return w.appendRange(lo, degrees, offsets, data, 0, false)
+	return w.appendRange(lo, degrees, offsets, data, nil, 0, false)
+}
+
+// AppendWeightedRange is AppendRange for a weighted graph: weights holds the weights of
+// the lists one after the other, as many as the degrees sum to.
+func (w *CSRWriter) AppendWeightedRange(lo uint32, degrees, offsets []uint32, data []byte, weights []uint32) error {
+	return w.appendRange(lo, degrees, offsets, data, weights, 0, false)
 }
 
 // AppendRangeSum is AppendRange given sum, the CRC32C of the lists'
 // bytes data[offsets[0]:offsets[len(degrees)]], which the caller computed (in parallel
 // with other work): the writer then combines checksums instead of reading the bytes.
 func (w *CSRWriter) AppendRangeSum(lo uint32, degrees, offsets []uint32, data []byte, sum uint32) error {
-	return w.appendRange(lo, degrees, offsets, data, sum, true)
+	return w.appendRange(lo, degrees, offsets, data, nil, sum, true)
 }
 
-func (w *CSRWriter) appendRange(lo uint32, degrees, offsets []uint32, data []byte, sum uint32, hasSum bool) error {
+func (w *CSRWriter) appendRange(lo uint32, degrees, offsets []uint32, data []byte, weights []uint32, sum uint32, hasSum bool) error {
 	if len(offsets) != len(degrees)+1 || int(offsets[len(degrees)]) > len(data) {
 		return fmt.Errorf("store: AppendRange: %d degrees need %d offsets ending within %d bytes", len(degrees), len(degrees)+1, len(data))
+	}
+	if err := w.checkWeights(degrees, weights); err != nil {
+		return err
 	}
 	if lo < w.next || uint64(lo)+uint64(len(degrees)) > 1<<32-1 {
 		return fmt.Errorf("store: AppendRange: vertex %d out of order (next is %d) or beyond the id space", lo, w.next)
@@ -394,15 +431,40 @@ func (w *CSRWriter) appendRange(lo uint32, degrees, offsets []uint32, data []byt
 		}
 		// sum covers the whole range: usable when the range goes to one shard
 		whole := hasSum && i == 0 && j == len(degrees)
-		if err := w.cur.appendLists(degrees[i:j], offsets[i:j+1], data, sum, whole); err != nil {
+		var e uint64
+		for _, d := range degrees[i:j] {
+			e += uint64(d)
+		}
+		var ws []uint32
+		if weights != nil {
+			ws, weights = weights[:e], weights[e:]
+		}
+		if err := w.cur.appendLists(degrees[i:j], offsets[i:j+1], data, ws, sum, whole); err != nil {
 			return fmt.Errorf("store: writing %s: %w", w.cur.path, err)
 		}
-		for _, d := range degrees[i:j] {
-			w.edges += uint64(d)
-		}
+		w.edges += e
 		i = j
 	}
 	w.next = lo + uint32(len(degrees))
+	return nil
+}
+
+// checkWeights checks that weights come exactly with a weighted graph's lists, as many
+// as the degrees sum to.
+func (w *CSRWriter) checkWeights(degrees, weights []uint32) error {
+	if !w.b.opt.Weighted {
+		if weights != nil {
+			return errors.New("store: weights given for a graph created without CreateOptions.Weighted")
+		}
+		return nil
+	}
+	var e uint64
+	for _, d := range degrees {
+		e += uint64(d)
+	}
+	if uint64(len(weights)) != e {
+		return fmt.Errorf("store: a weighted graph's lists need one weight per neighbour: %d weights for %d neighbours", len(weights), e)
+	}
 	return nil
 }
 
@@ -464,7 +526,7 @@ func (w *CSRWriter) open(v uint32) error {
 		return fmt.Errorf("store: the %s-adjacency needs more than %d shards of %d bytes: %w (give a larger shard size)",
 			w.dir, maxShards, w.b.opt.ShardBytes, ErrTooManyShards)
 	}
-	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v)
+	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v, w.b.opt.Weighted)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,8 @@ shard and the manifest (its header checksum and the graph's identity), that ever
 adjacency list decodes to exactly its degree of neighbours, in range and ascending,
 without self-loops unless they were kept, and that the lists agree with each other:
 an undirected graph's are symmetric, a directed graph's in-lists are the transpose of
-its out-lists. It reads every byte of the graph.
+its out-lists, and in a graph with edge weights (ooc ingest --weights) every edge
+weighs the same in both lists that hold it. It reads every byte of the graph.
 Prints "ok: ..." (with --json, one JSON object) and exits 0 when all is well; prints
 the file and offset of the first problem and exits 3 when the graph is corrupt.
 Without GRAPH, the only *.ooc graph in the current directory is used.
@@ -45,6 +46,7 @@ type verifyJSON struct {
 	Vertices uint32 `json:"vertices"`
 	Edges    uint64 `json:"edges"`
 	Shards   int    `json:"shards"`
+	Weighted bool   `json:"weighted,omitempty"`
 }
 
 func runVerify(e *env, args []string) error {
@@ -62,8 +64,12 @@ func runVerify(e *env, args []string) error {
 		return err
 	}
 	if asJSON {
-		return printJSON(e.stdout, verifyJSON{OK: true, Vertices: m.Vertices, Edges: m.Edges, Shards: len(m.Out) + len(m.In)})
+		return printJSON(e.stdout, verifyJSON{OK: true, Vertices: m.Vertices, Edges: m.Edges, Shards: len(m.Out) + len(m.In), Weighted: m.Weighted})
 	}
-	fmt.Fprintf(e.stdout, "ok: %s, %s, %s, checksums verified\n", plural.Of(m.Vertices, "vertex"), plural.Of(m.Edges, "edge"), plural.Of(len(m.Out)+len(m.In), "shard"))
+	edges := plural.Of(m.Edges, "edge")
+	if m.Weighted {
+		edges = plural.Of(m.Edges, "weighted edge")
+	}
+	fmt.Fprintf(e.stdout, "ok: %s, %s, %s, checksums verified\n", plural.Of(m.Vertices, "vertex"), edges, plural.Of(len(m.Out)+len(m.In), "shard"))
 	return nil
 }

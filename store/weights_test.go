@@ -1,0 +1,80 @@
+package store
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestWeightsWorkedExample builds FORMAT.md's WEIGHTS example and compares the bytes.
+func TestWeightsWorkedExample(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "w.ooc")
+	b, err := Create(dir, CreateOptions{ShardVertices: 10, Weighted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := b.Writer(Out)
+	if err := w.AppendWeightedList(10, []uint32{5, 7, 300}, []uint32{4, 1, 70000}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AppendWeightedList(12, []uint32{10, 11}, []uint32{9, 256}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(&Manifest{Vertices: 301, Directed: true, Created: fixtureCreated}); err == nil {
+		t.Fatal("a directed graph without in-lists was published")
+	}
+	b, err = Create(dir, CreateOptions{ShardVertices: 10, Weighted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = b.Writer(Out)
+	w.AppendWeightedList(10, []uint32{5, 7, 300}, []uint32{4, 1, 70000})
+	w.AppendWeightedList(12, []uint32{10, 11}, []uint32{9, 256})
+	if err := b.Commit(&Manifest{Vertices: 301, Created: fixtureCreated}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if !g.M.Weighted || g.M.FormatVersion != 4 {
+		t.Fatalf("manifest weighted %v version %d, want true 4", g.M.Weighted, g.M.FormatVersion)
+	}
+	s := g.Out().ShardOf(10)
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.SectionBytes(SecWeights)
+	want := []byte{4, 0, 0, 0, 1, 0, 0, 0, 0x70, 0x11, 1, 0, 9, 0, 0, 0, 0, 1, 0, 0}
+	if s.Lo != 10 || !bytes.Equal(got, want) {
+		t.Fatalf("shard lo %d, WEIGHTS % x; want lo 10, % x", s.Lo, got, want)
+	}
+	if ws := s.WeightsOf(12); !slices.Equal(ws, []uint32{9, 256}) || len(s.WeightsOf(11)) != 0 {
+		t.Fatalf("weights of 12 = %v, of 11 = %v", ws, s.WeightsOf(11))
+	}
+	if g.Out().ShardOf(0).WeightsOf(3) == nil {
+		t.Fatal("a weighted graph's empty list has nil weights; want an empty slice")
+	}
+}
+
+func TestWeightsMismatchRefused(t *testing.T) {
+	for _, weighted := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "w.ooc")
+		b, err := Create(dir, CreateOptions{Weighted: weighted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := []uint32{1}
+		if !weighted {
+			ws = []uint32{1, 2}
+		}
+		err = b.Writer(Out).AppendWeightedList(0, []uint32{1, 2}, ws)
+		if err == nil || !strings.Contains(err.Error(), "weight") {
+			t.Errorf("weighted %v: %v, want an error about weights", weighted, err)
+		}
+		b.Abort()
+	}
+}
