@@ -1,6 +1,6 @@
 // Package afforest computes connected components with Afforest (Sutton, Ben-Nun, Barak,
 // "Optimizing parallel graph connectivity computation via subgraph sampling", IPDPS
-// 2018), following GAPBS's cc.cc: link every vertex with a few of its first neighbours,
+// 2018), following GAPBS's CC kernel: link every vertex with a few of its first neighbours,
 // compress, find the component that already holds most vertices by sampling, and finish
 // by processing only the vertices outside it. On delta-varint lists the sampling rounds
 // are cheap: a list's first neighbours are its first bytes.

@@ -14,7 +14,7 @@ const unreached = Unreached
 
 // Run runs a direction-optimizing breadth-first search from src (Beamer, Asanović,
 // Patterson, "Direction-optimizing breadth-first search", SC 2012; the switching rule and
-// its constants are those of GAPBS's bfs.cc). Top-down levels expand a queue; bottom-up
+// its constants are those of GAPBS's BFS kernel). Top-down levels expand a queue; bottom-up
 // levels sweep the unvisited vertices in vertex order over a frontier bitmap and stop at
 // a vertex's first neighbour in the frontier. On a directed graph top-down follows
 // out-lists and bottom-up reads in-lists.

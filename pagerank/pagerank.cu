@@ -1,4 +1,4 @@
-// pagerank.cu: PageRank pulled over in-lists (package pagerank's model, GAPBS's pr.cc), one
+// pagerank.cu: PageRank pulled over in-lists (package pagerank's model, GAPBS's PageRank kernel), one
 // launch per shard or per streamed chunk of a shard, so the lists a launch reads lie in one
 // window: device memory, a staging buffer the host filled by an asynchronous copy, or
 // pinned host memory read zero-copy.

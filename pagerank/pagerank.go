@@ -1,5 +1,5 @@
 // Package pagerank ranks the vertices of a graph by PageRank (Page, Brin, Motwani,
-// Winograd, "The PageRank citation ranking", 1999) with the model of GAPBS's pr.cc: each
+// Winograd, "The PageRank citation ranking", 1999) with the model of GAPBS's PageRank kernel: each
 // vertex scores (1-d)/n plus d times the sum, over its in-neighbours v, of v's score
 // divided by v's out-degree, with damping d = 0.85. A vertex without out-edges passes its
 // score to nobody, so that mass leaves the system each iteration (GAPBS's treatment of

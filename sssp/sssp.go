@@ -1,6 +1,6 @@
 // Package sssp computes single-source shortest paths on graphs with non-negative integer
 // edge weights by delta-stepping (Meyer and Sanders, "Δ-stepping: a parallelizable
-// shortest path algorithm", J. Algorithms 2003), organized as GAPBS's sssp.cc: vertices
+// shortest path algorithm", J. Algorithms 2003), organized as GAPBS's SSSP kernel: vertices
 // wait in bins of width delta by tentative distance; a step relaxes every out-edge of
 // the current bin's vertices in parallel, each worker filing the vertices it improved in
 // bins of its own; a worker whose copy of the current bin is small and non-empty

@@ -6,7 +6,7 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// PageRank model constants, as package pagerank and GAPBS's pr.cc define the model.
+// PageRank model constants, as package pagerank and GAPBS's PageRank kernel define the model.
 const (
 	prDamping = 0.85
 	// The reference iterates until its L1 change is below prTolerance, which puts it
