@@ -57,7 +57,7 @@ func (l Link) String() string {
 // chunk overlaps the copy of the next, so the copy is the bound); reading zero-copy costs
 // the bytes the sweep will decode over the zero-copy bandwidth of scattered 128-byte
 // reads. est is that byte count, from measurements of earlier levels or searches (the
-// engine's bfsRun.estimate; 0 when there are none, which reads zero-copy). Streaming wins
+// BFS's estimate, bfs/gpu_cuda.go; 0 when there are none, which reads zero-copy). Streaming wins
 // when est/zero > adj/copy.
 func Choose(m Mode, l Link, adj, est int64) bool {
 	switch m {

@@ -1,7 +1,11 @@
-// Package gpu is the GPU runtime of ooc. It places a graph in the memory of a GPU smaller
-// than the graph: it decides which shard sections are copied to the device and stay there and which stay in host
-// memory, pinned read-only and read by the kernels zero-copy (the plan, pure Go), and in a
-// -tags cuda build it carries the plan out and drives the BFS kernels shard by shard.
+// Package gpu is the GPU runtime of ooc; it knows no algorithm. It places a graph in the
+// memory of a GPU smaller than the graph: it decides which shard sections are copied to
+// the device and stay there and which stay in host memory, pinned read-only and read by
+// the kernels zero-copy (the plan, pure Go), and in a -tags cuda build it carries the plan
+// out (Load), streams pinned shards through staging buffers for an algorithm's launches
+// (Graph.SweepIn), probes the link, and lends the algorithms a workspace from which each
+// run carves the typed buffers it owns (Workspace, Take). The algorithms (bfs, afforest,
+// pagerank, kcore) load their own kernels; docs/design-memory-plan.md states the rules.
 //
 // The plan is greedy in the order of value per byte: the per-vertex state first (it must
 // fit, or nothing runs), then every shard's DEGREES and OFFSETS (4 bytes per vertex each,
