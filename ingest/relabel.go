@@ -21,7 +21,8 @@ import (
 // --relabel and the degree order read the input once (the scan), spilling the raw pairs
 // (16 bytes an edge with --relabel, whose ids may be 64-bit, else 8) and collecting what
 // the numbering needs: the distinct ids in memory with --relabel (8 bytes per distinct
-// vertex, outside --mem), the degree of every id for the degree order (4 bytes per
+// vertex, twice that while the set grows, within the half of --mem that orderMem gives
+// the numbering), the degree of every id for the degree order (4 bytes per
 // vertex). Then they replay the pairs through the ordinary pipeline, each id mapped to its
 // internal number: its rank among the distinct ids, its position in the degree order, or
 // both composed. Neither numbering depends on the order of the input.
@@ -67,6 +68,8 @@ type rawSpill struct {
 	sample    *listSample    // automatic order: sampled lists
 	keepLoops bool
 	directed  bool
+	idsLimit  int64 // bytes the id set may take (--relabel); past it the scan fails
+	mem       int64 // the budget, for the message
 }
 
 func (r *rawSpill) pairBytes() int64 {
@@ -84,7 +87,8 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 	if err != nil {
 		return err
 	}
-	p.raw = &rawSpill{t: t, wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed}
+	p.raw = &rawSpill{t: t, wide: p.opt.Relabel, keepLoops: p.opt.KeepSelfLoops, directed: p.opt.Directed,
+		idsLimit: p.orderMem(), mem: p.mem}
 	if p.countDegrees() && !p.opt.Relabel {
 		p.raw.deg = new(degreeCounter)
 	}
@@ -167,6 +171,10 @@ func (r *rawSpill) add(b []parse.Edge, name string) error {
 		// memory about twice the distinct ids.
 		if len(r.ids) > 2*r.sort+1<<20 {
 			r.compact()
+		}
+		if held := 8 * int64(cap(r.ids)); r.idsLimit > 0 && held > r.idsLimit {
+			return fmt.Errorf("ingest: --relabel holds the distinct ids in memory: %d so far take %s, more than their share of the %s budget (half); raise --mem (to %s at least): %w",
+				r.sort, bytesize.Format(held), bytesize.Format(r.mem), bytesize.Format(2*r.mem), ErrMemTooSmall)
 		}
 	}
 	return nil

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/oocgraph/ooc/ingest/parse"
 )
 
 // TestZstdLongWindow: a zstd stream whose frames ask for a 256 MiB window (zstd --long=28)
@@ -55,5 +57,29 @@ func TestZstdLongWindow(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "small.ooc")); err == nil {
 		t.Errorf("a refused ingest wrote its graph")
+	}
+}
+
+// TestRelabelWithinBudget: --relabel's set of distinct ids counts against --mem (half of
+// it, the numbering's share): an input with more distinct ids than that share holds is
+// refused with ErrMemTooSmall naming a larger --mem, instead of running past the budget
+// (issue 21: --relabel under 48 MiB peaked at 121 MiB); a budget that holds them works.
+func TestRelabelWithinBudget(t *testing.T) {
+	var edges []parse.Edge
+	for i := uint64(0); i < 1<<21; i++ {
+		edges = append(edges, parse.Edge{U: i * 1000, V: (i + 1) * 1000}) // 2M distinct sparse ids
+	}
+	opt := Options{Dest: filepath.Join(t.TempDir(), "small.ooc"), Mem: 40 << 20, Workers: 2, Relabel: true, Order: "input"}
+	_, err := fromEdges(t, edges, opt, parse.Header{})
+	if !errors.Is(err, ErrMemTooSmall) || !strings.Contains(err.Error(), "--relabel holds the distinct ids") {
+		t.Fatalf("2M distinct ids under 40 MiB: %v, want ErrMemTooSmall", err)
+	}
+	opt.Dest, opt.Mem = filepath.Join(t.TempDir(), "big.ooc"), 256<<20
+	rep, err := fromEdges(t, edges, opt, parse.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Manifest.Vertices != 1<<21+1 {
+		t.Errorf("%d vertices, want %d", rep.Manifest.Vertices, 1<<21+1)
 	}
 }

@@ -49,7 +49,8 @@ Self-loops and duplicate edges are dropped and counted unless --keep-self-loops 
 --keep-duplicates. Ids stay the file's own: 1-based formats are shown 1-based by every
 command. Ids must be below 2^32-1; --relabel accepts any 64-bit ids, numbers the
 distinct ids 0..n-1 in ascending order and stores the mapping (it holds 8 bytes per
-distinct vertex in memory besides --mem, and spills 16 bytes per edge to disk).
+distinct vertex in memory, twice that while it grows, within half of --mem, and spills 16
+bytes per edge to disk).
 
 --order degree numbers the vertices internally by descending degree, so that every
 sorted list starts with the hubs: a graph numbered at random (Kronecker, many social
