@@ -165,6 +165,9 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 // place copies or pins the sections of one shard as pl says.
 func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, error) {
 	ds := DevShard{Lo: s.Lo, N: s.N, Edges: s.Edges}
+	if err := s.CheckSize(); err != nil { // the driver copies and pins the mapping: a fault there would crash
+		return ds, err
+	}
 	var pin *cuda.Pinned
 	base := s.Bytes()
 	alias := func(b []byte) (cuda.DevPtr, error) {

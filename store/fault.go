@@ -70,3 +70,18 @@ func faultError(addr uintptr) error {
 	}
 	return &CorruptError{Path: "(a graph file)", Offset: -1, Reason: fmt.Sprintf("memory fault at %#x reading a mapped file that changed while in use", addr)}
 }
+
+// CheckSize says whether the shard's file still has the size it was mapped with. Code
+// that hands the mapping to C (the CUDA driver copies and pins it) calls it first: a
+// fault inside C cannot be turned into an error (internal/fault), so a file truncated
+// since it was opened is refused here, before the call, where it is cheap to look.
+func (s *Shard) CheckSize() error {
+	st, err := os.Stat(s.Path)
+	if err != nil {
+		return corrupt(s.Path, -1, "the file is gone since it was opened: %v", err)
+	}
+	if st.Size() != int64(len(s.data)) {
+		return corrupt(s.Path, -1, "the file changed while in use: it was %d bytes and is now %d (truncated or rewritten?)", len(s.data), st.Size())
+	}
+	return nil
+}
