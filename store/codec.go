@@ -15,7 +15,6 @@ const BlockSize = 64
 var errList = errors.New("malformed adjacency list")
 
 func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
-func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // NumBlocks is the number of compressed blocks of a list of degree d.
 // It is computed in 64 bits: d+BlockSize-1 overflows uint32 for degrees near 2^32.
@@ -172,7 +171,7 @@ func (it *ListIter) Next() bool {
 			it.fail()
 			return false
 		}
-		u := int64(it.v) + unzigzag(x)
+		u := int64(it.v) + Unzigzag(x)
 		if u < 0 || u >= int64(it.nv) {
 			it.fail()
 			return false

@@ -99,7 +99,7 @@ func TestListRoundTripRandom(t *testing.T) {
 				t.Fatal(err)
 			}
 			x, _ := Uvarint(enc, off)
-			if uint32(int64(v)+unzigzag(x)) != nbrs[k*BlockSize] {
+			if uint32(int64(v)+Unzigzag(x)) != nbrs[k*BlockSize] {
 				t.Fatalf("block %d does not start with neighbour %d", k, nbrs[k*BlockSize])
 			}
 		}
