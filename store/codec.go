@@ -14,7 +14,7 @@ const BlockSize = 64
 // with the shard's path and the list's offset.
 var errList = errors.New("malformed adjacency list")
 
-func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
+func zigzag(x int64) uint64 { return uint64(x<<1) ^ uint64(x>>63) }
 
 // NumBlocks is the number of compressed blocks of a list of degree d.
 // It is computed in 64 bits: d+BlockSize-1 overflows uint32 for degrees near 2^32.
