@@ -232,3 +232,26 @@ func TestMemoryCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestReadersCheckSections: every command that reads a graph's lists checks their
+// checksums before its first output: a flipped ADJ byte is exit 3 and no output file.
+func TestReadersCheckSections(t *testing.T) {
+	dir := bfsGraph(t)
+	path := filepath.Join(dir, "out-00000.shard")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[4096+2] ^= 0x01 // a neighbour of vertex 0 that still decodes: only the checksum tells
+	os.WriteFile(path, b, 0o644)
+	out := filepath.Join(t.TempDir(), "x.el")
+	for _, args := range [][]string{{"export", "-o", out}, {"sssp", "--unit-weights", "--src", "1"}, {"kcore"}, {"pagerank"}, {"cc"}, {"bfs", "--src", "1"}} {
+		code, stdout, stderr := runCLI(t, "", append(args, dir)...)
+		if code != exitCorrupt || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("export wrote %s from a corrupt graph", out)
+	}
+}

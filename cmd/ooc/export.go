@@ -98,6 +98,9 @@ func runExport(e *env, args []string) error {
 	if a.both && g.Directed() {
 		return usagef("--both writes undirected edges both ways; this graph is directed, and its edges are written as stored")
 	}
+	if err := g.Check(); err != nil { // every list is read: none may come from bad bytes
+		return err
+	}
 	x := &exporter{g: g, both: a.both || g.Directed()}
 	switch format {
 	case "parquet":

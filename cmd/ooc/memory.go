@@ -16,6 +16,7 @@ var vertexBytes = map[string][2]int64{
 	"cc":       {16, 24},
 	"pagerank": {24, 44},
 	"kcore":    {12, 24},
+	"sssp":     {16, 24}, // 12 measured without -o; the parents -o writes take 4 more
 }
 
 // machineMem is the memory this process may use (cgroup-aware); tests replace it.

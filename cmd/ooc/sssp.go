@@ -127,6 +127,9 @@ func runSSSP(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
+	if err := checkMemory("sssp", g, a.validate); err != nil {
+		return err
+	}
 	opt := ooc.SSSPOptions{Delta: uint32(a.delta), UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
 	srcs, err := pickSources(g, a.src, 1, a.seed)
 	if err != nil {
