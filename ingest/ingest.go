@@ -43,7 +43,11 @@ type Options struct {
 	Verbose  bool         // also log how the memory budget is split (Budget), to Log
 	Format   parse.Format // "" = detect
 	Columns  [2]string    // Parquet: the source and destination id columns ("": src, dst)
-	Backend  string       // BackendAuto (""), BackendCPU or BackendGPU
+	// Weights keeps each edge's weight (the third text column, DIMACS arc weights,
+	// MatrixMarket values, the Parquet column WeightColumn): weighted.go.
+	Weights      bool
+	WeightColumn string // Parquet: the weight column ("": weight)
+	Backend      string // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
 	// the partial graph is removed.
@@ -130,6 +134,9 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
+	}
+	if opt.Weights && !isParquet(r, name, opt) {
+		return weightedFile(r, name, size, opt)
 	}
 	r, err := budgetZstd(r, name, &opt)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -33,14 +34,25 @@ Formats (detected from the content and the extension; --format overrides):
   snap    text lines "u v" (spaces, tabs or a comma; further columns ignored; # and %
           comments), 0-based ids
   mtx     MatrixMarket coordinate, general or symmetric (skew-symmetric and hermitian
-          read as symmetric), any field; 1-based; the values are not read
+          read as symmetric), any field; 1-based; the values are read with --weights
   gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based; the weights
-          are not read
+          are read with --weights
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
   parquet Parquet, one row per edge: integer id columns src and dst (--columns names
-          others), of any width, signed or unsigned, nulls refused; other columns (a
-          weight, say) are not read: ooc graphs hold no weights yet. Read from a file
-          (its index is at its end), row group by row group on all cores
+          others), of any width, signed or unsigned, nulls refused; other columns are
+          not read (--weights does not read Parquet yet). Read from a file (its index
+          is at its end), row group by row group on all cores
+
+--weights keeps each edge's weight and stores it beside the lists (what ooc sssp
+reads): the third column of a text edge list ("u v w"), the arc weight of a DIMACS
+file, the value of a MatrixMarket entry (integer, or real with whole-number values).
+Weights are integers from 0 to 2^32-1; a negative, fractional or missing one is an
+error naming its line. Of duplicate edges the one with the smallest weight is kept
+(--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
+the same both ways, and a directed graph's in-edges carry the weights of their arcs.
+A weighted ingest runs on the CPU (the GPU ingest does not carry weights; -v says so),
+keeps the vertices in input order (not with --relabel or --order degree), and holds the
+edges in memory, 40 bytes an input edge at most, which must fit in --mem.
 
 The graph is undirected unless --directed: each input edge is stored both ways.
 --directed keeps directions and also stores the transpose (in-edges), which BFS needs;
@@ -91,12 +103,14 @@ Examples:
   zcat edges.gz | ooc ingest --format snap -o g.ooc -
   ooc ingest --mem 4GiB --shard-size 256MiB --json big.bin32 --format bin32
   ooc ingest --columns from,to -o web.ooc edges.parquet
+  ooc ingest --weights --directed road.gr           # DIMACS arc weights kept
 `
 
 type ingestArgs struct {
 	out        string
 	format     string
 	columns    string
+	weights    bool
 	directed   bool
 	keepLoops  bool
 	keepDups   bool
@@ -121,6 +135,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
 	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64, parquet (default: detect)")
 	fs.StringVar(&a.columns, "columns", "", "Parquet: the source and destination id columns, `SRC,DST` (default src,dst)")
+	fs.BoolVar(&a.weights, "weights", false, "keep edge weights (third column, DIMACS arc weights, MatrixMarket values); duplicates keep the smallest")
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
@@ -155,7 +170,7 @@ func runIngest(e *env, args []string) error {
 	if a.workers < 0 {
 		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
 	}
-	columns, err := parseColumns(a.columns)
+	columns, weightCol, err := parseColumns(a.columns, a.weights)
 	if err != nil {
 		return err
 	}
@@ -182,7 +197,8 @@ func runIngest(e *env, args []string) error {
 	}
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, SparseIDs: a.sparseIDs, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
-		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns}
+		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns,
+		Weights: a.weights, WeightColumn: weightCol}
 	if !a.quiet {
 		opt.Log, opt.Verbose = e.stderr, a.verbose
 		if e.isTerminal {
@@ -274,13 +290,19 @@ func checkOrder(order string) error {
 }
 
 // parseColumns reads --columns SRC,DST.
-func parseColumns(s string) ([2]string, error) {
+func parseColumns(s string, weights bool) ([2]string, string, error) {
 	if s == "" {
-		return [2]string{}, nil
+		return [2]string{}, "", nil
 	}
-	src, dst, ok := strings.Cut(s, ",")
-	if !ok || src == "" || dst == "" || strings.Contains(dst, ",") {
-		return [2]string{}, usagef("--columns %q: want two column names, SRC,DST", s)
+	f := strings.Split(s, ",")
+	if slices.Contains(f, "") || len(f) < 2 || len(f) > 3 || (len(f) == 3 && !weights) {
+		if weights {
+			return [2]string{}, "", usagef("--columns %q: want SRC,DST or SRC,DST,WEIGHT", s)
+		}
+		return [2]string{}, "", usagef("--columns %q: want two column names, SRC,DST (a third, the weight, with --weights)", s)
 	}
-	return [2]string{src, dst}, nil
+	if len(f) == 3 {
+		return [2]string{f[0], f[1]}, f[2], nil
+	}
+	return [2]string{f[0], f[1]}, "", nil
 }

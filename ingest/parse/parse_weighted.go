@@ -1,0 +1,295 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// WEdge is one input edge with its weight, ids 0-based as in Edge.
+type WEdge struct {
+	U, V uint64
+	W    uint32
+}
+
+// ParseWeighted reads a weighted edge list from r, line by line on one core, and calls
+// emit with each edge in input order. The weight is the third column of a text edge
+// list ("u v w"), the arc weight of a DIMACS file ("a u v w"), or the value of a
+// MatrixMarket entry ("i j value"; integer fields, or real ones whose values are whole
+// numbers). Weights are integers in [0, 2^32-1]: a negative, fractional or missing one
+// is a ParseError naming the line. gzip and zstd input is decompressed; binary formats
+// carry no weights and are refused.
+func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*ParseResult, error) {
+	p := &wparser{path: displayName(opt.Name), opt: opt, maxID: opt.MaxID}
+	if p.maxID == 0 {
+		p.maxID = math.MaxUint64
+	}
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<20)
+	in, closeIn, err := p.decompress(br)
+	if err != nil {
+		return nil, err
+	}
+	defer closeIn()
+	p.br = bufio.NewReaderSize(in, 1<<20)
+	head, _ := p.br.Peek(4096)
+	p.res.Format = opt.Format
+	if p.res.Format == "" {
+		p.res.Format = formatFromExt(opt.Name)
+		switch {
+		case bytes.HasPrefix(head, []byte("%%MatrixMarket")):
+			p.res.Format = FormatMTX
+		case p.res.Format == "" && looksDIMACS(head):
+			p.res.Format = FormatDIMACS
+		case p.res.Format == "":
+			p.res.Format = FormatSNAP
+		}
+	}
+	if !p.res.Format.text() {
+		return nil, &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("--weights reads text edge lists (snap, mtx, gr) and Parquet; format %s carries no weights", p.res.Format)}
+	}
+	if err := p.run(emit); err != nil {
+		return nil, err
+	}
+	p.res.InBytes = cr.n
+	return &p.res, nil
+}
+
+type wparser struct {
+	path  string
+	opt   ParseOptions
+	maxID uint64
+	br    *bufio.Reader
+	res   ParseResult
+	line  int64
+	// MatrixMarket
+	mtxReal bool
+	sized   bool  // the MTX size line or DIMACS p line was read
+	hdrLine int64 // its line
+}
+
+func (p *wparser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		p.res.Compression = "gzip"
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, &ParseError{Path: p.path, Offset: 0, Msg: "bad gzip stream", Err: err}
+		}
+		return zr, func() { zr.Close() }, nil
+	case bytes.HasPrefix(magic, zstdMagic):
+		p.res.Compression = "zstd"
+		win := p.opt.MaxWindow
+		if win <= 0 {
+			win = DefaultMaxWindow
+		}
+		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(uint64(win)), zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, nil, &ParseError{Path: p.path, Offset: 0, Msg: "bad zstd stream", Err: err}
+		}
+		return zr, zr.Close, nil
+	}
+	return br, func() {}, nil
+}
+
+func (p *wparser) errorf(format string, args ...any) error {
+	return &ParseError{Path: p.path, Line: p.line, Offset: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// run reads every line.
+func (p *wparser) run(emit func(WEdge) error) error {
+	for {
+		raw, err := p.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			p.line++
+			return p.errorf("line longer than %d bytes", p.br.Size())
+		}
+		if err != nil && err != io.EOF {
+			return &ParseError{Path: p.path, Line: p.line + 1, Offset: -1, Msg: "cannot read the input", Err: err}
+		}
+		if len(raw) > 0 {
+			p.line++
+			p.res.RawBytes += int64(len(raw))
+			if e := p.parseLine(bytes.TrimSpace(raw), emit); e != nil {
+				return e
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	p.res.Lines = uint64(p.line)
+	h, n := p.res.Header, p.res.Edges
+	switch {
+	case p.res.Format == FormatMTX && !p.sized:
+		return p.errorf("missing the size line \"rows cols entries\"")
+	case p.res.Format == FormatDIMACS && !p.sized:
+		return p.errorf(`missing "p sp N M" line`)
+	case p.res.Format == FormatMTX && n != h.Entries:
+		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("size line announces %d entries, the file has %d", h.Entries, n)}
+	case p.res.Format == FormatDIMACS && n != h.Entries:
+		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("p line announces %d arcs, the file has %d", h.Entries, n)}
+	case n == 0 && h.Vertices == 0:
+		return &ParseError{Path: p.path, Offset: -1, Msg: "no edges (the input is empty or holds only comments)"}
+	}
+	return nil
+}
+
+func (p *wparser) parseLine(t []byte, emit func(WEdge) error) error {
+	if bytes.IndexByte(t, 0) >= 0 {
+		return p.errorf("NUL byte in text input")
+	}
+	switch p.res.Format {
+	case FormatMTX:
+		return p.mtxLine(t, emit)
+	case FormatDIMACS:
+		return p.dimacsLine(t, emit)
+	}
+	if len(t) == 0 || t[0] == '#' || t[0] == '%' {
+		return nil
+	}
+	f := fields(t)
+	if len(f) != 3 {
+		return p.errorf(`expected "u v weight" (three columns with --weights), got %q`, t)
+	}
+	return p.edge(f[0], f[1], f[2], 0, emit)
+}
+
+func fields(t []byte) []string {
+	return strings.FieldsFunc(string(t), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+}
+
+// edge parses and emits one edge; base is 1 for 1-based formats.
+func (p *wparser) edge(us, vs, ws string, base uint64, emit func(WEdge) error) error {
+	u, err1 := strconv.ParseUint(us, 10, 64)
+	v, err2 := strconv.ParseUint(vs, 10, 64)
+	if err1 != nil || err2 != nil {
+		return p.errorf("expected two non-negative integer vertex ids, got %q %q", us, vs)
+	}
+	if u < base || v < base {
+		return p.errorf("vertex id 0 in a 1-based format")
+	}
+	u, v = u-base, v-base
+	if n := p.res.Header.Vertices; base == 1 && (u >= n || v >= n) {
+		return p.errorf("vertex id %d is outside 1..%d", max(u, v)+1, n)
+	}
+	if max(u, v) > p.maxID {
+		return p.errorf("vertex id %d is larger than %d", max(u, v)+base, p.maxID+base)
+	}
+	w, err := p.weight(ws)
+	if err != nil {
+		return err
+	}
+	p.res.Edges++
+	return emit(WEdge{U: u, V: v, W: w})
+}
+
+// weight parses a weight: an unsigned 32-bit integer, or in a real MatrixMarket file a
+// number with no fractional part.
+func (p *wparser) weight(s string) (uint32, error) {
+	if w, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return uint32(w), nil
+	}
+	if strings.HasPrefix(s, "-") {
+		return 0, p.errorf("negative weight %s: weights are integers from 0 to %d", s, uint32(math.MaxUint32))
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !strings.Contains(err.Error(), "range"):
+		return 0, p.errorf("weight %q is not a number", s)
+	case f > math.MaxUint32:
+		return 0, p.errorf("weight %s is larger than %d", s, uint32(math.MaxUint32))
+	case f != math.Trunc(f) || !p.mtxReal:
+		return 0, p.errorf("weight %s is not an integer: ooc stores integer weights from 0 to %d (scale real weights to integers first)", s, uint32(math.MaxUint32))
+	}
+	return uint32(f), nil
+}
+
+// mtxLine reads the banner, comments, the size line and the entries of a MatrixMarket
+// file.
+func (p *wparser) mtxLine(t []byte, emit func(WEdge) error) error {
+	if p.line == 1 {
+		f := strings.Fields(strings.ToLower(string(t)))
+		if len(f) != 5 || f[0] != "%%matrixmarket" || f[1] != "matrix" || f[2] != "coordinate" {
+			return p.errorf(`expected the banner "%%%%MatrixMarket matrix coordinate FIELD SYMMETRY", got %q`, t)
+		}
+		switch f[3] {
+		case "integer":
+		case "real", "double":
+			p.mtxReal = true
+		case "pattern":
+			return p.errorf("a pattern matrix has no values to use as weights (drop --weights)")
+		default:
+			return p.errorf("field %q: --weights takes integer or real values", f[3])
+		}
+		switch f[4] {
+		case "general":
+		case "symmetric":
+			p.res.Header.Symmetric = true
+		default:
+			return p.errorf("symmetry %q: --weights takes general or symmetric matrices", f[4])
+		}
+		return nil
+	}
+	if len(t) == 0 || t[0] == '%' {
+		return nil
+	}
+	f := fields(t)
+	if !p.sized {
+		var n [3]uint64
+		ok := len(f) == 3
+		for i := 0; ok && i < 3; i++ {
+			var err error
+			n[i], err = strconv.ParseUint(f[i], 10, 64)
+			ok = err == nil
+		}
+		if !ok {
+			return p.errorf(`expected the size line "rows cols entries", got %q`, t)
+		}
+		p.sized, p.hdrLine = true, p.line
+		p.res.Header = Header{Vertices: max(n[0], n[1]), Entries: n[2], Symmetric: p.res.Header.Symmetric, IDBase: 1}
+		return nil
+	}
+	if len(f) != 3 {
+		return p.errorf(`expected an entry "i j value" (three columns with --weights), got %q`, t)
+	}
+	return p.edge(f[0], f[1], f[2], 1, emit)
+}
+
+// dimacsLine reads the p line, comments and arcs of a DIMACS shortest-path file.
+func (p *wparser) dimacsLine(t []byte, emit func(WEdge) error) error {
+	if len(t) == 0 || t[0] == 'c' {
+		return nil
+	}
+	f := strings.Fields(string(t))
+	switch {
+	case f[0] == "p" && !p.sized:
+		var n, m uint64
+		var err1, err2 error
+		if len(f) == 4 && f[1] == "sp" {
+			n, err1 = strconv.ParseUint(f[2], 10, 64)
+			m, err2 = strconv.ParseUint(f[3], 10, 64)
+		}
+		if len(f) != 4 || f[1] != "sp" || err1 != nil || err2 != nil {
+			return p.errorf(`expected "p sp N M", got %q`, t)
+		}
+		p.sized, p.hdrLine = true, p.line
+		p.res.Header = Header{Vertices: n, Entries: m, IDBase: 1}
+		return nil
+	case f[0] == "p":
+		return p.errorf("second p line (the first is line %d)", p.hdrLine)
+	case f[0] == "a" && !p.sized:
+		return p.errorf(`arc before the "p sp N M" line`)
+	case f[0] == "a" && len(f) == 4:
+		return p.edge(f[1], f[2], f[3], 1, emit)
+	}
+	return p.errorf(`expected an arc "a u v w", got %q`, t)
+}

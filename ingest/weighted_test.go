@@ -1,0 +1,212 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/store"
+)
+
+// weightRef is the weight a weighted ingest must store for each directed pair: the
+// smallest of the input edges that stand for it.
+func weightRef(edges []parse.WEdge, directed bool) map[[2]uint32]uint32 {
+	ref := map[[2]uint32]uint32{}
+	put := func(u, v uint32, w uint32) {
+		if old, ok := ref[[2]uint32{u, v}]; !ok || w < old {
+			ref[[2]uint32{u, v}] = w
+		}
+	}
+	for _, e := range edges {
+		u, v := uint32(e.U), uint32(e.V)
+		put(u, v, e.W)
+		if !directed {
+			put(v, u, e.W)
+		}
+	}
+	return ref
+}
+
+// checkWeights compares every stored weight of both directions with ref.
+func checkWeights(t *testing.T, dir string, ref map[[2]uint32]uint32) {
+	t.Helper()
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if !g.M.Weighted || g.M.FormatVersion != store.Version {
+		t.Fatalf("manifest weighted %v, version %d", g.M.Weighted, g.M.FormatVersion)
+	}
+	for _, c := range []*store.CSR{g.Out(), g.In()} {
+		for _, s := range c.Shards {
+			for v := s.Lo; v < s.Hi(); v++ {
+				nb, err := s.Neighbors(nil, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws := s.WeightsOf(v)
+				if len(ws) != len(nb) {
+					t.Fatalf("%s vertex %d: %d weights for %d neighbours", c.Dir, v, len(ws), len(nb))
+				}
+				for k, u := range nb {
+					from, to := v, u
+					if c.Dir == store.In {
+						from, to = u, v
+					}
+					if want := ref[[2]uint32{from, to}]; ws[k] != want {
+						t.Fatalf("%s-list of %d: edge %d->%d weighs %d, want %d", c.Dir, v, from, to, ws[k], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// randomWEdges draws edges (randomEdges' mix of hubs, loops and repeats) with weights
+// that differ between the copies of a repeated edge.
+func randomWEdges(t *testing.T, n uint64, m int) ([]parse.WEdge, []parse.Edge) {
+	rng, _ := seededRand(t, 20)
+	plain := randomEdges(rng, n, m)
+	var w []parse.WEdge
+	for _, e := range plain {
+		w = append(w, parse.WEdge{U: e.U, V: e.V, W: rng.Uint32N(1000)})
+	}
+	return w, plain
+}
+
+func TestWeightedRoundTrip(t *testing.T) {
+	edges, plain := randomWEdges(t, 500, 6000)
+	for _, directed := range []bool{false, true} {
+		for _, shard := range []int64{0, 4096} {
+			t.Run(fmt.Sprintf("directed=%v/shard=%d", directed, shard), func(t *testing.T) {
+				opt := Options{Dest: filepath.Join(t.TempDir(), "w.ooc"), Directed: directed, ShardBytes: shard}
+				_, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
+					for _, e := range edges {
+						if err := emit(e); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := checkGraph(t, opt.Dest, reference(plain, opt), opt)
+				if shard > 0 && len(m.Out) < 2 {
+					t.Errorf("%d out-shards, want several", len(m.Out))
+				}
+				checkWeights(t, opt.Dest, weightRef(edges, directed))
+			})
+		}
+	}
+}
+
+// TestWeightedDIMACS reads a road-network file with repeated arcs: the smallest weight
+// stays, the transpose carries it, and ids stay 1-based.
+func TestWeightedDIMACS(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "road.gr")
+	os.WriteFile(in, []byte("c tiny\np sp 5 7\na 1 2 7\na 1 2 3\na 2 3 5\na 1 2 9\na 3 4 1\na 4 1 10\na 5 5 2\n"), 0o644)
+	opt := Options{Dest: filepath.Join(dir, "road.ooc"), Directed: true, Weights: true}
+	rep, err := File(in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Manifest
+	if m.IDBase != 1 || m.Vertices != 5 || m.Edges != 4 || m.DuplicatesDropped != 2 || m.SelfLoopsDropped != 1 || m.InputEdges != 7 {
+		t.Fatalf("manifest: base %d, %d vertices, %d edges, %d duplicates, %d loops, %d input edges",
+			m.IDBase, m.Vertices, m.Edges, m.DuplicatesDropped, m.SelfLoopsDropped, m.InputEdges)
+	}
+	if _, err := store.Verify(opt.Dest); err != nil {
+		t.Fatal(err)
+	}
+	checkWeights(t, opt.Dest, map[[2]uint32]uint32{{0, 1}: 3, {1, 2}: 5, {2, 3}: 1, {3, 0}: 10})
+}
+
+func TestWeightedFormats(t *testing.T) {
+	cases := []struct {
+		name, text string
+		directed   bool
+		want       map[[2]uint32]uint32 // nil: an error containing bad
+		bad        string
+	}{
+		{"text.txt", "# c\n0 1 5\n1 2 4\n2 0 6\n0 1 2\n", false,
+			map[[2]uint32]uint32{{0, 1}: 2, {1, 0}: 2, {1, 2}: 4, {2, 1}: 4, {2, 0}: 6, {0, 2}: 6}, ""},
+		{"sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 7\n3 2 8\n", true,
+			map[[2]uint32]uint32{{1, 0}: 7, {0, 1}: 7, {2, 1}: 8, {1, 2}: 8}, ""},
+		{"real.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3.0\n", true,
+			map[[2]uint32]uint32{{0, 1}: 3}, ""},
+		{"frac.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3.5\n", true, nil, "frac.mtx:3: weight 3.5 is not an integer"},
+		{"pattern.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", true, nil, "pattern.mtx:1: a pattern matrix has no values"},
+		{"neg.txt", "0 1 -4\n", false, nil, "neg.txt:1: negative weight -4"},
+		{"missing.txt", "0 1 4\n1 2\n", false, nil, `missing.txt:2: expected "u v weight"`},
+		{"big.txt", "0 1 4294967296\n", false, nil, "big.txt:1: weight 4294967296 is larger than"},
+		{"count.gr", "p sp 3 2\na 1 2 3\n", true, nil, "count.gr:1: p line announces 2 arcs, the file has 1"},
+		{"range.gr", "p sp 3 1\na 1 4 3\n", true, nil, "range.gr:2: vertex id 4 is outside 1..3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := filepath.Join(dir, c.name)
+			os.WriteFile(in, []byte(c.text), 0o644)
+			opt := Options{Dest: filepath.Join(dir, "g.ooc"), Directed: c.directed, Weights: true}
+			_, err := File(in, opt)
+			if c.want == nil {
+				if err == nil || !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), c.bad) {
+					t.Fatalf("error %v, want one containing %q", err, c.bad)
+				}
+				if _, serr := os.Stat(opt.Dest); serr == nil {
+					t.Fatal("a graph was written for bad input")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Verify(opt.Dest); err != nil {
+				t.Fatal(err)
+			}
+			checkWeights(t, opt.Dest, c.want)
+		})
+	}
+}
+
+func TestWeightedKeepDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "d.txt")
+	os.WriteFile(in, []byte("0 1 9\n0 1 4\n1 2 1\n"), 0o644)
+	opt := Options{Dest: filepath.Join(dir, "d.ooc"), Weights: true, KeepDuplicates: true}
+	if _, err := File(in, opt); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(opt.Dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	s := g.Out().Shards[0]
+	if got := s.WeightsOf(0); !slices.Equal(got, []uint32{4, 9}) {
+		t.Errorf("weights of 0 = %v, want both copies [4 9]", got)
+	}
+	if got := s.WeightsOf(1); !slices.Equal(got, []uint32{4, 9, 1}) {
+		t.Errorf("weights of 1 = %v, want [4 9 1]", got)
+	}
+}
+
+func TestWeightedRefusals(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "e.txt")
+	os.WriteFile(in, []byte("0 1 9\n"), 0o644)
+	for _, opt := range []Options{{Backend: BackendGPU}, {Relabel: true}, {Order: store.OrderDegree}, {Mem: 30}} {
+		opt.Dest, opt.Weights = filepath.Join(dir, "e.ooc"), true
+		if _, err := File(in, opt); err == nil || !errors.Is(err, parse.ErrBadInput) {
+			t.Errorf("%+v: error %v, want ErrBadInput", opt, err)
+		}
+	}
+}
