@@ -40,7 +40,7 @@ func gpuWork(g *store.Graph, opt Options) []gpu.Item {
 	shards := gpu.Sizes(g)
 	n := g.NumVertices()
 	return gpu.Largest(bfs.DeviceState(n, shards), afforest.DeviceState(n, opt.ccOptions()),
-		pagerank.DeviceState(n), kcore.DeviceState(n))
+		pagerank.DeviceState(n, shards), kcore.DeviceState(n))
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less

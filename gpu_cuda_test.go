@@ -308,5 +308,5 @@ func TestStreamModes(t *testing.T) {
 func work(g *store.Graph) []gpu.Item {
 	n := g.NumVertices()
 	return gpu.Largest(bfs.DeviceState(n, gpu.Sizes(g)), afforest.DeviceState(n, afforest.Options{}),
-		pagerank.DeviceState(n), kcore.DeviceState(n))
+		pagerank.DeviceState(n, gpu.Sizes(g)), kcore.DeviceState(n))
 }

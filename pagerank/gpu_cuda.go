@@ -60,8 +60,11 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 	}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		dg.Work.Reset()
-		st := takeState(dg.Work, n)
+		st := takeState(dg.Work, n, gpu.MaxDirEdges(gpu.Sizes(dg.G)))
 		if err := dg.Work.Err(); err != nil {
+			return err
+		}
+		if err := c.Memset32(st.hubCount.Ptr(), 0, 1); err != nil {
 			return err
 		}
 		t0 := time.Now()
@@ -123,12 +126,25 @@ func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
 	for i, s := range dg.In {
 		adj, _, streamable := dg.InShard(i)
 		stream := streamable && gpu.Choose(dg.Mode, dg.Link, adj, adj)
+		// pr_pull sums the lists of up to HUB_BLOCKS blocks and queues the longer ones,
+		// which pr_hub sums with many thread blocks each and pr_hub_finish scores
 		pull := func(adj cuda.DevPtr, i0, i1 uint32, bytes cuda.DevPtr) error {
 			if i1 <= i0 {
 				return nil
 			}
-			return launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N,
-				st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes)
+			err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N,
+				st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
+				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
+			if err != nil {
+				return err
+			}
+			err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N, st.contrib.Ptr(),
+				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
+			if err != nil {
+				return err
+			}
+			return launchPrHubFinish(c, g.mod, 1, gpuBlock, st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base,
+				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), cnt+cntChange)
 		}
 		copied, err := dg.SweepIn(c, i, stream, cnt+cntZero, cnt+cntDev, pull)
 		if err != nil {

@@ -46,13 +46,30 @@ __device__ __forceinline__ double warpSum(double x) {
 	return x;
 }
 
+#define HUB_BLOCKS 64 // lists of more blocks are left to pr_hub
+#define HUB_PARTS 32  // thread blocks sharing one such list
+
+// finish rounds v's incoming sum into its score and its next contribution, and returns the
+// change of its score.
+__device__ __forceinline__ double finish(uint32_t v, double sum, double base, float *score, float *next,
+                                         const uint32_t *outdeg) {
+	float sc = (float)(base + DAMPING * sum);
+	double ch = fabs((double)sc - (double)score[v]);
+	score[v] = sc;
+	next[v] = share(sc, outdeg[v]);
+	return ch;
+}
+
 // pr_pull computes the new scores of the vertices [lo+i0, lo+i1) of in shard s: a thread
 // sums a list of one or two blocks itself, longer lists are shared by the warp one block
-// per lane. base_bits holds (1-d)/n as a double. change receives the L1 change (double),
-// bytes (when not null) the list bytes decoded.
+// per lane, and lists of more than HUB_BLOCKS blocks are queued in hubs (their sums zeroed
+// in hubSum) for pr_hub and pr_hub_finish, which the host launches next. base_bits holds
+// (1-d)/n as a double. change receives the L1 change (double), bytes (when not null) the
+// list bytes decoded.
 extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *score, float *next,
                                    const uint32_t *outdeg, unsigned long long base_bits, uint32_t i0, uint32_t i1,
-                                   double *change, unsigned long long *bytes) {
+                                   double *change, unsigned long long *bytes, uint32_t *hubs, uint32_t *hubCount,
+                                   double *hubSum) {
 	SHARD_LOCAL;
 	double base = __longlong_as_double((long long)base_bits);
 	uint32_t stride = gridDim.x * blockDim.x;
@@ -70,6 +87,12 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 			l.at(&s, v);
 			if (l.nb <= 2)
 				for (uint32_t k = 0; k < l.nb; k++) nb += sumBlock(l, k, contrib, &sum);
+			if (l.nb > HUB_BLOCKS) {
+				uint32_t h = atomicAdd(hubCount, 1u);
+				hubs[h] = v;
+				hubSum[h] = 0;
+				mine = false;
+			}
 		}
 		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2);
 		while (coop) {
@@ -83,14 +106,57 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 			part = warpSum(part);
 			if ((int)laneId() == src) sum = part;
 		}
-		if (mine) {
-			float sc = (float)(base + DAMPING * sum);
-			ch += fabs((double)sc - (double)score[v]);
-			score[v] = sc;
-			next[v] = share(sc, outdeg[v]);
-		}
+		if (mine) ch += finish(v, sum, base, score, next, outdeg);
 	}
 	ch = warpSum(ch);
 	if (laneId() == 0 && ch != 0) atomicAdd(change, ch);
 	addWarp(bytes, nb);
+}
+
+// pr_hub sums the lists pr_pull queued in hubs (of shard s, as pr_pull read it):
+// HUB_PARTS thread blocks share each list, a thread per block of the list, and add their
+// partial sums into hubSum. The count is read on the device, so the host need not wait.
+extern "C" __global__ void pr_hub(SHARD_PARAMS, const float *contrib, const uint32_t *hubs, const uint32_t *hubCount,
+                                  double *hubSum, unsigned long long *bytes) {
+	SHARD_LOCAL;
+	__shared__ double part[32];
+	uint32_t items = *hubCount * HUB_PARTS;
+	unsigned long long nb = 0;
+	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
+		uint32_t h = t / HUB_PARTS, p = t % HUB_PARTS;
+		List l;
+		l.at(&s, hubs[h]);
+		double sum = 0;
+		for (uint32_t k = p * blockDim.x + threadIdx.x; k < l.nb; k += HUB_PARTS * blockDim.x)
+			nb += sumBlock(l, k, contrib, &sum);
+		sum = warpSum(sum);
+		if (laneId() == 0) part[threadIdx.x >> 5] = sum;
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			double tot = 0;
+			for (uint32_t w = 0; w < (blockDim.x >> 5); w++) tot += part[w];
+			atomicAdd(&hubSum[h], tot);
+		}
+		__syncthreads();
+	}
+	addWarp(bytes, nb);
+}
+
+// pr_hub_finish turns the queued lists' sums into scores and contributions, adds their
+// change, and empties the queue for the next launch of pr_pull. It runs as one thread
+// block.
+extern "C" __global__ void pr_hub_finish(float *score, float *next, const uint32_t *outdeg, unsigned long long base_bits,
+                                         const uint32_t *hubs, uint32_t *hubCount, const double *hubSum,
+                                         double *change) {
+	double base = __longlong_as_double((long long)base_bits);
+	uint32_t count = *hubCount;
+	double ch = 0;
+	for (uint32_t b0 = 0; b0 < count; b0 += blockDim.x) {
+		uint32_t i = b0 + threadIdx.x;
+		if (i < count) ch += finish(hubs[i], hubSum[i], base, score, next, outdeg);
+	}
+	ch = warpSum(ch);
+	if (laneId() == 0 && ch != 0) atomicAdd(change, ch);
+	__syncthreads();
+	if (threadIdx.x == 0) *hubCount = 0;
 }
