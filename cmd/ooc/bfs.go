@@ -159,6 +159,9 @@ func runBFS(e *env, args []string) error {
 	if err := checkMemory("bfs", g, a.validate); err != nil {
 		return err
 	}
+	if err := checkSources(a.sources, g); err != nil {
+		return err
+	}
 	srcs, err := pickSources(g, a.src, a.sources, a.seed)
 	if err != nil {
 		return err
@@ -316,8 +319,8 @@ func outEdgesName(g *store.Graph) string {
 // openEngine opens the backend the flags ask for; a backend this build lacks is a usage
 // error.
 func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (ooc.Engine, error) {
-	if a.workers < 0 {
-		return nil, usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	if err := checkWorkers(a.workers); err != nil {
+		return nil, err
 	}
 	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram)}
 	if verbose {

@@ -255,3 +255,28 @@ func TestReadersCheckSections(t *testing.T) {
 		t.Errorf("export wrote %s from a corrupt graph", out)
 	}
 }
+
+// TestUserCountsBounded: counts a user gives that would multiply memory or time past
+// any use (issue 21: "check every product of user-given numbers") are usage errors:
+// more sources than vertices (bfs allocated them all before the first search), more
+// workers than maxWorkers (kcore allocated per-worker queues for 10^8 workers).
+func TestUserCountsBounded(t *testing.T) {
+	dir := bfsGraph(t)
+	in := filepath.Join(t.TempDir(), "e.txt")
+	os.WriteFile(in, []byte("0 1\n"), 0o644)
+	for _, args := range [][]string{
+		{"bfs", "--sources", "100000000000", dir},
+		{"bfs", "--sources", "8", dir},
+		{"kcore", "--workers", "100000000", dir},
+		{"pagerank", "--workers", "4097", dir},
+		{"cc", "--workers", "100000000", dir},
+		{"ingest", "--workers", "100000000", "-o", filepath.Join(t.TempDir(), "x.ooc"), in},
+		{"gen", "kron", "--scale", "4", "--workers", "100000000", "-o", "-"},
+	} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitUsage || !oneLineErr(stderr) {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+}
+
+func oneLineErr(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }

@@ -127,8 +127,8 @@ func runGen(e *env, args []string) error {
 	if a.spec, err = specFromArgs(fs, pos[0], a.spec); err != nil {
 		return err
 	}
-	if a.workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	if err := checkWorkers(a.workers); err != nil {
+		return err
 	}
 	if a.out == "" {
 		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")

@@ -167,8 +167,8 @@ func runIngest(e *env, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if a.workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", a.workers)
+	if err := checkWorkers(a.workers); err != nil {
+		return err
 	}
 	columns, weightCol, err := parseColumns(a.columns, a.weights)
 	if err != nil {

@@ -43,3 +43,23 @@ func checkMemory(cmd string, g *store.Graph, validate bool) error {
 	return fmt.Errorf("%s needs about %s of memory for %d vertices (%d bytes each) and this machine has %s: %s",
 		cmd, bytesize.Format(need), g.NumVertices(), perVertex, bytesize.Format(have), fix)
 }
+
+// maxWorkers bounds --workers: every worker holds its own buffers (frontiers, parse
+// blocks, peeling queues), and a count far past the cores only multiplies them.
+const maxWorkers = 4096
+
+// checkWorkers validates --workers (0: all cores).
+func checkWorkers(n int) error {
+	if n < 0 || n > maxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", n, maxWorkers)
+	}
+	return nil
+}
+
+// checkSources bounds a count of sources by the vertices there are to start from.
+func checkSources(n int, g *store.Graph) error {
+	if uint64(n) > uint64(g.NumVertices()) {
+		return usagef("--sources %d: the graph has %d vertices", n, g.NumVertices())
+	}
+	return nil
+}
