@@ -386,3 +386,37 @@ func TestOutputDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputFullFileSystem: a regular file on a full file system (a 64 KiB tmpfs filled
+// up first) fails with exit 1 and one line, and leaves no temporary file behind.
+// Mounting needs root; elsewhere the test is skipped.
+func TestOutputFullFileSystem(t *testing.T) {
+	dir := outputDir(t)
+	mnt := filepath.Join(dir, "mnt")
+	os.Mkdir(mnt, 0o755)
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a 64 KiB tmpfs (%v)", err)
+	}
+	defer syscall.Unmount(mnt, 0)
+	filler, err := os.Create(filepath.Join(mnt, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err = filler.Write(make([]byte, 4096)); err == nil; _, err = filler.Write(make([]byte, 4096)) {
+	}
+	filler.Close()
+	for _, w := range writers {
+		if w.graph {
+			continue
+		}
+		t.Run(w.name, func(t *testing.T) {
+			r := ooc(t, dir, nil, w.args(filepath.Join(mnt, "out-"+w.name))...)
+			if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "no space") {
+				t.Errorf("want exit 1 and one line saying no space, got %s", r)
+			}
+		})
+	}
+	if left := listDir(t, mnt); len(left) != 1 {
+		t.Errorf("left on the full file system: %v", left)
+	}
+}
