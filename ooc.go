@@ -40,19 +40,22 @@ type (
 type SSSPOptions struct {
 	Delta uint32 // delta-stepping's bin width; 0 means sssp.DefaultDelta
 	// UnitWeights weighs every edge 1 (the distances are then BFS levels). Without it the
-	// graph's own weights are used, which the store format does not hold yet.
+	// graph's own weights are used (ooc ingest --weights).
 	UnitWeights bool
 	Parents     bool // also compute a shortest-path tree (SSSPResult.Parent)
 }
 
-// EdgeWeights returns the weights SSSP runs with on g: all 1 with opt.UnitWeights, and
-// otherwise an error matching ErrNoWeights (the weights section of the format is to
-// come). Validation uses it to check distances against the same weights.
+// EdgeWeights returns the weights SSSP runs with on g: all 1 with opt.UnitWeights, else
+// the weights g stores, and an error matching ErrNoWeights for a graph without them.
+// Validation uses it to check distances against the same weights.
 func EdgeWeights(g *store.Graph, opt SSSPOptions) (Weights, error) {
-	if !opt.UnitWeights {
-		return nil, fmt.Errorf("sssp: the graph has no edge weights (ingest with --weights once ooc stores them, or give --unit-weights): %w", ErrNoWeights)
+	switch {
+	case opt.UnitWeights:
+		return sssp.NewUnitWeights(store.NewCompressed(g)), nil
+	case !g.M.Weighted:
+		return nil, fmt.Errorf("sssp: %s has no edge weights: ingest it with --weights (or give --unit-weights to weigh every edge 1): %w", g.Dir, ErrNoWeights)
 	}
-	return sssp.NewUnitWeights(store.NewCompressed(g)), nil
+	return sssp.NewStoreWeights(g)
 }
 
 // ErrNoWeights is matched by the error for a shortest-path run on a graph without edge

@@ -9,8 +9,8 @@ import (
 
 // Weights gives the edge weights of a graph, aligned with its out-lists: entry k of
 // Of(v) weighs the edge from v to the k-th neighbour of v's (ascending) out-list, so a
-// weight is found without decoding anything else. The store's weights section (not in
-// the format yet) is to implement it with views of its mapping; MemWeights and
+// weight is found without decoding anything else. StoreWeights implements it with views
+// of the shards' WEIGHTS sections (store/FORMAT.md, version 4); MemWeights and
 // UnitWeights are the in-memory implementations.
 type Weights interface {
 	// Of returns the weights of v's out-list, as many as v's out-degree. The result is a
@@ -90,3 +90,31 @@ func (u *UnitWeights) Max() uint32 {
 func errMisaligned(v uint32, weights, degree int) error {
 	return fmt.Errorf("sssp: vertex %d has %d weights for %d out-edges", v, weights, degree)
 }
+
+// StoreWeights reads the weights a graph stores (ooc ingest --weights): Of is a view of
+// the out-shard's WEIGHTS section, found through its DEGREES prefix sum.
+type StoreWeights struct {
+	out *store.CSR
+	max uint32
+}
+
+// NewStoreWeights gives the stored weights of g, which must hold them, after checking
+// the out-shards' checksums (it reads every weight once, for Max).
+func NewStoreWeights(g *store.Graph) (*StoreWeights, error) {
+	if !g.M.Weighted {
+		return nil, fmt.Errorf("sssp: %s has no edge weights", g.Dir)
+	}
+	if err := g.Out().Check(); err != nil {
+		return nil, err
+	}
+	w := &StoreWeights{out: g.Out()}
+	for _, s := range w.out.Shards {
+		for _, x := range s.Weights {
+			w.max = max(w.max, x)
+		}
+	}
+	return w, nil
+}
+
+func (w *StoreWeights) Of(v uint32) []uint32 { return w.out.ShardOf(v).WeightsOf(v) }
+func (w *StoreWeights) Max() uint32          { return w.max }

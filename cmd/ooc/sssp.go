@@ -31,9 +31,9 @@ Single-source shortest paths over the out-edges by delta-stepping (Meyer and San
 vertices on all cores, reading the compressed shards in place. With no GRAPH named, the
 only *.ooc graph directory in the current directory is used.
 
-Edge weights are not stored in ooc graphs yet: --unit-weights weighs every edge 1 (the
-distances are then the BFS levels, a cross-check of both); without it the command
-stops with a usage error.
+The edge weights are those the graph stores (ooc ingest --weights, ooc gen --weights);
+a graph without weights is a usage error unless --unit-weights, which weighs every edge
+1 (the distances are then the BFS levels, a cross-check of both).
 
 --src takes the vertex id as the input file numbered it; --src random (the default)
 picks a vertex with out-edges using --seed. --delta 0 (the default) takes the largest
@@ -61,6 +61,7 @@ one is equal, and that the parents form a shortest-path tree.
 There is no GPU version yet: --backend gpu is refused, auto runs on the CPU.
 
 Examples:
+  ooc ingest --weights --directed road.gr && ooc sssp --src 1 --validate road.ooc
   ooc sssp --unit-weights --src 0 --validate road.ooc
   ooc sssp --unit-weights -o dist.bin --json kron24.ooc
 `

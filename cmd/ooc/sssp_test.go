@@ -64,8 +64,8 @@ func TestSSSPJSONAndFile(t *testing.T) {
 func TestSSSPBadArgs(t *testing.T) {
 	dir := bfsGraph(t)
 	code, _, stderr := runCLI(t, "", "sssp", "--src", "0", dir)
-	if code != exitUsage || !strings.Contains(stderr, "--unit-weights") {
-		t.Errorf("no weights: exit %d, %q; want exit 2 naming --unit-weights", code, stderr)
+	if code != exitUsage || !strings.Contains(stderr, "--unit-weights") || !strings.Contains(stderr, "ingest it with --weights") {
+		t.Errorf("no weights: exit %d, %q; want exit 2 naming --weights and --unit-weights", code, stderr)
 	}
 	for _, args := range [][]string{
 		{"--src", "6"}, // isolated
@@ -85,5 +85,26 @@ func TestSSSPBadArgs(t *testing.T) {
 	corruptGraph(t, dir)
 	if code, _, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", dir); code != exitCorrupt {
 		t.Errorf("corrupt graph: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSSSPWeighted ingests a DIMACS file with --weights (a repeated arc: the lighter
+// counts) and checks the distances sssp prints.
+func TestSSSPWeighted(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "road.gr", "p sp 4 5\na 1 2 70\na 1 2 3\na 2 3 5\na 1 3 9\na 3 4 1\n")
+	g := dir + "/road.ooc"
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "--directed", "-o", g, in); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "verify", g); code != 0 || !strings.Contains(stdout, "weighted") {
+		t.Fatalf("verify: exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "", "sssp", "--src", "1", "--validate", "--text", g)
+	if code != 0 {
+		t.Fatalf("sssp: exit %d: %s", code, stderr)
+	}
+	if want := "1 0 1\n2 3 1\n3 8 2\n4 9 3\n"; stdout != want {
+		t.Fatalf("sssp printed %q, want %q", stdout, want)
 	}
 }
