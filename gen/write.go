@@ -77,6 +77,11 @@ func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
 		edges = gen(edges[:0], b)
 		return AppendEdges(dst, f, edges), edges
 	})
+	return p.writeTo(w)
+}
+
+// writeTo writes the encoded blocks to w in block order.
+func (p *pipeline) writeTo(w io.Writer) (int64, error) {
 	var n int64
 	for buf := range p.results() {
 		m, err := w.Write(buf)

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -28,7 +29,7 @@ func init() {
 }
 
 const genHelp = `
-Usage: ooc gen KIND --scale S [--edgefactor K] [--seed X] -o OUT
+Usage: ooc gen KIND --scale S [--edgefactor K] [--seed X] [--weights uniform:LO:HI] -o OUT
 
 Generate a synthetic graph with 2^S vertices. KIND is one of:
 
@@ -45,11 +46,18 @@ ingest pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc inge
 OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
 pairs), and - means standard output.
 
+--weights uniform:LO:HI gives every edge an integer weight from LO to HI, a hash of
+the seed and the edge's ends (so the same for a seed on every machine, and the same for
+repeated copies of an edge); a .ooc output is then a weighted graph (what ooc sssp
+reads; built as 'ooc ingest --weights' builds, on the CPU, the edges held in --mem), an
+edge list output has "u v w" lines (--format text only).
+
 Examples:
   ooc gen kron --scale 24 --edgefactor 16 --seed 1 -o kron24.ooc
   ooc gen urand --scale 20 -o urand20.txt
   ooc gen grid --scale 22 --shortcuts 16 --format bin32 -o grid22.bin
   ooc gen kron --scale 10 -o - | head
+  ooc gen kron --scale 20 --weights uniform:1:255 -o k20w.ooc
 `
 
 // genArgs are the flags of gen (and, through addSpecFlags, of bench).
@@ -67,6 +75,8 @@ type genArgs struct {
 	mem        byteSize
 	workers    int
 	backend    string // the ingest's (gen's --backend); "" is auto
+	weights    string // --weights uniform:LO:HI; "" for none
+	wspec      gen.WeightSpec
 }
 
 // addSpecFlags declares the generator flags that gen and bench share.
@@ -97,6 +107,7 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	fs.StringVar(&a.format, "format", "text", "edge list format: text, bin32 or bin64")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "a .ooc output's ingest: auto (the GPU for 8M edges and more when usable), cpu or gpu")
 	fs.StringVar(&a.out, "o", "", "output: a .ooc graph directory, an edge list file, or - (required)")
+	fs.StringVar(&a.weights, "weights", "", "edge weights `uniform:LO:HI` (seeded integers)")
 	return fs
 }
 
@@ -129,6 +140,11 @@ func runGen(e *env, args []string) error {
 	}
 	if err := checkWorkers(a.workers); err != nil {
 		return err
+	}
+	if a.weights != "" {
+		if a.wspec, err = gen.ParseWeightSpec(a.weights); err != nil {
+			return usagef("--weights: %v", err)
+		}
 	}
 	if a.out == "" {
 		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")
@@ -221,10 +237,17 @@ func genEdgeList(e *env, a *genArgs) error {
 		return err
 	}
 	start := time.Now()
+	if a.weights != "" && f != gen.Text {
+		return usagef("--weights writes \"u v w\" lines: --format text only")
+	}
 	var n int64
 	err = dest.write(func(w *bufio.Writer) error {
 		var werr error
-		n, werr = gen.Write(w, a.spec, f, a.workers)
+		if a.weights != "" {
+			n, werr = gen.WriteWeighted(w, a.spec, a.wspec, a.workers)
+		} else {
+			n, werr = gen.Write(w, a.spec, f, a.workers)
+		}
 		return werr
 	})
 	if err != nil {
@@ -266,6 +289,26 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 	}
 	input := store.InputInfo{Name: a.spec.String(), Bytes: -1, Format: "gen"}
 	hdr := parse.Header{Vertices: a.spec.Vertices(), Entries: a.spec.Edges()}
+	if a.weights != "" {
+		input.Name += "-w" + strings.ReplaceAll(a.wspec.String(), ":", "-")
+		rep, err := ingest.FromWeightedEdges(opt, input, hdr, func(emit func(parse.WEdge) error) error {
+			var mu sync.Mutex // Generate emits from several goroutines
+			return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, e := range b {
+					if err := emit(parse.WEdge{U: e.U, V: e.V, W: a.wspec.Weight(a.spec.Seed, e.U, e.V)}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+		if errors.Is(err, parse.ErrBadInput) {
+			return nil, usageError{err}
+		}
+		return rep, err
+	}
 	rep, err := ingest.FromEdges(opt, input, hdr, func(emit func([]parse.Edge) error) error {
 		return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
 			return emit(asIngestEdges(b))

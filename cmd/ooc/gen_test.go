@@ -162,3 +162,45 @@ func TestShardSizeBounds(t *testing.T) {
 		t.Errorf("left %d entries, want only the input", len(names))
 	}
 }
+
+// TestGenWeightedGraph: gen --weights writes a weighted graph whose every stored weight
+// is that of one of the generated copies of its edge (the lightest), in the range.
+func TestGenWeightedGraph(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "w.ooc")
+		args := []string{"gen", "urand", "--scale", "7", "--edgefactor", "4", "--seed", "5", "--weights", "uniform:3:40", "-q", "-o", dir}
+		if directed {
+			args = append(args, "--directed")
+		}
+		if code, _, stderr := runCLI(t, "", args...); code != exitOK {
+			t.Fatalf("code %d: %s", code, stderr)
+		}
+		if _, err := store.Verify(dir); err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		ws := gen.WeightSpec{Lo: 3, Hi: 40}
+		if !g.M.Weighted {
+			t.Fatal("the graph has no weights")
+		}
+		for _, s := range g.Out().Shards {
+			for v := s.Lo; v < s.Hi(); v++ {
+				nb, _ := s.Neighbors(nil, v)
+				for k, u := range nb {
+					w := s.WeightsOf(v)[k]
+					a, b := ws.Weight(5, uint64(v), uint64(u)), ws.Weight(5, uint64(u), uint64(v))
+					if w < 3 || w > 40 || (w != a && (directed || w != b)) {
+						t.Fatalf("directed=%v: edge %d->%d weighs %d; generated copies weigh %d (and %d reversed)", directed, v, u, w, a, b)
+					}
+				}
+			}
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "gen", "urand", "--scale", "4", "--weights", "uniform:1:9", "--format", "bin32", "-o", filepath.Join(t.TempDir(), "x.bin")); code != exitUsage || !strings.Contains(stderr, "text only") {
+		t.Errorf("--weights with bin32: code %d, %q", code, stderr)
+	}
+}
