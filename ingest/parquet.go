@@ -108,9 +108,37 @@ func inputName(name string) string {
 	return name
 }
 
-// fileFromParquetWeighted refuses a weighted Parquet ingest: the reader takes two
-// columns so far.
-func fileFromParquetWeighted(_ io.Reader, name string, _ int64, _ Options) (*Report, bool, error) {
-	return nil, true, &parse.ParseError{Path: inputName(name), Offset: -1,
-		Msg: "--weights does not read Parquet yet: write the edges as text \"u v w\" lines"}
+// fileFromParquetWeighted ingests a Parquet edge list with its weight column
+// (Options.WeightColumn, "" meaning weight) through the weighted ingest.
+func fileFromParquetWeighted(r io.Reader, name string, size int64, opt Options) (*Report, bool, error) {
+	ra, ok := r.(io.ReaderAt)
+	if name == "-" || !ok || size < 0 {
+		return nil, true, &parse.ParseError{Path: inputName(name), Offset: -1,
+			Msg: "a Parquet file is read from its end (the footer): name the file, not standard input or a pipe"}
+	}
+	e, err := parquetio.OpenEdges(ra, size, name, opt.Columns[0], opt.Columns[1])
+	if err == nil {
+		err = e.WithWeights(opt.WeightColumn)
+	}
+	if err != nil {
+		return nil, true, parquetError(name, err)
+	}
+	input := store.InputInfo{Name: filepath.Base(name), Bytes: size, Format: string(parse.FormatParquet)}
+	w := defaultWorkers(opt.Workers)
+	ro := parquetio.ReadOptions{Workers: w, MaxID: MaxVertexID, Hint: "; ids must be below 2^32-1", PageMem: parquetPageMem(w)}
+	rep, err := FromWeightedEdges(opt, input, parse.Header{}, func(emit func(parse.WEdge) error) error {
+		var mu sync.Mutex // row groups are read on several goroutines
+		err := e.ReadWeighted(ro, func(src, dst, ws []uint64) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := range src {
+				if err := emit(parse.WEdge{U: src[i], V: dst[i], W: uint32(ws[i])}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		return parquetError(name, err)
+	})
+	return rep, true, err
 }

@@ -210,3 +210,48 @@ func TestWeightedRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightedParquet: a Parquet edge list with a weight column gives the shards its
+// rows give as "u v w" text (writeParquet's weight is the row number), and a missing
+// weight column is named.
+func TestWeightedParquet(t *testing.T) {
+	rng, _ := seededRand(t, 21)
+	edges := randomEdges(rng, 3000, 20_000)
+	dir := t.TempDir()
+	var text strings.Builder
+	for i, e := range edges {
+		fmt.Fprintf(&text, "%d %d %d\n", e.U, e.V, i)
+	}
+	txt := filepath.Join(dir, "g.txt")
+	os.WriteFile(txt, []byte(text.String()), 0o644)
+	pq := filepath.Join(dir, "g.parquet")
+	writeParquet(t, pq, edges, [2]string{"a", "b"}, 3_000)
+	for _, directed := range []bool{false, true} {
+		opt := Options{Directed: directed, Weights: true, ShardBytes: 8192, Workers: 3}
+		opt.Dest = filepath.Join(dir, fmt.Sprintf("t%v.ooc", directed))
+		if _, err := File(txt, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := shardFiles(t, opt.Dest)
+		opt.Dest, opt.Columns, opt.WeightColumn = filepath.Join(dir, fmt.Sprintf("p%v.ooc", directed)), [2]string{"a", "b"}, "weight"
+		if _, err := File(pq, opt); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Verify(opt.Dest); err != nil {
+			t.Fatal(err)
+		}
+		got := shardFiles(t, opt.Dest)
+		if len(got) != len(want) || len(got) < 2 {
+			t.Fatalf("directed=%v: %d shards from Parquet, %d from text", directed, len(got), len(want))
+		}
+		for name, b := range want {
+			if !slices.Equal(got[name], b) {
+				t.Fatalf("directed=%v: %s differs between Parquet and text", directed, name)
+			}
+		}
+	}
+	opt := Options{Dest: filepath.Join(dir, "x.ooc"), Weights: true, Columns: [2]string{"a", "b"}, WeightColumn: "w"}
+	if _, err := File(pq, opt); err == nil || !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), `no column "w"`) {
+		t.Fatalf("missing weight column: %v", err)
+	}
+}

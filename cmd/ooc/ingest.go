@@ -39,13 +39,15 @@ Formats (detected from the content and the extension; --format overrides):
           are read with --weights
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
   parquet Parquet, one row per edge: integer id columns src and dst (--columns names
-          others), of any width, signed or unsigned, nulls refused; other columns are
-          not read (--weights does not read Parquet yet). Read from a file (its index
-          is at its end), row group by row group on all cores
+          others), of any width, signed or unsigned, nulls refused; with --weights
+          also an integer weight column (weight, or --columns SRC,DST,WEIGHT); other
+          columns are not read. Read from a file (its index is at its end), row group
+          by row group on all cores
 
 --weights keeps each edge's weight and stores it beside the lists (what ooc sssp
 reads): the third column of a text edge list ("u v w"), the arc weight of a DIMACS
-file, the value of a MatrixMarket entry (integer, or real with whole-number values).
+file, the value of a MatrixMarket entry (integer, or real with whole-number values),
+a Parquet file's weight column.
 Weights are integers from 0 to 2^32-1; a negative, fractional or missing one is an
 error naming its line. Of duplicate edges the one with the smallest weight is kept
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
@@ -134,7 +136,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs := newFlags(e, "ingest")
 	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
 	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64, parquet (default: detect)")
-	fs.StringVar(&a.columns, "columns", "", "Parquet: the source and destination id columns, `SRC,DST` (default src,dst)")
+	fs.StringVar(&a.columns, "columns", "", "Parquet: the id columns `SRC,DST` (default src,dst), and with --weights the weight column: SRC,DST,WEIGHT (default weight)")
 	fs.BoolVar(&a.weights, "weights", false, "keep edge weights (third column, DIMACS arc weights, MatrixMarket values); duplicates keep the smallest")
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")

@@ -81,8 +81,12 @@ func widen64(dst []uint64, src []int64) {
 	}
 }
 
-// check refuses negative ids (of signed columns) and ids above the limit.
+// check refuses negative ids (of signed columns) and ids above the limit, and weights
+// outside [0, 2^32-1].
 func (s *columnStream) check(ids []uint64) error {
+	if s.col.weight {
+		return s.checkWeights(ids)
+	}
 	limit := s.opt.MaxID
 	signed := !s.col.unsigned
 	for i, id := range ids {
@@ -91,6 +95,18 @@ func (s *columnStream) check(ids []uint64) error {
 			return s.error(s.row+int64(i), fmt.Sprintf("holds %d; ids must be 0 or more", int64(id)), nil)
 		case id > limit:
 			return s.error(s.row+int64(i), fmt.Sprintf("holds %d, above the largest allowed id %d%s", id, limit, s.opt.Hint), nil)
+		}
+	}
+	return nil
+}
+
+func (s *columnStream) checkWeights(ws []uint64) error {
+	for i, w := range ws {
+		switch {
+		case !s.col.unsigned && int64(w) < 0:
+			return s.error(s.row+int64(i), fmt.Sprintf("holds the weight %d; weights are integers from 0 to %d", int64(w), uint32(1<<32-1)), nil)
+		case w > 1<<32-1:
+			return s.error(s.row+int64(i), fmt.Sprintf("holds the weight %d, above the largest weight %d", w, uint32(1<<32-1)), nil)
 		}
 	}
 	return nil

@@ -75,6 +75,7 @@ type column struct {
 	name     string
 	index    int  // leaf column index in the file
 	unsigned bool // UINT_8..UINT_64: the bits are an unsigned number
+	weight   bool // the weight column: values up to 2^32-1, whatever ReadOptions.MaxID
 }
 
 // Edges is an open Parquet edge list.
@@ -83,6 +84,7 @@ type Edges struct {
 	f    *parquet.File
 	path string
 	cols [2]column
+	wcol *column // the weight column (WithWeights), else nil
 }
 
 // OpenEdges reads the footer of the Parquet file r (size bytes; path names it in errors)
@@ -114,6 +116,25 @@ func OpenEdges(r io.ReaderAt, size int64, path, src, dst string) (e *Edges, err 
 		return nil, e.fileError(src, "names both the source and the destination column")
 	}
 	return e, nil
+}
+
+// WithWeights makes Read pass the integer column name ("" meaning "weight") too: one
+// weight per row, from 0 to 2^32-1.
+func (e *Edges) WithWeights(name string) (err error) {
+	defer recoverCorrupt(&err, e.path, -1, 0)
+	if name == "" {
+		name = "weight"
+	}
+	c, err := e.lookup(name)
+	if err != nil {
+		return err
+	}
+	if c.index == e.cols[0].index || c.index == e.cols[1].index {
+		return e.fileError(name, "names an id column as the weight column")
+	}
+	c.weight = true
+	e.wcol = &c
+	return nil
 }
 
 // checkFrame checks the magic at both ends and that the footer's length stays inside
@@ -207,6 +228,11 @@ func (e *callbackError) Error() string { return e.err.Error() }
 // Bad input gives an *Error, for the first bad row group in file order whatever the
 // worker count; an error from each is returned unchanged.
 func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error {
+	return e.ReadWeighted(opt, func(src, dst, _ []uint64) error { return each(src, dst) })
+}
+
+// ReadWeighted is Read that also passes the weights of the rows (WithWeights), or nil.
+func (e *Edges) ReadWeighted(opt ReadOptions, each func(src, dst, w []uint64) error) error {
 	groups := e.f.RowGroups()
 	workers := max(min(opt.Workers, len(groups)), 1)
 	errs := make([]error, len(groups))
@@ -223,6 +249,9 @@ func (e *Edges) Read(opt ReadOptions, each func(src, dst []uint64) error) error 
 		go func() {
 			defer wg.Done()
 			r := &groupReader{e: e, opt: opt, budget: budget, src: make([]uint64, BatchRows), dst: make([]uint64, BatchRows)}
+			if e.wcol != nil {
+				r.w = make([]uint64, BatchRows)
+			}
 			for {
 				g := next.Add(1) - 1
 				if g >= int64(len(groups)) || g >= stop.Load() {
@@ -254,17 +283,22 @@ type groupReader struct {
 	opt      ReadOptions
 	budget   *pageBudget
 	src, dst []uint64
+	w        []uint64 // the weights, with a weight column
 }
 
 // read passes row group g to each.
-func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint64) error) (err error) {
+func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst, w []uint64) error) (err error) {
 	groups := len(r.e.f.RowGroups())
 	defer recoverCorrupt(&err, r.e.path, g, groups)
 	chunks := rg.ColumnChunks()
-	var cs [2]*columnStream
+	cols := []*column{&r.e.cols[0], &r.e.cols[1]}
+	if r.e.wcol != nil {
+		cols = append(cols, r.e.wcol)
+	}
+	cs := make([]*columnStream, len(cols))
 	var need int64
 	for k := range cs {
-		c := &r.e.cols[k]
+		c := cols[k]
 		if c.index >= len(chunks) {
 			return &Error{Path: r.e.path, RowGroup: g, Groups: groups, Column: c.name, Row: -1, Msg: "the row group has no such column chunk"}
 		}
@@ -294,11 +328,22 @@ func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint
 			return dstErr
 		}
 		if m < n {
-			return r.e.countError(g, cs)
+			return r.e.countError(g, cs[0], cs[1])
+		}
+		var w []uint64
+		if len(cs) == 3 {
+			k, wErr := cs[2].fill(r.w[:n])
+			if wErr != nil && wErr != io.EOF {
+				return wErr
+			}
+			if k < n {
+				return r.e.countError(g, cs[0], cs[2])
+			}
+			w = r.w[:n]
 		}
 		rows += int64(n)
 		if n > 0 {
-			if err := each(r.src[:n], r.dst[:n]); err != nil {
+			if err := each(r.src[:n], r.dst[:n], w); err != nil {
 				return &callbackError{err}
 			}
 		}
@@ -307,10 +352,12 @@ func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint
 		}
 	}
 	var one [1]uint64
-	if k, err := cs[1].fill(one[:]); err != nil && err != io.EOF {
-		return err
-	} else if k > 0 {
-		return r.e.countError(g, cs)
+	for _, c := range cs[1:] {
+		if k, err := c.fill(one[:]); err != nil && err != io.EOF {
+			return err
+		} else if k > 0 {
+			return r.e.countError(g, cs[0], c)
+		}
 	}
 	if want := rg.NumRows(); rows != want {
 		return &Error{Path: r.e.path, RowGroup: g, Groups: groups, Row: -1,
@@ -319,11 +366,11 @@ func (r *groupReader) read(g int, rg parquet.RowGroup, each func(src, dst []uint
 	return nil
 }
 
-// countError is the error for id columns of different lengths.
-func (e *Edges) countError(g int, cs [2]*columnStream) error {
+// countError is the error for columns of different lengths.
+func (e *Edges) countError(g int, a, b *columnStream) error {
 	return &Error{Path: e.path, RowGroup: g, Groups: len(e.f.RowGroups()), Row: -1,
 		Msg: fmt.Sprintf("columns %q and %q hold different numbers of values (%d and %d read)",
-			cs[0].col.name, cs[1].col.name, cs[0].row, cs[1].row)}
+			a.col.name, b.col.name, a.row, b.row)}
 }
 
 // recoverCorrupt turns a panic of the Parquet library on malformed bytes into an *Error.
