@@ -10,6 +10,7 @@ type graphCounts struct {
 	Vertices          uint32  `json:"vertices"`
 	Edges             uint64  `json:"edges"`
 	Directed          bool    `json:"directed"`
+	Weighted          bool    `json:"weighted,omitempty"` // edge weights stored (format version 4)
 	InputEdges        uint64  `json:"input_edges"`
 	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
 	DuplicatesDropped uint64  `json:"duplicates_dropped"`
@@ -19,7 +20,7 @@ type graphCounts struct {
 }
 
 func countsOf(m *store.Manifest) graphCounts {
-	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, InputEdges: m.InputEdges,
+	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, Weighted: m.Weighted, InputEdges: m.InputEdges,
 		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes,
 		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In)}
 }

@@ -204,3 +204,19 @@ func TestGenWeightedGraph(t *testing.T) {
 		t.Errorf("--weights with bin32: code %d, %q", code, stderr)
 	}
 }
+
+func TestInfoWeighted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "w.ooc")
+	if code, _, stderr := runCLI(t, "", "gen", "grid", "--scale", "4", "--weights", "uniform:1:2", "-q", "-o", dir); code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	code, out, _ := runCLI(t, "", "info", dir)
+	if code != exitOK || !strings.Contains(out, "weights     an integer weight per stored edge") {
+		t.Errorf("info: %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, "", "info", "--json", dir)
+	var m map[string]any
+	if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m["weighted"] != true {
+		t.Errorf("info --json: %d %q", code, out)
+	}
+}

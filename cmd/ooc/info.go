@@ -127,6 +127,9 @@ func printInfo(w io.Writer, i *graphInfo) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "edges       %s, %s\n", plural.Of(i.Edges, "directed edge"), kind)
+	if i.Weighted {
+		fmt.Fprintf(w, "weights     an integer weight per stored edge (format version 4)\n")
+	}
 	size := "size unknown"
 	if i.Input.Bytes >= 0 {
 		size = fmt.Sprintf("%d bytes", i.Input.Bytes)
