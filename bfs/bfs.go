@@ -56,6 +56,7 @@ type bfs struct {
 	qtail      atomic.Int64 // where workers append the next frontier
 
 	front, next []uint64 // bitmaps for bottom-up levels
+	serial      bool     // the level runs on the calling goroutine alone (topDown)
 	pieces      []piece  // parts of long lists left for the second top-down pass
 	piecesMu    sync.Mutex
 	ws          []workerState

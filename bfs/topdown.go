@@ -43,6 +43,8 @@ func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 	frontier := b.queue[b.head:b.tail]
 	b.qtail.Store(int64(b.tail))
 	if edges <= serialEdges {
+		b.serial = true
+		defer func() { b.serial = false }()
 		ws := &b.ws[0]
 		for _, u := range frontier {
 			for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
@@ -167,9 +169,15 @@ func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 }
 
 // claim makes u the parent of v if v has none yet (one compare-and-swap decides between
-// workers) and queues v for the next level.
+// workers; a level on one goroutine needs none, and a locked instruction per
+// discovered vertex is much of a small level's cost) and queues v for the next level.
 func (b *bfs) claim(ws *workerState, v, u, depth uint32) {
-	if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
+	if b.serial {
+		if b.parent[v] != unreached {
+			return
+		}
+		b.parent[v] = u
+	} else if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
 		return
 	}
 	b.level[v] = depth + 1
