@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -100,8 +101,22 @@ func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
 	return &weightedBuild{opt: opt, name: name, mem: mem, start: time.Now()}, nil
 }
 
+// interrupted is the error once Options.Context is done: the CLI cancels it on SIGINT,
+// SIGTERM and SIGHUP, and nothing is published then.
+func (b *weightedBuild) interrupted() error {
+	if b.opt.Context == nil || b.opt.Context.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: interrupted: %w", context.Cause(b.opt.Context))
+}
+
 // add takes one input edge.
 func (b *weightedBuild) add(e parse.WEdge) error {
+	if b.input%(1<<16) == 0 {
+		if err := b.interrupted(); err != nil {
+			return err
+		}
+	}
 	b.input++
 	b.maxID = max(b.maxID, e.U+1, e.V+1)
 	if e.U == e.V && !b.opt.KeepSelfLoops {
@@ -278,6 +293,12 @@ func (b *weightedBuild) write(out, in *wlists, m *store.Manifest) error {
 			if len(es) == 0 {
 				continue
 			}
+			if v%(1<<16) == 0 {
+				if err := b.interrupted(); err != nil {
+					bl.Abort()
+					return err
+				}
+			}
 			nbrs, wts = nbrs[:0], wts[:0]
 			for _, x := range es {
 				nbrs, wts = append(nbrs, uint32(x>>32)), append(wts, uint32(x))
@@ -287,6 +308,10 @@ func (b *weightedBuild) write(out, in *wlists, m *store.Manifest) error {
 				return err
 			}
 		}
+	}
+	if err := b.interrupted(); err != nil {
+		bl.Abort()
+		return err
 	}
 	return bl.Commit(m)
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -253,5 +254,21 @@ func TestWeightedParquet(t *testing.T) {
 	opt := Options{Dest: filepath.Join(dir, "x.ooc"), Weights: true, Columns: [2]string{"a", "b"}, WeightColumn: "w"}
 	if _, err := File(pq, opt); err == nil || !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), `no column "w"`) {
 		t.Fatalf("missing weight column: %v", err)
+	}
+}
+
+// TestWeightedCanceled: a canceled context stops a weighted ingest and publishes nothing.
+func TestWeightedCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "e.txt")
+	os.WriteFile(in, []byte("0 1 9\n"), 0o644)
+	opt := Options{Dest: filepath.Join(dir, "e.ooc"), Weights: true, Context: ctx}
+	if _, err := File(in, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.ooc*")); len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
 	}
 }
