@@ -8,6 +8,7 @@ import (
 
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -162,17 +163,17 @@ func (r *benchReport) table(w io.Writer) {
 	}
 	rows = append(rows,
 		[2]string{"vertices", fmt.Sprint(r.Vertices)},
-		[2]string{"edges", fmt.Sprintf("%d stored (%s), %d input, %d self-loops and %d duplicates dropped",
-			r.Edges, kind, r.InputEdges, r.SelfLoopsDropped, r.DuplicatesDropped)},
-		[2]string{"size", fmt.Sprintf("%s in %d shards, %.2f bits per edge", bytesize.Format(r.Bytes), r.Shards, r.BitsPerEdge)})
+		[2]string{"edges", fmt.Sprintf("%d stored (%s), %d input, %s and %s dropped",
+			r.Edges, kind, r.InputEdges, plural.Of(r.SelfLoopsDropped, "self-loop"), plural.Of(r.DuplicatesDropped, "duplicate"))},
+		[2]string{"size", fmt.Sprintf("%s in %s, %.2f bits per edge", bytesize.Format(r.Bytes), plural.Of(r.Shards, "shard"), r.BitsPerEdge)})
 	if in := r.Ingest; in != nil {
 		rows = append(rows, [2]string{"gen+ingest", fmt.Sprintf("%s, %s edges/s, peak RSS %s",
 			seconds(in.Seconds), humanRate(in.EdgesPerSecond), bytesize.Format(in.PeakRSS))})
 	}
 	rows = append(rows, [2]string{"backend", r.Backend})
 	b := r.BFS
-	rows = append(rows, [2]string{"bfs", fmt.Sprintf("%d sources: median %s, %.3f GTEPS (min %s, max %s, harmonic mean %.3f GTEPS)",
-		len(b.Runs), seconds(b.MedianSeconds), b.MedianGTEPS, seconds(b.MinSeconds), seconds(b.MaxSeconds), b.HMeanGTEPS)})
+	rows = append(rows, [2]string{"bfs", fmt.Sprintf("%s: median %s, %.3f GTEPS (min %s, max %s, harmonic mean %.3f GTEPS)",
+		plural.Of(len(b.Runs), "source"), seconds(b.MedianSeconds), b.MedianGTEPS, seconds(b.MinSeconds), seconds(b.MaxSeconds), b.HMeanGTEPS)})
 	if i := slices.IndexFunc(b.Runs, func(x benchBFSRun) bool { return x.LinkSeconds > 0 }); i >= 0 {
 		var cp, zc int64
 		var sec float64
@@ -183,7 +184,7 @@ func (r *benchReport) table(w io.Writer) {
 			bytesize.Format(cp), bytesize.Format(zc), seconds(sec), float64(cp+zc)/sec/1e9)})
 	}
 	if c := r.CC; c != nil {
-		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %d components, largest %d", seconds(c.Seconds), c.Components, c.Largest)})
+		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %s, largest %d", seconds(c.Seconds), plural.Of(c.Components, "component"), c.Largest)})
 		if c.BytesZeroCopy > 0 {
 			rows = append(rows, [2]string{"cc link", fmt.Sprintf("%s zero-copy: %.1f GB/s", bytesize.Format(c.BytesZeroCopy), c.LinkGBps)})
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -118,7 +119,7 @@ func runExport(e *env, args []string) error {
 		summary = e.stderr
 	}
 	if !a.quiet {
-		fmt.Fprintf(summary, "export: %d edges written to %s (%s%s)\n", x.written, dest.name, format, x.note())
+		fmt.Fprintf(summary, "export: %s written to %s (%s%s)\n", plural.Of(x.written, "edge"), dest.name, format, x.note())
 	}
 	if a.json {
 		return printJSON(e.stdout, exportJSON{File: a.out, Format: format, Edges: x.written, Both: a.both})

@@ -20,6 +20,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -255,8 +256,8 @@ func genEdgeList(e *env, a *genArgs) error {
 	}
 	r := newGenResult(a.spec, a.out, f.String(), n, time.Since(start).Seconds())
 	if !a.quiet {
-		fmt.Fprintf(e.stderr, "gen: %s: %d vertices, %d edges, %s of %s to %s in %.2fs (%s edges/s)\n",
-			r.Graph, r.Vertices, r.Generated, bytesize.Format(n), r.Format, a.out, r.Seconds, humanRate(r.EdgesPerS))
+		fmt.Fprintf(e.stderr, "gen: %s: %s, %s, %s of %s to %s in %.2fs (%s edges/s)\n",
+			r.Graph, plural.Of(r.Vertices, "vertex"), plural.Of(r.Generated, "edge"), bytesize.Format(n), r.Format, a.out, r.Seconds, humanRate(r.EdgesPerS))
 	}
 	if a.json {
 		return printJSON(e.stdout, r)

@@ -147,6 +147,6 @@ func printInfo(w io.Writer, i *graphInfo) {
 	}
 	fmt.Fprintf(w, "shards      %d (at most %s of adjacency each)\n", i.Shards, bytesize.Format(i.Options.ShardBytes))
 	for _, s := range i.ShardList {
-		fmt.Fprintf(w, "  %-16s vertices [%d, %d)  %d edges  %s\n", s.File, s.Lo, s.Hi, s.Edges, bytesize.Format(s.Bytes))
+		fmt.Fprintf(w, "  %-16s vertices [%d, %d)  %s  %s\n", s.File, s.Lo, s.Hi, plural.Of(s.Edges, "edge"), bytesize.Format(s.Bytes))
 	}
 }

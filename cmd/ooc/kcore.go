@@ -10,6 +10,7 @@ import (
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -135,8 +136,8 @@ func runKCore(e *env, args []string) error {
 	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
-	fmt.Fprintf(summary, "kcore: max core %d (%d vertices), %d levels, %.6f s, backend %s%s\n",
-		out.MaxCore, out.MaxCoreVertices, out.Levels, out.Seconds, eng.Name(), validatedNote(a.validate))
+	fmt.Fprintf(summary, "kcore: max core %d (%s), %s, %.6f s, backend %s%s\n",
+		out.MaxCore, plural.Of(out.MaxCoreVertices, "vertex"), plural.Of(out.Levels, "level"), out.Seconds, eng.Name(), validatedNote(a.validate))
 	if dest != nil {
 		if err := writeKCore(dest, g, r.Core, a.text); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -178,8 +179,8 @@ func runPageRank(e *env, args []string) error {
 	if !r.Converged {
 		state = "not converged: the --max-iters limit came first"
 	}
-	fmt.Fprintf(summary, "pagerank: %d iterations, last L1 change %.3g (%s), %.6f s, %.6f s per iteration, backend %s%s\n",
-		r.Iterations, r.Change, state, r.Seconds, out.SecondsPerIt, eng.Name(), validated)
+	fmt.Fprintf(summary, "pagerank: %s, last L1 change %.3g (%s), %.6f s, %.6f s per iteration, backend %s%s\n",
+		plural.Of(r.Iterations, "iteration"), r.Change, state, r.Seconds, out.SecondsPerIt, eng.Name(), validated)
 	if len(out.Top) > 0 {
 		fmt.Fprintf(summary, "%6s %14s %14s\n", "rank", "vertex", "score")
 		for i, t := range out.Top {

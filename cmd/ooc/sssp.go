@@ -11,6 +11,7 @@ import (
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parquetio"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -178,8 +179,8 @@ func runSSSP(e *env, args []string) error {
 	if a.json || (dest != nil && dest.kind == toStdout) {
 		summary = e.stderr
 	}
-	fmt.Fprintf(summary, "sssp: source %d: reached %d vertices, largest distance %d, %d steps (delta %d), %d edges relaxed, %.6f s, backend %s%s\n",
-		out.Source, out.Reached, out.MaxDistance, out.Steps, out.Delta, out.Edges, out.Seconds, eng.Name(), validatedNote(a.validate))
+	fmt.Fprintf(summary, "sssp: source %d: reached %s, largest distance %d, %s (delta %d), %s relaxed, %.6f s, backend %s%s\n",
+		out.Source, plural.Of(out.Reached, "vertex"), out.MaxDistance, plural.Of(out.Steps, "step"), out.Delta, plural.Of(out.Edges, "edge"), out.Seconds, eng.Name(), validatedNote(a.validate))
 	if dest != nil {
 		if err := writeSSSP(dest, g, r, a.text); err != nil {
 			return err
