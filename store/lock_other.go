@@ -14,3 +14,5 @@ func unlockFile(f *os.File) {
 }
 
 const lockWorks = false
+
+func tryLock(f *os.File) bool { return true }

@@ -40,3 +40,8 @@ func unlockFile(f *os.File) {
 }
 
 const lockWorks = true
+
+// tryLock takes an exclusive flock on the open file f without waiting.
+func tryLock(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}

@@ -11,11 +11,13 @@ import (
 	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
-// cleanStale removes what builds killed in dir left behind: temporary directories
-// `.NAME.tmp-*` (FORMAT.md, "Publishing") and their lock files `.NAME.lock`. A build
-// holds its lock until its temporary directory is gone, so a temporary directory whose
-// lock can be taken belongs to a dead process. own is the destination whose lock the
-// caller holds; its leftovers go without asking. Each removal is reported on log.
+// cleanStale removes what processes killed in dir left behind: temporary directories
+// `.NAME.tmp-*` of builds (FORMAT.md, "Publishing") with their lock files `.NAME.lock`,
+// and temporary files `.NAME.tmp-ooc-*` of CreateTempFile. A build holds its lock until
+// its temporary directory is gone, and a writer holds its temporary file's own lock
+// until the file is renamed, so one whose lock can be taken belongs to a dead process.
+// own is the destination whose lock the caller holds; its leftovers go without asking.
+// Each removal is reported on log.
 func cleanStale(dir, own string, log io.Writer) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -24,6 +26,10 @@ func cleanStale(dir, own string, log io.Writer) {
 	tmps := map[string][]string{} // NAME -> its temporary directories
 	for _, e := range ents {
 		name := e.Name()
+		if j := strings.LastIndex(name, tempFileMark); j >= 1 && e.Type().IsRegular() && strings.HasPrefix(name, ".") {
+			cleanTempFile(dir, name, name[1:j], log)
+			continue
+		}
 		i := strings.LastIndex(name, ".tmp-")
 		if !e.IsDir() || !strings.HasPrefix(name, ".") || i < 1 {
 			continue
@@ -49,6 +55,31 @@ func cleanStale(dir, own string, log io.Writer) {
 					p, bytesize.Format(size), filepath.Join(dir, base))
 			}
 		}
+	}
+}
+
+// cleanTempFile removes the temporary file name of a write of dir/base when its lock
+// can be taken: its writer is dead.
+func cleanTempFile(dir, name, base string, log io.Writer) {
+	if !lockWorks {
+		return
+	}
+	p := filepath.Join(dir, name)
+	f, err := os.Open(p)
+	if err != nil {
+		return
+	}
+	defer f.Close() // releases the lock, after the removal
+	if !lockedSame(f, p) {
+		return // a live writer
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	if os.Remove(p) == nil && log != nil {
+		fmt.Fprintf(log, "store: removed %s (%s), left by a write of %s that did not finish\n",
+			p, bytesize.Format(size), filepath.Join(dir, base))
 	}
 }
 

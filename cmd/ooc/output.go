@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -77,7 +75,8 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("-o %s: %w", name, store.ErrNoParent)
 	}
-	probe, err := createTemp(path) // what write will do: fails now on a read-only or full place
+	store.CleanStale(dir, e.stderr)          // what killed writes (or builds) left there
+	probe, err := store.CreateTempFile(path) // what write will do: fails now on a read-only or full place
 	if pe, ok := err.(*fs.PathError); ok {
 		err = pe.Err
 	}
@@ -148,7 +147,7 @@ func (o *output) writeInPlace(fill func(w *bufio.Writer) error) error {
 }
 
 func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
-	tmp, err := createTemp(o.path)
+	tmp, err := store.CreateTempFile(o.path)
 	if err != nil {
 		return err
 	}
@@ -159,30 +158,18 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 	if err == nil {
 		err = tmp.Sync()
 	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	// Renamed while still open, so locked (store.CreateTempFile): a cleaner in another
+	// process never takes it for a dead write's leftover.
 	if err == nil {
 		err = os.Rename(tmp.Name(), o.path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
 	}
-	return err
-}
-
-// createTemp creates a new file beside path with mode 0644 less the umask (the kernel
-// applies the umask to the mode given to open; os.CreateTemp would give 0600).
-func createTemp(path string) (*os.File, error) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	for range 1000 {
-		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64()%1e12, 10))
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	return nil, fmt.Errorf("no unused temporary name beside %s", path)
+	return err
 }
 
 // checkedWriter remembers the first error of the writes to a command's stdout, so that
