@@ -21,9 +21,9 @@ import (
 // budget, where the unweighted pipeline spills to disk. Duplicates keep the smallest
 // weight (with --keep-duplicates every copy keeps its own); an undirected edge is
 // stored both ways with its weight, and a directed graph's in-lists carry the weights
-// of the arcs they mirror. Vertices keep the file's order, or with Options.Order degree
-// are numbered as the unweighted pipeline numbers them; the lists come out byte for byte
-// as that pipeline writes them (TestWeightedSameLists). The lists are built by a counting sort on the list's vertex
+// of the arcs they mirror. Vertices are numbered as the unweighted pipeline numbers them
+// (Options.Order: input, degree, or auto from a sample), and the lists come out byte for
+// byte as that pipeline writes them (TestWeightedSameLists). The lists are built by a counting sort on the list's vertex
 // and sorted list by list on all cores (kron scale 20, 16M edges: 1.5 s on 2 cores).
 
 // wedge is an edge with its weight, in internal (0-based) ids.
@@ -96,9 +96,12 @@ func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
 		mem = DefaultMem()
 	}
 	if opt.Verbose && opt.Log != nil {
-		order := "the file's vertex order (--order degree to number hubs first)"
-		if opt.Order == store.OrderDegree {
+		order := "the file's vertex order"
+		switch opt.Order {
+		case store.OrderDegree:
 			order = "vertices numbered by degree"
+		case OrderAuto:
+			order = "the vertex order chosen as without --weights"
 		}
 		fmt.Fprintf(opt.Log, "weights: the CPU path (the GPU ingest does not carry weights), the input's edges held in memory, within %s; %s\n", bytesize.Format(mem), order)
 	}
@@ -148,8 +151,16 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 	}
 	workers := defaultWorkers(b.opt.Workers)
 	var inv []uint32
-	if b.opt.Order == store.OrderDegree {
-		inv = b.degreeOrder(uint32(nv), workers)
+	var est *OrderEstimate
+	if b.opt.Order == store.OrderDegree || b.opt.Order == OrderAuto {
+		perm, iv := degreeOrder(b.degrees(uint32(nv)), workers)
+		if b.opt.Order == OrderAuto {
+			est = b.estimate(perm)
+		}
+		if est == nil || est.ChoseDegree {
+			b.renumber(perm, workers)
+			inv = iv
+		}
 	}
 	if b.opt.Directed && hdr.Symmetric {
 		// a symmetric MatrixMarket file read --directed: each entry stands for both arcs
@@ -184,7 +195,7 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 		return nil, err
 	}
 	b.phases = append(b.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
-	rep := &Report{Manifest: m, Phases: b.phases, PeakRSS: PeakRSS(), Mem: b.mem, Workers: workers,
+	rep := &Report{Manifest: m, Phases: b.phases, PeakRSS: PeakRSS(), Mem: b.mem, Workers: workers, Order: est,
 		Seconds: time.Since(b.start).Seconds(), Compress: compression, Backend: BackendCPU}
 	if b.opt.Log != nil {
 		rep.Summary(b.opt.Log)
@@ -192,24 +203,49 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 	return rep, nil
 }
 
-// degreeOrder numbers the vertices as the unweighted ingest's --order degree does: by
-// descending input degree, every endpoint of every input line counted (dropped
-// self-loops not), ties by ascending id. It renumbers the edges and returns inv, the
-// old number of each new vertex.
-func (b *weightedBuild) degreeOrder(n uint32, workers int) []uint32 {
+// degrees are the input degrees the degree order sorts by, as the unweighted ingest
+// counts them: every endpoint of every input line (dropped self-loops not). degreeOrder
+// then numbers the vertices by descending degree, ties by ascending id.
+func (b *weightedBuild) degrees(n uint32) []uint32 {
 	deg := make([]uint32, n)
 	for _, e := range b.edges {
 		deg[e.u]++
 		deg[e.v]++
 	}
-	perm, inv := degreeOrder(deg, workers)
+	return deg
+}
+
+// renumber gives every edge's ends their new numbers.
+func (b *weightedBuild) renumber(perm []uint32, workers int) {
 	parallel.For(workers, len(b.edges), 1<<16, func(_, lo, hi int) {
 		for i := range b.edges[lo:hi] {
 			e := &b.edges[lo+i]
 			e.u, e.v = perm[e.u], perm[e.v]
 		}
 	})
-	return inv
+}
+
+// estimate decides --order auto as the unweighted ingest does (chooseDegree): the lists
+// of a sample of vertices, encoded in the file's order and in the degree order perm, the
+// degree order chosen when it is smaller with its ids.bin.
+func (b *weightedBuild) estimate(perm []uint32) *OrderEstimate {
+	s := newListSample(int(min(sampleCap, max(b.mem/256, 1<<14))))
+	batch := make([]parse.Edge, 0, 4096)
+	for i, e := range b.edges {
+		batch = append(batch, parse.Edge{U: uint64(e.u), V: uint64(e.v)})
+		if len(batch) == cap(batch) || i == len(b.edges)-1 {
+			s.add(batch, b.opt.Directed, true) // dropped self-loops never reached b.edges
+			batch = batch[:0]
+		}
+	}
+	rate := int64(s.rate.Load())
+	in := func(x uint64) uint32 { return uint32(x) }
+	deg := func(x uint64) uint32 { return perm[x] }
+	est := &OrderEstimate{SampleRate: uint64(rate), SampledLists: len(s.entries),
+		InputBytes:  rate * sampleBytes(s.entries, in, b.opt.KeepDuplicates),
+		DegreeBytes: rate*sampleBytes(s.entries, deg, b.opt.KeepDuplicates) + store.IDsFileBytes(int64(len(perm)), 4)}
+	est.ChoseDegree = est.DegreeBytes < est.InputBytes
+	return est
 }
 
 // wlists is one direction's lists: vertex v's entries are ent[off[v] : off[v]+deg[v]],
