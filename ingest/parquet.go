@@ -125,7 +125,10 @@ func fileFromParquetWeighted(r io.Reader, name string, size int64, opt Options) 
 	}
 	input := store.InputInfo{Name: filepath.Base(name), Bytes: size, Format: string(parse.FormatParquet)}
 	w := defaultWorkers(opt.Workers)
-	ro := parquetio.ReadOptions{Workers: w, MaxID: MaxVertexID, Hint: "; ids must be below 2^32-1", PageMem: parquetPageMem(w)}
+	ro := parquetio.ReadOptions{Workers: w, MaxID: MaxVertexID, Hint: "; ids must be below 2^32-1 (use --relabel)", PageMem: parquetPageMem(w)}
+	if opt.Relabel {
+		ro.MaxID, ro.Hint = math.MaxUint64, ""
+	}
 	rep, err := FromWeightedEdges(opt, input, parse.Header{}, func(emit func(parse.WEdge) error) error {
 		var mu sync.Mutex // row groups are read on several goroutines
 		err := e.ReadWeighted(ro, func(src, dst, ws []uint64) error {

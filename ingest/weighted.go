@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"time"
@@ -22,9 +23,10 @@ import (
 // weight (with --keep-duplicates every copy keeps its own); an undirected edge is
 // stored both ways with its weight, and a directed graph's in-lists carry the weights
 // of the arcs they mirror. Vertices are numbered as the unweighted pipeline numbers them
-// (Options.Order: input, degree, or auto from a sample), and the lists come out byte for
-// byte as that pipeline writes them (TestWeightedSameLists). The lists are built by a counting sort on the list's vertex
-// and sorted list by list on all cores (kron scale 20, 16M edges: 1.5 s on 2 cores).
+// (Options.Order: input, degree, or auto from a sample; Options.Relabel), and the lists
+// come out byte for byte as that pipeline writes them (TestWeightedSameLists). The lists
+// are built by a counting sort on the list's vertex and sorted list by list on all cores
+// (kron scale 20, 16M edges: 1.5 s on 2 cores).
 
 // wedge is an edge with its weight, in internal (0-based) ids.
 type wedge struct{ u, v, w uint32 }
@@ -40,7 +42,11 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 		return nil, err
 	}
 	t0 := time.Now()
-	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: MaxVertexID}, b.add)
+	maxID := uint64(MaxVertexID)
+	if opt.Relabel {
+		maxID = math.MaxUint64
+	}
+	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: maxID}, b.add)
 	if err != nil {
 		return nil, err
 	}
@@ -70,15 +76,19 @@ func FromWeightedEdges(opt Options, input store.InputInfo, hdr parse.Header, pro
 
 // weightedBuild gathers the edges of a weighted ingest.
 type weightedBuild struct {
-	opt    Options
-	name   string
-	mem    int64
-	edges  []wedge
-	input  uint64 // input edges
-	loops  uint64 // self-loops dropped
-	maxID  uint64 // largest id + 1
-	start  time.Time
-	phases []Phase
+	opt   Options
+	name  string
+	mem   int64
+	edges []wedge
+	input uint64 // input edges
+	loops uint64 // self-loops dropped
+	maxID uint64 // largest id + 1
+	// With --relabel: the edges in the file's (64-bit) ids until finish numbers them, and
+	// the ids of dropped self-loops, which are vertices all the same.
+	wide    []wideEdge
+	loopIDs []uint64
+	start   time.Time
+	phases  []Phase
 }
 
 func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
@@ -88,8 +98,6 @@ func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
 	switch {
 	case opt.Backend == BackendGPU:
 		return nil, fmt.Errorf("ingest: --weights runs on the CPU only (the GPU ingest does not carry weights yet): drop --backend gpu: %w", parse.ErrBadInput)
-	case opt.Relabel:
-		return nil, fmt.Errorf("ingest: --weights with --relabel is not supported yet: %w", parse.ErrBadInput)
 	}
 	mem := opt.Mem
 	if mem <= 0 {
@@ -128,6 +136,17 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 	b.maxID = max(b.maxID, e.U+1, e.V+1)
 	if e.U == e.V && !b.opt.KeepSelfLoops {
 		b.loops++
+		if b.opt.Relabel {
+			b.loopIDs = append(b.loopIDs, e.U)
+		}
+		return nil
+	}
+	if b.opt.Relabel {
+		if need := int64(len(b.wide)+1) * (2*wedgeBytes + 8); need > b.mem {
+			return fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest with --relabel holds its edges in memory, "+
+				"%d bytes each, more than --mem %s: %w", inputName(b.name), len(b.wide), 2*wedgeBytes+8, bytesize.Format(b.mem), parse.ErrBadInput)
+		}
+		b.wide = append(b.wide, wideEdge{e.U, e.V, e.W})
 		return nil
 	}
 	u, v := uint32(e.U), uint32(e.V)
@@ -146,6 +165,11 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compression string) (*Report, error) {
 	symmetric := !b.opt.Directed || hdr.Symmetric
 	nv := max(b.maxID, hdr.Vertices)
+	var ids []uint64 // with --relabel: the distinct ids, ascending
+	if b.opt.Relabel {
+		ids = b.relabel()
+		nv = uint64(len(ids))
+	}
 	if nv > MaxVertexID+1 {
 		return nil, fmt.Errorf("ingest: %s: %d vertices, more than a graph holds: %w", inputName(b.name), nv, parse.ErrBadInput)
 	}
@@ -155,7 +179,7 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 	if b.opt.Order == store.OrderDegree || b.opt.Order == OrderAuto {
 		perm, iv := degreeOrder(b.degrees(uint32(nv)), workers)
 		if b.opt.Order == OrderAuto {
-			est = b.estimate(perm)
+			est = b.estimate(perm, ids != nil)
 		}
 		if est == nil || est.ChoseDegree {
 			b.renumber(perm, workers)
@@ -189,9 +213,22 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 		InputEdges: b.input, SelfLoopsDropped: b.loops, DuplicatesDropped: dups, Input: input,
 		Options: store.BuildOptions{KeepSelfLoops: b.opt.KeepSelfLoops, KeepDuplicates: b.opt.KeepDuplicates}}
 	if inv != nil {
-		m.VertexOrder, m.IDBase = store.OrderDegree, 0 // ids.bin holds the file's own ids
+		m.VertexOrder = store.OrderDegree
 	}
-	if err := b.write(out, in, m, inv, uint64(hdr.IDBase)); err != nil {
+	var orig func(i int) uint64 // the file's own id of vertex i, for ids.bin
+	base := uint64(hdr.IDBase)
+	switch {
+	case ids != nil && inv != nil:
+		orig = func(i int) uint64 { return ids[inv[i]] + base }
+	case ids != nil:
+		orig = func(i int) uint64 { return ids[i] + base }
+	case inv != nil:
+		orig = func(i int) uint64 { return uint64(inv[i]) + base }
+	}
+	if orig != nil {
+		m.IDBase, m.Relabeled = 0, ids != nil // ids.bin holds the file's own ids
+	}
+	if err := b.write(out, in, m, orig); err != nil {
 		return nil, err
 	}
 	b.phases = append(b.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
@@ -201,6 +238,32 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 		rep.Summary(b.opt.Log)
 	}
 	return rep, nil
+}
+
+// wideEdge is an input edge in the file's ids, before --relabel numbers them.
+type wideEdge struct {
+	u, v uint64
+	w    uint32
+}
+
+// relabel numbers the distinct ids (those of dropped self-loops included) 0..n-1 in
+// ascending order, as the unweighted ingest's --relabel does, turns the wide edges into
+// edges of those numbers, and returns the ids.
+func (b *weightedBuild) relabel() []uint64 {
+	ids := make([]uint64, 0, 2*len(b.wide)+len(b.loopIDs))
+	for _, e := range b.wide {
+		ids = append(ids, e.u, e.v)
+	}
+	ids = append(ids, b.loopIDs...)
+	slices.Sort(ids)
+	ids = slices.Clip(slices.Compact(ids))
+	rank := func(id uint64) uint32 { i, _ := slices.BinarySearch(ids, id); return uint32(i) }
+	b.edges = make([]wedge, len(b.wide))
+	for i, e := range b.wide {
+		b.edges[i] = wedge{rank(e.u), rank(e.v), e.w}
+	}
+	b.wide, b.loopIDs = nil, nil
+	return ids
 }
 
 // degrees are the input degrees the degree order sorts by, as the unweighted ingest
@@ -228,7 +291,7 @@ func (b *weightedBuild) renumber(perm []uint32, workers int) {
 // estimate decides --order auto as the unweighted ingest does (chooseDegree): the lists
 // of a sample of vertices, encoded in the file's order and in the degree order perm, the
 // degree order chosen when it is smaller with its ids.bin.
-func (b *weightedBuild) estimate(perm []uint32) *OrderEstimate {
+func (b *weightedBuild) estimate(perm []uint32, relabeled bool) *OrderEstimate {
 	s := newListSample(int(min(sampleCap, max(b.mem/256, 1<<14))))
 	batch := make([]parse.Edge, 0, 4096)
 	for i, e := range b.edges {
@@ -243,7 +306,10 @@ func (b *weightedBuild) estimate(perm []uint32) *OrderEstimate {
 	deg := func(x uint64) uint32 { return perm[x] }
 	est := &OrderEstimate{SampleRate: uint64(rate), SampledLists: len(s.entries),
 		InputBytes:  rate * sampleBytes(s.entries, in, b.opt.KeepDuplicates),
-		DegreeBytes: rate*sampleBytes(s.entries, deg, b.opt.KeepDuplicates) + store.IDsFileBytes(int64(len(perm)), 4)}
+		DegreeBytes: rate * sampleBytes(s.entries, deg, b.opt.KeepDuplicates)}
+	if !relabeled { // a relabeled graph has its ids.bin in either order
+		est.DegreeBytes += store.IDsFileBytes(int64(len(perm)), 4)
+	}
 	est.ChoseDegree = est.DegreeBytes < est.InputBytes
 	return est
 }
@@ -343,15 +409,15 @@ func (l *wlists) transpose() *wlists {
 	return t
 }
 
-// write stores the lists as a weighted graph, and with inv (a degree order) ids.bin:
-// the file's own id, base included, of each vertex.
-func (b *weightedBuild) write(out, in *wlists, m *store.Manifest, inv []uint32, base uint64) error {
+// write stores the lists as a weighted graph, and with orig ids.bin: the file's own id,
+// base included, of each vertex.
+func (b *weightedBuild) write(out, in *wlists, m *store.Manifest, orig func(int) uint64) error {
 	bl, err := store.Create(b.opt.Dest, store.CreateOptions{Force: b.opt.Force, Log: b.opt.Log, ShardBytes: b.opt.ShardBytes, Weighted: true})
 	if err != nil {
 		return err
 	}
-	if inv != nil {
-		if err := bl.WriteIDs(len(inv), func(i int) uint64 { return uint64(inv[i]) + base }); err != nil {
+	if orig != nil {
+		if err := bl.WriteIDs(int(m.Vertices), orig); err != nil {
 			bl.Abort()
 			return err
 		}

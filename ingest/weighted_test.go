@@ -204,7 +204,7 @@ func TestWeightedRefusals(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "e.txt")
 	os.WriteFile(in, []byte("0 1 9\n"), 0o644)
-	for _, opt := range []Options{{Backend: BackendGPU}, {Relabel: true}, {Mem: 30}} {
+	for _, opt := range []Options{{Backend: BackendGPU}, {Mem: 30}, {Mem: 30, Relabel: true}} {
 		opt.Dest, opt.Weights = filepath.Join(dir, "e.ooc"), true
 		if _, err := File(in, opt); err == nil || !errors.Is(err, parse.ErrBadInput) {
 			t.Errorf("%+v: error %v, want ErrBadInput", opt, err)
@@ -277,71 +277,99 @@ func TestWeightedCanceled(t *testing.T) {
 // that the unweighted pipeline stores for the same edges, in the input and the degree
 // order, directed or not: the weights are a section beside them and change nothing else.
 func TestWeightedSameLists(t *testing.T) {
+	for _, relabel := range []bool{false, true} {
+		for _, order := range []string{store.OrderInput, store.OrderDegree, OrderAuto} {
+			for _, directed := range []bool{false, true} {
+				testWeightedSameLists(t, relabel, order, directed)
+			}
+		}
+	}
+}
+
+// sparse spreads ids over 64 bits (an odd multiplier is a bijection), for --relabel.
+func sparse(x uint64) uint64 { return x * 0x9e3779b97f4a7c15 }
+
+func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bool) {
 	edges, plain := randomWEdges(t, 2000, 30_000)
-	for _, order := range []string{store.OrderInput, store.OrderDegree, OrderAuto} {
-		for _, directed := range []bool{false, true} {
-			dir := t.TempDir()
-			opt := Options{Directed: directed, Order: order, ShardBytes: 16 << 10, Workers: 2}
-			opt.Dest = filepath.Join(dir, "plain.ooc")
-			if _, err := fromEdges(t, plain, opt, parse.Header{}); err != nil {
-				t.Fatal(err)
+	if relabel {
+		for i := range edges {
+			edges[i].U, edges[i].V = sparse(edges[i].U), sparse(edges[i].V)
+			plain[i].U, plain[i].V = sparse(plain[i].U), sparse(plain[i].V)
+		}
+	}
+	dir := t.TempDir()
+	opt := Options{Directed: directed, Order: order, ShardBytes: 16 << 10, Workers: 2, Relabel: relabel}
+	opt.Dest = filepath.Join(dir, "plain.ooc")
+	if _, err := fromEdges(t, plain, opt, parse.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	opt.Dest = filepath.Join(dir, "w.ooc")
+	_, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
+		for _, e := range edges {
+			if err := emit(e); err != nil {
+				return err
 			}
-			opt.Dest = filepath.Join(dir, "w.ooc")
-			_, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
-				for _, e := range edges {
-					if err := emit(e); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := store.Open(filepath.Join(dir, "plain.ooc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := store.Open(opt.Dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	where := fmt.Sprintf("relabel %v order %s directed %v", relabel, order, directed)
+	if a.M.VertexOrder != b.M.VertexOrder || (order != OrderAuto && a.M.VertexOrder != order) || a.M.DuplicatesDropped != b.M.DuplicatesDropped ||
+		a.M.SelfLoopsDropped != b.M.SelfLoopsDropped || len(a.Shards()) != len(b.Shards()) || len(a.Shards()) < 3 {
+		t.Fatalf("%s: manifests differ: order %s/%s, duplicates %d/%d, loops %d/%d, %d/%d shards", where, a.M.VertexOrder, b.M.VertexOrder,
+			a.M.DuplicatesDropped, b.M.DuplicatesDropped, a.M.SelfLoopsDropped, b.M.SelfLoopsDropped, len(a.Shards()), len(b.Shards()))
+	}
+	for i, s := range a.Shards() {
+		for _, sec := range []uint32{store.SecAdj, store.SecDegrees, store.SecOffsets} {
+			x, _ := s.SectionBytes(sec)
+			y, _ := b.Shards()[i].SectionBytes(sec)
+			if !slices.Equal(x, y) {
+				t.Fatalf("%s: shard %d section %d differs", where, i, sec)
 			}
-			a, err := store.Open(filepath.Join(dir, "plain.ooc"))
-			if err != nil {
-				t.Fatal(err)
+		}
+	}
+	for v := range a.NumVertices() {
+		if a.External(v) != b.External(v) {
+			t.Fatalf("%s: vertex %d is %d unweighted, %d weighted", where, v, a.External(v), b.External(v))
+		}
+	}
+	if _, err := store.Verify(opt.Dest); err != nil {
+		t.Fatal(err)
+	}
+	// the weights, in the file's ids
+	ref := map[[2]uint64]uint32{}
+	for _, e := range edges {
+		for _, k := range [][2]uint64{{e.U, e.V}, {e.V, e.U}} {
+			if old, ok := ref[k]; !ok || e.W < old {
+				ref[k] = e.W
 			}
-			defer a.Close()
-			b, err := store.Open(opt.Dest)
-			if err != nil {
-				t.Fatal(err)
+			if directed {
+				break
 			}
-			defer b.Close()
-			where := fmt.Sprintf("order %s directed %v", order, directed)
-			if a.M.VertexOrder != b.M.VertexOrder || (order != OrderAuto && a.M.VertexOrder != order) || a.M.DuplicatesDropped != b.M.DuplicatesDropped ||
-				a.M.SelfLoopsDropped != b.M.SelfLoopsDropped || len(a.Shards()) != len(b.Shards()) || len(a.Shards()) < 3 {
-				t.Fatalf("%s: manifests differ: order %s/%s, duplicates %d/%d, loops %d/%d, %d/%d shards", where, a.M.VertexOrder, b.M.VertexOrder,
-					a.M.DuplicatesDropped, b.M.DuplicatesDropped, a.M.SelfLoopsDropped, b.M.SelfLoopsDropped, len(a.Shards()), len(b.Shards()))
-			}
-			for i, s := range a.Shards() {
-				for _, sec := range []uint32{store.SecAdj, store.SecDegrees, store.SecOffsets} {
-					x, _ := s.SectionBytes(sec)
-					y, _ := b.Shards()[i].SectionBytes(sec)
-					if !slices.Equal(x, y) {
-						t.Fatalf("%s: shard %d section %d differs", where, i, sec)
-					}
-				}
-			}
-			for v := range a.NumVertices() {
-				if a.External(v) != b.External(v) {
-					t.Fatalf("%s: vertex %d is %d unweighted, %d weighted", where, v, a.External(v), b.External(v))
-				}
-			}
-			if _, err := store.Verify(opt.Dest); err != nil {
-				t.Fatal(err)
-			}
-			// the weights, in the file's ids
-			ref := weightRef(edges, directed)
-			for _, s := range b.Out().Shards {
-				for v := s.Lo; v < s.Hi(); v++ {
-					nb, _ := s.Neighbors(nil, v)
-					for k, u := range nb {
-						key := [2]uint32{uint32(b.External(v)), uint32(b.External(u))}
-						if got := s.WeightsOf(v)[k]; got != ref[key] {
-							t.Fatalf("%s: edge %v weighs %d, want %d", where, key, got, ref[key])
-						}
-					}
+		}
+	}
+	if a.M.Relabeled != relabel || b.M.Relabeled != relabel {
+		t.Fatalf("%s: relabeled %v/%v", where, a.M.Relabeled, b.M.Relabeled)
+	}
+	for _, s := range b.Out().Shards {
+		for v := s.Lo; v < s.Hi(); v++ {
+			nb, _ := s.Neighbors(nil, v)
+			for k, u := range nb {
+				key := [2]uint64{b.External(v), b.External(u)}
+				if got := s.WeightsOf(v)[k]; got != ref[key] {
+					t.Fatalf("%s: edge %v weighs %d, want %d", where, key, got, ref[key])
 				}
 			}
 		}

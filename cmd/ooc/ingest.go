@@ -53,9 +53,9 @@ error naming its line. Of duplicate edges the one with the smallest weight is ke
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
 the same both ways, and a directed graph's in-edges carry the weights of their arcs.
 A weighted ingest runs on the CPU (the GPU ingest does not carry weights; -v says so),
-numbers the vertices as --order says (auto chooses as without --weights; --relabel is
-refused), holds the edges in memory, 40 bytes an input edge at most, which must fit in
---mem, and stores the lists the unweighted ingest stores, byte for byte.
+numbers the vertices as --order and --relabel say (auto chooses as without --weights),
+holds the edges in memory, 40 bytes an input edge at most (48 with --relabel), which
+must fit in --mem, and stores the lists the unweighted ingest stores, byte for byte.
 
 The graph is undirected unless --directed: each input edge is stored both ways.
 --directed keeps directions and also stores the transpose (in-edges), which BFS needs;
