@@ -186,6 +186,17 @@ func (p *pipeline) headsLimit() int64 {
 	return p.live() / int64(64*max(p.workers, 1))
 }
 
+// heldBytes is what the numbering's per-vertex arrays hold through phases 1 and 2:
+// --relabel's distinct ids and their index, the degree order's permutation and its
+// inverse. Both phases size their buffers from the long-lived memory less it.
+func (p *pipeline) heldBytes() int64 {
+	n := 8*int64(cap(p.ids)) + 4*int64(cap(p.perm)+cap(p.inv))
+	if p.idx != nil {
+		n += 4 * int64(cap(p.idx.start))
+	}
+	return n
+}
+
 // orderMem is what the degree order's per-vertex arrays may take: half the long-lived
 // memory (the spills keep the rest).
 func (p *pipeline) orderMem() int64 { return p.live() / 2 }

@@ -125,7 +125,7 @@ func (p *pipeline) sizePhase2() int {
 			keys += s.keys
 		}
 	}
-	avail := p.live() - refs*24 - p.pool.used() - 2*int64(max(p.workers, 1))*p.headsLimit()
+	avail := p.live() - p.heldBytes() - refs*24 - p.pool.used() - 2*int64(max(p.workers, 1))*p.headsLimit()
 	perKey := int64(bytesPerTaskKey)
 	for _, s := range p.spills {
 		if s != nil && s.t.fileBytes() > 0 {

@@ -55,6 +55,7 @@ type pipeline struct {
 	storedLoops uint64
 	ids         []uint64       // --relabel: the distinct ids, ascending (0-based)
 	perm, inv   []uint32       // degree order: new number of each vertex (rank with --relabel), and back
+	idx         *idIndex       // --relabel: the ids' index, while phase 1 maps them
 	idBase      uint64         // added to every id written to ids.bin
 	raw         *rawSpill      // --relabel or degree order: the input pairs
 	estimate    *OrderEstimate // the automatic order's choice
@@ -145,12 +146,13 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 }
 
 // sizePhase1 sizes the chunks from the budget: Workers+2 chunks being filled or sorted
-// (8 bytes per key and direction) and an encoding buffer per worker. A budget too small for
-// every core runs fewer workers.
+// (8 bytes per key and direction) and an encoding buffer per worker, beside the
+// numbering's per-vertex arrays (heldBytes; a replay sizes phase 1 again once they
+// exist). A budget too small for every core runs fewer workers.
 func (p *pipeline) sizePhase1() error {
 	for {
 		w := int64(p.workers)
-		avail := p.live() - (w+2)*parseBlock - w*parse.BatchSize*16 - w*encoderFixed
+		avail := p.live() - p.heldBytes() - (w+2)*parseBlock - w*parse.BatchSize*16 - w*encoderFixed
 		p.chunkKeys = int(max(min(avail/(8*((w+2)*int64(p.dirs)+w)), maxChunkKeys), 0))
 		if p.chunkKeys >= minKeys {
 			break

@@ -166,16 +166,38 @@ func (r *rawSpill) add(b []parse.Edge, name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.wide {
-		r.ids = append(r.ids, ids...)
-		// Compact when the unsorted tail outgrows the set: amortized O(log n) per id, and
-		// memory about twice the distinct ids.
-		if len(r.ids) > 2*r.sort+1<<20 {
+		return r.addIDs(ids)
+	}
+	return nil
+}
+
+// addIDs appends a batch's distinct ids to the set, compacting it (sort, dedup) when the
+// unsorted tail outgrows the sorted part: amortized O(log n) per id, and memory about
+// twice the distinct ids. The set grows by an explicit copy whose old and new arrays,
+// both alive during it, count against idsLimit together.
+func (r *rawSpill) addIDs(ids []uint64) error {
+	if need := len(r.ids) + len(ids); need > cap(r.ids) {
+		if len(r.ids) > r.sort {
 			r.compact()
+			need = len(r.ids) + len(ids)
 		}
-		if held := 8 * int64(cap(r.ids)); r.idsLimit > 0 && held > r.idsLimit {
-			return fmt.Errorf("ingest: --relabel holds the distinct ids in memory: %d so far take %s, more than their share of the %s budget (half); raise --mem (to %s at least): %w",
-				r.sort, bytesize.Format(held), bytesize.Format(r.mem), bytesize.Format(2*r.mem), ErrMemTooSmall)
+		if need > cap(r.ids) {
+			n := max(need, 2*r.sort+1<<20)
+			if r.idsLimit > 0 {
+				n = min(n, int(r.idsLimit/8)-cap(r.ids))
+			}
+			if held := 8 * int64(cap(r.ids)+n); n < need || r.idsLimit > 0 && held > r.idsLimit {
+				return fmt.Errorf("ingest: --relabel holds the distinct ids in memory: %d so far need %s while the set grows, more than their share of the %s budget (half); raise --mem (to %s at least): %w",
+					r.sort, bytesize.Format(8*int64(cap(r.ids)+need)), bytesize.Format(r.mem), bytesize.Format(2*r.mem), ErrMemTooSmall)
+			}
+			grown := make([]uint64, len(r.ids), n)
+			copy(grown, r.ids)
+			r.ids = grown
 		}
+	}
+	r.ids = append(r.ids, ids...)
+	if len(r.ids) > 2*r.sort+1<<20 {
+		r.compact()
 	}
 	return nil
 }
@@ -205,6 +227,7 @@ func (p *pipeline) replay(hdr parse.Header) error {
 	var idx *idIndex
 	if p.opt.Relabel {
 		idx = newIDIndex(p.ids)
+		p.idx = idx
 	}
 	if p.countDegrees() {
 		t0 := time.Now()
@@ -258,6 +281,9 @@ func (p *pipeline) replay(hdr parse.Header) error {
 		p.setGroups(func() groupBits { return groupsFor(uint64(len(p.ids))) })
 	}
 	p.idBase = uint64(hdr.IDBase)
+	if err := p.sizePhase1(); err != nil { // beside the arrays just made (heldBytes)
+		return err
+	}
 	var err error
 	p.phaseBytes = p.rawSize()
 	err = p.phase1("partition", p.phaseBytes, func(prog *progress) error {
@@ -275,7 +301,7 @@ func (p *pipeline) replay(hdr parse.Header) error {
 		})
 	})
 	p.raw.close()
-	p.perm = nil
+	p.perm, p.idx = nil, nil
 	return err
 }
 
