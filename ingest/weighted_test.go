@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/store"
 )
@@ -373,5 +375,44 @@ func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bo
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkWeightedIngest ingests a weighted Kronecker text edge list ("u v w") beside
+// the same edges without weights, and reports input edges/s of each: the ratio is the
+// price of the weights' path (in memory, one parser core) against the spilling pipeline.
+//
+//	go test ./ingest -run '^$' -bench WeightedIngest -benchtime 3x -ingest.edges 16000000
+func BenchmarkWeightedIngest(b *testing.B) {
+	scale := max(bits.Len64(uint64(*ingestEdges/16))-1, 4)
+	spec := gen.Spec{Kind: "kron", Scale: scale, EdgeFactor: 16, Seed: 1}
+	dir := b.TempDir()
+	plain, weighted := filepath.Join(dir, "k.txt"), filepath.Join(dir, "kw.txt")
+	if err := writeSpec(plain, spec, gen.Text); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Create(weighted)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gen.WriteWeighted(f, spec, gen.WeightSpec{Lo: 1, Hi: 255}, 0); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	for _, c := range []struct {
+		name, path string
+		weights    bool
+	}{{"unweighted", plain, false}, {"weighted", weighted, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			st, _ := os.Stat(c.path)
+			b.SetBytes(st.Size())
+			for i := range b.N {
+				opt := Options{Dest: filepath.Join(b.TempDir(), fmt.Sprint(i, ".ooc")), Weights: c.weights, Order: store.OrderInput, Backend: BackendCPU}
+				if _, err := File(c.path, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(spec.Edges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+		})
 	}
 }

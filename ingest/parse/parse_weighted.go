@@ -156,22 +156,55 @@ func (p *wparser) parseLine(t []byte, emit func(WEdge) error) error {
 	if len(t) == 0 || t[0] == '#' || t[0] == '%' {
 		return nil
 	}
-	f := fields(t)
-	if len(f) != 3 {
+	f, n := fields(t)
+	if n != 3 {
 		return p.errorf(`expected "u v weight" (three columns with --weights), got %q`, t)
 	}
 	return p.edge(f[0], f[1], f[2], 0, emit)
 }
 
-func fields(t []byte) []string {
-	return strings.FieldsFunc(string(t), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+// fields splits a line at blanks and commas into at most 4 fields (without allocating)
+// and returns how many it found (4 meaning 4 or more).
+func fields(t []byte) (f [4][]byte, n int) {
+	for i := 0; i < len(t) && n < 4; {
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == ',') {
+			i++
+		}
+		j := i
+		for j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != ',' {
+			j++
+		}
+		if j > i {
+			f[n] = t[i:j]
+			n++
+		}
+		i = j
+	}
+	return f, n
+}
+
+// parseUint parses decimal digits as strconv.ParseUint(s, 10, 64) does, without
+// converting to a string.
+func parseUint(s []byte) (uint64, bool) {
+	if len(s) == 0 || len(s) > 20 {
+		return 0, false
+	}
+	var x uint64
+	for _, c := range s {
+		d := uint64(c - '0')
+		if d > 9 || x > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		x = x*10 + d
+	}
+	return x, true
 }
 
 // edge parses and emits one edge; base is 1 for 1-based formats.
-func (p *wparser) edge(us, vs, ws string, base uint64, emit func(WEdge) error) error {
-	u, err1 := strconv.ParseUint(us, 10, 64)
-	v, err2 := strconv.ParseUint(vs, 10, 64)
-	if err1 != nil || err2 != nil {
+func (p *wparser) edge(us, vs, ws []byte, base uint64, emit func(WEdge) error) error {
+	u, ok1 := parseUint(us)
+	v, ok2 := parseUint(vs)
+	if !ok1 || !ok2 {
 		return p.errorf("expected two non-negative integer vertex ids, got %q %q", us, vs)
 	}
 	if u < base || v < base {
@@ -194,10 +227,11 @@ func (p *wparser) edge(us, vs, ws string, base uint64, emit func(WEdge) error) e
 
 // weight parses a weight: an unsigned 32-bit integer, or in a real MatrixMarket file a
 // number with no fractional part.
-func (p *wparser) weight(s string) (uint32, error) {
-	if w, err := strconv.ParseUint(s, 10, 32); err == nil {
+func (p *wparser) weight(b []byte) (uint32, error) {
+	if w, ok := parseUint(b); ok && w <= math.MaxUint32 {
 		return uint32(w), nil
 	}
+	s := string(b)
 	if strings.HasPrefix(s, "-") {
 		return 0, p.errorf("negative weight %s: weights are integers from 0 to %d", s, uint32(math.MaxUint32))
 	}
@@ -242,14 +276,12 @@ func (p *wparser) mtxLine(t []byte, emit func(WEdge) error) error {
 	if len(t) == 0 || t[0] == '%' {
 		return nil
 	}
-	f := fields(t)
+	f, nf := fields(t)
 	if !p.sized {
 		var n [3]uint64
-		ok := len(f) == 3
+		ok := nf == 3
 		for i := 0; ok && i < 3; i++ {
-			var err error
-			n[i], err = strconv.ParseUint(f[i], 10, 64)
-			ok = err == nil
+			n[i], ok = parseUint(f[i])
 		}
 		if !ok {
 			return p.errorf(`expected the size line "rows cols entries", got %q`, t)
@@ -258,7 +290,7 @@ func (p *wparser) mtxLine(t []byte, emit func(WEdge) error) error {
 		p.res.Header = Header{Vertices: max(n[0], n[1]), Entries: n[2], Symmetric: p.res.Header.Symmetric, IDBase: 1}
 		return nil
 	}
-	if len(f) != 3 {
+	if nf != 3 {
 		return p.errorf(`expected an entry "i j value" (three columns with --weights), got %q`, t)
 	}
 	return p.edge(f[0], f[1], f[2], 1, emit)
@@ -268,6 +300,9 @@ func (p *wparser) mtxLine(t []byte, emit func(WEdge) error) error {
 func (p *wparser) dimacsLine(t []byte, emit func(WEdge) error) error {
 	if len(t) == 0 || t[0] == 'c' {
 		return nil
+	}
+	if bf, n := fields(t); n == 4 && len(bf[0]) == 1 && bf[0][0] == 'a' && p.sized {
+		return p.edge(bf[1], bf[2], bf[3], 1, emit)
 	}
 	f := strings.Fields(string(t))
 	switch {
@@ -288,8 +323,6 @@ func (p *wparser) dimacsLine(t []byte, emit func(WEdge) error) error {
 		return p.errorf("second p line (the first is line %d)", p.hdrLine)
 	case f[0] == "a" && !p.sized:
 		return p.errorf(`arc before the "p sp N M" line`)
-	case f[0] == "a" && len(f) == 4:
-		return p.edge(f[1], f[2], f[3], 1, emit)
 	}
 	return p.errorf(`expected an arc "a u v w", got %q`, t)
 }
