@@ -13,6 +13,7 @@ import (
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -24,7 +25,7 @@ const GPUMargin = 512 << 20
 
 // gpuEngine is the "gpu" backend: the graph placed on device 0 by package gpu's memory
 // plan, BFS by bfs/bfs.cu, Afforest by afforest/afforest.cu, PageRank by
-// pagerank/pagerank.cu and k-core by kcore/kcore.cu.
+// pagerank/pagerank.cu, k-core by kcore/kcore.cu and SSSP by sssp/sssp.cu.
 type gpuEngine struct {
 	dev *cuda.Device
 	dg  *gpu.Graph
@@ -32,6 +33,7 @@ type gpuEngine struct {
 	cc  *afforest.GPU
 	pr  *pagerank.GPU
 	kc  *kcore.GPU
+	sp  *sssp.GPU
 	opt Options
 }
 
@@ -40,7 +42,7 @@ func gpuWork(g *store.Graph, opt Options) []gpu.Item {
 	shards := gpu.Sizes(g)
 	n := g.NumVertices()
 	return gpu.Largest(bfs.DeviceState(n, shards), afforest.DeviceState(n, opt.ccOptions()),
-		pagerank.DeviceState(n, shards), kcore.DeviceState(n))
+		pagerank.DeviceState(n, shards), kcore.DeviceState(n), sssp.DeviceState(n, shards))
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
@@ -77,6 +79,9 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 	}
 	if err == nil {
 		e.kc, err = kcore.NewGPU(dg)
+	}
+	if err == nil {
+		e.sp, err = sssp.NewGPU(dg)
 	}
 	if err != nil {
 		e.Close()
@@ -120,9 +125,17 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 	return r, nil
 }
 
-// SSSP has no GPU version yet.
-func (e *gpuEngine) SSSP(uint32, SSSPOptions) (*SSSPResult, error) {
-	return nil, fmt.Errorf("gpu: sssp has no GPU version yet (use the cpu backend): %w", ErrUnsupported)
+// SSSP runs frontier-based Bellman-Ford on the device (sssp.GPU); opt.Delta means nothing
+// there. The weights are checked as the CPU engine checks them (EdgeWeights).
+func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
+	if _, err := EdgeWeights(e.dg.G, opt); err != nil {
+		return nil, err
+	}
+	r, err := e.sp.Run(src, opt.UnitWeights, opt.Parents)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	return r, nil
 }
 
 // Plan says what is where, for -v and --json.
@@ -156,6 +169,9 @@ func (e *gpuEngine) Close() error {
 	}
 	if e.kc != nil {
 		closers = append(closers, e.kc.Close)
+	}
+	if e.sp != nil {
+		closers = append(closers, e.sp.Close)
 	}
 	for _, close := range closers {
 		if cerr := close(); err == nil {

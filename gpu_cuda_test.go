@@ -18,6 +18,7 @@ import (
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -308,5 +309,5 @@ func TestStreamModes(t *testing.T) {
 func work(g *store.Graph) []gpu.Item {
 	n := g.NumVertices()
 	return gpu.Largest(bfs.DeviceState(n, gpu.Sizes(g)), afforest.DeviceState(n, afforest.Options{}),
-		pagerank.DeviceState(n, gpu.Sizes(g)), kcore.DeviceState(n))
+		pagerank.DeviceState(n, gpu.Sizes(g)), kcore.DeviceState(n), sssp.DeviceState(n, gpu.Sizes(g)))
 }

@@ -21,6 +21,9 @@ type DevShard struct {
 	Lo, N         uint32
 	Edges         uint64
 	AdjPinned     bool // Adj is pinned host memory: list reads cross the link
+	// W is the device alias of the shard's WEIGHTS section in pinned host memory (read
+	// zero-copy, outside the plan's device budget), or 0 when the graph has no weights.
+	W cuda.DevPtr
 }
 
 // Graph is a graph placed on a device by a Plan.
@@ -211,6 +214,11 @@ func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, err
 		return ds, err
 	}
 	ds.AdjPinned = pl.AdjAt == Pinned && len(s.Adj) > 0
+	if len(s.Weights) > 0 {
+		if ds.W, err = alias(u32bytes(s.Weights)); err != nil {
+			return ds, err
+		}
+	}
 	return ds, nil
 }
 

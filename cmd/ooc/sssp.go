@@ -23,8 +23,8 @@ func init() {
 
 const ssspHelp = `
 Usage: ooc sssp [--src V|random] [--seed N] [--delta D] [--unit-weights] [-o FILE]
-                [--text] [--validate] [-v] [--json] [--backend auto|cpu] [--workers N]
-                [GRAPH]
+                [--text] [--validate] [-v] [--json] [--backend auto|cpu|gpu] [--vram SIZE]
+                [--workers N] [GRAPH]
 
 Single-source shortest paths over the out-edges by delta-stepping (Meyer and Sanders,
 2003, organized as the GAP benchmark suite's sssp): vertices wait in bins of width
@@ -59,7 +59,11 @@ columns id, distance and parent (null where unreached), ` + parquetHelp + `
 --validate computes the distances again with Dijkstra's algorithm and checks that every
 one is equal, and that the parents form a shortest-path tree.
 
-There is no GPU version yet: --backend gpu is refused, auto runs on the CPU.
+On the GPU (--backend gpu, or auto when this build has CUDA and a GPU is usable) the
+distances are found by frontier-based Bellman-Ford rounds with atomic minima (--delta
+means nothing there; the steps are the rounds), then the same parents; the graph is
+placed within --vram and the lists that do not fit, and the weights, are read zero-copy
+over the link.
 
 Examples:
   ooc ingest --weights --directed road.gr && ooc sssp --src 1 --validate road.ooc
@@ -137,7 +141,7 @@ func runSSSP(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := openCPUEngine(e, "sssp", g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc"
 )
 
 // The graph of bfsGraph: the path 0-1-2-3, the edge 4-5 apart and the isolated vertex 6.
@@ -70,7 +72,6 @@ func TestSSSPBadArgs(t *testing.T) {
 	for _, args := range [][]string{
 		{"--src", "6"}, // isolated
 		{"--src", "7"}, // not a vertex
-		{"--backend", "gpu"},
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
 		{"--delta", "-1"},
@@ -80,6 +81,11 @@ func TestSSSPBadArgs(t *testing.T) {
 		code, _, stderr := runCLI(t, "", append([]string{"sssp", "--unit-weights", dir}, args...)...)
 		if code != exitUsage || !strings.HasPrefix(stderr, "ooc sssp: ") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "sssp", "--unit-weights", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
+		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
+			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
 		}
 	}
 	corruptGraph(t, dir)

@@ -1,0 +1,188 @@
+//go:build cuda
+
+package sssp
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/oocgraph/ooc/gpu"
+	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/store"
+)
+
+const gpuBlock = 256
+
+// GPU computes shortest paths on a graph placed on the device by package gpu (sssp.cu):
+// frontier-based Bellman-Ford rounds with atomicMin on the distances, which end with the
+// same (exact) distances as Run, and the same parents (see Parents).
+type GPU struct {
+	dg  *gpu.Graph
+	mod *cuda.Module
+}
+
+// NewGPU loads sssp.cu's kernels for runs on dg.
+func NewGPU(dg *gpu.Graph) (*GPU, error) {
+	g := &GPU{dg: dg}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		g.mod, err = c.Load("sssp", Fatbin)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Close unloads the kernels.
+func (g *GPU) Close() error {
+	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
+		err := c.Unload(g.mod)
+		g.mod = nil
+		return err
+	})
+}
+
+// Run computes the distances from src with the graph's stored weights, or with every
+// weight 1 when unit is set; with parents it also fills Result.Parent. Result.Delta is 0:
+// the rounds use no bins. A step is a round: Bin is its number.
+func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
+	dg := g.dg
+	n := dg.N
+	if src >= n {
+		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
+	}
+	wts := make([]uint64, len(dg.Out)+1)
+	if !unit {
+		for i, s := range dg.Out {
+			if s.W == 0 && s.Edges > 0 {
+				return nil, fmt.Errorf("sssp: %s has no edge weights on the device", dg.G.Dir)
+			}
+			wts[i] = uint64(s.W)
+		}
+	}
+	// where each vertex's weights start in its shard's WEIGHTS section
+	wOff := make([]uint32, n+1)
+	if !unit {
+		for _, s := range dg.G.Out().Shards {
+			var sum uint64
+			for i, d := range s.Degrees {
+				wOff[s.Lo+uint32(i)] = uint32(sum)
+				sum += uint64(d)
+			}
+			if sum != uint64(len(s.Weights)) || sum > math.MaxUint32 {
+				return nil, fmt.Errorf("sssp: shard %s holds %d weights for %d out-edges", s.Path, len(s.Weights), sum)
+			}
+		}
+	}
+	uflag := uint32(0)
+	if unit {
+		uflag = 1
+	}
+	res := &Result{Source: src}
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		dg.Work.Reset()
+		st := takeState(dg.Work, n, len(dg.Out))
+		if err := dg.Work.Err(); err != nil {
+			return err
+		}
+		m := g.mod
+		t0 := time.Now()
+		if err := c.HtoD(st.wts.Ptr(), unsafe.Pointer(&wts[0]), 8*int64(len(wts))); err != nil {
+			return err
+		}
+		if err := c.HtoD(st.wOff.Ptr(), unsafe.Pointer(&wOff[0]), 4*int64(len(wOff))); err != nil {
+			return err
+		}
+		if err := c.Memset32(st.dist.Ptr(), math.MaxUint32, int64(n)); err != nil {
+			return err
+		}
+		if err := c.Memset32(st.stamp.Ptr(), 0, int64(n)); err != nil {
+			return err
+		}
+		zero := uint32(0)
+		if err := c.HtoD(st.dist.Ptr()+cuda.DevPtr(4*src), unsafe.Pointer(&zero), 4); err != nil {
+			return err
+		}
+		if err := c.HtoD(st.queues[0].Ptr(), unsafe.Pointer(&src), 4); err != nil {
+			return err
+		}
+		cnt := st.counters.Ptr()
+		if err := c.Memset32(cnt, 0, 8); err != nil {
+			return err
+		}
+		if err := c.Memset32(cnt+8*cntBad, math.MaxUint32, 1); err != nil {
+			return err
+		}
+		a, b := 0, 1
+		var edges uint64
+		for qn, round := uint32(1), uint32(1); qn > 0; round++ {
+			t := time.Now()
+			if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
+				return err
+			}
+			if err := launchSpRelax(c, m, dg.Grid(uint64(qn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
+				st.wOff.Ptr(), uflag, st.queues[a].Ptr(), qn, st.dist.Ptr(), st.stamp.Ptr(), round, st.queues[b].Ptr(),
+				cnt+8*cntNext, cnt+8*cntEdges, cnt+8*cntBad); err != nil {
+				return err
+			}
+			var w [3]uint64
+			if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 24); err != nil {
+				return err
+			}
+			if bad := uint32(w[cntBad]); bad != math.MaxUint32 {
+				return fmt.Errorf("sssp: the distance to vertex %d exceeds %d", bad, uint32(Inf-1))
+			}
+			res.Steps = append(res.Steps, StepStat{Bin: uint64(round), Frontier: uint64(qn), Edges: w[cntEdges] - edges,
+				Seconds: time.Since(t).Seconds()})
+			edges = w[cntEdges]
+			qn = uint32(w[cntNext])
+			a, b = b, a
+		}
+		res.Seconds = time.Since(t0).Seconds()
+		res.Dist = make([]uint32, n)
+		if err := c.DtoH(unsafe.Pointer(&res.Dist[0]), st.dist.Ptr(), 4*int64(n)); err != nil {
+			return err
+		}
+		if !parents {
+			return nil
+		}
+		par := st.stamp.Ptr()
+		if err := c.Memset32(par, math.MaxUint32, int64(n)); err != nil {
+			return err
+		}
+		for i, s := range dg.Out {
+			if s.N == 0 {
+				continue
+			}
+			if err := launchSpParents(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N, int32(i),
+				st.wts.Ptr(), st.wOff.Ptr(), uflag, st.dist.Ptr(), src, par); err != nil {
+				return err
+			}
+		}
+		res.Parent = make([]uint32, n)
+		return c.DtoH(unsafe.Pointer(&res.Parent[0]), par, 4*int64(n))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if parents {
+		res.Parent[src] = src
+	}
+	for _, d := range res.Dist {
+		if d != Inf {
+			res.Reached++
+		}
+	}
+	if dg.Log != nil {
+		var e uint64
+		for _, s := range res.Steps {
+			e += s.Edges
+		}
+		fmt.Fprintf(dg.Log, "sssp: %d rounds on the device in %.3f ms; %d edges relaxed\n", len(res.Steps), 1e3*res.Seconds, e)
+	}
+	return res, nil
+}

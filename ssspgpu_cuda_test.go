@@ -1,0 +1,185 @@
+//go:build cuda
+
+package ooc_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+	"github.com/oocgraph/ooc/validate"
+)
+
+// checkSSSP runs SSSP with parents from each of srcs on the GPU at every budget of bs and
+// compares with the CPU engine (distances, parents and vertices reached exactly equal)
+// and with Dijkstra (validate: distances equal, parents a shortest-path tree).
+func checkSSSP(t *testing.T, name string, g *store.Graph, opt ooc.SSSPOptions, srcs []uint32, bs []int64) {
+	t.Helper()
+	opt.Parents = true
+	cpu, err := ooc.Open(g, "cpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	w, err := ooc.EdgeWeights(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]*ooc.SSSPResult, len(srcs))
+	for i, src := range srcs {
+		if want[i], err = cpu.SSSP(src, opt); err != nil {
+			t.Fatalf("%s: cpu sssp from %d: %v", name, src, err)
+		}
+	}
+	for _, b := range bs {
+		e, err := ooc.Open(g, "gpu", ooc.Options{VRAM: b})
+		if err != nil {
+			t.Fatalf("%s: vram %d: %v", name, b, err)
+		}
+		for i, src := range srcs {
+			at := fmt.Sprintf("%s vram %d src %d", name, b, src)
+			got, err := e.SSSP(src, opt)
+			if err != nil {
+				t.Fatalf("%s: %v", at, err)
+			}
+			if !slices.Equal(got.Dist, want[i].Dist) {
+				v := 0
+				for got.Dist[v] == want[i].Dist[v] {
+					v++
+				}
+				t.Fatalf("%s: dist[%d] = %d, cpu says %d", at, v, got.Dist[v], want[i].Dist[v])
+			}
+			if !slices.Equal(got.Parent, want[i].Parent) {
+				v := 0
+				for got.Parent[v] == want[i].Parent[v] {
+					v++
+				}
+				t.Fatalf("%s: parent[%d] = %d, cpu says %d", at, v, got.Parent[v], want[i].Parent[v])
+			}
+			if got.Reached != want[i].Reached {
+				t.Errorf("%s: reached %d, cpu %d", at, got.Reached, want[i].Reached)
+			}
+			if err := validate.SSSP(g, w, src, got.Dist); err != nil {
+				t.Fatalf("%s: %v", at, err)
+			}
+			if err := validate.SSSPParents(g, w, src, got.Dist, got.Parent); err != nil {
+				t.Fatalf("%s: %v", at, err)
+			}
+		}
+		checkMemory(t, name, e, b)
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSSSPGPUCases: the edge cases with every weight 1 (the BFS levels; the empty graph
+// has no source on either backend).
+func TestSSSPGPUCases(t *testing.T) {
+	needGPU(t)
+	for _, c := range testgraph.Cases() {
+		for _, shard := range []int64{0, 64} {
+			g := testgraph.BuildWithLoops(t, c.N, c.Edges, c.Directed, shard)
+			name := fmt.Sprintf("%s/shard%d", c, shard)
+			if c.N == 0 {
+				e, err := ooc.Open(g, "gpu", ooc.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true}); err == nil {
+					t.Errorf("%s: sssp from 0 on the empty graph: no error", name)
+				}
+				e.Close()
+				continue
+			}
+			srcs := []uint32{0, c.N - 1}
+			checkSSSP(t, name, g, ooc.SSSPOptions{UnitWeights: true}, srcs, budgets(t, g))
+		}
+	}
+}
+
+// randomWeighted is a random weighted graph of n vertices with about m edges, weights in
+// [1, maxW], plus three hubs with lists of many blocks (warp-shared on the device).
+func randomWeighted(r *rand.Rand, n uint32, m int, maxW uint32) []parse.WEdge {
+	var edges []parse.WEdge
+	for range m {
+		edges = append(edges, parse.WEdge{U: r.Uint64N(uint64(n)), V: r.Uint64N(uint64(n)), W: 1 + r.Uint32N(maxW)})
+	}
+	for h := range 3 {
+		for range min(int(n)-1, 5000) {
+			edges = append(edges, parse.WEdge{U: uint64(h * 7), V: r.Uint64N(uint64(n)), W: 1 + r.Uint32N(maxW)})
+		}
+	}
+	return append(edges, parse.WEdge{U: uint64(n - 1), V: uint64(n - 1), W: 1}) // fixes n
+}
+
+func TestSSSPGPURandom(t *testing.T) {
+	needGPU(t)
+	s := *seed
+	if s == 0 {
+		s = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d", s)
+	r := rand.New(rand.NewPCG(s, 21))
+	type spec struct {
+		n     uint32
+		m     int
+		maxW  uint32
+		shard int64
+	}
+	for _, sp := range []spec{{1000, 5000, 255, 0}, {1000, 5000, 2, 2048}, {20000, 200000, 255, 1 << 16}, {50000, 60000, 1 << 20, 1 << 15}} {
+		for _, directed := range []bool{false, true} {
+			g := ingestWeighted(t, randomWeighted(r, sp.n, sp.m, sp.maxW), directed, sp.shard)
+			name := fmt.Sprintf("random(n=%d,m=%d,w<=%d,shard=%d,directed=%v)", sp.n, sp.m, sp.maxW, sp.shard, directed)
+			srcs := []uint32{0, uint32(r.IntN(int(sp.n)))}
+			checkSSSP(t, name, g, ooc.SSSPOptions{}, srcs, budgets(t, g))
+			checkSSSP(t, name+" unit", g, ooc.SSSPOptions{UnitWeights: true}, srcs[:1], budgets(t, g)[:2])
+		}
+	}
+}
+
+// TestSSSPGPUUnitIsBFS: with every weight 1 the GPU's distances are the GPU BFS levels.
+func TestSSSPGPUUnitIsBFS(t *testing.T) {
+	needGPU(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	g := testgraph.Build(t, 5000, testgraph.Random(r, 5000, 20000), false, 1<<14)
+	e, err := ooc.Open(g, "gpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	sp, err := e.SSSP(3, ooc.SSSPOptions{UnitWeights: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.BFS(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sp.Dist, b.Level) {
+		t.Fatal("unit-weight distances differ from the BFS levels")
+	}
+}
+
+// TestSSSPGPUPath: a weighted path of 10^5 vertices (10^5 rounds), resident and pinned,
+// both ways.
+func TestSSSPGPUPath(t *testing.T) {
+	needGPU(t)
+	const n = 100000
+	r := rand.New(rand.NewPCG(7, 7))
+	var path []parse.WEdge
+	for i := uint64(0); i+1 < n; i++ {
+		path = append(path, parse.WEdge{U: i, V: i + 1, W: 1 + r.Uint32N(255)})
+	}
+	for _, directed := range []bool{false, true} {
+		g := ingestWeighted(t, path, directed, 1<<16)
+		bs := budgets(t, g)
+		checkSSSP(t, fmt.Sprintf("path1e5/directed=%v", directed), g, ooc.SSSPOptions{}, []uint32{0, n / 2}, []int64{bs[0], bs[1]})
+	}
+}
