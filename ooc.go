@@ -68,8 +68,7 @@ const (
 	DefaultPageRankMaxIters  = pagerank.DefaultMaxIters
 )
 
-// ErrUnsupported is matched by errors for an algorithm that the backend does not run
-// (so far, SSSP on the GPU).
+// ErrUnsupported is matched by errors for an algorithm that the backend does not run.
 var ErrUnsupported = errors.New("not supported by this backend")
 
 // Unreached marks a vertex the BFS did not reach, in both Parent and Level.
