@@ -21,6 +21,20 @@ const (
 // CPU ingest finishes in about the time a CUDA context takes to start.
 const gpuMinBytes = 64 << 20
 
+// gpuMinMem is the smallest --mem the automatic backend takes to the GPU: the driver's
+// context and the pinned staging buffers hold a few hundred MiB of host memory (0.47-1.2
+// GiB measured on kron23 and kron26), which a smaller budget could not honour.
+const gpuMinMem = 1 << 30
+
+// autoLeavesToCPU says why the automatic backend keeps an input on the CPU whatever its
+// size, or "" when it may take it to the GPU.
+func autoLeavesToCPU(opt Options) string {
+	if (opt.Backend == "" || opt.Backend == BackendAuto) && opt.Mem > 0 && opt.Mem < gpuMinMem {
+		return fmt.Sprintf("leaves budgets under %d MiB (--mem) to the CPU", gpuMinMem>>20)
+	}
+	return ""
+}
+
 // gpuSkip is the error of a GPU ingest that did not take the input, or gave it up,
 // and left nothing behind: the CPU ingest runs instead (an error with --backend gpu).
 type gpuSkip struct {
@@ -51,7 +65,7 @@ func gpuEligible(r io.Reader, size int64, opt Options) string {
 	case (opt.Backend == "" || opt.Backend == BackendAuto) && size < gpuMinBytes:
 		return fmt.Sprintf("leaves inputs under %d MiB to the CPU", gpuMinBytes>>20)
 	}
-	return ""
+	return autoLeavesToCPU(opt)
 }
 
 // gpuEdgesEligible says why the GPU ingest cannot take FromEdges' input, or "" when it
@@ -64,7 +78,7 @@ func gpuEdgesEligible(hdr parse.Header, opt Options) string {
 	case (opt.Backend == "" || opt.Backend == BackendAuto) && hdr.Entries < gpuMinBytes/8:
 		return fmt.Sprintf("leaves inputs of under %d edges to the CPU", gpuMinBytes/8)
 	}
-	return ""
+	return autoLeavesToCPU(opt)
 }
 
 // fromEdgesGPU is fileFromGPU for FromEdges: after a skip the CPU pipeline calls produce

@@ -56,3 +56,34 @@ func writeEdgeFile(t *testing.T, edges []parse.Edge) string {
 	f.Close()
 	return path
 }
+
+// TestAutoBackendMemFloor: the automatic backend leaves a --mem below the GPU ingest's
+// host floor to the CPU, for files and generators alike; an explicit --backend gpu and
+// the default budget are not held back by it.
+func TestAutoBackendMemFloor(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "edges")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	big := parse.Header{Entries: 1 << 30}
+	for _, c := range []struct {
+		opt  Options
+		held bool
+	}{
+		{Options{Mem: 48 << 20}, true},
+		{Options{Mem: gpuMinMem - 1, Backend: BackendAuto}, true},
+		{Options{Mem: gpuMinMem}, false},
+		{Options{}, false},
+		{Options{Mem: 48 << 20, Backend: BackendGPU}, false},
+	} {
+		file := gpuEligible(f, 1<<40, c.opt)
+		gen := gpuEdgesEligible(big, c.opt)
+		if held := strings.Contains(file, "--mem"); held != c.held {
+			t.Errorf("%+v: file %q, want held back %v", c.opt, file, c.held)
+		}
+		if held := strings.Contains(gen, "--mem"); held != c.held {
+			t.Errorf("%+v: generator %q, want held back %v", c.opt, gen, c.held)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func kcoreGraph(t *testing.T) string {
 
 func TestKCoreCommand(t *testing.T) {
 	dir := kcoreGraph(t)
-	code, stdout, stderr := runCLI(t, "", "kcore", "--validate", dir)
+	code, stdout, stderr := runCLI(t, "", "kcore", "--validate", "--backend", "cpu", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -35,7 +35,7 @@ func TestKCoreCommand(t *testing.T) {
 			t.Errorf("summary %q lacks %q", stdout, want)
 		}
 	}
-	code, stdout, stderr = runCLI(t, "", "kcore", "--text", "-v", dir)
+	code, stdout, stderr = runCLI(t, "", "kcore", "--text", "-v", "--backend", "cpu", dir)
 	if code != exitOK || stdout != "0 2\n1 2\n2 2\n3 1\n4 0\n" {
 		t.Fatalf("text: exit %d, %q (%s)", code, stdout, stderr)
 	}
@@ -47,7 +47,7 @@ func TestKCoreCommand(t *testing.T) {
 func TestKCoreJSONAndFile(t *testing.T) {
 	dir := kcoreGraph(t)
 	out := filepath.Join(t.TempDir(), "core.bin")
-	code, stdout, stderr := runCLI(t, "", "kcore", "--json", "--validate", "-o", out, dir)
+	code, stdout, stderr := runCLI(t, "", "kcore", "--backend", "cpu", "--json", "--validate", "-o", out, dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -28,7 +28,7 @@ var prWant = []float32{float32(0.15 / 3), float32(0.05 + 0.85*2*0.05), float32(0
 
 func TestPageRankCommand(t *testing.T) {
 	dir := prGraph(t)
-	code, stdout, stderr := runCLI(t, "", "pagerank", "--text", "--top", "2", dir)
+	code, stdout, stderr := runCLI(t, "", "pagerank", "--backend", "cpu", "--text", "--top", "2", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -44,7 +44,7 @@ func TestPageRankCommand(t *testing.T) {
 
 func TestPageRankJSONValidate(t *testing.T) {
 	dir := prGraph(t)
-	code, stdout, stderr := runCLI(t, "", "pagerank", "--json", "--validate", "--top", "1", "--tolerance", "1e-6", "-v", dir)
+	code, stdout, stderr := runCLI(t, "", "pagerank", "--backend", "cpu", "--json", "--validate", "--top", "1", "--tolerance", "1e-6", "-v", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -15,7 +15,7 @@ import (
 
 func TestSSSPCommand(t *testing.T) {
 	dir := bfsGraph(t)
-	code, stdout, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", "--text", "-v", dir)
+	code, stdout, stderr := runCLI(t, "", "sssp", "--backend", "cpu", "--unit-weights", "--src", "0", "--text", "-v", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -32,7 +32,7 @@ func TestSSSPCommand(t *testing.T) {
 func TestSSSPJSONAndFile(t *testing.T) {
 	dir := bfsGraph(t)
 	out := filepath.Join(t.TempDir(), "dist.bin")
-	code, stdout, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "5", "--json", "--validate", "--delta", "3", "-o", out, dir)
+	code, stdout, stderr := runCLI(t, "", "sssp", "--backend", "cpu", "--unit-weights", "--src", "5", "--json", "--validate", "--delta", "3", "-o", out, dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
