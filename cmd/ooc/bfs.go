@@ -147,18 +147,11 @@ func runBFS(e *env, args []string) error {
 	case a.sources > 1 && a.out != "":
 		return usagef("-o writes one result; drop --sources or -o")
 	}
-	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
-	if err != nil {
-		return err
-	}
-	g, _, err := openGraph(pos)
+	dest, g, err := openResultGraph(e, "bfs", pos, a.out, a.text, a.json, a.force, a.validate)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if err := checkMemory("bfs", g, a.validate); err != nil {
-		return err
-	}
 	if err := checkSources(a.sources, g); err != nil {
 		return err
 	}
@@ -403,6 +396,25 @@ func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error)
 		return nil, usagef("-o %s writes Parquet; --text writes lines: drop one", out)
 	}
 	return checkOutput(e, out, force)
+}
+
+// openResultGraph does what every result command (bfs, cc, kcore, pagerank, sssp) does
+// before its engine opens: it checks the output, opens the graph and checks the memory
+// the command will take. The caller closes the graph.
+func openResultGraph(e *env, cmd string, pos []string, out string, text, asJSON, force, validate bool) (*output, *store.Graph, error) {
+	dest, err := resultOutput(e, out, text, asJSON, force)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, _, err := openGraph(pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkMemory(cmd, g, validate); err != nil {
+		g.Close()
+		return nil, nil, err
+	}
+	return dest, g, nil
 }
 
 // putIDInfo writes the id base and flags words of a result header.

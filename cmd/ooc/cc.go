@@ -90,18 +90,11 @@ func runCC(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
-	if err != nil {
-		return err
-	}
-	g, _, err := openGraph(pos)
+	dest, g, err := openResultGraph(e, "cc", pos, a.out, a.text, a.json, a.force, a.validate)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if err := checkMemory("cc", g, a.validate); err != nil {
-		return err
-	}
 	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err

@@ -129,18 +129,11 @@ func runPageRank(e *env, args []string) error {
 	case a.top < 0:
 		return usagef("--top %d: want 0 or more", a.top)
 	}
-	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
-	if err != nil {
-		return err
-	}
-	g, _, err := openGraph(pos)
+	dest, g, err := openResultGraph(e, "pagerank", pos, a.out, a.text, a.json, a.force, a.validate)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if err := checkMemory("pagerank", g, a.validate); err != nil {
-		return err
-	}
 	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
 	if err != nil {
 		return err

@@ -124,18 +124,11 @@ func runSSSP(e *env, args []string) error {
 	if a.delta > uint(^uint32(0)) {
 		return usagef("--delta %d: want at most %d", a.delta, ^uint32(0))
 	}
-	dest, err := resultOutput(e, a.out, a.text, a.json, a.force)
-	if err != nil {
-		return err
-	}
-	g, _, err := openGraph(pos)
+	dest, g, err := openResultGraph(e, "sssp", pos, a.out, a.text, a.json, a.force, a.validate)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if err := checkMemory("sssp", g, a.validate); err != nil {
-		return err
-	}
 	opt := ooc.SSSPOptions{Delta: uint32(a.delta), UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
 	srcs, err := pickSources(g, a.src, 1, a.seed)
 	if err != nil {
