@@ -22,10 +22,13 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
@@ -437,10 +440,43 @@ func (c *Ctx) LaunchOn(s *Stream, m *Module, name string, grid, block int, args 
 	if len(args) == 0 {
 		args = []uint64{0}
 	}
+	if faultKernel != "" && (faultKernel == name || faultKernel == "any") {
+		args = c.faulty(args)
+	}
 	a := (*C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
 	defer C.free(unsafe.Pointer(a))
 	copy(unsafe.Slice((*uint64)(unsafe.Pointer(a)), len(args)), args)
 	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, s.handle(), a, C.int(len(args))))
+}
+
+// faultKernel names the kernel (or "any") whose launches get a fault injected (faulty):
+// OOC_TEST_CUDA_FAULT, honoured only by test binaries, so that tests can see how a
+// kernel's fault surfaces through the commands (exit 1 naming the CUDA error).
+var faultKernel = func() string {
+	if !testing.Testing() {
+		return ""
+	}
+	return os.Getenv("OOC_TEST_CUDA_FAULT")
+}()
+
+// faultAddr is where faulty points a kernel's buffers: in the null page, which neither
+// the device nor the host maps, and aligned for any load.
+const faultAddr = 256
+
+// faulty returns args with every argument that points into a live device allocation
+// replaced by faultAddr: the kernel's first access to one of them faults
+// (CUDA_ERROR_ILLEGAL_ADDRESS), as a kernel indexing past its buffers would.
+func (c *Ctx) faulty(args []uint64) []uint64 {
+	out := slices.Clone(args)
+	for i, v := range out {
+		for p, b := range c.d.live {
+			if v >= uint64(p) && v < uint64(p)+uint64(b.Bytes) {
+				out[i] = faultAddr
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Stream is a CUDA stream made by NewStream.
