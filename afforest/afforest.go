@@ -12,6 +12,7 @@ package afforest
 import (
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,10 @@ import (
 func Run(a store.Adjacency, opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
 	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt.Log}
+	if (uint64(r.n)+a.NumEdges())*uint64(r.workers-1) <= serialWork {
+		r.workers = 1
+	}
+	r.serial = r.workers == 1
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
 	r.parallel(func(_ int, lo, hi uint32) error {
@@ -59,6 +64,7 @@ type run struct {
 	a       store.Adjacency
 	n       uint32
 	workers int
+	serial  bool // one goroutine: plain loads and stores instead of atomics
 	comp    []uint32
 	spare   []uint32 // compress's second array
 	log     io.Writer
@@ -84,7 +90,7 @@ func (r *run) sample(rounds uint32) error {
 	return r.parallel(func(w int, lo, hi uint32) error {
 		return r.a.Range(store.Out, lo, hi, rounds, &r.bufs[w], nil, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs[:min(rounds, uint32(len(nbrs)))] {
-				link(r.comp, u, v)
+				r.link(u, v)
 			}
 		})
 	})
@@ -109,7 +115,7 @@ func (r *run) finish(sampled, skip uint32) error {
 	return r.parallel(func(w int, lo, hi uint32) error {
 		err := r.a.Range(store.Out, lo, hi, ^uint32(0), &r.bufs[w], keep, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs[min(sampled, uint32(len(nbrs))):] {
-				link(r.comp, u, v)
+				r.link(u, v)
 			}
 		})
 		if err != nil || !r.a.Directed() {
@@ -117,7 +123,7 @@ func (r *run) finish(sampled, skip uint32) error {
 		}
 		return r.a.Range(store.In, lo, hi, ^uint32(0), &r.bufs[w], keep, func(u uint32, nbrs []uint32) {
 			for _, v := range nbrs {
-				link(r.comp, u, v)
+				r.link(u, v)
 			}
 		})
 	})
@@ -129,7 +135,7 @@ func (r *run) finish(sampled, skip uint32) error {
 // with no decode buffer and no call per vertex: on low-degree graphs (roads, meshes)
 // the per-vertex cost is most of Afforest's. The decoding is store.Compressed.Slice's.
 func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
-	nv := uint64(r.n)
+	nv, serial := uint64(r.n), r.serial
 	for v := lo; v < hi; {
 		s := c.Shard(d, v)
 		deg, off, adj := s.Degrees, s.Offsets, s.Adj
@@ -155,7 +161,11 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 				blockEnd := min(last, j+store.BlockSize)
 				for {
 					if j >= from {
-						link(r.comp, v, uint32(cur))
+						if serial { // inlined: most of a low-degree graph's links
+							linkSerial(r.comp, v, uint32(cur))
+						} else {
+							linkAtomic(r.comp, v, uint32(cur))
+						}
 					}
 					j++
 					if j == blockEnd {
@@ -178,13 +188,50 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 	return nil
 }
 
-// link joins the trees of u and v, hooking the larger root under the smaller with a
+// serialWork bounds the work (vertices plus stored edges) times the workers beyond the
+// first for which a run stays on the calling goroutine: it then saves that many
+// workers' share of the time, and on small graphs the workers' start at every phase and
+// the atomic operations that let them share the labels cost more than that. Tests set
+// it to 0 and to ^0 to exercise both paths.
+var serialWork uint64 = 1 << 21
+
+// link joins the trees of u and v: linkSerial on one goroutine, else linkAtomic.
+func (r *run) link(u, v uint32) {
+	if r.serial {
+		linkSerial(r.comp, u, v)
+		return
+	}
+	linkAtomic(r.comp, u, v)
+}
+
+// linkSerial is linkAtomic for a run on one goroutine, with plain loads and stores:
+// hook the larger root under the smaller, and point each vertex climbed past at its
+// grandparent (path halving).
+func linkSerial(comp []uint32, u, v uint32) {
+	p1, p2 := comp[u], comp[v]
+	for p1 != p2 {
+		high, low := max(p1, p2), min(p1, p2)
+		ph := comp[high]
+		if ph == high {
+			comp[high] = low
+			return
+		}
+		if ph == low {
+			return
+		}
+		g := comp[ph]
+		comp[high] = g
+		p1, p2 = g, comp[low]
+	}
+}
+
+// linkAtomic joins the trees of u and v, hooking the larger root under the smaller with a
 // compare-and-swap and retrying from the new roots when another worker got there first
 // (GAPBS's Link). Each vertex it climbs past is pointed at its grandparent (path
 // splitting, a compare-and-swap that may fail harmlessly: every pointer still leads to a
 // smaller vertex of the same tree), so the chains that concurrent workers build on
 // meshes in input order shrink as they are walked instead of being walked again whole.
-func link(comp []uint32, u, v uint32) {
+func linkAtomic(comp []uint32, u, v uint32) {
 	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
 	for p1 != p2 {
 		high, low := max(p1, p2), min(p1, p2)
@@ -206,8 +253,17 @@ func link(comp []uint32, u, v uint32) {
 // that was not yet pointing at its root it cost most of a compress). A vertex whose
 // parent lies in the same chunk copies the parent's new label (parents are smaller, so
 // already done); one whose parent lies in another chunk climbs from there, at most
-// maxClimb steps, and another pass follows while any stopped short of its root.
+// maxClimb steps, and another pass follows while any stopped short of its root. A run
+// on one goroutine compresses in place in one pass in vertex order: parents are
+// smaller, so a vertex's parent already points at its root.
 func (r *run) compress() {
+	if r.serial {
+		comp := r.comp
+		for v, p := range comp {
+			comp[v] = comp[p]
+		}
+		return
+	}
 	if r.spare == nil {
 		r.spare = make([]uint32, r.n)
 	}
@@ -250,16 +306,26 @@ func (r *run) compress() {
 var maxClimb = 64
 
 // mostFrequent estimates the largest intermediate component from a seeded sample. A poor
-// estimate only costs time: the finish then processes more vertices.
+// estimate only costs time: the finish then processes more vertices. The labels are
+// counted in an open-addressing table of at least twice the samples (a map costs more
+// than the whole run on a graph of a few thousand vertices); at most 1<<24 are drawn.
 func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	count := make(map[uint32]int, samples)
-	best, bestN := uint32(0), 0
+	samples = min(samples, 1<<24)
+	shift := 32 - bits.Len(uint(2*samples-1)) // the table has 1<<(32-shift) slots
+	slots := 1 << (32 - shift)
+	labels, counts := make([]uint32, slots), make([]int32, slots)
+	best, bestN := uint32(0), int32(0)
 	for i := 0; i < samples; i++ {
 		c := r.comp[rng.Uint32N(r.n)]
-		count[c]++
-		if count[c] > bestN {
-			best, bestN = c, count[c]
+		k := int((c * 0x9E3779B1) >> shift)
+		for counts[k] != 0 && labels[k] != c {
+			k = (k + 1) & (slots - 1)
+		}
+		labels[k] = c
+		counts[k]++
+		if counts[k] > bestN {
+			best, bestN = c, counts[k]
 		}
 	}
 	return best

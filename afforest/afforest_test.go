@@ -48,7 +48,7 @@ func samePartition(a, b []uint32) bool {
 
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool) {
 	t.Helper()
-	defer func(m int) { maxClimb = m }(maxClimb)
+	defer func(m int, w uint64) { maxClimb, serialWork = m, w }(maxClimb, serialWork)
 	want := refComponents(n, edges)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -60,11 +60,14 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 			t.Fatal(err)
 		}
 		for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
-			for _, workers := range []int{1, 3} {
+			// three workers on the parallel path (serialWork 0), then on one goroutine
+			// because the graph is small (serialWork ^0) or one worker was asked for
+			for wi, workers := range []int{3, 3, 1} {
+				serialWork = [3]uint64{0, ^uint64(0), 0}[wi]
 				for ri, rounds := range []int{NoSampling, 1, 2, 5, 70} {
 					// every other run compresses one step per pass (compress)
 					maxClimb = [2]int{64, 1}[(ri+workers)%2]
-					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d rounds=%d maxClimb=%d", name, shardBytes, a, workers, rounds, maxClimb)
+					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d serialWork=%d rounds=%d maxClimb=%d", name, shardBytes, a, workers, serialWork, rounds, maxClimb)
 					r, err := Run(a, Options{Workers: workers, Rounds: rounds, Samples: 16, Seed: uint64(rounds)})
 					if err != nil {
 						t.Fatalf("%s: %v", where, err)
