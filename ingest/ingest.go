@@ -94,7 +94,8 @@ type Report struct {
 // reserves 2^32-1 as "no vertex".
 const MaxVertexID = 1<<32 - 2
 
-// File ingests the edge list at path ("-" is standard input) into opt.Dest.
+// File ingests the edge list at path ("-" is standard input), or the Parquet dataset
+// directory of part files at path (dirFromParquet), into opt.Dest.
 func File(path string, opt Options) (*Report, error) {
 	if path == "-" {
 		return FileFrom(os.Stdin, "-", -1, opt)
@@ -104,7 +105,7 @@ func File(path string, opt Options) (*Report, error) {
 		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot read the input", Err: unwrapPath(err)}
 	}
 	if st.IsDir() {
-		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "is a directory, expected an edge list file"}
+		return dirFromParquet(path, opt)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -132,3 +132,128 @@ func TestParquetErrors(t *testing.T) {
 		t.Errorf("Parquet on standard input: %v", err)
 	}
 }
+
+// TestParquetDirectory: a Parquet dataset directory (part files, in key=value
+// subfolders too, beside Spark's _SUCCESS, _temporary and .crc files) ingests to the
+// shards its edges give as one text file, weighted or not; a directory with no part
+// files (text files only, say), or with a file that is not Parquet beside its parts,
+// is refused naming it, leaving no graph.
+func TestParquetDirectory(t *testing.T) {
+	rng, seed := seededRand(t, 11)
+	edges := randomEdges(rng, 30_000, 20_000)
+	dir := t.TempDir()
+	var text, wtext strings.Builder
+	for i, e := range edges {
+		fmt.Fprintf(&text, "%d %d\n", e.U, e.V)
+		fmt.Fprintf(&wtext, "%d %d %d\n", e.U, e.V, i) // writeParquet's weight column is the row
+	}
+	txt, wtxt := filepath.Join(dir, "g.txt"), filepath.Join(dir, "w.txt")
+	for p, s := range map[string]string{txt: text.String(), wtxt: wtext.String()} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := filepath.Join(dir, "edges")
+	cut := []int{0, 7_000, 7_001, 19_000, len(edges)}
+	names := []string{"part-00000-c000.snappy.parquet", "part-00001-c000.snappy.parquet", "k=1/data_0.parquet", "k=2/data_0.parquet"}
+	for i, n := range names {
+		p := filepath.Join(ds, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeParquetFrom(t, p, edges[cut[i]:cut[i+1]], cut[i], 2_500) // weights: the row in edges
+	}
+	for p, b := range map[string]string{"_SUCCESS": "", ".part-00000-c000.snappy.parquet.crc": "crc", "_temporary/0/x": "junk", "k=1/.data_0.parquet.crc": "crc"} {
+		p = filepath.Join(ds, p)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, opt := range []Options{
+		{Order: store.OrderInput, Workers: 2},
+		{Order: store.OrderDegree, Directed: true, Workers: 2},
+		{Order: OrderAuto, Relabel: true, Workers: 1},
+		{Order: store.OrderInput, Weights: true, Workers: 2},
+	} {
+		name := fmt.Sprintf("order %s directed %v relabel %v weights %v", opt.Order, opt.Directed, opt.Relabel, opt.Weights)
+		opt.Dest, opt.Force = filepath.Join(dir, "txt.ooc"), true
+		in := txt
+		if opt.Weights {
+			in = wtxt
+		}
+		if _, err := File(in, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := shardFiles(t, opt.Dest)
+		opt.Dest = filepath.Join(dir, "ds.ooc")
+		rep, err := File(ds, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rep.Manifest.Input.Format != "parquet" || rep.Manifest.Input.Name != "edges" || rep.Manifest.InputEdges != uint64(len(edges)) {
+			t.Errorf("%s: input %+v, %d input edges", name, rep.Manifest.Input, rep.Manifest.InputEdges)
+		}
+		got := shardFiles(t, opt.Dest)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d shards from the dataset, %d from text (seed %d)", name, len(got), len(want), seed)
+		}
+		for f, b := range want {
+			if !bytes.Equal(got[f], b) {
+				t.Errorf("%s: %s differs between the dataset and the text ingest (seed %d)", name, f, seed)
+			}
+		}
+	}
+
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(filepath.Join(empty, "_temporary"), 0o755)
+	os.WriteFile(filepath.Join(empty, "_SUCCESS"), nil, 0o644)
+	os.MkdirAll(filepath.Join(dir, "plain"), 0o755)
+	os.WriteFile(filepath.Join(dir, "plain", "g.txt"), []byte("0 1\n"), 0o644)
+	stray := filepath.Join(dir, "stray")
+	os.MkdirAll(stray, 0o755)
+	writeParquet(t, filepath.Join(stray, "part-0.parquet"), edges[:10], [2]string{"src", "dst"}, 5)
+	os.WriteFile(filepath.Join(stray, "part-1.csv"), []byte("0,1\n"), 0o644)
+	for _, c := range []struct {
+		path string
+		opt  Options
+		want string
+	}{
+		{empty, Options{}, "empty: is a directory and holds no Parquet part files"},
+		{filepath.Join(dir, "plain"), Options{}, "plain: is a directory and holds no Parquet part files"},
+		{stray, Options{}, "part-1.csv: not a Parquet file"},
+		{ds, Options{Format: parse.FormatSNAP}, "edges: is a directory, read as a Parquet dataset of part files; --format snap does not apply"},
+		{ds, Options{Columns: [2]string{"from", "to"}}, `k=1/data_0.parquet: no column "from"`},
+	} {
+		c.opt.Dest = filepath.Join(dir, "bad.ooc")
+		_, err := File(c.path, c.opt)
+		if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a bad-input error containing %q", c.path, err, c.want)
+		}
+		if _, serr := os.Stat(c.opt.Dest); serr == nil {
+			t.Errorf("%s: a graph was left behind", c.path)
+		}
+	}
+}
+
+// writeParquetFrom writes edges as writeParquet does, numbering the weight column from
+// first.
+func writeParquetFrom(t *testing.T, path string, edges []parse.Edge, first, groupRows int) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := parquetio.NewWriter(&buf, []parquetio.Column{{Name: "weight"}, {Name: "src"}, {Name: "dst"}}, groupRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range edges {
+		if err := w.Write(parquetio.Cell{V: uint64(first + i)}, parquetio.Cell{V: e.U}, parquetio.Cell{V: e.V}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

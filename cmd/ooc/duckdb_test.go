@@ -60,7 +60,8 @@ func sqlQuote(p string) string { return "'" + strings.ReplaceAll(p, "'", "''") +
 
 // TestDuckDBInterchange: what ooc writes (edges, BFS and CC tables), DuckDB reads with
 // the same rows; what DuckDB writes (several integer types, row group sizes, codecs,
-// column names and orders, a weight column), ooc ingests to the same graph as the text.
+// column names and orders, a weight column, dataset directories of part files), ooc
+// ingests to the same graph as the text.
 func TestDuckDBInterchange(t *testing.T) {
 	duckDB(t, "SELECT 1") // skips here when DuckDB is absent
 	dir := t.TempDir()
@@ -153,6 +154,28 @@ func TestDuckDBInterchange(t *testing.T) {
 			}
 			run(t, append(args, pq)...)
 			sameShards(t, c.name, graphShards(t, back), w)
+		}
+		// dataset directories: DuckDB's hive partitions (k=0/data_0.parquet, ...) and its
+		// part files of two row groups each (data_0.parquet ... data_21.parquet), beside
+		// the _SUCCESS and .crc files Spark writes
+		for _, c := range []struct{ name, sel, opts string }{
+			{"partitioned", "a AS src, b AS dst, a % 3 AS k", ", PARTITION_BY (k)"},
+			{"parts", "a AS src, b AS dst", ", ROW_GROUP_SIZE 2048, ROW_GROUPS_PER_FILE 2"},
+		} {
+			ds := filepath.Join(dir, c.name)
+			duckDB(t, "COPY (SELECT "+c.sel+" FROM "+csv+") TO "+sqlQuote(ds)+" (FORMAT parquet"+c.opts+")", "SELECT 1")
+			parts, _ := filepath.Glob(filepath.Join(ds, "*", "*.parquet"))
+			if more, _ := filepath.Glob(filepath.Join(ds, "*.parquet")); len(parts)+len(more) < 3 {
+				t.Fatalf("%s: DuckDB wrote %d part files, want several", c.name, len(parts)+len(more))
+			}
+			for _, f := range []string{"_SUCCESS", ".data_0.parquet.crc"} {
+				if err := os.WriteFile(filepath.Join(ds, f), []byte("not parquet"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			back := filepath.Join(dir, c.name+".ooc")
+			run(t, "ingest", "-q", "--order", "input", "-o", back, ds)
+			sameShards(t, c.name, graphShards(t, back), want)
 		}
 		// a null id is refused, naming the row group, the column and the row
 		pq := filepath.Join(dir, "null.parquet")

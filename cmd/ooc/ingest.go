@@ -28,7 +28,8 @@ Usage: ooc ingest [flags] INPUT
 
 Read an edge list and write a graph directory: compressed CSR shards, checksummed,
 published atomically (an interrupted ingest leaves nothing that opens as a graph).
-INPUT is a file or - for standard input; gzip and zstd are recognised from the bytes.
+INPUT is a file, - for standard input, or a Parquet dataset directory (below); gzip
+and zstd are recognised from the bytes.
 
 Formats (detected from the content and the extension; --format overrides):
   snap    text lines "u v" (spaces, tabs or a comma; further columns ignored; # and %
@@ -42,7 +43,9 @@ Formats (detected from the content and the extension; --format overrides):
           others), of any width, signed or unsigned, nulls refused; with --weights
           also an integer weight column (weight, or --columns SRC,DST,WEIGHT); other
           columns are not read. Read from a file (its index is at its end), row group
-          by row group on all cores
+          by row group on all cores. A directory is a Parquet dataset as Spark and
+          DuckDB write one: its part files, in subfolders too, read in name order as
+          one edge list; names starting with _ or . (_SUCCESS, .crc) are skipped
 
 --weights keeps each edge's weight and stores it beside the lists (what ooc sssp
 reads): the third column of a text edge list ("u v w"), the arc weight of a DIMACS
