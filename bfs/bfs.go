@@ -26,7 +26,11 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
 	}
 	opt = opt.WithDefaults()
-	b := newBFS(a, parallel.Workers(opt.Workers))
+	workers := parallel.Workers(opt.Workers)
+	if (uint64(a.NumVertices())+a.NumEdges())*uint64(workers-1) <= serialWork {
+		workers = 1
+	}
+	b := newBFS(a, workers)
 	t0 := time.Now()
 	b.init()
 	err := b.run(src, opt.Alpha, opt.Beta)
@@ -38,6 +42,13 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	summarize(a, r)
 	return r, nil
 }
+
+// serialWork bounds the graph's size (vertices plus stored edges) times the workers
+// beyond the first for which a search runs on the calling goroutine: it then saves that
+// many workers' share of the time, and on small graphs waking the workers for each level
+// and the compare-and-swap that lets them share the parents cost more than that. Tests
+// set it to 0 and to ^0 to exercise both paths.
+var serialWork uint64 = 1 << 21
 
 // bfs is the state of one search.
 type bfs struct {

@@ -54,7 +54,7 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s uint64) { pieceSize, serialEdges = p, s }(pieceSize, serialEdges)
+	defer func(p uint32, s, w uint64) { pieceSize, serialEdges, serialWork = p, s, w }(pieceSize, serialEdges, serialWork)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -70,12 +70,15 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 			// every other source splits lists into one-block pieces (see topDown)
 			pieceSize = [2]uint32{64 * store.BlockSize, store.BlockSize}[i%2]
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
-				for _, workers := range []int{1, 3} {
+				// three workers, then one goroutine because the graph is small
+				// (serialWork ^0) or one worker was asked for
+				for wi, workers := range []int{3, 3, 1} {
+					serialWork = [3]uint64{0, ^uint64(0), 0}[wi]
 					for vi, opt := range variants {
 						opt.Workers = workers
 						// every other run expands small frontiers on one goroutine (topDown)
 						serialEdges = [2]uint64{0, ^uint64(0)}[(vi+workers)%2]
-						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d variant=%d serial=%d", name, shardBytes, src, a, workers, vi, serialEdges)
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d serialWork=%d variant=%d serial=%d", name, shardBytes, src, a, workers, serialWork, vi, serialEdges)
 						r, err := Run(a, src, opt)
 						if err != nil {
 							t.Fatalf("%s: %v", where, err)
@@ -219,20 +222,22 @@ func TestBFSRealHighDiameter(t *testing.T) {
 }
 
 // checkLevels runs BFS on g's compressed shards from each source with 2 workers, with
-// serialEdges at its default, 0 and ^0, and compares the levels with the oracle's and the
-// result with the validator.
+// serialEdges at its default, 0 and ^0 (serialWork 0), then with both at their defaults,
+// and compares the levels with the oracle's and the result with the validator.
 func checkLevels(t *testing.T, name string, g *store.Graph, out [][]uint32, srcs []uint32) {
 	t.Helper()
-	defer func(s uint64) { serialEdges = s }(serialEdges)
-	for _, serial := range []uint64{serialEdges, 0, ^uint64(0)} {
+	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
+	work := serialWork
+	for i, serial := range []uint64{serialEdges, 0, ^uint64(0), serialEdges} {
 		serialEdges = serial
+		serialWork = [4]uint64{0, 0, 0, work}[i]
 		for _, src := range srcs {
 			want := refLevels(out, src)
 			r, err := Run(store.NewCompressed(g), src, Options{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			where := fmt.Sprintf("%s src=%d serial=%d", name, src, serial)
+			where := fmt.Sprintf("%s src=%d serial=%d serialWork=%d", name, src, serial, serialWork)
 			if !slices.Equal(r.Level, want) {
 				t.Fatalf("%s: levels differ from the oracle's", where)
 			}

@@ -38,11 +38,12 @@ func (b *bfs) collect() (scout, examined, awake uint64) {
 // other workers expand in a second pass, so one hub does not serialize a level. A level
 // whose frontier has at most serialEdges out-edges (edges; ^0 when unknown) runs on the
 // calling goroutine: high-diameter graphs run thousands of such levels, and waking the
-// workers for each would cost more than the level's work.
+// workers for each would cost more than the level's work. So does every level of a
+// search on one worker.
 func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 	frontier := b.queue[b.head:b.tail]
 	b.qtail.Store(int64(b.tail))
-	if edges <= serialEdges {
+	if edges <= serialEdges || b.workers == 1 {
 		b.serial = true
 		defer func() { b.serial = false }()
 		ws := &b.ws[0]
