@@ -44,8 +44,8 @@ func budgets(t *testing.T, g *store.Graph) []int64 {
 	state := gpu.Sum(p.State)
 	graph, index := int64(0), int64(0)
 	for _, s := range gpu.Sizes(g) {
-		graph += s.Degrees + s.Offsets + s.Adj + 3*gpu.Align
-		index += s.Degrees + s.Offsets + 2*gpu.Align
+		graph += s.Directory + s.Adj + 2*gpu.Align
+		index += s.Directory + gpu.Align
 	}
 	first := 4*int64(gpu.FirstK)*(int64(g.NumVertices())+1) + gpu.Align
 	// resident; state only (all pinned); indexes and first neighbours on the device, all
@@ -229,7 +229,7 @@ func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
 	state := gpu.Sum(p.State)
 	var index int64
 	for _, s := range gpu.Sizes(g) {
-		index += s.Degrees + s.Offsets + 2*gpu.Align
+		index += s.Directory + gpu.Align
 	}
 	first := 4*int64(gpu.FirstK)*(int64(g.NumVertices())+1) + gpu.Align
 	stg := 2 * gpu.StageBuffer(stage)

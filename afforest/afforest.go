@@ -136,17 +136,16 @@ func (r *run) finish(sampled, skip uint32) error {
 // the per-vertex cost is most of Afforest's. The decoding is store.Compressed.Slice's.
 func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
 	nv, serial := uint64(r.n), r.serial
+	var cur store.DirCursor
 	for v := lo; v < hi; {
 		s := c.Shard(d, v)
-		deg, off, adj := s.Degrees, s.Offsets, s.Adj
+		cur.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
-			i := v - s.Lo
-			dv := deg[i]
+			dv, list := cur.At(v - s.Lo)
 			last := min(to, dv)
 			if from >= last || (skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip) {
 				continue
 			}
-			list := adj[off[i]:off[i+1]]
 			pos, err := store.BlockOffset(list, dv, from/store.BlockSize)
 			if err != nil {
 				return s.ListError(v)

@@ -96,7 +96,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 				f, fk = first, k
 			}
 			err := perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
-				return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+				return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 					comp, uint32(r), f, fk, bytes)
 			})
 			if err != nil {
@@ -115,7 +115,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		}
 		finish := func(shards []gpu.DevShard, from uint32) error {
 			return perShard(shards, func(s gpu.DevShard, bytes cuda.DevPtr) error {
-				return launchCcFinish(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+				return launchCcFinish(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 					comp, skip, from, bytes)
 			})
 		}

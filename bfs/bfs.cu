@@ -169,7 +169,7 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 				skip = K;
 			}
 			if (p == NONE) {
-				uint32_t deg = s.deg[i];
+				uint32_t deg = shardDegree(&s, i);
 				if (deg > skip) {
 					List l;
 					l.at(&s, v);
@@ -226,7 +226,7 @@ extern "C" __global__ void queue_degrees(const Shard *shards, int ns, const uint
 	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
 		uint32_t v = q[t];
 		const Shard *s = findShard(shards, ns, v);
-		acc += s->deg[v - s->lo];
+		acc += shardDegree(s, v - s->lo);
 	}
 	for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
 	if (laneId() == 0 && acc) atomicAdd(sum, acc);

@@ -81,12 +81,11 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 		if b.parent[v] != unreached {
 			continue
 		}
-		i := v - s.Lo
-		d := s.Degrees[i]
+		d, list := s.ListAt(v - s.Lo)
 		if d == 0 {
 			continue
 		}
-		u, checked, st := scanFrontier(s.Adj[s.Offsets[i]:s.Offsets[i+1]], v, d, b.n, b.front)
+		u, checked, st := scanFrontier(list, v, d, b.n, b.front)
 		ws.examined += uint64(checked)
 		switch st {
 		case found:

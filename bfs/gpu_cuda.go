@@ -325,7 +325,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 			if i1 == i0 {
 				return nil
 			}
-			return launchBuSweep(c, r.g.mod, r.grid(uint64(i1-i0)), block, adj, s.Off, s.Deg, s.Lo, s.N,
+			return launchBuSweep(c, r.g.mod, r.grid(uint64(i1-i0)), block, adj, s.Dir, s.Bits, s.Lo, s.N,
 				r.front.Ptr(), st.visited.Ptr(), r.next.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(),
 				r.cnt+cntOut, r.cnt+cntChecked, first, k, i0, i1, cnt)
 		}

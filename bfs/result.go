@@ -124,10 +124,10 @@ func Summarize(g *store.Graph, r *Result) {
 			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
 				c := chunks[i]
 				var p part
-				for j, d := range c.s.Degrees[c.lo:c.hi] {
-					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
+				for j := c.lo; j < c.hi; j++ {
+					if l := r.Level[c.s.Lo+j]; l != Unreached {
 						p.reached++
-						p.degSum += uint64(d)
+						p.degSum += uint64(c.s.DegreeAt(j))
 						p.depth = max(p.depth, l)
 					}
 				}

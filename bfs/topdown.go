@@ -122,13 +122,11 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 // same reason as in scanFrontier.
 func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 	s := ws.outShard(b.c, u)
-	i := u - s.Lo
-	d := s.Degrees[i]
+	d, list := s.ListAt(u - s.Lo)
 	hi := min(d, lo+pieceSize)
 	if lo >= hi {
 		return 0
 	}
-	list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
 	pos, err := store.BlockOffset(list, d, lo/store.BlockSize)
 	if err != nil {
 		b.fail(s.ListError(u))
@@ -200,7 +198,7 @@ func (b *bfs) outDegree(ws *workerState, v uint32) uint32 {
 		s = b.c.Shard(store.Out, v)
 		ws.degShard = s
 	}
-	return s.Degrees[v-s.Lo]
+	return s.DegreeAt(v - s.Lo)
 }
 
 // outShard is the out-shard holding u, cached per worker.

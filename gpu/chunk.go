@@ -41,22 +41,22 @@ type Chunk struct {
 // Bytes is what streaming the chunk copies.
 func (c Chunk) Bytes() int64 { return c.End - c.Start }
 
-// Chunks splits a shard with offsets off (n+1 entries, byte offsets into ADJ) into chunks
-// of at most c bytes each, greedily in vertex order; consecutive lists larger than c form
-// one zero-copy chunk. The chunks cover [0, n) exactly, in order.
-func Chunks(off []uint32, c int64) []Chunk {
-	if len(off) < 2 || c <= 0 {
+// Chunks splits a shard of n vertices whose i-th list starts at ADJ byte off(i) (off(n)
+// is the ADJ length; offsets do not decrease) into chunks of at most c bytes each,
+// greedily in vertex order; consecutive lists larger than c form one zero-copy chunk.
+// The chunks cover [0, n) exactly, in order.
+func Chunks(n uint32, off func(i uint32) uint32, c int64) []Chunk {
+	if n == 0 || c <= 0 {
 		return nil
 	}
-	n := uint32(len(off) - 1)
 	var out []Chunk
 	for a := uint32(0); a < n; {
-		start := int64(off[a]) &^ 7
-		// largest b in (a, n] with off[b]-start <= c (offsets do not decrease)
+		start := int64(off(a)) &^ 7
+		// largest b in (a, n] with off(b)-start <= c
 		lo, hi := a, n
 		for lo < hi {
 			m := lo + (hi-lo+1)/2
-			if int64(off[m])-start <= c {
+			if int64(off(m))-start <= c {
 				lo = m
 			} else {
 				hi = m - 1
@@ -64,14 +64,14 @@ func Chunks(off []uint32, c int64) []Chunk {
 		}
 		if lo == a { // list a alone is larger than c
 			if k := len(out) - 1; k >= 0 && !out[k].Stream && out[k].B == a {
-				out[k].B, out[k].End = a+1, int64(off[a+1])
+				out[k].B, out[k].End = a+1, int64(off(a+1))
 			} else {
-				out = append(out, Chunk{A: a, B: a + 1, Start: int64(off[a]), End: int64(off[a+1])})
+				out = append(out, Chunk{A: a, B: a + 1, Start: int64(off(a)), End: int64(off(a + 1))})
 			}
 			a++
 			continue
 		}
-		out = append(out, Chunk{A: a, B: lo, Start: start, End: int64(off[lo]), Stream: true})
+		out = append(out, Chunk{A: a, B: lo, Start: start, End: int64(off(lo)), Stream: true})
 		a = lo
 	}
 	return out

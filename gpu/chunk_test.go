@@ -55,14 +55,14 @@ func checkChunks(t *testing.T, off []uint32, c int64, ch []Chunk) {
 func TestChunks(t *testing.T) {
 	// lists of 10 bytes each, C = 64: 6 lists per chunk after alignment
 	off := offsetsOf([]uint32{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10})
-	ch := Chunks(off, 64)
+	ch := chunksOf(off, 64)
 	checkChunks(t, off, 64, ch)
 	if len(ch) < 3 {
 		t.Errorf("13 lists of 10 bytes in chunks of 64: %d chunks, want at least 3", len(ch))
 	}
 	// oversize lists (two in a row, then one alone) and empty lists
 	off = offsetsOf([]uint32{0, 5, 200, 300, 3, 0, 0, 70, 1, 1})
-	ch = Chunks(off, 64)
+	ch = chunksOf(off, 64)
 	checkChunks(t, off, 64, ch)
 	var zc int
 	for _, x := range ch {
@@ -73,7 +73,7 @@ func TestChunks(t *testing.T) {
 	if zc != 2 {
 		t.Errorf("want 2 zero-copy chunks (200+300 merged, 70 alone), got %+v", ch)
 	}
-	if Chunks([]uint32{0}, 64) != nil || Chunks(nil, 64) != nil {
+	if chunksOf([]uint32{0}, 64) != nil || chunksOf(nil, 64) != nil {
 		t.Error("an empty shard has chunks")
 	}
 	// random shards
@@ -89,7 +89,7 @@ func TestChunks(t *testing.T) {
 		}
 		c := int64(64 + r.IntN(3000))
 		off := offsetsOf(lens)
-		checkChunks(t, off, c, Chunks(off, c))
+		checkChunks(t, off, c, chunksOf(off, c))
 	}
 }
 
@@ -190,4 +190,12 @@ func TestPlanStage(t *testing.T) {
 	if _, err := Make(8000, s, 1<<20, work(8000, s)); err == nil {
 		t.Error("Make accepted OOC_GPU_STAGE=lots")
 	}
+}
+
+// chunksOf is Chunks over an offset array of n+1 entries.
+func chunksOf(off []uint32, c int64) []Chunk {
+	if len(off) == 0 {
+		return Chunks(0, nil, c)
+	}
+	return Chunks(uint32(len(off)-1), func(i uint32) uint32 { return off[i] }, c)
 }

@@ -17,10 +17,11 @@ import (
 // DevShard is one shard as the kernels address it: each pointer is device memory or the
 // device alias of pinned host memory.
 type DevShard struct {
-	Adj, Off, Deg cuda.DevPtr
-	Lo, N         uint32
-	Edges         uint64
-	AdjPinned     bool // Adj is pinned host memory: list reads cross the link
+	Adj       cuda.DevPtr
+	Dir, Bits cuda.DevPtr // DIRECTORY: its group headers, and its packed pairs after them
+	Lo, N     uint32
+	Edges     uint64
+	AdjPinned bool // Adj is pinned host memory: list reads cross the link
 	// W is the device alias of the shard's WEIGHTS section in pinned host memory (read
 	// zero-copy, outside the plan's device budget), or 0 when the graph has no weights.
 	W cuda.DevPtr
@@ -92,7 +93,7 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			}
 			h := hostShard{adj: s.Adj, pinned: p.Shards[i].AdjAt == Pinned && len(s.Adj) > 0}
 			if h.pinned && p.Stage > 0 {
-				h.chunks = Chunks(s.Offsets, p.Stage)
+				h.chunks = Chunks(s.N, s.ListOffset, p.Stage)
 			}
 			if s.Dir == store.Out {
 				dg.Out = append(dg.Out, ds)
@@ -116,7 +117,7 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		// directed graph (an undirected graph's in shards are its out shards)
 		var tab []ShardEntry
 		row := func(s DevShard, h hostShard) {
-			e := ShardEntry{Adj: uint64(s.Adj), Off: uint64(s.Off), Deg: uint64(s.Deg), Lo: s.Lo, N: s.N}
+			e := ShardEntry{Adj: uint64(s.Adj), Dir: uint64(s.Dir), Bits: uint64(s.Bits), Lo: s.Lo, N: s.N}
 			if h.pinned {
 				e.Pinned = 1
 			}
@@ -145,7 +146,7 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		}
 		if dg.First != nil {
 			for _, s := range dg.In {
-				if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+				if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 					dg.First.Ptr, uint32(dg.FirstK)); err != nil {
 					return err
 				}
@@ -202,14 +203,10 @@ func (dg *Graph) place(c *cuda.Ctx, s *store.Shard, pl Placement) (DevShard, err
 		return buf.Ptr, nil
 	}
 	var err error
-	deg := u32bytes(s.Degrees)
-	off := u32bytes(s.Offsets)
-	if ds.Deg, err = put("degrees", deg, pl.IndexAt); err != nil {
+	if ds.Dir, err = put("directory", s.DirectoryBytes(), pl.IndexAt); err != nil {
 		return ds, err
 	}
-	if ds.Off, err = put("offsets", off, pl.IndexAt); err != nil {
-		return ds, err
-	}
+	ds.Bits = ds.Dir + cuda.DevPtr(s.DirectoryHeaders())
 	if ds.Adj, err = put("adj", s.Adj, pl.AdjAt); err != nil {
 		return ds, err
 	}

@@ -42,11 +42,11 @@ func (w Where) String() string {
 
 // ShardSize is the part of a shard the plan needs.
 type ShardSize struct {
-	Dir                   store.Direction
-	Index                 int // position among the shards of its direction
-	Lo, N                 uint32
-	Edges                 uint64
-	Degrees, Offsets, Adj int64 // section lengths in bytes
+	Dir            store.Direction
+	Index          int // position among the shards of its direction
+	Lo, N          uint32
+	Edges          uint64
+	Directory, Adj int64 // section lengths in bytes
 }
 
 // Item is one planned device allocation.
@@ -58,7 +58,7 @@ type Item struct {
 // Placement is the plan of one shard.
 type Placement struct {
 	ShardSize
-	IndexAt Where // DEGREES and OFFSETS
+	IndexAt Where // DIRECTORY
 	AdjAt   Where
 }
 
@@ -151,8 +151,8 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	// bottom-up parents at positions 0-1 on kron).
 	var all, index int64
 	for _, s := range shards {
-		index += alignSection(s.Degrees) + alignSection(s.Offsets)
-		all += alignSection(s.Degrees) + alignSection(s.Offsets) + alignSection(s.Adj)
+		index += alignSection(s.Directory)
+		all += alignSection(s.Directory) + alignSection(s.Adj)
 	}
 	if first := align(4 * int64(FirstK) * (int64(n) + 1)); all > left && index+first <= left {
 		p.FirstK, p.First = FirstK, first
@@ -161,7 +161,7 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	p.Shards = make([]Placement, len(shards))
 	for i, s := range shards {
 		p.Shards[i] = Placement{ShardSize: s, IndexAt: Pinned, AdjAt: Pinned}
-		if b := alignSection(s.Degrees) + alignSection(s.Offsets); b <= left {
+		if b := alignSection(s.Directory); b <= left {
 			p.Shards[i].IndexAt = Resident
 			left -= b
 		}
@@ -194,7 +194,7 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 		for _, sec := range []struct {
 			w Where
 			b int64
-		}{{s.IndexAt, s.Degrees + s.Offsets}, {s.AdjAt, s.Adj}} {
+		}{{s.IndexAt, s.Directory}, {s.AdjAt, s.Adj}} {
 			if sec.w == Resident {
 				p.Resident += sec.b
 			} else {
@@ -242,7 +242,7 @@ func (p *Plan) String() string {
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
 	for _, s := range p.Shards {
 		fmt.Fprintf(&b, "  %s shard %d [%d,%d): index %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
-			bytesize.Format(s.Degrees+s.Offsets), s.IndexAt, bytesize.Format(s.Adj), s.AdjAt)
+			bytesize.Format(s.Directory), s.IndexAt, bytesize.Format(s.Adj), s.AdjAt)
 	}
 	return b.String()
 }
@@ -256,7 +256,7 @@ func Sizes(g *store.Graph) []ShardSize {
 		}
 		for i, s := range c.Shards {
 			out = append(out, ShardSize{Dir: s.Dir, Index: i, Lo: s.Lo, N: s.N, Edges: s.Edges,
-				Degrees: int64(len(s.Degrees)) * 4, Offsets: int64(len(s.Offsets)) * 4, Adj: int64(len(s.Adj))})
+				Directory: int64(len(s.DirectoryBytes())), Adj: int64(len(s.Adj))})
 		}
 	}
 	return out

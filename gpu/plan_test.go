@@ -12,7 +12,7 @@ func shards(k int, n uint32, adj int64) []ShardSize {
 	var s []ShardSize
 	for i := 0; i < k; i++ {
 		s = append(s, ShardSize{Dir: store.Out, Index: i, Lo: uint32(i) * n, N: n, Edges: uint64(adj),
-			Degrees: 4 * int64(n), Offsets: 4 * int64(n+1), Adj: adj})
+			Directory: 2 * int64(n), Adj: adj})
 	}
 	return s
 }
@@ -64,7 +64,7 @@ func TestPlanBudget(t *testing.T) {
 				t.Fatalf("budget %d: adjacency not resident in shard order", budget)
 			}
 		}
-		if p.Resident+p.Pinned != 8*(8<<20+8*100000+4) {
+		if p.Resident+p.Pinned != 8*(8<<20+2*100000) {
 			t.Fatalf("budget %d: resident+pinned = %d", budget, p.Resident+p.Pinned)
 		}
 		if !strings.Contains(p.String(), "memory plan") {

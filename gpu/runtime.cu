@@ -28,7 +28,7 @@ extern "C" __global__ void first_fill(SHARD_PARAMS, uint32_t *first, uint32_t K)
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		uint32_t *f = first + (size_t)v * K;
-		uint32_t deg = s.deg[i], j = 0;
+		uint32_t deg = shardDegree(&s, i), j = 0;
 		if (deg > 0) {
 			List l;
 			l.at(&s, v);

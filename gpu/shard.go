@@ -6,8 +6,8 @@ package gpu
 // checks against the C struct.
 type ShardEntry struct {
 	Adj    uint64 // adj: device pointer, or the device alias of pinned host memory
-	Off    uint64 // offsets: n+1 byte offsets into adj
-	Deg    uint64 // deg: n degrees
+	Dir    uint64 // dir: DIRECTORY's group headers
+	Bits   uint64 // bits: DIRECTORY's packed pairs
 	Lo, N  uint32 // lo, n: the shard's first vertex and its vertex count
 	Pinned uint32 // pinned: 1 when Adj is pinned host memory (list reads cross the link)
 	Pad    uint32 // pad

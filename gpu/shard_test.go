@@ -24,7 +24,7 @@ func TestShardEntryLayout(t *testing.T) {
 		t.Errorf("sizeof(Shard) is %d in store/graph.cuh, ShardEntry is %d bytes", n, reflect.TypeFor[ShardEntry]().Size())
 	}
 	// C field name -> Go field name
-	goName := map[string]string{"adj": "Adj", "offsets": "Off", "deg": "Deg", "lo": "Lo", "n": "N", "pinned": "Pinned", "pad": "Pad"}
+	goName := map[string]string{"adj": "Adj", "dir": "Dir", "bits": "Bits", "lo": "Lo", "n": "N", "pinned": "Pinned", "pad": "Pad"}
 	asserts := regexp.MustCompile(`static_assert\(offsetof\(Shard, (\w+)\) == (\d+),`).FindAllSubmatch(b, -1)
 	typ := reflect.TypeFor[ShardEntry]()
 	if len(asserts) != typ.NumField() {

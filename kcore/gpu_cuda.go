@@ -138,14 +138,14 @@ func (r *gpuRun) degrees() (uint32, error) {
 		return 0, err
 	}
 	for _, s := range dg.Out {
-		if err := launchKcDegree(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+		if err := launchKcDegree(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 			st.deg.Ptr(), 0, r.cnt+4*cntBad); err != nil {
 			return 0, err
 		}
 	}
 	if dg.G.Directed() {
 		for _, s := range dg.In {
-			if err := launchKcDegree(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+			if err := launchKcDegree(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 				st.deg.Ptr(), 1, r.cnt+4*cntBad); err != nil {
 				return 0, err
 			}

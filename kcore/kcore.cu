@@ -11,7 +11,7 @@
 extern "C" __global__ void kc_degree(SHARD_PARAMS, uint32_t *deg, uint32_t add, uint32_t *bad) {
 	SHARD_LOCAL;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
-		uint32_t v = s.lo + i, d = s.deg[i];
+		uint32_t v = s.lo + i, d = shardDegree(&s, i);
 		if (add) {
 			uint32_t was = deg[v];
 			if (was + d < was) atomicMin(bad, v);

@@ -7,8 +7,8 @@ package kcore
 import "github.com/oocgraph/ooc/internal/cuda"
 
 // launchKcDegree launches kc_degree (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcDegree(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sOff cuda.DevPtr, sDeg cuda.DevPtr, sLo uint32, sN uint32, deg cuda.DevPtr, add uint32, bad cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_degree", grid, block, uint64(sAdj), uint64(sOff), uint64(sDeg), uint64(sLo), uint64(sN), uint64(deg), uint64(add), uint64(bad))
+func launchKcDegree(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, deg cuda.DevPtr, add uint32, bad cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_degree", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(deg), uint64(add), uint64(bad))
 }
 
 // launchKcAlive launches kc_alive (kcore/kcore.cu) on grid blocks of block threads.

@@ -70,7 +70,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		t0 := time.Now()
 		init := float32(1 / float64(n))
 		for _, s := range dg.Out {
-			if err := launchPrInit(c, g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N,
+			if err := launchPrInit(c, g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 				st.score.Ptr(), st.contrib.Ptr(), st.outdeg.Ptr(), math.Float32bits(init)); err != nil {
 				return err
 			}
@@ -132,13 +132,13 @@ func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
 			if i1 <= i0 {
 				return nil
 			}
-			err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N,
+			err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
 				st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
 				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
 			if err != nil {
 				return err
 			}
-			err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Off, s.Deg, s.Lo, s.N, st.contrib.Ptr(),
+			err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
 				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
 			if err != nil {
 				return err

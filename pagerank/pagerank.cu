@@ -21,7 +21,7 @@ extern "C" __global__ void pr_init(SHARD_PARAMS, float *score, float *contrib, u
 	SHARD_LOCAL;
 	float init = __uint_as_float(init_bits);
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
-		uint32_t v = s.lo + i, d = s.deg[i];
+		uint32_t v = s.lo + i, d = shardDegree(&s, i);
 		outdeg[v] = d;
 		score[v] = init;
 		contrib[v] = share(init, d);

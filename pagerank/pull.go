@@ -12,15 +12,15 @@ import (
 // store.BlockSize neighbours, each a zigzag offset from v followed by gaps), written out
 // here as bfs/topdown.go does, with one-byte gaps taken inline.
 func pullCompressed(c *store.Compressed, lo, hi uint32, contrib []float32, sums []float64, nv uint32) error {
+	var cur store.DirCursor
 	for v := lo; v < hi; {
 		s := c.Shard(store.In, v)
+		cur.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
-			i := v - s.Lo
-			d := s.Degrees[i]
+			d, list := cur.At(v - s.Lo)
 			if d == 0 {
 				continue
 			}
-			list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
 			sum, ok := sumList(list, v, d, contrib, uint64(nv))
 			if !ok {
 				return s.ListError(v)

@@ -69,9 +69,9 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 	if !unit {
 		for _, s := range dg.G.Out().Shards {
 			var sum uint64
-			for i, d := range s.Degrees {
-				wOff[s.Lo+uint32(i)] = uint32(sum)
-				sum += uint64(d)
+			for i := range s.N {
+				wOff[s.Lo+i] = uint32(sum)
+				sum += uint64(s.DegreeAt(i))
 			}
 			if sum != uint64(len(s.Weights)) || sum > math.MaxUint32 {
 				return nil, fmt.Errorf("sssp: shard %s holds %d weights for %d out-edges", s.Path, len(s.Weights), sum)
@@ -158,7 +158,7 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 			if s.N == 0 {
 				continue
 			}
-			if err := launchSpParents(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Off, s.Deg, s.Lo, s.N, int32(i),
+			if err := launchSpParents(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
 				st.wts.Ptr(), st.wOff.Ptr(), uflag, st.dist.Ptr(), src, par); err != nil {
 				return err
 			}

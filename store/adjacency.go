@@ -67,7 +67,7 @@ func (c *Compressed) index(d Direction) *shardIndex {
 
 func (c *Compressed) Degree(d Direction, v uint32) uint32 {
 	s := c.index(d).shard(v)
-	return s.Degrees[v-s.Lo]
+	return s.DegreeAt(v - s.Lo)
 }
 
 func (c *Compressed) List(d Direction, v, limit uint32, buf []uint32) ([]uint32, error) {
@@ -76,8 +76,7 @@ func (c *Compressed) List(d Direction, v, limit uint32, buf []uint32) ([]uint32,
 
 func (c *Compressed) Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint32, error) {
 	s := c.index(d).shard(v)
-	i := v - s.Lo
-	deg := s.Degrees[i]
+	deg, list := s.ListAt(v - s.Lo)
 	hi = min(hi, deg)
 	if lo >= hi {
 		return buf[:0], nil
@@ -85,7 +84,6 @@ func (c *Compressed) Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint3
 	if lo%BlockSize != 0 {
 		panic("kernels: Slice must start at a block boundary")
 	}
-	list := s.Adj[s.Offsets[i]:s.Offsets[i+1]]
 	pos, err := BlockOffset(list, deg, lo/BlockSize)
 	if err != nil {
 		return nil, s.ListError(v)
@@ -103,12 +101,13 @@ func (c *Compressed) Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint3
 
 func (c *Compressed) Range(d Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(uint32) bool, fn func(uint32, []uint32)) error {
 	idx, nv := c.index(d), c.g.NumVertices()
+	var cur DirCursor
 	for v := lo; v < hi; {
 		s := idx.shard(v)
-		deg, off, adj := s.Degrees, s.Offsets, s.Adj
+		cur.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
-			i := v - s.Lo
-			k := min(limit, deg[i])
+			deg, list := cur.At(v - s.Lo)
+			k := min(limit, deg)
 			if k == 0 || (keep != nil && !keep(v)) {
 				continue
 			}
@@ -116,7 +115,7 @@ func (c *Compressed) Range(d Direction, lo, hi, limit uint32, scratch *[]uint32,
 				*scratch = make([]uint32, k, k+k/4)
 			}
 			buf := (*scratch)[:k]
-			if !decodePrefix(buf, v, adj[off[i]:off[i+1]], deg[i], nv) {
+			if !decodePrefix(buf, v, list, deg, nv) {
 				return s.ListError(v)
 			}
 			fn(v, buf)
@@ -254,14 +253,17 @@ func flatten(c *CSR) ([]uint64, []uint32, error) {
 	off := make([]uint64, c.N+1)
 	adj := make([]uint32, c.Edges)
 	var pos uint64
+	var cur DirCursor
 	for _, s := range c.Shards {
+		cur.Reset(s)
 		for i := uint32(0); i < s.N; i++ {
-			v, d := s.Lo+i, s.Degrees[i]
+			d, list := cur.At(i)
+			v := s.Lo + i
 			off[v] = pos
 			if pos+uint64(d) > uint64(len(adj)) {
 				return nil, nil, s.ListError(v)
 			}
-			if !decodePrefix(adj[pos:pos+uint64(d)], v, s.Adj[s.Offsets[i]:s.Offsets[i+1]], d, c.N) {
+			if !decodePrefix(adj[pos:pos+uint64(d)], v, list, d, c.N) {
 				return nil, nil, s.ListError(v)
 			}
 			pos += uint64(d)

@@ -43,7 +43,7 @@ type CreateOptions struct {
 	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes
 	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
 	GraphID       uint64    // the graph's identity in every file; 0 means one derived from its content (identify)
-	Weighted      bool      // every list comes with its edge weights (format version 4)
+	Weighted      bool      // every list comes with its edge weights (a WEIGHTS section)
 }
 
 // Builder writes a graph directory under a temporary name and publishes it atomically
@@ -56,6 +56,9 @@ type Builder struct {
 	ids       *IDsInfo
 	idsN      int // the ids WriteIDs wrote
 	done      bool
+	// beforePublish, when set, checks the complete temporary directory; an error
+	// leaves the destination as it was (Upgrade verifies the graph it rewrote).
+	beforePublish func(tmp string) error
 }
 
 // Create starts a graph at dest. It takes the destination's lock, refuses an existing
@@ -298,6 +301,11 @@ func (b *Builder) commit(m *Manifest) error {
 	}
 	if err := syncDir(b.tmp); err != nil {
 		return err
+	}
+	if b.beforePublish != nil {
+		if err := b.beforePublish(b.tmp); err != nil {
+			return err
+		}
 	}
 	if err := b.publish(); err != nil {
 		return err

@@ -1,8 +1,9 @@
 // Package store is ooc's on-disk graph format and every codec of it: the writer (Create,
-// Builder, CSRWriter), the reader (Open, Graph, Shard), the list codec (AppendList,
-// DecodeList, and the inline decoders of adjacency.go behind the Adjacency interface),
-// verification (Graph.Check, Verify) and the device decoder header graph.cuh, which the
-// CUDA kernels include. FORMAT.md specifies every byte; this comment is the map.
+// Builder, CSRWriter), the reader (Open, Graph, Shard), the vertex directory
+// (directory.go), the upgrade of older versions (Upgrade, legacy.go), the list codec
+// (AppendList, DecodeList, and the inline decoders of adjacency.go behind the Adjacency
+// interface), verification (Graph.Check, Verify) and the device decoder header
+// graph.cuh, which the CUDA kernels include. FORMAT.md specifies every byte; this comment is the map.
 //
 // A graph is a directory; each shard file holds one direction's lists of a vertex range:
 //
@@ -12,10 +13,14 @@
 //	  in-00000.shard ...  the transpose, directed graphs only
 //	  ids.bin             original ids, when vertices were renumbered
 //
-//	shard:  +--------+-----+---------+---------+-----+--------+
-//	        | header | ADJ | DEGREES | OFFSETS | ... | footer |
-//	        +--------+-----+---------+---------+-----+--------+
+//	shard:  +--------+-----+-----------+-----------+--------+
+//	        | header | ADJ | DIRECTORY | (WEIGHTS) | footer |
+//	        +--------+-----+-----------+-----------+--------+
 //	        every section 4096-aligned, each with its CRC32C in the header's table
+//
+//	directory: per group of 64 vertices a 16-byte header (ADJ offset, packed word,
+//	first neighbour index, widths wo and wd), then per vertex its list's start
+//	relative to the group's in wo bits and its degree in wd bits.
 //
 //	one list (degree d, vertex v): ceil(d/64) blocks of 64 neighbours; a block index
 //	(4 bytes per block after the first) then per block the first neighbour as a zigzag
@@ -28,9 +33,10 @@
 //
 // # Caveats
 //
-// Open maps every shard and ids.bin read-only; Shard.Adj, Shard.Degrees, Shard.Offsets,
-// the slices Shard.List returns and the lists an Adjacency returns without copying (Flat
-// returns its own memory; Compressed decodes into the caller's buffer) point into those
+// Open maps every shard and ids.bin read-only; Shard.Adj, Shard.Weights, the slices
+// Shard.List, Shard.ListAt and DirCursor.At return and the lists an Adjacency returns
+// without copying (Flat returns its own memory; Compressed decodes into the caller's
+// buffer) point into those
 // mappings or into the Graph. They are valid only until Graph.Close: touching one after
 // Close faults (SIGSEGV), it does not return an error. Copy what must outlive the graph.
 // A page lost under an open graph (a file truncated or rewritten while mapped) raises

@@ -28,3 +28,20 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 func corrupt(path string, off int64, format string, args ...any) error {
 	return &CorruptError{Path: path, Offset: off, Reason: fmt.Sprintf(format, args...)}
 }
+
+// ErrOldVersion is matched (errors.Is) by the error of opening a graph written in an
+// older format version, which only Upgrade reads.
+var ErrOldVersion = errors.New("older format version")
+
+// OldVersionError says that the graph at Dir has an older format version than the one
+// the engines read, and how to upgrade it.
+type OldVersionError struct {
+	Dir     string
+	Version uint32
+}
+
+func (e *OldVersionError) Error() string {
+	return fmt.Sprintf("store: %s is a graph of format version %d, this ooc reads version %d: run `ooc upgrade %s`", e.Dir, e.Version, Version, e.Dir)
+}
+
+func (e *OldVersionError) Is(target error) bool { return target == ErrOldVersion }

@@ -12,14 +12,14 @@ import (
 	"testing"
 )
 
-// Byte-exact fixtures pin each format version: testdata/v3 (graphs without weights) and
-// testdata/v4 (with weights) hold what the writer produces today, byte for byte; testdata/v2 (and every older version kept) must still
-// be read, list for list. Broken fixtures (testdata/broken) pin what the reader refuses,
+// Byte-exact fixtures pin each format version: testdata/v5 holds what the writer produces
+// today, byte for byte; testdata/v2, v3 and v4 (and every older version kept) must still
+// upgrade, list for list (TestFixtureUpgrade). Broken fixtures (testdata/broken) pin what the reader refuses,
 // and where it says the damage is.
 //
-//	go test ./store -run Fixture -update    # rewrite v3, v4 and broken after a deliberate change
+//	go test ./store -run Fixture -update    # rewrite v5 and broken after a deliberate change
 
-var update = flag.Bool("update", false, "rewrite testdata/v3, v4 and broken from the current writer")
+var update = flag.Bool("update", false, "rewrite testdata/v5 and broken from the current writer")
 
 // fixtureGraphID is the identity of every fixture graph (random in real graphs).
 const fixtureGraphID = 0x0123456789abcdef
@@ -159,10 +159,10 @@ func weightedBaseSpec() fixtureSpec {
 }
 
 // Layout of a weighted base shard: as a base shard, then WEIGHTS (4 bytes for each of
-// the 136 stored neighbours) at 16384, 16944 bytes in all.
+// the 136 stored neighbours) at 12288, 12848 bytes in all.
 const (
-	baseWeights      = 16384
-	baseWeightedSize = 16944
+	baseWeights      = 12288
+	baseWeightedSize = 12848
 )
 
 // baseSpec is the small one-shard graph the broken fixtures are cut from; vertex 0 has
@@ -171,13 +171,13 @@ func baseSpec() fixtureSpec {
 	return fixtureSpec{name: "base", n: 70, out: symmetric(append(hubAndPath(0, 66, 0, 0), [2]uint32{1, 2}, [2]uint32{3, 4}))}
 }
 
-// Layout of a base shard: ADJ at 4096, DEGREES (280 bytes) at 8192, OFFSETS (284 bytes)
-// at 12288, footer at 12572, 12588 bytes in all.
+// Layout of a base shard: ADJ (143 bytes) at 4096, DIRECTORY (184 bytes: 2 groups and
+// the sentinel, 3 x 16 bytes, then 16 packed words and the zero word) at 8192, footer at
+// 8376, 8392 bytes in all.
 const (
-	baseShard   = "out-00000.shard"
-	baseDegrees = 8192
-	baseOffsets = 12288
-	baseSize    = 12588
+	baseShard     = "out-00000.shard"
+	baseDirectory = 8192
+	baseSize      = 8392
 )
 
 // atChecksum stands for the offset of the manifest's checksum digits.
@@ -202,28 +202,28 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, 20) }},
 		{name: "adj-flip", file: baseShard, offset: 4096, reason: "section 3 checksum",
 			damage: func(d string) error { return flip(d, baseShard, 4096+3) }},
-		{name: "degrees-flip", file: baseShard, offset: baseDegrees, reason: "section 1 checksum",
-			damage: func(d string) error { return flip(d, baseShard, baseDegrees+8) }},
-		{name: "offsets-flip", file: baseShard, offset: baseOffsets, reason: "section 2 checksum",
-			damage: func(d string) error { return flip(d, baseShard, baseOffsets+12) }},
-		{name: "padding-flip", file: baseShard, offset: baseDegrees + 300, reason: "padding byte",
-			damage: func(d string) error { return flip(d, baseShard, baseDegrees+300) }},
+		{name: "directory-flip", file: baseShard, offset: baseDirectory, reason: "section 5 checksum",
+			damage: func(d string) error { return flip(d, baseShard, baseDirectory+20) }},
+		{name: "directory-packed-flip", file: baseShard, offset: baseDirectory, reason: "section 5 checksum",
+			damage: func(d string) error { return flip(d, baseShard, baseDirectory+60) }},
+		{name: "padding-flip", file: baseShard, offset: baseDirectory - 300, reason: "padding byte",
+			damage: func(d string) error { return flip(d, baseShard, baseDirectory-300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 5",
-			damage: func(d string) error { return shardVersion(d, 5) }},
-		{name: "version-unweighted-4", file: baseShard, offset: 8, reason: "format version 4 with a WEIGHTS section: false",
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 6",
+			damage: func(d string) error { return shardVersion(d, 6) }},
+		{name: "version-old-shard", file: baseShard, offset: 8, reason: "format version 4, expected 5",
 			damage: func(d string) error { return shardVersion(d, 4) }},
 		{name: "weights-flip", file: baseShard, offset: baseWeights, reason: "section 4 checksum",
 			rebuild: rebuildLists(weightedBaseSpec()), damage: func(d string) error { return flip(d, baseShard, baseWeights+40) }},
 		{name: "weights-short", file: baseShard, offset: baseWeights, reason: "WEIGHTS is 540 bytes, expected 544",
 			rebuild: rebuildLists(weightedBaseSpec()),
-			damage:  func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+3*32+16, 540) }) }},
+			damage:  func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+2*32+16, 540) }) }},
 		{name: "weights-asymmetric", file: baseShard, offset: 4096, reason: "weight differs from its mirror", opens: true,
 			rebuild: rebuildLists(asymmetricWeightSpec())},
 		{name: "weighted-manifest-3", file: ManifestName, offset: -1, reason: "weighted is true in a version 3 manifest",
 			rebuild: rebuildLists(weightedBaseSpec()),
-			damage:  func(d string) error { return editManifest(d, `"format_version":4`, 17, 0xff, true) }},
+			damage:  func(d string) error { return editManifest(d, `"format_version":5`, 17, 0xfe, true) }},
 		{name: "foreign-shard", file: baseShard, offset: graphIDAt, reason: "a shard of another graph",
 			damage: foreignShard},
 		{name: "asymmetric", file: baseShard, offset: 4096, reason: "not symmetric", opens: true,
@@ -232,10 +232,14 @@ func brokenFixtures() []brokenFixture {
 			rebuild: rebuildLists(selfLoopSpec())},
 		{name: "section-overlap", file: baseShard, offset: 40 + 32, reason: "overlaps",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+32+8, 4096) }) }},
-		{name: "offsets-descend", file: baseShard, offset: baseOffsets + 4*3, reason: "below the previous one",
-			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseOffsets+4*3, 1) }) }},
-		{name: "degree-sum", file: baseShard, offset: baseDegrees, reason: "degrees sum to",
-			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDegrees+4*69, 9) }) }},
+		{name: "directory-descend", file: baseShard, offset: baseDirectory + 32, reason: "below group 1's",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16, 1000) }) }},
+		{name: "directory-words", file: baseShard, offset: baseDirectory + 16 + 4, reason: "starts at word 16, expected 15",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16+4, 16) }) }},
+		{name: "degree-sum", file: baseShard, offset: baseDirectory + 16 + 8, reason: "group 0's degrees sum to",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16+8, 9) }) }},
+		{name: "directory-sentinel", file: baseShard, offset: baseDirectory + 32 + 8, reason: "sentinel counts 137 neighbours",
+			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+32+8, 137) }) }},
 		{name: "swapped-shard", file: baseShard, offset: 4092, reason: "a shard of another graph",
 			damage: swapShard},
 		{name: "missing-shard", file: baseShard, offset: -1, reason: "missing",
@@ -246,8 +250,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 5",
-			damage: func(d string) error { return editManifest(d, `"format_version":3`, 17, 2, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 6",
+			damage: func(d string) error { return editManifest(d, `"format_version":5`, 17, 1, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
@@ -282,12 +286,10 @@ func removeLocks(dir string) {
 
 func TestFixtureGolden(t *testing.T) {
 	if *update {
-		defer removeLocks(filepath.Join("testdata", "v3"))
+		defer removeLocks(filepath.Join("testdata", "v5"))
 	}
-	for _, s := range goldenSpecs() {
-		// Older versions: still read, every list and id as written.
-		checkContent(t, filepath.Join("testdata", "v2", s.name+".ooc"), s)
-		want := filepath.Join("testdata", "v3", s.name+".ooc")
+	for _, s := range append(goldenSpecs(), weightedSpecs()...) {
+		want := filepath.Join("testdata", "v5", s.name+".ooc")
 		if *update {
 			os.RemoveAll(want)
 			os.MkdirAll(filepath.Dir(want), 0o755)
@@ -302,22 +304,44 @@ func TestFixtureGolden(t *testing.T) {
 		sameFiles(t, want, got)
 		checkContent(t, want, s)
 	}
-	for _, s := range weightedSpecs() {
-		want := filepath.Join("testdata", "v4", s.name+".ooc")
-		if *update {
-			defer removeLocks(filepath.Join("testdata", "v4"))
-			os.RemoveAll(want)
-			os.MkdirAll(filepath.Dir(want), 0o755)
-			if err := s.write(want); err != nil {
+}
+
+// TestFixtureUpgrade upgrades a copy of every older version's fixtures: the engines
+// refuse them with the upgrade command, Upgrade rewrites them, and the result holds
+// every list, weight and id as written, and the manifest's counts and options.
+func TestFixtureUpgrade(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		specs   []fixtureSpec
+	}{{"v2", goldenSpecs()}, {"v3", goldenSpecs()}, {"v4", weightedSpecs()}} {
+		for _, s := range c.specs {
+			dir := filepath.Join(t.TempDir(), s.name+".ooc")
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", c.version, s.name+".ooc"))); err != nil {
 				t.Fatal(err)
 			}
+			_, err := Open(dir)
+			var ov *OldVersionError
+			if !errors.As(err, &ov) || !errors.Is(err, ErrOldVersion) || !strings.Contains(err.Error(), "ooc upgrade "+dir) {
+				t.Fatalf("%s/%s: Open = %v, want an OldVersionError naming `ooc upgrade %s`", c.version, s.name, err, dir)
+			}
+			before, err := ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := Upgrade(dir, UpgradeOptions{})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", c.version, s.name, err)
+			}
+			if after.FormatVersion != Version || after.Vertices != before.Vertices || after.Edges != before.Edges ||
+				after.InputEdges != before.InputEdges || after.Input != before.Input || after.VertexOrder != before.VertexOrder ||
+				after.Relabeled != before.Relabeled || after.Created != before.Created || after.Options.KeepDuplicates != before.Options.KeepDuplicates {
+				t.Errorf("%s/%s: manifest %+v after upgrading %+v", c.version, s.name, after, before)
+			}
+			checkContent(t, dir, s)
+			if _, err := Upgrade(dir, UpgradeOptions{}); !errors.Is(err, ErrUpToDate) {
+				t.Errorf("%s/%s: upgrading twice: %v, want ErrUpToDate", c.version, s.name, err)
+			}
 		}
-		got := filepath.Join(t.TempDir(), s.name+".ooc")
-		if err := s.write(got); err != nil {
-			t.Fatal(err)
-		}
-		sameFiles(t, want, got)
-		checkContent(t, want, s)
 	}
 }
 

@@ -13,24 +13,59 @@
 // so a field changed on one side alone fails nvcc or go test.
 struct Shard {
 	const uint8_t *adj;
-	const uint32_t *offsets; // n+1 byte offsets into adj
-	const uint32_t *deg;     // n
+	const uint4 *dir;                // DIRECTORY's group headers, the sentinel's included
+	const unsigned long long *bits;  // DIRECTORY's packed pairs, after the headers
 	uint32_t lo, n;
 	uint32_t pinned; // adj is pinned host memory: list bytes read from it cross the link
 	uint32_t pad;
 };
 static_assert(sizeof(Shard) == 40, "Shard");
 static_assert(offsetof(Shard, adj) == 0, "Shard.adj");
-static_assert(offsetof(Shard, offsets) == 8, "Shard.offsets");
-static_assert(offsetof(Shard, deg) == 16, "Shard.deg");
+static_assert(offsetof(Shard, dir) == 8, "Shard.dir");
+static_assert(offsetof(Shard, bits) == 16, "Shard.bits");
 static_assert(offsetof(Shard, lo) == 24, "Shard.lo");
 static_assert(offsetof(Shard, n) == 28, "Shard.n");
 static_assert(offsetof(Shard, pinned) == 32, "Shard.pinned");
 static_assert(offsetof(Shard, pad) == 36, "Shard.pad");
 
 // Kernels take a shard as five scalar parameters (the launcher passes 8-byte slots).
-#define SHARD_PARAMS const uint8_t *s_adj, const uint32_t *s_off, const uint32_t *s_deg, uint32_t s_lo, uint32_t s_n
-#define SHARD_LOCAL const Shard s = {s_adj, s_off, s_deg, s_lo, s_n}
+#define SHARD_PARAMS const uint8_t *s_adj, const uint4 *s_dir, const unsigned long long *s_bits, uint32_t s_lo, uint32_t s_n
+#define SHARD_LOCAL const Shard s = {s_adj, s_dir, s_bits, s_lo, s_n}
+
+// The DIRECTORY section (store/directory.go, FORMAT.md): vertices in groups of 64, each
+// with a 16-byte header (x: ADJ offset of its first list, y: first word of its packed
+// pairs, z and w's low 16 bits: index of its first neighbour, w bits 16-23 and 24-31: the
+// widths wo and wd) and per vertex a pair (start - x in wo bits, degree in wd bits) at
+// bit y*64 + j*(wo+wd) of the packed words.
+#define DIR_GROUP_SHIFT 6
+
+// dirField reads the w-bit field (w <= 32) at bit p of the packed words; it loads only
+// words that hold bits of the field.
+__device__ __forceinline__ uint32_t dirField(const unsigned long long *b, uint64_t p, uint32_t w) {
+	if (w == 0) return 0;
+	uint64_t q = p >> 6;
+	uint32_t o = (uint32_t)p & 63;
+	unsigned long long x = __ldg(b + q) >> o;
+	if (o + w > 64) x |= __ldg(b + q + 1) << (64 - o);
+	return (uint32_t)x & (uint32_t)((1ull << w) - 1);
+}
+
+// shardDegree is the degree of the shard's i-th vertex.
+__device__ __forceinline__ uint32_t shardDegree(const Shard *s, uint32_t i) {
+	uint4 h = __ldg(s->dir + (i >> DIR_GROUP_SHIFT));
+	uint32_t wo = (h.w >> 16) & 0xFF, wd = h.w >> 24;
+	uint64_t p = (uint64_t)h.y * 64 + (i & 63) * (wo + wd) + wo;
+	return dirField(s->bits, p, wd);
+}
+
+// shardList gives the degree of the shard's i-th vertex and where its list starts in adj.
+__device__ __forceinline__ uint32_t shardList(const Shard *s, uint32_t i, uint32_t *start) {
+	uint4 h = __ldg(s->dir + (i >> DIR_GROUP_SHIFT));
+	uint32_t wo = (h.w >> 16) & 0xFF, wd = h.w >> 24;
+	uint64_t p = (uint64_t)h.y * 64 + (i & 63) * (wo + wd);
+	*start = h.x + dirField(s->bits, p, wo);
+	return dirField(s->bits, p + wo, wd);
+}
 
 // findShard returns the shard holding v; shards are sorted by lo and cover [0, N).
 __device__ __forceinline__ const Shard *findShard(const Shard *s, int ns, uint32_t v) {
@@ -86,9 +121,10 @@ struct List {
 	__device__ __forceinline__ void at(const Shard *s, uint32_t vv) {
 		uint32_t i = vv - s->lo;
 		v = vv;
-		deg = s->deg[i];
+		uint32_t start;
+		deg = shardList(s, i, &start);
 		nb = (deg + OOC_BLOCK - 1) / OOC_BLOCK;
-		base = s->adj + s->offsets[i];
+		base = s->adj + start;
 	}
 	// block k: its first byte and neighbour count.
 	__device__ __forceinline__ const uint8_t *block(uint32_t k, uint32_t *count) const {

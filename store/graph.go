@@ -67,6 +67,9 @@ func open(dir string) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.FormatVersion != Version {
+		return nil, &OldVersionError{Dir: dir, Version: m.FormatVersion}
+	}
 	g := &Graph{Dir: dir, M: m}
 	if g.out, err = openCSR(dir, Out, m.Out, m); err != nil {
 		g.Close()
@@ -108,7 +111,9 @@ func openCSR(dir string, d Direction, infos []ShardInfo, m *Manifest) (*CSR, err
 			err = corrupt(path, 24, "holds %d edges, the manifest says %d", s.Edges, info.Edges)
 		case s.Version != m.FormatVersion:
 			err = corrupt(path, 8, "format version %d in a graph of version %d (a shard of another graph?)", s.Version, m.FormatVersion)
-		case s.Version >= 3 && fmt.Sprintf("%016x", s.GraphID) != m.GraphID:
+		case (s.Weights != nil) != m.Weighted:
+			err = corrupt(path, 36, "holds weights: %v, the manifest says weighted: %v", s.Weights != nil, m.Weighted)
+		case fmt.Sprintf("%016x", s.GraphID) != m.GraphID:
 			err = corrupt(path, graphIDAt, "belongs to graph %016x, the manifest is graph %s (a shard of another graph)", s.GraphID, m.GraphID)
 		case want != info.HeaderCRC:
 			err = corrupt(path, headerSize-4, "header checksum %s, the manifest expects %s (a shard of another graph?)", want, info.HeaderCRC)

@@ -29,7 +29,7 @@ func TestGraphIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := g.Out().Shards[0]; s.Version != VersionUnweighted || hex16(s.GraphID) != g.M.GraphID {
+		if s := g.Out().Shards[0]; s.Version != Version || hex16(s.GraphID) != g.M.GraphID {
 			t.Errorf("%s: shard version %d, id %016x; manifest %s", d, s.Version, s.GraphID, g.M.GraphID)
 		}
 		g.Close()

@@ -71,7 +71,7 @@ type Manifest struct {
 
 // Marshal encodes the manifest with its trailing checksum and end marker.
 func (m *Manifest) Marshal() ([]byte, error) {
-	m.Magic, m.FormatVersion = manifestMagic, versionFor(m.Weighted)
+	m.Magic, m.FormatVersion = manifestMagic, Version
 	if m.Out == nil {
 		m.Out = []ShardInfo{}
 	}
@@ -128,8 +128,8 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 	if _, err := strconv.ParseUint(m.GraphID, 16, 64); (m.FormatVersion >= 3) != (err == nil && len(m.GraphID) == 16) {
 		return nil, corrupt(path, -1, "graph_id %q in a version %d manifest, expected 16 hex digits from version 3 on and none before", m.GraphID, m.FormatVersion)
 	}
-	if m.Weighted != (m.FormatVersion >= 4) {
-		return nil, corrupt(path, -1, "weighted is %v in a version %d manifest, expected true exactly from version 4 on", m.Weighted, m.FormatVersion)
+	if m.FormatVersion < 5 && m.Weighted != (m.FormatVersion == 4) {
+		return nil, corrupt(path, -1, "weighted is %v in a version %d manifest, expected true exactly in version 4 (before version 5)", m.Weighted, m.FormatVersion)
 	}
 	if err := m.validate(path); err != nil {
 		return nil, err

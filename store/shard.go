@@ -14,23 +14,12 @@ import (
 	mmap "github.com/edsrzf/mmap-go"
 )
 
-// Version is the newest format version this package writes (FORMAT.md, "Format
-// versions"): a graph with edge weights. A graph without weights is written as
-// VersionUnweighted, byte for byte what writers of that version produce.
-const Version uint32 = 4
+// Version is the format version this package writes and the only one its engines read
+// (FORMAT.md, "Format versions"). Graphs of versions MinVersion to Version-1 are read
+// only by the upgrade path (legacy.go, Upgrade).
+const Version uint32 = 5
 
-// VersionUnweighted is the version written for graphs without edge weights.
-const VersionUnweighted uint32 = 3
-
-// versionFor is the format version of a graph with or without weights.
-func versionFor(weighted bool) uint32 {
-	if weighted {
-		return Version
-	}
-	return VersionUnweighted
-}
-
-// MinVersion is the oldest format version this package reads.
+// MinVersion is the oldest format version Upgrade reads.
 const MinVersion uint32 = 2
 
 const (
@@ -44,10 +33,11 @@ const (
 
 // Section ids (FORMAT.md, "Section table entry").
 const (
-	SecDegrees uint32 = 1
-	SecOffsets uint32 = 2
-	SecAdj     uint32 = 3
-	SecWeights uint32 = 4 // version 4: one uint32 per stored neighbour, aligned with the lists
+	SecDegrees   uint32 = 1 // versions 2 to 4: n x uint32
+	SecOffsets   uint32 = 2 // versions 2 to 4: (n+1) x uint32
+	SecAdj       uint32 = 3
+	SecWeights   uint32 = 4 // from version 4: one uint32 per stored neighbour, aligned with the lists
+	SecDirectory uint32 = 5 // from version 5: degrees and list starts, bit-packed (directory.go)
 )
 
 // Direction says which adjacency a shard holds.
@@ -196,17 +186,16 @@ func (h *shardHeader) section(id uint32) (Section, bool) {
 }
 
 // Shard is one mmapped shard file: the adjacency of vertices [Lo, Lo+N) in one direction.
-// Degrees, Offsets and Adj alias the read-only mapping: they are valid until the Graph is
-// closed, and writing to them faults.
+// Adj, Weights and the slices its methods return alias the read-only mapping: they are
+// valid until the Graph is closed, and writing to them faults. A vertex's degree and list
+// come from the DIRECTORY section (directory.go): Degree, List, ListAt, DegreeAt.
 type Shard struct {
 	Path  string
 	Dir   Direction
 	Lo, N uint32
 	Edges uint64
 
-	Degrees []uint32 // N entries
-	Offsets []uint32 // N+1 entries, byte offsets into Adj
-	Adj     []byte
+	Adj []byte
 	// Weights (version 4) holds one weight per stored neighbour, the lists' in vertex
 	// order: WeightsOf slices it. nil in a graph without weights.
 	Weights []uint32
@@ -217,9 +206,11 @@ type Shard struct {
 	GraphID   uint64 // the identity of the graph it was written for (version 3; 0 before)
 
 	data     mmap.MMap
-	nv       uint32 // vertex count of the graph, for neighbour checks
+	nv       uint32   // vertex count of the graph, for neighbour checks
+	dirH     []uint32 // DIRECTORY's group headers, 4 words each, the sentinel included
+	dirB     []byte   // DIRECTORY's packed pairs and the zero word after them
 	wOnce    sync.Once
-	wStart   []uint32 // N+1 entries: the DEGREES prefix sum, where each list's weights start
+	wStart   []uint32 // N+1 entries: the degrees' prefix sum, where each list's weights start
 	checkOne sync.Once
 	checkErr error
 }
@@ -241,17 +232,27 @@ func (s *Shard) SectionBytes(id uint32) ([]byte, bool) {
 }
 
 // Degree is the degree of vertex v, which must lie in the shard.
-func (s *Shard) Degree(v uint32) uint32 { return s.Degrees[v-s.Lo] }
+func (s *Shard) Degree(v uint32) uint32 { return s.DegreeAt(v - s.Lo) }
 
 // List is the encoded list of vertex v, which must lie in the shard.
 func (s *Shard) List(v uint32) []byte {
-	i := v - s.Lo
-	return s.Adj[s.Offsets[i]:s.Offsets[i+1]]
+	_, l := s.ListAt(v - s.Lo)
+	return l
 }
+
+// DirectoryBytes is the DIRECTORY section, for placing it on a device.
+func (s *Shard) DirectoryBytes() []byte {
+	b, _ := s.SectionBytes(SecDirectory)
+	return b
+}
+
+// DirectoryHeaders is the number of bytes of DIRECTORY's group headers (the sentinel's
+// included); the packed pairs follow them.
+func (s *Shard) DirectoryHeaders() int64 { return dirHeader * int64(dirGroups(s.N)+1) }
 
 // WeightsOf returns the weights of v's list (v in the shard), as many as its degree: entry
 // k weighs the edge to the k-th stored neighbour. The first call builds the prefix sum
-// of DEGREES (4 bytes a vertex). It is nil when the graph has no weights, or when the
+// of the degrees (4 bytes a vertex). It is nil when the graph has no weights, or when the
 // degrees do not sum to the weights' count (corruption, which Check reports).
 func (s *Shard) WeightsOf(v uint32) []uint32 {
 	if s.Weights == nil {
@@ -260,8 +261,8 @@ func (s *Shard) WeightsOf(v uint32) []uint32 {
 	s.wOnce.Do(func() {
 		st := make([]uint32, s.N+1)
 		var sum uint64
-		for i, d := range s.Degrees {
-			sum += uint64(d)
+		for i := range s.N {
+			sum += uint64(s.DegreeAt(i))
 			st[i+1] = uint32(sum)
 		}
 		if sum == uint64(len(s.Weights)) {
@@ -291,7 +292,7 @@ func (s *Shard) Iter(it *ListIter, v uint32) { it.Reset(v, s.Degree(v), s.List(v
 // ListError is the error to report when a ListIter over v's list fails.
 func (s *Shard) listError(v uint32) error {
 	sec, _ := s.section(SecAdj)
-	return corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d does not decode to its %d neighbours", v, s.Degree(v))
+	return corrupt(s.Path, sec.Offset+int64(s.ListOffset(v-s.Lo)), "adjacency list of vertex %d does not decode to its %d neighbours", v, s.Degree(v))
 }
 
 // ListError wraps a failed ListIter over v's list into a positioned CorruptError.
@@ -306,7 +307,7 @@ func (s *Shard) section(id uint32) (Section, bool) {
 	return Section{}, false
 }
 
-// Check recomputes the CRC32C of every section and checks that offsets never decrease,
+// Check recomputes the CRC32C of every section and checks the directory (checkDirectory),
 // once; later calls return the first result. Engines call it before using a shard's bytes, so an answer never comes from
 // corrupt data.
 func (s *Shard) Check() error {
@@ -319,28 +320,22 @@ func (s *Shard) Check() error {
 			}
 		}
 		if s.checkErr = s.checkGaps(); s.checkErr == nil {
-			s.checkErr = s.checkOffsets()
+			s.checkErr = s.checkDirectory()
 		}
 	})
 	return s.checkErr
 }
 
-// CheckDegrees checks the DEGREES section alone: its checksum and that the degrees sum
-// to the header's edge count. It reads 4 bytes a vertex, so commands that print degrees
-// without reading the lists (ooc info) can afford it where Check would read everything.
-func (s *Shard) CheckDegrees() error {
-	sec, _ := s.section(SecDegrees)
+// CheckDirectory checks the DIRECTORY section alone: its checksum and its structure
+// (checkDirectory), which includes that the degrees sum to the header's edge count. It
+// reads a few bits a vertex, so commands that print degrees without reading the lists
+// (ooc info) can afford it where Check would read everything.
+func (s *Shard) CheckDirectory() error {
+	sec, _ := s.section(SecDirectory)
 	if got := CRC32C(s.data[sec.Offset : sec.Offset+sec.Length]); got != sec.CRC {
 		return corrupt(s.Path, sec.Offset, "section %d checksum %08x, computed %08x", sec.ID, sec.CRC, got)
 	}
-	var sum uint64
-	for _, d := range s.Degrees {
-		sum += uint64(d)
-	}
-	if sum != s.Edges {
-		return corrupt(s.Path, sec.Offset, "degrees sum to %d, header says %d edges", sum, s.Edges)
-	}
-	return nil
+	return s.checkDirectory()
 }
 
 // openShard maps a shard file and checks its structure (not its section checksums: see
@@ -381,36 +376,31 @@ func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
 		return nil, err
 	}
 	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, Version: h.Version, GraphID: h.GraphID, data: data, nv: nv}
-	deg, ok1 := h.section(SecDegrees)
-	off, ok2 := h.section(SecOffsets)
-	adj, ok3 := h.section(SecAdj)
-	if !ok1 || !ok2 || !ok3 {
-		return nil, corrupt(path, 36, "missing a DEGREES, OFFSETS or ADJ section")
+	if h.Version != Version {
+		return nil, corrupt(path, 8, "format version %d, expected %d (older graphs are read only by ooc upgrade)", h.Version, Version)
 	}
-	if deg.Length != 4*int64(h.N) {
-		return nil, corrupt(path, deg.Offset, "DEGREES is %d bytes, expected %d for %d vertices", deg.Length, 4*int64(h.N), h.N)
-	}
-	if off.Length != 4*(int64(h.N)+1) {
-		return nil, corrupt(path, off.Offset, "OFFSETS is %d bytes, expected %d for %d vertices", off.Length, 4*(int64(h.N)+1), h.N)
+	dir, ok1 := h.section(SecDirectory)
+	adj, ok2 := h.section(SecAdj)
+	if !ok1 || !ok2 {
+		return nil, corrupt(path, 36, "missing a DIRECTORY or ADJ section")
 	}
 	if adj.Length > 1<<32-1 {
 		return nil, corrupt(path, adj.Offset, "ADJ is %d bytes, more than 4 GiB", adj.Length)
 	}
-	s.Degrees = u32s(data[deg.Offset : deg.Offset+deg.Length])
-	s.Offsets = u32s(data[off.Offset : off.Offset+off.Length])
+	if h.Edges > maxShardEdges {
+		return nil, corrupt(path, 24, "%d edges, more than the %d a shard can hold", h.Edges, uint64(maxShardEdges))
+	}
 	s.Adj = data[adj.Offset : adj.Offset+adj.Length]
-	if s.Offsets[0] != 0 || int64(s.Offsets[h.N]) != adj.Length {
-		return nil, corrupt(path, off.Offset, "offsets run from %d to %d, expected 0 to %d (the ADJ length)", s.Offsets[0], s.Offsets[h.N], adj.Length)
+	if err := s.openDirectory(dir); err != nil {
+		return nil, err
 	}
 	return s, s.openWeights(h)
 }
 
-// openWeights maps the WEIGHTS section, which a shard holds exactly from version 4 on.
+// openWeights maps the WEIGHTS section, which a shard holds exactly when its graph has
+// weights (openCSR checks that against the manifest).
 func (s *Shard) openWeights(h *shardHeader) error {
 	w, ok := h.section(SecWeights)
-	if ok != (h.Version >= 4) {
-		return corrupt(s.Path, 8, "format version %d with a WEIGHTS section: %v (version 4 and only it has one)", h.Version, ok)
-	}
 	if !ok {
 		return nil
 	}
@@ -418,24 +408,6 @@ func (s *Shard) openWeights(h *shardHeader) error {
 		return corrupt(s.Path, w.Offset, "WEIGHTS is %d bytes, expected %d for %d edges", w.Length, 4*int64(h.Edges), h.Edges)
 	}
 	s.Weights = u32s(s.data[w.Offset : w.Offset+w.Length])
-	return nil
-}
-
-// checkOffsets verifies that offsets never decrease and that degree sums match; it reads
-// the two small sections in full (Verify calls it).
-func (s *Shard) checkOffsets() error {
-	off, _ := s.section(SecOffsets)
-	var sum uint64
-	for i := uint32(0); i < s.N; i++ {
-		if s.Offsets[i+1] < s.Offsets[i] {
-			return corrupt(s.Path, off.Offset+4*int64(i+1), "offset of vertex %d (%d) is below the previous one (%d)", s.Lo+i+1, s.Offsets[i+1], s.Offsets[i])
-		}
-		sum += uint64(s.Degrees[i])
-	}
-	if sum != s.Edges {
-		deg, _ := s.section(SecDegrees)
-		return corrupt(s.Path, deg.Offset, "degrees sum to %d, header says %d edges", sum, s.Edges)
-	}
 	return nil
 }
 

@@ -97,10 +97,10 @@ func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 		for k := 0; it.Next(); k++ {
 			u, w := it.Value(), weightAt(ws, k)
 			if !first && (u < prev || (!opt.KeepDuplicates && u == prev)) {
-				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
+				return sums, corrupt(s.Path, sec.Offset+int64(s.ListOffset(v-s.Lo)), "adjacency list of vertex %d is out of order or repeats a neighbour (neighbour %d after %d)", v, u, prev)
 			}
 			if u == v && !opt.KeepSelfLoops {
-				return sums, corrupt(s.Path, sec.Offset+int64(s.Offsets[v-s.Lo]), "adjacency list of vertex %d holds a self-loop, which the manifest says were dropped", v)
+				return sums, corrupt(s.Path, sec.Offset+int64(s.ListOffset(v-s.Lo)), "adjacency list of vertex %d holds a self-loop, which the manifest says were dropped", v)
 			}
 			first, prev = false, u
 			sums.fwd += weightedHash(v, u, w)
@@ -177,7 +177,7 @@ func (g *Graph) locateMismatch(what string) error {
 		if x != 0 {
 			s := g.Out().ShardOf(uint32(v))
 			sec, _ := s.section(SecAdj)
-			return corrupt(s.Path, sec.Offset+int64(s.Offsets[uint32(v)-s.Lo]), "%s (vertex %d and a neighbour disagree)", what, v)
+			return corrupt(s.Path, sec.Offset+int64(s.ListOffset(uint32(v)-s.Lo)), "%s (vertex %d and a neighbour disagree)", what, v)
 		}
 	}
 	return corrupt(filepath.Join(g.Dir, ManifestName), -1, "%s", what)

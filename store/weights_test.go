@@ -40,8 +40,8 @@ func TestWeightsWorkedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if !g.M.Weighted || g.M.FormatVersion != 4 {
-		t.Fatalf("manifest weighted %v version %d, want true 4", g.M.Weighted, g.M.FormatVersion)
+	if !g.M.Weighted || g.M.FormatVersion != Version {
+		t.Fatalf("manifest weighted %v version %d, want true %d", g.M.Weighted, g.M.FormatVersion, Version)
 	}
 	s := g.Out().ShardOf(10)
 	if err := s.Check(); err != nil {
@@ -51,6 +51,16 @@ func TestWeightsWorkedExample(t *testing.T) {
 	want := []byte{4, 0, 0, 0, 1, 0, 0, 0, 0x70, 0x11, 1, 0, 9, 0, 0, 0, 0, 1, 0, 0}
 	if s.Lo != 10 || !bytes.Equal(got, want) {
 		t.Fatalf("shard lo %d, WEIGHTS % x; want lo 10, % x", s.Lo, got, want)
+	}
+	// FORMAT.md's DIRECTORY example: the same shard, [10, 20).
+	dirWant := []byte{
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, // group 0: adj 0, word 0, edge 0, wo 3, wd 2
+		6, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, // sentinel: adj 6, word 1, edge 5
+		0x98, 0x50, 0x63, 0x8C, 0x31, 0xC6, 0, 0, // the 10 pairs of 5 bits
+		0, 0, 0, 0, 0, 0, 0, 0, // the zero word
+	}
+	if got := s.DirectoryBytes(); s.N != 10 || !bytes.Equal(got, dirWant) {
+		t.Fatalf("shard of %d vertices, DIRECTORY % x; want 10, % x", s.N, got, dirWant)
 	}
 	if ws := s.WeightsOf(12); !slices.Equal(ws, []uint32{9, 256}) || len(s.WeightsOf(11)) != 0 {
 		t.Fatalf("weights of 12 = %v, of 11 = %v", ws, s.WeightsOf(11))

@@ -26,18 +26,16 @@ type ShardInfo struct {
 }
 
 // shardWriter streams one shard file: ADJ first (its size is unknown until the shard is
-// cut), then DEGREES and OFFSETS, the footer, and finally the header page at offset 0.
-// DEGREES and OFFSETS go to side files until the shard is cut, so a writer's memory does
-// not grow with the shard's vertex count (ingest runs within a memory budget).
+// cut), then DIRECTORY (and WEIGHTS), the footer, and finally the header page at offset
+// 0. DIRECTORY and WEIGHTS go to side files until the shard is cut, so a writer's memory
+// does not grow with the shard's vertex count (ingest runs within a memory budget).
 type shardWriter struct {
 	f      *os.File
 	w      *bufio.Writer
 	path   string
-	dir    Direction
+	dirn   Direction
 	lo     uint32
-	nv     uint32 // vertices so far
-	deg    *sideFile
-	off    *sideFile
+	dir    dirWriter
 	wts    *sideFile // the WEIGHTS section, for a weighted graph; else nil
 	adjLen int64
 	edges  uint64
@@ -62,10 +60,10 @@ func newSideFile(path string) (*sideFile, error) {
 	return &sideFile{f: f, path: path, w: bufio.NewWriterSize(f, 64<<10), crc: crc32.New(castagnoli)}, nil
 }
 
-func (s *sideFile) put(x uint32) {
-	binary.LittleEndian.PutUint32(s.buf[:], x)
-	s.w.Write(s.buf[:])
-	s.n += 4
+// write appends b.
+func (s *sideFile) write(b []byte) {
+	s.w.Write(b)
+	s.n += int64(len(b))
 }
 
 // putAll appends xs[i]+add for each i, in bulk: one call a vertex was a fifth of the
@@ -81,22 +79,6 @@ func (s *sideFile) putAll(xs []uint32, add uint32) {
 		}
 		s.wrote(b)
 		xs = xs[len(b)/4:]
-	}
-}
-
-// putRepeat appends x count times, in bulk: the degree-0 vertices between sparse ids
-// (a graph whose largest id is 4*10^9 has that many) went in one call each.
-func (s *sideFile) putRepeat(x uint32, count uint32) {
-	for count > 0 {
-		b := s.room(int(min(count, 1<<30)))
-		if b == nil {
-			return
-		}
-		for i := range len(b) / 4 {
-			binary.LittleEndian.PutUint32(b[4*i:], x)
-		}
-		s.wrote(b)
-		count -= uint32(len(b) / 4)
 	}
 }
 
@@ -143,9 +125,9 @@ func newShardWriter(path string, dir Direction, lo uint32, weighted bool) (*shar
 		f.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dir: dir, lo: lo}
-	if s.deg, err = newSideFile(path + ".deg"); err == nil {
-		s.off, err = newSideFile(path + ".off")
+	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dirn: dir, lo: lo}
+	if s.dir.hdr, err = newSideFile(path + ".dirh"); err == nil {
+		s.dir.packed, err = newSideFile(path + ".dirb")
 	}
 	if err == nil && weighted {
 		s.wts, err = newSideFile(path + ".wts")
@@ -185,12 +167,12 @@ func (s *shardWriter) close() {
 }
 
 func (s *shardWriter) closeSides() {
-	s.deg.close()
-	s.off.close()
+	s.dir.hdr.close()
+	s.dir.packed.close()
 	s.wts.close()
 }
 
-func (s *shardWriter) n() uint32 { return s.nv }
+func (s *shardWriter) n() uint32 { return s.dir.n }
 
 // appendLists appends the lists of consecutive vertices: degrees[i] and the bytes
 // data[offsets[i]:offsets[i+1]], and in a weighted graph their weights, one per
@@ -200,12 +182,11 @@ func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte, weight
 	if s.wts != nil {
 		s.wts.putAll(weights, 0)
 	}
-	s.deg.putAll(degrees, 0)
-	s.off.putAll(offsets[:len(degrees)], uint32(s.adjLen)-base) // wraps to s.adjLen+offsets[i]-base
-	for _, d := range degrees {
+	at := uint32(s.adjLen) - base // wraps to s.adjLen+offsets[i]-base
+	for i, d := range degrees {
+		s.dir.add(offsets[i]+at, d)
 		s.edges += uint64(d)
 	}
-	s.nv += uint32(len(degrees))
 	chunk := data[offsets[0]:offsets[len(degrees)]]
 	s.adjLen += int64(len(chunk))
 	if whole {
@@ -218,9 +199,7 @@ func (s *shardWriter) appendLists(degrees, offsets []uint32, data []byte, weight
 }
 
 func (s *shardWriter) appendEmpty(count uint32) {
-	s.deg.putRepeat(0, count)
-	s.off.putRepeat(uint32(s.adjLen), count)
-	s.nv += count
+	s.dir.addEmpty(uint32(s.adjLen), count)
 }
 
 func (s *shardWriter) pad(pos int64) (int64, error) {
@@ -246,6 +225,32 @@ func (s *shardWriter) writeSection(pos int64, id uint32, side *sideFile) (Sectio
 	return Section{ID: id, Offset: start, Length: side.n, CRC: side.crc.Sum32()}, start + side.n, nil
 }
 
+// writeDirectory writes DIRECTORY at the next aligned position after pos: the headers
+// of the groups and of the sentinel, the packed pairs, and the zero word.
+func (s *shardWriter) writeDirectory(pos int64) (Section, int64, error) {
+	d := &s.dir
+	d.flush()
+	d.header(uint32(s.adjLen), 0, 0)
+	start, err := s.pad(pos)
+	if err != nil {
+		return Section{}, 0, err
+	}
+	if err := d.hdr.copyTo(s.w); err != nil {
+		return Section{}, 0, err
+	}
+	if err := d.packed.copyTo(s.w); err != nil {
+		return Section{}, 0, err
+	}
+	var zero [8]byte
+	if _, err := s.w.Write(zero[:]); err != nil {
+		return Section{}, 0, err
+	}
+	n := d.hdr.n + d.packed.n + 8
+	crc := CRC32CCombine(d.hdr.crc.Sum32(), d.packed.crc.Sum32(), d.packed.n)
+	crc = CRC32CCombine(crc, CRC32C(zero[:]), 8)
+	return Section{ID: SecDirectory, Offset: start, Length: n, CRC: crc}, start + n, nil
+}
+
 // finish writes the remaining sections, footer and header, fsyncs and closes the file.
 func (s *shardWriter) finish() (ShardInfo, error) {
 	info, err := s.finishErr()
@@ -261,17 +266,15 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 	if s.adjLen > 1<<32-1 {
 		return ShardInfo{}, fmt.Errorf("adjacency of %d bytes exceeds the 4 GiB a shard can hold", s.adjLen)
 	}
+	if s.edges > maxShardEdges {
+		return ShardInfo{}, fmt.Errorf("%d edges in one shard, more than the %d a shard can hold", s.edges, uint64(maxShardEdges))
+	}
 	adj := Section{ID: SecAdj, Offset: headerSize, Length: s.adjLen, CRC: s.adjCRC}
-	deg, pos, err := s.writeSection(headerSize+s.adjLen, SecDegrees, s.deg)
+	dir, pos, err := s.writeDirectory(headerSize + s.adjLen)
 	if err != nil {
 		return ShardInfo{}, err
 	}
-	s.off.put(uint32(s.adjLen))
-	off, pos, err := s.writeSection(pos, SecOffsets, s.off)
-	if err != nil {
-		return ShardInfo{}, err
-	}
-	h := shardHeader{Version: VersionUnweighted, Dir: s.dir, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, deg, off}}
+	h := shardHeader{Version: Version, Dir: s.dirn, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, dir}}
 	if s.wts != nil {
 		if s.edges > 1<<32-1 {
 			return ShardInfo{}, fmt.Errorf("%d edges in one shard, more than the %d a weighted shard can hold", s.edges, uint32(1<<32-1))
@@ -280,7 +283,7 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 		if wts, pos, err = s.writeSection(pos, SecWeights, s.wts); err != nil {
 			return ShardInfo{}, err
 		}
-		h.Version, h.Sections = Version, append(h.Sections, wts)
+		h.Sections = append(h.Sections, wts)
 	}
 	hdr := h.encode()
 	if _, err := s.w.Write(encodeFooter(h.Version, h.CRC)); err != nil {

@@ -27,7 +27,9 @@ func PageRankScores(g *store.Graph) ([]float64, error) {
 	}
 	deg := make([]uint32, n)
 	for _, s := range g.Out().Shards {
-		copy(deg[s.Lo:s.Hi()], s.Degrees)
+		for i := range s.N {
+			deg[s.Lo+i] = s.DegreeAt(i)
+		}
 	}
 	score := make([]float64, n)
 	contrib := make([]float64, n)

@@ -24,7 +24,7 @@ type piece struct {
 func pieces(c *store.CSR) []piece {
 	var ps []piece
 	for _, s := range c.Shards {
-		weight := func(i uint32) uint64 { return uint64(s.Offsets[i]) + 4*uint64(i) }
+		weight := func(i uint32) uint64 { return uint64(s.ListOffset(i)) + 4*uint64(i) }
 		for i := uint32(0); i < s.N; {
 			limit := weight(i) + pieceBytes
 			rest := int(s.N - i - 1)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/plural"
@@ -19,10 +20,12 @@ const infoHelp = `
 Usage: ooc info [--json] [GRAPH]
 
 Print what a graph directory holds: vertices, edges, whether it is directed, what
-ingest dropped, its size in bytes and in bits per stored directed edge (degrees and
-offsets included; the transpose of a directed graph counts as a second copy of its
-edges), a degree summary (largest, mean, vertices of degree zero) and the shards.
-It reads only the manifest and the degree arrays (whose checksums it checks); 'ooc verify'
+ingest dropped, its size in bytes and in bits per stored directed edge (the vertex
+directory included; the transpose of a directed graph counts as a second copy of its
+edges), that size split by section (the lists, the vertex directory, edge weights,
+ids.bin, and headers, padding and the manifest), a degree summary (largest, mean,
+vertices of degree zero) and the shards.
+It reads only the manifest and the directories (whose checksums it checks); 'ooc verify'
 checks everything.
 Without GRAPH, the only *.ooc graph in the current directory is used.
 
@@ -44,12 +47,59 @@ type graphInfo struct {
 	IDBase    uint32             `json:"id_base"`
 	Relabeled bool               `json:"relabeled"`
 	Order     string             `json:"vertex_order"`
+	Sections  sectionSizes       `json:"sections"`
 	Degree    degreeSummary      `json:"degree"`
 	InDegree  *degreeSummary     `json:"in_degree,omitempty"`
 	Input     store.InputInfo    `json:"input"`
 	Options   store.BuildOptions `json:"options"`
 	ShardList []store.ShardInfo  `json:"shard_list"`
 	Created   string             `json:"created"`
+}
+
+// sectionSizes is the graph's size split by what the bytes hold, each in bytes and in
+// bits per stored directed edge (as bits_per_edge counts them).
+type sectionSizes struct {
+	Lists     sectionSize `json:"lists"`     // ADJ sections
+	Directory sectionSize `json:"directory"` // DIRECTORY sections: degrees and list starts
+	Weights   sectionSize `json:"weights"`   // WEIGHTS sections
+	IDs       sectionSize `json:"ids"`       // ids.bin
+	Other     sectionSize `json:"other"`     // shard headers, footers, padding, the manifest
+}
+
+type sectionSize struct {
+	Bytes       int64   `json:"bytes"`
+	BitsPerEdge float64 `json:"bits_per_edge"`
+}
+
+// sectionsOf splits g's bytes by section.
+func sectionsOf(g *store.Graph) sectionSizes {
+	var s sectionSizes
+	for _, sh := range g.Shards() {
+		for _, sec := range sh.Sections {
+			switch sec.ID {
+			case store.SecAdj:
+				s.Lists.Bytes += sec.Length
+			case store.SecDirectory:
+				s.Directory.Bytes += sec.Length
+			case store.SecWeights:
+				s.Weights.Bytes += sec.Length
+			}
+		}
+	}
+	if g.M.IDs != nil {
+		s.IDs.Bytes = g.M.IDs.Bytes
+	}
+	s.Other.Bytes = g.M.Bytes - s.Lists.Bytes - s.Directory.Bytes - s.Weights.Bytes - s.IDs.Bytes
+	copies := g.M.Edges
+	if g.M.Directed {
+		copies *= 2
+	}
+	for _, x := range []*sectionSize{&s.Lists, &s.Directory, &s.Weights, &s.IDs, &s.Other} {
+		if copies > 0 {
+			x.BitsPerEdge = 8 * float64(x.Bytes) / float64(copies)
+		}
+	}
+	return s
 }
 
 type degreeSummary struct {
@@ -70,12 +120,12 @@ func runInfo(e *env, args []string) error {
 	}
 	defer g.Close()
 	for _, s := range g.Shards() { // the degree summary reads them: no number from bad bytes
-		if err := s.CheckDegrees(); err != nil {
+		if err := s.CheckDirectory(); err != nil {
 			return err
 		}
 	}
 	m := g.M
-	info := graphInfo{Graph: dir, graphCounts: countsOf(m), IDBase: m.IDBase, Relabeled: m.Relabeled, Order: m.VertexOrder, Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
+	info := graphInfo{Graph: dir, graphCounts: countsOf(m), IDBase: m.IDBase, Relabeled: m.Relabeled, Order: m.VertexOrder, Sections: sectionsOf(g), Degree: degrees(g.Out()), Input: m.Input, Options: m.Options,
 		ShardList: append(append([]store.ShardInfo{}, m.Out...), m.In...), Created: m.Created}
 	if m.Directed {
 		d := degrees(g.In())
@@ -88,12 +138,13 @@ func runInfo(e *env, args []string) error {
 	return nil
 }
 
-// degrees summarizes the DEGREES sections of one direction.
+// degrees summarizes the degrees of one direction, from the DIRECTORY sections.
 func degrees(c *store.CSR) degreeSummary {
 	var s degreeSummary
 	var n uint64
 	for _, sh := range c.Shards {
-		for _, d := range sh.Degrees {
+		for i := range sh.N {
+			d := sh.DegreeAt(i)
 			s.Max = max(s.Max, d)
 			if d == 0 {
 				s.Zero++
@@ -141,6 +192,23 @@ func printInfo(w io.Writer, i *graphInfo) {
 	} else {
 		fmt.Fprintf(w, "size        %s, %.2f bits (%.2f bytes) per directed edge\n", bytesize.Format(i.Bytes), i.BitsPerEdge, i.BitsPerEdge/8)
 	}
+	sec := &i.Sections
+	var parts []string
+	for _, x := range []struct {
+		name string
+		s    sectionSize
+		show bool
+	}{{"lists", sec.Lists, true}, {"directory", sec.Directory, true}, {"weights", sec.Weights, sec.Weights.Bytes > 0},
+		{"ids.bin", sec.IDs, sec.IDs.Bytes > 0}, {"headers and padding", sec.Other, true}} {
+		switch {
+		case !x.show:
+		case i.BitsPerEdge > 0:
+			parts = append(parts, fmt.Sprintf("%s %s (%.2f bits)", x.name, bytesize.Format(x.s.Bytes), x.s.BitsPerEdge))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s", x.name, bytesize.Format(x.s.Bytes)))
+		}
+	}
+	fmt.Fprintf(w, "sections    %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "degree      max %d, mean %.2f, %s of degree 0\n", i.Degree.Max, i.Degree.Mean, plural.Of(i.Degree.Zero, "vertex"))
 	if i.InDegree != nil {
 		fmt.Fprintf(w, "in-degree   max %d, mean %.2f, %s of in-degree 0\n", i.InDegree.Max, i.InDegree.Mean, plural.Of(i.InDegree.Zero, "vertex"))

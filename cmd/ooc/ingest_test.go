@@ -258,9 +258,9 @@ func TestIngestBackendFlag(t *testing.T) {
 	}
 }
 
-// TestInfoCorruptDegrees: info prints degree summaries, so a flipped byte anywhere in a
-// DEGREES section (out or in) is exit 3, never a summary from bad bytes.
-func TestInfoCorruptDegrees(t *testing.T) {
+// TestInfoCorruptDirectory: info prints degree summaries, so a flipped byte anywhere in a
+// DIRECTORY section (out or in) is exit 3, never a summary from bad bytes.
+func TestInfoCorruptDirectory(t *testing.T) {
 	for _, directed := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "g.ooc")
 		edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}
@@ -276,10 +276,13 @@ func TestInfoCorruptDegrees(t *testing.T) {
 			off  int64
 		}
 		for _, s := range g.Shards() {
-			sec, _ := s.SectionBytes(store.SecDegrees)
+			sec, _ := s.SectionBytes(store.SecDirectory)
+			if len(sec) == 0 {
+				t.Fatalf("%s has no DIRECTORY section", s.Path)
+			}
 			off := int64(0)
 			for _, x := range s.Sections {
-				if x.ID == store.SecDegrees {
+				if x.ID == store.SecDirectory {
 					off = x.Offset
 				}
 			}

@@ -1,0 +1,342 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// The DIRECTORY section (FORMAT.md, "DIRECTORY") says where each vertex's list starts in
+// ADJ and how many neighbours it has, in a few bits a vertex instead of the 64 of a
+// degree and an offset array. Vertices go in groups of DirGroup; a group has a 16-byte
+// header and, bit-packed at the header's widths, one (relative start, degree) pair per
+// vertex:
+//
+//	section = header[0] ... header[ng-1] header[ng] (the sentinel) | packed words | 0 word
+//	header  = uint32 adj   ADJ offset of the group's first list
+//	          uint32 word  first 64-bit word of the group's pairs in the packed area
+//	          uint32 edge  index of the group's first neighbour, low 32 bits
+//	          uint32 w     bits 0-15 the edge index's bits 32-47, 16-23 wo, 24-31 wd
+//	pair j  = at bit word*64 + j*(wo+wd): start-adj in wo bits, then the degree in wd bits
+//
+// The sentinel holds the ADJ length, the packed words' count and the shard's neighbour
+// count, so a list ends where the next one starts, or at the next group's adj. A zero
+// word ends the section, so that a reader may load 8 bytes at any pair's first byte.
+
+// DirGroup is the number of vertices per directory group.
+const DirGroup = 64
+
+const (
+	dirGroupShift = 6
+	dirHeader     = 16 // bytes per group header
+	maxDirWidth   = 32 // a relative start or a degree fits 32 bits
+	maxShardEdges = 1<<48 - 1
+)
+
+// dirGroups is the number of groups of a shard of n vertices.
+func dirGroups(n uint32) uint64 { return (uint64(n) + DirGroup - 1) / DirGroup }
+
+// dirBits reads the w-bit field (w <= 32) at bit p of the packed area b.
+func dirBits(b []byte, p uint64, w uint32) uint32 {
+	x := binary.LittleEndian.Uint64(b[p>>3:])
+	return uint32(x>>(p&7)) & uint32(1<<w-1)
+}
+
+// dirEntry is vertex i's degree and list bounds in ADJ. One 8-byte load holds 57 bits
+// from a pair's first one: its start and degree, and the next pair's start, when the
+// widths allow (2*wo+wd <= 57, as in every group but of pathological graphs).
+func (s *Shard) dirEntry(i uint32) (deg, start, end uint32) {
+	h := s.dirH[(i>>dirGroupShift)*4:][:8]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	j := i & (DirGroup - 1)
+	p := uint64(h[1])*64 + uint64(j*(wo+wd))
+	if 2*wo+wd > 57 {
+		return s.dirEntryWide(i, h, p, wo, wd)
+	}
+	x := binary.LittleEndian.Uint64(s.dirB[p>>3:][:8]) >> (p & 7)
+	start = h[0] + uint32(x)&(1<<wo-1)
+	deg = uint32(x>>wo) & (1<<wd - 1)
+	end = h[4]
+	if j+1 < DirGroup && i+1 < s.N {
+		end = h[0] + uint32(x>>(wo+wd))&(1<<wo-1)
+	}
+	return deg, start, end
+}
+
+// dirEntryWide is dirEntry for a group whose fields need a load each.
+func (s *Shard) dirEntryWide(i uint32, h []uint32, p uint64, wo, wd uint32) (deg, start, end uint32) {
+	start = h[0] + dirBits(s.dirB, p, wo)
+	deg = dirBits(s.dirB, p+uint64(wo), wd)
+	end = h[4]
+	if i&(DirGroup-1)+1 < DirGroup && i+1 < s.N {
+		end = h[0] + dirBits(s.dirB, p+uint64(wo+wd), wo)
+	}
+	return deg, start, end
+}
+
+// DegreeAt is the degree of the shard's i-th vertex (i < N).
+func (s *Shard) DegreeAt(i uint32) uint32 {
+	h := s.dirH[i>>dirGroupShift*4:]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	p := uint64(h[1])<<6 + uint64(i&(DirGroup-1)*(wo+wd)+wo)
+	x := binary.LittleEndian.Uint64(s.dirB[p>>3:])
+	return uint32(x>>(p&7)) & (1<<wd - 1)
+}
+
+// ListAt is the degree and the encoded list of the shard's i-th vertex (i < N).
+func (s *Shard) ListAt(i uint32) (uint32, []byte) {
+	d, a, b := s.dirEntry(i)
+	return d, s.Adj[a:b:b]
+}
+
+// ListOffset is where the list of the shard's i-th vertex starts in ADJ (i <= N).
+func (s *Shard) ListOffset(i uint32) uint32 {
+	if i == s.N {
+		return uint32(len(s.Adj))
+	}
+	_, a, _ := s.dirEntry(i)
+	return a
+}
+
+// EdgeIndex is the number of neighbours the lists of the shard's vertices before i
+// hold: the position of i's first weight in WEIGHTS (i <= N). It reads i's group
+// header and the degrees before i in its group.
+func (s *Shard) EdgeIndex(i uint32) uint64 {
+	g := i >> dirGroupShift
+	h := s.dirH[g*4:][:4]
+	e := uint64(h[2]) | uint64(h[3]&0xffff)<<32
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	p := uint64(h[1])*64 + uint64(wo)
+	for j := g << dirGroupShift; j < i; j++ {
+		e += uint64(dirBits(s.dirB, p, wd))
+		p += uint64(wo + wd)
+	}
+	return e
+}
+
+// DirCursor walks a shard's directory in vertex order, one group decoded at a time:
+// the cheap way for sweeps over every vertex.
+type DirCursor struct {
+	adj   []byte
+	s     *Shard
+	g     uint32 // the decoded group
+	deg   [DirGroup]uint32
+	start [DirGroup + 1]uint32
+}
+
+// Reset points c at shard s; no group is decoded yet.
+func (c *DirCursor) Reset(s *Shard) { c.s, c.adj, c.g = s, s.Adj, ^uint32(0) }
+
+// At is the degree and list of the shard's i-th vertex (i < N).
+func (c *DirCursor) At(i uint32) (uint32, []byte) {
+	if i>>dirGroupShift != c.g {
+		c.load(i >> dirGroupShift)
+	}
+	j := i & (DirGroup - 1)
+	return c.deg[j], c.adj[c.start[j]:c.start[j+1]]
+}
+
+// load decodes group g, a pair per 8-byte load when wo+wd <= 57.
+func (c *DirCursor) load(g uint32) {
+	s := c.s
+	h := s.dirH[g*4:][:8]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	cnt := min(DirGroup, s.N-g<<dirGroupShift)
+	p := uint64(h[1]) * 64
+	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
+	if wo+wd <= 57 {
+		b := s.dirB
+		for j := range cnt {
+			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
+			c.start[j] = h[0] + uint32(x)&mo
+			c.deg[j] = uint32(x>>wo) & md
+			p += uint64(wo + wd)
+		}
+	} else {
+		for j := range cnt {
+			c.start[j] = h[0] + dirBits(s.dirB, p, wo)
+			c.deg[j] = dirBits(s.dirB, p+uint64(wo), wd)
+			p += uint64(wo + wd)
+		}
+	}
+	c.start[cnt] = h[4]
+	c.g = g
+}
+
+// dirWriter accumulates a shard's directory: the group being filled in memory, the
+// headers and the packed pairs of finished groups in two side files.
+type dirWriter struct {
+	hdr, packed *sideFile
+	n           uint32 // vertices so far
+	k           uint32 // vertices in the current group
+	start       [DirGroup]uint32
+	deg         [DirGroup]uint32
+	word        uint64 // packed words so far
+	edges       uint64 // neighbours before the current group
+	buf         [8 * (2*DirGroup + 1)]byte
+}
+
+// add appends a vertex whose list starts at ADJ offset start and has deg neighbours.
+func (d *dirWriter) add(start, deg uint32) {
+	d.start[d.k], d.deg[d.k] = start, deg
+	d.k++
+	d.n++
+	if d.k == DirGroup {
+		d.flush()
+	}
+}
+
+// addEmpty appends count vertices without neighbours whose lists start at ADJ offset
+// start, whole groups at a time.
+func (d *dirWriter) addEmpty(start uint32, count uint32) {
+	for count > 0 && d.k > 0 {
+		d.add(start, 0)
+		count--
+	}
+	for ; count >= DirGroup; count -= DirGroup {
+		d.header(start, 0, 0)
+		d.n += DirGroup
+	}
+	for ; count > 0; count-- {
+		d.add(start, 0)
+	}
+}
+
+// flush writes the current group, if it has any vertex.
+func (d *dirWriter) flush() {
+	if d.k == 0 {
+		return
+	}
+	base := d.start[0]
+	var or, sum uint64
+	for j := range d.k {
+		or |= uint64(d.deg[j])
+		sum += uint64(d.deg[j])
+	}
+	wo, wd := uint32(bits.Len32(d.start[d.k-1]-base)), uint32(bits.Len64(or))
+	d.header(base, wo, wd)
+	if wo+wd > 0 {
+		var acc uint64 // bits not yet written, low first
+		var have uint32
+		n := 0
+		put := func(x, w uint32) {
+			acc |= uint64(x) << have
+			if have+w >= 64 {
+				binary.LittleEndian.PutUint64(d.buf[n:], acc)
+				n += 8
+				acc = uint64(x) >> (64 - have) // have > 0 here: w <= 32 < 64
+				have = have + w - 64
+				return
+			}
+			have += w
+		}
+		for j := range d.k {
+			put(d.start[j]-base, wo)
+			put(d.deg[j], wd)
+		}
+		if have > 0 {
+			binary.LittleEndian.PutUint64(d.buf[n:], acc)
+			n += 8
+		}
+		d.packed.write(d.buf[:n])
+		d.word += uint64(n / 8)
+	}
+	d.edges += sum
+	d.k = 0
+}
+
+// header writes the header of a group starting at ADJ offset adj with widths wo, wd.
+func (d *dirWriter) header(adj, wo, wd uint32) {
+	var b [dirHeader]byte
+	le := binary.LittleEndian
+	le.PutUint32(b[0:], adj)
+	le.PutUint32(b[4:], uint32(d.word))
+	le.PutUint32(b[8:], uint32(d.edges))
+	le.PutUint32(b[12:], uint32(d.edges>>32)&0xffff|wo<<16|wd<<24)
+	d.hdr.write(b[:])
+}
+
+// openDirectory maps the DIRECTORY section and checks what a reader of any vertex relies
+// on and can check in O(1): the section's length against the sentinel's word count, and
+// the sentinel against the ADJ length and the header's edge count. checkDirectory checks
+// the groups.
+func (s *Shard) openDirectory(sec Section) error {
+	ng := dirGroups(s.N)
+	hb := dirHeader * int64(ng+1)
+	if sec.Length < hb+8 || sec.Length%8 != 0 {
+		return corrupt(s.Path, sec.Offset, "DIRECTORY is %d bytes, expected %d group headers of %d bytes and 8-byte words after them", sec.Length, ng+1, dirHeader)
+	}
+	b := s.data[sec.Offset : sec.Offset+sec.Length]
+	s.dirH, s.dirB = u32s(b[:hb]), b[hb:]
+	sent := s.dirH[4*ng:]
+	at := sec.Offset + dirHeader*int64(ng)
+	if words := int64(len(s.dirB)/8) - 1; int64(sent[1]) != words {
+		return corrupt(s.Path, at+4, "DIRECTORY's sentinel counts %d packed words, the section holds %d", sent[1], words)
+	}
+	if int64(sent[0]) != int64(len(s.Adj)) || sent[3]>>16 != 0 {
+		return corrupt(s.Path, at, "DIRECTORY's sentinel puts the end of the lists at %d (widths %#x), expected the ADJ length %d (widths 0)", sent[0], sent[3]>>16, len(s.Adj))
+	}
+	if e := uint64(sent[2]) | uint64(sent[3]&0xffff)<<32; e != s.Edges {
+		return corrupt(s.Path, at+8, "DIRECTORY's sentinel counts %d neighbours, the header says %d", e, s.Edges)
+	}
+	if s.dirH[0] != 0 || s.dirH[1] != 0 || s.dirH[2] != 0 || s.dirH[3]&0xffff != 0 {
+		return corrupt(s.Path, sec.Offset, "DIRECTORY's first group starts at ADJ offset %d, word %d, neighbour %d; expected 0, 0, 0", s.dirH[0], s.dirH[1], uint64(s.dirH[2])|uint64(s.dirH[3]&0xffff)<<32)
+	}
+	return nil
+}
+
+// checkDirectory checks every group: widths of at most 32 bits, each group's pairs
+// right after the previous group's, starts that begin at the group's offset and never
+// decrease up to the next group's, and degrees that sum to the difference of the
+// groups' neighbour indexes; with openDirectory's checks, the lists tile ADJ and the
+// degrees sum to the shard's edges. It reads the whole section (Check calls it).
+func (s *Shard) checkDirectory() error {
+	sec, _ := s.section(SecDirectory)
+	ng := uint32(dirGroups(s.N))
+	for g := uint32(0); g < ng; g++ {
+		h := s.dirH[4*g : 4*g+8]
+		at := sec.Offset + dirHeader*int64(g)
+		wo, wd := h[3]>>16&0xff, h[3]>>24
+		cnt := min(DirGroup, s.N-g<<dirGroupShift)
+		if wo > maxDirWidth || wd > maxDirWidth {
+			return corrupt(s.Path, at+12, "DIRECTORY group %d has widths %d and %d, at most %d allowed", g, wo, wd, maxDirWidth)
+		}
+		words := (uint64(cnt)*uint64(wo+wd) + 63) / 64
+		if uint64(h[5]) != uint64(h[1])+words {
+			return corrupt(s.Path, at+dirHeader+4, "DIRECTORY group %d starts at word %d, expected %d (group %d's %d pairs of %d bits end there)", g+1, h[5], uint64(h[1])+words, g, cnt, wo+wd)
+		}
+		if h[4] < h[0] {
+			return corrupt(s.Path, at+dirHeader, "DIRECTORY group %d starts at ADJ offset %d, below group %d's %d", g+1, h[4], g, h[0])
+		}
+		p, prev, sum := uint64(h[1])*64, uint32(0), uint64(0)
+		for j := range cnt {
+			rel := dirBits(s.dirB, p, wo)
+			if (j == 0 && rel != 0) || rel < prev || rel > h[4]-h[0] {
+				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: list of vertex %d starts at %d from its group's offset %d, expected %s", s.Lo+g<<dirGroupShift+j, rel, h[0], dirExpect(j, prev, h[4]-h[0]))
+			}
+			prev = rel
+			sum += uint64(dirBits(s.dirB, p+uint64(wo), wd))
+			p += uint64(wo + wd)
+		}
+		if r := p & 63; r != 0 && binary.LittleEndian.Uint64(s.dirB[p>>6*8:])>>r != 0 {
+			return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>6*8), "DIRECTORY group %d: bits after its last pair are not zero", g)
+		}
+		e0 := uint64(h[2]) | uint64(h[3]&0xffff)<<32
+		e1 := uint64(h[6]) | uint64(h[7]&0xffff)<<32
+		if e1 < e0 || e1-e0 != sum {
+			return corrupt(s.Path, at+dirHeader+8, "DIRECTORY group %d starts at neighbour %d, expected %d (group %d's degrees sum to %d)", g+1, e1, e0+sum, g, sum)
+		}
+	}
+	if at := len(s.dirB) - 8; binary.LittleEndian.Uint64(s.dirB[at:]) != 0 {
+		return corrupt(s.Path, sec.Offset+sec.Length-8, "DIRECTORY's last word is not zero")
+	}
+	return nil
+}
+
+// dirExpect says where checkDirectory expects the start of a group's pair j.
+func dirExpect(j, prev, limit uint32) string {
+	if j == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("between %d and %d", prev, limit)
+}

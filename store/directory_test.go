@@ -1,0 +1,133 @@
+package store
+
+import (
+	"errors"
+	"math/rand"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestDirectoryRoundTrip writes shards of random lists (runs of empty lists, degrees
+// from 0 to thousands, groups cut by shard boundaries) and reads every vertex's degree,
+// list bytes and first neighbour index back through each accessor of the directory.
+func TestDirectoryRoundTrip(t *testing.T) {
+	seed := rand.Int63()
+	r := rand.New(rand.NewSource(seed))
+	for iter := 0; iter < 12; iter++ {
+		n := uint32(1 + r.Intn(3000))
+		lists := make([][]uint32, n)
+		for v := range lists {
+			switch k := r.Intn(10); {
+			case k < 3: // empty
+			case k < 9:
+				lists[v] = randomList(r, n, r.Intn(8))
+			default:
+				lists[v] = randomList(r, n, r.Intn(3000))
+			}
+		}
+		if iter%3 == 0 { // a long run of empty lists: whole empty groups
+			for v := n / 4; v < n/2; v++ {
+				lists[v] = nil
+			}
+		}
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		opt := CreateOptions{ShardBytes: int64(1 + r.Intn(20000)), ShardVertices: uint32(1 + r.Intn(700))}
+		b, err := Create(dir, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, l := range lists {
+			if len(l) > 0 {
+				if err := b.Writer(Out).AppendList(uint32(v), l); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		var m uint64
+		for _, l := range lists {
+			m += uint64(len(l))
+		}
+		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Check(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var cur DirCursor
+		for _, s := range g.Out().Shards {
+			cur.Reset(s)
+			var e uint64
+			for i := uint32(0); i < s.N; i++ {
+				v := s.Lo + i
+				want := AppendList(nil, v, lists[v])
+				d, l := s.ListAt(i)
+				cd, cl := cur.At(i)
+				if d != uint32(len(lists[v])) || s.DegreeAt(i) != d || cd != d || !slices.Equal(l, want) || !slices.Equal(cl, want) {
+					t.Fatalf("seed %d: vertex %d: degree %d/%d/%d list %x/%x, want %d %x", seed, v, d, s.DegreeAt(i), cd, l, cl, len(lists[v]), want)
+				}
+				if got := s.EdgeIndex(i); got != e {
+					t.Fatalf("seed %d: vertex %d: edge index %d, want %d", seed, v, got, e)
+				}
+				e += uint64(d)
+			}
+			if s.EdgeIndex(s.N) != s.Edges || s.ListOffset(s.N) != uint32(len(s.Adj)) {
+				t.Fatalf("seed %d: shard ends at edge %d offset %d, want %d %d", seed, s.EdgeIndex(s.N), s.ListOffset(s.N), s.Edges, len(s.Adj))
+			}
+		}
+		g.Close()
+	}
+}
+
+func randomList(r *rand.Rand, n uint32, k int) []uint32 {
+	l := make([]uint32, 0, k)
+	for range k {
+		l = append(l, uint32(r.Intn(int(n))))
+	}
+	slices.Sort(l)
+	return slices.Compact(l)
+}
+
+// TestDirectoryCorrupt damages each field of a group header and some packed pairs, the
+// checksums recomputed, and requires Verify to report corruption: inside the DIRECTORY
+// section for a header (a start moved within its bounds shows as a list that does not
+// decode).
+func TestDirectoryCorrupt(t *testing.T) {
+	lists := map[uint32][]uint32{}
+	for v := uint32(0); v < 200; v++ {
+		if v%3 != 0 {
+			lists[v] = []uint32{(v + 1) % 200, (v + 7) % 200}
+			slices.Sort(lists[v])
+		}
+	}
+	spec := fixtureSpec{name: "dir", n: 200, out: lists}
+	clean := filepath.Join(t.TempDir(), "clean.ooc")
+	if err := spec.write(clean); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, _ := g.Out().Shards[0].section(SecDirectory)
+	hb := g.Out().Shards[0].DirectoryHeaders()
+	g.Close()
+	for _, at := range []int64{0, 1, 4, 8, 12, 14, 15, 16, 20, 24, 28, 30, 31, 48, 64, hb - 16, hb - 12, hb - 8, hb - 4, hb, hb + 3, hb + 17} {
+		dir := filepath.Join(t.TempDir(), "bad.ooc")
+		if err := spec.write(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := forgeShard(dir, func(b []byte) { b[sec.Offset+at] ^= 0x5a }); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Verify(dir)
+		var ce *CorruptError
+		if !errors.As(err, &ce) || at < hb && (ce.Offset < sec.Offset || ce.Offset >= sec.Offset+sec.Length) {
+			t.Errorf("byte %d of DIRECTORY flipped (checksums recomputed): %v, want a CorruptError inside [%d, %d)", at, err, sec.Offset, sec.Offset+sec.Length)
+		}
+	}
+}
