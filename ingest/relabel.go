@@ -208,9 +208,16 @@ func (r *rawSpill) compact() {
 	r.sort = len(r.ids)
 }
 
+// distinct returns the set, sorted and unique, in an array of its own length: the
+// set's array keeps the capacity it grew to (up to twice the ids), which slicing cannot
+// give back, and heldBytes counts the array by cap. The old array is garbage from here,
+// before phase 1 is sized.
 func (r *rawSpill) distinct() []uint64 {
 	r.compact()
-	ids := slices.Clip(r.ids)
+	ids := r.ids
+	if cap(ids) > len(ids) {
+		ids = slices.Clone(ids)
+	}
 	r.ids = nil
 	return ids
 }
