@@ -201,6 +201,19 @@ func (p *pipeline) heldBytes() int64 {
 // memory (the spills keep the rest).
 func (p *pipeline) orderMem() int64 { return p.live() / 2 }
 
+// relabelIDBytes is what --relabel's id set takes per distinct id while it grows:
+// the old and the new array during a copy (addIDs).
+const relabelIDBytes = 16
+
+// relabelMemFor is the smallest budget whose id set share (orderMem) holds n distinct
+// ids while the set grows, with 4% to spare for the sketch's error (tooManyIDs), rounded
+// up to a MiB.
+func relabelMemFor(n int64) int64 {
+	share := relabelIDBytes * n * 104 / 100
+	mem := runtimeMem + share*2*5/4 // orderMem is half of live, live four fifths of the heap limit
+	return (mem + 1<<20 - 1) &^ (1<<20 - 1)
+}
+
 // sampleEntries is the size of the automatic order's sample: at most a sixteenth of the
 // budget (16 bytes an entry), at least 16K entries, at most sampleCap.
 func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/256, 1<<14))) }

@@ -68,8 +68,15 @@ type rawSpill struct {
 	sample    *listSample    // automatic order: sampled lists
 	keepLoops bool
 	directed  bool
-	idsLimit  int64 // bytes the id set may take (--relabel); past it the scan fails
+	idsLimit  int64 // bytes the id set may take (--relabel); past it the set overflows
 	mem       int64 // the budget, for the message
+
+	// Once the id set outgrows idsLimit the ingest cannot proceed; the rest of the scan
+	// only counts the distinct ids (sketch), spilling nothing, so that the refusal
+	// (tooManyIDs) names the budget the whole input needs.
+	over   atomic.Bool
+	sketch *idSketch // guarded by mu
+	overAt int       // distinct ids held when the set overflowed
 }
 
 func (r *rawSpill) pairBytes() int64 {
@@ -108,6 +115,9 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 	prog.finish()
 	if err != nil {
 		return err
+	}
+	if p.raw.over.Load() {
+		return p.raw.tooManyIDs(p.opt.zstdWindow)
 	}
 	if p.opt.Relabel {
 		p.ids = p.raw.distinct()
@@ -154,6 +164,12 @@ func (r *rawSpill) add(b []parse.Edge, name string) error {
 			sc.buf = le.AppendUint32(sc.buf, uint32(e.V))
 		}
 	}
+	if r.over.Load() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.sketch.add(ids)
+		return nil
+	}
 	if r.deg != nil {
 		r.deg.add(b, r.keepLoops)
 	}
@@ -176,6 +192,10 @@ func (r *rawSpill) add(b []parse.Edge, name string) error {
 // twice the distinct ids. The set grows by an explicit copy whose old and new arrays,
 // both alive during it, count against idsLimit together.
 func (r *rawSpill) addIDs(ids []uint64) error {
+	if r.over.Load() {
+		r.sketch.add(ids)
+		return nil
+	}
 	if need := len(r.ids) + len(ids); need > cap(r.ids) {
 		if len(r.ids) > r.sort {
 			r.compact()
@@ -187,8 +207,8 @@ func (r *rawSpill) addIDs(ids []uint64) error {
 				n = min(n, int(r.idsLimit/8)-cap(r.ids))
 			}
 			if held := 8 * int64(cap(r.ids)+n); n < need || r.idsLimit > 0 && held > r.idsLimit {
-				return fmt.Errorf("ingest: --relabel holds the distinct ids in memory: %d so far need %s while the set grows, more than their share of the %s budget (half); raise --mem (to %s at least): %w",
-					r.sort, bytesize.Format(8*int64(cap(r.ids)+need)), bytesize.Format(r.mem), bytesize.Format(2*r.mem), ErrMemTooSmall)
+				r.overflow(ids)
+				return nil
 			}
 			grown := make([]uint64, len(r.ids), n)
 			copy(grown, r.ids)
@@ -200,6 +220,28 @@ func (r *rawSpill) addIDs(ids []uint64) error {
 		r.compact()
 	}
 	return nil
+}
+
+// overflow drops the id set for a sketch of it and the batch's ids: from here the
+// scan counts.
+func (r *rawSpill) overflow(ids []uint64) {
+	r.compact()
+	r.overAt = len(r.ids)
+	r.sketch = new(idSketch)
+	r.sketch.add(r.ids)
+	r.sketch.add(ids)
+	r.ids = nil
+	r.over.Store(true)
+}
+
+// tooManyIDs is the refusal of a scan whose id set overflowed, naming a --mem that
+// holds the distinct ids the sketch counted however the set grew (relabelMemFor; the
+// set's growth decides how much less suffices: up to a fifth less on sparse ids), plus
+// zstdWindow, a zstd window counted apart.
+func (r *rawSpill) tooManyIDs(zstdWindow int64) error {
+	n := int64(math.Ceil(r.sketch.estimate()))
+	return fmt.Errorf("ingest: --relabel holds the distinct ids in memory, %d bytes each while the set grows, in half the budget: this input has about %d distinct ids (%d fitted in %s); give --mem %s, which holds them: %w",
+		relabelIDBytes, n, r.overAt, bytesize.Format(r.mem+zstdWindow), bytesize.Format(relabelMemFor(n)+zstdWindow), ErrMemTooSmall)
 }
 
 func (r *rawSpill) compact() {

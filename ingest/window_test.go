@@ -11,6 +11,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/bytesize"
 )
 
 // TestZstdLongWindow: a zstd stream whose frames ask for a 256 MiB window (zstd --long=28)
@@ -62,8 +63,9 @@ func TestZstdLongWindow(t *testing.T) {
 
 // TestRelabelWithinBudget: --relabel's set of distinct ids counts against --mem (half of
 // it, the numbering's share): an input with more distinct ids than that share holds is
-// refused with ErrMemTooSmall naming a larger --mem, instead of running past the budget
-// (issue 21: --relabel under 48 MiB peaked at 121 MiB); a budget that holds them works.
+// refused with ErrMemTooSmall (issue 21: --relabel under 48 MiB peaked at 121 MiB), once
+// the whole input is read, naming the ids it has and a --mem that holds them, which then
+// works (a refusal at the overflow could only guess); a budget that holds them works.
 func TestRelabelWithinBudget(t *testing.T) {
 	var edges []parse.Edge
 	for i := uint64(0); i < 1<<21; i++ {
@@ -73,6 +75,28 @@ func TestRelabelWithinBudget(t *testing.T) {
 	_, err := fromEdges(t, edges, opt, parse.Header{})
 	if !errors.Is(err, ErrMemTooSmall) || !strings.Contains(err.Error(), "--relabel holds the distinct ids") {
 		t.Fatalf("2M distinct ids under 40 MiB: %v, want ErrMemTooSmall", err)
+	}
+	t.Log(err)
+	var ids int64
+	var named string
+	msg := err.Error()
+	if i := strings.Index(msg, "this input has about "); i >= 0 {
+		fmt.Sscanf(msg[i:], "this input has about %d distinct ids", &ids)
+	}
+	if i := strings.Index(msg, "give --mem "); i >= 0 {
+		f := strings.Fields(msg[i+len("give --mem "):])
+		named = f[0] + strings.TrimSuffix(f[1], ",")
+	}
+	if want := int64(1<<21 + 1); ids < want*97/100 || ids > want*103/100 {
+		t.Errorf("the refusal counts %d distinct ids, want about %d", ids, want)
+	}
+	mem, perr := bytesize.Parse(named)
+	if perr != nil {
+		t.Fatalf("the refusal names no --mem (%q): %v", named, perr)
+	}
+	opt.Dest, opt.Mem = filepath.Join(t.TempDir(), "named.ooc"), mem
+	if _, err := fromEdges(t, edges, opt, parse.Header{}); err != nil {
+		t.Errorf("at the --mem %s the refusal named: %v", named, err)
 	}
 	opt.Dest, opt.Mem = filepath.Join(t.TempDir(), "big.ooc"), 256<<20
 	rep, err := fromEdges(t, edges, opt, parse.Header{})

@@ -68,7 +68,8 @@ Self-loops and duplicate edges are dropped and counted unless --keep-self-loops 
 command. Ids must be below 2^32-1; --relabel accepts any 64-bit ids, numbers the
 distinct ids 0..n-1 in ascending order and stores the mapping (it holds 8 bytes per
 distinct vertex in memory, twice that while it grows, within half of --mem, and spills 16
-bytes per edge to disk).
+bytes per edge to disk; when the ids outgrow that, the rest of the input is only counted,
+and the ingest fails naming the --mem that holds them).
 
 --order degree numbers the vertices internally by descending degree, so that every
 sorted list starts with the hubs: a graph numbered at random (Kronecker, many social
