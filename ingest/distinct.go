@@ -16,7 +16,7 @@ const sketchBits = 14
 
 func (s *idSketch) add(ids []uint64) {
 	for _, id := range ids {
-		h := mix64(id)
+		h := sampleHash(id) // murmur3's finalizer: strided ids spread over every bit
 		j := h >> (64 - sketchBits)
 		rank := uint8(bits.LeadingZeros64(h<<sketchBits|1<<(sketchBits-1))) + 1
 		s.reg[j] = max(s.reg[j], rank)
@@ -39,14 +39,4 @@ func (s *idSketch) estimate() float64 {
 		e = m * math.Log(m/float64(zeros))
 	}
 	return e
-}
-
-// mix64 is SplitMix64's finalizer: ids that share their high or low bits (sparse ids
-// are often multiples of a power of two) spread over all the hash's bits.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }

@@ -80,15 +80,21 @@ func TestParquetSameGraph(t *testing.T) {
 			if rep.Manifest.Input.Format != "parquet" || rep.Manifest.InputEdges != uint64(len(edges)) {
 				t.Errorf("%s: format %q, %d input edges", name, rep.Manifest.Input.Format, rep.Manifest.InputEdges)
 			}
-			got := shardFiles(t, opt.Dest)
-			if len(got) != len(want) {
-				t.Fatalf("%s: %d shards from Parquet, %d from text (seed %d)", name, len(got), len(want), seed)
-			}
-			for f, b := range want {
-				if !bytes.Equal(got[f], b) {
-					t.Errorf("%s: %s differs between the Parquet and the text ingest (seed %d)", name, f, seed)
-				}
-			}
+			sameShardFiles(t, fmt.Sprintf("%s: %s (seed %d)", name, in.path, seed), shardFiles(t, opt.Dest), want)
+		}
+	}
+}
+
+// sameShardFiles fails the test when the shards got differ from those of the text
+// ingest, want; what names the case.
+func sameShardFiles(t *testing.T, what string, got, want map[string][]byte) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d shards, %d from the text", what, len(got), len(want))
+	}
+	for f, b := range want {
+		if !bytes.Equal(got[f], b) {
+			t.Errorf("%s: %s differs from the text ingest's", what, f)
 		}
 	}
 }
@@ -194,15 +200,7 @@ func TestParquetDirectory(t *testing.T) {
 		if rep.Manifest.Input.Format != "parquet" || rep.Manifest.Input.Name != "edges" || rep.Manifest.InputEdges != uint64(len(edges)) {
 			t.Errorf("%s: input %+v, %d input edges", name, rep.Manifest.Input, rep.Manifest.InputEdges)
 		}
-		got := shardFiles(t, opt.Dest)
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d shards from the dataset, %d from text (seed %d)", name, len(got), len(want), seed)
-		}
-		for f, b := range want {
-			if !bytes.Equal(got[f], b) {
-				t.Errorf("%s: %s differs between the dataset and the text ingest (seed %d)", name, f, seed)
-			}
-		}
+		sameShardFiles(t, fmt.Sprintf("%s: the dataset (seed %d)", name, seed), shardFiles(t, opt.Dest), want)
 	}
 
 	empty := filepath.Join(dir, "empty")
