@@ -71,15 +71,10 @@ Examples:
 `
 
 type bfsArgs struct {
-	src      string
-	sources  int
-	seed     uint64
-	validate bool
-	out      string
-	text     bool
-	force    bool
-	verbose  bool
-	json     bool
+	src     string
+	sources int
+	seed    uint64
+	resultFlags
 	engineArgs
 }
 
@@ -101,12 +96,7 @@ func newBFSFlags(e *env, a *bfsArgs) *flag.FlagSet {
 	fs.StringVar(&a.src, "src", "random", "source vertex `V` (the file's own id), or random")
 	fs.IntVar(&a.sources, "sources", 1, "`N` searches from distinct random sources; report the median")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed for random sources")
-	fs.BoolVar(&a.validate, "validate", false, "check every result with the Graph500 checks")
-	fs.StringVar(&a.out, "o", "", "write parents and levels to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex parent level\" lines instead of binary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and a per-level table on stderr")
-	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	a.resultFlags.add(fs, resultHelp{result: "parents and levels", lines: "vertex parent level", check: "check every result with the Graph500 checks", table: "the engine's plan and a per-level table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs
 }
@@ -147,7 +137,7 @@ func runBFS(e *env, args []string) error {
 	case a.sources > 1 && a.out != "":
 		return usagef("-o writes one result; drop --sources or -o")
 	}
-	dest, g, err := openResultGraph(e, "bfs", pos, a.out, a.text, a.json, a.force, a.validate)
+	dest, g, err := openResultGraph(e, "bfs", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}
@@ -401,8 +391,8 @@ func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error)
 // openResultGraph does what every result command (bfs, cc, kcore, pagerank, sssp) does
 // before its engine opens: it checks the output, opens the graph and checks the memory
 // the command will take. The caller closes the graph.
-func openResultGraph(e *env, cmd string, pos []string, out string, text, asJSON, force, validate bool) (*output, *store.Graph, error) {
-	dest, err := resultOutput(e, out, text, asJSON, force)
+func openResultGraph(e *env, cmd string, pos []string, r resultFlags) (*output, *store.Graph, error) {
+	dest, err := resultOutput(e, r.out, r.text, r.json, r.force)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -410,11 +400,34 @@ func openResultGraph(e *env, cmd string, pos []string, out string, text, asJSON,
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkMemory(cmd, g, validate); err != nil {
+	if err := checkMemory(cmd, g, r.validate); err != nil {
 		g.Close()
 		return nil, nil, err
 	}
 	return dest, g, nil
+}
+
+// resultFlags are the flags every result command (bfs, cc, kcore, pagerank, sssp)
+// shares; resultHelp words them for the command's result.
+type resultFlags struct {
+	out                                  string
+	text, force, validate, verbose, json bool
+}
+
+type resultHelp struct {
+	result string // what -o writes: "the labels"
+	lines  string // a --text line: "vertex label"
+	check  string // --validate's help
+	table  string // what -v prints on stderr
+}
+
+func (r *resultFlags) add(fs *flag.FlagSet, h resultHelp) {
+	fs.StringVar(&r.out, "o", "", "write "+h.result+" to `FILE` (binary; see above), - for stdout")
+	fs.BoolVar(&r.text, "text", false, "write \""+h.lines+"\" lines instead of binary")
+	fs.BoolVar(&r.force, "force", false, "replace an existing -o file")
+	fs.BoolVar(&r.validate, "validate", false, h.check)
+	fs.BoolVar(&r.verbose, "v", false, "print "+h.table+" on stderr")
+	fs.BoolVar(&r.json, "json", false, "print the result as one JSON object on stdout")
 }
 
 // putIDInfo writes the id base and flags words of a result header.

@@ -54,23 +54,13 @@ Examples:
 `
 
 type ccArgs struct {
-	out      string
-	text     bool
-	force    bool
-	validate bool
-	verbose  bool
-	json     bool
+	resultFlags
 	engineArgs
 }
 
 func newCCFlags(e *env, a *ccArgs) *flag.FlagSet {
 	fs := newFlags(e, "cc")
-	fs.StringVar(&a.out, "o", "", "write the labels to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex label\" lines instead of binary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&a.validate, "validate", false, "check the partition against a union-find")
-	fs.BoolVar(&a.verbose, "v", false, "print the engine's plan and phases on stderr")
-	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	a.resultFlags.add(fs, resultHelp{result: "the labels", lines: "vertex label", check: "check the partition against a union-find", table: "the engine's plan and phases"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs
 }
@@ -90,7 +80,7 @@ func runCC(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dest, g, err := openResultGraph(e, "cc", pos, a.out, a.text, a.json, a.force, a.validate)
+	dest, g, err := openResultGraph(e, "cc", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}

@@ -62,23 +62,13 @@ Examples:
 `
 
 type kcoreArgs struct {
-	out      string
-	text     bool
-	force    bool
-	validate bool
-	verbose  bool
-	json     bool
+	resultFlags
 	engineArgs
 }
 
 func newKCoreFlags(e *env, a *kcoreArgs) *flag.FlagSet {
 	fs := newFlags(e, "kcore")
-	fs.StringVar(&a.out, "o", "", "write the core numbers to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex core\" lines instead of binary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&a.validate, "validate", false, "check every core number against Batagelj-Zaversnik")
-	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-level table on stderr")
-	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	a.resultFlags.add(fs, resultHelp{result: "the core numbers", lines: "vertex core", check: "check every core number against Batagelj-Zaversnik", table: "the plan and a per-level table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs
 }
@@ -99,7 +89,7 @@ func runKCore(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dest, g, err := openResultGraph(e, "kcore", pos, a.out, a.text, a.json, a.force, a.validate)
+	dest, g, err := openResultGraph(e, "kcore", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}

@@ -68,12 +68,7 @@ type pagerankArgs struct {
 	top       int
 	tolerance float64
 	maxIters  int
-	out       string
-	text      bool
-	force     bool
-	validate  bool
-	verbose   bool
-	json      bool
+	resultFlags
 	engineArgs
 }
 
@@ -82,12 +77,7 @@ func newPageRankFlags(e *env, a *pagerankArgs) *flag.FlagSet {
 	fs.IntVar(&a.top, "top", 10, "print the `K` highest-scoring vertices (0: none)")
 	fs.Float64Var(&a.tolerance, "tolerance", ooc.DefaultPageRankTolerance, "stop once an iteration changes the scores by less than `X` in L1")
 	fs.IntVar(&a.maxIters, "max-iters", ooc.DefaultPageRankMaxIters, "stop after `N` iterations")
-	fs.StringVar(&a.out, "o", "", "write the scores to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex score\" lines instead of binary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&a.validate, "validate", false, "check the scores against a float64 power iteration")
-	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-iteration table on stderr")
-	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	a.resultFlags.add(fs, resultHelp{result: "the scores", lines: "vertex score", check: "check the scores against a float64 power iteration", table: "the plan and a per-iteration table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs
 }
@@ -129,7 +119,7 @@ func runPageRank(e *env, args []string) error {
 	case a.top < 0:
 		return usagef("--top %d: want 0 or more", a.top)
 	}
-	dest, g, err := openResultGraph(e, "pagerank", pos, a.out, a.text, a.json, a.force, a.validate)
+	dest, g, err := openResultGraph(e, "pagerank", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}

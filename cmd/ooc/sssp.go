@@ -76,12 +76,7 @@ type ssspArgs struct {
 	seed        uint64
 	delta       uint
 	unitWeights bool
-	out         string
-	text        bool
-	force       bool
-	validate    bool
-	verbose     bool
-	json        bool
+	resultFlags
 	engineArgs
 }
 
@@ -91,12 +86,7 @@ func newSSSPFlags(e *env, a *ssspArgs) *flag.FlagSet {
 	fs.Uint64Var(&a.seed, "seed", 1, "seed for a random source")
 	fs.UintVar(&a.delta, "delta", 0, "bin width `D` of delta-stepping (0: from the weights)")
 	fs.BoolVar(&a.unitWeights, "unit-weights", false, "weigh every edge 1")
-	fs.StringVar(&a.out, "o", "", "write the distances to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&a.text, "text", false, "write \"vertex distance parent\" lines instead of binary")
-	fs.BoolVar(&a.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&a.validate, "validate", false, "check every distance against Dijkstra's algorithm")
-	fs.BoolVar(&a.verbose, "v", false, "print the plan and a per-step table on stderr")
-	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
+	a.resultFlags.add(fs, resultHelp{result: "the distances", lines: "vertex distance parent", check: "check every distance against Dijkstra's algorithm", table: "the plan and a per-step table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs
 }
@@ -124,7 +114,7 @@ func runSSSP(e *env, args []string) error {
 	if a.delta > uint(^uint32(0)) {
 		return usagef("--delta %d: want at most %d", a.delta, ^uint32(0))
 	}
-	dest, g, err := openResultGraph(e, "sssp", pos, a.out, a.text, a.json, a.force, a.validate)
+	dest, g, err := openResultGraph(e, "sssp", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}
