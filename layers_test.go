@@ -18,8 +18,9 @@ var layers = [][]string{
 	{"store"},
 	// 3: what reads or writes the format: the GPU runtime, the validators, ingest
 	{"gpu", "validate", "internal/testgraph", "ingest"},
-	// 4: one folder per algorithm (CPU, .cu, GPU driver); none imports another
-	{"bfs", "afforest", "pagerank", "kcore", "sssp"},
+	// 4: one folder per algorithm (CPU, .cu, GPU driver); none imports another. And the
+	// tests' real graphs, ingested (internal/realgraph: above ingest)
+	{"bfs", "afforest", "pagerank", "kcore", "sssp", "internal/realgraph"},
 	// 5: the API: backends and results
 	{""},
 	// 6: programs

@@ -1,32 +1,12 @@
 package kcore
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/realgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
-
-// openReal ingests a real graph (testgraph.Real) into a temporary directory and opens it.
-func openReal(t *testing.T, file string, directed bool) *store.Graph {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	if _, err := ingest.File(testgraph.Real(t, file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
-	if err := g.Check(); err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
 
 // TestKCoreRealGraphs compares the core numbers of the four real graphs, undirected and
 // directed, with Batagelj-Zaversnik's.
@@ -45,7 +25,7 @@ func TestKCoreRealGraphs(t *testing.T) {
 				t.Skip("long; run without -short")
 			}
 			for _, directed := range []bool{false, true} {
-				g := openReal(t, c.file, directed)
+				g := realgraph.Open(t, c.file, directed)
 				r, err := Run(store.NewCompressed(g), Options{})
 				if err != nil {
 					t.Fatal(err)

@@ -1,32 +1,12 @@
 package pagerank
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/oocgraph/ooc/ingest"
-	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/realgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
-
-// openReal ingests a real graph (testgraph.Real) into a temporary directory and opens it.
-func openReal(t *testing.T, file string, directed bool) *store.Graph {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	if _, err := ingest.File(testgraph.Real(t, file), ingest.Options{Dest: dir, Directed: directed}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
-	if err := g.Check(); err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
 
 // TestPageRankRealGraphs checks the four real graphs, undirected and directed, against
 // the float64 reference of package validate (computed once per graph): within 1e-4 in L1 at tolerance 1e-5, and
@@ -50,7 +30,7 @@ func TestPageRankRealGraphs(t *testing.T) {
 				if c.long && !directed {
 					continue // the web crawl is checked as it was crawled: directed
 				}
-				g := openReal(t, c.file, directed)
+				g := realgraph.Open(t, c.file, directed)
 				ref, err := validate.PageRankScores(g)
 				if err != nil {
 					t.Fatal(err)
