@@ -439,8 +439,8 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 		for i, c := range counts[g] {
 			v := lo + uint64(i)
 			if uint64(c) > uint64(p.budgetKeys) {
-				return nil, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem)",
-					v, c, p.budgetKeys, bytesize.Format(p.mem))
+				return nil, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem): %w",
+					p.originalID(int(v)), c, p.budgetKeys, bytesize.Format(p.mem), ErrMemTooSmall)
 			}
 			// A vertex of more than target edges gets a task of its own.
 			if acc+uint64(c) > size || acc+uint64(c)/2 > target {

@@ -236,6 +236,7 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	// A symmetric MatrixMarket file read --directed: each entry stands for both
 	// directions, so the out-lists are the union of both spills (phase2).
 	p.symmetric = !p.opt.Directed || hdr.Symmetric
+	p.idBase = uint64(hdr.IDBase) // originalID: errors name the file's own ids
 	if err := p.checkSparse(hdr); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/gen"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
@@ -150,5 +152,23 @@ func TestRelabelHeldBytes(t *testing.T) {
 	t.Logf("%d distinct ids: heldBytes %s, freed %s (seed %d)", n, bytesize.Format(held), bytesize.Format(freed), seed)
 	if freed > held+held/64 {
 		t.Errorf("the ids' array took %s, heldBytes counts %s (seed %d)", bytesize.Format(freed), bytesize.Format(held), seed)
+	}
+}
+
+// TestHubBeyondBudget: a vertex with more edges than the budget sorts at once is refused
+// as a budget too small (ErrMemTooSmall: the CLI's exit 2, as every other budget
+// refusal), naming the vertex by the file's own id, with and without --relabel.
+func TestHubBeyondBudget(t *testing.T) {
+	const hub, deg = 1_000_000_007, 600_000
+	var edges []parse.Edge
+	for i := range uint64(deg) {
+		edges = append(edges, parse.Edge{U: hub, V: 3*i + 5})
+	}
+	for _, relabel := range []bool{false, true} {
+		opt := Options{Dest: filepath.Join(t.TempDir(), "hub.ooc"), Mem: 40 << 20, Workers: 1, Relabel: relabel, SparseIDs: true, Order: store.OrderInput}
+		_, err := fromEdges(t, edges, opt, parse.Header{})
+		if !errors.Is(err, ErrMemTooSmall) || !strings.Contains(err.Error(), fmt.Sprintf("vertex %d has %d edges", hub, deg)) {
+			t.Errorf("relabel %v: %v, want ErrMemTooSmall naming vertex %d", relabel, err, hub)
+		}
 	}
 }
