@@ -136,14 +136,17 @@ func (r *run) finish(sampled, skip uint32) error {
 // the per-vertex cost is most of Afforest's. The decoding is store.Compressed.Slice's.
 func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
 	nv, serial := uint64(r.n), r.serial
-	var cur store.DirCursor
+	var dc store.DirCursor // decodes a directory group at its first vertex not skipped
 	for v := lo; v < hi; {
 		s := c.Shard(d, v)
-		cur.Reset(s)
+		dc.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
-			dv, list := cur.At(v - s.Lo)
+			if skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip {
+				continue
+			}
+			dv, list := dc.At(v - s.Lo)
 			last := min(to, dv)
-			if from >= last || (skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip) {
+			if from >= last {
 				continue
 			}
 			pos, err := store.BlockOffset(list, dv, from/store.BlockSize)

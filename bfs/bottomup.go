@@ -74,14 +74,16 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
+	var cur store.DirCursor // decodes a directory group at its first unvisited vertex
 	for v := vlo; v < vhi; v++ {
 		if s == nil || v >= s.Hi() {
 			s = b.c.Shard(store.In, v)
+			cur.Reset(s)
 		}
 		if b.parent[v] != unreached {
 			continue
 		}
-		d, list := s.ListAt(v - s.Lo)
+		d, list := cur.At(v - s.Lo)
 		if d == 0 {
 			continue
 		}

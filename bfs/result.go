@@ -99,7 +99,7 @@ func (r *Result) GTEPS() float64 {
 
 // Summarize fills r.Reached, r.Depth and r.EdgesTraversed from r.Level and the graph's
 // out-degrees, so that every backend counts edges the same way (see
-// Result.EdgesTraversed). It reads only the DEGREES sections, in parallel.
+// Result.EdgesTraversed). It reads only the DIRECTORY sections, in parallel.
 func Summarize(g *store.Graph, r *Result) {
 	type chunk struct {
 		s      *store.Shard
@@ -121,13 +121,15 @@ func Summarize(g *store.Graph, r *Result) {
 	var wg fault.Group
 	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
 		wg.Go(func() {
+			deg := make([]uint32, size)
 			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
 				c := chunks[i]
 				var p part
-				for j := c.lo; j < c.hi; j++ {
-					if l := r.Level[c.s.Lo+j]; l != Unreached {
+				c.s.DegreesAt(deg[:c.hi-c.lo], c.lo)
+				for j, d := range deg[:c.hi-c.lo] {
+					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
 						p.reached++
-						p.degSum += uint64(c.s.DegreeAt(j))
+						p.degSum += uint64(d)
 						p.depth = max(p.depth, l)
 					}
 				}

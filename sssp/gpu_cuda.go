@@ -67,11 +67,14 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 	// where each vertex's weights start in its shard's WEIGHTS section
 	wOff := make([]uint32, n+1)
 	if !unit {
+		var deg []uint32
 		for _, s := range dg.G.Out().Shards {
 			var sum uint64
-			for i := range s.N {
-				wOff[s.Lo+i] = uint32(sum)
-				sum += uint64(s.DegreeAt(i))
+			deg = append(deg[:0], make([]uint32, s.N)...)
+			s.DegreesAt(deg, 0)
+			for i, d := range deg {
+				wOff[s.Lo+uint32(i)] = uint32(sum)
+				sum += uint64(d)
 			}
 			if sum != uint64(len(s.Weights)) || sum > math.MaxUint32 {
 				return nil, fmt.Errorf("sssp: shard %s holds %d weights for %d out-edges", s.Path, len(s.Weights), sum)

@@ -83,10 +83,29 @@ func (s *Shard) DegreeAt(i uint32) uint32 {
 	return uint32(x>>(p&7)) & (1<<wd - 1)
 }
 
-// ListAt is the degree and the encoded list of the shard's i-th vertex (i < N).
+// DegreesAt writes the degrees of the shard's vertices i, i+1, ... into dst
+// (i+len(dst) <= N), a group at a time: the cheap way to read many degrees.
+func (s *Shard) DegreesAt(dst []uint32, i uint32) {
+	for len(dst) > 0 {
+		h := s.dirH[i>>dirGroupShift*4:][:4]
+		wo, wd := h[3]>>16&0xff, h[3]>>24
+		j := i & (DirGroup - 1)
+		k := min(uint32(len(dst)), DirGroup-j)
+		p := uint64(h[1])*64 + uint64(j*(wo+wd)+wo)
+		md, b := uint32(1)<<wd-1, s.dirB
+		for x := range dst[:k] {
+			dst[x] = uint32(binary.LittleEndian.Uint64(b[p>>3:][:8])>>(p&7)) & md
+			p += uint64(wo + wd)
+		}
+		dst, i = dst[k:], i+k
+	}
+}
+
+// ListAt is the degree and the encoded list of the shard's i-th vertex (i < N). The
+// list's capacity runs on into the mapping, as FastUvarint's 8-byte loads want.
 func (s *Shard) ListAt(i uint32) (uint32, []byte) {
 	d, a, b := s.dirEntry(i)
-	return d, s.Adj[a:b:b]
+	return d, s.Adj[a:b]
 }
 
 // ListOffset is where the list of the shard's i-th vertex starts in ADJ (i <= N).
@@ -114,53 +133,56 @@ func (s *Shard) EdgeIndex(i uint32) uint64 {
 	return e
 }
 
-// DirCursor walks a shard's directory in vertex order, one group decoded at a time:
-// the cheap way for sweeps over every vertex.
+// DirCursor walks a shard's directory in vertex order, one group decoded at a time
+// (when At first asks for one of its vertices): the cheap way for sweeps.
 type DirCursor struct {
-	adj   []byte
 	s     *Shard
-	g     uint32 // the decoded group
+	adj   []byte
+	base  uint32 // the first vertex (shard index) of the decoded group; 1 (no group's) for none
 	deg   [DirGroup]uint32
 	start [DirGroup + 1]uint32
 }
 
 // Reset points c at shard s; no group is decoded yet.
-func (c *DirCursor) Reset(s *Shard) { c.s, c.adj, c.g = s, s.Adj, ^uint32(0) }
+func (c *DirCursor) Reset(s *Shard) { c.s, c.adj, c.base = s, s.Adj, 1 }
 
 // At is the degree and list of the shard's i-th vertex (i < N).
 func (c *DirCursor) At(i uint32) (uint32, []byte) {
-	if i>>dirGroupShift != c.g {
-		c.load(i >> dirGroupShift)
+	if i&^(DirGroup-1) != c.base {
+		c.load(i)
 	}
 	j := i & (DirGroup - 1)
 	return c.deg[j], c.adj[c.start[j]:c.start[j+1]]
 }
 
-// load decodes group g, a pair per 8-byte load when wo+wd <= 57.
-func (c *DirCursor) load(g uint32) {
+// load decodes the group of the shard's i-th vertex, a pair per 8-byte load when
+// wo+wd <= 57.
+func (c *DirCursor) load(i uint32) {
 	s := c.s
+	g := i >> dirGroupShift
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	cnt := min(DirGroup, s.N-g<<dirGroupShift)
 	p := uint64(h[1]) * 64
-	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
+	start := &c.start
 	if wo+wd <= 57 {
+		mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
 		b := s.dirB
 		for j := range cnt {
 			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
-			c.start[j] = h[0] + uint32(x)&mo
+			start[j] = h[0] + uint32(x)&mo
 			c.deg[j] = uint32(x>>wo) & md
 			p += uint64(wo + wd)
 		}
 	} else {
 		for j := range cnt {
-			c.start[j] = h[0] + dirBits(s.dirB, p, wo)
+			start[j] = h[0] + dirBits(s.dirB, p, wo)
 			c.deg[j] = dirBits(s.dirB, p+uint64(wo), wd)
 			p += uint64(wo + wd)
 		}
 	}
-	c.start[cnt] = h[4]
-	c.g = g
+	start[cnt] = h[4]
+	c.base = g << dirGroupShift
 }
 
 // dirWriter accumulates a shard's directory: the group being filled in memory, the

@@ -75,6 +75,15 @@ func TestDirectoryRoundTrip(t *testing.T) {
 				}
 				e += uint64(d)
 			}
+			all := make([]uint32, s.N)
+			for k := uint32(0); k < s.N; k += 37 { // pieces that start and end inside groups
+				s.DegreesAt(all[k:min(s.N, k+37)], k)
+			}
+			for i, d := range all {
+				if d != uint32(len(lists[s.Lo+uint32(i)])) {
+					t.Fatalf("seed %d: DegreesAt: vertex %d has degree %d, want %d", seed, s.Lo+uint32(i), d, len(lists[s.Lo+uint32(i)]))
+				}
+			}
 			if s.EdgeIndex(s.N) != s.Edges || s.ListOffset(s.N) != uint32(len(s.Adj)) {
 				t.Fatalf("seed %d: shard ends at edge %d offset %d, want %d %d", seed, s.EdgeIndex(s.N), s.ListOffset(s.N), s.Edges, len(s.Adj))
 			}

@@ -260,9 +260,10 @@ func (s *Shard) WeightsOf(v uint32) []uint32 {
 	}
 	s.wOnce.Do(func() {
 		st := make([]uint32, s.N+1)
+		s.DegreesAt(st[1:], 0)
 		var sum uint64
-		for i := range s.N {
-			sum += uint64(s.DegreeAt(i))
+		for i, d := range st[1:] {
+			sum += uint64(d)
 			st[i+1] = uint32(sum)
 		}
 		if sum == uint64(len(s.Weights)) {

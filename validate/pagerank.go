@@ -27,9 +27,7 @@ func PageRankScores(g *store.Graph) ([]float64, error) {
 	}
 	deg := make([]uint32, n)
 	for _, s := range g.Out().Shards {
-		for i := range s.N {
-			deg[s.Lo+i] = s.DegreeAt(i)
-		}
+		s.DegreesAt(deg[s.Lo:s.Hi()], 0)
 	}
 	score := make([]float64, n)
 	contrib := make([]float64, n)

@@ -143,8 +143,9 @@ func degrees(c *store.CSR) degreeSummary {
 	var s degreeSummary
 	var n uint64
 	for _, sh := range c.Shards {
-		for i := range sh.N {
-			d := sh.DegreeAt(i)
+		deg := make([]uint32, sh.N)
+		sh.DegreesAt(deg, 0)
+		for _, d := range deg {
 			s.Max = max(s.Max, d)
 			if d == 0 {
 				s.Zero++
