@@ -39,12 +39,12 @@ func refLevels(out [][]uint32, src uint32) []uint32 {
 
 // variants are the option sets every graph is searched with: the default switching;
 // bottom-up from the first level on and to the end (a huge alpha makes the threshold 0,
-// a huge beta keeps it bottom-up while anything wakes); never bottom-up (with alpha 1
-// the frontier's edges never exceed the unchecked ones); and switching back top-down as
-// soon as the frontier shrinks (beta 1).
+// a huge beta keeps it bottom-up while anything wakes, and no cost estimate switches
+// back); never bottom-up (with alpha 1 the frontier's edges never exceed the unchecked
+// ones); and switching back top-down as soon as the frontier shrinks (beta 1).
 var variants = []Options{
 	{},
-	{Alpha: 1 << 30, Beta: 1 << 30},
+	{Alpha: 1 << 30, Beta: 1 << 30, StrictSwitch: true},
 	{Alpha: 1},
 	{Alpha: 1 << 30, Beta: 1},
 }

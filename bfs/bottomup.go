@@ -47,7 +47,7 @@ func (b *bfs) bitmapToQueue() {
 // in-neighbour found in the frontier bitmap (Beamer et al.: most vertices find one within
 // their first few neighbours, so the rest of the list is never decoded). Chunks are whole
 // bitmap words, so each worker owns the words of b.next it writes.
-func (b *bfs) bottomUp(depth uint32) (awake, examined uint64) {
+func (b *bfs) bottomUp(depth uint32) (awake, examined, scout uint64) {
 	parallel.For(b.workers, len(b.next), 64, func(w, lo, hi int) {
 		clear(b.next[lo:hi])
 		if b.failed.Load() {
@@ -62,8 +62,8 @@ func (b *bfs) bottomUp(depth uint32) (awake, examined uint64) {
 			b.bottomUpGeneric(&b.ws[w], vlo, vhi, depth)
 		}
 	})
-	_, examined, awake = b.collect()
-	return awake, examined
+	scout, examined, awake = b.collect()
+	return awake, examined, scout
 }
 
 func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
@@ -92,6 +92,7 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 		switch st {
 		case found:
 			b.visit(ws, v, u, depth)
+			ws.scout += uint64(d)
 		case malformed:
 			b.fail(s.ListError(v))
 			return
@@ -109,6 +110,7 @@ func (b *bfs) bottomUpFlat(ws *workerState, vlo, vhi, depth uint32) {
 			ws.examined++
 			if b.front[u>>6]&(1<<(u&63)) != 0 {
 				b.visit(ws, v, u, depth)
+				ws.scout += off[v+1] - off[v]
 				break
 			}
 		}
@@ -130,6 +132,7 @@ func (b *bfs) bottomUpGeneric(ws *workerState, vlo, vhi, depth uint32) {
 			ws.examined++
 			if b.front[u>>6]&(1<<(u&63)) != 0 {
 				b.visit(ws, v, u, depth)
+				ws.scout += uint64(len(nbrs))
 				break
 			}
 		}

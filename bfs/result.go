@@ -26,6 +26,10 @@ type Options struct {
 	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
 	// (DefaultAlpha, DefaultBeta).
 	Alpha, Beta int
+
+	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the cost
+	// estimates from earlier bottom-up levels that run adds to it.
+	StrictSwitch bool
 }
 
 // Defaults for the zero Options.
