@@ -263,7 +263,7 @@ func (b *Builder) commit(m *Manifest) error {
 	if m.VertexOrder == "" {
 		m.VertexOrder = OrderInput
 	}
-	if want := m.Relabeled || m.VertexOrder == OrderDegree; want != (m.IDs != nil) {
+	if want := HasIDs(m.Relabeled, m.VertexOrder); want != (m.IDs != nil) {
 		return fmt.Errorf("store: relabeled %v, vertex order %q, but ids.bin written: %v", m.Relabeled, m.VertexOrder, m.IDs != nil)
 	}
 	m.Options.ShardBytes, m.Options.BlockSize = b.opt.ShardBytes, BlockSize

@@ -34,7 +34,15 @@ type BuildOptions struct {
 const (
 	OrderInput  = "input"  // internal ids are the file's ids (or their ranks, relabeled)
 	OrderDegree = "degree" // internal ids by descending input degree; ids.bin maps them back
+	OrderBFS    = "bfs"    // internal ids in breadth-first (Cuthill-McKee) order; ids.bin maps them back
 )
+
+// knownOrder says whether o is a vertex order this reader knows.
+func knownOrder(o string) bool { return o == OrderInput || o == OrderDegree || o == OrderBFS }
+
+// HasIDs says whether a graph of this numbering carries ids.bin: relabeled, or numbered
+// in any order but the file's.
+func HasIDs(relabeled bool, order string) bool { return relabeled || order != OrderInput }
 
 // IDsInfo records the ids.bin file of a relabeled or degree-ordered graph.
 type IDsInfo struct {
@@ -172,10 +180,10 @@ func (m *Manifest) validate(path string) error {
 	if m.IDBase > 1 {
 		return corrupt(path, -1, "id_base %d, expected 0 or 1", m.IDBase)
 	}
-	if m.VertexOrder != OrderInput && m.VertexOrder != OrderDegree {
-		return corrupt(path, -1, "vertex_order %q, expected %q or %q", m.VertexOrder, OrderInput, OrderDegree)
+	if !knownOrder(m.VertexOrder) {
+		return corrupt(path, -1, "vertex_order %q, expected %q, %q or %q", m.VertexOrder, OrderInput, OrderDegree, OrderBFS)
 	}
-	if want := m.Relabeled || m.VertexOrder == OrderDegree; want != (m.IDs != nil) {
+	if want := HasIDs(m.Relabeled, m.VertexOrder); want != (m.IDs != nil) {
 		return corrupt(path, -1, "relabeled is %v and vertex_order %q but ids is %v", m.Relabeled, m.VertexOrder, m.IDs)
 	}
 	return nil

@@ -171,8 +171,12 @@ func printInfo(w io.Writer, i *graphInfo) {
 		fmt.Fprintf(w, " (relabeled, numbered by degree: original ids in ids.bin)\n")
 	case i.Relabeled:
 		fmt.Fprintf(w, " (relabeled: original ids in ids.bin)\n")
+	case i.Relabeled && i.Order == store.OrderBFS:
+		fmt.Fprintf(w, " (relabeled, numbered breadth-first: original ids in ids.bin)\n")
 	case i.Order == store.OrderDegree:
 		fmt.Fprintf(w, " (numbered by degree, hubs first: original ids in ids.bin)\n")
+	case i.Order == store.OrderBFS:
+		fmt.Fprintf(w, " (numbered breadth-first, neighbours near: original ids in ids.bin)\n")
 	case i.Vertices > 0:
 		fmt.Fprintf(w, " (ids %d..%d)\n", i.IDBase, uint64(i.IDBase)+uint64(i.Vertices)-1)
 	default:
