@@ -214,6 +214,12 @@ func relabelMemFor(n int64) int64 {
 	return (mem + 1<<20 - 1) &^ (1<<20 - 1)
 }
 
+// mappedMem is how much of a graph built in the file's order (reorder.go) may stay
+// mapped in the resident set while the BFS order and the second pass read its lists: a
+// quarter of the long-lived memory (pager). The numbering's arrays take at most half
+// (orderMem) and the first pass's buffers are gone by then.
+func (p *pipeline) mappedMem() int64 { return p.live() / 4 }
+
 // sampleEntries is the size of the automatic order's sample: at most a sixteenth of the
 // budget (16 bytes an entry), at least 16K entries, at most sampleCap.
 func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/256, 1<<14))) }

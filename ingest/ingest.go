@@ -132,6 +132,12 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
+	if err := CheckOrder(opt.Order); err != nil {
+		return nil, err
+	}
+	if reordered(opt) {
+		return twoPass(opt, func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
+	}
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
 		info.Name = "-"
@@ -176,6 +182,12 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 func FromEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
+	}
+	if err := CheckOrder(opt.Order); err != nil {
+		return nil, err
+	}
+	if reordered(opt) {
+		return twoPass(opt, func(a Options) (*Report, error) { return FromEdges(a, input, hdr, produce) })
 	}
 	if rep, done, err := fromEdgesGPU(opt, input, hdr, produce); done {
 		return rep, err
@@ -253,6 +265,9 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	err := build()
 	if idsErr := <-ids; err == nil {
 		err = idsErr
+	}
+	if err == nil && p.rebuild != nil {
+		err = p.rebuild.done()
 	}
 	if err != nil {
 		return nil, err
@@ -355,6 +370,12 @@ func (p *pipeline) manifest(hdr parse.Header) *store.Manifest {
 	if !p.opt.Relabel && p.inv == nil {
 		m.IDBase = hdr.IDBase // otherwise ids.bin holds the file's own ids
 	}
+	if r := p.rebuild; r != nil {
+		// the first pass read the input: its counts, its input, its numbering's ids
+		a := r.first
+		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped, m.Input = a.InputEdges, a.SelfLoopsDropped, a.DuplicatesDropped, a.Input
+		m.Relabeled, m.VertexOrder = a.Relabeled, r.order
+	}
 	return m
 }
 
@@ -387,8 +408,12 @@ func (r *Report) Summary(w io.Writer) {
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
 	} else if e != nil {
-		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in degree order (ids.bin included), %s in the file's order (lists of 1 vertex in %d sampled)\n",
-			m.VertexOrder, bytesize.Format(e.DegreeBytes), bytesize.Format(e.InputBytes), e.SampleRate)
+		bfs := bytesize.Format(e.BFSBytes) + " in BFS order"
+		if e.BFSSkipped != "" {
+			bfs = "BFS order not tried: " + e.BFSSkipped
+		}
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order, %s (ids.bin included; lists of 1 vertex in %d sampled); %s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, e.SampleRate, autoRule)
 	}
 	if m.Vertices >= 1<<20 && uint64(m.Vertices) > 64*max(m.Edges, 1) && !m.Relabeled {
 		fmt.Fprintf(w, "ingest: note: %d vertices (the largest id + 1) for %d edges: each vertex takes 8 bytes in the shards; --relabel numbers the distinct ids 0..n-1\n",

@@ -154,10 +154,10 @@ func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
 	return m
 }
 
-// external renumbers the lists of a degree-ordered graph with the file's ids (which the
-// tests keep below 2^32).
+// external renumbers the lists of a graph numbered in another order than the file's
+// with the file's ids (which the tests keep below 2^32).
 func external(g *store.Graph, l map[uint32][]uint32) map[uint32][]uint32 {
-	if g.M.VertexOrder != store.OrderDegree {
+	if g.M.VertexOrder == store.OrderInput {
 		return l
 	}
 	out := map[uint32][]uint32{}
@@ -234,6 +234,9 @@ func TestRoundTrip(t *testing.T) {
 		{"degree", Options{Order: store.OrderDegree}},
 		{"degree-directed-tiny", Options{Order: store.OrderDegree, Directed: true, Workers: 3, chunkKeys: 1000, taskKeys: 700}},
 		{"degree-keep-all-shards", Options{Order: store.OrderDegree, KeepSelfLoops: true, KeepDuplicates: true, ShardBytes: 8192}},
+		{"bfs", Options{Order: store.OrderBFS}},
+		{"bfs-directed-keep-all-tiny", Options{Order: store.OrderBFS, Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 3, chunkKeys: 1000, taskKeys: 700}},
+		{"auto-small-mem", Options{Order: OrderAuto, Mem: 48 << 20, Workers: 2}},
 		// the spills on disk, and partly in memory (small slabs, blocks across them)
 		{"spill-disk", Options{Directed: true, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: -1}},
 		// split partitions whose headers are not kept, or only the first few
@@ -276,7 +279,7 @@ func TestDeterministic(t *testing.T) {
 	for _, c := range []struct {
 		directed bool
 		order    string
-	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}, {false, OrderAuto}, {true, OrderAuto}} {
+	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}, {false, OrderAuto}, {true, OrderAuto}, {false, store.OrderBFS}, {true, store.OrderBFS}} {
 		directed := c.directed
 		var ref map[string][]byte
 		for i, opt := range []Options{

@@ -42,6 +42,9 @@ func TestPeakRSS(t *testing.T) {
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: OrderAuto, mem: 64 << 20, relabel: true},
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderDegree, mem: 64 << 20, relabel: true, directed: true},
 		{spec: gen.Spec{Kind: "urand", Scale: 22, EdgeFactor: 4, Seed: 1}, order: store.OrderInput},
+		// The BFS order: the first graph's mapped lists (about 90 MiB here) read twice, with the
+		// numbering's arrays (13 bytes a vertex) beside them.
+		{spec: gen.Spec{Kind: "urand", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderBFS, directed: true},
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderDegree},
 		// Two edges far apart, in the automatic order: phase 2 grouped their partitions
 		// into one task that held a degree and an offset for each of the 2*10^7 vertices
@@ -85,13 +88,21 @@ func TestPeakRSS(t *testing.T) {
 			if err != nil {
 				t.Fatalf("child: %v\n%s", err, out)
 			}
-			var peak, edges int64
+			var peak, edges, bytes int64
 			if i := strings.Index(string(out), "peak-rss="); i < 0 {
 				t.Fatalf("child printed no peak:\n%s", out)
 			} else {
-				fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d", &peak, &edges)
+				fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d bytes=%d", &peak, &edges, &bytes)
 			}
-			t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored", bytesize.Format(peak), bytesize.Format(mem), bytesize.Format(st.Size()), edges)
+			if c.order == store.OrderBFS || c.order == OrderAuto {
+				// The orders built twice read the first graph, in the file's order,
+				// through its mapping: clean page cache, which the resident set counts
+				// while mapped (pager, reorder.go). It may be a fifth larger than the
+				// result (Kronecker in degree order); out-of-order reads map 64 KiB
+				// around each page (fault-around).
+				limit += bytes * 3 / 2
+			}
+			t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored, a graph of %s", bytesize.Format(peak), bytesize.Format(mem), bytesize.Format(st.Size()), edges, bytesize.Format(bytes))
 			if peak > limit {
 				t.Errorf("peak RSS %s exceeds %s (a %s budget)", bytesize.Format(peak), bytesize.Format(limit), bytesize.Format(mem))
 			}
@@ -118,7 +129,7 @@ func TestHelperIngestRSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("peak-rss=%d edges=%d\n", PeakRSS(), rep.Manifest.Edges)
+	fmt.Printf("peak-rss=%d edges=%d bytes=%d\n", PeakRSS(), rep.Manifest.Edges, rep.Manifest.Bytes)
 }
 
 // TestRelabelHeldBytes: the numbering's arrays take what heldBytes says, measured as the

@@ -239,10 +239,10 @@ const OrderAuto = "auto"
 // CheckOrder checks a vertex order (Options.Order, --order); "" is the input order.
 func CheckOrder(s string) error {
 	switch s {
-	case "", store.OrderInput, store.OrderDegree, OrderAuto:
+	case "", store.OrderInput, store.OrderDegree, store.OrderBFS, OrderAuto:
 		return nil
 	}
-	return fmt.Errorf("ingest: vertex order %q, expected %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, OrderAuto, parse.ErrBadInput)
+	return fmt.Errorf("ingest: vertex order %q, expected %s, %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, store.OrderBFS, OrderAuto, parse.ErrBadInput)
 }
 
 // sampleCap bounds the sampled list entries (16 bytes each: 16 MiB), and so the time to
@@ -361,11 +361,15 @@ func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) in
 }
 
 // OrderEstimate is what the automatic choice saw: the estimated bytes of the adjacency in
-// each order (ids.bin included for the degree order) and the choice.
+// each order (ids.bin included where the order adds one) and the choice.
 type OrderEstimate struct {
 	SampleRate   uint64 `json:"sample_rate"`
 	InputBytes   int64  `json:"input_order_bytes"`
 	DegreeBytes  int64  `json:"degree_order_bytes"`
+	BFSBytes     int64  `json:"bfs_order_bytes,omitempty"`
+	BFSSkipped   string `json:"bfs_skipped,omitempty"` // why the BFS order was not estimated
+	BallLevels   int    `json:"ball_levels"`           // the locality probe's median levels (estimate.go)
+	Chosen       string `json:"chosen,omitempty"`
 	ChoseDegree  bool   `json:"chose_degree"`
 	SampledLists int    `json:"sampled_entries"`
 	Skipped      string `json:"skipped,omitempty"` // why nothing was estimated: the file's order kept

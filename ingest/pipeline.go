@@ -59,6 +59,7 @@ type pipeline struct {
 	idBase      uint64         // added to every id written to ids.bin
 	raw         *rawSpill      // --relabel or degree order: the input pairs
 	estimate    *OrderEstimate // the automatic order's choice
+	rebuild     *rebuildFrom   // a renumbering of a graph built in the file's order (reorder.go)
 	backend     string         // Report.Backend; "" is the CPU
 	phases      []Phase
 	committed   bool

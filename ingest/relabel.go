@@ -469,6 +469,9 @@ func decodeRaw(batch []parse.Edge, b []byte, pb int64) []parse.Edge {
 
 // originalID is the file's own id of internal vertex i, once the scan has numbered them.
 func (p *pipeline) originalID(i int) uint64 {
+	if p.rebuild != nil {
+		return p.rebuild.g.External(p.inv[i])
+	}
 	v := uint64(i)
 	if p.inv != nil {
 		v = uint64(p.inv[i])

@@ -74,16 +74,27 @@ and the ingest fails naming the --mem that holds them).
 --order degree numbers the vertices internally by descending degree, so that every
 sorted list starts with the hubs: a graph numbered at random (Kronecker, many social
 networks) gets about a fifth smaller and BFS and CC run 2-4x faster. A graph whose own
-numbering has locality (web crawls, road networks, meshes) gets larger instead.
---order auto (the default) samples the lists of 1 vertex in R (R as large as needed for
-at most 1M entries of 16 bytes, or --mem/256 of them), encodes them both ways, and keeps
-the degree order only when it comes out smaller, counting the mapping (ids.bin, 4 bytes
-a vertex); the summary says what it estimated. With either, ids.bin maps the numbers back and every id a command reads or
-prints is still the file's own. Both cost one more pass: the input is spilled as it is
-read (8 bytes per edge), its degrees counted, then replayed through the pipeline; the
-numbering takes 12 bytes per vertex (the largest id + 1), which must fit in half of
---mem: --order degree fails when it does not, --order auto keeps the file's order.
---order input keeps the file's numbering and skips that pass. Every vertex takes 8
+numbering has locality (web crawls, road networks, meshes) gets larger instead. It costs
+one more pass: the input is spilled as it is read (8 bytes per edge), its degrees
+counted, then replayed through the pipeline; the numbering takes 12 bytes per vertex (the
+largest id + 1), which must fit in half of --mem, or it fails.
+--order bfs numbers them breadth-first (Cuthill-McKee: each connected component in turn,
+the new neighbours of each vertex in ascending degree), so that
+neighbours get nearby numbers: meshes, road maps and graphs numbered at random get small
+gaps in their lists and searches read nearby memory. It builds the graph in the file's
+order, numbers the vertices from its lists (13 bytes a vertex within half of --mem) and
+builds the graph again from them. A directed graph is numbered by its undirected view.
+--order auto (the default) builds the graph in the file's order, estimates each order's
+size from the complete lists of 1 vertex in R (R as large as needed for at most 1M
+entries, or --mem/256), counting ids.bin, and keeps the smallest, the file's order on a
+tie; it computes the BFS order only when searches from 8 sampled vertices need 8 levels
+or more to reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker
+and social graphs) and the file's order is larger than lists of consecutive ids would
+be. Keeping the file's order costs the sample, not a second ingest; another order builds
+the graph again from the first one's lists. The summary (-v) says what it estimated.
+With degree or bfs, ids.bin (4 bytes a vertex) maps the numbers back and every id a
+command reads or prints is still the file's own.
+--order input keeps the file's numbering and skips the choice. Every vertex takes 8
 bytes in the shards, edges or not: for sparse ids use --relabel. An id range of more than
 64 vertices an input edge (from 2^20 vertices) is refused unless --sparse-ids.
 
@@ -93,7 +104,8 @@ GPU is usable and the input is a regular file of 64 MiB or more; --backend gpu i
 keys in device memory (16 bytes a stored directed edge, plus 24 a vertex) and sorts,
 deduplicates and encodes them there; an input too large for the device is read again by
 the CPU ingest (not with --backend gpu). Both write the same bytes, except that --order
-auto on the GPU compares the exact sizes of both orders instead of a sample's.
+auto with --backend gpu compares the exact sizes of the file's and the degree order
+instead of a sample's (with --backend auto the first pass may run on the GPU).
 
 Memory stays within --mem plus a few MiB, however large the input (--mem's default:
 ` + memDefault + `): edges are partitioned into
@@ -148,7 +160,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
 	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
 	fs.BoolVar(&a.sparseIDs, "sparse-ids", false, "keep an id range of more than 64 vertices an input edge (refused otherwise: use --relabel)")
-	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is smaller), degree (hubs first) or input")
+	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near) or input")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: "+memDefault+")")
@@ -263,13 +275,16 @@ type ingestReport struct {
 	Mem     int64          `json:"mem"`
 	Workers int            `json:"workers"`
 	Backend string         `json:"backend"` // "cpu", or "gpu (DEVICE)"
+	Order   string         `json:"vertex_order"`
 	Phases  []ingest.Phase `json:"phases"`
+	// Estimate is what --order auto saw and chose.
+	Estimate *ingest.OrderEstimate `json:"order_estimate,omitempty"`
 }
 
 func ingestJSON(dest string, r *ingest.Report) ingestReport {
 	m := r.Manifest
 	return ingestReport{Graph: dest, graphCounts: countsOf(m), Format: m.Input.Format, Seconds: r.Seconds,
-		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Backend: r.Backend, Phases: r.Phases}
+		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Backend: r.Backend, Order: m.VertexOrder, Phases: r.Phases, Estimate: r.Order}
 }
 
 // Bounds of --shard-size: below a page every list is a shard of its own (sections are
@@ -291,7 +306,7 @@ func checkShardSize(b byteSize) error {
 // checkOrder validates --order.
 func checkOrder(order string) error {
 	if ingest.CheckOrder(order) != nil || order == "" {
-		return usagef("--order %q: want auto, degree or input", order)
+		return usagef("--order %q: want auto, degree, bfs or input", order)
 	}
 	return nil
 }

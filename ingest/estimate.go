@@ -1,0 +1,246 @@
+package ingest
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/oocgraph/ooc/ingest/parse"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/store"
+)
+
+// estimateOrders makes the automatic choice on the graph built in the file's order: it
+// encodes a sample of its lists (listsSample) in each order and keeps the smallest
+// (chooseByEstimate says the rule). Each order's numbering is computed from the graph's
+// lists (the degree order from the stored degrees, the BFS order from a traversal);
+// the chosen one is the second pass's. bfsNeed is what the BFS order would hold.
+func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager) (*orderChoice, error) {
+	n := adj.NumVertices()
+	keep := &orderChoice{order: store.OrderInput}
+	if n == 0 {
+		keep.est = &OrderEstimate{Skipped: "no vertices"}
+		return keep, nil
+	}
+	if need := degreeOrderBytes * int64(n); need > bp.orderMem() {
+		keep.est = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
+		return keep, nil
+	}
+	s, err := sampleLists(adj, cmp.Or(opt.sampleCap, bp.sampleEntries()))
+	if err != nil {
+		return nil, err
+	}
+	var ids int64 // ids.bin, which a relabeled graph has in any order
+	if !adj.Graph().M.Relabeled {
+		ids = store.IDsFileBytes(int64(n), 4)
+	}
+	est := &OrderEstimate{SampleRate: s.rate, SampledLists: len(s.out) + len(s.in)}
+	// the file's order, the floor and the probe beside the degree order's numbering
+	var floor int64
+	var perr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		est.InputBytes, floor = s.bytes(nil), s.floorBytes()+ids
+		est.BallLevels, perr = ballLevels(adj)
+	})
+	perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
+	est.DegreeBytes = s.bytes(perm) + ids
+	perm = nil
+	wg.Wait()
+	releaseGraph(adj.Graph())
+	if perr != nil {
+		return nil, perr
+	}
+	var bperm, binv []uint32
+	bfsNeed := bfsOrderBytes * int64(n)
+	if est.BallLevels >= probeLevels && bfsNeed <= bp.orderMem() {
+		bfsNeed += 8 * int64(maxDegree(adj, pg)) * int64(bp.workers)
+	}
+	switch {
+	case est.BallLevels < probeLevels:
+		est.BFSSkipped = fmt.Sprintf("searches spread fast (balls of %d vertices in %d levels), no locality to find", probeBall, est.BallLevels)
+	case est.InputBytes <= floor:
+		est.BFSSkipped = fmt.Sprintf("the file's order is within the %s that lists of consecutive ids would take, ids.bin included", bytesize.Format(floor))
+	case bfsNeed > bp.orderMem():
+		est.BFSSkipped = fmt.Sprintf("the BFS order would take %s, more than half the budget", bytesize.Format(bfsNeed))
+	default:
+		if bperm, binv, err = bfsOrder(adj, bp.workers, pg); err != nil {
+			return nil, err
+		}
+		est.BFSBytes = s.bytes(bperm) + ids
+	}
+	est.Chosen = chooseByEstimate(est)
+	est.ChoseDegree = est.Chosen == store.OrderDegree
+	ch := &orderChoice{order: est.Chosen, est: est}
+	switch est.Chosen {
+	case store.OrderDegree:
+		ch.perm, ch.inv = degreeOrder(storedDegrees(adj, pg), bp.workers)
+	case store.OrderBFS:
+		ch.perm, ch.inv = bperm, binv
+	}
+	return ch, nil
+}
+
+// autoRule is chooseByEstimate's rule in words, for the summary (-v).
+const autoRule = "the smallest wins, the file's order on a tie"
+
+// chooseByEstimate is the automatic order's rule: the order of the smallest estimate
+// (ids.bin counted), the file's order on a tie, since keeping it costs nothing more.
+func chooseByEstimate(e *OrderEstimate) string {
+	best, order := e.InputBytes, store.OrderInput
+	if e.DegreeBytes < best {
+		best, order = e.DegreeBytes, store.OrderDegree
+	}
+	if e.BFSSkipped == "" && e.BFSBytes < best {
+		order = store.OrderBFS
+	}
+	return order
+}
+
+// storedDegrees is every vertex's degree in the undirected view (out + in when
+// directed): what the automatic choice numbers the degree order by, as the graph
+// stores it (duplicates dropped unless kept).
+func storedDegrees(adj store.Adjacency, pg *pager) []uint32 {
+	deg := make([]uint32, adj.NumVertices())
+	for v := range deg {
+		deg[v] = undirectedDegree(adj, uint32(v))
+		if v%(1<<16) == 0 {
+			pg.add(degreePages(adj))
+		}
+	}
+	return deg
+}
+
+// listsSample is the complete lists of the vertices whose hash is 0 modulo rate, the
+// smallest power of two that keeps them near the sample's cap (each direction's lists of
+// a directed graph apart).
+type listsSample struct {
+	rate    uint64
+	out, in []parse.Edge // U the list's vertex, V a neighbour
+}
+
+func sampleLists(adj store.Adjacency, cap int) (*listsSample, error) {
+	s := &listsSample{rate: 1}
+	for adj.NumEdges()/s.rate > uint64(max(cap, 1)) {
+		s.rate *= 2
+	}
+	var buf []uint32
+	var err error
+	dirs := []*[]parse.Edge{&s.out, &s.in}[:1]
+	if adj.Directed() {
+		dirs = append(dirs, &s.in)
+	}
+	for v := range adj.NumVertices() {
+		if sampleHash(uint64(v))&(s.rate-1) != 0 {
+			continue
+		}
+		for d, list := range dirs {
+			if buf, err = adj.List(store.Direction(d), v, math.MaxUint32, buf); err != nil {
+				return nil, err
+			}
+			for _, u := range buf {
+				*list = append(*list, parse.Edge{U: uint64(v), V: uint64(u)})
+			}
+		}
+	}
+	return s, nil
+}
+
+// floorBytes is the sampled lists' encoded size if each were a run of consecutive ids
+// just after its vertex, scaled by the rate: no numbering does better with the store's
+// codec.
+func (s *listsSample) floorBytes() int64 {
+	var total int64
+	var keys []uint64
+	var buf []byte
+	for _, es := range [][]parse.Edge{s.out, s.in} {
+		for i := 0; i < len(es); {
+			j := i + 1
+			for j < len(es) && es[j].U == es[i].U {
+				j++
+			}
+			v := uint32(es[i].U)
+			keys = keys[:0]
+			for k := range j - i {
+				keys = append(keys, key(v, v+1+uint32(k)))
+			}
+			buf = store.AppendListKeys(buf[:0], v, keys)
+			total += int64(len(buf))
+			i = j
+		}
+	}
+	return int64(s.rate) * total
+}
+
+// bytes is the sampled lists' encoded size in the order perm (nil: as stored), scaled
+// by the rate.
+func (s *listsSample) bytes(perm []uint32) int64 {
+	id := func(x uint64) uint32 { return uint32(x) }
+	if perm != nil {
+		id = func(x uint64) uint32 { return perm[x] }
+	}
+	return int64(s.rate) * (sampleBytes(s.out, id, true) + sampleBytes(s.in, id, true))
+}
+
+// Locality probe: the BFS order gives neighbours nearby numbers only where a search's
+// levels stay small, in graphs of few dimensions (meshes, road maps), not in expanders
+// (random, Kronecker, most social graphs), where a ball's levels grow by the degree and
+// the BFS order is no better than a random one. So the automatic choice grows balls of
+// probeBall vertices from probeSeeds vertices (by hash) and computes the BFS order only
+// when the median ball needs probeLevels levels or more.
+const (
+	probeSeeds  = 8
+	probeBall   = 4096
+	probeLevels = 8
+)
+
+// ballLevels is the median number of levels a search from each probe seed takes to reach
+// probeBall vertices (or its whole component).
+func ballLevels(adj store.Adjacency) (int, error) {
+	n := adj.NumVertices()
+	var levels []int
+	var buf []uint32
+	var err error
+	for i := uint64(0); i < probeSeeds && n > 0; i++ {
+		s := uint32(sampleHash(i+1) % uint64(n))
+		for k := uint32(0); k < n && adj.Degree(store.Out, s) == 0 && (!adj.Directed() || adj.Degree(store.In, s) == 0); k++ {
+			s = (s + 1) % n
+		}
+		seen := map[uint32]bool{s: true}
+		front := []uint32{s}
+		depth := 0
+		for len(front) > 0 && len(seen) < probeBall {
+			depth++
+			var next []uint32
+			for _, u := range front {
+				for d := range 1 + b2u(adj.Directed()) {
+					if buf, err = adj.List(store.Direction(d), u, probeBall, buf); err != nil {
+						return 0, err
+					}
+					for _, v := range buf {
+						if !seen[v] && len(seen) < probeBall {
+							seen[v] = true
+							next = append(next, v)
+						}
+					}
+				}
+			}
+			front = next
+		}
+		levels = append(levels, depth)
+	}
+	if len(levels) == 0 {
+		return 0, nil
+	}
+	slices.Sort(levels)
+	return levels[len(levels)/2], nil
+}
+
+func b2u(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

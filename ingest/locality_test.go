@@ -1,0 +1,291 @@
+package ingest
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
+)
+
+// openBuilt ingests edges in the file's order and opens the graph.
+func openBuilt(t *testing.T, edges []parse.Edge, opt Options, hdr parse.Header) *store.Graph {
+	t.Helper()
+	opt.Dest, opt.Order = filepath.Join(t.TempDir(), "g.ooc"), store.OrderInput
+	if _, err := fromEdges(t, edges, opt, hdr); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(opt.Dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// undirectedLists is adj's undirected view: out- and in-lists together.
+func undirectedLists(t *testing.T, adj store.Adjacency) [][]uint32 {
+	t.Helper()
+	l := make([][]uint32, adj.NumVertices())
+	for v := range l {
+		for d := range 1 + btoi(adj.Directed()) {
+			nb, err := adj.List(store.Direction(d), uint32(v), unnumbered, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l[v] = append(l[v], nb...)
+		}
+	}
+	return l
+}
+
+// checkBFSOrder checks that perm is a bijection with inverse inv and a breadth-first
+// numbering of nbrs: each component's vertices hold consecutive numbers, from its first
+// vertex the levels never decrease along them, and each vertex's parent (the neighbour
+// one level up numbered first) comes in the order of its children.
+func checkBFSOrder(t *testing.T, nbrs [][]uint32, perm, inv []uint32) {
+	t.Helper()
+	n := len(nbrs)
+	if len(perm) != n || len(inv) != n {
+		t.Fatalf("%d and %d numbers for %d vertices", len(perm), len(inv), n)
+	}
+	for v, p := range perm {
+		if int(p) >= n || inv[p] != uint32(v) {
+			t.Fatalf("vertex %d: number %d, not a bijection with its inverse", v, p)
+		}
+	}
+	level := make([]int, n)
+	for i := range level {
+		level[i] = -1
+	}
+	for start := 0; start < n; {
+		s := inv[start]
+		level[s] = 0
+		queue := []uint32{s}
+		for k := 0; k < len(queue); k++ {
+			for _, w := range nbrs[queue[k]] {
+				if level[w] < 0 {
+					level[w] = level[queue[k]] + 1
+					queue = append(queue, w)
+				}
+			}
+		}
+		end := start + len(queue)
+		lastParent := -1
+		for i := start; i < end; i++ {
+			v := inv[i]
+			if level[v] < 0 {
+				t.Fatalf("number %d (vertex %d) lies in the component of vertex %d, which does not reach it", i, v, s)
+			}
+			if i > start && level[v] < level[inv[i-1]] {
+				t.Fatalf("number %d (vertex %d) at level %d after level %d", i, v, level[v], level[inv[i-1]])
+			}
+			if i == start {
+				continue
+			}
+			parent := n
+			for _, w := range nbrs[v] {
+				if level[w] == level[v]-1 {
+					parent = min(parent, int(perm[w]))
+				}
+			}
+			if parent < lastParent {
+				t.Fatalf("number %d (vertex %d): parent %d after a sibling's %d", i, v, parent, lastParent)
+			}
+			lastParent = parent
+		}
+		start = end
+	}
+}
+
+// TestBFSOrder: the BFS numbering of random, disconnected, directed and degenerate graphs
+// is a bijection and breadth-first, the same whatever the workers.
+func TestBFSOrder(t *testing.T) {
+	rng, seed := seededRand(t, 61)
+	var grid []parse.Edge
+	for r := range 40 {
+		for c := range 30 {
+			v := uint64(r*30 + c)
+			if c+1 < 30 {
+				grid = append(grid, parse.Edge{U: v, V: v + 1})
+			}
+			if r+1 < 40 {
+				grid = append(grid, parse.Edge{U: v, V: v + 30})
+			}
+		}
+	}
+	var star []parse.Edge // a hub bigger than a level's chunk
+	for v := range uint64(3000) {
+		star = append(star, parse.Edge{U: 7, V: v + 8})
+	}
+	cases := []struct {
+		name  string
+		edges []parse.Edge
+		hdr   parse.Header
+		opt   Options
+	}{
+		{"empty", nil, parse.Header{}, Options{}},
+		{"isolated", nil, parse.Header{Vertices: 50}, Options{}},
+		{"loops-only", []parse.Edge{{U: 3, V: 3}, {U: 5, V: 5}}, parse.Header{}, Options{KeepSelfLoops: true}},
+		{"random-sparse", randomEdges(rng, 3000, 2000), parse.Header{Vertices: 3100}, Options{}},
+		{"random-dense", randomEdges(rng, 2000, 30000), parse.Header{}, Options{KeepDuplicates: true, KeepSelfLoops: true}},
+		{"random-directed", randomEdges(rng, 2500, 6000), parse.Header{}, Options{Directed: true}},
+		{"grid", grid, parse.Header{}, Options{}},
+		{"star-directed", star, parse.Header{}, Options{Directed: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := openBuilt(t, c.edges, c.opt, c.hdr)
+			adj := store.NewCompressed(g)
+			var first []uint32
+			for _, w := range []int{1, 2, 5} {
+				perm, inv, err := bfsOrder(adj, w, newPager(g, 1<<20))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkBFSOrder(t, undirectedLists(t, adj), perm, inv)
+				if first == nil {
+					first = perm
+				} else if !slices.Equal(perm, first) {
+					t.Fatalf("seed %d: %d workers number otherwise than 1", seed, w)
+				}
+			}
+		})
+	}
+}
+
+// TestOrderBFSIngest: --order bfs stores the input's graph (through ids.bin), counts as
+// the file's order does, and writes the same bytes whatever the workers and sizes.
+func TestOrderBFSIngest(t *testing.T) {
+	rng, seed := seededRand(t, 62)
+	edges := randomEdges(rng, 5000, 20000)
+	edges = append(edges, randomEdges(rng, 300, 3000)...)
+	for _, base := range []Options{{}, {Directed: true}, {KeepSelfLoops: true, KeepDuplicates: true}, {Relabel: true, Directed: true}} {
+		var ref map[string][]byte
+		for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 2000, taskKeys: 900}, {Workers: 2, spillMem: -1, Mem: 48 << 20}} {
+			opt.Directed, opt.KeepSelfLoops, opt.KeepDuplicates, opt.Relabel = base.Directed, base.KeepSelfLoops, base.KeepDuplicates, base.Relabel
+			opt.Order, opt.Dest = store.OrderBFS, filepath.Join(t.TempDir(), "g.ooc")
+			rep, err := fromEdges(t, edges, opt, parse.Header{})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			var m *store.Manifest
+			if opt.Relabel {
+				m = sameAsInputOrder(t, edges, opt)
+			} else {
+				m = checkGraph(t, opt.Dest, reference(edges, opt), opt)
+			}
+			if m.VertexOrder != store.OrderBFS || m.Relabeled != opt.Relabel || m.InputEdges != uint64(len(edges)) {
+				t.Fatalf("seed %d: order %q, relabeled %v, %d input edges", seed, m.VertexOrder, m.Relabeled, m.InputEdges)
+			}
+			if rep.Manifest.Bytes != m.Bytes {
+				t.Errorf("report %d bytes, manifest %d", rep.Manifest.Bytes, m.Bytes)
+			}
+			files := shardFiles(t, opt.Dest)
+			if i == 0 {
+				ref = files
+				continue
+			}
+			for name, b := range ref {
+				if !slices.Equal(files[name], b) {
+					t.Fatalf("seed %d, %+v: %s differs from the first build", seed, base, name)
+				}
+			}
+		}
+	}
+}
+
+// TestOrderBFSRealGraphs: the real graphs in BFS order are the graphs of the file's
+// order, renumbered: every list, mapped back through ids.bin, is the same.
+func TestOrderBFSRealGraphs(t *testing.T) {
+	for _, file := range []string{"facebook_combined.txt.gz", "soc-Slashdot0902.txt.gz", "cnr-2000.txt.gz", "luxembourg_osm.mtx.gz"} {
+		for _, directed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s_directed%v", file, directed), func(t *testing.T) {
+				if testing.Short() && (file == "cnr-2000.txt.gz" || directed) {
+					t.Skip("large graph in -short")
+				}
+				path := testgraph.Real(t, file)
+				var got [2][]map[uint32][]uint32
+				for i, order := range []string{store.OrderInput, store.OrderBFS} {
+					opt := Options{Dest: filepath.Join(t.TempDir(), "g.ooc"), Directed: directed, Order: order}
+					if _, err := File(path, opt); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := store.Verify(opt.Dest); err != nil {
+						t.Fatal(err)
+					}
+					g, err := store.Open(opt.Dest)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got[i] = append(got[i], fileIDs(g, lists(t, g, g.Out())))
+					if directed {
+						got[i] = append(got[i], fileIDs(g, lists(t, g, g.In())))
+					}
+					g.Close()
+				}
+				for d := range got[0] {
+					if !equalLists(got[1][d], got[0][d]) {
+						t.Errorf("direction %d: %s", d, diffLists(got[1][d], got[0][d]))
+					}
+				}
+			})
+		}
+	}
+}
+
+// fileIDs renumbers lists with the file's own ids (g.External), in any order.
+func fileIDs(g *store.Graph, l map[uint32][]uint32) map[uint32][]uint32 {
+	out := map[uint32][]uint32{}
+	for v, x := range l {
+		y := make([]uint32, len(x))
+		for i, w := range x {
+			y[i] = uint32(g.External(w))
+		}
+		slices.Sort(y)
+		out[uint32(g.External(v))] = y
+	}
+	return out
+}
+
+// sameAsInputOrder checks the graph at opt.Dest against the same edges ingested in the
+// file's order: the same lists in the file's ids, the same counts.
+func sameAsInputOrder(t *testing.T, edges []parse.Edge, opt Options) *store.Manifest {
+	t.Helper()
+	in := opt
+	in.Order, in.Dest = store.OrderInput, filepath.Join(t.TempDir(), "input.ooc")
+	if _, err := fromEdges(t, edges, in, parse.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := store.Verify(opt.Dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [2][]map[uint32][]uint32
+	var ms [2]*store.Manifest
+	for i, dir := range []string{in.Dest, opt.Dest} {
+		g, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms[i] = g.M
+		got[i] = append(got[i], fileIDs(g, lists(t, g, g.Out())))
+		if g.Directed() {
+			got[i] = append(got[i], fileIDs(g, lists(t, g, g.In())))
+		}
+		g.Close()
+	}
+	for d := range got[0] {
+		if !equalLists(got[1][d], got[0][d]) {
+			t.Errorf("direction %d: %s", d, diffLists(got[1][d], got[0][d]))
+		}
+	}
+	a, b := ms[0], ms[1]
+	if a.Vertices != b.Vertices || a.Edges != b.Edges || a.InputEdges != b.InputEdges || a.SelfLoopsDropped != b.SelfLoopsDropped || a.DuplicatesDropped != b.DuplicatesDropped {
+		t.Errorf("counts differ from the file's order: %+v, want %+v", *b, *a)
+	}
+	return m
+}
