@@ -275,7 +275,8 @@ type Budget struct {
 	Phase1     int64 `json:"phase1"`      // parse blocks and batches, encoder buffers, chunks
 	SpillTapes int64 `json:"spill_tapes"` // spilled chunks kept in memory instead of on disk
 	SplitHeads int64 `json:"split_heads"` // block headers a split partition may keep, per split
-	OrderMem   int64 `json:"order_mem"`   // the degree order's per-vertex arrays at most
+	OrderMem   int64 `json:"order_mem"`   // the degree or BFS order's per-vertex arrays at most
+	MappedMem  int64 `json:"mapped_mem"`  // the first graph's mapped pages between releases (two-pass orders)
 	Sample     int   `json:"sample"`      // entries of the automatic order's sample
 	Workers    int   `json:"workers"`     // after fitting phase 1's buffers
 }
@@ -283,15 +284,15 @@ type Budget struct {
 // budget reports the split.
 func (p *pipeline) budget() Budget {
 	return Budget{Total: p.mem, ZstdWindow: p.opt.zstdWindow, HeapLimit: p.heapLimit(), Live: p.live(),
-		Phase1: p.phase1Bytes(), SpillTapes: p.spillMem(), SplitHeads: p.headsLimit(), OrderMem: p.orderMem(),
+		Phase1: p.phase1Bytes(), SpillTapes: p.spillMem(), SplitHeads: p.headsLimit(), OrderMem: p.orderMem(), MappedMem: p.mappedMem(),
 		Sample: p.sampleEntries(), Workers: p.workers}
 }
 
 // String is the split in one line, for -v.
 func (b Budget) String() string {
 	f := bytesize.Format
-	s := fmt.Sprintf("memory budget %s: heap limit %s, long-lived %s (phase 1 buffers %s for %d workers, spill tapes in memory %s, degree order up to %s, split headers %s each), order sample %d entries",
-		f(b.Total), f(b.HeapLimit), f(b.Live), f(b.Phase1), b.Workers, f(b.SpillTapes), f(b.OrderMem), f(b.SplitHeads), b.Sample)
+	s := fmt.Sprintf("memory budget %s: heap limit %s, long-lived %s (phase 1 buffers %s for %d workers, spill tapes in memory %s, vertex order arrays up to %s, split headers %s each), order sample %d entries, a first graph's pages mapped %s between releases",
+		f(b.Total), f(b.HeapLimit), f(b.Live), f(b.Phase1), b.Workers, f(b.SpillTapes), f(b.OrderMem), f(b.SplitHeads), b.Sample, f(b.MappedMem))
 	if b.ZstdWindow > 0 {
 		s += ", zstd window " + f(b.ZstdWindow) + " apart"
 	}

@@ -62,7 +62,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 	case est.BallLevels < probeLevels:
 		est.BFSSkipped = fmt.Sprintf("searches spread fast (balls of %d vertices in %d levels), no locality to find", probeBall, est.BallLevels)
 	case est.InputBytes <= floor:
-		est.BFSSkipped = fmt.Sprintf("the file's order is within the %s that lists of consecutive ids would take, ids.bin included", bytesize.Format(floor))
+		est.BFSSkipped = fmt.Sprintf("the file's order is within the %s that lists of consecutive ids would take with ids.bin", bytesize.Format(floor))
 	case bfsNeed > bp.orderMem():
 		est.BFSSkipped = fmt.Sprintf("the BFS order would take %s, more than half the budget", bytesize.Format(bfsNeed))
 	default:

@@ -66,6 +66,7 @@ type Options struct {
 	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
 
 	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)
+	noSummary  bool  // the first pass of two (reorder.go): Log gets the budget line, not the summary
 }
 
 // Phase is the cost of one pipeline phase.
@@ -296,7 +297,7 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	p.phases = append(p.phases, Phase{Name: "commit", Seconds: time.Since(t0).Seconds(), Bytes: m.Bytes})
 	rep := &Report{Manifest: m, Phases: p.phases, PeakRSS: PeakRSS(), Mem: p.mem, Budget: p.budget(), Workers: p.workers,
 		Seconds: time.Since(p.start).Seconds(), Compress: p.compression, Order: p.estimate, Backend: cmp.Or(p.backend, BackendCPU)}
-	if p.opt.Log != nil {
+	if p.opt.Log != nil && !p.opt.noSummary {
 		rep.Summary(p.opt.Log)
 	}
 	return rep, nil
@@ -408,12 +409,12 @@ func (r *Report) Summary(w io.Writer) {
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
 	} else if e != nil {
-		bfs := bytesize.Format(e.BFSBytes) + " in BFS order"
+		bfs, why := ", "+bytesize.Format(e.BFSBytes)+" in BFS order", ""
 		if e.BFSSkipped != "" {
-			bfs = "BFS order not tried: " + e.BFSSkipped
+			bfs, why = "", "; BFS order not tried: "+e.BFSSkipped
 		}
-		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order, %s (ids.bin included; lists of 1 vertex in %d sampled); %s\n",
-			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, e.SampleRate, autoRule)
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order%s, ids.bin included (the lists of 1 vertex in %d); %s%s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, e.SampleRate, autoRule, why)
 	}
 	if m.Vertices >= 1<<20 && uint64(m.Vertices) > 64*max(m.Edges, 1) && !m.Relabeled {
 		fmt.Fprintf(w, "ingest: note: %d vertices (the largest id + 1) for %d edges: each vertex takes 8 bytes in the shards; --relabel numbers the distinct ids 0..n-1\n",

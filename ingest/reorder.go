@@ -113,7 +113,7 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	}
 	start := time.Now()
 	a := opt
-	a.Order, a.Log, a.Verbose = store.OrderInput, nil, false
+	a.Order, a.noSummary = store.OrderInput, true
 	var pb *pipeline
 	if opt.Order == store.OrderBFS {
 		var err error
@@ -178,16 +178,12 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 }
 
 // newRebuild starts the second pass's pipeline at opt.Dest: it reads numbered lists,
-// so it numbers nothing itself (the report's summary waits for both passes).
+// so it numbers nothing itself.
 func newRebuild(opt Options) (*pipeline, error) {
 	b := opt
-	b.Order, b.Relabel, b.SparseIDs, b.Log = store.OrderInput, false, true, nil
-	p, err := newPipeline(b, store.InputInfo{}, b.Dest, -1)
-	if err != nil {
-		return nil, err
-	}
-	p.opt.Log = opt.Log // for the budget line of -v and the store's notes; the summary is twoPass's
-	return p, nil
+	b.Order, b.Relabel, b.SparseIDs = store.OrderInput, false, true
+	b.Verbose, b.noSummary = false, true // the first pass prints the budget, twoPass the summary
+	return newPipeline(b, store.InputInfo{}, b.Dest, -1)
 }
 
 // renumber is the second pass: the first graph's lists, each id through perm, into
@@ -217,11 +213,7 @@ func (p *pipeline) renumber(r *rebuildFrom, perm, inv []uint32, compression stri
 		return nil, err
 	}
 	p.perm = nil
-	log := p.opt.Log
-	p.opt.Log = nil
-	rep, err := p.finish(parse.Header{Vertices: n})
-	p.opt.Log = log
-	return rep, err
+	return p.finish(parse.Header{Vertices: n})
 }
 
 // emitLists hands every stored edge of adj to emit once, ids through perm, in batches
