@@ -215,7 +215,7 @@ func ballLevels(adj store.Adjacency) (int, error) {
 			depth++
 			var next []uint32
 			for _, u := range front {
-				for d := range 1 + b2u(adj.Directed()) {
+				for d := range directions(adj) {
 					if buf, err = adj.List(store.Direction(d), u, probeBall, buf); err != nil {
 						return 0, err
 					}
@@ -238,9 +238,10 @@ func ballLevels(adj store.Adjacency) (int, error) {
 	return levels[len(levels)/2], nil
 }
 
-func b2u(b bool) int {
-	if b {
-		return 1
+// directions is how many directions adj stores: 2 when directed, else 1.
+func directions(adj store.Adjacency) int {
+	if adj.Directed() {
+		return 2
 	}
-	return 0
+	return 1
 }
