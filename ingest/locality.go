@@ -40,11 +40,14 @@ const pageBytes = 3 << 12
 // bfsChunk is how many frontier vertices one task of a level takes.
 const bfsChunk = 256
 
-// bfsSerialChunks: a level of fewer chunks than this a worker runs on the caller's
-// goroutine alone. High-diameter graphs have thousands of small levels, each three
-// barriers when parallel: a grid of 2^22 vertices took 11.5 s so on a loaded 2-core
-// machine, 2.6 s of it on a CPU.
-const bfsSerialChunks = 8
+// A level runs on several goroutines only when it has bfsParallelLevel vertices or more
+// and there are bfsParallelWorkers workers or more: the parallel levels read each
+// frontier list twice (claim, then gather) where the serial one reads it once, so two
+// workers take twice the CPU for the serial time; and high-diameter graphs have
+// thousands of small levels, each three barriers when parallel. Tests lower the level.
+const bfsParallelWorkers = 3
+
+var bfsParallelLevel = 8 * bfsChunk
 
 // unnumbered marks a vertex not yet claimed or numbered in perm.
 const unnumbered = math.MaxUint32
@@ -142,11 +145,11 @@ func (o *bfsOrderer) component(s uint32) error {
 
 // level numbers the children of the frontier inv[lo:hi]: claim, gather, place.
 func (o *bfsOrderer) level(lo, hi int) error {
-	chunks := (hi - lo + bfsChunk - 1) / bfsChunk
-	w := min(o.workers, chunks/bfsSerialChunks)
-	if w <= 1 {
+	if o.workers < bfsParallelWorkers || hi-lo < bfsParallelLevel {
 		return o.serialLevel(lo, hi)
 	}
+	chunks := (hi - lo + bfsChunk - 1) / bfsChunk
+	w := min(o.workers, chunks)
 	if err := o.run(w, chunks, func(c int, bf *workerBuf, _ int) error { return o.claim(lo+c*bfsChunk, min(hi, lo+(c+1)*bfsChunk), bf) }); err != nil {
 		return err
 	}

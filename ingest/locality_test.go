@@ -104,6 +104,8 @@ func checkBFSOrder(t *testing.T, nbrs [][]uint32, perm, inv []uint32) {
 // TestBFSOrder: the BFS numbering of random, disconnected, directed and degenerate graphs
 // is a bijection and breadth-first, the same whatever the workers.
 func TestBFSOrder(t *testing.T) {
+	defer func(l int) { bfsParallelLevel = l }(bfsParallelLevel)
+	bfsParallelLevel = 2 // the parallel levels on small graphs
 	rng, seed := seededRand(t, 61)
 	var grid []parse.Edge
 	for r := range 40 {
@@ -141,7 +143,7 @@ func TestBFSOrder(t *testing.T) {
 			g := openBuilt(t, c.edges, c.opt, c.hdr)
 			adj := store.NewCompressed(g)
 			var first []uint32
-			for _, w := range []int{1, 2, 5} {
+			for _, w := range []int{1, 3, 5} {
 				perm, inv, err := bfsOrder(adj, w, newPager(g, 1<<20))
 				if err != nil {
 					t.Fatal(err)
@@ -160,6 +162,8 @@ func TestBFSOrder(t *testing.T) {
 // TestOrderBFSIngest: --order bfs stores the input's graph (through ids.bin), counts as
 // the file's order does, and writes the same bytes whatever the workers and sizes.
 func TestOrderBFSIngest(t *testing.T) {
+	defer func(l int) { bfsParallelLevel = l }(bfsParallelLevel)
+	bfsParallelLevel = 100
 	rng, seed := seededRand(t, 62)
 	edges := randomEdges(rng, 5000, 20000)
 	edges = append(edges, randomEdges(rng, 300, 3000)...)
