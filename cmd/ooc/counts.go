@@ -10,7 +10,7 @@ type graphCounts struct {
 	Vertices          uint32  `json:"vertices"`
 	Edges             uint64  `json:"edges"`
 	Directed          bool    `json:"directed"`
-	Weighted          bool    `json:"weighted,omitempty"` // edge weights stored (format version 4)
+	Weighted          bool    `json:"weighted,omitempty"` // edge weights stored (a WEIGHTS section)
 	InputEdges        uint64  `json:"input_edges"`
 	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
 	DuplicatesDropped uint64  `json:"duplicates_dropped"`

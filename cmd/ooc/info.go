@@ -184,7 +184,7 @@ func printInfo(w io.Writer, i *graphInfo) {
 	}
 	fmt.Fprintf(w, "edges       %s, %s\n", plural.Of(i.Edges, "directed edge"), kind)
 	if i.Weighted {
-		fmt.Fprintf(w, "weights     an integer weight per stored edge (format version 4)\n")
+		fmt.Fprintf(w, "weights     an integer weight per stored edge\n")
 	}
 	size := "size unknown"
 	if i.Input.Bytes >= 0 {
