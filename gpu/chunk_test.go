@@ -169,7 +169,7 @@ func TestPlanStage(t *testing.T) {
 		}
 		if p.Stage > 0 {
 			staged++
-			if !strings.Contains(p.String(), "bottom-up staging: 2 x") {
+			if !strings.Contains(p.String(), "staging: ") {
 				t.Errorf("plan with staging does not show it:\n%s", p)
 			}
 		}

@@ -50,10 +50,12 @@ type Graph struct {
 	Link    Link        // measured or cached link behaviour (valid when Mode is Auto and some shard streams)
 	inHost  []hostShard // per In shard: its host sections and chunks
 	outHost []hostShard
-	stage   [2]*cuda.Buffer
+	stage   []*cuda.Buffer // Plan.Stages staging buffers, used as a ring
 	copyS   *cuda.Stream
-	copied  [2]*cuda.Event // staging buffer b filled
-	kdone   [2]*cuda.Event // the sweep reading staging buffer b finished
+	copied  []*cuda.Event // staging buffer b filled
+	kdone   []*cuda.Event // the launches reading staging buffer b finished
+	issued  int           // copies issued into the ring: the next goes to buffer issued % len(stage)
+	ahead   []pending     // copies issued ahead of the sweep that will read them (Sweep's prefetch)
 }
 
 // Load allocates the workspace and the shard table, copies the resident sections, pins the

@@ -71,7 +71,8 @@ type Plan struct {
 	Shards    []Placement
 	FirstK    int   // first neighbours per vertex kept on the device (0: none)
 	First     int64 // bytes of that array
-	Stage     int64 // bytes per staging buffer (two of them) for streamed bottom-up sweeps; 0: none
+	Stage     int64 // bytes per staging buffer for streamed sweeps; 0: none
+	Stages    int   // staging buffers: StageRing when they fit, else 2; 0 with Stage 0
 	Resident  int64 // bytes of graph sections on the device
 	Pinned    int64 // bytes of graph sections read through the link
 	DeviceUse int64 // everything the plan allocates on the device
@@ -166,9 +167,11 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 			left -= b
 		}
 	}
-	// When some adjacency will stay pinned, two staging buffers let bottom-up sweeps stream
-	// it instead of reading it zero-copy; they come before the adjacency, whose largest
-	// shard they need not exceed (8 bytes of slack: the decoder's aligned word loads).
+	// When some adjacency will stay pinned, staging buffers let sweeps stream it instead
+	// of reading it zero-copy; they come before the adjacency, whose largest shard they
+	// need not exceed (8 bytes of slack: the decoder's aligned word loads). StageRing
+	// buffers let the copies run that many chunks ahead of the launches; two, the least
+	// that overlaps a copy with a launch, when the ring does not fit.
 	var adj, buMax int64
 	for i, s := range shards {
 		adj += alignSection(s.Adj)
@@ -180,9 +183,16 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	if c := min(stage, buMax); adj > left && c > 0 && 2*StageBuffer(c) <= left {
-		p.Stage = c
-		left -= 2 * StageBuffer(c)
+	if c := min(stage, buMax); adj > left && c > 0 {
+		for _, k := range []int{StageRing, 2} {
+			// the ring only when it leaves at least half the budget's adjacency room:
+			// a buffer more is a chunk more streamed every iteration
+			if b := int64(k) * StageBuffer(c); b <= left && (k == 2 || 2*b <= left) {
+				p.Stage, p.Stages = c, k
+				left -= b
+				break
+			}
+		}
 	}
 	for i, s := range shards {
 		if b := alignSection(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
@@ -217,6 +227,9 @@ func bottomUpReads(shards []ShardSize, i int) bool {
 	return true
 }
 
+// StageRing is the number of staging buffers the plan reserves when they fit.
+const StageRing = 4
+
 // StageBuffer is the device size of one staging buffer for a chunk size of c bytes.
 func StageBuffer(c int64) int64 { return align(c + 8) }
 
@@ -236,8 +249,8 @@ func (p *Plan) String() string {
 		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, bytesize.Format(p.First))
 	}
 	if p.Stage > 0 {
-		fmt.Fprintf(&b, "  bottom-up staging: 2 x %s (chunks of <= %s streamed from pinned shards)\n",
-			bytesize.Format(StageBuffer(p.Stage)), bytesize.Format(p.Stage))
+		fmt.Fprintf(&b, "  staging: %d x %s (chunks of <= %s streamed from pinned shards)\n",
+			p.Stages, bytesize.Format(StageBuffer(p.Stage)), bytesize.Format(p.Stage))
 	}
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
 	for _, s := range p.Shards {

@@ -30,16 +30,20 @@ func (dg *Graph) streamable() bool {
 	return false
 }
 
-// setupStaging allocates the two staging buffers, the copy stream and its events when the
-// plan has staging and some bottom-up shard is pinned, and in Auto mode finds the link's
+// setupStaging allocates the plan's staging buffers, the copy stream and their events
+// when the plan has staging and some shard is pinned, and in Auto mode finds the link's
 // behaviour (cache or probe).
 func (dg *Graph) setupStaging(c *cuda.Ctx) error {
 	if dg.Plan.Stage == 0 || !dg.streamable() || dg.Mode == Never {
 		return nil
 	}
+	k := max(dg.Plan.Stages, 2)
+	dg.stage = make([]*cuda.Buffer, k)
+	dg.copied = make([]*cuda.Event, k)
+	dg.kdone = make([]*cuda.Event, k)
 	var err error
-	for b, name := range []string{"stage-a", "stage-b"} {
-		if dg.stage[b], err = c.Alloc(name, StageBuffer(dg.Plan.Stage)); err != nil {
+	for b := range k {
+		if dg.stage[b], err = c.Alloc(fmt.Sprintf("stage-%d", b), StageBuffer(dg.Plan.Stage)); err != nil {
 			return err
 		}
 		if dg.copied[b], err = c.NewEvent(false); err != nil {
@@ -93,10 +97,11 @@ func (dg *Graph) closeStaging(c *cuda.Ctx) error {
 	}
 	keep(c.DestroyStream(dg.copyS))
 	dg.copyS = nil
-	for b := range 2 {
+	for b := range dg.copied {
 		keep(c.DestroyEvent(dg.copied[b]))
 		keep(c.DestroyEvent(dg.kdone[b]))
 	}
+	dg.copied, dg.kdone, dg.stage, dg.ahead = nil, nil, nil, nil
 	return first
 }
 
@@ -194,52 +199,117 @@ func (dg *Graph) InShard(i int) (adj int64, pinned, streamable bool) {
 
 // SweepIn runs a sweep over in shard i as launch calls for vertex ranges [i0, i1) of the
 // shard, each reading the shard's ADJ at adj. When stream is set and the shard has chunks,
-// its pinned chunks are copied through the two staging buffers on the copy stream,
-// overlapped with the launches over the previous chunk (adj then points into a staging
-// buffer), and the rest is read where it lies. cnt is zc for a launch that reads pinned
-// memory zero-copy and dev for one that reads device memory. It returns the bytes queued
-// for copying.
+// its pinned chunks are copied through the staging ring on the copy stream, up to one
+// chunk per buffer ahead of the launches (adj then points into a staging buffer), and the
+// rest is read where it lies. cnt is zc for a launch that reads pinned memory zero-copy
+// and dev for one that reads device memory. It returns the bytes copied.
 func (dg *Graph) SweepIn(c *cuda.Ctx, i int, stream bool, zc, dev cuda.DevPtr, launch func(adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error) (int64, error) {
-	s, h := dg.In[i], dg.inHost[i]
-	if !stream || h.chunks == nil {
-		cnt := dev
-		if h.pinned {
-			cnt = zc
-		}
-		return 0, launch(s.Adj, 0, s.N, cnt)
-	}
-	var copied int64
-	k := 0
-	for _, ch := range h.chunks {
-		if !ch.Stream || ch.Bytes() == 0 {
-			if err := launch(s.Adj, ch.A, ch.B, zc); err != nil {
-				return copied, err
+	return dg.Sweep(c, []int{i}, []bool{stream}, false, zc, dev, func(_ int, adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error {
+		return launch(adj, i0, i1, cnt)
+	})
+}
+
+// pending is a copy issued into staging buffer buf: chunk ch of in shard shard.
+type pending struct {
+	shard int
+	ch    Chunk
+	buf   int
+}
+
+// Sweep runs a sweep over the in shards listed, as launch calls for vertex ranges
+// [i0, i1) of shard i reading its ADJ at adj (cnt as in SweepIn). The shards with stream
+// set have their pinned chunks copied through the staging ring; the others are read
+// where they lie, and their launches come first, so that the first copies overlap them.
+// The copy stream runs up to one chunk per staging buffer ahead of the launches, waiting
+// only for the launches that last read the buffer it fills. With prefetch set, the copies
+// of the sweep's first chunks are issued again at its end, for a next sweep over the same
+// shards (an iteration of PageRank), which then finds them done or under way. It returns
+// the bytes copied for this sweep's launches.
+func (dg *Graph) Sweep(c *cuda.Ctx, shards []int, stream []bool, prefetch bool, zc, dev cuda.DevPtr, launch func(i int, adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error) (int64, error) {
+	var copies []pending // in launch order
+	for k, i := range shards {
+		s, h := dg.In[i], dg.inHost[i]
+		if !stream[k] || h.chunks == nil || dg.stage == nil {
+			cnt := dev
+			if h.pinned {
+				cnt = zc
+			}
+			if err := launch(i, s.Adj, 0, s.N, cnt); err != nil {
+				return 0, err
 			}
 			continue
 		}
-		b := k & 1
-		k++
-		// the sweep that last read buffer b must be done before the copy overwrites it;
-		// the sweep of this chunk must wait for its copy
-		if err := c.Wait(dg.copyS, dg.kdone[b]); err != nil {
+		for _, ch := range h.chunks {
+			if ch.Stream && ch.Bytes() > 0 {
+				copies = append(copies, pending{shard: i, ch: ch})
+				continue
+			}
+			if err := launch(i, s.Adj, ch.A, ch.B, zc); err != nil {
+				return 0, err
+			}
+		}
+	}
+	// the copies issued ahead serve this sweep when they are its first chunks, in order;
+	// otherwise none does (the copies issued next reuse their buffers, which no launch
+	// reads before them)
+	ahead := dg.ahead
+	dg.ahead = nil
+	next := 0 // the next copy to issue
+	for ; next < len(copies) && next < len(ahead) && ahead[next].shard == copies[next].shard && ahead[next].ch == copies[next].ch; next++ {
+		copies[next].buf = ahead[next].buf
+	}
+	if next < len(ahead) && next < len(copies) {
+		next = 0
+	}
+	for ; next < len(copies) && next < len(dg.stage); next++ {
+		if err := dg.issue(c, &copies[next]); err != nil {
+			return 0, err
+		}
+	}
+	var copied int64
+	for j := range copies {
+		p := copies[j]
+		if err := c.Wait(nil, dg.copied[p.buf]); err != nil {
 			return copied, err
 		}
-		if err := c.HtoDAsync(dg.stage[b].Ptr, unsafe.Pointer(&h.adj[ch.Start]), ch.Bytes(), dg.copyS); err != nil {
+		if err := launch(p.shard, dg.stage[p.buf].Ptr-cuda.DevPtr(p.ch.Start), p.ch.A, p.ch.B, dev); err != nil {
 			return copied, err
 		}
-		if err := c.Record(dg.copied[b], dg.copyS); err != nil {
+		if err := c.Record(dg.kdone[p.buf], nil); err != nil {
 			return copied, err
 		}
-		if err := c.Wait(nil, dg.copied[b]); err != nil {
-			return copied, err
+		copied += p.ch.Bytes()
+		if next < len(copies) {
+			if err := dg.issue(c, &copies[next]); err != nil {
+				return copied, err
+			}
+			next++
 		}
-		copied += ch.Bytes()
-		if err := launch(dg.stage[b].Ptr-cuda.DevPtr(ch.Start), ch.A, ch.B, dev); err != nil {
-			return copied, err
-		}
-		if err := c.Record(dg.kdone[b], nil); err != nil {
-			return copied, err
+	}
+	if prefetch {
+		for k := 0; k < len(copies) && k < len(dg.stage); k++ {
+			p := copies[k]
+			if err := dg.issue(c, &p); err != nil {
+				return copied, err
+			}
+			dg.ahead = append(dg.ahead, p)
 		}
 	}
 	return copied, nil
+}
+
+// issue queues the copy of p's chunk into the next staging buffer of the ring, after the
+// launches that last read that buffer, and sets p.buf.
+func (dg *Graph) issue(c *cuda.Ctx, p *pending) error {
+	b := dg.issued % len(dg.stage)
+	dg.issued++
+	p.buf = b
+	h := dg.inHost[p.shard]
+	if err := c.Wait(dg.copyS, dg.kdone[b]); err != nil {
+		return err
+	}
+	if err := c.HtoDAsync(dg.stage[b].Ptr, unsafe.Pointer(&h.adj[p.ch.Start]), p.ch.Bytes(), dg.copyS); err != nil {
+		return err
+	}
+	return c.Record(dg.copied[b], dg.copyS)
 }

@@ -46,9 +46,10 @@ func (g *GPU) Close() error {
 
 // Run is the package's Run on the device: the same model, stopping rule and float32
 // rounding of each score. Every iteration reads every in-list: resident shards in place,
-// and each pinned shard either streamed through the runtime's two staging buffers (its
-// chunks copied asynchronously while the previous chunk is summed) or read zero-copy, as
-// gpu.Choose decides for a sweep that decodes all of the shard's bytes.
+// and each pinned shard either streamed through the runtime's staging ring (gpu.Sweep:
+// its chunks copied asynchronously, ahead of the sums of the chunks before them and of
+// the resident shards) or read zero-copy, as gpu.Choose decides for a sweep that decodes
+// all of the shard's bytes.
 func (g *GPU) Run(opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
 	dg := g.dg
@@ -96,6 +97,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			}
 		}
 		r.Converged = r.Change < opt.Tolerance
+		r.CopyBps = dg.Link.CopyBps
 		r.Seconds = time.Since(t0).Seconds()
 		return c.DtoH(unsafe.Pointer(&r.Scores[0]), st.score.Ptr(), 4*int64(n))
 	})
@@ -110,6 +112,11 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		}
 		fmt.Fprintf(dg.Log, "pagerank: %d iterations on the device in %.3f ms; %s copied, %s zero-copy over the link\n",
 			r.Iterations, 1e3*r.Seconds, bytesize.Format(copied), bytesize.Format(zero))
+		if copied > 0 && r.CopyBps > 0 {
+			rate := float64(copied) / r.Seconds
+			fmt.Fprintf(dg.Log, "pagerank: streamed at %.1f GB/s over the iterations, %.0f%% of the probe's copy rate (%.1f GB/s)\n",
+				rate/1e9, 100*rate/r.CopyBps, r.CopyBps/1e9)
+		}
 	}
 	return r, nil
 }
@@ -123,38 +130,44 @@ func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
 	if err := c.Memset32(cnt, 0, 6); err != nil {
 		return it, err
 	}
-	for i, s := range dg.In {
+	shards := make([]int, len(dg.In))
+	stream := make([]bool, len(dg.In))
+	for i := range dg.In {
 		adj, _, streamable := dg.InShard(i)
-		stream := streamable && gpu.Choose(dg.Mode, dg.Link, adj, adj)
-		// pr_pull sums the lists of up to HUB_BLOCKS blocks and queues the longer ones,
-		// which pr_hub sums with many thread blocks each and pr_hub_finish scores
-		pull := func(adj cuda.DevPtr, i0, i1 uint32, bytes cuda.DevPtr) error {
-			if i1 <= i0 {
-				return nil
-			}
-			err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
-				st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
-				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
-			if err != nil {
-				return err
-			}
-			err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
-				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
-			if err != nil {
-				return err
-			}
-			return launchPrHubFinish(c, g.mod, 1, gpuBlock, st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base,
-				st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), cnt+cntChange)
-		}
-		copied, err := dg.SweepIn(c, i, stream, cnt+cntZero, cnt+cntDev, pull)
-		if err != nil {
-			return it, err
-		}
-		it.BytesCopied += copied
-		if copied > 0 {
+		shards[i] = i
+		stream[i] = streamable && gpu.Choose(dg.Mode, dg.Link, adj, adj)
+		if stream[i] {
 			it.Streamed++
 		}
 	}
+	// pr_pull sums the lists of up to HUB_BLOCKS blocks and queues the longer ones, which
+	// pr_hub sums with many thread blocks each and pr_hub_finish scores
+	pull := func(i int, adj cuda.DevPtr, i0, i1 uint32, bytes cuda.DevPtr) error {
+		s := dg.In[i]
+		if i1 <= i0 {
+			return nil
+		}
+		err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
+			st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
+			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
+		if err != nil {
+			return err
+		}
+		err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
+			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
+		if err != nil {
+			return err
+		}
+		return launchPrHubFinish(c, g.mod, 1, gpuBlock, st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base,
+			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), cnt+cntChange)
+	}
+	// every iteration streams the same chunks: the next one's first copies are issued at
+	// the end of this one, to run while the host reads the change
+	copied, err := dg.Sweep(c, shards, stream, true, cnt+cntZero, cnt+cntDev, pull)
+	if err != nil {
+		return it, err
+	}
+	it.BytesCopied = copied
 	var w [3]uint64
 	if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 24); err != nil {
 		return it, err

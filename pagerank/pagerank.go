@@ -74,6 +74,7 @@ type Result struct {
 	Converged  bool    // Change fell below the tolerance within MaxIters
 	Iters      []IterStat
 	Seconds    float64 // the iterations alone
+	CopyBps    float64 // on the GPU: the link probe's copy rate (bytes/s), 0 when not probed
 }
 
 // ErrorBound is an upper bound on the L1 distance from r's scores to the exact fixed

@@ -189,15 +189,26 @@ func printIterations(w io.Writer, r *ooc.PageRankResult) {
 	fmt.Fprintf(w, "%6s %12s %14s %10s", "iter", "L1 change", "edges", "ms")
 	if link {
 		fmt.Fprintf(w, " %12s %12s %8s", "copied MB", "zero-copy MB", "GB/s")
+		if r.CopyBps > 0 {
+			fmt.Fprintf(w, " %12s", "% of probe")
+		}
 	}
 	fmt.Fprintln(w)
 	for _, s := range r.Iters {
 		fmt.Fprintf(w, "%6d %12.4g %14d %10.3f", s.Iter, s.Change, s.Edges, s.Seconds*1e3)
 		if link {
 			b := s.BytesCopied + s.BytesZeroCopy
-			fmt.Fprintf(w, " %12.1f %12.1f %8.1f", float64(s.BytesCopied)/1e6, float64(s.BytesZeroCopy)/1e6, float64(b)/max(s.Seconds, 1e-9)/1e9)
+			rate := float64(b) / max(s.Seconds, 1e-9)
+			fmt.Fprintf(w, " %12.1f %12.1f %8.1f", float64(s.BytesCopied)/1e6, float64(s.BytesZeroCopy)/1e6, rate/1e9)
+			if r.CopyBps > 0 {
+				// the copied bytes over the iteration's time, against the probe's copy rate
+				fmt.Fprintf(w, " %12.0f", 100*float64(s.BytesCopied)/max(s.Seconds, 1e-9)/r.CopyBps)
+			}
 		}
 		fmt.Fprintln(w)
+	}
+	if link && r.CopyBps > 0 {
+		fmt.Fprintf(w, "the link probe copied at %.1f GB/s\n", r.CopyBps/1e9)
 	}
 }
 
