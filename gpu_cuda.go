@@ -125,13 +125,18 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 	return r, nil
 }
 
-// SSSP runs frontier-based Bellman-Ford on the device (sssp.GPU); opt.Delta means nothing
-// there. The weights are checked as the CPU engine checks them (EdgeWeights).
+// SSSP runs delta-stepping on the device (sssp.GPU), with opt.Delta or the CPU engine's
+// default bin width. The weights are checked as the CPU engine checks them (EdgeWeights).
 func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
-	if _, err := EdgeWeights(e.dg.G, opt); err != nil {
+	w, err := EdgeWeights(e.dg.G, opt)
+	if err != nil {
 		return nil, err
 	}
-	r, err := e.sp.Run(src, opt.UnitWeights, opt.Parents)
+	delta := opt.Delta
+	if delta == 0 {
+		delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
+	}
+	r, err := e.sp.Run(src, delta, opt.UnitWeights, opt.Parents)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}

@@ -233,7 +233,8 @@ func streamBudgets(t *testing.T, g *store.Graph, stage int64) []int64 {
 	}
 	first := 4*int64(gpu.FirstK)*(int64(g.NumVertices())+1) + gpu.Align
 	stg := 2 * gpu.StageBuffer(stage)
-	return []int64{state + index + first + stg + 4096, state + index + stg + 4096}
+	// two staging buffers with or without the first neighbours; the whole ring
+	return []int64{state + index + first + stg + 4096, state + index + stg + 4096, state + index + first + 4*stg + 4096}
 }
 
 // TestStreamModes runs BFS and CC with the bottom-up double buffer forced on and off, at
@@ -269,6 +270,9 @@ func TestStreamModes(t *testing.T) {
 						}
 						if p.Stage == 0 || p.Pinned == 0 {
 							t.Fatalf("vram %d: plan has no staging or nothing pinned:\n%s", b, p)
+						}
+						if b == bs[2] && p.Stages != gpu.StageRing {
+							t.Fatalf("vram %d: plan has %d staging buffers, not the ring of %d:\n%s", b, p.Stages, gpu.StageRing, p)
 						}
 					}
 					name := fmt.Sprintf("%s n=%d m=%d shard=%d directed=%v", mode, sp.n, len(edges), sp.shard, directed)

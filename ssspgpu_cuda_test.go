@@ -140,6 +140,10 @@ func TestSSSPGPURandom(t *testing.T) {
 			srcs := []uint32{0, uint32(r.IntN(int(sp.n)))}
 			checkSSSP(t, name, g, ooc.SSSPOptions{}, srcs, budgets(t, g))
 			checkSSSP(t, name+" unit", g, ooc.SSSPOptions{UnitWeights: true}, srcs[:1], budgets(t, g)[:2])
+			// bins of one distance, a few, and one bin for everything (Bellman-Ford)
+			for _, d := range []uint32{1, 3, 1 << 30} {
+				checkSSSP(t, fmt.Sprintf("%s delta %d", name, d), g, ooc.SSSPOptions{Delta: d}, srcs[:1], budgets(t, g))
+			}
 		}
 	}
 }

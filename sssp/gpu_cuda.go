@@ -16,8 +16,10 @@ import (
 const gpuBlock = 256
 
 // GPU computes shortest paths on a graph placed on the device by package gpu (sssp.cu):
-// frontier-based Bellman-Ford rounds with atomicMin on the distances, which end with the
-// same (exact) distances as Run, and the same parents (see Parents).
+// delta-stepping with a near queue and a far pile, rounds of atomicMin on the distances,
+// which end with the same (exact) distances as Run, and the same parents (see Parents).
+// Like Run, a round relaxes every out-edge of its vertices (no light/heavy split). Lists
+// of pinned shards, and the weights, are read zero-copy.
 type GPU struct {
 	dg  *gpu.Graph
 	mod *cuda.Module
@@ -47,13 +49,16 @@ func (g *GPU) Close() error {
 }
 
 // Run computes the distances from src with the graph's stored weights, or with every
-// weight 1 when unit is set; with parents it also fills Result.Parent. Result.Delta is 0:
-// the rounds use no bins. A step is a round: Bin is its number.
-func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
+// weight 1 when unit is set, in bins of width delta (at least 1; see DefaultDelta); with
+// parents it also fills Result.Parent. A step is a round of the near queue of bin Bin.
+func (g *GPU) Run(src, delta uint32, unit, parents bool) (*Result, error) {
 	dg := g.dg
 	n := dg.N
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
+	}
+	if delta == 0 {
+		return nil, fmt.Errorf("sssp: delta 0: want a bin width of at least 1")
 	}
 	wts := make([]uint64, len(dg.Out)+1)
 	if !unit {
@@ -85,7 +90,7 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 	if unit {
 		uflag = 1
 	}
-	res := &Result{Source: src}
+	res := &Result{Source: src, Delta: delta}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		dg.Work.Reset()
 		st := takeState(dg.Work, n, len(dg.Out))
@@ -114,36 +119,87 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 			return err
 		}
 		cnt := st.counters.Ptr()
-		if err := c.Memset32(cnt, 0, 8); err != nil {
+		if err := c.Memset32(cnt, 0, 2*counters); err != nil {
+			return err
+		}
+		if err := c.Memset32(st.farBits.Ptr(), 0, int64(n/32+1)); err != nil {
 			return err
 		}
 		if err := c.Memset32(cnt+8*cntBad, math.MaxUint32, 1); err != nil {
 			return err
 		}
-		a, b := 0, 1
+		// the roles of the three queues: near (a), next near (b), far pile (f)
+		a, b, f := 0, 1, 2
 		var edges uint64
-		for qn, round := uint32(1), uint32(1); qn > 0; round++ {
-			t := time.Now()
-			if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
-				return err
-			}
-			if err := launchSpRelax(c, m, dg.Grid(uint64(qn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
-				st.wOff.Ptr(), uflag, st.queues[a].Ptr(), qn, st.dist.Ptr(), st.stamp.Ptr(), round, st.queues[b].Ptr(),
-				cnt+8*cntNext, cnt+8*cntEdges, cnt+8*cntBad); err != nil {
-				return err
-			}
-			var w [3]uint64
-			if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 24); err != nil {
+		qn, bin, round := uint32(1), uint64(0), uint32(1)
+		var w [counters]uint64
+		read := func() error {
+			if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 8*counters); err != nil {
 				return err
 			}
 			if bad := uint32(w[cntBad]); bad != math.MaxUint32 {
 				return fmt.Errorf("sssp: the distance to vertex %d exceeds %d", bad, uint32(Inf-1))
 			}
-			res.Steps = append(res.Steps, StepStat{Bin: uint64(round), Frontier: uint64(qn), Edges: w[cntEdges] - edges,
-				Seconds: time.Since(t).Seconds()})
-			edges = w[cntEdges]
+			return nil
+		}
+		for {
+			for qn > 0 {
+				t := time.Now()
+				if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
+					return err
+				}
+				if err := launchSpRelax(c, m, dg.Grid(uint64(qn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
+					st.wOff.Ptr(), uflag, st.queues[a].Ptr(), qn, st.dist.Ptr(), st.stamp.Ptr(), round, st.queues[b].Ptr(),
+					cnt+8*cntNext, cnt+8*cntEdges, cnt+8*cntBad, (bin+1)*uint64(delta), st.queues[f].Ptr(), st.farBits.Ptr(),
+					cnt+8*cntFar); err != nil {
+					return err
+				}
+				if err := read(); err != nil {
+					return err
+				}
+				res.Steps = append(res.Steps, StepStat{Bin: bin, Frontier: uint64(qn), Edges: w[cntEdges] - edges,
+					Seconds: time.Since(t).Seconds()})
+				edges = w[cntEdges]
+				qn = uint32(w[cntNext])
+				a, b = b, a
+				round++
+			}
+			// the bin is settled: the next is the far pile's smallest beyond it
+			fn := uint32(w[cntFar])
+			if fn == 0 {
+				break
+			}
+			if err := c.Memset32(cnt+8*cntMinBin, math.MaxUint32, 2); err != nil {
+				return err
+			}
+			if err := launchSpFarMin(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, st.queues[f].Ptr(), fn, st.dist.Ptr(), delta,
+				bin, cnt+8*cntMinBin); err != nil {
+				return err
+			}
+			if err := read(); err != nil {
+				return err
+			}
+			if w[cntMinBin] == math.MaxUint64 {
+				break // every vertex of the pile was settled in an earlier bin
+			}
+			bin = w[cntMinBin]
+			if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
+				return err
+			}
+			if err := c.Memset32(cnt+8*cntFar, 0, 2); err != nil {
+				return err
+			}
+			if err := launchSpSplit(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, st.queues[f].Ptr(), fn, st.dist.Ptr(), delta,
+				bin, st.farBits.Ptr(), st.stamp.Ptr(), round, st.queues[a].Ptr(), cnt+8*cntNext, st.queues[b].Ptr(),
+				cnt+8*cntFar); err != nil {
+				return err
+			}
+			if err := read(); err != nil {
+				return err
+			}
+			round++
 			qn = uint32(w[cntNext])
-			a, b = b, a
+			f, b = b, f
 		}
 		res.Seconds = time.Since(t0).Seconds()
 		res.Dist = make([]uint32, n)
@@ -185,7 +241,7 @@ func (g *GPU) Run(src uint32, unit, parents bool) (*Result, error) {
 		for _, s := range res.Steps {
 			e += s.Edges
 		}
-		fmt.Fprintf(dg.Log, "sssp: %d rounds on the device in %.3f ms; %d edges relaxed\n", len(res.Steps), 1e3*res.Seconds, e)
+		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed\n", delta, len(res.Steps), 1e3*res.Seconds, e)
 	}
 	return res, nil
 }

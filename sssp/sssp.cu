@@ -1,8 +1,15 @@
-// sssp.cu: single-source shortest paths by frontier-based Bellman-Ford (package sssp's
-// GPU version). A round relaxes every out-edge of the frontier's vertices with atomicMin on
-// the uint32 distances; a vertex whose distance a round lowers joins the next frontier
-// once (stamp[u] holds the last round that queued it). The rounds end when no distance
-// falls, so the distances are exact whatever the order of the updates. The parents are
+// sssp.cu: single-source shortest paths by delta-stepping (package sssp's GPU version),
+// organized as a near queue and a far pile (Davidson et al., "Work-efficient parallel GPU
+// methods for single-source shortest paths", IPDPS 2014). The current bin holds the
+// distances below binHi = (bin+1)*delta. A round relaxes every out-edge of the near
+// queue's vertices with atomicMin on the uint32 distances; a vertex whose distance a round
+// lowers below binHi joins the next near queue once (stamp[u] holds the last round that
+// queued it), one lowered to binHi or beyond joins the far pile unless it lies there
+// already (its bit in farBits). When the near queue is empty, sp_far_min finds the
+// smallest bin of the far pile's vertices that lies beyond the current one, and sp_split
+// moves that bin's vertices to the near queue, drops those settled since they were filed
+// and keeps the rest. Within a bin the rounds end when no distance in it falls, so every
+// distance is exact whatever the order of the updates. The parents are
 // then derived from the distances as the CPU twin defines them: the smallest u with an
 // edge u -> v of weight c and dist[u] + c = dist[v]. The lists are read through the shard
 // table (device memory or pinned host memory, read zero-copy); the weights of out-shard i
@@ -18,6 +25,9 @@ struct Relax {
 	uint32_t *dist, *stamp, round, *next;
 	unsigned long long *nextCount;
 	uint32_t *bad;
+	unsigned long long binHi; // distances from here on belong to later bins
+	uint32_t *far, *farBits;
+	unsigned long long *farCount;
 };
 
 // weight is the weight of the k-th edge of v's list in out-shard si.
@@ -38,21 +48,26 @@ __device__ __forceinline__ void relaxBlock(const Relax &r, int si, const List &l
 		}
 		if (nd >= r.dist[u]) continue;
 		uint32_t old = atomicMin(&r.dist[u], (uint32_t)nd);
-		if (nd < old && atomicExch(&r.stamp[u], r.round) != r.round) {
-			r.next[atomicAdd(r.nextCount, 1ull)] = u;
+		if (nd >= old) continue;
+		if (nd < r.binHi) {
+			if (atomicExch(&r.stamp[u], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1ull)] = u;
+		} else {
+			uint32_t bit = 1u << (u & 31);
+			if (!(atomicOr(&r.farBits[u >> 5], bit) & bit)) r.far[atomicAdd(r.farCount, 1ull)] = u;
 		}
 	}
 }
 
-// sp_relax relaxes the out-edges of the qn vertices of front: a thread walks a list of one
-// or two blocks itself, longer lists are shared by the warp one block per lane. edges
-// receives the list entries read; *bad the smallest vertex whose distance would pass
-// 0xFFFFFFFE.
+// sp_relax relaxes the out-edges of the qn vertices of front (the near queue of the bin
+// ending below binHi): a thread walks a list of one or two blocks itself, longer lists
+// are shared by the warp one block per lane. edges receives the list entries read; *bad
+// the smallest vertex whose distance would pass 0xFFFFFFFE.
 extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wts, const uint32_t *wOff,
                                     uint32_t unit, const uint32_t *front, uint32_t qn, uint32_t *dist, uint32_t *stamp,
                                     uint32_t round, uint32_t *next, unsigned long long *nextCount,
-                                    unsigned long long *edges, uint32_t *bad) {
-	Relax r = {wts, wOff, unit, dist, stamp, round, next, nextCount, bad};
+                                    unsigned long long *edges, uint32_t *bad, unsigned long long binHi, uint32_t *far,
+                                    uint32_t *farBits, unsigned long long *farCount) {
+	Relax r = {wts, wOff, unit, dist, stamp, round, next, nextCount, bad, binHi, far, farBits, farCount};
 	unsigned long long ex = 0;
 	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < qn; b0 += gridDim.x * blockDim.x) {
 		uint32_t t = b0 + threadIdx.x;
@@ -84,6 +99,39 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wt
 		}
 	}
 	addWarp(edges, ex);
+}
+
+// sp_far_min lowers *minBin to the smallest bin dist[v]/delta beyond bin of the fn
+// vertices of far.
+extern "C" __global__ void sp_far_min(const uint32_t *far, uint32_t fn, const uint32_t *dist, uint32_t delta,
+                                      unsigned long long bin, unsigned long long *minBin) {
+	unsigned long long m = ~0ull;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
+		unsigned long long b = dist[far[i]] / delta;
+		if (b > bin) m = min(m, b);
+	}
+	for (int o = 16; o > 0; o >>= 1) m = min(m, (unsigned long long)__shfl_xor_sync(0xffffffffu, m, o));
+	if (laneId() == 0 && m != ~0ull) atomicMin(minBin, m);
+}
+
+// sp_split sorts the fn vertices of far by their bin dist[v]/delta: those of bin join the
+// near queue (once: stamp, as in sp_relax, for round), those beyond it are kept in keep,
+// and those before it are dropped (settled since they were filed); the vertices that
+// leave the pile have their farBits cleared.
+extern "C" __global__ void sp_split(const uint32_t *far, uint32_t fn, const uint32_t *dist, uint32_t delta,
+                                    unsigned long long bin, uint32_t *farBits, uint32_t *stamp, uint32_t round,
+                                    uint32_t *near, unsigned long long *nearCount, uint32_t *keep,
+                                    unsigned long long *keepCount) {
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
+		uint32_t v = far[i];
+		unsigned long long b = dist[v] / delta;
+		if (b > bin) {
+			keep[atomicAdd(keepCount, 1ull)] = v;
+			continue;
+		}
+		atomicAnd(&farBits[v >> 5], ~(1u << (v & 31)));
+		if (b == bin && atomicExch(&stamp[v], round) != round) near[atomicAdd(nearCount, 1ull)] = v;
+	}
 }
 
 // sp_parents sets parent[v] to the smallest u with an edge u -> v (v not src) such that

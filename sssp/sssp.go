@@ -38,12 +38,16 @@ type Options struct {
 // wide enough that a bin holds work for all cores, narrow enough that few of its
 // vertices are improved again later. It is at least 1.
 func DefaultDelta(a store.Adjacency, w Weights) uint32 {
-	n := a.NumVertices()
-	if n == 0 || a.NumEdges() == 0 {
+	return DeltaFor(a.NumVertices(), a.NumEdges(), w.Max())
+}
+
+// DeltaFor is DefaultDelta for n vertices, m edges and the largest weight maxW.
+func DeltaFor(n uint32, m uint64, maxW uint32) uint32 {
+	if n == 0 || m == 0 {
 		return 1
 	}
-	mean := float64(a.NumEdges()) / float64(n)
-	return uint32(max(1, math.Ceil(float64(w.Max())/mean)))
+	mean := float64(m) / float64(n)
+	return uint32(max(1, math.Ceil(float64(maxW)/mean)))
 }
 
 // StepStat describes one step, for -v.

@@ -7,8 +7,18 @@ package sssp
 import "github.com/oocgraph/ooc/internal/cuda"
 
 // launchSpRelax launches sp_relax (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, unit uint32, front cuda.DevPtr, qn uint32, dist cuda.DevPtr, stamp cuda.DevPtr, round uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, bad cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(unit), uint64(front), uint64(qn), uint64(dist), uint64(stamp), uint64(round), uint64(next), uint64(nextCount), uint64(edges), uint64(bad))
+func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, unit uint32, front cuda.DevPtr, qn uint32, dist cuda.DevPtr, stamp cuda.DevPtr, round uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, bad cuda.DevPtr, binHi uint64, far cuda.DevPtr, farBits cuda.DevPtr, farCount cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(unit), uint64(front), uint64(qn), uint64(dist), uint64(stamp), uint64(round), uint64(next), uint64(nextCount), uint64(edges), uint64(bad), uint64(binHi), uint64(far), uint64(farBits), uint64(farCount))
+}
+
+// launchSpFarMin launches sp_far_min (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpFarMin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, far cuda.DevPtr, fn uint32, dist cuda.DevPtr, delta uint32, bin uint64, minBin cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_far_min", grid, block, uint64(far), uint64(fn), uint64(dist), uint64(delta), uint64(bin), uint64(minBin))
+}
+
+// launchSpSplit launches sp_split (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpSplit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, far cuda.DevPtr, fn uint32, dist cuda.DevPtr, delta uint32, bin uint64, farBits cuda.DevPtr, stamp cuda.DevPtr, round uint32, near cuda.DevPtr, nearCount cuda.DevPtr, keep cuda.DevPtr, keepCount cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_split", grid, block, uint64(far), uint64(fn), uint64(dist), uint64(delta), uint64(bin), uint64(farBits), uint64(stamp), uint64(round), uint64(near), uint64(nearCount), uint64(keep), uint64(keepCount))
 }
 
 // launchSpParents launches sp_parents (sssp/sssp.cu) on grid blocks of block threads.

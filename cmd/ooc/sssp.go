@@ -60,10 +60,10 @@ columns id, distance and parent (null where unreached), ` + parquetHelp + `
 one is equal, and that the parents form a shortest-path tree.
 
 On the GPU (--backend gpu, or auto when this build has CUDA and a GPU is usable) the
-distances are found by frontier-based Bellman-Ford rounds with atomic minima (--delta
-means nothing there; the steps are the rounds), then the same parents; the graph is
-placed within --vram and the lists that do not fit, and the weights, are read zero-copy
-over the link.
+distances are found by delta-stepping too (the same --delta; a bin's near queue is
+relaxed in rounds with atomic minima, later bins wait in a far pile; the steps are the
+rounds), then the same parents; the graph is placed within --vram and the lists that do
+not fit, and the weights, are read zero-copy over the link.
 
 Examples:
   ooc ingest --weights --directed road.gr && ooc sssp --src 1 --validate road.ooc
