@@ -33,6 +33,11 @@ The format follows FILE's extension:
   .mtx      MatrixMarket coordinate pattern, "symmetric" (each edge once, row >= col)
             for an undirected graph, else "general"; ids count from 1, so a graph from a
             0-based file has every id shifted up by one
+  .sg/.wsg  GAPBS's serialized graph (its benchmarks read it with -f), every list whole,
+            .wsg with the weights (an undirected graph); the ids must be 0..n-1
+
+A weighted graph's edge list has the weight as a third column ("u v w"), which
+'ooc ingest --weights' reads back.
 
 An undirected graph is written with each edge once (u v, not also v u), a self-loop
 once; --both writes both directions, as Spark GraphFrames wants for an undirected
@@ -43,6 +48,7 @@ Examples:
   ooc export -o edges.parquet web.ooc
   ooc export --both -o edges.parquet friendster.ooc
   ooc export -o - road.ooc | head
+  ooc export -o k26.wsg k26w.ooc && sssp -f k26.wsg -n 3   # GAPBS's sssp, same graph
 `
 
 type exportArgs struct {
@@ -102,12 +108,15 @@ func runExport(e *env, args []string) error {
 	if err := g.Check(); err != nil { // every list is read: none may come from bad bytes
 		return err
 	}
-	x := &exporter{g: g, both: a.both || g.Directed()}
+	// a .sg holds every list whole: each undirected edge both ways
+	x := &exporter{g: g, both: a.both || g.Directed() || format == "sg" || format == "wsg"}
 	switch format {
 	case "parquet":
 		err = dest.write(x.parquet)
 	case "mtx":
 		err = dest.write(x.mtx)
+	case "sg", "wsg":
+		err = dest.write(func(w *bufio.Writer) error { return x.sg(w, format == "wsg") })
 	default:
 		err = dest.write(x.edgeList)
 	}
@@ -133,12 +142,12 @@ func exportFormat(out string) (string, error) {
 		return "el", nil
 	}
 	switch ext := strings.ToLower(filepath.Ext(out)); ext {
-	case ".parquet", ".mtx":
+	case ".parquet", ".mtx", ".sg", ".wsg":
 		return ext[1:], nil
 	case ".el", ".txt", "":
 		return "el", nil
 	}
-	return "", usagef("-o %s: the extension picks the format; want .parquet, .mtx, or .el, .txt or none for \"u v\" lines", out)
+	return "", usagef("-o %s: the extension picks the format; want .parquet, .mtx, .sg, .wsg, or .el, .txt or none for \"u v\" lines", out)
 }
 
 // exporter walks a graph's stored edges in file ids.
@@ -160,6 +169,11 @@ func (x *exporter) note() string {
 
 // each calls fn with every edge written, in internal ids, shard by shard.
 func (x *exporter) each(fn func(v, w uint32) error) error {
+	return x.eachWeighted(func(v, w, _ uint32) error { return fn(v, w) })
+}
+
+// eachWeighted is each with every edge's weight (0 on a graph without weights).
+func (x *exporter) eachWeighted(fn func(v, w, weight uint32) error) error {
 	var buf []uint32
 	for _, s := range x.g.Out().Shards {
 		for v := s.Lo; v < s.Hi(); v++ {
@@ -167,11 +181,19 @@ func (x *exporter) each(fn func(v, w uint32) error) error {
 			if buf, err = s.Neighbors(buf[:0], v); err != nil {
 				return err
 			}
-			for _, w := range buf {
+			ws := s.WeightsOf(v)
+			if ws != nil && len(ws) != len(buf) {
+				return fmt.Errorf("export: vertex %d has %d weights for %d neighbours", x.g.External(v), len(ws), len(buf))
+			}
+			for k, w := range buf {
 				if !x.both && w < v {
 					continue
 				}
-				if err := fn(v, w); err != nil {
+				var wt uint32
+				if ws != nil {
+					wt = ws[k]
+				}
+				if err := fn(v, w, wt); err != nil {
 					return err
 				}
 			}
@@ -198,11 +220,16 @@ func (x *exporter) parquet(out *bufio.Writer) error {
 
 func (x *exporter) edgeList(out *bufio.Writer) error {
 	var line []byte
-	return x.each(func(v, w uint32) error {
+	weighted := x.g.M.Weighted
+	return x.eachWeighted(func(v, w, wt uint32) error {
 		x.written++
 		line = strconv.AppendUint(line[:0], x.g.External(v), 10)
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, x.g.External(w), 10)
+		if weighted {
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(wt), 10)
+		}
 		line = append(line, '\n')
 		_, err := out.Write(line)
 		return err

@@ -256,3 +256,139 @@ func readTable(t *testing.T, r io.ReaderAt, size int64) []map[string]any {
 	}
 	return out
 }
+
+// TestExportWeights: a weighted graph's edge list carries the weights as a third column
+// and ingests back (--weights) to byte-identical shards, undirected and directed.
+func TestExportWeights(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 22))
+	dir := t.TempDir()
+	var b strings.Builder
+	for range 20000 {
+		fmt.Fprintf(&b, "%d %d %d\n", rng.IntN(3000), rng.IntN(3000), 1+rng.IntN(1000))
+	}
+	in := writeFile(t, dir, "w.txt", b.String())
+	for _, directed := range []bool{false, true} {
+		flags := []string{"--order", "input", "--weights", "-q"}
+		if directed {
+			flags = append(flags, "--directed")
+		}
+		orig := filepath.Join(dir, fmt.Sprintf("w-%v.ooc", directed))
+		if code, _, stderr := runCLI(t, "", append([]string{"ingest", "-o", orig}, append(flags, in)...)...); code != exitOK {
+			t.Fatalf("ingest: %s", stderr)
+		}
+		out := filepath.Join(dir, fmt.Sprintf("w-%v.el", directed))
+		if code, _, stderr := runCLI(t, "", "export", "-o", out, orig); code != exitOK {
+			t.Fatalf("export: %s", stderr)
+		}
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(string(text), "\n"); len(strings.Fields(first)) != 3 {
+			t.Fatalf("directed %v: line %q has no weight column", directed, first)
+		}
+		back := out + ".ooc"
+		if code, _, stderr := runCLI(t, "", append([]string{"ingest", "-o", back}, append(flags, out)...)...); code != exitOK {
+			t.Fatalf("ingest: %s", stderr)
+		}
+		sameShards(t, fmt.Sprintf("weighted, directed %v", directed), graphShards(t, back), graphShards(t, orig))
+	}
+}
+
+// readSG parses a GAPBS serialized graph's first direction: its directed flag, vertex
+// count, and every list as "u v" or "u v w" strings.
+func readSG(t *testing.T, path string, weighted bool) (directed bool, n int64, edges []string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := func(i int64) int64 {
+		return int64(uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24)
+	}
+	le64 := func(i int64) int64 { return le(i) | le(i+4)<<32 }
+	m, n := le64(1), le64(9)
+	off := func(v int64) int64 { return le64(17 + 8*v) }
+	if off(0) != 0 || off(n) != m {
+		t.Fatalf("%s: offsets run from %d to %d, %d entries", path, off(0), off(n), m)
+	}
+	entry := int64(4)
+	if weighted {
+		entry = 8
+	}
+	lists := 17 + 8*(n+1)
+	for u := range n {
+		for k := off(u); k < off(u+1); k++ {
+			at := lists + entry*k
+			if weighted {
+				edges = append(edges, fmt.Sprintf("%d %d %d", u, le(at), le(at+4)))
+			} else {
+				edges = append(edges, fmt.Sprintf("%d %d", u, le(at)))
+			}
+		}
+	}
+	return b[0] == 1, n, edges
+}
+
+// TestExportSG: a .wsg (.sg) holds every stored edge of every list, both ways, in file
+// ids, with its weight: the same lines as export --both's edge list.
+func TestExportSG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 22))
+	dir := t.TempDir()
+	var b strings.Builder
+	for v := range 2000 { // every id 0..1999 has an edge: the ids are 0..n-1
+		fmt.Fprintf(&b, "%d %d %d\n", v, rng.IntN(2000), 1+rng.IntN(255))
+	}
+	for range 10000 {
+		fmt.Fprintf(&b, "%d %d %d\n", rng.IntN(2000), rng.IntN(2000), 1+rng.IntN(255))
+	}
+	in := writeFile(t, dir, "w.txt", b.String())
+	g := filepath.Join(dir, "w.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "-o", g, "--weights", "-q", in); code != exitOK { // degree order: ids permuted
+		t.Fatalf("ingest: %s", stderr)
+	}
+	el := filepath.Join(dir, "both.el")
+	if code, _, stderr := runCLI(t, "", "export", "--both", "-o", el, g); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	text, err := os.ReadFile(el)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSpace(string(text)), "\n")
+	for _, weighted := range []bool{true, false} {
+		name := filepath.Join(dir, "g.sg")
+		if weighted {
+			name = filepath.Join(dir, "g.wsg")
+		}
+		if code, _, stderr := runCLI(t, "", "export", "-o", name, g); code != exitOK {
+			t.Fatalf("export %s: %s", name, stderr)
+		}
+		directed, n, got := readSG(t, name, weighted)
+		if directed || n != 2000 {
+			t.Errorf("%s: directed %v, %d vertices; want undirected, 2000", name, directed, n)
+		}
+		w := want
+		if !weighted {
+			w = nil
+			for _, l := range want {
+				f := strings.Fields(l)
+				w = append(w, f[0]+" "+f[1])
+			}
+		}
+		slices.Sort(got)
+		w = slices.Sorted(slices.Values(w))
+		if !slices.Equal(got, w) {
+			t.Errorf("%s: %d entries differ from the %d of the edge list", name, len(got), len(w))
+		}
+	}
+	// ids that are not 0..n-1 cannot be numbered as GAPBS numbers vertices
+	sparse := writeFile(t, dir, "sparse.txt", "5 10 1\n10 2000000000 2\n")
+	sg := filepath.Join(dir, "sparse.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "-o", sg, "--weights", "--relabel", "-q", sparse); code != exitOK {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	if code, _, _ := runCLI(t, "", "export", "-o", filepath.Join(dir, "sparse.wsg"), sg); code == exitOK {
+		t.Error("export of ids 5, 10, 2000000000 to .wsg succeeded")
+	}
+}
