@@ -209,9 +209,25 @@ func (r *gpuRun) level(alive, a, b int, na, k uint32) (LevelStat, error) {
 		if err := c.Memset32(r.cnt, 0, 1); err != nil {
 			return ls, err
 		}
-		if err := launchKcPeel(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), in, nsIn,
-			st.lists[a].Ptr(), fn, st.deg.Ptr(), k, st.lists[b].Ptr(), r.cnt, st.edges.Ptr(), st.edges.Ptr()+8); err != nil {
+		if err := c.Memset32(r.cnt+4*cntHubs, 0, 2); err != nil {
 			return ls, err
+		}
+		hubs := st.hubs.Ptr()
+		if err := launchKcPeel(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), in, nsIn,
+			st.lists[a].Ptr(), fn, st.deg.Ptr(), k, st.lists[b].Ptr(), r.cnt, st.edges.Ptr(), st.edges.Ptr()+8,
+			hubs, r.cnt+4*cntHubs, st.hubCap); err != nil {
+			return ls, err
+		}
+		// the long lists, each shared by many thread blocks
+		if err := launchKcPeelHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), hubs, r.cnt+4*cntHubs,
+			st.hubCap, st.deg.Ptr(), k, st.lists[b].Ptr(), r.cnt, st.edges.Ptr()+8); err != nil {
+			return ls, err
+		}
+		if in != 0 {
+			if err := launchKcPeelHub(c, m, dg.Dev.SMs*8, gpuBlock, in, nsIn, hubs+cuda.DevPtr(4*st.hubCap), r.cnt+4*cntHubs+4,
+				st.hubCap, st.deg.Ptr(), k, st.lists[b].Ptr(), r.cnt, st.edges.Ptr()+8); err != nil {
+				return ls, err
+			}
 		}
 		if w, err = r.words(1); err != nil {
 			return ls, err

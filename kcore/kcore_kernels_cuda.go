@@ -27,6 +27,11 @@ func launchKcGather(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.D
 }
 
 // launchKcPeel launches kc_peel (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcPeel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, out cuda.DevPtr, nsOut int32, in cuda.DevPtr, nsIn int32, front cuda.DevPtr, qn uint32, deg cuda.DevPtr, k uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, linkBytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_peel", grid, block, uint64(out), uint64(nsOut), uint64(in), uint64(nsIn), uint64(front), uint64(qn), uint64(deg), uint64(k), uint64(next), uint64(nextCount), uint64(edges), uint64(linkBytes))
+func launchKcPeel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, out cuda.DevPtr, nsOut int32, in cuda.DevPtr, nsIn int32, front cuda.DevPtr, qn uint32, deg cuda.DevPtr, k uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, linkBytes cuda.DevPtr, hubs cuda.DevPtr, hubCount cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "kc_peel", grid, block, uint64(out), uint64(nsOut), uint64(in), uint64(nsIn), uint64(front), uint64(qn), uint64(deg), uint64(k), uint64(next), uint64(nextCount), uint64(edges), uint64(linkBytes), uint64(hubs), uint64(hubCount), uint64(cap))
+}
+
+// launchKcPeelHub launches kc_peel_hub (kcore/kcore.cu) on grid blocks of block threads.
+func launchKcPeelHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, hubs cuda.DevPtr, hubCount cuda.DevPtr, cap uint32, deg cuda.DevPtr, k uint32, next cuda.DevPtr, nextCount cuda.DevPtr, linkBytes cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_peel_hub", grid, block, uint64(tab), uint64(ns), uint64(hubs), uint64(hubCount), uint64(cap), uint64(deg), uint64(k), uint64(next), uint64(nextCount), uint64(linkBytes))
 }
