@@ -59,9 +59,11 @@ func (c buCost) estimate(unvisited uint64) float64 {
 // serialWork bounds the graph's size (vertices plus stored edges) times the workers
 // beyond the first for which a search runs on the calling goroutine: it then saves that
 // many workers' share of the time, and on small graphs waking the workers for each level
-// and the compare-and-swap that lets them share the parents cost more than that. Tests
-// set it to 0 and to ^0 to exercise both paths.
-var serialWork uint64 = 1 << 21
+// and the compare-and-swap that lets them share the parents cost more than that. It is
+// an eighth of Afforest's bound: a search's bottom-up levels need no atomics and gain
+// from a second core on graphs that Afforest runs faster on one (soc-Slashdot0902).
+// Tests set it to 0 and to ^0 to exercise both paths.
+var serialWork uint64 = 1 << 18
 
 // bfs is the state of one search.
 type bfs struct {
