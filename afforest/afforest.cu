@@ -43,10 +43,9 @@ extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, c
 		if (r >= l.deg) continue;
 		BlockDecoder d;
 		d.init(l, r / OOC_BLOCK);
-		const uint8_t *p0 = d.r.p;
 		uint32_t w = 0;
 		for (uint32_t j = 0; j <= r % OOC_BLOCK; j++) d.next(&w);
-		nb += (unsigned long long)(d.r.p - p0) + (r >= OOC_BLOCK ? 4 : 0);
+		nb += (unsigned long long)d.used() + (r >= OOC_BLOCK ? 4 : 0);
 		link(comp, v, w);
 	}
 	addWarp(bytes, nb);
@@ -73,12 +72,11 @@ extern "C" __global__ void cc_gather(const uint32_t *comp, const uint32_t *idx, 
 __device__ __forceinline__ uint32_t linkBlock(const List &l, uint32_t k, uint32_t from, uint32_t *comp) {
 	BlockDecoder d;
 	d.init(l, k);
-	const uint8_t *p0 = d.r.p;
 	uint32_t w, j = k * OOC_BLOCK;
 	while (d.next(&w)) {
 		if (j++ >= from) link(comp, l.v, w);
 	}
-	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
+	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
 
 // cc_finish links every neighbour from position from onwards of each vertex of shard s

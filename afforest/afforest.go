@@ -132,11 +132,14 @@ func (r *run) finish(sampled, skip uint32) error {
 // linkLists links every vertex u of [lo, hi) with the neighbours at positions [from, to)
 // of its list in direction d, skipping the vertices whose label is *skip (when skip is
 // not nil). It decodes the lists where they lie, from the block holding position from,
-// with no decode buffer and no call per vertex: on low-degree graphs (roads, meshes)
-// the per-vertex cost is most of Afforest's. The decoding is store.Compressed.Slice's.
+// a block at a time into an array on the stack (only as far as position to), with no
+// call per vertex: on low-degree graphs (roads, meshes) the per-vertex cost is most of
+// Afforest's.
 func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
-	nv, serial := uint64(r.n), r.serial
+	serial := r.serial
 	var dc store.DirCursor // decodes a directory group at its first vertex not skipped
+	var buf [store.BlockSize]uint32
+	var ok bool
 	for v := lo; v < hi; {
 		s := c.Shard(d, v)
 		dc.Reset(s)
@@ -153,37 +156,20 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if err != nil {
 				return s.ListError(v)
 			}
-			for j := from &^ (store.BlockSize - 1); j < last; {
-				x, p := store.FastUvarint(list, pos)
-				f := int64(v) + store.Unzigzag(x)
-				if p < 0 || f < 0 || f >= int64(nv) {
+			for j, k := from&^(store.BlockSize-1), from/store.BlockSize; j < last; k++ {
+				c := store.BlockLen(dv, k)
+				nbrs := buf[:min(c, last-j)]
+				if pos, ok = store.DecodeBlock(nbrs, v, list, pos, c, r.n); !ok {
 					return s.ListError(v)
 				}
-				cur := uint64(f)
-				blockEnd := min(last, j+store.BlockSize)
-				for {
-					if j >= from {
-						if serial { // inlined: most of a low-degree graph's links
-							linkSerial(r.comp, v, uint32(cur))
-						} else {
-							linkAtomic(r.comp, v, uint32(cur))
-						}
-					}
-					j++
-					if j == blockEnd {
-						break
-					}
-					if uint(p) < uint(len(list)) && list[p] < 0x80 { // one-byte gaps inline
-						x, p = uint64(list[p]), p+1
+				for _, u := range nbrs[min(uint32(len(nbrs)), from-min(from, j)):] {
+					if serial { // inlined: most of a low-degree graph's links
+						linkSerial(r.comp, v, u)
 					} else {
-						x, p = store.FastUvarint(list, p)
-					}
-					cur += x
-					if p < 0 || x >= nv || cur >= nv {
-						return s.ListError(v)
+						linkAtomic(r.comp, v, u)
 					}
 				}
-				pos = p
+				j += c
 			}
 		}
 	}

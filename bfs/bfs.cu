@@ -38,13 +38,12 @@ __device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint3
                                                 uint32_t *level, uint32_t depth, uint32_t *out, uint32_t *outCount) {
 	BlockDecoder d;
 	d.init(l, k);
-	const uint8_t *p0 = d.r.p;
 	uint32_t w;
 	while (d.next(&w)) {
 		bool got = visit(visited, parent, level, w, l.v, depth);
 		warpAppend(out, outCount, got, w);
 	}
-	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
+	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
 
 
@@ -177,7 +176,6 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 					for (uint32_t k = skip / OOC_BLOCK; k < l.nb && p == NONE; k++) {
 						BlockDecoder d;
 						d.init(l, k);
-						const uint8_t *p0 = d.r.p;
 						j = k * OOC_BLOCK;
 						uint32_t w;
 						while (d.next(&w)) {
@@ -188,7 +186,7 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 								break;
 							}
 						}
-						nb += (unsigned long long)(d.r.p - p0) + (k > 0 ? 4 : 0);
+						nb += (unsigned long long)d.used() + (k > 0 ? 4 : 0);
 					}
 				}
 			}

@@ -147,42 +147,42 @@ const (
 
 // scanFrontier decodes v's list (degree d) until it meets a vertex whose bit is set in
 // front; it returns that vertex, how many neighbours it decoded and found, notFound or
-// malformed. The decoding is written out here rather than through ListIter because this
-// loop is the hot loop of every bottom-up level.
+// malformed. This is the hot loop of every bottom-up level, and most lists meet the
+// frontier among their first neighbours: so a block's first scanAhead neighbours are
+// decoded and checked before the whole block is.
 func scanFrontier(list []byte, v, d, nv uint32, front []uint64) (u, checked uint32, status int) {
-	pos := 0
-	if nb := store.NumBlocks(d); nb > 1 {
-		pos = 4 * int(nb-1)
-	}
-	for checked < d {
-		x, p := store.FastUvarint(list, pos)
-		f := int64(v) + store.Unzigzag(x)
-		if p < 0 || f < 0 || f >= int64(nv) {
-			return 0, checked, malformed
-		}
-		cur := uint64(f)
-		end := min(d, checked+store.BlockSize)
-		for {
-			checked++
-			if front[cur>>6]&(1<<(cur&63)) != 0 {
-				return uint32(cur), checked, found
-			}
-			if checked == end {
-				break
-			}
-			// one-byte gaps (graphs with locality: web crawls, road networks, meshes)
-			// skip the call
-			if uint(p) < uint(len(list)) && list[p] < 0x80 {
-				x, p = uint64(list[p]), p+1
-			} else {
-				x, p = store.FastUvarint(list, p)
-			}
-			cur += x
-			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
+	pos := store.FirstBlock(d)
+	var buf [store.BlockSize]uint32
+	for k := uint32(0); checked < d; k++ {
+		c := store.BlockLen(d, k)
+		from := uint32(0)
+		if c > scanAhead {
+			if _, ok := store.DecodeBlock(buf[:scanAhead], v, list, pos, c, nv); !ok {
 				return 0, checked, malformed
 			}
+			for _, x := range buf[:scanAhead] {
+				checked++
+				if front[x>>6]&(1<<(x&63)) != 0 {
+					return x, checked, found
+				}
+			}
+			from = scanAhead
 		}
-		pos = p
+		next, ok := store.DecodeBlock(buf[:c], v, list, pos, c, nv)
+		if !ok {
+			return 0, checked, malformed
+		}
+		for _, x := range buf[from:c] {
+			checked++
+			if front[x>>6]&(1<<(x&63)) != 0 {
+				return x, checked, found
+			}
+		}
+		pos = next
 	}
 	return 0, checked, notFound
 }
+
+// scanAhead is how many neighbours of a long block scanFrontier checks before it decodes
+// the rest.
+const scanAhead = 4

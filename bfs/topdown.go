@@ -116,10 +116,9 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 	return len(nbrs)
 }
 
-// expandCompressed is expand on compressed shards: it decodes the list where it lies
-// and claims each neighbour as it is decoded, with no decode buffer and no interface
-// call per vertex. The decoding is that of store.Compressed.Slice, written out for the
-// same reason as in scanFrontier.
+// expandCompressed is expand on compressed shards: it decodes the list where it lies,
+// a block at a time into an array on the stack, and claims each neighbour, with no
+// interface call per vertex.
 func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 	s := ws.outShard(b.c, u)
 	d, list := s.ListAt(u - s.Lo)
@@ -132,36 +131,21 @@ func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 		b.fail(s.ListError(u))
 		return 0
 	}
-	nv := uint64(b.n)
-	for j := lo; j < hi; {
-		x, p := store.FastUvarint(list, pos)
-		f := int64(u) + store.Unzigzag(x)
-		if p < 0 || f < 0 || f >= int64(nv) {
+	var buf [store.BlockSize]uint32
+	for j, k := lo, lo/store.BlockSize; j < hi; k++ {
+		c := store.BlockLen(d, k)
+		nbrs := buf[:min(c, hi-j)]
+		var ok bool
+		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, c, b.n); !ok {
 			b.fail(s.ListError(u))
 			return 0
 		}
-		cur := uint64(f)
-		end := min(hi, j+store.BlockSize)
-		for {
-			if atomic.LoadUint32(&b.parent[cur]) == unreached { // most are visited: skip the call
-				b.claim(ws, uint32(cur), u, depth)
-			}
-			j++
-			if j == end {
-				break
-			}
-			if uint(p) < uint(len(list)) && list[p] < 0x80 { // as in scanFrontier
-				x, p = uint64(list[p]), p+1
-			} else {
-				x, p = store.FastUvarint(list, p)
-			}
-			cur += x
-			if p < 0 || x >= nv || cur >= nv {
-				b.fail(s.ListError(u))
-				return 0
+		for _, v := range nbrs {
+			if atomic.LoadUint32(&b.parent[v]) == unreached { // most are visited: skip the call
+				b.claim(ws, v, u, depth)
 			}
 		}
-		pos = p
+		j += uint32(len(nbrs))
 	}
 	ws.examined += uint64(hi - lo)
 	return int(hi - lo)

@@ -1,9 +1,10 @@
 // build.cu: the kernels of the GPU ingest (ingest/gpu_cuda.go). The parsed edges arrive as
-// keys src<<32|dst, once each (expand makes the directed keys); the device sorts them (a stable LSD radix sort over the bits the vertex
-// count needs), drops the duplicates, counts degrees, sizes every neighbour's varint and
-// encodes the lists in the store's format (store/FORMAT.md, "ADJ: one list"), byte for byte
-// what store.AppendList writes. The CPU ingest is the twin: the GPU's shards must be
-// identical to it (ingest/gpu_cuda_test.go).
+// keys src<<32|dst, once each (expand makes the directed keys); the device sorts them (a
+// stable LSD radix sort over the bits the vertex count needs), drops the duplicates,
+// counts degrees, sizes every block of every list (a thread per block plans it as the CPU
+// does) and encodes the lists in the store's format (store/FORMAT.md, "ADJ: one list"),
+// byte for byte what store.AppendList writes. The CPU ingest is the twin: the GPU's shards
+// must be identical to it (ingest/gpu_cuda_test.go).
 #include <stdint.h>
 
 #define OOC_BLOCK 64u // neighbours per compressed block (store.BlockSize)
@@ -66,27 +67,83 @@ __device__ __forceinline__ uint64_t zigzag(uint32_t x, uint32_t v) {
 	return (uint64_t)((d << 1) ^ (d >> 63));
 }
 
-// nbrValue is what neighbour i (of the deduplicated, sorted keys uk) is coded as: the
-// zigzag of first-v at a block's start, else the delta to the previous neighbour; *p is
-// its position in its list and *deg the list's degree.
-__device__ __forceinline__ uint64_t nbrValue(const uint64_t *uk, const uint64_t *rowptr, uint64_t i,
-                                             uint32_t *v, uint64_t *p, uint64_t *deg) {
-	uint64_t k = uk[i];
-	uint32_t src = (uint32_t)(k >> 32), x = (uint32_t)k;
-	uint64_t start = rowptr[src];
-	*v = src;
-	*p = i - start;
-	*deg = rowptr[src + 1] - start;
-	if (*p % OOC_BLOCK == 0) return zigzag(x, src);
-	return (uint64_t)(x - (uint32_t)uk[i - 1]);
+// ---- the list codec (store/codec.go's twin, byte for byte) -------------------------------
+
+#define PACKED_MIN 4u // store.PackedMin
+#define HDR_EXCEPTIONS 0x40u
+
+__device__ __forceinline__ uint32_t bitLen(uint32_t x) { return 32 - __clz(x); }
+
+// vbytes is the length of the varint of a value of k bits (store's varintBytes).
+__device__ __forceinline__ uint32_t vbytes(uint32_t k) { return k <= 7 ? 1 : (k + 6) / 7; }
+
+// Plan is how a block of at least PACKED_MIN neighbours is coded (store.blockPlan).
+struct Plan {
+	bool packed;
+	uint32_t base, w, ne;
+	uint32_t bytes; // the block's bytes after its first value
+};
+
+// planBlock is store.planBlock for the block of c neighbours at keys uk[j..j+c): packed
+// at the width of fewest bytes (ties to the widest), or varints when fewer still (ties to
+// packed).
+__device__ Plan planBlock(const uint64_t *uk, uint64_t j, uint32_t c) {
+	uint32_t n = c - 1, base = 0xFFFFFFFFu, varints = 0;
+	for (uint32_t i = 0; i < n; i++) base = min(base, (uint32_t)uk[j + i + 1] - (uint32_t)uk[j + i]);
+	uint32_t cnt[33];
+	for (int l = 0; l < 33; l++) cnt[l] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g = (uint32_t)uk[j + i + 1] - (uint32_t)uk[j + i];
+		cnt[bitLen(g - base)]++;
+		varints += vbytes(bitLen(g));
+	}
+	int maxL = 32;
+	while (maxL > 0 && cnt[maxL] == 0) maxL--;
+	Plan p = {true, base, (uint32_t)maxL, 0, (n * maxL + 7) / 8};
+	uint32_t ne = 0, exc = 0;
+	for (int w = maxL - 1; w >= 0; w--) {
+		ne += cnt[w + 1];
+		exc += 2 * cnt[w + 1];
+		for (int l = w + 8; l <= maxL; l += 7) exc += cnt[l];
+		uint32_t bytes = (n * w + 7) / 8 + 1 + exc;
+		if (bytes < p.bytes) p.w = w, p.ne = ne, p.bytes = bytes;
+	}
+	p.bytes += 1 + vbytes(bitLen(base));
+	if (p.bytes > varints) {
+		p.packed = false;
+		p.bytes = varints;
+	}
+	return p;
 }
 
-// nbrBytes is neighbour i's share of its list's bytes: its varint, and for a list's
-// first neighbour the list's block index (4 bytes per block after the first).
+// firstCode is the varint value of a block's first neighbour x of v's list: the zigzag
+// of x-v, with the packed bit below it in a block of at least PACKED_MIN.
+__device__ __forceinline__ uint64_t firstCode(uint32_t x, uint32_t v, uint32_t c, bool packed) {
+	uint64_t z = zigzag(x, v);
+	return c < PACKED_MIN ? z : z << 1 | (packed ? 1 : 0);
+}
+
+// blockBytes is the length of the block of c neighbours at keys uk[j..j+c) of v's list.
+__device__ uint64_t blockBytes(const uint64_t *uk, uint64_t j, uint32_t c, uint32_t v) {
+	uint32_t x = (uint32_t)uk[j];
+	if (c < PACKED_MIN) {
+		uint64_t len = vlen(zigzag(x, v));
+		for (uint32_t i = 1; i < c; i++) len += vlen((uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
+		return len;
+	}
+	Plan p = planBlock(uk, j, c);
+	return vlen(firstCode(x, v, c, p.packed)) + p.bytes;
+}
+
+// nbrBytes is neighbour i's share of its list's bytes: for a block's first neighbour the
+// whole block, and for a list's first also the list's block index (4 bytes per block
+// after the first); 0 for the others.
 __device__ __forceinline__ uint64_t nbrBytes(const uint64_t *uk, const uint64_t *rowptr, uint64_t i) {
-	uint32_t v;
-	uint64_t p, deg;
-	uint64_t len = vlen(nbrValue(uk, rowptr, i, &v, &p, &deg));
+	uint64_t k = uk[i];
+	uint32_t src = (uint32_t)(k >> 32);
+	uint64_t start = rowptr[src], p = i - start, deg = rowptr[src + 1] - start;
+	if (p % OOC_BLOCK != 0) return 0;
+	uint64_t len = blockBytes(uk, i, (uint32_t)min((uint64_t)OOC_BLOCK, deg - p), src);
 	if (p == 0) len += 4 * ((deg + OOC_BLOCK - 1) / OOC_BLOCK - 1);
 	return len;
 }
@@ -330,32 +387,78 @@ extern "C" __global__ void piece_meta(const uint64_t *rowptr, const uint64_t *of
 
 // ---- encoding -------------------------------------------------------------------------
 
-__device__ __forceinline__ void putVarint(uint8_t *p, uint64_t x) {
+__device__ __forceinline__ uint8_t *putVarint(uint8_t *p, uint64_t x) {
 	while (x >= 0x80) {
 		*p++ = (uint8_t)(x | 0x80);
 		x >>= 7;
 	}
-	*p = (uint8_t)x;
+	*p++ = (uint8_t)x;
+	return p;
 }
 
-// encode writes neighbours [j0, j1) of uk, whose lists start at or after byte base of the
-// adjacency, into out (out[0] is byte base): each its varint at off[j] (after the block
-// index for a list's first), and each block start after the first its index entry.
+// putBlock writes the block of c neighbours at keys uk[j..j+c) of v's list at o
+// (store.putBlock).
+__device__ void putBlock(uint8_t *o, const uint64_t *uk, uint64_t j, uint32_t c, uint32_t v) {
+	uint32_t x = (uint32_t)uk[j];
+	if (c < PACKED_MIN) {
+		o = putVarint(o, zigzag(x, v));
+		for (uint32_t i = 1; i < c; i++) o = putVarint(o, (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
+		return;
+	}
+	Plan p = planBlock(uk, j, c);
+	o = putVarint(o, firstCode(x, v, c, p.packed));
+	if (!p.packed) {
+		for (uint32_t i = 1; i < c; i++) o = putVarint(o, (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
+		return;
+	}
+	*o++ = (uint8_t)(p.w | (p.ne ? HDR_EXCEPTIONS : 0));
+	o = putVarint(o, p.base);
+	if (p.ne) *o++ = (uint8_t)p.ne;
+	uint64_t mask = (1ull << p.w) - 1, acc = 0;
+	uint32_t nacc = 0;
+	for (uint32_t i = 1; i < c; i++) {
+		uint32_t r = (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1] - p.base;
+		acc |= ((uint64_t)r & mask) << nacc;
+		nacc += p.w;
+		while (nacc >= 8) {
+			*o++ = (uint8_t)acc;
+			acc >>= 8;
+			nacc -= 8;
+		}
+	}
+	if (nacc > 0) *o++ = (uint8_t)acc;
+	if (p.ne) {
+		for (uint32_t i = 1; i < c; i++) {
+			uint32_t r = (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1] - p.base;
+			uint64_t hi = (uint64_t)r >> p.w;
+			if (hi) {
+				*o++ = (uint8_t)(i - 1);
+				o = putVarint(o, hi);
+			}
+		}
+	}
+}
+
+// encode writes the blocks that start among neighbours [j0, j1) of uk, whose lists start
+// at or after byte base of the adjacency, into out (out[0] is byte base): each block at
+// off[j] of its first neighbour j (after the block index for a list's first block), and
+// each block after a list's first its index entry. A thread per neighbour; those that do
+// not start a block have nothing to do.
 extern "C" __global__ void encode(const uint64_t *uk, const uint64_t *rowptr, const uint64_t *off, uint64_t j0,
                                   uint64_t j1, uint64_t base, uint8_t *out) {
 	uint64_t j = j0 + (uint64_t)blockIdx.x * RT + threadIdx.x;
 	if (j >= j1) return;
-	uint32_t v;
-	uint64_t p, deg;
-	uint64_t x = nbrValue(uk, rowptr, j, &v, &p, &deg);
+	uint64_t k = uk[j];
+	uint32_t v = (uint32_t)(k >> 32);
+	uint64_t start = rowptr[v], p = j - start, deg = rowptr[v + 1] - start;
+	if (p % OOC_BLOCK != 0) return;
 	uint64_t at = off[j] - base;
 	if (p == 0) {
 		at += 4 * ((deg + OOC_BLOCK - 1) / OOC_BLOCK - 1);
-	} else if (p % OOC_BLOCK == 0) {
-		uint64_t start = off[j - p];
-		uint32_t rel = (uint32_t)(off[j] - start);
-		uint8_t *e = out + (start - base) + 4 * (p / OOC_BLOCK - 1);
+	} else {
+		uint32_t rel = (uint32_t)(off[j] - off[start]);
+		uint8_t *e = out + (off[start] - base) + 4 * (p / OOC_BLOCK - 1);
 		e[0] = (uint8_t)rel, e[1] = (uint8_t)(rel >> 8), e[2] = (uint8_t)(rel >> 16), e[3] = (uint8_t)(rel >> 24);
 	}
-	putVarint(out + at, x);
+	putBlock(out + at, uk, j, (uint32_t)min((uint64_t)OOC_BLOCK, deg - p), v);
 }

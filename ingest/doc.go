@@ -34,8 +34,8 @@
 // device instead, and phase 1 keeps no spill: the parse workers fill each edge's key, once,
 // into pinned staging buffers that one goroutine copies to device memory as the parse goes
 // on; the device makes the directed keys, sorts them (a stable LSD radix sort over the
-// 2*bits(n-1) bits that matter), drops duplicates, counts degrees, sizes each varint with
-// a prefix sum and encodes the lists piece by piece, each piece (degrees, offsets, lists)
+// 2*bits(n-1) bits that matter), drops duplicates, counts degrees, sizes each list's
+// blocks with a prefix sum and encodes the lists piece by piece, each piece (degrees, offsets, lists)
 // copied back in one copy and handed to store.CSRWriter while the next is encoded. The
 // degree order's permutation comes from the device's degree count (degreeOrder, on the
 // host); --order auto compares the exact sizes of both orders. The keys must fit in device

@@ -24,7 +24,7 @@ import (
 // memory while the parse goes on: 8 bytes an edge cross the link, where the directed keys
 // (both ways when undirected) are twice that. Then the device, per direction,
 // sorts the keys (a stable LSD radix sort over the 2*bits(n-1) bits that matter), drops
-// duplicates, counts degrees, sizes each neighbour's varint with a prefix sum and encodes
+// duplicates, counts degrees, sizes each block of each list with a prefix sum and encodes
 // the lists in pieces of about 4 MiB that are copied back and handed to the store's
 // writer while the next is encoded (ingest/build.cu). The CPU ingest is its twin: the
 // shards are byte-identical (gpu_cuda_test.go).

@@ -78,10 +78,9 @@ __device__ __forceinline__ uint32_t lowerBlock(const List &l, uint32_t b, uint32
                                                uint32_t *next, uint32_t *nextCount) {
 	BlockDecoder d;
 	d.init(l, b);
-	const uint8_t *p0 = d.r.p;
 	uint32_t w;
 	while (d.next(&w)) lower(deg, w, k, next, nextCount);
-	return (uint32_t)(d.r.p - p0) + (b > 0 ? 4 : 0);
+	return (uint32_t)d.used() + (b > 0 ? 4 : 0);
 }
 
 #define HUB_BLOCKS 64 // lists of more blocks go to kc_peel_hub while its queue has room

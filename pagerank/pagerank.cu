@@ -33,12 +33,11 @@ extern "C" __global__ void pr_init(SHARD_PARAMS, float *score, float *contrib, u
 __device__ __forceinline__ uint32_t sumBlock(const List &l, uint32_t k, const float *contrib, double *sum) {
 	BlockDecoder d;
 	d.init(l, k);
-	const uint8_t *p0 = d.r.p;
 	uint32_t w;
 	double acc = 0;
 	while (d.next(&w)) acc += (double)contrib[w];
 	*sum += acc;
-	return (uint32_t)(d.r.p - p0) + (k > 0 ? 4 : 0);
+	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
 
 __device__ __forceinline__ double warpSum(double x) {

@@ -37,38 +37,18 @@ func pullCompressed(c *store.Compressed, lo, hi uint32, contrib []float32, sums 
 // the cache on graphs numbered at random, are then independent of the decoding and
 // overlap, where adding each neighbour as it is decoded measured up to 1.5x slower.
 func sumList(list []byte, v, d uint32, contrib []float32, nv uint64) (float64, bool) {
-	pos := 0
-	if nb := store.NumBlocks(d); nb > 1 {
-		pos = 4 * int(nb-1) // skip the block index: the blocks are read in order
-	}
+	pos := store.FirstBlock(d) // the blocks are read in order: skip the index
 	var sum float64
 	var block [store.BlockSize]uint32
-	for j := uint32(0); j < d; {
-		x, p := store.FastUvarint(list, pos)
-		f := int64(v) + store.Unzigzag(x)
-		if p < 0 || f < 0 || f >= int64(nv) {
+	for j, k := uint32(0), uint32(0); j < d; j, k = j+store.BlockLen(d, k), k+1 {
+		c := store.BlockLen(d, k)
+		var ok bool
+		if pos, ok = store.DecodeBlock(block[:c], v, list, pos, c, uint32(nv)); !ok {
 			return 0, false
 		}
-		cur := uint64(f)
-		k := min(d-j, store.BlockSize)
-		block[0] = uint32(cur)
-		for i := uint32(1); i < k; i++ {
-			if uint(p) < uint(len(list)) && list[p] < 0x80 {
-				x, p = uint64(list[p]), p+1
-			} else {
-				x, p = store.FastUvarint(list, p)
-			}
-			cur += x
-			if p < 0 || x >= nv || cur >= nv {
-				return 0, false
-			}
-			block[i] = uint32(cur)
-		}
-		for _, u := range block[:k] {
+		for _, u := range block[:c] {
 			sum += float64(contrib[u])
 		}
-		j += k
-		pos = p
 	}
 	return sum, true
 }

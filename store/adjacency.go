@@ -1,9 +1,6 @@
 package store
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // Adjacency is how the CPU kernels (and afforest) read a graph: either the compressed
 // shards in place (Compressed) or an uncompressed in-memory CSR (Flat, the baseline).
@@ -29,7 +26,7 @@ type Adjacency interface {
 	Range(d Direction, lo, hi, limit uint32, scratch *[]uint32, keep func(v uint32) bool, fn func(v uint32, nbrs []uint32)) error
 }
 
-// Compressed reads the delta-varint shards of an open graph directly; it copies nothing.
+// Compressed reads the compressed shards of an open graph directly; it copies nothing.
 type Compressed struct {
 	g       *Graph
 	out, in *shardIndex
@@ -93,7 +90,7 @@ func (c *Compressed) Slice(d Direction, v, lo, hi uint32, buf []uint32) ([]uint3
 		buf = make([]uint32, k, k+k/4)
 	}
 	buf = buf[:k]
-	if !decodeFrom(buf, v, list, pos, c.g.NumVertices()) {
+	if !decodeFrom(buf, v, list, pos, deg, lo/BlockSize, c.g.NumVertices()) {
 		return nil, s.ListError(v)
 	}
 	return buf, nil
@@ -156,68 +153,6 @@ func (x *shardIndex) shard(v uint32) *Shard {
 		i++
 	}
 	return x.shards[i]
-}
-
-// FastUvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes.
-//
-// Neighbour ids of a permuted graph are spread over the whole id range, so most deltas
-// take two to four bytes and a byte-at-a-time loop mispredicts a branch per value. So
-// when eight bytes can be loaded (list slices alias the shard mapping, whose capacity
-// runs past the list), the value's length comes from the first clear high bit of one
-// 64-bit word and its 7-bit groups are gathered without branches. Values of more than
-// five bytes (never a valid neighbour) and values near the end of the mapping take the
-// careful decoder.
-func FastUvarint(b []byte, pos int) (x uint64, next int) {
-	if pos >= 0 && pos+8 <= cap(b) {
-		w := binary.LittleEndian.Uint64(b[pos : pos+8 : pos+8])
-		k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1 // bytes in the value
-		if k <= 5 && pos+k <= len(b) {
-			x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
-			return x & (1<<(7*k) - 1), pos + k
-		}
-	}
-	return Uvarint(b, pos)
-}
-
-// Unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
-func Unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
-
-// decodePrefix decodes the first len(dst) neighbours of v's list (degree d) into dst. It
-// reports false for malformed bytes or neighbours outside [0, nv). It walks the blocks in
-// order and so never needs the block index.
-func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
-	pos := 0
-	if nb := NumBlocks(d); nb > 1 {
-		pos = 4 * int(nb-1)
-	}
-	return decodeFrom(dst, v, list, pos, nv)
-}
-
-// decodeFrom decodes len(dst) neighbours of v from the block that starts at byte pos.
-func decodeFrom(dst []uint32, v uint32, list []byte, pos int, nv uint32) bool {
-	for j := 0; j < len(dst); {
-		x, p := FastUvarint(list, pos)
-		f := int64(v) + Unzigzag(x)
-		if p < 0 || f < 0 || f >= int64(nv) {
-			return false
-		}
-		cur := uint64(f)
-		end := min(len(dst), j+BlockSize)
-		for {
-			dst[j] = uint32(cur)
-			j++
-			if j == end {
-				break
-			}
-			x, p = FastUvarint(list, p)
-			cur += x
-			if p < 0 || x >= uint64(nv) || cur >= uint64(nv) {
-				return false
-			}
-		}
-		pos = p
-	}
-	return true
 }
 
 // Flat is an uncompressed CSR in memory, built from the shards: the baseline that shows

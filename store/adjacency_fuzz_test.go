@@ -31,6 +31,9 @@ func FuzzDecode(f *testing.F) {
 		if err == nil && (!ok || !slices.Equal(got, want)) {
 			t.Fatalf("decodePrefix = %v, %v; DecodeList = %v", got, ok, want)
 		}
+		if ref, rok := refDecode(v, d, list, nv); (err == nil) != rok || (rok && !slices.Equal(ref, want)) {
+			t.Fatalf("reference decoder = %v, %v; DecodeList = %v, %v", ref, rok, want, err)
+		}
 		if ok {
 			for _, x := range got {
 				if x >= nv {

@@ -10,6 +10,18 @@ import (
 // BlockSize is the number of neighbours per compressed block (FORMAT.md, "ADJ: one list").
 const BlockSize = 64
 
+// PackedMin is the fewest neighbours a block holds for its first value to carry the mode
+// bit: shorter blocks (most lists of road networks and meshes) are always varints, so
+// they cost no more than in the varint-only codec of versions 2 to 4.
+const PackedMin = 4
+
+// Block header byte of a packed block (FORMAT.md): the width in its low 6 bits, and
+// hdrExceptions when an exception list follows the packed gaps.
+const (
+	hdrWidth      = 0x3f
+	hdrExceptions = 0x40
+)
+
 // errList is returned by the list decoders; callers wrap it into a CorruptError
 // with the shard's path and the list's offset.
 var errList = errors.New("malformed adjacency list")
@@ -22,9 +34,10 @@ func NumBlocks(d uint32) uint32 { return uint32((uint64(d) + BlockSize - 1) / Bl
 
 // AppendList appends the encoding of v's sorted neighbour list to dst.
 //
-// It writes into room it reserves up front, each varint with one 8-byte store
+// It writes into room it reserves up front (a block never takes more than 5 bytes a
+// neighbour: the varint coding is the fallback), each varint with one 8-byte store
 // (putUvarint33), instead of appending byte by byte: ingest encodes every list
-// through here, and the byte-wise appends were a tenth of its phase 2.
+// through here.
 func AppendList(dst []byte, v uint32, nbrs []uint32) []byte { return appendList(dst, v, nbrs) }
 
 // AppendListKeys is AppendList for a list held as keys whose low 32 bits are the
@@ -37,29 +50,148 @@ func appendList[T uint32 | uint64](dst []byte, v uint32, nbrs []T) []byte {
 		return dst
 	}
 	start := len(dst)
-	// The block index, then at most 5 bytes a value, and 8 for the last store.
+	// The block index, then at most 5 bytes a neighbour, and 8 for the last store.
 	buf := slices.Grow(dst, 4*(nb-1)+5*len(nbrs)+8)
 	buf = buf[:cap(buf)]
 	pos := start + 4*(nb-1)
+	var gaps [BlockSize - 1]uint32
 	for k := range nb {
 		if k > 0 {
 			binary.LittleEndian.PutUint32(buf[start+4*(k-1):], uint32(pos-start))
 		}
 		blk := nbrs[k*BlockSize : min(len(nbrs), (k+1)*BlockSize)]
-		pos = putUvarint33(buf, pos, zigzag(int64(uint32(blk[0]))-int64(v)))
 		prev := uint32(blk[0])
-		for _, x := range blk[1:] {
-			pos = putUvarint33(buf, pos, uint64(uint32(x)-prev))
+		for i, x := range blk[1:] {
+			gaps[i] = uint32(x) - prev
 			prev = uint32(x)
 		}
+		pos = putBlock(buf, pos, zigzag(int64(uint32(blk[0]))-int64(v)), gaps[:len(blk)-1])
 	}
 	return buf[:pos]
 }
 
-// putUvarint33 writes x (below 2^35: a zigzagged difference of two 32-bit ids) as a
-// LEB128 varint at b[pos:] with one 8-byte store, which b must have room for, and
-// returns the position after it. Spreading the 7-bit groups into bytes and setting
-// the continuation bits without a loop leaves no branch on the length to mispredict.
+// putBlock writes one block, its first value z (the zigzag of first - v) and its gaps,
+// at b[pos:] and returns the position after it: varints, or packed when that is no
+// longer (FORMAT.md).
+func putBlock(b []byte, pos int, z uint64, gaps []uint32) int {
+	if len(gaps)+1 < PackedMin {
+		pos = putUvarint33(b, pos, z)
+		return putVarints(b, pos, gaps)
+	}
+	p := planBlock(gaps)
+	if !p.packed {
+		pos = putUvarint33(b, pos, z<<1)
+		return putVarints(b, pos, gaps)
+	}
+	pos = putUvarint33(b, pos, z<<1|1)
+	h := byte(p.w)
+	if p.ne > 0 {
+		h |= hdrExceptions
+	}
+	b[pos] = h
+	pos = putUvarint33(b, pos+1, uint64(p.base))
+	if p.ne > 0 {
+		b[pos] = byte(p.ne)
+		pos++
+	}
+	pos = putPacked(b, pos, gaps, p.base, p.w)
+	if p.ne > 0 {
+		for i, g := range gaps {
+			if hi := uint64(g-p.base) >> p.w; hi != 0 {
+				b[pos] = byte(i)
+				pos = putUvarint33(b, pos+1, hi)
+			}
+		}
+	}
+	return pos
+}
+
+func putVarints(b []byte, pos int, gaps []uint32) int {
+	for _, g := range gaps {
+		pos = putUvarint33(b, pos, uint64(g))
+	}
+	return pos
+}
+
+// putPacked writes g-base of every gap g at w bits, least significant bit first, with one
+// 8-byte store per 32 bits written, and returns the position after the last byte that
+// holds a bit (the room after it may be overwritten with zeros).
+func putPacked(b []byte, pos int, gaps []uint32, base uint32, w uint) int {
+	if w == 0 {
+		return pos
+	}
+	mask := uint64(1)<<w - 1
+	var acc uint64
+	var n uint
+	for _, g := range gaps {
+		acc |= (uint64(g-base) & mask) << n
+		n += w
+		if n >= 32 {
+			binary.LittleEndian.PutUint64(b[pos:], acc)
+			pos += 4
+			acc >>= 32
+			n -= 32
+		}
+	}
+	binary.LittleEndian.PutUint64(b[pos:], acc)
+	return pos + int(n+7)/8
+}
+
+// blockPlan is how a block of at least PackedMin neighbours is coded.
+type blockPlan struct {
+	packed bool
+	base   uint32 // the smallest gap
+	w      uint   // bits per packed gap
+	ne     int    // gaps whose g-base needs more than w bits (exceptions)
+}
+
+// planBlock chooses the coding of gaps: packed at the width (with its exceptions) that
+// takes the fewest bytes, or varints when those take fewer still. Ties go to the packed
+// coding (it decodes without branches) and among widths to the widest (fewest
+// exceptions). The GPU ingest (ingest/build.cu, planBlock) makes the same choice.
+func planBlock(gaps []uint32) blockPlan {
+	base := gaps[0]
+	for _, g := range gaps[1:] {
+		base = min(base, g)
+	}
+	var cnt [33]int // cnt[k]: gaps whose g-base has k significant bits
+	varints := 0
+	for _, g := range gaps {
+		cnt[bits.Len32(g-base)]++
+		varints += int(varintBytes[bits.Len32(g)])
+	}
+	maxL := 32
+	for maxL > 0 && cnt[maxL] == 0 {
+		maxL--
+	}
+	n := len(gaps)
+	best := blockPlan{packed: true, base: base, w: uint(maxL)}
+	bestBytes := (n*maxL + 7) / 8
+	// Going down from maxL, the gaps of w+1 bits become exceptions (a position byte
+	// and a one-byte high part), and those whose high part reaches 8, 15, 22 or 29
+	// bits grow by a byte each.
+	ne, excBytes := 0, 0
+	for w := maxL - 1; w >= 0; w-- {
+		ne += cnt[w+1]
+		excBytes += 2 * cnt[w+1]
+		for l := w + 8; l <= maxL; l += 7 {
+			excBytes += cnt[l]
+		}
+		if bytes := (n*w+7)/8 + 1 + excBytes; bytes < bestBytes {
+			best.w, best.ne, bestBytes = uint(w), ne, bytes
+		}
+	}
+	if 1+int(varintBytes[bits.Len32(base)])+bestBytes > varints {
+		return blockPlan{}
+	}
+	return best
+}
+
+// putUvarint33 writes x (below 2^35: a zigzagged difference of two 32-bit ids, with the
+// mode bit) as a LEB128 varint at b[pos:] with one 8-byte store, which b must have room
+// for, and returns the position after it. Spreading the 7-bit groups into bytes and
+// setting the continuation bits without a loop leaves no branch on the length to
+// mispredict.
 func putUvarint33(b []byte, pos int, x uint64) int {
 	spread := x&0x7f | x&(0x7f<<7)<<1 | x&(0x7f<<14)<<2 | x&(0x7f<<21)<<3 | x&(0x7f<<28)<<4
 	n := varintBytes[bits.Len64(x)]
@@ -103,115 +235,4 @@ func Uvarint(b []byte, pos int) (x uint64, next int) {
 		}
 	}
 	return 0, -1
-}
-
-// DecodeList appends to dst the d neighbours of v encoded in list (exactly the bytes
-// OFFSETS[v]..OFFSETS[v+1]). Every neighbour is checked against nv, the vertex count.
-func DecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint32, error) {
-	var it ListIter
-	it.Reset(v, d, list, nv)
-	for it.Next() {
-		dst = append(dst, it.Value())
-	}
-	return dst, it.Err()
-}
-
-// ListIter walks one encoded list in order; it allows early termination (bottom-up
-// BFS) without decoding the rest. The zero value is an empty list.
-//
-//	it.Reset(v, d, list, nv)
-//	for it.Next() { use(it.Value()) }
-//	if err := it.Err(); err != nil { ... }
-type ListIter struct {
-	list    []byte
-	v, nv   uint32
-	left    uint32 // neighbours not yet returned
-	inBlock uint32 // neighbours left in the current block
-	block   uint32 // index of the current block
-	nb      uint32
-	pos     int
-	cur     uint32
-	err     error
-}
-
-// Reset starts iterating the d neighbours of v in list.
-func (it *ListIter) Reset(v, d uint32, list []byte, nv uint32) {
-	*it = ListIter{list: list, v: v, nv: nv, left: d, nb: NumBlocks(d)}
-	if it.nb > 1 {
-		it.pos = 4 * int(it.nb-1)
-		if it.pos > len(list) {
-			it.fail()
-		}
-	}
-}
-
-func (it *ListIter) fail() {
-	it.err = errList
-	it.left = 0
-}
-
-// Next advances to the next neighbour and reports whether there is one.
-func (it *ListIter) Next() bool {
-	if it.left == 0 {
-		if it.err == nil && it.pos != len(it.list) {
-			it.fail() // trailing bytes: the list and its degree disagree
-		}
-		return false
-	}
-	if it.inBlock == 0 {
-		if it.block > 0 {
-			off := int(binary.LittleEndian.Uint32(it.list[4*(it.block-1):]))
-			if off != it.pos {
-				it.fail()
-				return false
-			}
-		}
-		x, next := Uvarint(it.list, it.pos)
-		if next < 0 {
-			it.fail()
-			return false
-		}
-		u := int64(it.v) + Unzigzag(x)
-		if u < 0 || u >= int64(it.nv) {
-			it.fail()
-			return false
-		}
-		it.cur, it.pos = uint32(u), next
-		it.inBlock = min(it.left, BlockSize)
-		it.block++
-	} else {
-		x, next := Uvarint(it.list, it.pos)
-		if next < 0 || x >= uint64(it.nv) || uint64(it.cur)+x >= uint64(it.nv) {
-			it.fail()
-			return false
-		}
-		it.cur, it.pos = it.cur+uint32(x), next
-	}
-	it.inBlock--
-	it.left--
-	return true
-}
-
-// Value is the neighbour Next moved to.
-func (it *ListIter) Value() uint32 { return it.cur }
-
-// Err reports a malformed list. It is meaningful once Next has returned false; a caller
-// that stops early has checked only the bytes it read.
-func (it *ListIter) Err() error { return it.err }
-
-// BlockOffset returns the byte offset (from the list's start) of block k of a list of
-// degree d, for decoders that split one long list across threads.
-func BlockOffset(list []byte, d, k uint32) (int, error) {
-	nb := NumBlocks(d)
-	if k >= nb || 4*int(nb-1) > len(list) {
-		return 0, errList
-	}
-	off := 4 * int(nb-1)
-	if k > 0 {
-		off = int(binary.LittleEndian.Uint32(list[4*(k-1):]))
-	}
-	if off >= len(list) { // every block holds at least one byte
-		return 0, errList
-	}
-	return off, nil
 }

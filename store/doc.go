@@ -24,8 +24,9 @@
 //
 //	one list (degree d, vertex v): ceil(d/64) blocks of 64 neighbours; a block index
 //	(4 bytes per block after the first) then per block the first neighbour as a zigzag
-//	varint of its difference from v, the rest as varints of gaps: [5, 7, 300] of
-//	vertex 5 is 0x00 0x02 0xA5 0x02.
+//	varint of its difference from v, the gaps after it as varints or, in a block of 4
+//	or more, packed at the block's width above its smallest gap, with the rare wider
+//	gaps as exceptions: [5, 7, 300] of vertex 5 is 0x00 0x02 0xA5 0x02.
 //
 // The format is written in two more places, each held byte-identical to this package by
 // tests: ingest's CPU encoder (ingest/chunkenc.go) and the GPU ingest's encode kernel

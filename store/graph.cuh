@@ -1,10 +1,11 @@
 // graph.cuh: the store's shard layout (store/FORMAT.md) as the kernels see it, and the
-// delta-varint list decoder shared by the BFS and Afforest kernels.
+// list decoder shared by every kernel.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
 
 #define OOC_BLOCK 64 // neighbours per compressed block (store.BlockSize)
+#define OOC_PACKED_MIN 4 // blocks of at least this many carry the packed bit (store.PackedMin)
 #define NONE 0xFFFFFFFFu
 
 // One shard as placed by the memory plan: each pointer is device memory or the device
@@ -95,7 +96,7 @@ struct ByteReader {
 		p++;
 		return b;
 	}
-	// uvarint reads LEB128; a first value's zigzag code can reach 33 bits.
+	// uvarint reads LEB128; a first value's code can reach 34 bits.
 	__device__ __forceinline__ uint64_t uvarint() {
 		uint64_t x = 0;
 		for (int s = 0; s < 35; s += 7) {
@@ -136,31 +137,78 @@ struct List {
 	}
 };
 
-// BlockDecoder yields the neighbours of one block in order.
+// BlockDecoder yields the neighbours of one block in order (store/decode.go's DecodeBlock,
+// a neighbour at a time). A block of varints is read through r; a packed block's gaps are
+// read at w bits each from aligned 8-byte words (a shift and a mask each, a second word
+// only when a gap straddles two), and r then reads its exceptions, which patch the high
+// bits of the gaps they name.
 struct BlockDecoder {
 	ByteReader r;
 	uint32_t x, left;
-	bool first;
+	bool first, packed;
+	uint32_t w, base, i, exc, excLeft; // packed: width, smallest gap, gaps read, next exception's gap
+	const unsigned long long *words;   // packed: the aligned word holding the first packed bit
+	uint32_t bit0;                     // packed: the first packed bit's offset in *words
+	uint32_t cwi;                      // packed: index (from words) of the cached word cw
+	uint64_t cw;
+	const uint8_t *start;
 	__device__ __forceinline__ void init(const List &l, uint32_t k) {
-		const uint8_t *p = l.block(k, &left);
-		r.init(p);
+		start = l.block(k, &left);
+		r.init(start);
 		first = true;
-		x = l.v;
+		uint64_t z = r.uvarint();
+		packed = left >= OOC_PACKED_MIN && (z & 1);
+		if (left >= OOC_PACKED_MIN) z >>= 1;
+		// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
+		x = (uint32_t)((int64_t)l.v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
+		if (!packed) return;
+		uint32_t h = r.byte();
+		w = min(h & 0x3Fu, 32u);
+		base = (uint32_t)r.uvarint();
+		excLeft = (h & 0x40u) ? r.byte() : 0;
+		uintptr_t a = (uintptr_t)r.p;
+		words = (const unsigned long long *)(a & ~(uintptr_t)7);
+		bit0 = (uint32_t)(a & 7) * 8;
+		cwi = 0xFFFFFFFFu;
+		i = 0;
+		r.init(r.p + ((left - 1) * w + 7) / 8);
+		exc = excLeft ? r.byte() : 0xFFFFFFFFu;
+	}
+	__device__ __forceinline__ uint64_t word(uint32_t k) {
+		if (k != cwi) {
+			cw = __ldg(words + k);
+			cwi = k;
+		}
+		return cw;
 	}
 	__device__ __forceinline__ bool next(uint32_t *u) {
 		if (left == 0) return false;
 		left--;
-		uint64_t d = r.uvarint();
 		if (first) {
-			// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
-			x = (uint32_t)((int64_t)x + ((int64_t)(d >> 1) ^ -(int64_t)(d & 1)));
 			first = false;
+		} else if (!packed) {
+			x += (uint32_t)r.uvarint();
 		} else {
-			x += (uint32_t)d;
+			uint64_t g = 0;
+			if (w) {
+				uint32_t b = bit0 + i * w, sh = b & 63;
+				g = word(b >> 6) >> sh;
+				if (sh + w > 64) g |= word((b >> 6) + 1) << (64 - sh);
+				g &= (1ull << w) - 1;
+			}
+			if (i == exc) {
+				g |= r.uvarint() << w;
+				exc = --excLeft ? r.byte() : 0xFFFFFFFFu;
+			}
+			i++;
+			x += base + (uint32_t)g;
 		}
 		*u = x;
 		return true;
 	}
+	// used is how many of the block's bytes were read so far (for the link traffic
+	// count); a packed block counts its packed gaps as read from the start.
+	__device__ __forceinline__ uint32_t used() const { return (uint32_t)(r.p - start); }
 };
 
 __device__ __forceinline__ unsigned laneId() { return threadIdx.x & 31; }

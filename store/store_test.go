@@ -21,6 +21,21 @@ func TestWorkedExample(t *testing.T) {
 	if err != nil || !slices.Equal(nb, []uint32{5, 7, 300}) {
 		t.Fatalf("DecodeList = %v, %v", nb, err)
 	}
+	for _, c := range []struct {
+		nbrs []uint32
+		want []byte
+	}{
+		{[]uint32{5, 7, 9, 10, 12, 13}, []byte{0x13, 0x01, 0x01, 0x0B}},
+		{[]uint32{5, 6, 7, 8, 9, 300}, []byte{0x13, 0x40, 0x01, 0x01, 0x04, 0xA2, 0x02}},
+	} {
+		got := AppendList(nil, 10, c.nbrs)
+		if !bytes.Equal(got, c.want) {
+			t.Fatalf("AppendList(%v) = % x, want % x", c.nbrs, got, c.want)
+		}
+		if nb, err := DecodeList(nil, 10, uint32(len(c.nbrs)), got, 1000); err != nil || !slices.Equal(nb, c.nbrs) {
+			t.Fatalf("DecodeList = %v, %v", nb, err)
+		}
+	}
 }
 
 func TestUvarintBoundaries(t *testing.T) {
@@ -98,8 +113,8 @@ func TestListRoundTripRandom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x, _ := Uvarint(enc, off)
-			if uint32(int64(v)+Unzigzag(x)) != nbrs[k*BlockSize] {
+			var first [1]uint32
+			if _, ok := DecodeBlock(first[:], v, enc, off, BlockLen(uint32(len(nbrs)), k), nv); !ok || first[0] != nbrs[k*BlockSize] {
 				t.Fatalf("block %d does not start with neighbour %d", k, nbrs[k*BlockSize])
 			}
 		}

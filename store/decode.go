@@ -1,0 +1,309 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The decoders of the list codec (FORMAT.md, "ADJ: one list"). DecodeBlock is the one
+// hot path: the engines' kernels, Compressed and ListIter all decode through it.
+
+// FirstBlock is the byte offset of block 0 in a list of degree d: the block index's size.
+func FirstBlock(d uint32) int {
+	if nb := NumBlocks(d); nb > 1 {
+		return 4 * int(nb-1)
+	}
+	return 0
+}
+
+// BlockLen is the number of neighbours of block k of a list of degree d.
+func BlockLen(d, k uint32) uint32 { return min(BlockSize, d-k*BlockSize) }
+
+// BlockOffset returns the byte offset (from the list's start) of block k of a list of
+// degree d, for decoders that split one long list across threads.
+func BlockOffset(list []byte, d, k uint32) (int, error) {
+	nb := NumBlocks(d)
+	if k >= nb || 4*int(nb-1) > len(list) {
+		return 0, errList
+	}
+	off := 4 * int(nb-1)
+	if k > 0 {
+		off = int(binary.LittleEndian.Uint32(list[4*(k-1):]))
+	}
+	if off >= len(list) { // every block holds at least one byte
+		return 0, errList
+	}
+	return off, nil
+}
+
+// DecodeBlock decodes the first len(dst) neighbours (1 to c) of the block of c neighbours
+// of v's list that starts at list[pos]. It reports false for malformed bytes or a
+// neighbour outside [0, nv); it reads only bytes of list (its capacity may run past it,
+// as shard lists do, which lets it load 8 bytes at a time). When len(dst) == c, next is
+// the position after the block; a shorter dst stops early, and next is then only a
+// position inside the block.
+func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint32) (next int, ok bool) {
+	x, p := FastUvarint(list, pos)
+	if p < 0 || len(dst) == 0 || uint32(len(dst)) > c {
+		return 0, false
+	}
+	packed := false
+	if c >= PackedMin {
+		packed, x = x&1 != 0, x>>1
+	}
+	f := int64(v) + Unzigzag(x)
+	if f < 0 || f >= int64(nv) {
+		return 0, false
+	}
+	dst[0] = uint32(f)
+	if packed {
+		return decodePacked(dst, uint64(f), list, p, int(c)-1, uint64(nv))
+	}
+	cur, nv64 := uint64(f), uint64(nv)
+	for i := 1; i < len(dst); i++ {
+		// one-byte gaps (graphs with locality: web crawls, road networks, meshes)
+		// skip the call
+		if uint(p) < uint(len(list)) && list[p] < 0x80 {
+			x, p = uint64(list[p]), p+1
+		} else if x, p = FastUvarint(list, p); p < 0 {
+			return 0, false
+		}
+		cur += x
+		if x >= nv64 || cur >= nv64 {
+			return 0, false
+		}
+		dst[i] = uint32(cur)
+	}
+	return p, true
+}
+
+// decodePacked decodes the packed gaps (n of them) of a block whose first neighbour,
+// first, is in dst[0]; p is the position of the block's header byte. The gaps are
+// non-negative, so checking the last neighbour against nv checks them all.
+func decodePacked(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
+	if p >= len(list) {
+		return 0, false
+	}
+	h := list[p]
+	w := uint(h & hdrWidth)
+	if h&^(hdrWidth|hdrExceptions) != 0 || w > 32 {
+		return 0, false
+	}
+	base, p := FastUvarint(list, p+1)
+	if p < 0 || base >= nv {
+		return 0, false
+	}
+	ne := 0
+	if h&hdrExceptions != 0 {
+		if p >= len(list) {
+			return 0, false
+		}
+		ne, p = int(list[p]), p+1
+		if ne == 0 || ne > n {
+			return 0, false
+		}
+	}
+	end := p + (n*int(w)+7)/8
+	if end > len(list) {
+		return 0, false
+	}
+	packed := list[p:end:cap(list)]
+	var tail [(BlockSize*32+7)/8 + 8]byte
+	if end+8 > cap(list) { // near the end of the mapping: unpack from a padded copy
+		packed = tail[:copy(tail[:], packed)]
+	}
+	k := len(dst)
+	mask := uint64(1)<<w - 1
+	cur := first
+	if ne == 0 {
+		for i := 1; i < k; i++ {
+			bit := uint(i-1) * w
+			cur += base + binary.LittleEndian.Uint64(packed[bit>>3:cap(packed)])>>(bit&7)&mask
+			dst[i] = uint32(cur)
+		}
+		if cur >= nv {
+			return 0, false
+		}
+		return end, true
+	}
+	for i := 1; i < k; i++ {
+		bit := uint(i-1) * w
+		dst[i] = uint32(binary.LittleEndian.Uint64(packed[bit>>3:cap(packed)]) >> (bit & 7) & mask)
+	}
+	// The exceptions: (gap index, high bits) pairs, gap indexes ascending.
+	p, last := end, -1
+	for range ne {
+		if p >= len(list) {
+			return 0, false
+		}
+		i := int(list[p])
+		hi, q := FastUvarint(list, p+1)
+		if q < 0 || i <= last || i >= n || hi >= nv || hi == 0 {
+			return 0, false
+		}
+		p, last = q, i
+		if i+1 < k {
+			g := uint64(dst[i+1]) | hi<<w
+			if g >= nv {
+				return 0, false
+			}
+			dst[i+1] = uint32(g)
+		}
+	}
+	for i := 1; i < k; i++ {
+		cur += base + uint64(dst[i])
+		dst[i] = uint32(cur)
+	}
+	if cur >= nv {
+		return 0, false
+	}
+	return p, true
+}
+
+// FastUvarint decodes the LEB128 value at b[pos]; next < 0 means malformed bytes.
+//
+// When eight bytes can be loaded (list slices alias the shard mapping, whose capacity
+// runs past the list), the value's length comes from the first clear high bit of one
+// 64-bit word and its 7-bit groups are gathered without branches. Values of more than
+// five bytes (never a valid neighbour) and values near the end of the mapping take the
+// careful decoder.
+func FastUvarint(b []byte, pos int) (x uint64, next int) {
+	if pos >= 0 && pos+8 <= cap(b) {
+		w := binary.LittleEndian.Uint64(b[pos : pos+8 : pos+8])
+		k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1 // bytes in the value
+		if k <= 5 && pos+k <= len(b) {
+			x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+			return x & (1<<(7*k) - 1), pos + k
+		}
+	}
+	return Uvarint(b, pos)
+}
+
+// Unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).
+func Unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// decodePrefix decodes the first len(dst) neighbours of v's list (degree d) into dst. It
+// reports false for malformed bytes or neighbours outside [0, nv). It walks the blocks in
+// order and so never needs the block index.
+func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
+	return decodeFrom(dst, v, list, FirstBlock(d), d, 0, nv)
+}
+
+// decodeFrom decodes len(dst) neighbours of v's list (degree d) from block k, which
+// starts at byte pos.
+//
+// It is DecodeBlock's loop over the blocks, with the short blocks of low-degree lists
+// (roads, meshes), where the call per block was a tenth of the time, decoded here.
+func decodeFrom(dst []uint32, v uint32, list []byte, pos int, d, k, nv uint32) bool {
+	for j := 0; j < len(dst); k++ {
+		c := BlockLen(d, k)
+		n := min(len(dst)-j, int(c))
+		if c >= PackedMin {
+			var ok bool
+			if pos, ok = DecodeBlock(dst[j:j+n], v, list, pos, c, nv); !ok {
+				return false
+			}
+			j += n
+			continue
+		}
+		x, p := FastUvarint(list, pos)
+		f := int64(v) + Unzigzag(x)
+		if p < 0 || f < 0 || f >= int64(nv) {
+			return false
+		}
+		cur := uint64(f)
+		dst[j] = uint32(cur)
+		for i := j + 1; i < j+n; i++ {
+			if x, p = FastUvarint(list, p); p < 0 {
+				return false
+			}
+			cur += x
+			if x >= uint64(nv) || cur >= uint64(nv) {
+				return false
+			}
+			dst[i] = uint32(cur)
+		}
+		pos, j = p, j+n
+	}
+	return true
+}
+
+// DecodeList appends to dst the d neighbours of v encoded in list (exactly the bytes
+// of v's list). Every neighbour is checked against nv, the vertex count.
+func DecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint32, error) {
+	var it ListIter
+	it.Reset(v, d, list, nv)
+	for it.Next() {
+		dst = append(dst, it.Value())
+	}
+	return dst, it.Err()
+}
+
+// ListIter walks one encoded list in order, a block at a time; it allows early
+// termination without decoding the blocks after the one it stops in, and checks what
+// the fast decoders leave to the checksums: every block starts where the index says,
+// and the list ends right after its last block. The zero value is an empty list.
+//
+//	it.Reset(v, d, list, nv)
+//	for it.Next() { use(it.Value()) }
+//	if err := it.Err(); err != nil { ... }
+type ListIter struct {
+	list  []byte
+	v, nv uint32
+	d     uint32
+	block uint32 // index of the next block to decode
+	nb    uint32
+	pos   int
+	i, n  int // position in buf, neighbours in buf
+	err   error
+	buf   [BlockSize]uint32
+}
+
+// Reset starts iterating the d neighbours of v in list.
+func (it *ListIter) Reset(v, d uint32, list []byte, nv uint32) {
+	it.list, it.v, it.nv, it.d, it.nb = list, v, nv, d, NumBlocks(d)
+	it.block, it.pos, it.i, it.n, it.err = 0, FirstBlock(d), 0, 0, nil
+	if it.pos > len(list) {
+		it.fail()
+	}
+}
+
+func (it *ListIter) fail() {
+	it.err = errList
+	it.block, it.nb, it.i, it.n = 0, 0, 0, 0
+}
+
+// Next advances to the next neighbour and reports whether there is one.
+func (it *ListIter) Next() bool {
+	it.i++
+	if it.i < it.n {
+		return true
+	}
+	if it.block == it.nb {
+		if it.err == nil && it.pos != len(it.list) {
+			it.fail() // trailing bytes: the list and its degree disagree
+		}
+		it.i, it.n = 0, 0
+		return false
+	}
+	if it.block > 0 && int(binary.LittleEndian.Uint32(it.list[4*(it.block-1):])) != it.pos {
+		it.fail()
+		return false
+	}
+	c := BlockLen(it.d, it.block)
+	next, ok := DecodeBlock(it.buf[:c], it.v, it.list, it.pos, c, it.nv)
+	if !ok {
+		it.fail()
+		return false
+	}
+	it.pos, it.i, it.n = next, 0, int(c)
+	it.block++
+	return true
+}
+
+// Value is the neighbour Next moved to.
+func (it *ListIter) Value() uint32 { return it.buf[it.i] }
+
+// Err reports a malformed list. It is meaningful once Next has returned false; a caller
+// that stops early has checked only the bytes it read.
+func (it *ListIter) Err() error { return it.err }
