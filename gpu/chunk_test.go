@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -161,7 +162,7 @@ func TestLinkCache(t *testing.T) {
 func TestPlanStage(t *testing.T) {
 	t.Setenv("OOC_GPU_STAGE", "4KiB")
 	s := shards(8, 1000, 1<<20)
-	staged := 0
+	staged, rings := 0, 0
 	for _, budget := range []int64{200 << 10, 1 << 20, 3 << 20, 64 << 20} {
 		p, err := Make(8000, s, budget, work(8000, s))
 		if err != nil {
@@ -169,8 +170,14 @@ func TestPlanStage(t *testing.T) {
 		}
 		if p.Stage > 0 {
 			staged++
-			if !strings.Contains(p.String(), "staging: ") {
+			if !strings.Contains(p.String(), fmt.Sprintf("staging: %d x", p.Stages)) {
 				t.Errorf("plan with staging does not show it:\n%s", p)
+			}
+			if p.Stages != 2 && p.Stages != StageRing {
+				t.Errorf("budget %d: %d staging buffers, want 2 or %d", budget, p.Stages, StageRing)
+			}
+			if p.Stages == StageRing {
+				rings++
 			}
 		}
 		if p.DeviceUse > budget {
@@ -183,8 +190,8 @@ func TestPlanStage(t *testing.T) {
 			t.Errorf("budget %d: staging reserved with the whole graph resident", budget)
 		}
 	}
-	if staged == 0 {
-		t.Error("no budget got staging buffers")
+	if staged == 0 || rings == 0 {
+		t.Errorf("%d budgets got staging buffers, %d the ring of %d", staged, rings, StageRing)
 	}
 	t.Setenv("OOC_GPU_STAGE", "lots")
 	if _, err := Make(8000, s, 1<<20, work(8000, s)); err == nil {
