@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/gpu"
-	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -18,39 +17,13 @@ import (
 // that holds it (everything pinned) or everything resident, and loads afforest.cu.
 func onDevice(t *testing.T, g *store.Graph, allPinned bool) (*GPU, func()) {
 	t.Helper()
-	if err := cuda.Available(); err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	work := DeviceState(g.NumVertices(), Options{})
-	vram := int64(0)
-	if allPinned {
-		p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40, work)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vram = gpu.Sum(p.State)
-	}
-	dev, err := cuda.Open(0, vram, 512<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), dev.Budget(), work)
-	if err != nil {
-		dev.Close()
-		t.Fatal(err)
-	}
-	dg, err := gpu.Load(dev, g, p, nil)
-	if err != nil {
-		dev.Close()
-		t.Fatal(err)
-	}
+	dg, free := gpu.LoadForTest(t, g, DeviceState(g.NumVertices(), Options{}), allPinned)
 	a, err := NewGPU(dg)
 	if err != nil {
-		dg.Close()
-		dev.Close()
+		free()
 		t.Fatal(err)
 	}
-	return a, func() { a.Close(); dg.Close(); dev.Close() }
+	return a, func() { a.Close(); free() }
 }
 
 // TestGPUMatchesCPU runs Afforest on the device, in a workspace sized for Afforest alone,
