@@ -260,7 +260,7 @@ func (p *pipeline) splitAhead(ordered []*task) []chan prepared {
 	run := make(chan struct{}, max(p.workers, 1))
 	go func() {
 		for i, t := range ordered {
-			if t.n <= uint64(p.taskKeys) {
+			if t.n <= uint64(p.taskKeys) && t.n+runCost*t.runs <= uint64(p.budgetKeys) {
 				results[i] <- prepared{t: t}
 				continue
 			}
@@ -356,13 +356,16 @@ func (d *dispatcher) send(t *task) error {
 }
 
 // split cuts a partition too large for one task into vertex sub-ranges of at most
-// taskKeys keys each. It cuts between groups, from the group counts in the blocks'
+// taskKeys keys each, and of at most budgetKeys counting each run as runCost keys (a
+// task holds a 56-byte descriptor a run, twice: where runs hold a key or two, as in the
+// degree order's tail, they outweighed the keys). It cuts between groups, from the group counts in the blocks'
 // headers, and counts the keys of single vertices only in groups too large for one
 // task (or, with a small budget, for one sort): counting every vertex took a pass over all the partition's keys, a tenth of
 // phase 2 on kron21. A sub-range's task then decodes only the groups it overlaps.
 func (p *pipeline) split(t *task) ([]*task, error) {
 	gb := t.srcs[0].s.gb
 	gc := make([]uint64, gb.perPart())
+	rc := make([]uint64, gb.perPart()) // each group's runs: the blocks holding keys of it
 	var rb readBuf
 	var groups []groupRun
 	// The headers are kept for the sub-ranges while they take at most headsLimit bytes.
@@ -385,6 +388,7 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 			groups = b.groups
 			for _, g := range groups {
 				gc[(g.base>>gb)%uint32(len(gc))] += uint64(g.end - g.start)
+				rc[(g.base>>gb)%uint32(len(gc))]++
 			}
 			if limit -= int64(len(groups)) * int64(unsafe.Sizeof(groupRun{})); limit < 0 {
 				heads, shared = nil, nil // too many: the sub-ranges read the headers again
@@ -415,7 +419,8 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 		target = (t.n + parts - 1) / parts
 	}
 	var out []*task
-	start, acc := t.lo, uint64(0)
+	budget := uint64(p.budgetKeys)
+	start, acc, cost := t.lo, uint64(0), uint64(0) // cost: acc and the runs, runCost keys each
 	startAt := 0.0
 	// cut ends a sub-range at v; at is the share of v's group's keys below v, where v
 	// lies inside a group.
@@ -423,15 +428,17 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 		if acc > 0 {
 			out = append(out, &task{srcRange: srcRange{lo: start, hi: v, loAt: startAt, hiAt: at}, srcs: t.srcs, heads: heads, n: acc, ws: t.ws, counts: t.counts})
 		}
-		start, startAt, acc = v, at, 0
+		start, startAt, acc, cost = v, at, 0, 0
 	}
 	for g, c := range gc {
 		lo := t.lo + uint64(g)<<gb
+		r := runCost * rc[g]
 		if c <= size {
-			if acc+c > size || acc+c/2 > target { // the nearer of the two cuts
+			// the nearer of the two cuts, or where the runs would pass the budget
+			if acc+c > size || acc+c/2 > target || cost+c+r > budget {
 				cut(lo, 0)
 			}
-			acc += c
+			acc, cost = acc+c, cost+c+r
 			continue
 		}
 		cut(lo, 0)
@@ -442,8 +449,9 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 				return nil, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem): %w",
 					p.originalID(int(v)), c, p.budgetKeys, bytesize.Format(p.mem), ErrMemTooSmall)
 			}
-			// A vertex of more than target edges gets a task of its own.
-			if acc+uint64(c) > size || acc+uint64(c)/2 > target {
+			// A vertex of more than target edges gets a task of its own; each sub-range
+			// of the group reads a run from every block of it.
+			if acc+uint64(c) > size || acc+uint64(c)/2 > target || acc+uint64(c)+r > budget {
 				cut(v, float64(below)/float64(gc[g]))
 			}
 			acc += uint64(c)
