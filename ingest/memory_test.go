@@ -166,9 +166,10 @@ func TestRelabelHeldBytes(t *testing.T) {
 	}
 }
 
-// TestHubBeyondBudget: a vertex with more edges than the budget sorts at once is refused
-// as a budget too small (ErrMemTooSmall: the CLI's exit 2, as every other budget
-// refusal), naming the vertex by the file's own id, with and without --relabel.
+// TestHubBeyondBudget: a vertex with more edges than the budget sorts at once (a
+// 600K-edge star under 48 MiB) is refused as a budget too small (ErrMemTooSmall: the
+// CLI's exit 2, as every other budget refusal), naming the vertex by the file's own id,
+// with and without --relabel.
 func TestHubBeyondBudget(t *testing.T) {
 	const hub, deg = 1_000_000_007, 600_000
 	var edges []parse.Edge
@@ -176,7 +177,7 @@ func TestHubBeyondBudget(t *testing.T) {
 		edges = append(edges, parse.Edge{U: hub, V: 3*i + 5})
 	}
 	for _, relabel := range []bool{false, true} {
-		opt := Options{Dest: filepath.Join(t.TempDir(), "hub.ooc"), Mem: 40 << 20, Workers: 1, Relabel: relabel, SparseIDs: true, Order: store.OrderInput}
+		opt := Options{Dest: filepath.Join(t.TempDir(), "hub.ooc"), Mem: 48 << 20, Workers: 1, Relabel: relabel, SparseIDs: true, Order: store.OrderInput}
 		_, err := fromEdges(t, edges, opt, parse.Header{})
 		if !errors.Is(err, ErrMemTooSmall) || !strings.Contains(err.Error(), fmt.Sprintf("vertex %d has %d edges", hub, deg)) {
 			t.Errorf("relabel %v: %v, want ErrMemTooSmall naming vertex %d", relabel, err, hub)

@@ -250,16 +250,14 @@ func (r *rawSpill) compact() {
 	r.sort = len(r.ids)
 }
 
-// distinct returns the set, sorted and unique, in an array of its own length: the
-// set's array keeps the capacity it grew to (up to twice the ids), which slicing cannot
-// give back, and heldBytes counts the array by cap. The old array is garbage from here,
-// before phase 1 is sized.
+// distinct returns the set, sorted and unique, in the array it grew in (up to twice the
+// ids), whose capacity heldBytes counts: slicing it shorter cannot give the memory back,
+// and a copy of its own length would hold both arrays at the scan's end, beside the
+// scan's buffers (kron22 --relabel under 96 MiB: 89 MiB of runtime memory against an
+// 84 MiB heap limit).
 func (r *rawSpill) distinct() []uint64 {
 	r.compact()
 	ids := r.ids
-	if cap(ids) > len(ids) {
-		ids = slices.Clone(ids)
-	}
 	r.ids = nil
 	return ids
 }
