@@ -92,3 +92,53 @@ func work(n uint32, s []ShardSize) []Item {
 		{"visited", 4 * words}, {"frontier", 4 * words}, {"next", 4 * words}, {"huge", 4 * huge},
 		{"counters", 64}, {"shard-bytes", int64(16 * max(len(s), 1))}}
 }
+
+// TestSizesCountDirectory: the plan places each shard's DIRECTORY section as the shard's
+// index, at its length in the file, so what it counts resident is what Load copies.
+func TestSizesCountDirectory(t *testing.T) {
+	dir := t.TempDir() + "/g.ooc"
+	b, err := store.Create(dir, store.CreateOptions{ShardBytes: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	for v := uint32(0); v < n; v++ {
+		var l []uint32
+		if v > 0 {
+			l = append(l, v-1)
+		}
+		if v+1 < n {
+			l = append(l, v+1)
+		}
+		if err := b.Writer(store.Out).AppendList(v, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	sizes := Sizes(g)
+	if len(sizes) < 2 || len(sizes) != len(g.Out().Shards) {
+		t.Fatalf("%d sizes for %d shards; the test wants several", len(sizes), len(g.Out().Shards))
+	}
+	var want int64
+	for i, s := range g.Out().Shards {
+		d := int64(len(s.DirectoryBytes()))
+		if d == 0 || sizes[i].Directory != d || sizes[i].Adj != int64(len(s.Adj)) {
+			t.Fatalf("shard %d: plan sizes %+v, DIRECTORY %d bytes, ADJ %d", i, sizes[i], d, len(s.Adj))
+		}
+		want += d + int64(len(s.Adj))
+	}
+	p, err := Make(n, sizes, 1<<30, work(n, sizes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Resident != want || p.Pinned != 0 {
+		t.Fatalf("plan: %d bytes resident, %d pinned; the sections hold %d", p.Resident, p.Pinned, want)
+	}
+}

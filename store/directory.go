@@ -9,19 +9,24 @@ import (
 // The DIRECTORY section (FORMAT.md, "DIRECTORY") says where each vertex's list starts in
 // ADJ and how many neighbours it has, in a few bits a vertex instead of the 64 of a
 // degree and an offset array. Vertices go in groups of DirGroup; a group has a 16-byte
-// header and, bit-packed at the header's widths, one (relative start, degree) pair per
-// vertex:
+// header and, bit-packed at the header's widths, one (start, degree) pair per vertex,
+// each coded against what the header predicts:
 //
 //	section = header[0] ... header[ng-1] header[ng] (the sentinel) | packed words | 0 word
 //	header  = uint32 adj   ADJ offset of the group's first list
 //	          uint32 word  first 64-bit word of the group's pairs in the packed area
 //	          uint32 edge  index of the group's first neighbour, low 32 bits
-//	          uint32 w     bits 0-15 the edge index's bits 32-47, 16-23 wo, 24-31 wd
-//	pair j  = at bit word*64 + j*(wo+wd): start-adj in wo bits, then the degree in wd bits
+//	          uint32 w     bits 0-7 the edge index's bits 32-39, 8-15 dmin, 16-23 wo, 24-31 wd
+//	pair j  = at bit word*64 + j*(wo+wd): zigzag(start - adj - j*span/64) in wo bits
+//	          (32-bit wrapping arithmetic, span = the next group's adj - adj), then
+//	          degree - dmin in wd bits
 //
-// The sentinel holds the ADJ length, the packed words' count and the shard's neighbour
-// count, so a list ends where the next one starts, or at the next group's adj. A zero
-// word ends the section, so that a reader may load 8 bytes at any pair's first byte.
+// Lists of a group have similar lengths (a road map's, a mesh's, a web crawl's
+// neighbourhood), so the starts sit near the straight line from adj to the next
+// group's adj and the degrees near the smallest one: a few bits each. The sentinel holds
+// the ADJ length, the packed words' count and the shard's neighbour count, so a list
+// ends where the next one starts, or at the next group's adj. A zero word ends the
+// section, so that a reader may load 8 bytes at any pair's first byte.
 
 // DirGroup is the number of vertices per directory group.
 const DirGroup = 64
@@ -29,12 +34,28 @@ const DirGroup = 64
 const (
 	dirGroupShift = 6
 	dirHeader     = 16 // bytes per group header
-	maxDirWidth   = 32 // a relative start or a degree fits 32 bits
-	maxShardEdges = 1<<48 - 1
+	maxDirWidth   = 32 // a coded start or degree fits 32 bits
+	maxShardEdges = 1<<40 - 1
+	maxDirDmin    = 255 // dmin is the group's smallest degree, at most this
 )
 
 // dirGroups is the number of groups of a shard of n vertices.
 func dirGroups(n uint32) uint64 { return (uint64(n) + DirGroup - 1) / DirGroup }
+
+// dirStart decodes the coded start z of pair j of a group of span bytes: its offset
+// from the group's adj.
+func dirStart(z, j, span uint32) uint32 {
+	return uint32(uint64(j)*uint64(span)>>dirGroupShift) + (z>>1 ^ -(z & 1))
+}
+
+// dirCode is dirStart's inverse: the coded start of pair j at offset rel.
+func dirCode(rel, j, span uint32) uint32 {
+	r := int32(rel - uint32(uint64(j)*uint64(span)>>dirGroupShift))
+	return uint32(r<<1) ^ uint32(r>>31)
+}
+
+// dirEdge is the first neighbour index of the group whose header is h.
+func dirEdge(h []uint32) uint64 { return uint64(h[2]) | uint64(h[3]&0xff)<<32 }
 
 // dirBits reads the w-bit field (w <= 32) at bit p of the packed area b.
 func dirBits(b []byte, p uint64, w uint32) uint32 {
@@ -54,22 +75,24 @@ func (s *Shard) dirEntry(i uint32) (deg, start, end uint32) {
 		return s.dirEntryWide(i, h, p, wo, wd)
 	}
 	x := binary.LittleEndian.Uint64(s.dirB[p>>3:][:8]) >> (p & 7)
-	start = h[0] + uint32(x)&(1<<wo-1)
-	deg = uint32(x>>wo) & (1<<wd - 1)
+	span := h[4] - h[0]
+	start = h[0] + dirStart(uint32(x)&(1<<wo-1), j, span)
+	deg = h[3]>>8&0xff + uint32(x>>wo)&(1<<wd-1)
 	end = h[4]
 	if j+1 < DirGroup && i+1 < s.N {
-		end = h[0] + uint32(x>>(wo+wd))&(1<<wo-1)
+		end = h[0] + dirStart(uint32(x>>(wo+wd))&(1<<wo-1), j+1, span)
 	}
 	return deg, start, end
 }
 
 // dirEntryWide is dirEntry for a group whose fields need a load each.
 func (s *Shard) dirEntryWide(i uint32, h []uint32, p uint64, wo, wd uint32) (deg, start, end uint32) {
-	start = h[0] + dirBits(s.dirB, p, wo)
-	deg = dirBits(s.dirB, p+uint64(wo), wd)
+	j, span := i&(DirGroup-1), h[4]-h[0]
+	start = h[0] + dirStart(dirBits(s.dirB, p, wo), j, span)
+	deg = h[3]>>8&0xff + dirBits(s.dirB, p+uint64(wo), wd)
 	end = h[4]
-	if i&(DirGroup-1)+1 < DirGroup && i+1 < s.N {
-		end = h[0] + dirBits(s.dirB, p+uint64(wo+wd), wo)
+	if j+1 < DirGroup && i+1 < s.N {
+		end = h[0] + dirStart(dirBits(s.dirB, p+uint64(wo+wd), wo), j+1, span)
 	}
 	return deg, start, end
 }
@@ -77,10 +100,11 @@ func (s *Shard) dirEntryWide(i uint32, h []uint32, p uint64, wo, wd uint32) (deg
 // DegreeAt is the degree of the shard's i-th vertex (i < N).
 func (s *Shard) DegreeAt(i uint32) uint32 {
 	h := s.dirH[i>>dirGroupShift*4:]
-	wo, wd := h[3]>>16&0xff, h[3]>>24
+	w := h[3]
+	wo, wd := w>>16&0xff, w>>24
 	p := uint64(h[1])<<6 + uint64(i&(DirGroup-1)*(wo+wd)+wo)
 	x := binary.LittleEndian.Uint64(s.dirB[p>>3:])
-	return uint32(x>>(p&7)) & (1<<wd - 1)
+	return w>>8&0xff + uint32(x>>(p&7))&(1<<wd-1)
 }
 
 // DegreesAt writes the degrees of the shard's vertices i, i+1, ... into dst
@@ -92,9 +116,9 @@ func (s *Shard) DegreesAt(dst []uint32, i uint32) {
 		j := i & (DirGroup - 1)
 		k := min(uint32(len(dst)), DirGroup-j)
 		p := uint64(h[1])*64 + uint64(j*(wo+wd)+wo)
-		md, b := uint32(1)<<wd-1, s.dirB
+		md, dmin, b := uint32(1)<<wd-1, h[3]>>8&0xff, s.dirB
 		for x := range dst[:k] {
-			dst[x] = uint32(binary.LittleEndian.Uint64(b[p>>3:][:8])>>(p&7)) & md
+			dst[x] = dmin + uint32(binary.LittleEndian.Uint64(b[p>>3:][:8])>>(p&7))&md
 			p += uint64(wo + wd)
 		}
 		dst, i = dst[k:], i+k
@@ -123,11 +147,11 @@ func (s *Shard) ListOffset(i uint32) uint32 {
 func (s *Shard) EdgeIndex(i uint32) uint64 {
 	g := i >> dirGroupShift
 	h := s.dirH[g*4:][:4]
-	e := uint64(h[2]) | uint64(h[3]&0xffff)<<32
-	wo, wd := h[3]>>16&0xff, h[3]>>24
+	e := dirEdge(h)
+	wo, wd, dmin := h[3]>>16&0xff, h[3]>>24, uint64(h[3]>>8&0xff)
 	p := uint64(h[1])*64 + uint64(wo)
 	for j := g << dirGroupShift; j < i; j++ {
-		e += uint64(dirBits(s.dirB, p, wd))
+		e += dmin + uint64(dirBits(s.dirB, p, wd))
 		p += uint64(wo + wd)
 	}
 	return e
@@ -163,21 +187,21 @@ func (c *DirCursor) load(i uint32) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	cnt := min(DirGroup, s.N-g<<dirGroupShift)
-	p := uint64(h[1]) * 64
+	p, span, dmin := uint64(h[1])*64, h[4]-h[0], h[3]>>8&0xff
 	start := &c.start
 	if wo+wd <= 57 {
 		mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
 		b := s.dirB
 		for j := range cnt {
 			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
-			start[j] = h[0] + uint32(x)&mo
-			c.deg[j] = uint32(x>>wo) & md
+			start[j] = h[0] + dirStart(uint32(x)&mo, j, span)
+			c.deg[j] = dmin + uint32(x>>wo)&md
 			p += uint64(wo + wd)
 		}
 	} else {
 		for j := range cnt {
-			start[j] = h[0] + dirBits(s.dirB, p, wo)
-			c.deg[j] = dirBits(s.dirB, p+uint64(wo), wd)
+			start[j] = h[0] + dirStart(dirBits(s.dirB, p, wo), j, span)
+			c.deg[j] = dmin + dirBits(s.dirB, p+uint64(wo), wd)
 			p += uint64(wo + wd)
 		}
 	}
@@ -186,7 +210,8 @@ func (c *DirCursor) load(i uint32) {
 }
 
 // dirWriter accumulates a shard's directory: the group being filled in memory, the
-// headers and the packed pairs of finished groups in two side files.
+// headers and the packed pairs of finished groups in two side files. A group is written
+// once the start of the list after its last one is known (its span).
 type dirWriter struct {
 	hdr, packed *sideFile
 	n           uint32 // vertices so far
@@ -200,23 +225,26 @@ type dirWriter struct {
 
 // add appends a vertex whose list starts at ADJ offset start and has deg neighbours.
 func (d *dirWriter) add(start, deg uint32) {
+	if d.k == DirGroup {
+		d.flush(start)
+	}
 	d.start[d.k], d.deg[d.k] = start, deg
 	d.k++
 	d.n++
-	if d.k == DirGroup {
-		d.flush()
-	}
 }
 
 // addEmpty appends count vertices without neighbours whose lists start at ADJ offset
 // start, whole groups at a time.
 func (d *dirWriter) addEmpty(start uint32, count uint32) {
-	for count > 0 && d.k > 0 {
+	for count > 0 && d.k%DirGroup != 0 {
 		d.add(start, 0)
 		count--
 	}
+	if count >= DirGroup {
+		d.flush(start)
+	}
 	for ; count >= DirGroup; count -= DirGroup {
-		d.header(start, 0, 0)
+		d.header(start, 0, 0, 0)
 		d.n += DirGroup
 	}
 	for ; count > 0; count-- {
@@ -224,19 +252,26 @@ func (d *dirWriter) addEmpty(start uint32, count uint32) {
 	}
 }
 
-// flush writes the current group, if it has any vertex.
-func (d *dirWriter) flush() {
+// flush writes the current group, if it has any vertex; its last list ends at end.
+func (d *dirWriter) flush(end uint32) {
 	if d.k == 0 {
 		return
 	}
 	base := d.start[0]
-	var or, sum uint64
+	span := end - base
+	var sum, zor uint64
+	dmin := uint32(maxDirDmin)
 	for j := range d.k {
-		or |= uint64(d.deg[j])
 		sum += uint64(d.deg[j])
+		dmin = min(dmin, d.deg[j])
+		zor |= uint64(dirCode(d.start[j]-base, j, span))
 	}
-	wo, wd := uint32(bits.Len32(d.start[d.k-1]-base)), uint32(bits.Len64(or))
-	d.header(base, wo, wd)
+	var dor uint32
+	for j := range d.k {
+		dor |= d.deg[j] - dmin
+	}
+	wo, wd := uint32(bits.Len64(zor)), uint32(bits.Len32(dor))
+	d.header(base, dmin, wo, wd)
 	if wo+wd > 0 {
 		var acc uint64 // bits not yet written, low first
 		var have uint32
@@ -253,8 +288,8 @@ func (d *dirWriter) flush() {
 			have += w
 		}
 		for j := range d.k {
-			put(d.start[j]-base, wo)
-			put(d.deg[j], wd)
+			put(dirCode(d.start[j]-base, j, span), wo)
+			put(d.deg[j]-dmin, wd)
 		}
 		if have > 0 {
 			binary.LittleEndian.PutUint64(d.buf[n:], acc)
@@ -267,14 +302,15 @@ func (d *dirWriter) flush() {
 	d.k = 0
 }
 
-// header writes the header of a group starting at ADJ offset adj with widths wo, wd.
-func (d *dirWriter) header(adj, wo, wd uint32) {
+// header writes the header of a group starting at ADJ offset adj with smallest degree
+// dmin and widths wo, wd.
+func (d *dirWriter) header(adj, dmin, wo, wd uint32) {
 	var b [dirHeader]byte
 	le := binary.LittleEndian
 	le.PutUint32(b[0:], adj)
 	le.PutUint32(b[4:], uint32(d.word))
 	le.PutUint32(b[8:], uint32(d.edges))
-	le.PutUint32(b[12:], uint32(d.edges>>32)&0xffff|wo<<16|wd<<24)
+	le.PutUint32(b[12:], uint32(d.edges>>32)&0xff|dmin<<8|wo<<16|wd<<24)
 	d.hdr.write(b[:])
 }
 
@@ -295,22 +331,22 @@ func (s *Shard) openDirectory(sec Section) error {
 	if words := int64(len(s.dirB)/8) - 1; int64(sent[1]) != words {
 		return corrupt(s.Path, at+4, "DIRECTORY's sentinel counts %d packed words, the section holds %d", sent[1], words)
 	}
-	if int64(sent[0]) != int64(len(s.Adj)) || sent[3]>>16 != 0 {
-		return corrupt(s.Path, at, "DIRECTORY's sentinel puts the end of the lists at %d (widths %#x), expected the ADJ length %d (widths 0)", sent[0], sent[3]>>16, len(s.Adj))
+	if int64(sent[0]) != int64(len(s.Adj)) || sent[3]>>8 != 0 {
+		return corrupt(s.Path, at, "DIRECTORY's sentinel puts the end of the lists at %d (dmin and widths %#x), expected the ADJ length %d (and 0)", sent[0], sent[3]>>8, len(s.Adj))
 	}
-	if e := uint64(sent[2]) | uint64(sent[3]&0xffff)<<32; e != s.Edges {
+	if e := dirEdge(sent); e != s.Edges {
 		return corrupt(s.Path, at+8, "DIRECTORY's sentinel counts %d neighbours, the header says %d", e, s.Edges)
 	}
-	if s.dirH[0] != 0 || s.dirH[1] != 0 || s.dirH[2] != 0 || s.dirH[3]&0xffff != 0 {
-		return corrupt(s.Path, sec.Offset, "DIRECTORY's first group starts at ADJ offset %d, word %d, neighbour %d; expected 0, 0, 0", s.dirH[0], s.dirH[1], uint64(s.dirH[2])|uint64(s.dirH[3]&0xffff)<<32)
+	if s.dirH[0] != 0 || s.dirH[1] != 0 || dirEdge(s.dirH) != 0 {
+		return corrupt(s.Path, sec.Offset, "DIRECTORY's first group starts at ADJ offset %d, word %d, neighbour %d; expected 0, 0, 0", s.dirH[0], s.dirH[1], dirEdge(s.dirH))
 	}
 	return nil
 }
 
 // checkDirectory checks every group: widths of at most 32 bits, each group's pairs
 // right after the previous group's, starts that begin at the group's offset and never
-// decrease up to the next group's, and degrees that sum to the difference of the
-// groups' neighbour indexes; with openDirectory's checks, the lists tile ADJ and the
+// decrease up to the next group's, degrees below 2^32 that sum to the difference of the
+// groups' neighbour indexes, and zero bits after each group's pairs; with openDirectory's checks, the lists tile ADJ and the
 // degrees sum to the shard's edges. It reads the whole section (Check calls it).
 func (s *Shard) checkDirectory() error {
 	sec, _ := s.section(SecDirectory)
@@ -330,21 +366,24 @@ func (s *Shard) checkDirectory() error {
 		if h[4] < h[0] {
 			return corrupt(s.Path, at+dirHeader, "DIRECTORY group %d starts at ADJ offset %d, below group %d's %d", g+1, h[4], g, h[0])
 		}
-		p, prev, sum := uint64(h[1])*64, uint32(0), uint64(0)
+		p, prev, sum, span, dmin := uint64(h[1])*64, uint32(0), uint64(0), h[4]-h[0], uint64(h[3]>>8&0xff)
 		for j := range cnt {
-			rel := dirBits(s.dirB, p, wo)
-			if (j == 0 && rel != 0) || rel < prev || rel > h[4]-h[0] {
-				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: list of vertex %d starts at %d from its group's offset %d, expected %s", s.Lo+g<<dirGroupShift+j, rel, h[0], dirExpect(j, prev, h[4]-h[0]))
+			rel := dirStart(dirBits(s.dirB, p, wo), j, span)
+			if (j == 0 && rel != 0) || rel < prev || rel > span {
+				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: list of vertex %d starts at %d from its group's offset %d, expected %s", s.Lo+g<<dirGroupShift+j, rel, h[0], dirExpect(j, prev, span))
 			}
 			prev = rel
-			sum += uint64(dirBits(s.dirB, p+uint64(wo), wd))
+			d := dmin + uint64(dirBits(s.dirB, p+uint64(wo), wd))
+			if d > 1<<32-1 {
+				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: vertex %d has degree %d, more than 2^32-1", s.Lo+g<<dirGroupShift+j, d)
+			}
+			sum += d
 			p += uint64(wo + wd)
 		}
 		if r := p & 63; r != 0 && binary.LittleEndian.Uint64(s.dirB[p>>6*8:])>>r != 0 {
 			return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>6*8), "DIRECTORY group %d: bits after its last pair are not zero", g)
 		}
-		e0 := uint64(h[2]) | uint64(h[3]&0xffff)<<32
-		e1 := uint64(h[6]) | uint64(h[7]&0xffff)<<32
+		e0, e1 := dirEdge(h), dirEdge(h[4:])
 		if e1 < e0 || e1-e0 != sum {
 			return corrupt(s.Path, at+dirHeader+8, "DIRECTORY group %d starts at neighbour %d, expected %d (group %d's degrees sum to %d)", g+1, e1, e0+sum, g, sum)
 		}

@@ -140,3 +140,38 @@ func TestDirectoryCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryEdgeLimit: the writer cuts a shard before its neighbours would overflow
+// the directory's neighbour index (lowered here from 2^40 to 100).
+func TestDirectoryEdgeLimit(t *testing.T) {
+	defer func(l uint64) { shardEdgeLimit = l }(shardEdgeLimit)
+	shardEdgeLimit = 100
+	lists := map[uint32][]uint32{}
+	for v := uint32(0); v < 60; v++ {
+		for u := uint32(0); u < 60; u++ {
+			if u != v && (u+v)%3 == 0 {
+				lists[v] = append(lists[v], u)
+			}
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "e.ooc")
+	if err := (fixtureSpec{name: "e", n: 60, out: lists}).write(dir); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if len(g.Out().Shards) < 10 {
+		t.Fatalf("%d shards for %d neighbours at 100 a shard", len(g.Out().Shards), g.NumEdges())
+	}
+	for _, s := range g.Out().Shards {
+		if s.Edges > 100 {
+			t.Fatalf("shard %s holds %d neighbours, more than 100", s.Path, s.Edges)
+		}
+	}
+	if _, err := Verify(dir); err != nil {
+		t.Fatal(err)
+	}
+}

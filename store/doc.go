@@ -19,8 +19,9 @@
 //	        every section 4096-aligned, each with its CRC32C in the header's table
 //
 //	directory: per group of 64 vertices a 16-byte header (ADJ offset, packed word,
-//	first neighbour index, widths wo and wd), then per vertex its list's start
-//	relative to the group's in wo bits and its degree in wd bits.
+//	first neighbour index, smallest degree, widths wo and wd), then per vertex its
+//	list's start as its difference from a straight line across the group (wo bits)
+//	and its degree less the smallest (wd bits).
 //
 //	one list (degree d, vertex v): ceil(d/64) blocks of 64 neighbours; a block index
 //	(4 bytes per block after the first) then per block the first neighbour as a zigzag

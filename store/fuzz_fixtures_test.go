@@ -171,13 +171,13 @@ func baseSpec() fixtureSpec {
 	return fixtureSpec{name: "base", n: 70, out: symmetric(append(hubAndPath(0, 66, 0, 0), [2]uint32{1, 2}, [2]uint32{3, 4}))}
 }
 
-// Layout of a base shard: ADJ (82 bytes) at 4096, DIRECTORY (176 bytes: 2 groups and
-// the sentinel, 3 x 16 bytes, then 15 packed words and the zero word) at 8192, footer at
-// 8368, 8384 bytes in all.
+// Layout of a base shard: ADJ (82 bytes) at 4096, DIRECTORY (160 bytes: 2 groups and
+// the sentinel, 3 x 16 bytes, then 13 packed words and the zero word) at 8192, footer at
+// 8352, 8368 bytes in all.
 const (
 	baseShard     = "out-00000.shard"
 	baseDirectory = 8192
-	baseSize      = 8384
+	baseSize      = 8368
 )
 
 // atChecksum stands for the offset of the manifest's checksum digits.
@@ -234,7 +234,7 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU64(b, 40+32+8, 4096) }) }},
 		{name: "directory-descend", file: baseShard, offset: baseDirectory + 32, reason: "below group 1's",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16, 1000) }) }},
-		{name: "directory-words", file: baseShard, offset: baseDirectory + 16 + 4, reason: "starts at word 16, expected 14",
+		{name: "directory-words", file: baseShard, offset: baseDirectory + 16 + 4, reason: "starts at word 16, expected 12",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16+4, 16) }) }},
 		{name: "degree-sum", file: baseShard, offset: baseDirectory + 16 + 8, reason: "group 0's degrees sum to",
 			damage: func(d string) error { return forgeShard(d, func(b []byte) { putU32(b, baseDirectory+16+8, 9) }) }},

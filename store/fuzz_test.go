@@ -159,6 +159,18 @@ func FuzzShard(f *testing.F) {
 		if sum != s.Edges {
 			t.Fatalf("lists hold %d neighbours, header says %d", sum, s.Edges)
 		}
+		// Every accessor of the directory agrees with the others on a checked shard.
+		var cur DirCursor
+		cur.Reset(s)
+		degs := make([]uint32, s.N)
+		s.DegreesAt(degs, 0)
+		for i := uint32(0); i < s.N; i++ {
+			d, l := s.ListAt(i)
+			cd, cl := cur.At(i)
+			if d != degs[i] || cd != d || s.DegreeAt(i) != d || !bytes.Equal(l, cl) || len(l) > 0 && &l[0] != &cl[0] {
+				t.Fatalf("vertex %d: ListAt %d %x, DirCursor %d %x, DegreesAt %d, DegreeAt %d", s.Lo+i, d, l, cd, cl, degs[i], s.DegreeAt(i))
+			}
+		}
 		// A weighted shard that passes every check has a weight for every neighbour.
 		for v := s.Lo; s.Weights != nil && v < s.Hi(); v++ {
 			if got := len(s.WeightsOf(v)); got != int(s.Degree(v)) {

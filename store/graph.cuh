@@ -35,9 +35,10 @@ static_assert(offsetof(Shard, pad) == 36, "Shard.pad");
 
 // The DIRECTORY section (store/directory.go, FORMAT.md): vertices in groups of 64, each
 // with a 16-byte header (x: ADJ offset of its first list, y: first word of its packed
-// pairs, z and w's low 16 bits: index of its first neighbour, w bits 16-23 and 24-31: the
-// widths wo and wd) and per vertex a pair (start - x in wo bits, degree in wd bits) at
-// bit y*64 + j*(wo+wd) of the packed words.
+// pairs, z and w's low 8 bits: index of its first neighbour, w bits 8-15: dmin, 16-23 and
+// 24-31: the widths wo and wd) and per vertex a pair at bit y*64 + j*(wo+wd) of the
+// packed words: zigzag(start - x - j*span/64) in wo bits (32-bit wrapping arithmetic;
+// span = the next group's x - x), then degree - dmin in wd bits.
 #define DIR_GROUP_SHIFT 6
 
 // dirField reads the w-bit field (w <= 32) at bit p of the packed words; it loads only
@@ -56,16 +57,19 @@ __device__ __forceinline__ uint32_t shardDegree(const Shard *s, uint32_t i) {
 	uint4 h = __ldg(s->dir + (i >> DIR_GROUP_SHIFT));
 	uint32_t wo = (h.w >> 16) & 0xFF, wd = h.w >> 24;
 	uint64_t p = (uint64_t)h.y * 64 + (i & 63) * (wo + wd) + wo;
-	return dirField(s->bits, p, wd);
+	return ((h.w >> 8) & 0xFF) + dirField(s->bits, p, wd);
 }
 
 // shardList gives the degree of the shard's i-th vertex and where its list starts in adj.
 __device__ __forceinline__ uint32_t shardList(const Shard *s, uint32_t i, uint32_t *start) {
-	uint4 h = __ldg(s->dir + (i >> DIR_GROUP_SHIFT));
+	uint32_t g = i >> DIR_GROUP_SHIFT, j = i & 63;
+	uint4 h = __ldg(s->dir + g);
+	uint32_t span = __ldg(&s->dir[g + 1].x) - h.x;
 	uint32_t wo = (h.w >> 16) & 0xFF, wd = h.w >> 24;
-	uint64_t p = (uint64_t)h.y * 64 + (i & 63) * (wo + wd);
-	*start = h.x + dirField(s->bits, p, wo);
-	return dirField(s->bits, p + wo, wd);
+	uint64_t p = (uint64_t)h.y * 64 + j * (wo + wd);
+	uint32_t z = dirField(s->bits, p, wo);
+	*start = h.x + (uint32_t)(((uint64_t)j * span) >> DIR_GROUP_SHIFT) + ((z >> 1) ^ (0u - (z & 1)));
+	return ((h.w >> 8) & 0xFF) + dirField(s->bits, p + wo, wd);
 }
 
 // findShard returns the shard holding v; shards are sorted by lo and cover [0, N).

@@ -54,9 +54,9 @@ func TestWeightsWorkedExample(t *testing.T) {
 	}
 	// FORMAT.md's DIRECTORY example: the same shard, [10, 20).
 	dirWant := []byte{
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, // group 0: adj 0, word 0, edge 0, wo 3, wd 2
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, // group 0: adj 0, word 0, edge 0, dmin 0, wo 4, wd 2
 		6, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, // sentinel: adj 6, word 1, edge 5
-		0x98, 0x50, 0x63, 0x8C, 0x31, 0xC6, 0, 0, // the 10 pairs of 5 bits
+		0x30, 0x82, 0x32, 0x0C, 0xC3, 0x30, 0x0C, 0x03, // the 10 pairs of 6 bits
 		0, 0, 0, 0, 0, 0, 0, 0, // the zero word
 	}
 	if got := s.DirectoryBytes(); s.N != 10 || !bytes.Equal(got, dirWant) {

@@ -229,8 +229,8 @@ func (s *shardWriter) writeSection(pos int64, id uint32, side *sideFile) (Sectio
 // of the groups and of the sentinel, the packed pairs, and the zero word.
 func (s *shardWriter) writeDirectory(pos int64) (Section, int64, error) {
 	d := &s.dir
-	d.flush()
-	d.header(uint32(s.adjLen), 0, 0)
+	d.flush(uint32(s.adjLen))
+	d.header(uint32(s.adjLen), 0, 0, 0)
 	start, err := s.pad(pos)
 	if err != nil {
 		return Section{}, 0, err
@@ -423,10 +423,12 @@ func (w *CSRWriter) appendRange(lo uint32, degrees, offsets []uint32, data []byt
 		j := i + 1
 		room := w.b.opt.ShardBytes - w.cur.adjLen
 		maxV := int(w.b.opt.ShardVertices - w.cur.n())
-		for j < len(degrees) && j-i < maxV && int64(offsets[j+1]-offsets[i]) <= room {
+		edgeRoom, e := shardEdgeLimit-w.cur.edges, uint64(degrees[i])
+		for j < len(degrees) && j-i < maxV && int64(offsets[j+1]-offsets[i]) <= room && e+uint64(degrees[j]) <= edgeRoom {
+			e += uint64(degrees[j])
 			j++
 		}
-		if w.cur.n() > 0 && int64(offsets[i+1]-offsets[i]) > room {
+		if w.cur.n() > 0 && (int64(offsets[i+1]-offsets[i]) > room || uint64(degrees[i]) > edgeRoom) {
 			if err := w.cut(lo + uint32(i)); err != nil {
 				return err
 			}
@@ -434,11 +436,7 @@ func (w *CSRWriter) appendRange(lo uint32, degrees, offsets []uint32, data []byt
 		}
 		// sum covers the whole range: usable when the range goes to one shard
 		whole := hasSum && i == 0 && j == len(degrees)
-		var e uint64
-		for _, d := range degrees[i:j] {
-			e += uint64(d)
-		}
-		var ws []uint32
+		var ws []uint32 // e is the degrees' sum over [i, j)
 		if weights != nil {
 			ws, weights = weights[:e], weights[e:]
 		}
@@ -511,6 +509,10 @@ func isShardName(name string) bool {
 	}
 	return false
 }
+
+// shardEdgeLimit is the most neighbours the writer puts in one shard: DIRECTORY counts
+// 2^40 (maxShardEdges); tests lower it.
+var shardEdgeLimit uint64 = maxShardEdges
 
 // MaxShards bounds the shards of one direction: every shard is a file and a mapping for
 // every reader, and two directions at this bound stay within half of Linux's default

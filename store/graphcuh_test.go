@@ -1,0 +1,131 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGraphCuhDirectory compiles graph.cuh's directory decoder (struct Shard, dirField,
+// shardDegree, shardList) as host C++, with the CUDA qualifiers defined away, and holds
+// its degree and list start of every vertex of random shards to the Go reader's: the
+// device decoder checked on a machine without a GPU. It needs g++.
+func TestGraphCuhDirectory(t *testing.T) {
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++")
+	}
+	src, err := os.ReadFile("graph.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	cut := func(from, to string) string {
+		a, b := strings.Index(s, from), strings.Index(s, to)
+		if a < 0 || b < a {
+			t.Fatalf("graph.cuh: no %q before %q", from, to)
+		}
+		return s[a:b]
+	}
+	block := cut("struct Shard {", "static_assert(sizeof(Shard)") + cut("#define DIR_GROUP_SHIFT", "// findShard returns")
+	if !strings.Contains(block, "shardList") || !strings.Contains(block, "shardDegree") {
+		t.Fatal("graph.cuh: shardList and shardDegree are no longer between DIR_GROUP_SHIFT and findShard")
+	}
+	dir := t.TempDir()
+	harness := `#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct uint4 { uint32_t x, y, z, w; };
+#define __device__
+#define __forceinline__ inline
+template <class T> static inline T __ldg(const T *p) { return *p; }
+` + block + `
+// usage: check DIRECTORY_FILE N: prints "degree start" per vertex
+int main(int argc, char **argv) {
+	FILE *f = fopen(argv[1], "rb");
+	uint32_t n = (uint32_t)atol(argv[2]);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *d = (uint8_t *)aligned_alloc(16, (len + 15) / 16 * 16);
+	if (fread(d, 1, len, f) != (size_t)len) return 2;
+	uint64_t ng = (n + 63) / 64;
+	Shard s;
+	s.adj = 0;
+	s.dir = (const uint4 *)d;
+	s.bits = (const unsigned long long *)(d + 16 * (ng + 1));
+	s.lo = 0;
+	s.n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t st, deg = shardList(&s, i, &st);
+		printf("%u %u %u\n", deg, shardDegree(&s, i), st);
+	}
+	return 0;
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "check.cc"), []byte(harness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "check")
+	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, filepath.Join(dir, "check.cc")).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	seed := rand.Int63()
+	r := rand.New(rand.NewSource(seed))
+	for iter := 0; iter < 4; iter++ {
+		n := uint32(1 + r.Intn(5000))
+		lists := map[uint32][]uint32{}
+		mesh := n / 3 // vertices [mesh, 2*mesh) have 3 or 4 neighbours: groups with dmin > 0
+		for v := uint32(0); v < n; v++ {
+			switch k := r.Intn(20); {
+			case v >= mesh && v < 2*mesh:
+				for len(lists[v]) < 3+r.Intn(2) {
+					lists[v] = randomList(r, n, 4)
+				}
+			case k < 5:
+			case k < 19:
+				lists[v] = randomList(r, n, r.Intn(10))
+			default:
+				lists[v] = randomList(r, n, r.Intn(4000))
+			}
+		}
+		g := filepath.Join(dir, fmt.Sprintf("g%d.ooc", iter))
+		if err := (fixtureSpec{name: "g", n: n, out: lists, keepDups: true, shardBytes: int64(1 + r.Intn(1<<16))}).write(g); err != nil {
+			t.Fatal(err)
+		}
+		gr, err := Open(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, sh := range gr.Out().Shards {
+			file := filepath.Join(dir, fmt.Sprintf("dir-%d-%d", iter, k))
+			if err := os.WriteFile(file, sh.DirectoryBytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := exec.Command(bin, file, fmt.Sprint(sh.N)).Output()
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, file, err)
+			}
+			var want bytes.Buffer
+			for i := uint32(0); i < sh.N; i++ {
+				fmt.Fprintf(&want, "%d %d %d\n", sh.DegreeAt(i), sh.DegreeAt(i), sh.ListOffset(i))
+			}
+			if !bytes.Equal(got, want.Bytes()) {
+				gl, wl := strings.Split(string(got), "\n"), strings.Split(want.String(), "\n")
+				for i := range min(len(gl), len(wl)) {
+					if gl[i] != wl[i] {
+						t.Fatalf("seed %d: shard %d vertex %d: graph.cuh says %q (degree, degree, start), Go %q", seed, k, sh.Lo+uint32(i), gl[i], wl[i])
+					}
+				}
+				t.Fatalf("seed %d: shard %d: graph.cuh gives %d lines, Go %d", seed, k, len(gl), len(wl))
+			}
+		}
+		gr.Close()
+	}
+}
