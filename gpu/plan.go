@@ -254,7 +254,7 @@ func (p *Plan) String() string {
 	}
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
 	for _, s := range p.Shards {
-		fmt.Fprintf(&b, "  %s shard %d [%d,%d): index %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
+		fmt.Fprintf(&b, "  %s shard %d [%d,%d): directory %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
 			bytesize.Format(s.Directory), s.IndexAt, bytesize.Format(s.Adj), s.AdjAt)
 	}
 	return b.String()
