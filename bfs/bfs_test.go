@@ -353,7 +353,7 @@ func TestDecodeMalformed(t *testing.T) {
 			list[r.IntN(len(list))] |= 0x80
 		}
 		nv := uint32(600)
-		u, _, st := scanFrontier(list, 5, uint32(len(nbrs)), nv, front)
+		u, _, st := scanFrontier(list, 5, uint32(len(nbrs)), nv, front, new([store.BlockSize]uint32))
 		if st == found && u >= nv {
 			t.Fatalf("trial %d: found %d >= %d", trial, u, nv)
 		}

@@ -31,7 +31,7 @@ func FuzzScanFrontier(f *testing.F) {
 		// words there); give it such a tail, of the fuzzed byte.
 		tail := bytes.Repeat([]byte{pad}, 8)
 		list = append(slices.Clip(list), tail...)[:len(list)]
-		u, checked, st := scanFrontier(list, v, d, nv, front)
+		u, checked, st := scanFrontier(list, v, d, nv, front, new([store.BlockSize]uint32))
 		if st == found && (u >= nv || front[u>>6]&(1<<(u&63)) == 0) {
 			t.Fatalf("scanFrontier found %d, not in the frontier", u)
 		}

@@ -205,6 +205,9 @@ func checkCodec(t *testing.T, v uint32, nbrs []uint32, nv uint32) {
 				t.Fatal(err)
 			}
 			c := BlockLen(d, k)
+			if x, ok := FirstNeighbour(v, list, pos, c, nv); !ok || x != nbrs[k*BlockSize] {
+				t.Fatalf("v=%d %v: block %d FirstNeighbour = %d, %v", v, nbrs, k, x, ok)
+			}
 			for _, n := range []uint32{1, min(c, 3), c} {
 				dst := make([]uint32, n)
 				if _, ok := DecodeBlock(dst, v, list, pos, c, nv); !ok || !slices.Equal(dst, nbrs[k*BlockSize:k*BlockSize+n]) {

@@ -307,3 +307,12 @@ func (it *ListIter) Value() uint32 { return it.buf[it.i] }
 // Err reports a malformed list. It is meaningful once Next has returned false; a caller
 // that stops early has checked only the bytes it read.
 func (it *ListIter) Err() error { return it.err }
+
+// FirstNeighbour decodes only the first neighbour of the block of c neighbours at
+// list[pos] of v's list, for scans that usually stop there (bottom-up BFS); false means
+// malformed bytes or a neighbour outside [0, nv).
+func FirstNeighbour(v uint32, list []byte, pos int, c, nv uint32) (uint32, bool) {
+	x, p := FastUvarint(list, pos)
+	f := int64(v) + Unzigzag(x>>min(c/PackedMin, 1)) // the mode bit from PackedMin on
+	return uint32(f), p >= 0 && uint64(f) < uint64(nv)
+}
