@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Times ooc's CPU BFS and CC beside GAPBS's on the same graphs and sources, interleaved.
+
+Usage: scripts/cpu-vs-gapbs.py ROUNDS GRAPH[,GRAPH...] OOC[,OOC...] [bfs,cc]
+
+DATA (default .work/data) holds, per GRAPH, GRAPH.sg (GAPBS's converter) and one ooc graph
+directory per binary: GRAPH.ooc, or GRAPH.SUFFIX.ooc where the binary's name (in BIN,
+default bin) is OOC and SUFFIX is set as OOC=SUFFIX (e.g. ooc-new=v5); a graph stored in
+another order shares the .sg (link kron22deg.sg to kron22.sg). GAPBS's bfs and cc
+are BIN/bfs and BIN/cc (../shared/peers/gapbs). The 8 sources are those `ooc bfs
+--sources 8 --seed 1` picks with the first binary. Each time is one process: ooc's
+Result.Seconds (--json) against GAPBS's Trial Time (-n 1), 2 threads each,
+OMP_WAIT_POLICY=passive. Per round: every source with each binary and GAPBS back to back,
+then three times CC with each. Prints the medians and their ratios to GAPBS per graph, and
+writes every time to cpu-vs-gapbs-PID.json. docs/log-2026-11-24.md, section 19, used it.
+"""
+import json, os, re, subprocess, sys, statistics as st
+
+D = os.environ.get('DATA', '.work/data')
+B = os.environ.get('BIN', 'bin')
+env = dict(os.environ, OMP_NUM_THREADS='2', OMP_WAIT_POLICY='passive')
+rounds, graphs = int(sys.argv[1]), sys.argv[2].split(',')
+bins, suffix = [], {}
+for spec in sys.argv[3].split(','):
+    name, _, sfx = spec.partition('=')
+    bins.append(name)
+    suffix[name] = '.' + sfx if sfx else ''
+algos = sys.argv[4].split(',') if len(sys.argv) > 4 else ['bfs', 'cc']
+
+
+def ooc(b, args, g):
+    path = f'{D}/{g}{suffix[b]}.ooc'
+    out = subprocess.run([f'{B}/{b}'] + args + ['--backend', 'cpu', '--workers', '2', '--json', path],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def gapbs(prog, args, g):
+    out = subprocess.run([f'{B}/{prog}', '-f', f'{D}/{g}.sg', '-n', '1'] + args,
+                         capture_output=True, text=True, env=env, check=True).stdout
+    return float(re.search(r'Trial Time:\s+([0-9.]+)', out).group(1))
+
+
+res = {}
+for g in graphs:
+    srcs = [r['source'] for r in ooc(bins[0], ['bfs', '--sources', '8', '--seed', '1'], g)['runs']]
+    t = {(a, k): [] for a in algos for k in bins + ['gapbs']}
+    for _ in range(rounds):
+        if 'bfs' in algos:
+            for s in srcs:
+                for b in bins:
+                    t['bfs', b].append(ooc(b, ['bfs', '--src', str(s)], g)['seconds'])
+                t['bfs', 'gapbs'].append(gapbs('bfs', ['-r', str(s)], g))
+        if 'cc' in algos:
+            for _ in range(3):
+                for b in bins:
+                    t['cc', b].append(ooc(b, ['cc'], g)['seconds'])
+                t['cc', 'gapbs'].append(gapbs('cc', [], g))
+    line = [g]
+    for a in algos:
+        gm = st.median(t[a, 'gapbs'])
+        line.append(f'{a}: gapbs {gm*1e3:.3f} ms ' + ' '.join(
+            f'{b} {st.median(t[a, b])*1e3:.3f} ms ({st.median(t[a, b])/gm:.2f})' for b in bins))
+    print(' | '.join(line), flush=True)
+    res[g] = {f'{a}/{k}': v for (a, k), v in t.items()}
+json.dump(res, open(f'cpu-vs-gapbs-{os.getpid()}.json', 'w'))
