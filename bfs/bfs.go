@@ -3,6 +3,7 @@ package bfs
 import (
 	"fmt"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,9 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	t0 := time.Now()
 	b.init()
 	err := b.run(src, opt.Alpha, opt.Beta, opt.StrictSwitch)
+	if err == nil {
+		b.fillLevels()
+	}
 	secs := time.Since(t0).Seconds()
 	if err != nil {
 		return nil, err
@@ -81,9 +85,10 @@ type bfs struct {
 	head, tail int
 	qtail      atomic.Int64 // where workers append the next frontier
 
-	front, next []uint64 // bitmaps for bottom-up levels
-	serial      bool     // the level runs on the calling goroutine alone (topDown)
-	pieces      []piece  // parts of long lists left for the second top-down pass
+	front, next []uint64  // bitmaps for bottom-up levels
+	serial      bool      // the level runs on the calling goroutine alone (topDown)
+	pieces      []piece   // parts of long lists left for the second top-down pass
+	found       []segment // the queue's top-down discoveries, level by level
 	piecesMu    sync.Mutex
 	ws          []workerState
 	stats       []LevelStat
@@ -194,6 +199,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 			return b.err
 		}
 		unvisited -= uint64(b.tail - b.head)
+		b.found = append(b.found, segment{b.head, b.tail, depth + 1})
 		scout, edges = int64(s), s
 		depth++
 	}
@@ -222,4 +228,32 @@ func summarize(a store.Adjacency, r *Result) {
 	if !a.Directed() {
 		r.EdgesTraversed /= 2
 	}
+}
+
+// segment is the part [lo, hi) of the queue that a top-down level discovered, at level.
+type segment struct {
+	lo, hi int
+	level  uint32
+}
+
+// fillLevels writes the level of every vertex that a top-down level discovered, from the
+// queue. Claims write only the parent: a store per discovered vertex to another random
+// line, behind the claim's compare-and-swap, cost more there than in this pass of plain
+// stores after the search. Bottom-up levels write levels as they visit, in vertex order.
+func (b *bfs) fillLevels() {
+	segs := b.found
+	if len(segs) == 0 {
+		return
+	}
+	lo0 := segs[0].lo
+	parallel.For(b.workers, segs[len(segs)-1].hi-lo0, 1<<14, func(_, lo, hi int) {
+		lo, hi = lo+lo0, hi+lo0
+		i := sort.Search(len(segs), func(i int) bool { return segs[i].hi > lo })
+		for ; i < len(segs) && segs[i].lo < hi; i++ {
+			l := segs[i].level
+			for _, v := range b.queue[max(lo, segs[i].lo):min(hi, segs[i].hi)] {
+				b.level[v] = l
+			}
+		}
+	})
 }

@@ -163,7 +163,6 @@ func (b *bfs) claim(ws *workerState, v, u, depth uint32) {
 	} else if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
 		return
 	}
-	b.level[v] = depth + 1
 	ws.scout += uint64(b.outDegree(ws, v))
 	ws.out = append(ws.out, v)
 	if len(ws.out) >= flushAt {
