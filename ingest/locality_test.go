@@ -293,3 +293,21 @@ func sameAsInputOrder(t *testing.T, edges []parse.Edge, opt Options) *store.Mani
 	}
 	return m
 }
+
+// TestChooseByEstimate: the automatic order's rule on made-up estimates.
+func TestChooseByEstimate(t *testing.T) {
+	for _, c := range []struct {
+		e    OrderEstimate
+		want string
+	}{
+		{OrderEstimate{InputBytes: 100, DegreeBytes: 100, BFSBytes: 100, BallLevels: 20}, store.OrderInput}, // a tie keeps the file's order
+		{OrderEstimate{InputBytes: 100, DegreeBytes: 99, BFSBytes: 120, BallLevels: 20}, store.OrderDegree},
+		{OrderEstimate{InputBytes: 100, DegreeBytes: 120, BFSBytes: 80, BallLevels: 20}, store.OrderBFS},
+		{OrderEstimate{InputBytes: 100, DegreeBytes: 120, BFSBytes: 80, BFSSkipped: "x", BallLevels: 20}, store.OrderInput},
+		{OrderEstimate{InputBytes: 100, DegreeBytes: 104, BFSSkipped: "x", BallLevels: 3}, store.OrderInput}, // size alone, without locality too
+	} {
+		if got := chooseByEstimate(&c.e); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.e, got, c.want)
+		}
+	}
+}

@@ -85,12 +85,13 @@ gaps in their lists and searches read nearby memory. It builds the graph in the 
 order, numbers the vertices from its lists (13 bytes a vertex within half of --mem) and
 builds the graph again from them. A directed graph is numbered by its undirected view.
 --order auto (the default) builds the graph in the file's order, estimates each order's
-size from the complete lists of 1 vertex in R (R as large as needed for at most 1M
+size from the complete lists of 1 vertex in R (R as large as needed for at most 256K
 entries, or --mem/256), counting ids.bin, and keeps the smallest, the file's order on a
-tie; it computes the BFS order only when searches from 8 sampled vertices need 8 levels
-or more to reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker
-and social graphs) and the file's order is larger than lists of consecutive ids would
-be. Keeping the file's order costs the sample, not a second ingest; another order builds
+tie. A graph has locality when searches from 8 sampled vertices need 8 levels or more to
+reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker and
+social graphs): only then is the BFS order computed, and only when the file's order is
+larger than lists of consecutive ids would be. Size alone decides: measured, the
+smaller order was also as fast to search or faster. Keeping the file's order costs the sample, not a second ingest; another order builds
 the graph again from the first one's lists. The summary (-v) says what it estimated.
 With degree or bfs, ids.bin (4 bytes a vertex) maps the numbers back and every id a
 command reads or prints is still the file's own.
