@@ -92,9 +92,9 @@ const autoRule = "the smallest wins, the file's order on a tie"
 // chooseByEstimate is the automatic order's rule: the order of the smallest estimate
 // (ids.bin counted), the file's order on a tie, since keeping it costs nothing more.
 // Size alone decides because, measured (docs/log-2026-11-24.md, "vertex orders"), the
-// smaller order was also the faster to search or as fast: on kron22 the degree and the
-// BFS order (BFS 2.3x, CC 2.1x less CPU than the file's order), on a permuted grid the BFS
-// order (BFS 5x, CC 4x). The degree order within 5% of the smallest was tried as a speed
+// much faster orders were also the smaller: on kron22 the degree and the BFS order (BFS
+// 2.2-2.4x, CC 2.0-2.1x less CPU than the file's order), on a permuted grid the BFS order
+// (BFS 4.6x, CC 3.7x). The degree order within 5% of the smallest was tried as a speed
 // rule for graphs without locality and dropped: on urand22, 4% larger, its BFS and CC
 // took the same CPU time as the file's order's, within 5%.
 func chooseByEstimate(e *OrderEstimate) string {

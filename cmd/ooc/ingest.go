@@ -90,8 +90,8 @@ entries, or --mem/256), counting ids.bin, and keeps the smallest, the file's ord
 tie. A graph has locality when searches from 8 sampled vertices need 8 levels or more to
 reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker and
 social graphs): only then is the BFS order computed, and only when the file's own
-numbering shows none (its lists take 80% or more of what they take numbered at random). Size alone decides: measured, the
-smaller order was also as fast to search or faster. Keeping the file's order costs the sample, not a second ingest; another order builds
+numbering shows none (its lists take 80% or more of what they take numbered at random). Size alone decides: measured, the orders
+that search much faster were also the smaller. Keeping the file's order costs the sample, not a second ingest; another order builds
 the graph again from the first one's lists. The summary (-v) says what it estimated.
 With degree or bfs, ids.bin (4 bytes a vertex) maps the numbers back and every id a
 command reads or prints is still the file's own.
