@@ -215,14 +215,16 @@ func relabelMemFor(n int64) int64 {
 }
 
 // mappedMem is how much of a graph built in the file's order (reorder.go) may stay
-// mapped in the resident set while the BFS order and the second pass read its lists: a
-// quarter of the long-lived memory (pager). The numbering's arrays take at most half
-// (orderMem) and the first pass's buffers are gone by then.
-func (p *pipeline) mappedMem() int64 { return p.live() / 4 }
+// mapped in the resident set while the BFS order and the second pass read its lists: an
+// eighth of the long-lived memory (pager). The numbering's arrays take at most half
+// (orderMem), the order sample and its encoding a sixteenth of the budget, and the first
+// pass's buffers are gone by then.
+func (p *pipeline) mappedMem() int64 { return p.live() / 8 }
 
-// sampleEntries is the size of the automatic order's sample: at most a sixteenth of the
-// budget (16 bytes an entry), at least 16K entries, at most sampleCap.
-func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/256, 1<<14))) }
+// sampleEntries is the size of the automatic order's sample: with its encoding (16 bytes
+// an entry held, 16 more while one order's keys are sorted) at most a sixteenth of the
+// budget, at least 16K entries, at most sampleCap.
+func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/512, 1<<14))) }
 
 // gpuStagingMem is what the GPU ingest's pinned staging buffers may take: a quarter of
 // the long-lived memory.

@@ -28,7 +28,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 		keep.est = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
 		return keep, nil
 	}
-	s, err := sampleLists(adj, cmp.Or(opt.sampleCap, bp.sampleEntries()))
+	s, err := sampleLists(adj, cmp.Or(opt.sampleCap, bp.sampleEntries()), pg)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 	wg.Go(func() {
 		est.InputBytes, floor = s.bytes(nil), s.floorBytes()+ids
 		random = s.randomBytes(n)
-		est.BallLevels, perr = ballLevels(adj)
+		est.BallLevels, perr = ballLevels(adj, pg)
 	})
 	perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
 	est.DegreeBytes = s.bytes(perm) + ids
@@ -130,7 +130,7 @@ type listsSample struct {
 	out, in []parse.Edge // U the list's vertex, V a neighbour
 }
 
-func sampleLists(adj store.Adjacency, cap int) (*listsSample, error) {
+func sampleLists(adj store.Adjacency, cap int, pg *pager) (*listsSample, error) {
 	s := &listsSample{rate: 1}
 	for adj.NumEdges()/s.rate > uint64(max(cap, 1)) {
 		s.rate *= 2
@@ -149,6 +149,7 @@ func sampleLists(adj store.Adjacency, cap int) (*listsSample, error) {
 			if buf, err = adj.List(store.Direction(d), v, math.MaxUint32, buf); err != nil {
 				return nil, err
 			}
+			pg.add(pageBytes + listBytes*int64(len(buf)))
 			for _, u := range buf {
 				*list = append(*list, parse.Edge{U: uint64(v), V: uint64(u)})
 			}
@@ -221,7 +222,7 @@ const (
 
 // ballLevels is the median number of levels a search from each probe seed takes to reach
 // probeBall vertices (or its whole component).
-func ballLevels(adj store.Adjacency) (int, error) {
+func ballLevels(adj store.Adjacency, pg *pager) (int, error) {
 	n := adj.NumVertices()
 	var levels []int
 	var buf []uint32
@@ -242,6 +243,7 @@ func ballLevels(adj store.Adjacency) (int, error) {
 					if buf, err = adj.List(store.Direction(d), u, probeBall, buf); err != nil {
 						return 0, err
 					}
+					pg.add(pageBytes + listBytes*int64(len(buf)))
 					for _, v := range buf {
 						if !seen[v] && len(seen) < probeBall {
 							seen[v] = true

@@ -86,7 +86,7 @@ order, numbers the vertices from its lists (13 bytes a vertex within half of --m
 builds the graph again from them. A directed graph is numbered by its undirected view.
 --order auto (the default) builds the graph in the file's order, estimates each order's
 size from the complete lists of 1 vertex in R (R as large as needed for at most 256K
-entries, or --mem/256), counting ids.bin, and keeps the smallest, the file's order on a
+entries, or --mem/512), counting ids.bin, and keeps the smallest, the file's order on a
 tie. A graph has locality when searches from 8 sampled vertices need 8 levels or more to
 reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker and
 social graphs): only then is the BFS order computed, and only when the file's own
