@@ -22,11 +22,10 @@ import (
 // automatic order decides between the passes: when it keeps the file's order the first
 // graph is the result, and the choice cost one read of its lists, not a second ingest.
 //
-// Where the first graph lies: for --order bfs inside the new graph's temporary directory,
-// so that a failure or a kill leaves nothing behind (the next ingest to the destination
-// removes the directory); for --order auto at the destination itself, which it then
-// replaces when another order wins: a kill during the second pass leaves the complete
-// graph in the file's order there.
+// The first graph lies inside the new graph's temporary directory, so that a failure or
+// a kill leaves nothing behind (the next ingest to the destination removes the directory)
+// and the destination holds the graph of the order asked for or what it held before. When
+// the file's order is kept, the first graph's files are published as they are.
 
 // reordered says whether an ingest takes the two passes: the BFS order, and the
 // automatic order unless --backend gpu (whose ingest compares the exact sizes of the
@@ -114,15 +113,12 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	start := time.Now()
 	a := opt
 	a.Order, a.noSummary = store.OrderInput, true
-	var pb *pipeline
-	if opt.Order == store.OrderBFS {
-		var err error
-		if pb, err = newRebuild(opt); err != nil {
-			return nil, err
-		}
-		defer pb.close()
-		a.Dest, a.Force = filepath.Join(pb.b.TempDir(), "input.ooc"), false
+	pb, err := newRebuild(opt)
+	if err != nil {
+		return nil, err
 	}
+	defer pb.close()
+	a.Dest, a.Force = filepath.Join(pb.b.TempDir(), "input.ooc"), false
 	repA, err := first(a)
 	if err != nil {
 		return nil, err
@@ -144,6 +140,12 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	order := Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: g.NumEdges()}
 	if ch.order == store.OrderInput {
 		g.Close()
+		// the first graph is the result: published as it is, in the spills' place
+		pb.closeSpills()
+		if err := pb.b.PublishFrom(a.Dest); err != nil {
+			return nil, err
+		}
+		pb.committed = true
 		repA.Order, repA.Phases = ch.est, append(repA.Phases, order)
 		repA.Seconds, repA.PeakRSS = time.Since(start).Seconds(), PeakRSS()
 		if opt.Log != nil {
@@ -151,20 +153,8 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 		}
 		return repA, nil
 	}
-	if pb == nil {
-		b := opt
-		b.Force = true // the first pass's graph, which this one replaces
-		if pb, err = newRebuild(b); err != nil {
-			g.Close()
-			return nil, err
-		}
-		defer pb.close()
-	}
-	r := &rebuildFrom{g: g, first: repA.Manifest, order: ch.order}
+	r := &rebuildFrom{g: g, first: repA.Manifest, order: ch.order, dir: a.Dest}
 	defer r.close()
-	if a.Dest != opt.Dest {
-		r.dir = a.Dest
-	}
 	rep, err := pb.renumber(r, ch.perm, ch.inv, repA.Compress)
 	if err != nil {
 		return nil, err

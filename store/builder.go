@@ -320,6 +320,47 @@ func (b *Builder) commit(m *Manifest) error {
 // opening the destination meanwhile find the old graph or the new one, never none;
 // elsewhere it is renamed away first. The old graph is then removed: readers that
 // opened it keep their mappings, and Open retries when the graph changed under it.
+// PublishFrom publishes as b's graph the graph that another Builder committed at dir, a
+// directory inside b's temporary directory (TempDir), its bytes unchanged: its files move
+// up into the temporary directory, which is published as Commit publishes it. b's writers
+// must have written nothing, and nothing else may lie in the temporary directory.
+func (b *Builder) PublishFrom(dir string) error {
+	if b.done {
+		return errors.New("store: PublishFrom after Commit or Abort")
+	}
+	err := b.adopt(dir)
+	if err == nil {
+		err = b.publish()
+	}
+	if err != nil {
+		b.Abort()
+		return err
+	}
+	b.done = true
+	b.unlock()
+	return nil
+}
+
+// adopt moves the files of the graph at dir into b's temporary directory.
+func (b *Builder) adopt(dir string) error {
+	if filepath.Dir(filepath.Clean(dir)) != filepath.Clean(b.tmp) {
+		return fmt.Errorf("store: %s does not lie in %s", dir, b.tmp)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(b.tmp, e.Name())); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if err := os.Remove(dir); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return syncDir(b.tmp)
+}
+
 func (b *Builder) publish() error {
 	if _, err := os.Lstat(b.dest); err == nil {
 		if exchange(b.tmp, b.dest) == nil {
