@@ -131,6 +131,9 @@ func Sum(items []Item) int64 {
 // adjacency does not fit.
 const FirstK = 2
 
+// ceilMiB is n bytes in MiB, rounded up.
+func ceilMiB(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
+
 // ErrStateTooBig is wrapped when the budget cannot hold even the per-vertex state.
 var ErrStateTooBig = fmt.Errorf("device budget too small for the per-vertex state")
 
@@ -141,8 +144,10 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	p := &Plan{Budget: budget, Vertices: n, Work: Sum(work), State: append(slices.Clip(work), TableItem(len(shards)))}
 	need := Sum(p.State)
 	if need > budget {
-		return nil, fmt.Errorf("stream: %d vertices need %s of device memory for their BFS/CC state, more than the budget of %s (a --vram of at least %s would run, with the whole graph pinned in host memory): %w",
-			n, bytesize.Format(need), bytesize.Format(budget), bytesize.Format(need+need/64+(1<<20)), ErrStateTooBig)
+		// Whole MiB, rounded up: rounded to a tenth of a GiB, the need and the budget can
+		// print alike, and the suggestion must be a --vram that runs.
+		return nil, fmt.Errorf("stream: %d vertices need %d MiB of device memory for their BFS/CC state, more than the budget of %d MiB (--vram %dMiB or more would run, with the whole graph pinned in host memory): %w",
+			n, ceilMiB(need), budget>>20, ceilMiB(need+need/64+(1<<20)), ErrStateTooBig)
 	}
 	left := budget - need
 	p.DeviceUse = need

@@ -2,6 +2,8 @@ package gpu
 
 import (
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,8 +80,14 @@ func TestPlanStateTooBig(t *testing.T) {
 	if !errors.Is(err, ErrStateTooBig) {
 		t.Fatalf("got %v", err)
 	}
-	if !strings.Contains(err.Error(), "at least") {
-		t.Errorf("error does not say what budget would run: %v", err)
+	m := regexp.MustCompile(`--vram (\d+)MiB or more would run`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("error does not say what budget would run: %v", err)
+	}
+	// The suggestion is a budget that runs.
+	mib, _ := strconv.ParseInt(m[1], 10, 64)
+	if _, err := Make(1<<26, shards(1, 1<<26, 1<<30), mib<<20, work(1<<26, shards(1, 1<<26, 1<<30))); err != nil {
+		t.Errorf("the suggested --vram %dMiB: %v", mib, err)
 	}
 }
 
