@@ -176,20 +176,17 @@ func scanFrontier(list []byte, v, d, nv uint32, front []uint64, buf *[store.Bloc
 }
 
 // scanBlock is scanFrontier past the first neighbour of the block of c at *pos, which it
-// moves to the next block, decoding the whole block into buf (decoding growing prefixes
-// first measured slower: a packed block's neighbours cost about a nanosecond each); n is
-// the neighbours it checked.
+// moves to the next block when no neighbour is in front; n is the neighbours it checked
+// past the first. store.FindInBlock stops at the first neighbour in front, so the rest of
+// the block is not decoded (it checks the first neighbour again: a cached bit).
 func scanBlock(list []byte, pos *int, v, c, nv uint32, front []uint64, buf *[store.BlockSize]uint32) (u, n uint32, status int) {
-	next, ok := store.DecodeBlock(buf[:c], v, list, *pos, c, nv)
-	if !ok {
+	x, checked, next, st := store.FindInBlock(list, *pos, v, c, nv, front, buf)
+	switch st {
+	case store.Found:
+		return x, checked - 1, found
+	case store.Malformed:
 		return 0, 0, malformed
 	}
-	for _, x := range buf[1:c] {
-		n++
-		if front[x>>6]&(1<<(x&63)) != 0 {
-			return x, n, found
-		}
-	}
 	*pos = next
-	return 0, n, notFound
+	return 0, c - 1, notFound
 }
