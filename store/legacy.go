@@ -7,34 +7,12 @@ import "encoding/binary"
 // from the list's vertex and the rest as varints of gaps, after an index of the blocks'
 // byte offsets. Only the upgrade path reads it; the engines read the current codec.
 
-// legacyUvarint decodes one LEB128 value from b at pos. It returns the value and the
-// position after it, or next < 0 when b ends inside the value or the value overflows
-// 64 bits.
-func legacyUvarint(b []byte, pos int) (x uint64, next int) {
-	var s uint
-	for i := pos; i < len(b); i++ {
-		c := b[i]
-		if c < 0x80 {
-			if s == 63 && c > 1 {
-				return 0, -1
-			}
-			return x | uint64(c)<<s, i + 1
-		}
-		x |= uint64(c&0x7f) << s
-		s += 7
-		if s > 63 {
-			return 0, -1
-		}
-	}
-	return 0, -1
-}
-
 // legacyDecodeList appends to dst the d neighbours of v encoded in list (exactly the
 // bytes of v's list) in the codec of versions 2 to 4. Every neighbour is checked against
 // nv, the vertex count, every block offset against the list, and the list must end
 // exactly after its last neighbour.
 func legacyDecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint32, error) {
-	nb := int((uint64(d) + BlockSize - 1) / BlockSize)
+	nb := int(NumBlocks(d))
 	pos := 0
 	if nb > 1 {
 		pos = 4 * (nb - 1)
@@ -47,11 +25,11 @@ func legacyDecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint
 		if k > 0 && int(binary.LittleEndian.Uint32(list[4*(k-1):])) != pos {
 			return dst, errList
 		}
-		x, next := legacyUvarint(list, pos)
+		x, next := Uvarint(list, pos)
 		if next < 0 {
 			return dst, errList
 		}
-		u := int64(v) + (int64(x>>1) ^ -int64(x&1))
+		u := int64(v) + Unzigzag(x)
 		if u < 0 || u >= int64(nv) {
 			return dst, errList
 		}
@@ -59,7 +37,7 @@ func legacyDecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint
 		dst = append(dst, uint32(cur))
 		pos = next
 		for j := uint32(1); j < min(left, BlockSize); j++ {
-			x, pos = legacyUvarint(list, pos)
+			x, pos = Uvarint(list, pos)
 			if pos < 0 || x >= uint64(nv) || cur+x >= uint64(nv) {
 				return dst, errList
 			}
