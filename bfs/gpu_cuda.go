@@ -29,12 +29,8 @@ type GPU struct {
 // NewGPU loads bfs.cu's kernels for searches on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	g := &GPU{dg: dg, hist: map[int][]int64{}}
-	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		var err error
-		g.mod, err = c.Load("bfs", Fatbin)
-		return err
-	})
-	if err != nil {
+	var err error
+	if g.mod, err = dg.LoadModule("bfs", Fatbin); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -42,11 +38,9 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 
 // Close unloads the kernels.
 func (g *GPU) Close() error {
-	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
-		err := c.Unload(g.mod)
-		g.mod = nil
-		return err
-	})
+	err := g.dg.UnloadModule(g.mod)
+	g.mod = nil
+	return err
 }
 
 type bfsRun struct {

@@ -273,3 +273,20 @@ func (dg *Graph) String() string {
 	return fmt.Sprintf("%s (compute %d.%d, %d SMs, %s)\n%s", dg.Dev.Name, dg.Dev.CC[0], dg.Dev.CC[1], dg.Dev.SMs,
 		bytesize.Format(dg.Dev.Total), dg.Plan)
 }
+
+// LoadModule loads an algorithm's kernels (the fatbin image, named name in errors) into
+// dg's device context, for runs on dg.
+func (dg *Graph) LoadModule(name string, image []byte) (*cuda.Module, error) {
+	var m *cuda.Module
+	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		var err error
+		m, err = c.Load(name, image)
+		return err
+	})
+	return m, err
+}
+
+// UnloadModule unloads a module that LoadModule returned.
+func (dg *Graph) UnloadModule(m *cuda.Module) error {
+	return dg.Dev.Do(func(c *cuda.Ctx) error { return c.Unload(m) })
+}

@@ -25,12 +25,8 @@ type GPU struct {
 // NewGPU loads kcore.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	g := &GPU{dg: dg}
-	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		var err error
-		g.mod, err = c.Load("kcore", Fatbin)
-		return err
-	})
-	if err != nil {
+	var err error
+	if g.mod, err = dg.LoadModule("kcore", Fatbin); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -38,11 +34,9 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 
 // Close unloads the kernels.
 func (g *GPU) Close() error {
-	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
-		err := c.Unload(g.mod)
-		g.mod = nil
-		return err
-	})
+	err := g.dg.UnloadModule(g.mod)
+	g.mod = nil
+	return err
 }
 
 // gpuRun is one run's device state and the host's view of it.

@@ -24,12 +24,8 @@ type GPU struct {
 // NewGPU loads pagerank.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	g := &GPU{dg: dg}
-	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		var err error
-		g.mod, err = c.Load("pagerank", Fatbin)
-		return err
-	})
-	if err != nil {
+	var err error
+	if g.mod, err = dg.LoadModule("pagerank", Fatbin); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -37,11 +33,9 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 
 // Close unloads the kernels.
 func (g *GPU) Close() error {
-	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
-		err := c.Unload(g.mod)
-		g.mod = nil
-		return err
-	})
+	err := g.dg.UnloadModule(g.mod)
+	g.mod = nil
+	return err
 }
 
 // Run is the package's Run on the device: the same model, stopping rule and float32

@@ -28,12 +28,8 @@ type GPU struct {
 // NewGPU loads sssp.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	g := &GPU{dg: dg}
-	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		var err error
-		g.mod, err = c.Load("sssp", Fatbin)
-		return err
-	})
-	if err != nil {
+	var err error
+	if g.mod, err = dg.LoadModule("sssp", Fatbin); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -41,11 +37,9 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 
 // Close unloads the kernels.
 func (g *GPU) Close() error {
-	return g.dg.Dev.Do(func(c *cuda.Ctx) error {
-		err := c.Unload(g.mod)
-		g.mod = nil
-		return err
-	})
+	err := g.dg.UnloadModule(g.mod)
+	g.mod = nil
+	return err
 }
 
 // Run computes the distances from src with the graph's stored weights, or with every
