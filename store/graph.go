@@ -46,14 +46,13 @@ type CSR struct {
 
 // Open opens the graph directory dir. A graph replaced while it is being opened (ingest
 // --force publishes a new directory under the same name) is opened again, up to a few
-// times, so that the result is the old graph or the new one, never a mix: the directory
-// at dir must be the same before and after all its files were opened.
+// times, so that the result is the old graph or the new one, never a mix: every file is
+// opened relative to one open handle on the directory, and the directory at dir must
+// still be that one after all its files were opened.
 func Open(dir string) (*Graph, error) {
 	for attempt := 0; ; attempt++ {
-		before, err1 := os.Stat(dir)
-		g, err := open(dir)
-		after, err2 := os.Stat(dir)
-		if err1 == nil && err2 == nil && os.SameFile(before, after) || attempt == 8 {
+		g, same, err := openOnce(dir)
+		if same || attempt == 8 {
 			return g, err
 		}
 		if g != nil {
@@ -62,28 +61,67 @@ func Open(dir string) (*Graph, error) {
 	}
 }
 
-func open(dir string) (*Graph, error) {
-	m, err := ReadManifest(dir)
+// openOnce opens the graph at dir and reports whether dir still names the directory
+// its files came from. The open handle keeps that directory's inode alive, so a
+// directory published under the name meanwhile cannot carry the same inode number.
+func openOnce(dir string) (g *Graph, same bool, err error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		// No directory to hold: open by name, for the errors that say what dir is.
+		g, err := open(graphDir{path: dir})
+		return g, true, err
+	}
+	defer root.Close()
+	before, err1 := root.Stat(".")
+	g, err = open(graphDir{path: dir, root: root})
+	after, err2 := os.Stat(dir)
+	return g, err1 == nil && err2 == nil && os.SameFile(before, after), err
+}
+
+// testHookManifestRead, when set by a test, runs between reading a graph's manifest and
+// opening its shards.
+var testHookManifestRead func()
+
+// graphDir opens the files of one graph directory: through root when it is set, so that
+// all of them come from the directory root was opened on, else by joining path.
+type graphDir struct {
+	path string
+	root *os.Root
+}
+
+func (d graphDir) open(name string) (*os.File, error) {
+	if d.root != nil {
+		return d.root.Open(name)
+	}
+	return os.Open(filepath.Join(d.path, name))
+}
+
+func open(d graphDir) (*Graph, error) {
+	dir := d.path
+	m, err := readManifest(d)
 	if err != nil {
 		return nil, err
+	}
+	if testHookManifestRead != nil {
+		testHookManifestRead()
 	}
 	if m.FormatVersion != Version {
 		return nil, &OldVersionError{Dir: dir, Version: m.FormatVersion}
 	}
 	g := &Graph{Dir: dir, M: m}
-	if g.out, err = openCSR(dir, Out, m.Out, m); err != nil {
+	if g.out, err = openCSR(d, Out, m.Out, m); err != nil {
 		g.Close()
 		return nil, err
 	}
 	g.in = g.out
 	if m.Directed {
-		if g.in, err = openCSR(dir, In, m.In, m); err != nil {
+		if g.in, err = openCSR(d, In, m.In, m); err != nil {
 			g.Close()
 			return nil, err
 		}
 	}
 	if m.IDs != nil {
-		if err := g.openIDs(); err != nil {
+		if err := g.openIDs(d); err != nil {
 			g.Close()
 			return nil, err
 		}
@@ -91,11 +129,11 @@ func open(dir string) (*Graph, error) {
 	return g, nil
 }
 
-func openCSR(dir string, d Direction, infos []ShardInfo, m *Manifest) (*CSR, error) {
+func openCSR(gd graphDir, d Direction, infos []ShardInfo, m *Manifest) (*CSR, error) {
 	c := &CSR{Dir: d, N: m.Vertices, Edges: m.Edges}
 	for _, info := range infos {
-		path := filepath.Join(dir, info.File)
-		s, err := openShard(path, m.Vertices)
+		path := filepath.Join(gd.path, info.File)
+		s, err := openShardIn(gd, info.File, m.Vertices)
 		if err != nil {
 			c.close()
 			return nil, err
@@ -231,12 +269,12 @@ const (
 // IDsFileBytes is the size of an ids.bin of n ids of width bytes (FORMAT.md).
 func IDsFileBytes(n int64, width int) int64 { return idsHeader + int64(width)*n + 4 + 8 }
 
-func (g *Graph) openIDs() error {
+func (g *Graph) openIDs(d graphDir) error {
 	path := filepath.Join(g.Dir, g.M.IDs.File)
 	if g.M.IDs.File != idsFile {
 		return corrupt(filepath.Join(g.Dir, ManifestName), -1, "ids file %q, expected %s", g.M.IDs.File, idsFile)
 	}
-	f, err := os.Open(path)
+	f, err := d.open(g.M.IDs.File)
 	if errors.Is(err, fs.ErrNotExist) {
 		return corrupt(path, -1, "ids file listed in the manifest is missing")
 	}

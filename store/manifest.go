@@ -190,9 +190,12 @@ func (m *Manifest) validate(path string) error {
 }
 
 // ReadManifest reads and checks dir/manifest.json.
-func ReadManifest(dir string) (*Manifest, error) {
+func ReadManifest(dir string) (*Manifest, error) { return readManifest(graphDir{path: dir}) }
+
+func readManifest(d graphDir) (*Manifest, error) {
+	dir := d.path
 	path := filepath.Join(dir, ManifestName)
-	f, err := os.Open(path)
+	f, err := d.open(ManifestName)
 	if err != nil {
 		st, serr := os.Stat(dir)
 		switch {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"unsafe"
@@ -339,10 +339,11 @@ func (s *Shard) CheckDirectory() error {
 	return s.checkDirectory()
 }
 
-// openShard maps a shard file and checks its structure (not its section checksums: see
-// Check), including that offsets are monotone and end at the ADJ length.
-func openShard(path string, nv uint32) (*Shard, error) {
-	f, err := os.Open(path)
+// openShardIn maps the shard file name in d and checks its structure (not its section
+// checksums: see Check), including that offsets are monotone and end at the ADJ length.
+func openShardIn(d graphDir, name string, nv uint32) (*Shard, error) {
+	path := filepath.Join(d.path, name)
+	f, err := d.open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The manifest lists it, so the graph is damaged, not merely absent.
 		return nil, corrupt(path, -1, "shard file listed in the manifest is missing")

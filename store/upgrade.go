@@ -105,7 +105,7 @@ func openLegacy(dir string) (*legacyGraph, error) {
 	}
 	if m.IDs != nil {
 		g.ids = &Graph{Dir: dir, M: m}
-		if err := g.ids.openIDs(); err != nil {
+		if err := g.ids.openIDs(graphDir{path: dir}); err != nil {
 			g.close()
 			return nil, err
 		}
