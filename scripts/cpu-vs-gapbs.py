@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times ooc's CPU BFS and CC beside GAPBS's on the same graphs and sources, interleaved.
 
-Usage: scripts/cpu-vs-gapbs.py ROUNDS GRAPH[,GRAPH...] OOC[,OOC...] [bfs,cc]
+Usage: scripts/cpu-vs-gapbs.py [--threads N] ROUNDS GRAPH[,GRAPH...] OOC[,OOC...] [bfs,cc]
 
 DATA (default .work/data) holds, per GRAPH, GRAPH.sg (GAPBS's converter) and one ooc graph
 directory per binary: GRAPH.ooc, or GRAPH.SUFFIX.ooc where the binary's name (in BIN,
@@ -9,8 +9,11 @@ default bin) is OOC and SUFFIX is set as OOC=SUFFIX (e.g. ooc-new=v5); a graph s
 another order shares the .sg (link kron22deg.sg to kron22.sg). GAPBS's bfs and cc
 are BIN/bfs and BIN/cc (../shared/peers/gapbs). The 8 sources are those `ooc bfs
 --sources 8 --seed 1` picks with the first binary. Each time is one process: ooc's
-Result.Seconds (--json) against GAPBS's Trial Time (-n 1), 2 threads each,
-OMP_WAIT_POLICY=passive. Per round: every source with each binary and GAPBS back to back,
+Result.Seconds (--json) against GAPBS's Trial Time (-n 1), N threads each (default 2):
+ooc --workers N, GAPBS with OMP_NUM_THREADS=N and OMP_WAIT_POLICY=passive. The GAPBS
+binaries in ../shared/peers/gapbs are built without OpenMP and run one thread whatever
+OMP_NUM_THREADS says, so a fair comparison with them is --threads 1; GAPBS (env GAPBS,
+default BIN) may name another folder of bfs and cc, e.g. ones built with -fopenmp. Per round: every source with each binary and GAPBS back to back,
 then three times CC with each. Prints the medians and their ratios to GAPBS per graph, and
 writes every time to cpu-vs-gapbs-PID.json. docs/log-2026-11-24.md, section 19, used it.
 """
@@ -18,25 +21,30 @@ import json, os, re, subprocess, sys, statistics as st
 
 D = os.environ.get('DATA', '.work/data')
 B = os.environ.get('BIN', 'bin')
-env = dict(os.environ, OMP_NUM_THREADS='2', OMP_WAIT_POLICY='passive')
-rounds, graphs = int(sys.argv[1]), sys.argv[2].split(',')
+G = os.environ.get('GAPBS', B)
+args = sys.argv[1:]
+threads = 2
+if args[:1] == ['--threads']:
+    threads, args = int(args[1]), args[2:]
+env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_WAIT_POLICY='passive')
+rounds, graphs = int(args[0]), args[1].split(',')
 bins, suffix = [], {}
-for spec in sys.argv[3].split(','):
+for spec in args[2].split(','):
     name, _, sfx = spec.partition('=')
     bins.append(name)
     suffix[name] = '.' + sfx if sfx else ''
-algos = sys.argv[4].split(',') if len(sys.argv) > 4 else ['bfs', 'cc']
+algos = args[3].split(',') if len(args) > 3 else ['bfs', 'cc']
 
 
 def ooc(b, args, g):
     path = f'{D}/{g}{suffix[b]}.ooc'
-    out = subprocess.run([f'{B}/{b}'] + args + ['--backend', 'cpu', '--workers', '2', '--json', path],
+    out = subprocess.run([f'{B}/{b}'] + args + ['--backend', 'cpu', '--workers', str(threads), '--json', path],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
 def gapbs(prog, args, g):
-    out = subprocess.run([f'{B}/{prog}', '-f', f'{D}/{g}.sg', '-n', '1'] + args,
+    out = subprocess.run([f'{G}/{prog}', '-f', f'{D}/{g}.sg', '-n', '1'] + args,
                          capture_output=True, text=True, env=env, check=True).stdout
     return float(re.search(r'Trial Time:\s+([0-9.]+)', out).group(1))
 
