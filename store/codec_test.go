@@ -219,8 +219,7 @@ func checkCodec(t *testing.T, v uint32, nbrs []uint32, nv uint32) {
 }
 
 func TestCodecRandom(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
+	seed := testSeed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	degrees := []int{0, 1, 2, 3, 4, 5, 63, 64, 65, 127, 128, 129, 1000}
 	for trial := 0; trial < 3000; trial++ {

@@ -125,11 +125,8 @@ func TestCorruptionCampaign(t *testing.T) {
 	if longMode() {
 		trials = 20000
 	}
-	seed := uint64(rand.Int64())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (OOC_SEED=%d reproduces), %d trials", seed, seed, trials)
+	seed := testSeed(t)
+	t.Logf("%d trials", trials)
 	r := rand.New(rand.NewPCG(seed, 5))
 	graphs := campaignGraphs(t, r)
 	counts := map[string]int{}
@@ -375,4 +372,18 @@ func decodeAll(dir string) error {
 		}
 	}
 	return nil
+}
+
+// testSeed is a random test's seed: OOC_SEED when set, else a fresh one, logged so that
+// OOC_SEED reproduces a failure.
+func testSeed(t *testing.T) uint64 {
+	seed := uint64(rand.Int64())
+	if s := os.Getenv("OOC_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("OOC_SEED=%q: %v", s, err)
+		}
+	}
+	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	return seed
 }

@@ -84,8 +84,7 @@ func appendUvarint(b []byte, x uint64) []byte {
 }
 
 func TestListRoundTripRandom(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
+	seed := testSeed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for trial := 0; trial < 2000; trial++ {
 		nv := uint32(1 + r.IntN(1<<20))
@@ -165,8 +164,7 @@ func randomLists(r *rand.Rand, nv uint32, maxDeg int) map[uint32][]uint32 {
 }
 
 func TestGraphRoundTrip(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
+	seed := testSeed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for _, opt := range []CreateOptions{{}, {ShardBytes: 1}, {ShardBytes: 500}, {ShardBytes: 1 << 12, ShardVertices: 7}} {
 		dir := filepath.Join(t.TempDir(), "g.ooc")
@@ -267,8 +265,7 @@ func TestForceReplacesOnlyGraphs(t *testing.T) {
 }
 
 func TestCorruptionDetected(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
+	seed := testSeed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
 	base := filepath.Join(t.TempDir(), "g.ooc")
 	buildGraph(t, base, 500, randomLists(r, 500, 40), CreateOptions{ShardBytes: 2000})
