@@ -329,7 +329,7 @@ func TestBFSBadSource(t *testing.T) {
 	}
 }
 
-// TestDecodeMalformed feeds truncated and out-of-range lists to scanFrontier:
+// TestDecodeMalformed feeds truncated and out-of-range lists to store.ScanList:
 // they must report malformed bytes, never panic or return neighbours outside the graph.
 func TestDecodeMalformed(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
@@ -353,8 +353,8 @@ func TestDecodeMalformed(t *testing.T) {
 			list[r.IntN(len(list))] |= 0x80
 		}
 		nv := uint32(600)
-		u, _, st := scanFrontier(list, 5, uint32(len(nbrs)), nv, front, new([store.BlockSize]uint32))
-		if st == found && u >= nv {
+		u, _, st := store.ScanList(list, 5, uint32(len(nbrs)), nv, front)
+		if st == store.Found && u >= nv {
 			t.Fatalf("trial %d: found %d >= %d", trial, u, nv)
 		}
 	}

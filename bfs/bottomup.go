@@ -75,7 +75,6 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
 	var cur store.DirCursor // decodes a directory group at its first unvisited vertex
-	var buf [store.BlockSize]uint32
 	for v := vlo; v < vhi; v++ {
 		if s == nil || v >= s.Hi() {
 			s = b.c.Shard(store.In, v)
@@ -88,13 +87,13 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 		if d == 0 {
 			continue
 		}
-		u, checked, st := scanFrontier(list, v, d, b.n, b.front, &buf)
+		u, checked, st := store.ScanList(list, v, d, b.n, b.front)
 		ws.examined += uint64(checked)
 		switch st {
-		case found:
+		case store.Found:
 			b.visit(ws, v, u, depth)
 			ws.scout += uint64(d)
-		case malformed:
+		case store.Malformed:
 			b.fail(s.ListError(v))
 			return
 		}
@@ -138,55 +137,4 @@ func (b *bfs) bottomUpGeneric(ws *workerState, vlo, vhi, depth uint32) {
 			}
 		}
 	}
-}
-
-const (
-	notFound = iota
-	found
-	malformed
-)
-
-// scanFrontier decodes v's list (degree d) until it meets a vertex whose bit is set in
-// front; it returns that vertex, how many neighbours it decoded and found, notFound or
-// malformed. This is the hot loop of every bottom-up level, and most lists meet the
-// frontier at their first neighbour: so a block's first neighbour is decoded and checked
-// alone before the rest of the block is decoded.
-func scanFrontier(list []byte, v, d, nv uint32, front []uint64, buf *[store.BlockSize]uint32) (u, checked uint32, status int) {
-	pos := store.FirstBlock(d)
-	for k := uint32(0); checked < d; k++ {
-		c := store.BlockLen(d, k)
-		x, ok := store.FirstNeighbour(v, list, pos, c, nv)
-		if !ok {
-			return 0, checked, malformed
-		}
-		checked++
-		if front[x>>6]&(1<<(x&63)) != 0 {
-			return x, checked, found
-		}
-		if c == 1 {
-			break
-		}
-		var n uint32
-		if u, n, status = scanBlock(list, &pos, v, c, nv, front, buf); status != notFound {
-			return u, checked + n, status
-		}
-		checked += n
-	}
-	return 0, checked, notFound
-}
-
-// scanBlock is scanFrontier past the first neighbour of the block of c at *pos, which it
-// moves to the next block when no neighbour is in front; n is the neighbours it checked
-// past the first. store.FindInBlock stops at the first neighbour in front, so the rest of
-// the block is not decoded (it checks the first neighbour again: a cached bit).
-func scanBlock(list []byte, pos *int, v, c, nv uint32, front []uint64, buf *[store.BlockSize]uint32) (u, n uint32, status int) {
-	x, checked, next, st := store.FindInBlock(list, *pos, v, c, nv, front, buf)
-	switch st {
-	case store.Found:
-		return x, checked - 1, found
-	case store.Malformed:
-		return 0, 0, malformed
-	}
-	*pos = next
-	return 0, c - 1, notFound
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // benchGraph opens the graph directory named by OOC_BENCH_GRAPH, or skips; the worker
-// count comes from OOC_BENCH_WORKERS (default 1).
-func benchGraph(b *testing.B) (*store.Compressed, int) {
+// count comes from OOC_BENCH_WORKERS (default 1). With OOC_BENCH_FLAT=1 the graph is
+// decompressed into a store.Flat first: the uncompressed baseline.
+func benchGraph(b *testing.B) (store.Adjacency, int) {
 	dir := os.Getenv("OOC_BENCH_GRAPH")
 	if dir == "" {
 		b.Skip("OOC_BENCH_GRAPH names no graph")
@@ -22,11 +23,19 @@ func benchGraph(b *testing.B) (*store.Compressed, int) {
 	}
 	b.Cleanup(func() { g.Close() })
 	w, _ := strconv.Atoi(os.Getenv("OOC_BENCH_WORKERS"))
+	if os.Getenv("OOC_BENCH_FLAT") == "1" {
+		f, err := store.NewFlat(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f, max(w, 1)
+	}
 	return store.NewCompressed(g), max(w, 1)
 }
 
 // BenchmarkRun searches the graph in OOC_BENCH_GRAPH from 8 seeded random sources with
 // an edge each, one search per iteration: the engine's time without a process's start.
+// OOC_BENCH_STRICT=1 sets Options.StrictSwitch.
 func BenchmarkRun(b *testing.B) {
 	c, workers := benchGraph(b)
 	r := rand.New(rand.NewPCG(1, 1))
@@ -36,10 +45,11 @@ func BenchmarkRun(b *testing.B) {
 			srcs = append(srcs, v)
 		}
 	}
+	opt := Options{Workers: workers, StrictSwitch: os.Getenv("OOC_BENCH_STRICT") == "1"}
 	var edges uint64
 	b.ResetTimer()
 	for i := range b.N {
-		res, err := Run(c, srcs[i%len(srcs)], Options{Workers: workers})
+		res, err := Run(c, srcs[i%len(srcs)], opt)
 		if err != nil {
 			b.Fatal(err)
 		}

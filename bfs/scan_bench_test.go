@@ -9,7 +9,7 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// scanDecoded is scanFrontier checking each block after its first neighbour by decoding
+// scanDecoded is store.ScanList checking each block after its first neighbour by decoding
 // the block whole (store.DecodeBlock) and then scanning it: the reference that
 // BenchmarkScanFrontier measures store.FindInBlock against.
 func scanDecoded(list []byte, v, d, nv uint32, front []uint64, buf *[store.BlockSize]uint32) (u, checked uint32, status int) {
@@ -18,28 +18,28 @@ func scanDecoded(list []byte, v, d, nv uint32, front []uint64, buf *[store.Block
 		c := store.BlockLen(d, k)
 		x, ok := store.FirstNeighbour(v, list, pos, c, nv)
 		if !ok {
-			return 0, checked, malformed
+			return 0, checked, store.Malformed
 		}
 		checked++
 		if front[x>>6]&(1<<(x&63)) != 0 {
-			return x, checked, found
+			return x, checked, store.Found
 		}
 		if c == 1 {
 			break
 		}
 		next, ok := store.DecodeBlock(buf[:c], v, list, pos, c, nv)
 		if !ok {
-			return 0, checked, malformed
+			return 0, checked, store.Malformed
 		}
 		for _, x := range buf[1:c] {
 			checked++
 			if front[x>>6]&(1<<(x&63)) != 0 {
-				return x, checked, found
+				return x, checked, store.Found
 			}
 		}
 		pos = next
 	}
-	return 0, checked, notFound
+	return 0, checked, store.NotFound
 }
 
 // BenchmarkScanFrontier scans every list of the graph in OOC_BENCH_GRAPH (a graph
@@ -82,11 +82,11 @@ func BenchmarkScanFrontier(b *testing.B) {
 							var checked uint32
 							var st int
 							if mode == "find" {
-								_, checked, st = scanFrontier(list, s.Lo+i, d, nv, front, &buf)
+								_, checked, st = store.ScanList(list, s.Lo+i, d, nv, front)
 							} else {
 								_, checked, st = scanDecoded(list, s.Lo+i, d, nv, front, &buf)
 							}
-							if st == malformed {
+							if st == store.Malformed {
 								b.Fatal("malformed list")
 							}
 							sum += uint64(checked)

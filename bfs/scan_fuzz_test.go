@@ -8,7 +8,7 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// FuzzScanFrontier checks bottom-up's inline decoder (scanFrontier) against
+// FuzzScanFrontier checks bottom-up's decoder (store.ScanList) against
 // store.DecodeList on arbitrary bytes: no panic, the first frontier neighbour wherever the
 // list is well formed, and never a vertex outside the frontier.
 func FuzzScanFrontier(f *testing.F) {
@@ -31,19 +31,19 @@ func FuzzScanFrontier(f *testing.F) {
 		// words there); give it such a tail, of the fuzzed byte.
 		tail := bytes.Repeat([]byte{pad}, 8)
 		list = append(slices.Clip(list), tail...)[:len(list)]
-		u, checked, st := scanFrontier(list, v, d, nv, front, new([store.BlockSize]uint32))
-		if st == found && (u >= nv || front[u>>6]&(1<<(u&63)) == 0) {
-			t.Fatalf("scanFrontier found %d, not in the frontier", u)
+		u, checked, st := store.ScanList(list, v, d, nv, front)
+		if st == store.Found && (u >= nv || front[u>>6]&(1<<(u&63)) == 0) {
+			t.Fatalf("ScanList found %d, not in the frontier", u)
 		}
 		if err != nil {
 			return
 		}
 		i := slices.IndexFunc(want, func(x uint32) bool { return x%4 == 0 })
 		switch {
-		case i < 0 && st != notFound:
-			t.Fatalf("scanFrontier status %d, want notFound", st)
-		case i >= 0 && (st != found || u != want[i] || checked != uint32(i+1)):
-			t.Fatalf("scanFrontier = %d after %d (status %d), want %d after %d", u, checked, st, want[i], i+1)
+		case i < 0 && st != store.NotFound:
+			t.Fatalf("ScanList status %d, want NotFound", st)
+		case i >= 0 && (st != store.Found || u != want[i] || checked != uint32(i+1)):
+			t.Fatalf("ScanList = %d after %d (status %d), want %d after %d", u, checked, st, want[i], i+1)
 		}
 	})
 }

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// checkScan compares ScanList on v's list (degree d) with DecodeBlock on each block in
+// turn and a scan in order: the same first neighbour in bits, after as many checks, on
+// lists whose blocks decode up to it; NotFound after d checks on lists that decode whole;
+// and where a block DecodeBlock refuses comes first, Malformed or a neighbour of bits
+// found in that block, never NotFound.
+func checkScan(t *testing.T, list []byte, v, d, nv uint32, bits []uint64) {
+	t.Helper()
+	in := func(x uint32) bool { return bits[x>>6]&(1<<(x&63)) != 0 }
+	x, checked, st := ScanList(list, v, d, nv, bits)
+	pos, before := FirstBlock(d), uint32(0)
+	for k := uint32(0); k < NumBlocks(d); k++ {
+		c := BlockLen(d, k)
+		dst := make([]uint32, c)
+		next, ok := DecodeBlock(dst, v, list, pos, c, nv)
+		if !ok {
+			switch {
+			case st == Found && (x >= nv || !in(x) || checked <= before || checked > before+c):
+				t.Fatalf("v=%d d=%d: found %d after %d in block %d (from %d), which DecodeBlock refuses", v, d, x, checked, k, before)
+			case st != Found && st != Malformed:
+				t.Fatalf("v=%d d=%d: status %d after %d; block %d is malformed", v, d, st, checked, k)
+			}
+			return
+		}
+		if i := slices.IndexFunc(dst, in); i >= 0 {
+			if st != Found || x != dst[i] || checked != before+uint32(i)+1 {
+				t.Fatalf("v=%d d=%d block %d %v: ScanList = %d after %d (status %d), want %d after %d", v, d, k, dst, x, checked, st, dst[i], before+uint32(i)+1)
+			}
+			return
+		}
+		pos, before = next, before+c
+	}
+	if st != NotFound || checked != d {
+		t.Fatalf("v=%d d=%d: ScanList = %d after %d (status %d), want NotFound after %d", v, d, x, checked, st, d)
+	}
+}
+
+func TestScanListRandom(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	degrees := []int{1, 2, 3, 4, 5, 63, 64, 65, 128, 300}
+	for trial := 0; trial < 4000; trial++ {
+		nv := uint32(1 + r.IntN(5000))
+		if trial%5 == 0 {
+			nv = uint32(1<<20 + r.IntN(1<<20)) // wide gaps: exceptions, wide packing
+		}
+		d := degrees[trial%len(degrees)]
+		v := r.Uint32N(nv)
+		nbrs := randomNbrs(r, v, d, nv)
+		if trial%7 == 0 && d >= 20 { // a run with jumps: width 0 with exceptions
+			x := r.Uint32N(nv / 2)
+			for i := range nbrs {
+				nbrs[i] = min(x+uint32(i), nv-1)
+				if i%16 >= 10 {
+					nbrs[i] = min(nbrs[i]+nv/2, nv-1)
+				}
+			}
+			slices.Sort(nbrs)
+		}
+		enc := AppendList(nil, v, nbrs)
+		bits := randomBits(r, nv)
+		for _, pad := range []int{0, 3, 8, 300} {
+			checkScan(t, withTail(r, enc, pad), v, uint32(d), nv, bits)
+		}
+		// corrupt bytes: a changed byte, a continuation bit, a cut
+		for range 6 {
+			bad := slices.Clone(enc)
+			i := r.IntN(len(bad))
+			switch r.IntN(3) {
+			case 0:
+				bad[i] = byte(r.Uint32())
+			case 1:
+				bad[i] |= 0x80
+			case 2:
+				bad = bad[:i]
+			}
+			checkScan(t, withTail(r, bad, r.IntN(300)), v, uint32(d), nv, bits)
+		}
+	}
+}
+
+// FuzzScanList feeds ScanList arbitrary bytes as a list of degree d: no panic, and
+// agreement with DecodeBlock (checkScan).
+func FuzzScanList(f *testing.F) {
+	f.Add(uint32(10), uint16(3), []byte{0x09, 0x02, 0xA5, 0x02}, uint16(0), uint64(1))
+	f.Add(uint32(1000), uint16(64), []byte{0x01, 0x00, 0x01}, uint16(8), uint64(2))
+	f.Add(uint32(1000), uint16(64), []byte{0x01, 0x40, 0x01, 0x01, 0x13, 0x80, 0x80, 0x04}, uint16(300), uint64(3))
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, d := range []int{5, 70} {
+		nbrs := randomNbrs(r, 7, d, 1<<20)
+		f.Add(uint32(7), uint16(d), AppendList(nil, 7, nbrs), uint16(9), uint64(d))
+	}
+	const nv = 1 << 20
+	f.Fuzz(func(t *testing.T, v uint32, d uint16, list []byte, pad uint16, seed uint64) {
+		v, d = v%nv, 1+d%200
+		r := rand.New(rand.NewPCG(seed, 5))
+		checkScan(t, withTail(r, list, int(pad%300)), v, uint32(d), nv, randomBits(r, nv))
+	})
+}
