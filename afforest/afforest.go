@@ -84,6 +84,9 @@ func (r *run) logf(t0 time.Time, format string, args ...any) {
 func (r *run) sample(rounds uint32) error {
 	if c, ok := r.a.(*store.Compressed); ok {
 		return r.parallel(func(_ int, lo, hi uint32) error {
+			if rounds == 2 {
+				return r.linkHeads(c, lo, hi)
+			}
 			return r.linkLists(c, store.Out, lo, hi, 0, rounds, nil)
 		})
 	}
@@ -170,6 +173,41 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 					}
 				}
 				j += c
+			}
+		}
+	}
+	return nil
+}
+
+// linkHeads is linkLists for the default two sampling rounds: each vertex of [lo, hi)
+// is linked with the first two of its out-neighbours, which store.Head decodes without
+// the rest of their block. On low-degree graphs (roads, meshes, social graphs' long
+// tail) this per-vertex step is most of a run.
+func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
+	var dc store.DirCursor
+	comp, serial := r.comp, r.serial
+	for v := lo; v < hi; {
+		s := c.Shard(store.Out, v)
+		dc.Reset(s)
+		for end := min(hi, s.Hi()); v < end; v++ {
+			dv, list := dc.At(v - s.Lo)
+			if dv == 0 {
+				continue
+			}
+			x0, x1, n, ok := store.Head(list, v, dv, r.n)
+			if !ok {
+				return s.ListError(v)
+			}
+			if serial {
+				linkSerial(comp, v, x0)
+				if n == 2 {
+					linkSerial(comp, v, x1)
+				}
+				continue
+			}
+			linkAtomic(comp, v, x0)
+			if n == 2 {
+				linkAtomic(comp, v, x1)
 			}
 		}
 	}

@@ -1,0 +1,96 @@
+package store
+
+// Head decodes the first neighbour of v's list (degree d >= 1) and, when d >= 2, the
+// second: Afforest's sampling links each vertex with these two and nothing else, so it
+// reads only their bytes (FORMAT.md, "ADJ: one list"). n is how many it decoded (1 or
+// 2); ok is false for malformed bytes or a neighbour outside [0, nv).
+//
+// Where DecodeBlock decodes the first min(d, 2) neighbours, Head returns the same ones.
+// It checks only the bytes it reads: of a packed block the header, base, first gap and
+// first exception, not the exceptions after it.
+func Head(list []byte, v, d, nv uint32) (x0, x1 uint32, n int, ok bool) {
+	c := BlockLen(d, 0)
+	u, p := FastUvarint(list, FirstBlock(d))
+	if p < 0 || d == 0 {
+		return 0, 0, 0, false
+	}
+	packed := false
+	if c >= PackedMin {
+		packed, u = u&1 != 0, u>>1
+	}
+	f := int64(v) + Unzigzag(u)
+	if f < 0 || f >= int64(nv) {
+		return 0, 0, 0, false
+	}
+	if c == 1 {
+		return uint32(f), 0, 1, true
+	}
+	var g uint64
+	switch {
+	case packed:
+		if g, ok = packedGap0(list, p, c, nv); !ok {
+			return 0, 0, 0, false
+		}
+	case uint(p) < uint(len(list)) && list[p] < 0x80: // a one-byte gap
+		g = uint64(list[p])
+	default:
+		if g, p = FastUvarint(list, p); p < 0 {
+			return 0, 0, 0, false
+		}
+	}
+	s := uint64(f) + g
+	if g >= uint64(nv) || s >= uint64(nv) {
+		return 0, 0, 0, false
+	}
+	return uint32(f), uint32(s), 2, true
+}
+
+// packedGap0 is the first gap (base added) of the packed block of c neighbours whose
+// header byte is at list[p], with decodePacked's checks on the header, the base, the
+// exception count and the first exception when it patches gap 0.
+func packedGap0(list []byte, p int, c, nv uint32) (uint64, bool) {
+	n := int(c) - 1
+	if p >= len(list) {
+		return 0, false
+	}
+	h := list[p]
+	w := uint(h & hdrWidth)
+	if h&^(hdrWidth|hdrExceptions) != 0 || w > 32 {
+		return 0, false
+	}
+	base, p := FastUvarint(list, p+1)
+	if p < 0 || base >= uint64(nv) {
+		return 0, false
+	}
+	ne := 0
+	if h&hdrExceptions != 0 {
+		if p >= len(list) {
+			return 0, false
+		}
+		ne, p = int(list[p]), p+1
+		if ne == 0 || ne > n {
+			return 0, false
+		}
+	}
+	end := p + (n*int(w)+7)/8
+	if end > len(list) {
+		return 0, false
+	}
+	var tail [packedArea]byte
+	g := loadBits(packedBytes(list, p, end-p, &tail), 0) & (uint64(1)<<w - 1)
+	if ne > 0 {
+		if end >= len(list) {
+			return 0, false
+		}
+		if list[end] == 0 { // the first exception patches gap 0
+			hi, q := FastUvarint(list, end+1)
+			if q < 0 || hi >= uint64(nv) || hi == 0 {
+				return 0, false
+			}
+			if g |= hi << w; g >= uint64(nv) {
+				return 0, false
+			}
+		}
+	}
+	return base + g, true
+}
