@@ -163,7 +163,9 @@ func (b *bfs) claim(ws *workerState, v, u, depth uint32) {
 	} else if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
 		return
 	}
-	ws.scout += uint64(b.outDegree(ws, v))
+	if b.maxDeg == 0 {
+		ws.scout += uint64(b.outDegree(ws, v))
+	}
 	ws.out = append(ws.out, v)
 	if len(ws.out) >= flushAt {
 		b.flush(ws)

@@ -1,0 +1,19 @@
+package store
+
+// MaxDegreeBound is an upper bound on the degree of the shard's vertices, read from its
+// directory's group headers alone (FORMAT.md, "DIRECTORY": a group's degrees are its
+// dmin plus wd-bit values): N/DirGroup loads, for kernels that need to know when a sum of
+// degrees cannot pass a threshold without reading the degrees. A width beyond 32 bits
+// (corrupt, refused by Check) gives 2^32.
+func (s *Shard) MaxDegreeBound() uint64 {
+	var m uint64
+	for g := range dirGroups(s.N) {
+		w := s.dirH[4*g+3]
+		wd := uint64(w >> 24)
+		if wd > maxDirWidth {
+			return 1 << 32
+		}
+		m = max(m, uint64(w>>8&0xff)+1<<wd-1)
+	}
+	return m
+}
