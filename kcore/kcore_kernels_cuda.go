@@ -16,22 +16,32 @@ func launchKcAlive(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.De
 	return ctx.Launch(mod, "kc_alive", grid, block, uint64(deg), uint64(n), uint64(alive), uint64(count))
 }
 
+// launchKcBegin launches kc_begin (kcore/kcore.cu) on grid blocks of block threads.
+func launchKcBegin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_begin", grid, block, uint64(ctl))
+}
+
 // launchKcCompact launches kc_compact (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcCompact(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.DevPtr, alive cuda.DevPtr, na uint32, k uint32, out cuda.DevPtr, count cuda.DevPtr, least cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_compact", grid, block, uint64(deg), uint64(alive), uint64(na), uint64(k), uint64(out), uint64(count), uint64(least))
+func launchKcCompact(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_compact", grid, block, uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl))
+}
+
+// launchKcLevel launches kc_level (kcore/kcore.cu) on grid blocks of block threads.
+func launchKcLevel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr, acc cuda.DevPtr, rec cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_level", grid, block, uint64(ctl), uint64(acc), uint64(rec))
 }
 
 // launchKcGather launches kc_gather (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcGather(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.DevPtr, alive cuda.DevPtr, na uint32, k uint32, out cuda.DevPtr, count cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_gather", grid, block, uint64(deg), uint64(alive), uint64(na), uint64(k), uint64(out), uint64(count))
+func launchKcGather(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_gather", grid, block, uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl))
 }
 
 // launchKcPeel launches kc_peel (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcPeel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, out cuda.DevPtr, nsOut int32, in cuda.DevPtr, nsIn int32, front cuda.DevPtr, qn uint32, deg cuda.DevPtr, k uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, linkBytes cuda.DevPtr, hubs cuda.DevPtr, hubCount cuda.DevPtr, cap uint32) error {
-	return ctx.Launch(mod, "kc_peel", grid, block, uint64(out), uint64(nsOut), uint64(in), uint64(nsIn), uint64(front), uint64(qn), uint64(deg), uint64(k), uint64(next), uint64(nextCount), uint64(edges), uint64(linkBytes), uint64(hubs), uint64(hubCount), uint64(cap))
+func launchKcPeel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, out cuda.DevPtr, nsOut int32, in cuda.DevPtr, nsIn int32, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "kc_peel", grid, block, uint64(out), uint64(nsOut), uint64(in), uint64(nsIn), uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(hubs), uint64(hubNb), uint64(cap))
 }
 
 // launchKcPeelHub launches kc_peel_hub (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcPeelHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, hubs cuda.DevPtr, hubCount cuda.DevPtr, cap uint32, deg cuda.DevPtr, k uint32, next cuda.DevPtr, nextCount cuda.DevPtr, linkBytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_peel_hub", grid, block, uint64(tab), uint64(ns), uint64(hubs), uint64(hubCount), uint64(cap), uint64(deg), uint64(k), uint64(next), uint64(nextCount), uint64(linkBytes))
+func launchKcPeelHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, hubs cuda.DevPtr, hubNb cuda.DevPtr, hubCount cuda.DevPtr, cap uint32, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_peel_hub", grid, block, uint64(tab), uint64(ns), uint64(hubs), uint64(hubNb), uint64(hubCount), uint64(cap), uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc))
 }

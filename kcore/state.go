@@ -4,23 +4,49 @@ import "github.com/oocgraph/ooc/gpu"
 
 // devState is the device memory of one run on the GPU, carved from the runtime's workspace.
 // Three vertex arrays take turns: the alive vertices, compacted each level into a second
-// array, and a level's frontier and next round's queue in the other two.
+// array, and a level's frontier and next round's queue in the other two (kcore.cu's
+// control words say which is which).
 type devState struct {
-	deg      gpu.Buf[uint32]    // current degree, at the end the core number
-	lists    [3]gpu.Buf[uint32] // alive vertices and queues
-	counters gpu.Buf[uint32]    // cnt* words
-	edges    gpu.Buf[uint64]    // list entries read, list bytes read from pinned memory
-	hubs     gpu.Buf[uint32]    // long lists queued for kc_peel_hub: hubCap out-lists, then hubCap in-lists
-	hubCap   uint32
+	deg    gpu.Buf[uint32]    // current degree, at the end the core number
+	lists  [3]gpu.Buf[uint32] // alive vertices and queues
+	ctl    gpu.Buf[uint32]    // ctl* words
+	acc    gpu.Buf[uint64]    // acc* running counters
+	rec    gpu.Buf[uint64]    // ring of level records, recWords each
+	hubs   gpu.Buf[uint32]    // long lists queued for kc_peel_hub: hubCap out-lists, then hubCap in-lists
+	hubNb  gpu.Buf[uint32]    // their block counts
+	hubCap uint32
 }
 
-// The words of a run's counters buffer.
+// kcore.cu's control words (C_*), the step kinds (STEP_*), the running counters (A_*) and
+// the level records (R_WORDS, RING); TestDeviceConstants compares the two files.
 const (
-	cntCount = 0 // u32: vertices appended by the last kernel
-	cntLeast = 1 // u32: smallest degree kept by kc_compact
-	cntBad   = 2 // u32: smallest vertex whose degree overflows 32 bits
-	cntHubs  = 3 // u32 x 2: out-lists and in-lists queued for kc_peel_hub
-	counters = 5
+	ctlMode  = 0
+	ctlK     = 1
+	ctlAlive = 2
+	ctlFront = 3
+	ctlNext  = 4
+	ctlNA    = 5
+	ctlNF    = 6
+	ctlNN    = 7
+	ctlNS    = 8
+	ctlLeast = 9
+	ctlBad   = 10
+	ctlHubs  = 11
+	ctlLevel = 13
+	ctlWords = 14
+
+	stepRound = 0
+	stepLevel = 1
+	stepDone  = 2
+
+	accEdges   = 0
+	accBytes   = 1
+	accRemoved = 2
+	accRounds  = 3
+	accWords   = 4
+
+	recWords = 2 + accWords
+	recRing  = 1024
 )
 
 // maxHubs bounds the lists a round queues for kc_peel_hub per direction; kc_peel walks
@@ -33,12 +59,14 @@ func takeState(w *gpu.Workspace, n uint32) devState {
 	v := int64(n) + 1
 	hubCap := uint32(min(v, maxHubs))
 	return devState{
-		hubs:     gpu.Take[uint32](w, "kcore-hubs", 2*int64(hubCap)),
-		hubCap:   hubCap,
-		deg:      gpu.Take[uint32](w, "degrees", v),
-		lists:    [3]gpu.Buf[uint32]{gpu.Take[uint32](w, "alive", v), gpu.Take[uint32](w, "queue-a", v), gpu.Take[uint32](w, "queue-b", v)},
-		counters: gpu.Take[uint32](w, "counters", counters),
-		edges:    gpu.Take[uint64](w, "edges", 2),
+		hubs:   gpu.Take[uint32](w, "kcore-hubs", 2*int64(hubCap)),
+		hubNb:  gpu.Take[uint32](w, "kcore-hub-blocks", 2*int64(hubCap)),
+		hubCap: hubCap,
+		deg:    gpu.Take[uint32](w, "degrees", v),
+		lists:  [3]gpu.Buf[uint32]{gpu.Take[uint32](w, "alive", v), gpu.Take[uint32](w, "queue-a", v), gpu.Take[uint32](w, "queue-b", v)},
+		ctl:    gpu.Take[uint32](w, "control", ctlWords),
+		acc:    gpu.Take[uint64](w, "counters", accWords),
+		rec:    gpu.Take[uint64](w, "level-records", recRing*recWords),
 	}
 }
 
