@@ -13,7 +13,7 @@ import (
 	"github.com/oocgraph/ooc/internal/cuda"
 )
 
-const gpuBlock = 256
+const gpuBlock = 256 // at most pagerank.cu's PULL_BLOCK
 
 // GPU runs PageRank on a graph placed on the device by package gpu (pagerank.cu).
 type GPU struct {
@@ -143,12 +143,12 @@ func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
 		}
 		err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
 			st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
-			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
+			st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
 		if err != nil {
 			return err
 		}
 		err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
-			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
+			st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
 		if err != nil {
 			return err
 		}

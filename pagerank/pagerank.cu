@@ -28,14 +28,29 @@ extern "C" __global__ void pr_init(SHARD_PARAMS, float *score, float *contrib, u
 	}
 }
 
+#define BATCH 8 // neighbours whose contributions a thread loads together
+
 // sumBlock adds the contributions of the neighbours in block k of l to *sum, and returns
-// the list bytes it decoded (the block's index word included), for the link count.
+// the list bytes it decoded (the block's index word included), for the link count. The
+// neighbours go BATCH at a time, their loads issued together, so a thread waits for
+// memory once a batch rather than once a neighbour; they are added in list order.
 __device__ __forceinline__ uint32_t sumBlock(const List &l, uint32_t k, const float *contrib, double *sum) {
 	BlockDecoder d;
 	d.init(l, k);
-	uint32_t w;
 	double acc = 0;
-	while (d.next(&w)) acc += (double)contrib[w];
+	for (;;) {
+		uint32_t u[BATCH];
+		int c = 0;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++)
+			if (d.next(&u[j])) c = j + 1;
+		float x[BATCH];
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) x[j] = j < c ? __ldg(&contrib[u[j]]) : 0.0f;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) acc += (double)x[j];
+		if (c < BATCH) break;
+	}
 	*sum += acc;
 	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
@@ -59,70 +74,104 @@ __device__ __forceinline__ double finish(uint32_t v, double sum, double base, fl
 	return ch;
 }
 
-// pr_pull computes the new scores of the vertices [lo+i0, lo+i1) of in shard s: a thread
-// sums a list of one or two blocks itself, longer lists are shared by the warp one block
-// per lane, and lists of more than HUB_BLOCKS blocks are queued in hubs (their sums zeroed
-// in hubSum) for pr_hub and pr_hub_finish, which the host launches next. base_bits holds
-// (1-d)/n as a double. change receives the L1 change (double), bytes (when not null) the
-// list bytes decoded.
+#define PULL_BLOCK 256 // the most threads a block of pr_pull may have
+
+// pr_pull computes the new scores of the vertices [lo+i0, lo+i1) of in shard s. A warp
+// lays the lists of its 32 vertices end to end and its lanes take their blocks in turn,
+// so the lanes stay busy whatever the lengths; each pass adds its blocks' sums per list
+// (a segmented sum across the lanes, whose lists are in lane order) into the list's
+// slot in shared memory. Lists of more than HUB_BLOCKS blocks are queued in hubs (their
+// block counts in hubNb, their sums zeroed in hubSum) for pr_hub and pr_hub_finish, which
+// the host launches next. base_bits holds (1-d)/n as a double. change receives the L1
+// change (double), bytes (when not null) the list bytes decoded.
 extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *score, float *next,
                                    const uint32_t *outdeg, unsigned long long base_bits, uint32_t i0, uint32_t i1,
-                                   double *change, unsigned long long *bytes, uint32_t *hubs, uint32_t *hubCount,
-                                   double *hubSum) {
+                                   double *change, unsigned long long *bytes, uint32_t *hubs, uint32_t *hubNb,
+                                   uint32_t *hubCount, double *hubSum) {
 	SHARD_LOCAL;
+	__shared__ double sums[PULL_BLOCK];
 	double base = __longlong_as_double((long long)base_bits);
-	uint32_t stride = gridDim.x * blockDim.x;
+	uint32_t stride = gridDim.x * blockDim.x, lane = laneId(), warp0 = threadIdx.x & ~31u;
 	unsigned long long nb = 0;
 	double ch = 0;
 	i1 = min(i1, s.n);
 	for (uint32_t b0 = i0 + blockIdx.x * blockDim.x; b0 < i1; b0 += stride) {
 		uint32_t i = b0 + threadIdx.x;
 		bool mine = i < i1;
-		uint32_t v = s.lo + i;
+		uint32_t v = s.lo + i, work = 0;
 		List l;
+		l.base = NULL;
+		l.v = v;
 		l.nb = 0;
-		double sum = 0;
+		l.deg = 0;
 		if (mine) {
 			l.at(&s, v);
-			if (l.nb <= 2)
-				for (uint32_t k = 0; k < l.nb; k++) nb += sumBlock(l, k, contrib, &sum);
+			work = l.nb;
 			if (l.nb > HUB_BLOCKS) {
 				uint32_t h = atomicAdd(hubCount, 1u);
 				hubs[h] = v;
+				hubNb[h] = l.nb;
 				hubSum[h] = 0;
 				mine = false;
+				work = 0;
 			}
 		}
-		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2);
-		while (coop) {
-			int src = __ffs(coop) - 1;
-			coop &= coop - 1;
-			uint32_t cv = __shfl_sync(0xffffffffu, v, src);
-			List cl;
-			cl.at(&s, cv);
-			double part = 0;
-			for (uint32_t k = laneId(); k < cl.nb; k += 32) nb += sumBlock(cl, k, contrib, &part);
-			part = warpSum(part);
-			if ((int)laneId() == src) sum = part;
+		sums[threadIdx.x] = 0;
+		uint32_t incl = work; // blocks of the lanes up to this one
+		for (int o = 1; o < 32; o <<= 1) {
+			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+			if ((int)lane >= o) incl += y;
 		}
-		if (mine) ch += finish(v, sum, base, score, next, outdeg);
+		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
+		__syncwarp();
+		for (uint32_t j0 = 0; j0 < total; j0 += 32) {
+			uint32_t j = j0 + lane;
+			// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
+			uint32_t q = 0;
+			for (uint32_t o = 16; o > 0; o >>= 1)
+				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
+			List cl;
+			cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
+			cl.v = __shfl_sync(0xffffffffu, l.v, q);
+			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
+			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+			uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
+			double part = 0;
+			uint32_t key = 32; // lanes past the last block form no list's segment
+			if (j < total) {
+				nb += sumBlock(cl, j - first, contrib, &part);
+				key = q;
+			}
+			for (int o = 1; o < 32; o <<= 1) {
+				double y = __shfl_up_sync(0xffffffffu, part, o);
+				uint32_t ky = __shfl_up_sync(0xffffffffu, key, o);
+				if ((int)lane >= o && ky == key) part += y;
+			}
+			uint32_t after = __shfl_down_sync(0xffffffffu, key, 1);
+			if (key < 32 && (lane == 31 || after != key)) sums[warp0 + key] += part;
+			__syncwarp();
+		}
+		if (mine) ch += finish(v, sums[threadIdx.x], base, score, next, outdeg);
+		__syncwarp();
 	}
 	ch = warpSum(ch);
 	if (laneId() == 0 && ch != 0) atomicAdd(change, ch);
 	addWarp(bytes, nb);
 }
 
-// pr_hub sums the lists pr_pull queued in hubs (of shard s, as pr_pull read it):
-// HUB_PARTS thread blocks share each list, a thread per block of the list, and add their
-// partial sums into hubSum. The count is read on the device, so the host need not wait.
-extern "C" __global__ void pr_hub(SHARD_PARAMS, const float *contrib, const uint32_t *hubs, const uint32_t *hubCount,
-                                  double *hubSum, unsigned long long *bytes) {
+// pr_hub sums the lists pr_pull queued in hubs (of shard s, as pr_pull read it, hubNb[h]
+// blocks each): up to HUB_PARTS thread blocks share each list, a thread per block of the
+// list, and add their partial sums into hubSum. The count is read on the device, so the
+// host need not wait.
+extern "C" __global__ void pr_hub(SHARD_PARAMS, const float *contrib, const uint32_t *hubs, const uint32_t *hubNb,
+                                  const uint32_t *hubCount, double *hubSum, unsigned long long *bytes) {
 	SHARD_LOCAL;
 	__shared__ double part[32];
 	uint32_t items = *hubCount * HUB_PARTS;
 	unsigned long long nb = 0;
 	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
 		uint32_t h = t / HUB_PARTS, p = t % HUB_PARTS;
+		if (p * blockDim.x >= hubNb[h]) continue; // the list has too few blocks for this part
 		List l;
 		l.at(&s, hubs[h]);
 		double sum = 0;

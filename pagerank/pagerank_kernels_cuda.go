@@ -12,13 +12,13 @@ func launchPrInit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.De
 }
 
 // launchPrPull launches pr_pull (pagerank/pagerank.cu) on grid blocks of block threads.
-func launchPrPull(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, contrib cuda.DevPtr, score cuda.DevPtr, next cuda.DevPtr, outdeg cuda.DevPtr, baseBits uint64, i0 uint32, i1 uint32, change cuda.DevPtr, bytes cuda.DevPtr, hubs cuda.DevPtr, hubCount cuda.DevPtr, hubSum cuda.DevPtr) error {
-	return ctx.Launch(mod, "pr_pull", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(contrib), uint64(score), uint64(next), uint64(outdeg), uint64(baseBits), uint64(i0), uint64(i1), uint64(change), uint64(bytes), uint64(hubs), uint64(hubCount), uint64(hubSum))
+func launchPrPull(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, contrib cuda.DevPtr, score cuda.DevPtr, next cuda.DevPtr, outdeg cuda.DevPtr, baseBits uint64, i0 uint32, i1 uint32, change cuda.DevPtr, bytes cuda.DevPtr, hubs cuda.DevPtr, hubNb cuda.DevPtr, hubCount cuda.DevPtr, hubSum cuda.DevPtr) error {
+	return ctx.Launch(mod, "pr_pull", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(contrib), uint64(score), uint64(next), uint64(outdeg), uint64(baseBits), uint64(i0), uint64(i1), uint64(change), uint64(bytes), uint64(hubs), uint64(hubNb), uint64(hubCount), uint64(hubSum))
 }
 
 // launchPrHub launches pr_hub (pagerank/pagerank.cu) on grid blocks of block threads.
-func launchPrHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, contrib cuda.DevPtr, hubs cuda.DevPtr, hubCount cuda.DevPtr, hubSum cuda.DevPtr, bytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "pr_hub", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(contrib), uint64(hubs), uint64(hubCount), uint64(hubSum), uint64(bytes))
+func launchPrHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, contrib cuda.DevPtr, hubs cuda.DevPtr, hubNb cuda.DevPtr, hubCount cuda.DevPtr, hubSum cuda.DevPtr, bytes cuda.DevPtr) error {
+	return ctx.Launch(mod, "pr_hub", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(contrib), uint64(hubs), uint64(hubNb), uint64(hubCount), uint64(hubSum), uint64(bytes))
 }
 
 // launchPrHubFinish launches pr_hub_finish (pagerank/pagerank.cu) on grid blocks of block threads.

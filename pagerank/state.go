@@ -13,6 +13,7 @@ type devState struct {
 	outdeg   gpu.Buf[uint32]  // every vertex's out-degree
 	counters gpu.Buf[uint64]  // cntChange, cntZero, cntDev
 	hubs     gpu.Buf[uint32]  // lists of more than hubBlocks blocks, queued by pr_pull
+	hubNb    gpu.Buf[uint32]  // their block counts
 	hubSum   gpu.Buf[float64] // their sums
 	hubCount gpu.Buf[uint32]  // queued; pr_hub_finish empties the queue
 }
@@ -40,6 +41,7 @@ func takeState(w *gpu.Workspace, n uint32, maxEdges uint64) devState {
 		outdeg:   gpu.Take[uint32](w, "out-degrees", v),
 		counters: gpu.Take[uint64](w, "counters", 4),
 		hubs:     gpu.Take[uint32](w, "hubs", hubs),
+		hubNb:    gpu.Take[uint32](w, "hub-blocks", hubs),
 		hubSum:   gpu.Take[float64](w, "hub-sums", hubs),
 		hubCount: gpu.Take[uint32](w, "hub-count", 1),
 	}
