@@ -242,12 +242,12 @@ func (r *gpuRun) step(na uint32) error {
 	}
 	// the long lists, each shared by many thread blocks
 	if err := launchKcPeelHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), hubs, hubNb, r.ctl+4*ctlHubs,
-		st.hubCap, st.deg.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr()); err != nil {
+		r.ctl+4*ctlHubMax, st.hubCap, st.deg.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr()); err != nil {
 		return err
 	}
 	if in == 0 {
 		return nil
 	}
 	return launchKcPeelHub(c, m, dg.Dev.SMs*8, gpuBlock, in, nsIn, hubs+hc, hubNb+hc, r.ctl+4*ctlHubs+4,
-		st.hubCap, st.deg.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr())
+		r.ctl+4*ctlHubMax+4, st.hubCap, st.deg.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr())
 }

@@ -29,7 +29,8 @@
 #define C_BAD 10   // the smallest vertex whose degree overflows 32 bits (NONE: none)
 #define C_HUBS 11  // two words: out-lists and in-lists queued for kc_peel_hub
 #define C_LEVEL 13 // levels started
-#define C_WORDS 14
+#define C_HUBMAX 14 // two words: the most blocks of a queued out-list and in-list
+#define C_WORDS 16
 
 #define STEP_ROUND 0
 #define STEP_LEVEL 1
@@ -91,6 +92,8 @@ extern "C" __global__ void kc_begin(uint32_t *ctl) {
 	ctl[C_NN] = 0;
 	ctl[C_HUBS] = 0;
 	ctl[C_HUBS + 1] = 0;
+	ctl[C_HUBMAX] = 0;
+	ctl[C_HUBMAX + 1] = 0;
 	if (nf == 0) {
 		ctl[C_MODE] = STEP_LEVEL;
 		ctl[C_NS] = 0;
@@ -196,13 +199,13 @@ __device__ __forceinline__ uint32_t lowerBlock(const List &l, uint32_t b, uint32
 }
 
 #define HUB_BLOCKS 64 // lists of more blocks go to kc_peel_hub while its queue has room
-#define HUB_PARTS 32  // thread blocks sharing one such list
+#define HUB_PARTS 256 // the most warps sharing one such list
 
 // Where the lists of a round go.
 struct Peel {
 	uint32_t *deg, *next, *nextCount;
 	uint32_t k;
-	uint32_t *hubs, *hubNb, *hubCount; // one direction's queue for kc_peel_hub
+	uint32_t *hubs, *hubNb, *hubCount, *hubMax; // one direction's queue for kc_peel_hub
 	uint32_t cap;
 	unsigned long long lb; // list bytes read from pinned memory
 };
@@ -213,6 +216,7 @@ __device__ __forceinline__ bool queueHub(Peel &p, uint32_t v, uint32_t nb) {
 	if (h >= p.cap) return false;
 	p.hubs[h] = v;
 	p.hubNb[h] = nb;
+	atomicMax(p.hubMax, nb);
 	return true;
 }
 
@@ -294,11 +298,12 @@ extern "C" __global__ void kc_peel(const Shard *out, int nsOut, const Shard *in,
 	if (ctl[C_MODE] == STEP_DONE) return;
 	uint32_t qn = ctl[C_NF];
 	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
-	Peel po = {deg, pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN, ctl[C_K], hubs, hubNb, ctl + C_HUBS, cap, 0};
+	Peel po = {deg, pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN, ctl[C_K], hubs, hubNb, ctl + C_HUBS, ctl + C_HUBMAX, cap, 0};
 	Peel pi = po;
 	pi.hubs += cap;
 	pi.hubNb += cap;
 	pi.hubCount++;
+	pi.hubMax++;
 	if (blockIdx.x == 0 && threadIdx.x == 0 && qn > 0) {
 		acc[A_REMOVED] += qn;
 		acc[A_ROUNDS]++;
@@ -325,22 +330,29 @@ extern "C" __global__ void kc_peel(const Shard *out, int nsOut, const Shard *in,
 }
 
 // kc_peel_hub lowers the neighbours in the lists kc_peel queued in hubs (min(*hubCount,
-// cap) of them, of the direction whose shard table is tab, hubNb[h] blocks each): up to
-// HUB_PARTS thread blocks share each list, a thread per block of the list.
+// cap) of them, of the direction whose shard table is tab, hubNb[h] blocks each, at most
+// *hubMax): each list is cut into parts, part p holding the blocks b with b/32 = p modulo
+// the number of parts (enough for the longest list, at most HUB_PARTS), and a warp takes
+// a part, a lane a block. The parts go in order of p across the lists, so the warps
+// spread over every list at once.
 extern "C" __global__ void kc_peel_hub(const Shard *tab, int ns, const uint32_t *hubs, const uint32_t *hubNb,
-                                       const uint32_t *hubCount, uint32_t cap, uint32_t *deg, uint32_t *l0, uint32_t *l1,
-                                       uint32_t *l2, uint32_t *ctl, unsigned long long *acc) {
+                                       const uint32_t *hubCount, const uint32_t *hubMax, uint32_t cap, uint32_t *deg,
+                                       uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+                                       unsigned long long *acc) {
 	if (ctl[C_MODE] == STEP_DONE) return;
+	uint32_t nh = min(*hubCount, cap);
+	if (nh == 0) return;
 	uint32_t k = ctl[C_K], *next = pickList(l0, l1, l2, ctl[C_NEXT]);
+	uint32_t parts = min((uint32_t)HUB_PARTS, (*hubMax + 31) / 32);
+	uint64_t items = (uint64_t)nh * parts, warps = gridDim.x * (blockDim.x / 32);
 	unsigned long long lb = 0;
-	uint32_t items = min(*hubCount, cap) * HUB_PARTS;
-	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
-		uint32_t h = t / HUB_PARTS, p = t % HUB_PARTS;
-		if (p * blockDim.x >= hubNb[h]) continue; // the list has too few blocks for this part
+	for (uint64_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < items; t += warps) {
+		uint32_t h = (uint32_t)(t % nh), p = (uint32_t)(t / nh);
+		if (p * 32 >= hubNb[h]) continue; // the list has too few blocks for this part
 		const Shard *s = findShard(tab, ns, hubs[h]);
 		List l;
 		l.at(s, hubs[h]);
-		for (uint32_t b = p * blockDim.x + threadIdx.x; b < l.nb; b += HUB_PARTS * blockDim.x) {
+		for (uint32_t b = p * 32 + laneId(); b < l.nb; b += parts * 32) {
 			uint32_t by = lowerBlock(l, b, deg, k, next, ctl + C_NN);
 			if (s->pinned) lb += by;
 		}

@@ -42,6 +42,6 @@ func launchKcPeel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, out cuda.Dev
 }
 
 // launchKcPeelHub launches kc_peel_hub (kcore/kcore.cu) on grid blocks of block threads.
-func launchKcPeelHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, hubs cuda.DevPtr, hubNb cuda.DevPtr, hubCount cuda.DevPtr, cap uint32, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr) error {
-	return ctx.Launch(mod, "kc_peel_hub", grid, block, uint64(tab), uint64(ns), uint64(hubs), uint64(hubNb), uint64(hubCount), uint64(cap), uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc))
+func launchKcPeelHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, hubs cuda.DevPtr, hubNb cuda.DevPtr, hubCount cuda.DevPtr, hubMax cuda.DevPtr, cap uint32, deg cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr) error {
+	return ctx.Launch(mod, "kc_peel_hub", grid, block, uint64(tab), uint64(ns), uint64(hubs), uint64(hubNb), uint64(hubCount), uint64(hubMax), uint64(cap), uint64(deg), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc))
 }

@@ -20,20 +20,21 @@ type devState struct {
 // kcore.cu's control words (C_*), the step kinds (STEP_*), the running counters (A_*) and
 // the level records (R_WORDS, RING); TestDeviceConstants compares the two files.
 const (
-	ctlMode  = 0
-	ctlK     = 1
-	ctlAlive = 2
-	ctlFront = 3
-	ctlNext  = 4
-	ctlNA    = 5
-	ctlNF    = 6
-	ctlNN    = 7
-	ctlNS    = 8
-	ctlLeast = 9
-	ctlBad   = 10
-	ctlHubs  = 11
-	ctlLevel = 13
-	ctlWords = 14
+	ctlMode   = 0
+	ctlK      = 1
+	ctlAlive  = 2
+	ctlFront  = 3
+	ctlNext   = 4
+	ctlNA     = 5
+	ctlNF     = 6
+	ctlNN     = 7
+	ctlNS     = 8
+	ctlLeast  = 9
+	ctlBad    = 10
+	ctlHubs   = 11
+	ctlLevel  = 13
+	ctlHubMax = 14
+	ctlWords  = 16
 
 	stepRound = 0
 	stepLevel = 1

@@ -17,7 +17,7 @@ func TestDeviceConstants(t *testing.T) {
 	want := map[string]int{
 		"C_MODE": ctlMode, "C_K": ctlK, "C_ALIVE": ctlAlive, "C_FRONT": ctlFront, "C_NEXT": ctlNext,
 		"C_NA": ctlNA, "C_NF": ctlNF, "C_NN": ctlNN, "C_NS": ctlNS, "C_LEAST": ctlLeast, "C_BAD": ctlBad,
-		"C_HUBS": ctlHubs, "C_LEVEL": ctlLevel, "C_WORDS": ctlWords,
+		"C_HUBS": ctlHubs, "C_LEVEL": ctlLevel, "C_HUBMAX": ctlHubMax, "C_WORDS": ctlWords,
 		"STEP_ROUND": stepRound, "STEP_LEVEL": stepLevel, "STEP_DONE": stepDone,
 		"A_EDGES": accEdges, "A_BYTES": accBytes, "A_REMOVED": accRemoved, "A_ROUNDS": accRounds, "A_WORDS": accWords,
 		"RING": recRing,
