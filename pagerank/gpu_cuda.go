@@ -59,7 +59,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		if err := dg.Work.Err(); err != nil {
 			return err
 		}
-		if err := c.Memset32(st.hubCount.Ptr(), 0, 1); err != nil {
+		if err := c.Memset32(st.hubCount.Ptr(), 0, 2); err != nil {
 			return err
 		}
 		t0 := time.Now()

@@ -61,7 +61,7 @@ __device__ __forceinline__ double warpSum(double x) {
 }
 
 #define HUB_BLOCKS 64 // lists of more blocks are left to pr_hub
-#define HUB_PARTS 32  // thread blocks sharing one such list
+#define HUB_PARTS 256 // the most warps sharing one such list
 
 // finish rounds v's incoming sum into its score and its next contribution, and returns the
 // change of its score.
@@ -112,6 +112,7 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 				hubs[h] = v;
 				hubNb[h] = l.nb;
 				hubSum[h] = 0;
+				atomicMax(hubCount + 1, l.nb);
 				mine = false;
 				work = 0;
 			}
@@ -159,33 +160,29 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 	addWarp(bytes, nb);
 }
 
-// pr_hub sums the lists pr_pull queued in hubs (of shard s, as pr_pull read it, hubNb[h]
-// blocks each): up to HUB_PARTS thread blocks share each list, a thread per block of the
-// list, and add their partial sums into hubSum. The count is read on the device, so the
-// host need not wait.
+// pr_hub sums the lists pr_pull queued in hubs (of shard s, as pr_pull read it; hubCount[0]
+// of them, hubNb[h] blocks each, at most hubCount[1]): each list is cut into parts, part p
+// holding the blocks k with k/32 = p modulo the number of parts (enough for the longest
+// list, at most HUB_PARTS), and a warp takes a part, a lane a block, and adds the part's
+// sum into hubSum. The parts go in order of p across the lists, so the warps spread over
+// every list at once. The counts are read on the device, so the host need not wait.
 extern "C" __global__ void pr_hub(SHARD_PARAMS, const float *contrib, const uint32_t *hubs, const uint32_t *hubNb,
                                   const uint32_t *hubCount, double *hubSum, unsigned long long *bytes) {
 	SHARD_LOCAL;
-	__shared__ double part[32];
-	uint32_t items = *hubCount * HUB_PARTS;
+	uint32_t nh = hubCount[0];
+	if (nh == 0) return;
+	uint32_t parts = min((uint32_t)HUB_PARTS, (hubCount[1] + 31) / 32);
+	uint64_t items = (uint64_t)nh * parts, warps = gridDim.x * (blockDim.x / 32);
 	unsigned long long nb = 0;
-	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
-		uint32_t h = t / HUB_PARTS, p = t % HUB_PARTS;
-		if (p * blockDim.x >= hubNb[h]) continue; // the list has too few blocks for this part
+	for (uint64_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < items; t += warps) {
+		uint32_t h = (uint32_t)(t % nh), p = (uint32_t)(t / nh);
+		if (p * 32 >= hubNb[h]) continue; // the list has too few blocks for this part
 		List l;
 		l.at(&s, hubs[h]);
 		double sum = 0;
-		for (uint32_t k = p * blockDim.x + threadIdx.x; k < l.nb; k += HUB_PARTS * blockDim.x)
-			nb += sumBlock(l, k, contrib, &sum);
+		for (uint32_t k = p * 32 + laneId(); k < l.nb; k += parts * 32) nb += sumBlock(l, k, contrib, &sum);
 		sum = warpSum(sum);
-		if (laneId() == 0) part[threadIdx.x >> 5] = sum;
-		__syncthreads();
-		if (threadIdx.x == 0) {
-			double tot = 0;
-			for (uint32_t w = 0; w < (blockDim.x >> 5); w++) tot += part[w];
-			atomicAdd(&hubSum[h], tot);
-		}
-		__syncthreads();
+		if (laneId() == 0) atomicAdd(&hubSum[h], sum);
 	}
 	addWarp(bytes, nb);
 }
@@ -206,5 +203,5 @@ extern "C" __global__ void pr_hub_finish(float *score, float *next, const uint32
 	ch = warpSum(ch);
 	if (laneId() == 0 && ch != 0) atomicAdd(change, ch);
 	__syncthreads();
-	if (threadIdx.x == 0) *hubCount = 0;
+	if (threadIdx.x == 0) hubCount[0] = hubCount[1] = 0;
 }

@@ -15,7 +15,7 @@ type devState struct {
 	hubs     gpu.Buf[uint32]  // lists of more than hubBlocks blocks, queued by pr_pull
 	hubNb    gpu.Buf[uint32]  // their block counts
 	hubSum   gpu.Buf[float64] // their sums
-	hubCount gpu.Buf[uint32]  // queued; pr_hub_finish empties the queue
+	hubCount gpu.Buf[uint32]  // queued, and the most blocks of one; pr_hub_finish empties the queue
 }
 
 // hubBlocks is pagerank.cu's HUB_BLOCKS: a launch over at most e edges queues at most
@@ -43,7 +43,7 @@ func takeState(w *gpu.Workspace, n uint32, maxEdges uint64) devState {
 		hubs:     gpu.Take[uint32](w, "hubs", hubs),
 		hubNb:    gpu.Take[uint32](w, "hub-blocks", hubs),
 		hubSum:   gpu.Take[float64](w, "hub-sums", hubs),
-		hubCount: gpu.Take[uint32](w, "hub-count", 1),
+		hubCount: gpu.Take[uint32](w, "hub-count", 2),
 	}
 }
 
