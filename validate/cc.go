@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/oocgraph/ooc/store"
@@ -19,34 +21,45 @@ type Partition struct {
 // concurrent union-find (a method independent of the engines'); then there must be as
 // many distinct labels as components, so no class holds two components. An undirected
 // graph stores each edge both ways; the pass reads each list only up to its own vertex.
+//
+// A vertex's label and its union-find parent share one word (a node), so that an edge
+// to a vertex not in the caches misses them once for both; a vertex's own root is
+// carried from edge to edge of its list rather than found again for each.
 func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	n := g.NumVertices()
 	if uint64(len(labels)) != uint64(n) {
 		return Partition{}, invalid("%d labels for %d vertices", len(labels), n)
 	}
-	uf := make([]uint32, n)
-	for i := range uf {
-		uf[i] = uint32(i)
-	}
-	directed, cg := g.Directed(), store.NewCompressed(g)
+	nodes := newNodes(labels)
+	directed, nv := g.Directed(), n
 	err := eachPiece(g.Out(), func(s *store.Shard, lo, hi uint32) error {
-		l := newLists(cg, store.Out)
+		var cur store.DirCursor
+		cur.Reset(s)
+		var b blocks
 		for u := lo; u < hi; u++ {
-			deg, done := s.Degree(u), false
-			for k := uint32(0); k < deg && !done; k += store.BlockSize {
-				blk, err := l.block(u, k)
-				if err != nil {
-					return err
+			lu, ru := labels[u], u
+			deg, list := cur.At(u - s.Lo)
+			b.reset(u, deg, list, nv)
+			for done := false; !done; {
+				blk, ok := b.next()
+				if !ok {
+					return s.ListError(u)
+				}
+				if blk == nil {
+					break
 				}
 				for _, v := range blk {
-					if !directed && v > u {
+					if !directed && v >= u {
 						done = true
 						break
 					}
-					if labels[u] != labels[v] {
-						return invalid("edge %d -> %d joins labels %d and %d, expected one component", g.External(u), g.External(v), labels[u], labels[v])
+					x := atomic.LoadUint64(&nodes[v])
+					if label(x) != lu {
+						return invalid("edge %d -> %d joins labels %d and %d, expected one component", g.External(u), g.External(v), lu, labels[v])
 					}
-					unionAtomic(uf, u, v)
+					if parent(x) != ru { // else v already hangs under u's root
+						ru = unionAtomic(nodes, ru, v)
+					}
 				}
 			}
 		}
@@ -55,42 +68,72 @@ func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	if err != nil {
 		return Partition{}, err
 	}
-	comps, largest := countRoots(uf)
+	comps, largest := countRoots(len(nodes), func(v uint32) uint32 { return findAtomic(nodes, v) })
 	if classes := countLabels(labels); classes != comps {
 		return Partition{}, invalid("%d distinct labels but %d components: some label covers several components", classes, comps)
 	}
 	return Partition{Components: comps, Largest: largest}, nil
 }
 
+// A node is a vertex's union-find parent (the low 32 bits) and its label (the high 32
+// bits), read and linked atomically as one word.
+func parent(x uint64) uint32 { return uint32(x) }
+func label(x uint64) uint32  { return uint32(x >> 32) }
+
+// newNodes makes every vertex its own root, beside its label, on all cores.
+func newNodes(labels []uint32) []uint64 {
+	nodes := make([]uint64, len(labels))
+	const span = 1 << 16
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(span) - span)
+				if lo >= len(labels) {
+					return
+				}
+				for i, l := range labels[lo:min(lo+span, len(labels))] {
+					nodes[lo+i] = uint64(l)<<32 | uint64(lo+i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return nodes
+}
+
 // findAtomic is Find for a forest that other goroutines link and halve at the same time.
-func findAtomic(p []uint32, v uint32) uint32 {
+func findAtomic(p []uint64, v uint32) uint32 {
 	for {
-		pv := atomic.LoadUint32(&p[v])
+		x := atomic.LoadUint64(&p[v])
+		pv := parent(x)
 		if pv == v {
 			return v
 		}
-		ppv := atomic.LoadUint32(&p[pv])
+		ppv := parent(atomic.LoadUint64(&p[pv]))
 		if ppv != pv {
-			atomic.CompareAndSwapUint32(&p[v], pv, ppv)
+			atomic.CompareAndSwapUint64(&p[v], x, x&^0xffffffff|uint64(ppv))
 		}
 		v = ppv
 	}
 }
 
-// unionAtomic joins the sets of u and v under concurrent use: it links the larger root
-// under the smaller only while the larger is still a root, so parents only decrease and
-// no cycle forms.
-func unionAtomic(p []uint32, u, v uint32) {
+// unionAtomic joins the sets of u and v under concurrent use and returns the root it
+// left them under: it links the larger root under the smaller only while the larger is
+// still a root, so parents only decrease and no cycle forms.
+func unionAtomic(p []uint64, u, v uint32) uint32 {
 	for {
 		a, b := findAtomic(p, u), findAtomic(p, v)
 		if a == b {
-			return
+			return a
 		}
 		if a < b {
 			a, b = b, a
 		}
-		if atomic.CompareAndSwapUint32(&p[a], a, b) {
-			return
+		x := atomic.LoadUint64(&p[a])
+		if parent(x) == a && atomic.CompareAndSwapUint64(&p[a], x, x&^0xffffffff|uint64(b)) {
+			return b
 		}
 		u, v = a, b
 	}
@@ -137,10 +180,12 @@ func Union(p []uint32, u, v uint32) {
 	}
 }
 
-func countRoots(p []uint32) (comps, largest uint64) {
-	size := make([]uint32, len(p))
-	for v := range p {
-		size[Find(p, uint32(v))]++
+// countRoots counts the trees of a forest of n vertices, whose roots find returns, and
+// the vertices of the largest.
+func countRoots(n int, find func(v uint32) uint32) (comps, largest uint64) {
+	size := make([]uint32, n)
+	for v := range n {
+		size[find(uint32(v))]++
 	}
 	for _, s := range size {
 		if s > 0 {

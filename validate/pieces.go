@@ -74,25 +74,34 @@ func firstNonNil(errs []error) error {
 	return nil
 }
 
-// lists decodes adjacency lists a block at a time with the store's branch-free decoder
-// (a byte-at-a-time one mispredicts a branch per neighbour), so that a check that stops
-// early in a long list decodes little of it.
-type lists struct {
-	c   *store.Compressed
-	d   store.Direction
-	buf []uint32
+// blocks decodes one list a block at a time, in order, with the store's branch-free
+// block decoder, so that a check that stops early in a long list decodes little of it.
+// The lists come from a directory cursor (store.DirCursor), which walks a piece's
+// vertices without a shard lookup or a block-index read per call.
+type blocks struct {
+	list      []byte
+	v, deg, k uint32
+	nv        uint32
+	pos       int
+	buf       [store.BlockSize]uint32
 }
 
-func newLists(c *store.Compressed, d store.Direction) *lists {
-	return &lists{c: c, d: d, buf: make([]uint32, store.BlockSize)}
+// reset starts v's list of deg neighbours, whose bytes are list, in a graph of nv vertices.
+func (b *blocks) reset(v, deg uint32, list []byte, nv uint32) {
+	b.list, b.v, b.deg, b.k, b.nv, b.pos = list, v, deg, 0, nv, store.FirstBlock(deg)
 }
 
-// block returns neighbours k..k+BlockSize-1 of v (fewer at the end of its list); k is a
-// multiple of BlockSize. The slice is valid until the next call.
-func (l *lists) block(v, k uint32) ([]uint32, error) {
-	b, err := l.c.Slice(l.d, v, k, k+store.BlockSize, l.buf)
-	if err == nil {
-		l.buf = b
+// next decodes the next block; it returns nil at the end of the list, and false for
+// malformed bytes or a neighbour outside the graph.
+func (b *blocks) next() ([]uint32, bool) {
+	if uint64(b.k)*store.BlockSize >= uint64(b.deg) {
+		return nil, true
 	}
-	return b, err
+	c := store.BlockLen(b.deg, b.k)
+	pos, ok := store.DecodeBlock(b.buf[:c], b.v, b.list, b.pos, c, b.nv)
+	if !ok {
+		return nil, false
+	}
+	b.pos, b.k = pos, b.k+1
+	return b.buf[:c], true
 }

@@ -151,7 +151,7 @@ func TestParallelCC(t *testing.T) {
 		for v := range labels {
 			labels[v] = Find(seq, uint32(v))
 		}
-		wantComps, wantLargest := countRoots(seq)
+		wantComps, wantLargest := countRoots(len(seq), func(v uint32) uint32 { return Find(seq, v) })
 		for _, procs := range []int{1, 4} {
 			old := runtime.GOMAXPROCS(procs)
 			p, err := CC(g, labels)

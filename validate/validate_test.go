@@ -94,3 +94,35 @@ func TestSourceWithUnreachedNeighbour(t *testing.T) {
 		t.Fatalf("got %v, want an ErrInvalid", err)
 	}
 }
+
+// TestDeepBFS checks a search deeper than a byte of levels holds (a path of 600
+// vertices, so the check reads the levels as they are) and one that fits, each valid
+// and broken, and a path whose only deep level is a broken one.
+func TestDeepBFS(t *testing.T) {
+	for _, n := range []uint32{200, 600} {
+		var edges []testgraph.Edge
+		for v := range n - 1 {
+			edges = append(edges, testgraph.Edge{U: v, V: v + 1})
+		}
+		g := testgraph.Build(t, n, edges, false, 0)
+		parent, level := make([]uint32, n), make([]uint32, n)
+		for v := range n {
+			parent[v], level[v] = max(v, 1)-1, v
+		}
+		if err := BFS(g, 0, parent, level); err != nil {
+			t.Fatalf("path of %d: %v", n, err)
+		}
+		for name, mut := range map[string]func(p, l []uint32){
+			"level too deep":   func(p, l []uint32) { l[n-1] = n },
+			"level of 255":     func(p, l []uint32) { l[n/2] = 255 },
+			"level skips back": func(p, l []uint32) { l[n-1] = n - 3 },
+			"unreached middle": func(p, l []uint32) { p[n/2], l[n/2] = U, U },
+		} {
+			p, l := slices.Clone(parent), slices.Clone(level)
+			mut(p, l)
+			if err := BFS(g, 0, p, l); !errors.Is(err, ErrInvalid) {
+				t.Errorf("path of %d, %s: got %v, want an ErrInvalid", n, name, err)
+			}
+		}
+	}
+}

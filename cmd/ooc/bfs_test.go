@@ -280,3 +280,20 @@ func TestUserCountsBounded(t *testing.T) {
 }
 
 func oneLineErr(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
+
+// TestValidateVerboseTiming: with -v, --validate says how long each check took.
+func TestValidateVerboseTiming(t *testing.T) {
+	dir := bfsGraph(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bfs", "--src", "1", "--validate", "-v"}, "bfs: check of the search from 1 took "},
+		{[]string{"cc", "--validate", "-v"}, "cc: check took "},
+	} {
+		code, _, stderr := runCLI(t, "", append(c.args, "--backend", "cpu", dir)...)
+		if code != exitOK || !strings.Contains(stderr, c.want) || !strings.Contains(stderr[strings.Index(stderr, c.want):], " s\n") {
+			t.Errorf("%v: exit %d, stderr %q lacks %q... s", c.args, code, stderr, c.want)
+		}
+	}
+}
