@@ -16,6 +16,24 @@
 
 // ---- keys -----------------------------------------------------------------------------
 
+// An undirected ingest that drops duplicates keeps each copy's orientation in its key, as
+// the CPU ingest does (ingest/orient.go): src<<32 | dst<<1 | o, o = 0 for the copy the
+// input line names, 1 for its reverse; the sort then takes the low half as b+1 bits. The
+// deduplication compares keys without o and writes them without it, and count_pairs
+// counts the reciprocal pairs. DUP_KEEP and DUP_ORIENTED are the bits of keepDup.
+#define DUP_KEEP 1u
+#define DUP_ORIENTED 2u
+
+// sameEdge says whether keys a and b are copies of one directed edge.
+__device__ __forceinline__ bool sameEdge(uint64_t a, uint64_t b, uint32_t keepDup) {
+	return keepDup & DUP_ORIENTED ? a >> 1 == b >> 1 : a == b;
+}
+
+// plainKey drops an oriented key's orientation.
+__device__ __forceinline__ uint64_t plainKey(uint64_t k, uint32_t keepDup) {
+	return keepDup & DUP_ORIENTED ? (k >> 32) << 32 | ((uint32_t)k >> 1) : k;
+}
+
 // digitOf is the digit of key k (src<<32|dst) at bit shift of the packed key src<<b|dst,
 // which holds the 2b significant bits (b = bits of the largest id).
 __device__ __forceinline__ uint32_t digitOf(uint64_t k, uint32_t b, uint32_t shift, uint32_t mask) {
@@ -161,7 +179,7 @@ __device__ __forceinline__ uint64_t scanValue(int mode, const uint32_t *in32, co
 	case SCAN_BYTES:
 		return nbrBytes(keys, rowptr, i);
 	default:
-		return keepDup || i == 0 || keys[i] != keys[i - 1];
+		return (keepDup & DUP_KEEP) || i == 0 || !sameEdge(keys[i], keys[i - 1], keepDup);
 	}
 }
 
@@ -225,8 +243,9 @@ extern "C" __global__ void scan_down(int mode, const uint32_t *in32, const uint6
 	}
 }
 
-// uniq_write moves the first key of every run of equal keys (every key with keepDup) to
-// out, in order: partial holds the exclusive scan of scan_reduce(SCAN_FLAGS) per block.
+// uniq_write moves the first key of every run of equal keys (every key with DUP_KEEP) to
+// out, in order, without its orientation (DUP_ORIENTED): partial holds the exclusive scan
+// of scan_reduce(SCAN_FLAGS) per block.
 extern "C" __global__ void uniq_write(const uint64_t *keys, uint64_t n, uint32_t keepDup, const uint64_t *partial,
                                       uint64_t *out) {
 	uint64_t base = (uint64_t)blockIdx.x * TILE + (uint64_t)threadIdx.x * RR;
@@ -234,13 +253,27 @@ extern "C" __global__ void uniq_write(const uint64_t *keys, uint64_t n, uint32_t
 	uint64_t s = 0;
 	for (int r = 0; r < RR; r++) {
 		uint64_t i = base + r;
-		if (i < n && (keepDup || i == 0 || keys[i] != keys[i - 1])) flags |= 1u << r, s++;
+		if (i < n && ((keepDup & DUP_KEEP) || i == 0 || !sameEdge(keys[i], keys[i - 1], keepDup))) flags |= 1u << r, s++;
 	}
 	uint64_t total;
 	uint64_t at = partial[blockIdx.x] + blockScan(s, &total);
 	for (int r = 0; r < RR; r++) {
-		if (flags >> r & 1) out[at++] = keys[base + r];
+		if (flags >> r & 1) out[at++] = plainKey(keys[base + r], keepDup);
 	}
+}
+
+// count_pairs adds to *pairs the reciprocal pairs among n sorted oriented keys: a key
+// src -> dst, src < dst, whose run of copies holds both orientations, counted at the
+// first reversed copy after a forward one. A warp adds its count once.
+extern "C" __global__ void count_pairs(const uint64_t *keys, uint64_t n, unsigned long long *pairs) {
+	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
+	bool hit = false;
+	if (i > 0 && i < n) {
+		uint64_t k = keys[i], q = keys[i - 1];
+		hit = (k & 1) && !(q & 1) && k >> 1 == q >> 1 && (uint32_t)(k >> 32) < ((uint32_t)k >> 1);
+	}
+	uint32_t votes = __ballot_sync(FULL, hit);
+	if ((threadIdx.x & 31) == 0 && votes) atomicAdd(pairs, (unsigned long long)__popc(votes));
 }
 
 // ---- the radix sort ---------------------------------------------------------------------
@@ -320,25 +353,40 @@ extern "C" __global__ void deg_count(const uint64_t *keys, uint64_t n, uint32_t 
 	}
 }
 
-// relabel renumbers both ends of every key: perm[old] is the new id.
-extern "C" __global__ void relabel(uint64_t *keys, uint64_t n, const uint32_t *perm) {
+// relabel renumbers both ends of every key: perm[old] is the new id; an oriented key
+// (oriented set) keeps its orientation.
+extern "C" __global__ void relabel(uint64_t *keys, uint64_t n, const uint32_t *perm, uint32_t oriented) {
 	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
 	if (i < n) {
 		uint64_t k = keys[i];
-		keys[i] = (uint64_t)perm[k >> 32] << 32 | perm[(uint32_t)k];
+		if (oriented) {
+			keys[i] = (uint64_t)perm[k >> 32] << 32 | (uint64_t)perm[(uint32_t)k >> 1] << 1 | (k & 1);
+		} else {
+			keys[i] = (uint64_t)perm[k >> 32] << 32 | perm[(uint32_t)k];
+		}
 	}
 }
 
 // expand writes the keys of n edges (src<<32|dst, no self-loops): both ways (mode 0,
-// undirected: dst[2i], dst[2i+1]), as they are (1: out-keys) or transposed (2: in-keys).
+// undirected: dst[2i], dst[2i+1]), as they are (1: out-keys) or transposed (2: in-keys);
+// modes 3 and 4 are 0 and 1 with oriented keys (ids below 2^31).
 extern "C" __global__ void expand(uint64_t *dst, const uint64_t *src, uint64_t n, uint32_t mode) {
 	uint64_t i = (uint64_t)blockIdx.x * RT + threadIdx.x;
 	if (i >= n) return;
 	uint64_t k = src[i], t = k << 32 | k >> 32;
-	if (mode == 0) {
+	switch (mode) {
+	case 0:
 		dst[2 * i] = k;
 		dst[2 * i + 1] = t;
-	} else {
+		break;
+	case 3:
+		dst[2 * i] = (k >> 32) << 32 | ((uint32_t)k << 1);
+		dst[2 * i + 1] = (t >> 32) << 32 | ((uint32_t)t << 1) | 1;
+		break;
+	case 4:
+		dst[i] = (k >> 32) << 32 | ((uint32_t)k << 1);
+		break;
+	default:
 		dst[i] = mode == 1 ? k : t;
 	}
 }

@@ -620,6 +620,7 @@ type output struct {
 	data    []byte
 	loops   uint64
 	edges   uint64
+	pairs   uint64 // reciprocal pairs merged (oriented keys)
 	sum     uint32 // CRC32C of data[offsets[0]:], computed by the worker
 }
 
@@ -705,6 +706,7 @@ func (p *pipeline) write(o *output) error {
 	if o.t.counts {
 		p.storedEdges += o.edges
 		p.storedLoops += o.loops
+		p.reciprocal += o.pairs
 	}
 	return nil
 }
@@ -843,7 +845,7 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 		}
 	}
 	ws.keys = keys
-	ws.encode(out, sorted, !p.opt.KeepDuplicates, p.opt.KeepSelfLoops)
+	ws.encode(out, sorted, !p.opt.KeepDuplicates, p.opt.KeepSelfLoops, p.oriented)
 }
 
 // runsAhead is how many runs ahead of the one it decodes sortUnit loads a run's first
@@ -857,7 +859,7 @@ const runsAhead = 16
 func (o *output) begin(n uint64) {
 	o.degrees, o.offsets = o.degrees[:0], o.offsets[:0]
 	o.data = reuse(o.data, int(5*n+n/16+64))
-	o.loops, o.edges = 0, 0
+	o.loops, o.edges, o.pairs = 0, 0, 0
 }
 
 // finish closes the offsets of a task's output and checksums its lists.
@@ -870,11 +872,13 @@ func (o *output) finish() {
 
 // encode appends sorted keys, whose sources follow those already in out, to out's dense
 // degrees, offsets and data, each list without its duplicates when dedup is set, and
-// counts the self-loops when loops says they are kept (phase 1 drops them otherwise). Lists
+// counts the self-loops when loops says they are kept (phase 1 drops them otherwise).
+// Oriented keys (orient.go) lose their orientation bit and their repeats, and their
+// reciprocal pairs are counted. Lists
 // are encoded from the keys themselves (store.AppendListKeys), deduplicated in place one
 // list at a time: copying each list's neighbours out and a pass over all keys to drop
 // duplicates beforehand were a sixth of the encoding.
-func (ws *workerState) encode(out *output, keys []uint64, dedup, loops bool) {
+func (ws *workerState) encode(out *output, keys []uint64, dedup, loops, oriented bool) {
 	n := len(keys)
 	if n == 0 {
 		return
@@ -894,7 +898,12 @@ func (ws *workerState) encode(out *output, keys []uint64, dedup, loops bool) {
 			j++
 		}
 		list := keys[i:j]
-		if dedup {
+		switch {
+		case oriented:
+			var pairs uint64
+			list, pairs = mergeOriented(list, s)
+			out.pairs += pairs
+		case dedup:
 			list = slices.Compact(list)
 		}
 		if loops {

@@ -26,6 +26,11 @@ func launchUniqWrite(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda
 	return ctx.Launch(mod, "uniq_write", grid, block, uint64(keys), uint64(n), uint64(keepDup), uint64(partial), uint64(out))
 }
 
+// launchCountPairs launches count_pairs (ingest/build.cu) on grid blocks of block threads.
+func launchCountPairs(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda.DevPtr, n uint64, pairs cuda.DevPtr) error {
+	return ctx.Launch(mod, "count_pairs", grid, block, uint64(keys), uint64(n), uint64(pairs))
+}
+
 // launchRadixHist launches radix_hist (ingest/build.cu) on grid blocks of block threads.
 func launchRadixHist(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda.DevPtr, n uint64, b uint32, shift uint32, mask uint32, counts cuda.DevPtr, ntiles uint64) error {
 	return ctx.Launch(mod, "radix_hist", grid, block, uint64(keys), uint64(n), uint64(b), uint64(shift), uint64(mask), uint64(counts), uint64(ntiles))
@@ -42,8 +47,8 @@ func launchDegCount(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda.
 }
 
 // launchRelabel launches relabel (ingest/build.cu) on grid blocks of block threads.
-func launchRelabel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda.DevPtr, n uint64, perm cuda.DevPtr) error {
-	return ctx.Launch(mod, "relabel", grid, block, uint64(keys), uint64(n), uint64(perm))
+func launchRelabel(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, keys cuda.DevPtr, n uint64, perm cuda.DevPtr, oriented uint32) error {
+	return ctx.Launch(mod, "relabel", grid, block, uint64(keys), uint64(n), uint64(perm), uint64(oriented))
 }
 
 // launchExpand launches expand (ingest/build.cu) on grid blocks of block threads.

@@ -80,6 +80,9 @@ type gpuIngest struct {
 	rowptr     *cuda.Buffer // n+1 uint64
 	perm, inv  *cuda.Buffer // degree order: new numbers, and back
 	loopsDev   *cuda.Buffer
+	pairsDev   *cuda.Buffer
+	oriented   bool   // the keys carry their orientation (build.cu, orient.go) until deduplicated
+	pairs      uint64 // oriented: the reciprocal pairs merged
 	uniq       uint64 // keys after deduplication, in x
 	loops      uint64 // of them, self-loops
 	adjBytes   uint64 // the direction's adjacency bytes; y holds each neighbour's offset
@@ -485,7 +488,7 @@ func (g *gpuIngest) read64(cx *cuda.Ctx, at cuda.DevPtr) (uint64, error) {
 func (g *gpuIngest) reduce(cx *cuda.Ctx, mode int, in32, keys, rowptr cuda.DevPtr, n uint64) (np, total uint64, err error) {
 	np = n/gpuTile + 1
 	part := ptr(g.partial1)
-	if err := launchScanReduce(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), part); err != nil {
+	if err := launchScanReduce(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, g.dupFlags(), part); err != nil {
 		return 0, 0, err
 	}
 	if err := launchScanPartials(cx, g.mod, 1, gpuThreads, part, np); err != nil {
@@ -502,14 +505,18 @@ func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr cuda.DevPtr,
 	if err != nil {
 		return 0, err
 	}
-	return total, launchScanDown(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, b2u(g.p.opt.KeepDuplicates), ptr(g.partial1), out32, out64)
+	return total, launchScanDown(cx, g.mod, int(np), gpuThreads, int32(mode), in32, keys, rowptr, n, g.dupFlags(), ptr(g.partial1), out32, out64)
 }
+
+// dupFlags is the keepDup argument of the deduplicating kernels: DUP_KEEP, DUP_ORIENTED.
+func (g *gpuIngest) dupFlags() uint32 { return b2u(g.p.opt.KeepDuplicates) | 2*b2u(g.oriented) }
 
 // sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst,
 // with y as the other buffer; the result is in x.
-func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
-	total := 2 * g.b
-	if total == 0 || n < 2 {
+func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64, oriented bool) error {
+	lo := g.b + uint(b2u(oriented)) // the bits of dst, or of dst<<1|o
+	total := g.b + lo
+	if g.b == 0 || n < 2 {
 		return nil
 	}
 	passes := (total + 7) / 8
@@ -518,13 +525,13 @@ func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
 	ntiles := (n + gpuTile - 1) / gpuTile
 	for pass := uint(0); pass < passes; pass++ {
 		shift := uint64(pass * w)
-		if err := launchRadixHist(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), n, uint32(g.b), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
+		if err := launchRadixHist(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), n, uint32(lo), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
 			return err
 		}
 		if _, err := g.scan(cx, scanU32, ptr(g.counts), 0, 0, 256*ntiles, ptr(g.counts), 0); err != nil {
 			return err
 		}
-		if err := launchRadixScatter(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), ptr(g.y), n, uint32(g.b), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
+		if err := launchRadixScatter(cx, g.mod, int(ntiles), gpuThreads, ptr(g.x), ptr(g.y), n, uint32(lo), uint32(shift), uint32(mask), ptr(g.counts), ntiles); err != nil {
 			return err
 		}
 		g.x, g.y = g.y, g.x
@@ -532,9 +539,9 @@ func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64) error {
 	return nil
 }
 
-// relabel renumbers the uniq keys in x by perm.
-func (g *gpuIngest) relabel(cx *cuda.Ctx, n uint64, perm *cuda.Buffer) error {
-	return launchRelabel(cx, g.mod, grid(n, gpuThreads), gpuThreads, ptr(g.x), n, ptr(perm))
+// relabel renumbers the n keys in x by perm, oriented ones keeping their orientation.
+func (g *gpuIngest) relabel(cx *cuda.Ctx, n uint64, perm *cuda.Buffer, oriented bool) error {
+	return launchRelabel(cx, g.mod, grid(n, gpuThreads), gpuThreads, ptr(g.x), n, ptr(perm), b2u(oriented))
 }
 
 // sizes counts the degrees of the deduplicated keys in x and every neighbour's byte
@@ -571,6 +578,9 @@ func (g *gpuIngest) order(hdr parse.Header) error {
 	if g.n > 0 {
 		g.b = uint(bits.Len32(uint32(g.n - 1)))
 	}
+	// oriented keys take a bit more of the low half: ids below 2^31 (orient.go)
+	g.oriented = p.oriented && g.n <= orientLimit
+	p.oriented = g.oriented
 	return g.dev.Do(func(cx *cuda.Ctx) error {
 		if err := g.alloc(cx); err != nil {
 			return err
@@ -636,10 +646,10 @@ func (g *gpuIngest) order(hdr parse.Header) error {
 // renumber renumbers the prepared direction's keys by perm, sorts them again and sizes
 // their lists.
 func (g *gpuIngest) renumber(cx *cuda.Ctx, perm *cuda.Buffer) error {
-	if err := g.relabel(cx, g.uniq, perm); err != nil {
+	if err := g.relabel(cx, g.uniq, perm, false); err != nil {
 		return err
 	}
-	if err := g.sort(cx, g.uniq); err != nil {
+	if err := g.sort(cx, g.uniq, false); err != nil {
 		return err
 	}
 	return g.sizes(cx)
@@ -669,6 +679,7 @@ func (g *gpuIngest) alloc(cx *cuda.Ctx) error {
 		{&g.deg, "degrees", 4 * max(g.n, 1)},
 		{&g.rowptr, "row starts", 8 * (g.n + 1)},
 		{&g.loopsDev, "self-loops", 8},
+		{&g.pairsDev, "reciprocal pairs", 8},
 	} {
 		if *a.b, err = cx.Alloc(a.name, int64(a.bytes)); err != nil {
 			return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
@@ -686,12 +697,15 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	if g.x, err = cx.Alloc("keys", int64(8*(k+1))); err != nil {
 		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
 	}
-	mode, per := uint64(0), uint64(2) // undirected: both ways
-	if g.p.opt.Directed {
+	mode, per, loops := uint64(0), uint64(2), uint64(1) // undirected: both ways; self-loops as they are
+	switch {
+	case g.p.opt.Directed:
 		mode, per = uint64(1+d), 1
+	case g.oriented:
+		mode, loops = 3, 4
 	}
 	at := ptr(g.x)
-	for s, m := range []uint64{mode, 1} { // the self-loops as they are
+	for s, m := range []uint64{mode, loops} {
 		err := g.eachChunk(s, func(c *cuda.Buffer, n uint64) error {
 			err := launchExpand(cx, g.mod, grid(n, gpuThreads), gpuThreads, at, ptr(c), n, uint32(m))
 			at += cuda.DevPtr(8 * n * per)
@@ -720,21 +734,26 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 		return &gpuSkip{reason: "ran out of device memory: " + err.Error(), reread: true}
 	}
 	if relabel && k > 0 {
-		if err := g.relabel(cx, k, g.perm); err != nil {
+		if err := g.relabel(cx, k, g.perm, g.oriented); err != nil {
 			return err
 		}
 	}
-	if err := g.sort(cx, k); err != nil {
+	if err := g.sort(cx, k, g.oriented); err != nil {
 		return err
 	}
 	g.mark(cx, "sort")
+	if g.oriented {
+		if err := g.countPairs(cx, k); err != nil {
+			return err
+		}
+	}
 	g.uniq = k
 	if !g.p.opt.KeepDuplicates && k > 0 {
 		np, uniq, err := g.reduce(cx, scanFlags, 0, ptr(g.x), 0, k)
 		if err != nil {
 			return err
 		}
-		if err := launchUniqWrite(cx, g.mod, int(np), gpuThreads, ptr(g.x), k, 0, ptr(g.partial1), ptr(g.y)); err != nil {
+		if err := launchUniqWrite(cx, g.mod, int(np), gpuThreads, ptr(g.x), k, g.dupFlags(), ptr(g.partial1), ptr(g.y)); err != nil {
 			return err
 		}
 		g.uniq = uniq
@@ -743,6 +762,19 @@ func (g *gpuIngest) prepare(cx *cuda.Ctx, d int, relabel bool) error {
 	g.mark(cx, "deduplicate")
 	err = g.sizes(cx)
 	g.mark(cx, "degrees and sizes")
+	return err
+}
+
+// countPairs counts the reciprocal pairs among the n sorted oriented keys in x.
+func (g *gpuIngest) countPairs(cx *cuda.Ctx, n uint64) error {
+	if err := cx.Memset32(g.pairsDev.Ptr, 0, 2); err != nil {
+		return err
+	}
+	if err := launchCountPairs(cx, g.mod, grid(n, gpuThreads), gpuThreads, ptr(g.x), n, ptr(g.pairsDev)); err != nil {
+		return err
+	}
+	var err error
+	g.pairs, err = g.read64(cx, g.pairsDev.Ptr)
 	return err
 }
 
@@ -769,7 +801,7 @@ func (g *gpuIngest) build() error {
 		}
 		keys += g.uniq
 		if d == 0 {
-			p.storedEdges, p.storedLoops = g.uniq, g.loops
+			p.storedEdges, p.storedLoops, p.reciprocal = g.uniq, g.loops, g.pairs
 		}
 	}
 	p.phases = append(p.phases, Phase{Name: "gpu", Seconds: time.Since(t0).Seconds(), Bytes: g.builtBytes, Edges: keys})

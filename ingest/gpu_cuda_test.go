@@ -36,7 +36,7 @@ func sameGraph(t *testing.T, grep, crep *Report, gpuDir, cpuDir string) {
 	gm, cm := grep.Manifest, crep.Manifest
 	if gm.Vertices != cm.Vertices || gm.Edges != cm.Edges || gm.SelfLoopsDropped != cm.SelfLoopsDropped ||
 		gm.DuplicatesDropped != cm.DuplicatesDropped || gm.InputEdges != cm.InputEdges || gm.Bytes != cm.Bytes ||
-		gm.VertexOrder != cm.VertexOrder || gm.IDBase != cm.IDBase {
+		gm.VertexOrder != cm.VertexOrder || gm.IDBase != cm.IDBase || countOrNil(gm.ReciprocalPairs) != countOrNil(cm.ReciprocalPairs) {
 		t.Errorf("manifests differ:\ngpu %+v\ncpu %+v", *gm, *cm)
 	}
 	gs, cs := shardFiles(t, gpuDir), shardFiles(t, cpuDir)

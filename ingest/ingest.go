@@ -359,9 +359,14 @@ func (p *pipeline) manifest(hdr parse.Header) *store.Manifest {
 	} else {
 		dups = kept - stored
 	}
+	var pairs *uint64
+	if p.oriented {
+		r := p.reciprocal
+		dups, pairs = dups-r, &r
+	}
 	m := &store.Manifest{
 		Vertices: uint32(n), Directed: p.opt.Directed, InputEdges: p.inputEdges.Load(),
-		SelfLoopsDropped: p.selfLoops.Load(), DuplicatesDropped: dups, Input: p.input,
+		SelfLoopsDropped: p.selfLoops.Load(), DuplicatesDropped: dups, ReciprocalPairs: pairs, Input: p.input,
 		Options:   store.BuildOptions{KeepSelfLoops: p.opt.KeepSelfLoops, KeepDuplicates: p.opt.KeepDuplicates},
 		Relabeled: p.opt.Relabel, VertexOrder: store.OrderInput,
 	}
@@ -375,6 +380,7 @@ func (p *pipeline) manifest(hdr parse.Header) *store.Manifest {
 		// the first pass read the input: its counts, its input, its numbering's ids
 		a := r.first
 		m.InputEdges, m.SelfLoopsDropped, m.DuplicatesDropped, m.Input = a.InputEdges, a.SelfLoopsDropped, a.DuplicatesDropped, a.Input
+		m.ReciprocalPairs = a.ReciprocalPairs
 		m.Relabeled, m.VertexOrder = a.Relabeled, r.order
 	}
 	return m
@@ -387,15 +393,9 @@ func (r *Report) Summary(w io.Writer) {
 	if m.Directed {
 		copies *= 2
 	}
-	// An undirected ingest cannot tell a repeated line from a reciprocal pair (u v and
-	// v u): both are one undirected edge stored once, so the note names both.
-	dupNote := ""
-	if !m.Directed && m.DuplicatesDropped > 0 {
-		dupNote = " (repeated edges and reciprocal pairs u v / v u)"
-	}
-	fmt.Fprintf(w, "ingest: %s, %s (%s), %s, %s and %s dropped%s\n",
+	fmt.Fprintf(w, "ingest: %s, %s (%s), %s, %s\n",
 		plural.Of(m.Vertices, "vertex"), plural.Of(m.Edges, "edge"), map[bool]string{true: "directed, plus the transpose", false: "undirected, stored both ways"}[m.Directed],
-		plural.Of(m.InputEdges, "input edge"), plural.Of(m.SelfLoopsDropped, "self-loop"), plural.Of(m.DuplicatesDropped, "duplicate"), dupNote)
+		plural.Of(m.InputEdges, "input edge"), DroppedText(m))
 	shards := plural.Of(len(m.Out), "shard")
 	if m.Directed {
 		shards = fmt.Sprintf("%s (%d out, %d in)", plural.Of(len(m.Out)+len(m.In), "shard"), len(m.Out), len(m.In))
@@ -438,6 +438,22 @@ func (r *Report) Summary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers%s)\n",
 		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers, on)
+}
+
+// DroppedText says what an ingest dropped and merged, as the summary and `ooc info` put
+// it: "2 self-loops and 5 duplicate edges dropped, 3 reciprocal pairs merged". Where the
+// ingest did not count reciprocal pairs apart, an undirected graph's duplicates include
+// them, and the text says so.
+func DroppedText(m *store.Manifest) string {
+	loops := plural.Of(m.SelfLoopsDropped, "self-loop")
+	if r := m.ReciprocalPairs; r != nil {
+		return fmt.Sprintf("%s and %s dropped, %s merged", loops, plural.Of(m.DuplicatesDropped, "duplicate edge"), plural.Of(*r, "reciprocal pair"))
+	}
+	note := ""
+	if !m.Directed && m.DuplicatesDropped > 0 {
+		note = " (repeated edges and reciprocal pairs u v / v u)"
+	}
+	return fmt.Sprintf("%s and %s dropped%s", loops, plural.Of(m.DuplicatesDropped, "duplicate"), note)
 }
 
 // setMemoryLimit makes the Go collector work to keep the heap within the budget, and

@@ -61,29 +61,36 @@ type want struct {
 	n          uint64
 	out, in    map[uint32][]uint32
 	loops      uint64 // input self-loops dropped
-	dups       uint64 // input edges dropped as duplicates
+	dups       uint64 // input edges dropped as repeats of an edge in the same orientation
+	recip      uint64 // undirected: reciprocal pairs (u v, then v u) merged
+	oriented   bool   // the ingest counts recip apart from dups
 	directions int
 }
 
 func reference(edges []parse.Edge, opt Options) want {
-	w := want{out: map[uint32][]uint32{}, in: map[uint32][]uint32{}}
+	w := want{out: map[uint32][]uint32{}, in: map[uint32][]uint32{}, oriented: wantsOrientation(opt)}
 	type pair struct{ u, v uint64 }
-	seen := map[pair]bool{}
+	seen, lines := map[pair]bool{}, map[pair]bool{}
 	for _, e := range edges {
 		w.n = max(w.n, e.U+1, e.V+1)
 		if e.U == e.V && !opt.KeepSelfLoops {
 			w.loops++
 			continue
 		}
-		k := pair{e.U, e.V}
+		k, line := pair{e.U, e.V}, pair{e.U, e.V}
 		if !opt.Directed && k.u > k.v {
 			k = pair{e.V, e.U}
 		}
 		if seen[k] && !opt.KeepDuplicates {
-			w.dups++
+			if lines[line] || opt.Directed {
+				w.dups++
+			} else {
+				w.recip++ // the first v u after u v
+			}
+			lines[line] = true
 			continue
 		}
-		seen[k] = true
+		seen[k], lines[line] = true, true
 		u, v := uint32(e.U), uint32(e.V)
 		w.out[u] = append(w.out[u], v)
 		switch {
@@ -140,8 +147,14 @@ func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
 	if uint64(m.Vertices) != w.n {
 		t.Errorf("%d vertices, want %d", m.Vertices, w.n)
 	}
-	if m.SelfLoopsDropped != w.loops || m.DuplicatesDropped != w.dups {
-		t.Errorf("dropped %d self-loops and %d duplicates, want %d and %d", m.SelfLoopsDropped, m.DuplicatesDropped, w.loops, w.dups)
+	dups, recip := w.dups, &w.recip
+	if !w.oriented || m.Weighted { // a weighted ingest counts reciprocal pairs with the duplicates
+		dups, recip = dups+w.recip, nil
+	}
+	if m.SelfLoopsDropped != w.loops || m.DuplicatesDropped != dups || (m.ReciprocalPairs == nil) != (recip == nil) ||
+		recip != nil && *m.ReciprocalPairs != *recip {
+		t.Errorf("dropped %d self-loops and %d duplicates, %s reciprocal pairs merged; want %d, %d and %s", m.SelfLoopsDropped, m.DuplicatesDropped,
+			countOrNil(m.ReciprocalPairs), w.loops, dups, countOrNil(recip))
 	}
 	if got := external(g, lists(t, g, g.Out())); !equalLists(got, w.out) {
 		t.Errorf("out-lists differ from the reference: %s", diffLists(got, w.out))
@@ -152,6 +165,14 @@ func checkGraph(t *testing.T, dir string, w want, opt Options) *store.Manifest {
 		}
 	}
 	return m
+}
+
+// countOrNil prints a count that may be absent.
+func countOrNil(x *uint64) string {
+	if x == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*x)
 }
 
 // external renumbers the lists of a graph numbered in another order than the file's
@@ -340,12 +361,13 @@ func TestCounts(t *testing.T) {
 	for _, tc := range []struct {
 		opt                      Options
 		edges, loops, dups, nvtx uint64
+		pairs                    int // reciprocal pairs merged; -1: not counted apart
 	}{
-		{Options{}, 4, 3, 4, 6},                    // {0,1} {3,4} both ways; 3 loops; 4 repeats
-		{Options{Directed: true}, 4, 3, 2, 6},      // 0->1 1->0 3->4 4->3
-		{Options{KeepSelfLoops: true}, 6, 0, 5, 6}, // + (2,2) (5,5) once each
-		{Options{KeepDuplicates: true}, 12, 3, 0, 6},
-		{Options{Directed: true, KeepDuplicates: true, KeepSelfLoops: true}, 9, 0, 0, 6},
+		{Options{}, 4, 3, 2, 6, 2},                    // {0,1} {3,4} both ways; 3 loops; 0 1 and 4 3 repeated
+		{Options{Directed: true}, 4, 3, 2, 6, -1},     // 0->1 1->0 3->4 4->3
+		{Options{KeepSelfLoops: true}, 6, 0, 3, 6, 2}, // + (2,2) (5,5) once each
+		{Options{KeepDuplicates: true}, 12, 3, 0, 6, -1},
+		{Options{Directed: true, KeepDuplicates: true, KeepSelfLoops: true}, 9, 0, 0, 6, -1},
 	} {
 		tc.opt.Dest = filepath.Join(t.TempDir(), "g.ooc")
 		rep, err := fromEdges(t, edges, tc.opt, parse.Header{})
@@ -356,6 +378,9 @@ func TestCounts(t *testing.T) {
 		if m.Edges != tc.edges || m.SelfLoopsDropped != tc.loops || m.DuplicatesDropped != tc.dups || uint64(m.Vertices) != tc.nvtx || m.InputEdges != 9 {
 			t.Errorf("%+v: edges %d loops %d dups %d vertices %d input %d; want %d %d %d %d 9", tc.opt, m.Edges,
 				m.SelfLoopsDropped, m.DuplicatesDropped, m.Vertices, m.InputEdges, tc.edges, tc.loops, tc.dups, tc.nvtx)
+		}
+		if got := countOrNil(m.ReciprocalPairs); (tc.pairs < 0) != (got == "nil") || tc.pairs >= 0 && got != fmt.Sprint(tc.pairs) {
+			t.Errorf("%+v: %s reciprocal pairs merged, want %d (-1: nil)", tc.opt, got, tc.pairs)
 		}
 		checkGraph(t, tc.opt.Dest, reference(edges, tc.opt), tc.opt)
 	}
@@ -394,7 +419,7 @@ func TestSymmetricDirected(t *testing.T) {
 		}
 		edges := []parse.Edge{{U: 1, V: 0}, {U: 0, V: 1}, {U: 2, V: 0}, {U: 0, V: 2}, {U: 4, V: 3}, {U: 3, V: 4}, {U: 2, V: 2}}
 		w := reference(edges, Options{Directed: true})
-		w.loops, w.dups = 1, 1
+		w.loops, w.dups, w.oriented = 1, 1, !directed // no entry is given both ways
 		checkGraph(t, opt.Dest, w, opt)
 	}
 }
@@ -800,12 +825,13 @@ func TestSymmetricSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mu, ms := ru.Manifest, rs.Manifest; mu.Edges != ms.Edges || mu.DuplicatesDropped != ms.DuplicatesDropped || mu.SelfLoopsDropped != ms.SelfLoopsDropped {
-		t.Fatalf("seed %d: undirected %d edges %d dups %d loops, symmetric directed %d %d %d", seed,
-			mu.Edges, mu.DuplicatesDropped, mu.SelfLoopsDropped, ms.Edges, ms.DuplicatesDropped, ms.SelfLoopsDropped)
+	// the undirected ingest tells reciprocal pairs from duplicates, the symmetric directed one does not
+	if mu, ms := ru.Manifest, rs.Manifest; mu.Edges != ms.Edges || mu.MergedEdges() != ms.DuplicatesDropped || mu.SelfLoopsDropped != ms.SelfLoopsDropped {
+		t.Fatalf("seed %d: undirected %d edges %d merged %d loops, symmetric directed %d %d %d", seed,
+			mu.Edges, mu.MergedEdges(), mu.SelfLoopsDropped, ms.Edges, ms.DuplicatesDropped, ms.SelfLoopsDropped)
 	}
 	w := reference(edges, und)
-	w.in = w.out
+	w.in, w.oriented = w.out, false // a directed ingest counts reciprocal pairs with the duplicates
 	checkGraph(t, sym.Dest, w, sym)
 }
 

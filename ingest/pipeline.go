@@ -32,7 +32,8 @@ type pipeline struct {
 	start   time.Time
 	restore func()
 
-	dirs       int // spills: 1 undirected, 2 directed (out and in)
+	dirs       int  // spills: 1 undirected, 2 directed (out and in)
+	oriented   bool // keys carry their orientation (orient.go)
 	spills     [2]*spill
 	pool       *memPool // the tapes' memory
 	chunkKeys  int      // keys per chunk and direction
@@ -53,6 +54,7 @@ type pipeline struct {
 	symmetric   bool // every input edge stands for both directions
 	storedEdges uint64
 	storedLoops uint64
+	reciprocal  uint64         // oriented: the reciprocal pairs merged
 	ids         []uint64       // --relabel: the distinct ids, ascending (0-based)
 	perm, inv   []uint32       // degree order: new number of each vertex (rank with --relabel), and back
 	idx         *idIndex       // --relabel: the ids' index, while phase 1 maps them
@@ -113,6 +115,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 	if opt.Directed {
 		p.dirs = 2
 	}
+	p.oriented = wantsOrientation(opt)
 	if err := p.sizePhase1(); err != nil {
 		return nil, err
 	}
@@ -324,6 +327,9 @@ func (p *pipeline) noteBatch(loops, top uint64) error {
 		// The parser and the replay never pass one; the keys filled are void.
 		return errIDTooLarge(p.input.Name, top)
 	}
+	if p.oriented && top >= orientLimit {
+		return errOrientID(p.input.Name, top) // the keys filled are void
+	}
 	for old := p.maxID.Load(); top+1 > old; old = p.maxID.Load() {
 		if p.maxID.CompareAndSwap(old, top+1) {
 			break
@@ -344,9 +350,13 @@ func (p *pipeline) fillLimit() int {
 // fill appends the keys of edges to c and returns the self-loops dropped and the
 // largest id (0 for no edges: the caller counts the vertex count from top+1, which a
 // batch's ids hold anyway). An undirected edge is stored both ways (a kept self-loop
-// once); a directed one goes to the out-keys and, transposed, to the in-keys. The ids'
-// maximum is taken here rather than in a pass of its own over the batch.
+// once), oriented when p.oriented; a directed one goes to the out-keys and, transposed,
+// to the in-keys. The ids' maximum is taken here rather than in a pass of its own over
+// the batch.
 func (p *pipeline) fill(c *chunk, edges []parse.Edge) (loops, top uint64) {
+	if p.oriented {
+		return p.fillOriented(c, edges)
+	}
 	out, in := c.keys[0], c.keys[1]
 	for _, e := range edges {
 		top = max(top, e.U, e.V)
@@ -364,6 +374,27 @@ func (p *pipeline) fill(c *chunk, edges []parse.Edge) (loops, top uint64) {
 		}
 	}
 	c.keys[0], c.keys[1] = out, in
+	return loops, top
+}
+
+// fillOriented is fill for an oriented ingest (orient.go). Ids of orientLimit and more
+// make void keys, which noteBatch refuses.
+func (p *pipeline) fillOriented(c *chunk, edges []parse.Edge) (loops, top uint64) {
+	out := c.keys[0]
+	keep := p.opt.KeepSelfLoops
+	for _, e := range edges {
+		top = max(top, e.U, e.V)
+		u, v := uint32(e.U), uint32(e.V)
+		switch {
+		case u != v:
+			out = append(out, orientedKey(u, v, 0), orientedKey(v, u, 1))
+		case keep:
+			out = append(out, orientedKey(u, u, 0))
+		default:
+			loops++
+		}
+	}
+	c.keys[0] = out
 	return loops, top
 }
 

@@ -271,6 +271,14 @@ func (r *rawSpill) close() {
 // replay numbers the vertices (rank, degree order or both), then feeds the spilled pairs,
 // mapped, to the pipeline on all workers.
 func (p *pipeline) replay(hdr parse.Header) error {
+	// The numbering is known: keys keep their orientation when every id it gives fits
+	// (orient.go).
+	switch {
+	case p.opt.Relabel:
+		p.oriented = p.oriented && uint64(len(p.ids)) <= orientLimit
+	case p.raw.deg != nil:
+		p.oriented = p.oriented && max(p.raw.deg.top.Load(), hdr.Vertices) <= orientLimit
+	}
 	var idx *idIndex
 	if p.opt.Relabel {
 		idx = newIDIndex(p.ids)

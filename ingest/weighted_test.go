@@ -334,10 +334,10 @@ func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bo
 	}
 	defer b.Close()
 	where := fmt.Sprintf("relabel %v order %s directed %v", relabel, order, directed)
-	if a.M.VertexOrder != b.M.VertexOrder || (order != OrderAuto && a.M.VertexOrder != order) || a.M.DuplicatesDropped != b.M.DuplicatesDropped ||
+	if a.M.VertexOrder != b.M.VertexOrder || (order != OrderAuto && a.M.VertexOrder != order) || a.M.MergedEdges() != b.M.MergedEdges() ||
 		a.M.SelfLoopsDropped != b.M.SelfLoopsDropped || len(a.Shards()) != len(b.Shards()) || len(a.Shards()) < 3 {
 		t.Fatalf("%s: manifests differ: order %s/%s, duplicates %d/%d, loops %d/%d, %d/%d shards", where, a.M.VertexOrder, b.M.VertexOrder,
-			a.M.DuplicatesDropped, b.M.DuplicatesDropped, a.M.SelfLoopsDropped, b.M.SelfLoopsDropped, len(a.Shards()), len(b.Shards()))
+			a.M.MergedEdges(), b.M.MergedEdges(), a.M.SelfLoopsDropped, b.M.SelfLoopsDropped, len(a.Shards()), len(b.Shards()))
 	}
 	for i, s := range a.Shards() {
 		for _, sec := range []uint32{store.SecAdj, store.SecDirectory} {

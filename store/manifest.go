@@ -66,6 +66,7 @@ type Manifest struct {
 	InputEdges        uint64       `json:"input_edges"`
 	SelfLoopsDropped  uint64       `json:"self_loops_dropped"`
 	DuplicatesDropped uint64       `json:"duplicates_dropped"`
+	ReciprocalPairs   *uint64      `json:"reciprocal_pairs_merged,omitempty"` // u v / v u merged apart from DuplicatesDropped; nil: counted there (FORMAT.md)
 	Input             InputInfo    `json:"input"`
 	Options           BuildOptions `json:"options"`
 	Bytes             int64        `json:"bytes"`
@@ -75,6 +76,15 @@ type Manifest struct {
 	Created           string       `json:"created"`
 
 	manifestBytes int64 // size of the manifest counted in Bytes, while committing
+}
+
+// MergedEdges is the input edges an ingest merged into others: the duplicates and the
+// reciprocal pairs (which an undirected graph stores as one edge).
+func (m *Manifest) MergedEdges() uint64 {
+	if m.ReciprocalPairs == nil {
+		return m.DuplicatesDropped
+	}
+	return m.DuplicatesDropped + *m.ReciprocalPairs
 }
 
 // Marshal encodes the manifest with its trailing checksum and end marker.

@@ -163,8 +163,8 @@ func (r *benchReport) table(w io.Writer) {
 	}
 	rows = append(rows,
 		[2]string{"vertices", fmt.Sprint(r.Vertices)},
-		[2]string{"edges", fmt.Sprintf("%d stored (%s), %d input, %s and %s dropped",
-			r.Edges, kind, r.InputEdges, plural.Of(r.SelfLoopsDropped, "self-loop"), plural.Of(r.DuplicatesDropped, "duplicate"))},
+		[2]string{"edges", fmt.Sprintf("%d stored (%s), %d input, %s",
+			r.Edges, kind, r.InputEdges, r.dropped())},
 		[2]string{"size", fmt.Sprintf("%s in %s, %.2f bits per edge", bytesize.Format(r.Bytes), plural.Of(r.Shards, "shard"), r.BitsPerEdge)})
 	if in := r.Ingest; in != nil {
 		rows = append(rows, [2]string{"gen+ingest", fmt.Sprintf("%s, %s edges/s, peak RSS %s",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -14,6 +15,7 @@ type graphCounts struct {
 	InputEdges        uint64  `json:"input_edges"`
 	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
 	DuplicatesDropped uint64  `json:"duplicates_dropped"`
+	ReciprocalPairs   *uint64 `json:"reciprocal_pairs_merged,omitempty"` // counted apart from the duplicates (ingest.DroppedText)
 	Bytes             int64   `json:"bytes"`
 	BitsPerEdge       float64 `json:"bits_per_edge"`
 	Shards            int     `json:"shards"`
@@ -21,8 +23,14 @@ type graphCounts struct {
 
 func countsOf(m *store.Manifest) graphCounts {
 	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, Weighted: m.Weighted, InputEdges: m.InputEdges,
-		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, Bytes: m.Bytes,
+		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, ReciprocalPairs: m.ReciprocalPairs, Bytes: m.Bytes,
 		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In)}
+}
+
+// dropped says what the ingest dropped and merged, as its summary says it.
+func (c graphCounts) dropped() string {
+	return ingest.DroppedText(&store.Manifest{Directed: c.Directed, SelfLoopsDropped: c.SelfLoopsDropped,
+		DuplicatesDropped: c.DuplicatesDropped, ReciprocalPairs: c.ReciprocalPairs})
 }
 
 // bitsPerEdge is the graph's size per directed edge stored, offsets included.

@@ -200,6 +200,7 @@ type genResult struct {
 	Directed          bool    `json:"directed,omitempty"`
 	SelfLoopsDropped  uint64  `json:"self_loops_dropped,omitempty"`
 	DuplicatesDropped uint64  `json:"duplicates_dropped,omitempty"`
+	ReciprocalPairs   *uint64 `json:"reciprocal_pairs_merged,omitempty"`
 	BitsPerEdge       float64 `json:"bits_per_edge,omitempty"`
 	Shards            int     `json:"shards,omitempty"`
 }
@@ -338,7 +339,7 @@ func reportGenGraph(e *env, a *genArgs, rep *ingest.Report) error {
 	m := rep.Manifest
 	r := newGenResult(a.spec, a.out, "ooc", m.Bytes, rep.Seconds)
 	r.Edges, r.Directed = m.Edges, m.Directed
-	r.SelfLoopsDropped, r.DuplicatesDropped = m.SelfLoopsDropped, m.DuplicatesDropped
+	r.SelfLoopsDropped, r.DuplicatesDropped, r.ReciprocalPairs = m.SelfLoopsDropped, m.DuplicatesDropped, m.ReciprocalPairs
 	r.BitsPerEdge, r.Shards = bitsPerEdge(m), len(m.Out)+len(m.In)
 	if a.json {
 		return printJSON(e.stdout, r)

@@ -106,8 +106,12 @@ func TestGenGraph(t *testing.T) {
 	}
 	// Every generated edge not a self-loop is stored, both ways.
 	loops := r.SelfLoopsDropped
-	if r.Generated != loops+r.DuplicatesDropped+r.Edges/2 || r.BitsPerEdge <= 0 {
-		t.Errorf("generated %d = %d loops + %d duplicates + %d/2 stored?", r.Generated, loops, r.DuplicatesDropped, r.Edges)
+	pairs := uint64(0)
+	if r.ReciprocalPairs != nil {
+		pairs = *r.ReciprocalPairs
+	}
+	if r.Generated != loops+r.DuplicatesDropped+pairs+r.Edges/2 || r.BitsPerEdge <= 0 || r.ReciprocalPairs == nil {
+		t.Errorf("generated %d = %d loops + %d duplicates + %d reciprocal pairs + %d/2 stored?", r.Generated, loops, r.DuplicatesDropped, pairs, r.Edges)
 	}
 	if err := g.Check(); err != nil {
 		t.Fatal(err)

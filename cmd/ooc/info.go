@@ -190,8 +190,8 @@ func printInfo(w io.Writer, i *graphInfo) {
 	if i.Input.Bytes >= 0 {
 		size = fmt.Sprintf("%d bytes", i.Input.Bytes)
 	}
-	fmt.Fprintf(w, "input       %s (%s, %s): %s, %s and %s dropped\n",
-		i.Input.Name, i.Input.Format, size, plural.Of(i.InputEdges, "edge"), plural.Of(i.SelfLoopsDropped, "self-loop"), plural.Of(i.DuplicatesDropped, "duplicate"))
+	fmt.Fprintf(w, "input       %s (%s, %s): %s, %s\n",
+		i.Input.Name, i.Input.Format, size, plural.Of(i.InputEdges, "edge"), i.dropped())
 	if i.BitsPerEdge == 0 {
 		fmt.Fprintf(w, "size        %s, no edges\n", bytesize.Format(i.Bytes))
 	} else {

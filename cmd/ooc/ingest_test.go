@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,8 @@ func TestIngestInfoVerify(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("ingest --json: %v in %q", err, stdout)
 	}
-	if rep["vertices"] != 4.0 || rep["edges"] != 8.0 || rep["self_loops_dropped"] != 1.0 || rep["duplicates_dropped"] != 1.0 {
+	if rep["vertices"] != 4.0 || rep["edges"] != 8.0 || rep["self_loops_dropped"] != 1.0 || rep["duplicates_dropped"] != 0.0 ||
+		rep["reciprocal_pairs_merged"] != 1.0 { // 1 0 after 0 1
 		t.Errorf("ingest --json: %v", rep)
 	}
 	if rep["backend"] != "cpu" { // a file this small stays on the CPU, GPU or not
@@ -334,5 +336,49 @@ func TestIngestSparseIDs(t *testing.T) {
 	}
 	if names, _ := os.ReadDir(dir); len(names) != 3 {
 		t.Errorf("%d entries left, want the input and two graphs", len(names))
+	}
+}
+
+// TestReciprocalPairs: an undirected ingest counts repeated lines and reciprocal pairs
+// (u v and v u) apart, in its summary, its --json, info's text and info --json; a
+// directed one has no reciprocal pairs to merge, only the same repeated lines.
+func TestReciprocalPairs(t *testing.T) {
+	dir := t.TempDir()
+	// {1,2}: 1 2 twice, 2 1 once; {3,4}: 3 4 twice; {5,6}: each way twice; 7 7 a
+	// self-loop; 8 9 once: 4 repeated lines, 2 reciprocal pairs
+	in := writeFile(t, dir, "pairs.txt", "1 2\n2 1\n1 2\n3 4\n3 4\n5 6\n6 5\n6 5\n5 6\n7 7\n8 9\n")
+	const text = "1 self-loop and 4 duplicate edges dropped, 2 reciprocal pairs merged"
+	for _, directed := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprintf("g%v.ooc", directed))
+		args := []string{"ingest", "--json", "-o", out, in}
+		if directed {
+			args = append(args, "--directed")
+		}
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("ingest: code %d, stderr %q", code, stderr)
+		}
+		var rep map[string]any
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("ingest --json: %v in %q", err, stdout)
+		}
+		pairs, ok := rep["reciprocal_pairs_merged"]
+		if rep["duplicates_dropped"] != 4.0 || rep["self_loops_dropped"] != 1.0 || ok == directed || !directed && pairs != 2.0 {
+			t.Errorf("directed %v: ingest --json: %v", directed, rep)
+		}
+		code, stdout, stderr = runCLI(t, "", "info", out)
+		if code != exitOK {
+			t.Fatalf("info: code %d, stderr %q", code, stderr)
+		}
+		if got := strings.Contains(stdout, text); got == directed {
+			t.Errorf("directed %v: info says %q; want %q exactly when undirected", directed, stdout, text)
+		}
+		if directed && !strings.Contains(stdout, "1 self-loop and 4 duplicates dropped\n") {
+			t.Errorf("directed: info says %q", stdout)
+		}
+	}
+	code, _, stderr := runCLI(t, "", "ingest", "-o", filepath.Join(dir, "s.ooc"), in)
+	if code != exitOK || !strings.Contains(stderr, "11 input edges, "+text) {
+		t.Errorf("ingest summary %q (code %d) lacks %q", stderr, code, text)
 	}
 }

@@ -1,0 +1,64 @@
+package ingest
+
+import (
+	"fmt"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+)
+
+// An undirected ingest that drops duplicates tells a repeated input edge ("u v" twice)
+// from a reciprocal pair ("u v" and "v u"): both are one undirected edge, stored once,
+// but only the first is a duplicate. Each directed copy's key carries its orientation
+// as the lowest bit of its destination, src<<32 | dst<<1 | o, o being 0 for the copy
+// the input line names (u -> v) and 1 for its reverse (v -> u). Keys then sort by
+// source, neighbour and orientation, and every stage up to the encoding (spill blocks,
+// whose entries take the bit like any other of the destination, phase 2's packing and
+// radix sort) handles them unchanged. The encoding (mergeOriented) drops the bit and the
+// repeated neighbours, and counts a pair {u, v}, u < v, in u's list when its neighbour v
+// comes in both orientations. The destination then needs 32 bits for ids below 2^31
+// (orientLimit); an undirected ingest keeping sparse ids, or one whose numbering
+// reaches 2^31, keeps no orientation and counts reciprocal pairs with the duplicates.
+
+// orientLimit bounds the vertex ids of an oriented ingest: dst<<1 | o fits 32 bits.
+const orientLimit = 1 << 31
+
+// orientedKey is the key of the copy src -> dst, with orientation o.
+func orientedKey(src, dst uint32, o uint32) uint64 {
+	return uint64(src)<<32 | uint64(dst)<<1 | uint64(o)
+}
+
+// wantsOrientation says whether an ingest with opt tells reciprocal pairs apart: an
+// undirected one that drops duplicates and whose ids stay below orientLimit as far as
+// it knows (not with --sparse-ids).
+func wantsOrientation(opt Options) bool {
+	return !opt.Directed && !opt.KeepDuplicates && !opt.SparseIDs
+}
+
+// errOrientID is the error for an id of 2^31 or more in an oriented ingest, which numbers
+// the vertices as the input does: such a graph has 2^31 vertex slots or more, 16 GiB of
+// shards, which --relabel or --sparse-ids keep apart.
+func errOrientID(name string, id uint64) error {
+	return fmt.Errorf("ingest: %s: vertex id %d is 2^31 or more: an undirected graph numbered by the input's ids takes ids below 2^31 "+
+		"(--relabel numbers the distinct ids 0..n-1; --sparse-ids keeps large ids, counting reciprocal pairs u v / v u with the duplicates): %w",
+		name, id, parse.ErrBadInput)
+}
+
+// mergeOriented drops the orientation bit and the repeated neighbours of the oriented
+// keys of one source s, sorted, in place, and returns the list left and the reciprocal
+// pairs it found: neighbours above s present in both orientations.
+func mergeOriented(list []uint64, s uint32) ([]uint64, uint64) {
+	var pairs uint64
+	j := 0
+	prev := ^uint64(0) // no key: a source's keys are below 2^63
+	for _, k := range list {
+		switch {
+		case k>>1 != prev>>1:
+			list[j] = k>>32<<32 | k&(1<<32-1)>>1
+			j++
+		case k&1 > prev&1 && uint32(k)>>1 > s: // the first reversed copy after a forward one
+			pairs++
+		}
+		prev = k
+	}
+	return list[:j], pairs
+}
