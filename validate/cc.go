@@ -1,9 +1,12 @@
 package validate
 
 import (
+	"maps"
+	"math/bits"
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/parallel"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -68,7 +71,7 @@ func CC(g *store.Graph, labels []uint32) (Partition, error) {
 	if err != nil {
 		return Partition{}, err
 	}
-	comps, largest := countRoots(len(nodes), func(v uint32) uint32 { return findAtomic(nodes, v) })
+	comps, largest := countRoots(nodes)
 	if classes := countLabels(labels); classes != comps {
 		return Partition{}, invalid("%d distinct labels but %d components: some label covers several components", classes, comps)
 	}
@@ -83,25 +86,16 @@ func label(x uint64) uint32  { return uint32(x >> 32) }
 // newNodes makes every vertex its own root, beside its label, on all cores.
 func newNodes(labels []uint32) []uint64 {
 	nodes := make([]uint64, len(labels))
-	const span = 1 << 16
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(span) - span)
-				if lo >= len(labels) {
-					return
-				}
-				for i, l := range labels[lo:min(lo+span, len(labels))] {
-					nodes[lo+i] = uint64(l)<<32 | uint64(lo+i)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(runtime.GOMAXPROCS(0), len(labels), span, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			nodes[i] = uint64(labels[i])<<32 | uint64(i)
+		}
+	})
 	return nodes
 }
+
+// span is the vertices of one chunk of the checks' per-vertex passes.
+const span = 1 << 16
 
 // findAtomic is Find for a forest that other goroutines link and halve at the same time.
 func findAtomic(p []uint64, v uint32) uint32 {
@@ -180,41 +174,73 @@ func Union(p []uint32, u, v uint32) {
 	}
 }
 
-// countRoots counts the trees of a forest of n vertices, whose roots find returns, and
-// the vertices of the largest.
-func countRoots(n int, find func(v uint32) uint32) (comps, largest uint64) {
-	size := make([]uint32, n)
-	for v := range n {
-		size[find(uint32(v))]++
-	}
-	for _, s := range size {
-		if s > 0 {
-			comps++
-			largest = max(largest, uint64(s))
+// countRoots counts the trees of the forest nodes and the vertices of the largest, on
+// all cores. Consecutive vertices mostly share a root (the giant component's), so each
+// worker adds a run of them to their root's size at once.
+func countRoots(nodes []uint64) (comps, largest uint64) {
+	workers := runtime.GOMAXPROCS(0)
+	size := make([]uint32, len(nodes))
+	parallel.For(workers, len(nodes), span, func(_, lo, hi int) {
+		last, run := uint32(0), uint32(0)
+		for v := lo; v < hi; v++ {
+			r := findAtomic(nodes, uint32(v))
+			if r != last && run > 0 {
+				atomic.AddUint32(&size[last], run)
+				run = 0
+			}
+			last, run = r, run+1
 		}
+		atomic.AddUint32(&size[last], run)
+	})
+	counts, tops := make([]uint64, workers), make([]uint64, workers)
+	parallel.For(workers, len(size), span, func(w, lo, hi int) {
+		for _, s := range size[lo:hi] {
+			if s > 0 {
+				counts[w]++
+				tops[w] = max(tops[w], uint64(s))
+			}
+		}
+	})
+	for w := range workers {
+		comps, largest = comps+counts[w], max(largest, tops[w])
 	}
 	return comps, largest
 }
 
-// countLabels counts distinct values with a bitmap over the 32-bit label space when the
-// labels are vertex ids (the usual case) and a map otherwise.
+// countLabels counts distinct values, on all cores: with a bitmap over [0, n) for labels
+// that are vertex ids (the usual case), each worker skipping the repeats of its last
+// label, and with maps for the others.
 func countLabels(labels []uint32) uint64 {
 	n := uint64(len(labels))
 	seen := make([]uint64, (n+63)/64)
-	var other map[uint32]struct{}
-	var count uint64
-	for _, l := range labels {
-		if uint64(l) < n {
-			if seen[l>>6]&(1<<(l&63)) == 0 {
-				seen[l>>6] |= 1 << (l & 63)
-				count++
+	workers := runtime.GOMAXPROCS(0)
+	other := make([]map[uint32]bool, workers)
+	parallel.For(workers, len(labels), span, func(w, lo, hi int) {
+		last := labels[lo] + 1 // not the first label
+		for _, l := range labels[lo:hi] {
+			if l == last {
+				continue
 			}
-			continue
+			last = l
+			if uint64(l) < n {
+				if word, bit := &seen[l>>6], uint64(1)<<(l&63); atomic.LoadUint64(word)&bit == 0 {
+					atomic.OrUint64(word, bit)
+				}
+				continue
+			}
+			if other[w] == nil {
+				other[w] = map[uint32]bool{}
+			}
+			other[w][l] = true
 		}
-		if other == nil {
-			other = make(map[uint32]struct{})
-		}
-		other[l] = struct{}{}
+	})
+	var count uint64
+	for _, x := range seen {
+		count += uint64(bits.OnesCount64(x))
 	}
-	return count + uint64(len(other))
+	all := map[uint32]bool{}
+	for _, m := range other {
+		maps.Copy(all, m)
+	}
+	return count + uint64(len(all))
 }

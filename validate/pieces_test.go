@@ -3,6 +3,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -151,7 +152,11 @@ func TestParallelCC(t *testing.T) {
 		for v := range labels {
 			labels[v] = Find(seq, uint32(v))
 		}
-		wantComps, wantLargest := countRoots(len(seq), func(v uint32) uint32 { return Find(seq, v) })
+		size := map[uint32]uint64{}
+		for v := range labels {
+			size[labels[v]]++
+		}
+		wantComps, wantLargest := uint64(len(size)), slices.Max(slices.Collect(maps.Values(size)))
 		for _, procs := range []int{1, 4} {
 			old := runtime.GOMAXPROCS(procs)
 			p, err := CC(g, labels)

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -74,27 +74,15 @@ type level interface{ ~uint8 | ~uint32 }
 // when a level of 255 or more does not fit.
 func narrowLevels(level []uint32) ([]uint8, bool) {
 	lev := make([]uint8, len(level))
-	const span = 1 << 16
 	var deep atomic.Bool
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(span) - span)
-				if lo >= len(level) || deep.Load() {
-					return
-				}
-				for i, l := range level[lo:min(lo+span, len(level))] {
-					if l >= 255 && l != none {
-						deep.Store(true)
-					}
-					lev[lo+i] = uint8(min(l, 255))
-				}
+	parallel.For(runtime.GOMAXPROCS(0), len(level), span, func(_, lo, hi int) {
+		for i, l := range level[lo:hi] {
+			if l >= 255 && l != none {
+				deep.Store(true)
 			}
-		})
-	}
-	wg.Wait()
+			lev[lo+i] = uint8(min(l, 255))
+		}
+	})
 	return lev, !deep.Load()
 }
 
