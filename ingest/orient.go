@@ -18,6 +18,8 @@ import (
 // comes in both orientations. The destination then needs 32 bits for ids below 2^31
 // (orientLimit); an undirected ingest keeping sparse ids, or one whose numbering
 // reaches 2^31, keeps no orientation and counts reciprocal pairs with the duplicates.
+// (The weighted build, which holds the input's lines in memory, tells them apart by
+// itself: weighted.go's outLists.)
 
 // orientLimit bounds the vertex ids of an oriented ingest: dst<<1 | o fits 32 bits.
 const orientLimit = 1 << 31

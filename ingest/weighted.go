@@ -149,10 +149,9 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 		b.wide = append(b.wide, wideEdge{e.U, e.V, e.W})
 		return nil
 	}
+	// as the line gives it: an undirected edge goes to both lists later, and outLists
+	// tells a reciprocal pair by which list a line names first
 	u, v := uint32(e.U), uint32(e.V)
-	if !b.opt.Directed && u > v {
-		u, v = v, u // one canonical copy of an undirected edge; both directions are stored later
-	}
 	if need := int64(len(b.edges)+1) * 2 * wedgeBytes; need > b.mem {
 		return fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest holds its edges in memory, "+
 			"%d bytes each with both directions, more than --mem %s: %w", inputName(b.name), len(b.edges), 2*wedgeBytes, bytesize.Format(b.mem), parse.ErrBadInput)
@@ -207,10 +206,15 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 	if symmetric {
 		dups = kept - (stored-out.self)/2 - out.self
 	}
+	var pairs *uint64
+	if out.oriented {
+		r := out.pairs
+		dups, pairs = dups-r, &r
+	}
 	b.phases = append(b.phases, Phase{Name: "sort", Seconds: time.Since(t0).Seconds(), Edges: stored})
 	t0 = time.Now()
 	m := &store.Manifest{Vertices: uint32(nv), Directed: b.opt.Directed, VertexOrder: store.OrderInput, IDBase: hdr.IDBase,
-		InputEdges: b.input, SelfLoopsDropped: b.loops, DuplicatesDropped: dups, Input: input,
+		InputEdges: b.input, SelfLoopsDropped: b.loops, DuplicatesDropped: dups, ReciprocalPairs: pairs, Input: input,
 		Options: store.BuildOptions{KeepSelfLoops: b.opt.KeepSelfLoops, KeepDuplicates: b.opt.KeepDuplicates}}
 	if inv != nil {
 		m.VertexOrder = store.OrderDegree
@@ -322,6 +326,10 @@ type wlists struct {
 	deg  []uint32 // entries kept (after deduplication) of each list
 	ent  []uint64
 	self uint64 // self-loops stored
+	// pairs counts the reciprocal pairs merged (u v and v u in the input), when oriented
+	// (an undirected build that drops duplicates)
+	pairs    uint64
+	oriented bool
 }
 
 func (l *wlists) n() uint32 { return uint32(len(l.deg)) }
@@ -340,9 +348,15 @@ func (l *wlists) edges() uint64 {
 // undirected edge in both ends' lists), then sorts each list by neighbour and weight on
 // workers goroutines and, unless duplicates are kept, keeps the first (lightest) entry
 // of each neighbour.
+//
+// An undirected build that drops duplicates also counts the reciprocal pairs: each list
+// holds first the copies its input lines name (u's list: the lines "u v") and then the
+// reverse copies, whose distinct neighbours (sorted apart, then merged) sum to the
+// distinct directed input edges; those beyond the distinct undirected ones are pairs.
 func (b *weightedBuild) outLists(n uint32, workers int) *wlists {
 	l := &wlists{off: make([]uint64, uint64(n)+1), deg: make([]uint32, n)}
 	both := !b.opt.Directed
+	l.oriented = both && !b.opt.KeepDuplicates
 	for _, e := range b.edges {
 		l.off[e.u+1]++
 		if both && e.u != e.v {
@@ -355,15 +369,27 @@ func (b *weightedBuild) outLists(n uint32, workers int) *wlists {
 	l.ent = make([]uint64, l.off[n])
 	for _, e := range b.edges {
 		l.put(e.u, e.v, e.w)
+	}
+	var named []uint32 // oriented: each list's copies named by its lines, first in it
+	if l.oriented {
+		named = slices.Clone(l.deg)
+	}
+	for _, e := range b.edges {
 		if both && e.u != e.v {
 			l.put(e.v, e.u, e.w)
 		}
 	}
-	selfs := make([]uint64, workers)
+	selfs, distinct := make([]uint64, workers), make([]uint64, workers)
+	bufs := make([][]uint64, workers)
 	parallel.For(workers, int(n), 1<<12, func(w, lo, hi int) {
 		for v := uint32(lo); v < uint32(hi); v++ {
 			es := l.ent[l.off[v]:l.off[v+1]]
-			slices.Sort(es)
+			if l.oriented {
+				distinct[w] += distinctNamed(es[:named[v]], v)
+				bufs[w] = mergeRuns(es, int(named[v]), bufs[w])
+			} else {
+				slices.Sort(es)
+			}
 			if !b.opt.KeepDuplicates {
 				es = slices.CompactFunc(es, func(x, y uint64) bool { return x>>32 == y>>32 })
 			}
@@ -375,10 +401,52 @@ func (b *weightedBuild) outLists(n uint32, workers int) *wlists {
 			}
 		}
 	})
-	for _, s := range selfs {
-		l.self += s
+	var named64 uint64
+	for w := range workers {
+		l.self += selfs[w]
+		named64 += distinct[w]
+	}
+	if l.oriented {
+		l.pairs = named64 - (l.edges()-l.self)/2
 	}
 	return l
+}
+
+// distinctNamed sorts a list's copies named by its own lines (of vertex v) and returns
+// how many distinct neighbours other than v they hold.
+func distinctNamed(es []uint64, v uint32) uint64 {
+	slices.Sort(es)
+	var d uint64
+	for i, x := range es {
+		if uint32(x>>32) != v && (i == 0 || x>>32 != es[i-1]>>32) {
+			d++
+		}
+	}
+	return d
+}
+
+// mergeRuns sorts es, whose first k entries are sorted, by sorting the rest and merging
+// the two runs through buf, which it returns (grown).
+func mergeRuns(es []uint64, k int, buf []uint64) []uint64 {
+	a, b := es[:k], es[k:]
+	slices.Sort(b)
+	if len(a) == 0 || len(b) == 0 || a[len(a)-1] <= b[0] {
+		return buf
+	}
+	buf = append(buf[:0], a...)
+	i, j, o := 0, 0, 0
+	for i < len(buf) && j < len(b) {
+		if b[j] < buf[i] {
+			es[o] = b[j]
+			j++
+		} else {
+			es[o] = buf[i]
+			i++
+		}
+		o++
+	}
+	copy(es[o:], buf[i:])
+	return buf
 }
 
 // put appends neighbour u with weight w to v's list, using deg as the fill count.

@@ -66,8 +66,8 @@ a symmetric MatrixMarket file stands for both directions of each entry either wa
 Self-loops and duplicate edges are dropped and counted unless --keep-self-loops and
 --keep-duplicates. An undirected ingest merges a reciprocal pair ("u v" and "v u") into
 one edge and counts those pairs apart from the duplicates, the repeats of a line; ids
-of 2^31 and more then need --relabel (or --sparse-ids, which counts both as duplicates,
-as --weights does). Ids stay the file's own: 1-based formats are shown 1-based by every
+of 2^31 and more then need --relabel (or --sparse-ids, which counts both as duplicates
+unless --weights). Ids stay the file's own: 1-based formats are shown 1-based by every
 command. Ids must be below 2^32-1; --relabel accepts any 64-bit ids, numbers the
 distinct ids 0..n-1 in ascending order and stores the mapping (it holds 8 bytes per
 distinct vertex in memory, twice that while it grows, within half of --mem, and spills 16
