@@ -511,8 +511,9 @@ func (g *gpuIngest) scan(cx *cuda.Ctx, mode int, in32, keys, rowptr cuda.DevPtr,
 // dupFlags is the keepDup argument of the deduplicating kernels: DUP_KEEP, DUP_ORIENTED.
 func (g *gpuIngest) dupFlags() uint32 { return b2u(g.p.opt.KeepDuplicates) | 2*b2u(g.oriented) }
 
-// sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst,
-// with y as the other buffer; the result is in x.
+// sort sorts the n keys in x by a stable LSD radix sort over the 2b bits of src<<b|dst
+// (2b+1 of src<<(b+1)|dst<<1|o when oriented), with y as the other buffer; the result is
+// in x.
 func (g *gpuIngest) sort(cx *cuda.Ctx, n uint64, oriented bool) error {
 	lo := g.b + uint(b2u(oriented)) // the bits of dst, or of dst<<1|o
 	total := g.b + lo
