@@ -13,9 +13,12 @@ Result.Seconds (--json) against GAPBS's Trial Time (-n 1), N threads each (defau
 ooc --workers N, GAPBS with OMP_NUM_THREADS=N and OMP_WAIT_POLICY=passive. The GAPBS
 binaries in ../shared/peers/gapbs are built without OpenMP and run one thread whatever
 OMP_NUM_THREADS says, so a fair comparison with them is --threads 1; GAPBS (env GAPBS,
-default BIN) may name another folder of bfs and cc, e.g. ones built with -fopenmp. Per round: every source with each binary and GAPBS back to back,
-then three times CC with each. Prints the medians and their ratios to GAPBS per graph, and
-writes every time to cpu-vs-gapbs-PID.json. docs/log-2026-11-24.md, section 19, used it.
+default BIN) may name another folder of bfs and cc, e.g. ones built with -fopenmp. Per
+round: every source with each binary and GAPBS back to back, then three times CC with each.
+Prints the medians and their ratios to GAPBS per graph, in brackets the median of the
+ratios of times measured back to back (each binary's to GAPBS's, and each later binary's
+to the first's), and writes every time to cpu-vs-gapbs-PID.json.
+docs/log-2026-11-24.md section 19 and docs/log-2026-11-25.md section "cpu" used it.
 """
 import json, os, re, subprocess, sys, statistics as st
 
@@ -49,6 +52,12 @@ def gapbs(prog, args, g):
     return float(re.search(r'Trial Time:\s+([0-9.]+)', out).group(1))
 
 
+def paired(x, y):
+    """The median of the ratios of times measured back to back: steadier than the ratio of
+    the medians when the machine's load drifts during a run."""
+    return st.median(a / b for a, b in zip(x, y) if b > 0)
+
+
 res = {}
 for g in graphs:
     srcs = [r['source'] for r in ooc(bins[0], ['bfs', '--sources', '8', '--seed', '1'], g)['runs']]
@@ -68,7 +77,8 @@ for g in graphs:
     for a in algos:
         gm = st.median(t[a, 'gapbs'])
         line.append(f'{a}: gapbs {gm*1e3:.3f} ms ' + ' '.join(
-            f'{b} {st.median(t[a, b])*1e3:.3f} ms ({st.median(t[a, b])/gm:.2f})' for b in bins))
+            f'{b} {st.median(t[a, b])*1e3:.3f} ms ({st.median(t[a, b])/gm:.2f} [{paired(t[a, b], t[a, "gapbs"]):.2f}])'
+            for b in bins) + ''.join(f' {b}/{bins[0]} [{paired(t[a, b], t[a, bins[0]]):.2f}]' for b in bins[1:]))
     print(' | '.join(line), flush=True)
     res[g] = {f'{a}/{k}': v for (a, k), v in t.items()}
 json.dump(res, open(f'cpu-vs-gapbs-{os.getpid()}.json', 'w'))
