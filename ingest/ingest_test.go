@@ -1145,3 +1145,17 @@ func TestSparseIDs(t *testing.T) {
 	}
 	checkGraph(t, opt.Dest, reference(edges, opt), opt)
 }
+
+// TestMergeOriented: one source's oriented keys lose their bit and their repeats; a
+// neighbour above the source in both orientations is a pair, one below it or the source
+// itself never is.
+func TestMergeOriented(t *testing.T) {
+	const s = 7
+	k := func(dst, o uint32) uint64 { return orientedKey(s, dst, o) }
+	list := []uint64{k(2, 0), k(2, 1), k(5, 1), k(5, 1), k(7, 0), k(7, 0), k(9, 0), k(9, 0), k(9, 1), k(9, 1), k(11, 0), k(12, 1), k(1<<31-1, 0), k(1<<31-1, 1)}
+	got, pairs := mergeOriented(list, s)
+	want := []uint64{key(s, 2), key(s, 5), key(s, 7), key(s, 9), key(s, 11), key(s, 12), key(s, 1<<31-1)}
+	if !slices.Equal(got, want) || pairs != 2 {
+		t.Errorf("got %x and %d pairs, want %x and 2", got, pairs, want)
+	}
+}
