@@ -57,7 +57,7 @@ func BFS(g *store.Graph, src uint32, parent, level []uint32) error {
 	return checkBFS(&bfsCheck[uint32]{g: g, src: src, parent: parent, level: level, lev: level})
 }
 
-func checkBFS[L level](c *bfsCheck[L]) error {
+func checkBFS[L levelWord](c *bfsCheck[L]) error {
 	if !c.g.Directed() {
 		return eachPiece(c.g.Out(), c.both)
 	}
@@ -67,8 +67,8 @@ func checkBFS[L level](c *bfsCheck[L]) error {
 	return eachPiece(c.g.Out(), c.edges)
 }
 
-// level is the types the hot loops read levels as; none is the type's largest value.
-type level interface{ ~uint8 | ~uint32 }
+// levelWord is the types the hot loops read levels as; none is the type's largest value.
+type levelWord interface{ ~uint8 | ~uint32 }
 
 // narrowLevels returns level one byte a vertex (none as 255), on all cores, or false
 // when a level of 255 or more does not fit.
@@ -86,7 +86,8 @@ func narrowLevels(level []uint32) ([]uint8, bool) {
 	return lev, !deep.Load()
 }
 
-type bfsCheck[L level] struct {
+// bfsCheck is one search's check, which reads the levels as L.
+type bfsCheck[L levelWord] struct {
 	g             *store.Graph
 	src           uint32
 	parent, level []uint32
