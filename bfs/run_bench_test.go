@@ -3,9 +3,9 @@ package bfs
 import (
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -13,24 +13,15 @@ import (
 // count comes from OOC_BENCH_WORKERS (default 1). With OOC_BENCH_FLAT=1 the graph is
 // decompressed into a store.Flat first: the uncompressed baseline.
 func benchGraph(b *testing.B) (store.Adjacency, int) {
-	dir := os.Getenv("OOC_BENCH_GRAPH")
-	if dir == "" {
-		b.Skip("OOC_BENCH_GRAPH names no graph")
-	}
-	g, err := store.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { g.Close() })
-	w, _ := strconv.Atoi(os.Getenv("OOC_BENCH_WORKERS"))
+	g, w := testgraph.BenchGraph(b)
 	if os.Getenv("OOC_BENCH_FLAT") == "1" {
 		f, err := store.NewFlat(g)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return f, max(w, 1)
+		return f, w
 	}
-	return store.NewCompressed(g), max(w, 1)
+	return store.NewCompressed(g), w
 }
 
 // BenchmarkRun searches the graph in OOC_BENCH_GRAPH from 8 seeded random sources with

@@ -3,9 +3,9 @@ package bfs
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -46,15 +46,7 @@ func scanDecoded(list []byte, v, d, nv uint32, front []uint64, buf *[store.Block
 // directory) against random frontiers of 1/2 to 1/64 of the vertices, with
 // scanFrontier ("find") and with whole-block decoding ("decode"), side by side.
 func BenchmarkScanFrontier(b *testing.B) {
-	dir := os.Getenv("OOC_BENCH_GRAPH")
-	if dir == "" {
-		b.Skip("OOC_BENCH_GRAPH names no graph")
-	}
-	g, err := store.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
+	g, _ := testgraph.BenchGraph(b)
 	nv := g.NumVertices()
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []int{1, 3, 6} {

@@ -1,26 +1,18 @@
 package validate_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
 
 // benchGraph opens the graph named by OOC_BENCH_GRAPH (a kron22, say), or skips.
 func benchGraph(b *testing.B) *store.Graph {
-	path := os.Getenv("OOC_BENCH_GRAPH")
-	if path == "" {
-		b.Skip("OOC_BENCH_GRAPH names no graph")
-	}
-	g, err := store.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { g.Close() })
+	g, _ := testgraph.BenchGraph(b)
 	return g
 }
 
