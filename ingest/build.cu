@@ -88,36 +88,52 @@ __device__ __forceinline__ uint64_t zigzag(uint32_t x, uint32_t v) {
 // ---- the list codec (store/codec.go's twin, byte for byte) -------------------------------
 
 #define PACKED_MIN 4u // store.PackedMin
+#define MIRROR_MAX 8u // store.MirrorMax
 #define HDR_EXCEPTIONS 0x40u
+#define HDR_COMPACT 0x80u
+#define HDR_MIRROR 0xFFu
+#define EXC_HEADER 14u // a compact block's exception count, step and high-part widths: 6+3+5 bits
+
+// The codings of a block of at least PACKED_MIN neighbours (store's modeVarint, ...).
+#define MODE_VARINT 0u
+#define MODE_PACKED 1u
+#define MODE_COMPACT 2u
+#define MODE_MIRRORED 3u
 
 __device__ __forceinline__ uint32_t bitLen(uint32_t x) { return 32 - __clz(x); }
 
 // vbytes is the length of the varint of a value of k bits (store's varintBytes).
 __device__ __forceinline__ uint32_t vbytes(uint32_t k) { return k <= 7 ? 1 : (k + 6) / 7; }
 
+// gapAt is gap i of the block whose first neighbour is keys uk[j].
+__device__ __forceinline__ uint32_t gapAt(const uint64_t *uk, uint64_t j, uint32_t i) {
+	return (uint32_t)uk[j + i + 1] - (uint32_t)uk[j + i];
+}
+
 // Plan is how a block of at least PACKED_MIN neighbours is coded (store.blockPlan).
 struct Plan {
-	bool packed;
-	uint32_t base, w, ne;
-	uint32_t bytes; // the block's bytes after its first value
+	uint32_t mode;
+	uint32_t base, w, ne; // packed: smallest gap; packed, compact: width, exceptions
+	uint32_t wi, wh;      // compact: bits of an exception's index step and high part
+	uint32_t bytes;       // the block's bytes after its first value
 };
 
-// planBlock is store.planBlock for the block of c neighbours at keys uk[j..j+c): packed
+// planPacked is store.planPacked for the block of c neighbours at keys uk[j..j+c): packed
 // at the width of fewest bytes (ties to the widest), or varints when fewer still (ties to
 // packed).
-__device__ Plan planBlock(const uint64_t *uk, uint64_t j, uint32_t c) {
+__device__ Plan planPacked(const uint64_t *uk, uint64_t j, uint32_t c) {
 	uint32_t n = c - 1, base = 0xFFFFFFFFu, varints = 0;
-	for (uint32_t i = 0; i < n; i++) base = min(base, (uint32_t)uk[j + i + 1] - (uint32_t)uk[j + i]);
+	for (uint32_t i = 0; i < n; i++) base = min(base, gapAt(uk, j, i));
 	uint32_t cnt[33];
 	for (int l = 0; l < 33; l++) cnt[l] = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t g = (uint32_t)uk[j + i + 1] - (uint32_t)uk[j + i];
+		uint32_t g = gapAt(uk, j, i);
 		cnt[bitLen(g - base)]++;
 		varints += vbytes(bitLen(g));
 	}
 	int maxL = 32;
 	while (maxL > 0 && cnt[maxL] == 0) maxL--;
-	Plan p = {true, base, (uint32_t)maxL, 0, (n * maxL + 7) / 8};
+	Plan p = {MODE_PACKED, base, (uint32_t)maxL, 0, 0, 0, (n * maxL + 7) / 8};
 	uint32_t ne = 0, exc = 0;
 	for (int w = maxL - 1; w >= 0; w--) {
 		ne += cnt[w + 1];
@@ -128,9 +144,58 @@ __device__ Plan planBlock(const uint64_t *uk, uint64_t j, uint32_t c) {
 	}
 	p.bytes += 1 + vbytes(bitLen(base));
 	if (p.bytes > varints) {
-		p.packed = false;
+		p.mode = MODE_VARINT;
 		p.bytes = varints;
 	}
+	return p;
+}
+
+// planCompact is store.planCompact: the block as a compact block (every gap at least 1,
+// stored as g-1) at the width of fewest bytes (ties to the widest); false when a gap is 0.
+__device__ bool planCompact(const uint64_t *uk, uint64_t j, uint32_t c, Plan *q) {
+	uint32_t n = c - 1, maxL = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g = gapAt(uk, j, i);
+		if (g == 0) return false;
+		maxL = max(maxL, bitLen(g - 1));
+	}
+	*q = {MODE_COMPACT, 1, maxL, 0, 0, 0, 1 + (n * maxL + 7) / 8};
+	for (int w = (int)maxL - 1; w >= 0; w--) {
+		uint32_t ne = 0, step = 0;
+		int last = -1;
+		for (uint32_t i = 0; i < n; i++) {
+			if ((gapAt(uk, j, i) - 1) >> w) {
+				ne++;
+				step = max(step, (uint32_t)((int)i - last - 1));
+				last = (int)i;
+			}
+		}
+		uint32_t wi = bitLen(step), wh = maxL - w;
+		uint32_t bytes = 1 + (n * w + EXC_HEADER + ne * (wi + wh) + 7) / 8;
+		if (bytes < q->bytes) *q = {MODE_COMPACT, 1, (uint32_t)w, ne, wi, wh, bytes};
+	}
+	return true;
+}
+
+// mirrorBytes is store.mirrorBytes: the block's bytes after its first value as a mirrored
+// block, or 0 when it is not one (an even count up to MIRROR_MAX, x and 2v-x both in it).
+__device__ uint32_t mirrorBytes(const uint64_t *uk, uint64_t j, uint32_t c, uint32_t v) {
+	if (c % 2 != 0 || c > MIRROR_MAX) return 0;
+	uint32_t n = 1;
+	for (uint32_t i = 0; i < c / 2; i++) {
+		if ((uint64_t)(uint32_t)uk[j + i] + (uint32_t)uk[j + c - 1 - i] != 2ull * v) return 0;
+		if (i + 1 < c / 2) n += vbytes(bitLen(gapAt(uk, j, i)));
+	}
+	return n;
+}
+
+// planBlock is store's choice for a block of at least PACKED_MIN neighbours of v's list:
+// the coding of fewest bytes, ties to mirrored, then compact, packed, varints.
+__device__ Plan planBlock(const uint64_t *uk, uint64_t j, uint32_t c, uint32_t v) {
+	Plan p = planPacked(uk, j, c), q;
+	if (planCompact(uk, j, c, &q) && q.bytes <= p.bytes) p = q;
+	uint32_t m = mirrorBytes(uk, j, c, v);
+	if (m != 0 && m <= p.bytes) p.mode = MODE_MIRRORED, p.bytes = m;
 	return p;
 }
 
@@ -149,8 +214,8 @@ __device__ uint64_t blockBytes(const uint64_t *uk, uint64_t j, uint32_t c, uint3
 		for (uint32_t i = 1; i < c; i++) len += vlen((uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
 		return len;
 	}
-	Plan p = planBlock(uk, j, c);
-	return vlen(firstCode(x, v, c, p.packed)) + p.bytes;
+	Plan p = planBlock(uk, j, c, v);
+	return vlen(firstCode(x, v, c, p.mode != MODE_VARINT)) + p.bytes;
 }
 
 // nbrBytes is neighbour i's share of its list's bytes: for a block's first neighbour the
@@ -444,40 +509,77 @@ __device__ __forceinline__ uint8_t *putVarint(uint8_t *p, uint64_t x) {
 	return p;
 }
 
+// BitWriter appends fields of up to 32 bits to a little-endian bit stream.
+struct BitWriter {
+	uint8_t *o;
+	uint64_t acc;
+	uint32_t n;
+	__device__ __forceinline__ void put(uint64_t x, uint32_t w) {
+		acc |= x << n;
+		n += w;
+		while (n >= 8) {
+			*o++ = (uint8_t)acc;
+			acc >>= 8;
+			n -= 8;
+		}
+	}
+	__device__ __forceinline__ uint8_t *flush() {
+		if (n > 0) *o++ = (uint8_t)acc;
+		return o;
+	}
+};
+
 // putBlock writes the block of c neighbours at keys uk[j..j+c) of v's list at o
 // (store.putBlock).
 __device__ void putBlock(uint8_t *o, const uint64_t *uk, uint64_t j, uint32_t c, uint32_t v) {
 	uint32_t x = (uint32_t)uk[j];
 	if (c < PACKED_MIN) {
 		o = putVarint(o, zigzag(x, v));
-		for (uint32_t i = 1; i < c; i++) o = putVarint(o, (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
+		for (uint32_t i = 1; i < c; i++) o = putVarint(o, gapAt(uk, j, i - 1));
 		return;
 	}
-	Plan p = planBlock(uk, j, c);
-	o = putVarint(o, firstCode(x, v, c, p.packed));
-	if (!p.packed) {
-		for (uint32_t i = 1; i < c; i++) o = putVarint(o, (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1]);
+	Plan p = planBlock(uk, j, c, v);
+	o = putVarint(o, firstCode(x, v, c, p.mode != MODE_VARINT));
+	if (p.mode == MODE_VARINT) {
+		for (uint32_t i = 1; i < c; i++) o = putVarint(o, gapAt(uk, j, i - 1));
+		return;
+	}
+	if (p.mode == MODE_MIRRORED) {
+		*o++ = (uint8_t)HDR_MIRROR;
+		for (uint32_t i = 0; i + 1 < c / 2; i++) o = putVarint(o, gapAt(uk, j, i));
+		return;
+	}
+	uint64_t mask = (1ull << p.w) - 1;
+	if (p.mode == MODE_COMPACT) {
+		*o++ = (uint8_t)(HDR_COMPACT | p.w | (p.ne ? HDR_EXCEPTIONS : 0));
+		BitWriter b = {o, 0, 0};
+		for (uint32_t i = 0; i + 1 < c; i++) b.put((uint64_t)(gapAt(uk, j, i) - 1) & mask, p.w);
+		if (p.ne) {
+			b.put(p.ne, 6);
+			b.put(p.wi, 3);
+			b.put(p.wh - 1, 5);
+			int last = -1;
+			for (uint32_t i = 0; i + 1 < c; i++) {
+				uint64_t hi = (uint64_t)(gapAt(uk, j, i) - 1) >> p.w;
+				if (hi) {
+					b.put((uint32_t)((int)i - last - 1), p.wi);
+					b.put(hi, p.wh);
+					last = (int)i;
+				}
+			}
+		}
+		b.flush();
 		return;
 	}
 	*o++ = (uint8_t)(p.w | (p.ne ? HDR_EXCEPTIONS : 0));
 	o = putVarint(o, p.base);
 	if (p.ne) *o++ = (uint8_t)p.ne;
-	uint64_t mask = (1ull << p.w) - 1, acc = 0;
-	uint32_t nacc = 0;
-	for (uint32_t i = 1; i < c; i++) {
-		uint32_t r = (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1] - p.base;
-		acc |= ((uint64_t)r & mask) << nacc;
-		nacc += p.w;
-		while (nacc >= 8) {
-			*o++ = (uint8_t)acc;
-			acc >>= 8;
-			nacc -= 8;
-		}
-	}
-	if (nacc > 0) *o++ = (uint8_t)acc;
+	BitWriter b = {o, 0, 0};
+	for (uint32_t i = 0; i + 1 < c; i++) b.put((uint64_t)(gapAt(uk, j, i) - p.base) & mask, p.w);
+	o = b.flush();
 	if (p.ne) {
 		for (uint32_t i = 1; i < c; i++) {
-			uint32_t r = (uint32_t)uk[j + i] - (uint32_t)uk[j + i - 1] - p.base;
+			uint32_t r = gapAt(uk, j, i - 1) - p.base;
 			uint64_t hi = (uint64_t)r >> p.w;
 			if (hi) {
 				*o++ = (uint8_t)(i - 1);

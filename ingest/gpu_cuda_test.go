@@ -62,9 +62,14 @@ func TestGPUMatchesCPU(t *testing.T) {
 		n uint64
 		m int
 	}
-	shapes := []shape{{1, 1}, {2, 3}, {70, 3000}, {1000, 1}, {5000, 40000}, {300000, 200000}, {1 << 20, 600000}}
+	shapes := []shape{{1, 1}, {2, 3}, {70, 3000}, {1000, 1}, {5000, 40000}, {300000, 200000}, {1 << 20, 600000}, {4096, -1}}
 	for i, sh := range shapes {
-		edges := randomEdges(rng, sh.n, sh.m)
+		var edges []parse.Edge
+		if sh.m < 0 {
+			edges = meshAndRuns(64)
+		} else {
+			edges = randomEdges(rng, sh.n, sh.m)
+		}
 		if i == 3 {
 			edges = append(edges, parse.Edge{U: 999, V: 0}) // the top vertex's only edge
 		}
@@ -247,4 +252,25 @@ func TestGPUFromEdges(t *testing.T) {
 		t.Errorf("over the budget: built on %q after %d calls of the producer, want the CPU after 2", rep.Backend, calls)
 	}
 	checkGraph(t, dest, reference(edges, Options{}), Options{})
+}
+
+// meshAndRuns is a k x k grid numbered by rows (its inner lists are mirrored blocks) and
+// vertex 0 linked to runs of consecutive ids with jumps between them (compact blocks with
+// exceptions): format 6's block codings.
+func meshAndRuns(k uint64) []parse.Edge {
+	var e []parse.Edge
+	for v := uint64(0); v < k*k; v++ {
+		if v%k != k-1 {
+			e = append(e, parse.Edge{U: v, V: v + 1})
+		}
+		if v+k < k*k {
+			e = append(e, parse.Edge{U: v, V: v + k})
+		}
+	}
+	for _, r := range [][2]uint64{{100, 140}, {300, 310}, {1000, 1030}, {3000, 3003}, {4000, 4090}} {
+		for u := r[0]; u < r[1]; u++ {
+			e = append(e, parse.Edge{U: 0, V: u})
+		}
+	}
+	return e
 }

@@ -18,6 +18,8 @@ func FuzzDecode(f *testing.F) {
 		nbrs[i] = uint32(5 * i)
 	}
 	f.Add(uint32(3), uint32(150), AppendList(nil, 3, nbrs), byte(0xff))
+	f.Add(uint32(10), uint32(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, byte(0)) // compact, exceptions
+	f.Add(uint32(10), uint32(4), []byte{0x1F, 0xFF, 0x07}, byte(0x80))                // mirrored
 	const nv = 1000
 	f.Fuzz(func(t *testing.T, v, d uint32, list []byte, pad byte) {
 		v, d = v%nv, d%400

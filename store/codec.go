@@ -16,10 +16,27 @@ const BlockSize = 64
 const PackedMin = 4
 
 // Block header byte of a packed block (FORMAT.md): the width in its low 6 bits, and
-// hdrExceptions when an exception list follows the packed gaps.
+// hdrExceptions when exceptions follow the packed gaps. hdrCompact (from version 6) marks
+// a compact block (smallest gap 1, exceptions at bit granularity), and hdrMirror, all
+// bits set, a mirrored block (a list symmetric about its vertex, its lower half stored).
 const (
 	hdrWidth      = 0x3f
 	hdrExceptions = 0x40
+	hdrCompact    = 0x80
+	hdrMirror     = 0xff
+)
+
+// MirrorMax is the most neighbours a mirrored block holds: its lower half, at most 4
+// values, is what a streaming decoder (the device's) keeps in registers.
+const MirrorMax = 8
+
+// The exception header of a compact block: the count, then the widths of the index steps
+// and of the high parts (the latter stored minus one), at these bit widths.
+const (
+	excCountBits = 6
+	excStepBits  = 3
+	excHighBits  = 5
+	excHeader    = excCountBits + excStepBits + excHighBits
 )
 
 // errList is returned by the list decoders; callers wrap it into a CorruptError
@@ -65,23 +82,33 @@ func appendList[T uint32 | uint64](dst []byte, v uint32, nbrs []T) []byte {
 			gaps[i] = uint32(x) - prev
 			prev = uint32(x)
 		}
-		pos = putBlock(buf, pos, zigzag(int64(uint32(blk[0]))-int64(v)), gaps[:len(blk)-1])
+		pos = putBlock(buf, pos, v, uint32(blk[0]), gaps[:len(blk)-1])
 	}
 	return buf[:pos]
 }
 
-// putBlock writes one block, its first value z (the zigzag of first - v) and its gaps,
-// at b[pos:] and returns the position after it: varints, or packed when that is no
-// longer (FORMAT.md).
-func putBlock(b []byte, pos int, z uint64, gaps []uint32) int {
+// putBlock writes one block of v's list, its first neighbour and its gaps, at b[pos:]
+// and returns the position after it, in the coding of fewest bytes (FORMAT.md).
+func putBlock(b []byte, pos int, v, first uint32, gaps []uint32) int {
+	z := zigzag(int64(first) - int64(v))
 	if len(gaps)+1 < PackedMin {
 		pos = putUvarint33(b, pos, z)
 		return putVarints(b, pos, gaps)
 	}
 	p := planBlock(gaps)
-	if !p.packed {
+	mirror := mirrorBytes(v, first, gaps)
+	if mirror > 0 && mirror <= p.bytes {
+		pos = putUvarint33(b, pos, z<<1|1)
+		b[pos] = hdrMirror
+		return putVarints(b, pos+1, gaps[:len(gaps)/2])
+	}
+	switch p.mode {
+	case modeVarint:
 		pos = putUvarint33(b, pos, z<<1)
 		return putVarints(b, pos, gaps)
+	case modeCompact:
+		pos = putUvarint33(b, pos, z<<1|1)
+		return putCompact(b, pos, gaps, p)
 	}
 	pos = putUvarint33(b, pos, z<<1|1)
 	h := byte(p.w)
@@ -137,23 +164,184 @@ func putPacked(b []byte, pos int, gaps []uint32, base uint32, w uint) int {
 	return pos + int(n+7)/8
 }
 
+// The codings of a block of at least PackedMin neighbours but the mirrored one.
+const (
+	modeVarint = iota
+	modePacked
+	modeCompact
+)
+
 // blockPlan is how a block of at least PackedMin neighbours is coded.
 type blockPlan struct {
-	packed bool
-	base   uint32 // the smallest gap
-	w      uint   // bits per packed gap
-	ne     int    // gaps whose g-base needs more than w bits (exceptions)
+	mode   int
+	base   uint32 // packed: the smallest gap
+	w      uint   // packed, compact: bits per packed gap
+	ne     int    // packed, compact: exceptions
+	wi, wh uint   // compact: bits per exception's index step and high part
+	bytes  int    // the block's bytes after its first value
 }
 
-// planBlock chooses the coding of gaps: packed at the width (with its exceptions) that
-// takes the fewest bytes, or varints when those take fewer still. Ties go to the packed
-// coding (it decodes without branches) and among widths to the widest (fewest
-// exceptions). The GPU ingest (ingest/build.cu, planBlock) makes the same choice.
+// planBlock chooses the coding of gaps of fewest bytes: compact, packed or varints, on a
+// tie the first of these (the packed codings decode without branches); each packed
+// coding at the width of fewest bytes, on a tie the widest (fewest exceptions). The GPU
+// ingest (ingest/build.cu, planBlock) makes the same choice. A mirrored block is chosen
+// before all three when it is no longer (putBlock).
 func planBlock(gaps []uint32) blockPlan {
-	base := gaps[0]
-	for _, g := range gaps[1:] {
+	var at [33]uint64 // at[k]: the gaps whose g-1 has k significant bits, as a bitmask
+	base, maxL, zero := gaps[0], 0, false
+	for i, g := range gaps {
 		base = min(base, g)
+		if g == 0 {
+			zero = true
+			continue
+		}
+		l := bits.Len32(g - 1)
+		at[l] |= 1 << i
+		maxL = max(maxL, l)
 	}
+	p := planPacked(gaps, base)
+	if !zero {
+		if c := planCompact(&at, maxL, len(gaps)); c.bytes <= p.bytes {
+			return c
+		}
+	}
+	return p
+}
+
+// planCompact plans n gaps, all at least 1, as a compact block (stored as g-1) at the
+// width of fewest bytes (FORMAT.md); at[k] has bit i set when gap i's g-1 has k
+// significant bits, the largest of which is maxL.
+//
+// Going down from the widest width, the gaps of w+1 bits join the exceptions. A width's
+// bytes without the index steps (WI = 0) bound its bytes from below, and only a width whose
+// bound beats the best so far needs its largest step, found from the bitmask of the
+// exceptions' indexes: ingest plans every block, and a pass over the gaps per width made
+// it several times slower.
+func planCompact(at *[33]uint64, maxL, n int) blockPlan {
+	best := blockPlan{mode: modeCompact, w: uint(maxL), bytes: 1 + (n*maxL+7)/8}
+	limit := 8 * (best.bytes - 2) // a width of more bits than this takes no fewer bytes
+	var exc uint64
+	ne, wi := 0, -1 // wi: the exceptions' step width, -1 when not computed since they changed
+	for w := maxL - 1; w >= 0; w-- {
+		if m := at[w+1]; m != 0 {
+			exc |= m
+			ne += bits.OnesCount64(m)
+			wi = -1
+		}
+		wh := maxL - w
+		if n*w+excHeader+ne*wh > limit {
+			continue
+		}
+		if wi < 0 {
+			wi = bits.Len(uint(maxStep(exc)))
+		}
+		if b := n*w + excHeader + ne*(wi+wh); b <= limit {
+			best = blockPlan{mode: modeCompact, w: uint(w), ne: ne, wi: uint(wi), wh: uint(wh), bytes: 1 + (b+7)/8}
+			limit = 8 * (best.bytes - 2)
+		}
+	}
+	return best
+}
+
+// maxStep is the largest index step of the exceptions whose indexes are the bits of m:
+// the zeros before the lowest set bit, or between two consecutive ones.
+func maxStep(m uint64) int {
+	step, last := 0, -1
+	for ; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		step = max(step, i-last-1)
+		last = i
+	}
+	return step
+}
+
+// putCompact writes the compact block of plan p (its header byte on) at b[pos:]: the
+// gaps' low bits, then the exceptions, as one little-endian bit stream.
+func putCompact(b []byte, pos int, gaps []uint32, p blockPlan) int {
+	h := byte(hdrCompact | p.w)
+	if p.ne > 0 {
+		h |= hdrExceptions
+	}
+	b[pos] = h
+	var bw bitWriter
+	bw.init(b, pos+1)
+	mask := uint64(1)<<p.w - 1
+	for _, g := range gaps {
+		bw.put(uint64(g-1)&mask, p.w)
+	}
+	if p.ne > 0 {
+		bw.put(uint64(p.ne), excCountBits)
+		bw.put(uint64(p.wi), excStepBits)
+		bw.put(uint64(p.wh-1), excHighBits)
+		last := -1
+		for i, g := range gaps {
+			if hi := uint64(g-1) >> p.w; hi != 0 {
+				bw.put(uint64(i-last-1), p.wi)
+				bw.put(hi, p.wh)
+				last = i
+			}
+		}
+	}
+	return bw.flush()
+}
+
+// bitWriter appends fields of up to 32 bits to a little-endian bit stream at b[pos:],
+// with an 8-byte store per 32 bits written (b has room for them).
+type bitWriter struct {
+	b   []byte
+	pos int
+	acc uint64
+	n   uint
+}
+
+func (w *bitWriter) init(b []byte, pos int) { *w = bitWriter{b: b, pos: pos} }
+
+func (w *bitWriter) put(x uint64, width uint) {
+	w.acc |= x << w.n
+	w.n += width
+	if w.n >= 32 {
+		binary.LittleEndian.PutUint64(w.b[w.pos:], w.acc)
+		w.pos += 4
+		w.acc >>= 32
+		w.n -= 32
+	}
+}
+
+// flush writes the stream's last bits and returns the position after its last byte.
+func (w *bitWriter) flush() int {
+	binary.LittleEndian.PutUint64(w.b[w.pos:], w.acc)
+	return w.pos + int(w.n+7)/8
+}
+
+// mirrorBytes is the length after the first value of the block of first and gaps of v's
+// list as a mirrored block (FORMAT.md), or 0 when the block is not one: an even count
+// of PackedMin to MirrorMax neighbours, x and 2v-x both among them.
+func mirrorBytes(v, first uint32, gaps []uint32) int {
+	c := len(gaps) + 1
+	if c%2 != 0 || c > MirrorMax {
+		return 0
+	}
+	lo, hi := uint64(first), uint64(first)
+	for _, g := range gaps {
+		hi += uint64(g)
+	}
+	n := 1
+	for i := 0; i < c/2; i++ {
+		if lo+hi != 2*uint64(v) {
+			return 0
+		}
+		if i+1 < c/2 {
+			n += int(varintBytes[bits.Len32(gaps[i])])
+		}
+		lo += uint64(gaps[i])
+		hi -= uint64(gaps[c-2-i])
+	}
+	return n
+}
+
+// planPacked plans gaps, whose smallest is base, as a packed block or varints, whichever
+// is shorter (packed on a tie).
+func planPacked(gaps []uint32, base uint32) blockPlan {
 	var cnt [33]int // cnt[k]: gaps whose g-base has k significant bits
 	varints := 0
 	for _, g := range gaps {
@@ -165,7 +353,7 @@ func planBlock(gaps []uint32) blockPlan {
 		maxL--
 	}
 	n := len(gaps)
-	best := blockPlan{packed: true, base: base, w: uint(maxL)}
+	best := blockPlan{mode: modePacked, base: base, w: uint(maxL)}
 	bestBytes := (n*maxL + 7) / 8
 	// Going down from maxL, the gaps of w+1 bits become exceptions (a position byte
 	// and a one-byte high part), and those whose high part reaches 8, 15, 22 or 29
@@ -181,8 +369,9 @@ func planBlock(gaps []uint32) blockPlan {
 			best.w, best.ne, bestBytes = uint(w), ne, bytes
 		}
 	}
-	if 1+int(varintBytes[bits.Len32(base)])+bestBytes > varints {
-		return blockPlan{}
+	best.bytes = 1 + int(varintBytes[bits.Len32(base)]) + bestBytes
+	if best.bytes > varints {
+		return blockPlan{mode: modeVarint, bytes: varints}
 	}
 	return best
 }

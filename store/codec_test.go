@@ -68,8 +68,73 @@ func refDecode(v, d uint32, list []byte, nv uint32) ([]uint32, bool) {
 			h := list[pos]
 			pos++
 			w := int(h & 0x3f)
-			if h&0x80 != 0 || w > 32 {
+			if h == 0xff { // mirrored: the lower half's gaps, then 2v minus each
+				if c%2 != 0 || c > 8 {
+					return nil, false
+				}
+				lower := []uint64{uint64(first)}
+				for i := 1; i < c/2; i++ {
+					g, ok := uv()
+					if !ok || g >= uint64(nv) {
+						return nil, false
+					}
+					lower = append(lower, lower[i-1]+g)
+				}
+				if lower[c/2-1] > uint64(v) || 2*uint64(v)-uint64(first) >= uint64(nv) {
+					return nil, false
+				}
+				for i := 0; i < c; i++ {
+					if i < c/2 {
+						out = append(out, uint32(lower[i]))
+					} else {
+						out = append(out, uint32(2*uint64(v)-lower[c-1-i]))
+					}
+				}
+				continue
+			}
+			if w > 32 {
 				return nil, false
+			}
+			if h&0x80 != 0 { // compact: gaps 1 + w bits, exceptions at bit granularity
+				bit := pos * 8
+				field := func(n int) (uint64, bool) {
+					var x uint64
+					for j := 0; j < n; j++ {
+						if bit/8 >= len(list) {
+							return 0, false
+						}
+						x |= uint64(list[bit/8]>>(bit%8)&1) << j
+						bit++
+					}
+					return x, true
+				}
+				for i := range gaps {
+					r, ok := field(w)
+					if !ok {
+						return nil, false
+					}
+					gaps[i] = 1 + r
+				}
+				if h&0x40 != 0 {
+					ne, ok1 := field(6)
+					wi, ok2 := field(3)
+					wh, ok3 := field(5)
+					if !ok1 || !ok2 || !ok3 || ne == 0 {
+						return nil, false
+					}
+					i := -1
+					for range ne {
+						step, ok1 := field(int(wi))
+						hi, ok2 := field(int(wh) + 1)
+						i += 1 + int(step)
+						if !ok1 || !ok2 || i >= len(gaps) || hi >= uint64(nv) {
+							return nil, false
+						}
+						gaps[i] += hi << w
+					}
+				}
+				pos = (bit + 7) / 8
+				goto sum
 			}
 			base, ok := uv()
 			if !ok || base >= uint64(nv) {
@@ -114,6 +179,7 @@ func refDecode(v, d uint32, list []byte, nv uint32) ([]uint32, bool) {
 				gaps[i] += hi << w
 			}
 		}
+	sum:
 		cur := uint64(first)
 		out = append(out, uint32(cur))
 		for _, g := range gaps {
@@ -134,7 +200,19 @@ func refDecode(v, d uint32, list []byte, nv uint32) ([]uint32, bool) {
 // runs of consecutive ids (web crawls), duplicates, clustered near v, and gaps near 2^32.
 func randomNbrs(r *rand.Rand, v uint32, d int, nv uint32) []uint32 {
 	l := make([]uint32, 0, d)
-	switch r.IntN(6) {
+	switch r.IntN(7) {
+	case 6: // symmetric about v (a mesh's stencil: mirrored blocks) where it fits
+		k := uint32(0)
+		for range d / 2 {
+			k += 1 + r.Uint32N(1+r.Uint32N(5000))
+			if k > v || uint64(v)+uint64(k) >= uint64(nv) {
+				break
+			}
+			l = append(l, v-k, v+k)
+		}
+		for len(l) < d {
+			l = append(l, r.Uint32N(nv))
+		}
 	case 0: // uniform
 		for range d {
 			l = append(l, r.Uint32N(nv))
@@ -222,6 +300,7 @@ func TestCodecRandom(t *testing.T) {
 	seed := testSeed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	degrees := []int{0, 1, 2, 3, 4, 5, 63, 64, 65, 127, 128, 129, 1000}
+	var modes [5]int // varint, packed, packed with exceptions, compact (with exceptions), mirrored
 	for trial := 0; trial < 3000; trial++ {
 		nv := uint32(1 + r.IntN(1<<20))
 		if trial%4 == 0 {
@@ -232,7 +311,37 @@ func TestCodecRandom(t *testing.T) {
 			d = r.IntN(20000)
 		}
 		v := r.Uint32N(nv)
-		checkCodec(t, v, randomNbrs(r, v, d, nv), nv)
+		nbrs := randomNbrs(r, v, d, nv)
+		checkCodec(t, v, nbrs, nv)
+		countModes(&modes, AppendList(nil, v, nbrs), uint32(d))
+	}
+	for i, n := range modes {
+		if n == 0 {
+			t.Errorf("no block in coding %d (varint, packed, packed with exceptions, compact, mirrored): %v", i, modes)
+		}
+	}
+}
+
+// countModes counts the codings of the blocks of at least PackedMin neighbours of enc.
+func countModes(modes *[5]int, enc []byte, d uint32) {
+	for k := uint32(0); k < NumBlocks(d); k++ {
+		pos, _ := BlockOffset(enc, d, k)
+		if BlockLen(d, k) < PackedMin {
+			continue
+		}
+		z, p := Uvarint(enc, pos)
+		switch h := enc[p]; {
+		case z&1 == 0:
+			modes[0]++
+		case h == hdrMirror:
+			modes[4]++
+		case h&hdrCompact != 0:
+			modes[3]++
+		case h&hdrExceptions != 0:
+			modes[2]++
+		default:
+			modes[1]++
+		}
 	}
 }
 
@@ -243,8 +352,8 @@ func TestCodecPacked(t *testing.T) {
 		run[i] = 1000 + uint32(i)
 	}
 	enc := AppendList(nil, 1000, run)
-	// zigzag(0)<<1|1, header w=0, base 1: a run of 64 costs 3 bytes.
-	if want := []byte{0x01, 0x00, 0x01}; !bytes.Equal(enc, want) {
+	// zigzag(0)<<1|1, compact header w=0: a run of 64 costs 2 bytes.
+	if want := []byte{0x01, 0x80}; !bytes.Equal(enc, want) {
 		t.Fatalf("a run of 64 encodes as % x, want % x", enc, want)
 	}
 	checkCodec(t, 1000, run, 2000)
@@ -253,10 +362,17 @@ func TestCodecPacked(t *testing.T) {
 		jumps[i] += 1 << 30
 	}
 	enc = AppendList(nil, 1000, jumps)
-	if enc[1] != hdrExceptions {
-		t.Fatalf("a run with one jump: header %#x, want width 0 with exceptions (% x)", enc[1], enc)
+	if enc[1] != hdrCompact|hdrExceptions {
+		t.Fatalf("a run with one jump: header %#x, want a compact block of width 0 with exceptions (% x)", enc[1], enc)
 	}
 	checkCodec(t, 1000, jumps, 1<<31)
+	// a mesh's list [v-64, v-1, v+1, v+64]: zigzag(-64)<<1|1, the mirror header, gap 63
+	mesh := []uint32{1000 - 64, 999, 1001, 1064}
+	if enc, want := AppendList(nil, 1000, mesh), []byte{0xff, 0x01, 0xff, 0x3f}; !bytes.Equal(enc, want) {
+		t.Fatalf("%v encodes as % x, want % x", mesh, enc, want)
+	}
+	checkCodec(t, 1000, mesh, 2000)
+	checkCodec(t, 1000, mesh[:3], 2000)
 	wide := []uint32{0, 1 << 31, 1<<32 - 3, 1<<32 - 2}
 	checkCodec(t, 5, wide, 1<<32-1)
 	checkCodec(t, 1<<32-2, wide, 1<<32-1)

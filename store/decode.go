@@ -57,7 +57,7 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	}
 	dst[0] = uint32(f)
 	if packed {
-		return decodePacked(dst, uint64(f), list, p, int(c)-1, uint64(nv))
+		return decodePacked(dst, v, uint64(f), list, p, int(c)-1, uint64(nv))
 	}
 	cur, nv64 := uint64(f), uint64(nv)
 	for i := 1; i < len(dst); i++ {
@@ -77,14 +77,20 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	return p, true
 }
 
-// decodePacked decodes the packed gaps (n of them) of a block whose first neighbour,
-// first, is in dst[0]; p is the position of the block's header byte. The gaps are
-// non-negative, so checking the last neighbour against nv checks them all.
-func decodePacked(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
+// decodePacked decodes the packed gaps (n of them) of a block of v's list whose first
+// neighbour, first, is in dst[0]; p is the position of the block's header byte. The gaps
+// are non-negative, so checking the last neighbour against nv checks them all.
+func decodePacked(dst []uint32, v uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
 	if p >= len(list) {
 		return 0, false
 	}
 	h := list[p]
+	if h&hdrCompact != 0 {
+		if h == hdrMirror {
+			return decodeMirror(dst, v, first, list, p+1, n+1, nv)
+		}
+		return decodeCompact(dst, first, list, p, n, nv)
+	}
 	w := uint(h & hdrWidth)
 	if h&^(hdrWidth|hdrExceptions) != 0 || w > 32 {
 		return 0, false
@@ -352,7 +358,7 @@ func FindInBlock(list []byte, pos int, v, c, nv uint32, bits []uint64, buf *[Blo
 		return uint32(cur), 1, 0, Found
 	}
 	if packed {
-		return findPacked(list, p, cur, c, nv, bits, buf)
+		return findPacked(list, p, v, cur, c, nv, bits, buf)
 	}
 	for i := uint32(1); i < c; i++ {
 		if uint(p) < uint(len(list)) && list[p] < 0x80 { // DecodeBlock's one-byte gaps
@@ -371,21 +377,24 @@ func FindInBlock(list []byte, pos int, v, c, nv uint32, bits []uint64, buf *[Blo
 	return 0, c, p, NotFound
 }
 
-// findPacked is FindInBlock past the first neighbour, first, of a packed block whose
-// header byte is at list[p]. The gaps are non-negative, so the neighbours ascend, and each
+// findPacked is FindInBlock past the first neighbour, first, of a packed, compact or
+// mirrored block of v's list whose header byte is at list[p]. The gaps are non-negative, so the neighbours ascend, and each
 // is checked against nv before its bit is read.
-func findPacked(list []byte, p int, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
+func findPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
 	if p >= len(list) {
 		return 0, 1, 0, Malformed
 	}
 	h := list[p]
 	w := uint(h & hdrWidth)
-	base, q := FastUvarint(list, p+1)
+	base, q := uint64(1), p+1 // a compact block: smallest gap 1, not stored
+	if h&hdrCompact == 0 {
+		base, q = FastUvarint(list, p+1)
+	}
 	end := q + (int(c-1)*int(w)+7)/8
-	if h&hdrExceptions != 0 || h&^(hdrWidth|hdrExceptions) != 0 || w > 32 ||
-		q < 0 || base >= uint64(nv) || end > len(list) || end+8 > cap(list) {
-		// exceptions, near the end of the mapping, or malformed: decode the block whole
-		return findDecoded(list, p, first, c, nv, bits, buf)
+	if h&hdrExceptions != 0 || w > 32 || q < 0 || base >= uint64(nv) || end > len(list) || end+8 > cap(list) {
+		// exceptions, a mirrored block, near the end of the mapping, or malformed:
+		// decode the block whole
+		return findDecoded(list, p, v, first, c, nv, bits, buf)
 	}
 	mask := uint64(1)<<w - 1
 	cur := first
@@ -414,10 +423,10 @@ func findPacked(list []byte, p int, first uint64, c, nv uint32, bits []uint64, b
 
 // findDecoded is findPacked for the blocks it does not unpack gap by gap: it decodes the
 // whole block into buf with decodePacked, then scans it.
-func findDecoded(list []byte, p int, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
+func findDecoded(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
 	dst := buf[:c]
 	dst[0] = uint32(first)
-	next, ok := decodePacked(dst, first, list, p, int(c)-1, uint64(nv))
+	next, ok := decodePacked(dst, v, first, list, p, int(c)-1, uint64(nv))
 	if !ok {
 		return 0, 1, 0, Malformed
 	}
@@ -427,4 +436,187 @@ func findDecoded(list []byte, p int, first uint64, c, nv uint32, bits []uint64, 
 		}
 	}
 	return 0, c, next, NotFound
+}
+
+// decodeCompact decodes the n gaps of a compact block (FORMAT.md) whose first neighbour,
+// first, is in dst[0]; p is the position of its header byte. Every gap is 1 plus its w
+// packed bits plus, for an exception, its high part shifted by w: at least 1, so
+// checking the last neighbour against nv checks them all.
+func decodeCompact(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
+	// s is where the bit stream starts; near the end of the mapping, or in a short
+	// slice, the stream may leave no room for 8-byte loads
+	s := p + 1
+	if s+compactMaxBytes+8 > cap(list) {
+		if l := compactLen(list, s, n); l < 0 || s+l+8 > cap(list) {
+			return decodeCompactCopy(dst, first, list, p, n, nv)
+		}
+	}
+	used, ok := unpackCompact(dst, first, list[p], list[s:len(list):cap(list)], n, nv)
+	return s + used, ok
+}
+
+// decodeCompactCopy is decodeCompact near the end of the mapping: it reads a zero-padded
+// copy of the stream. It is a function of its own so that decodeCompact's frame has no
+// room for the copy to clear on every call.
+//
+//go:noinline
+func decodeCompactCopy(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
+	var tail [compactMaxBytes + 8]byte
+	used, ok := unpackCompact(dst, first, list[p], tail[:copy(tail[:compactMaxBytes], list[p+1:])], n, nv)
+	return p + 1 + used, ok
+}
+
+// unpackCompact is decodeCompact on the bit stream b of a compact block whose header byte
+// is h; b's capacity runs at least 8 bytes past any of its bytes. It returns the stream's
+// length in bytes.
+func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint64) (int, bool) {
+	w := uint(h & hdrWidth)
+	nbits := n * int(w)
+	if h&hdrExceptions != 0 {
+		nbits += excHeader
+	}
+	if w > 32 || (nbits+7)/8 > len(b) {
+		return 0, false
+	}
+	k := len(dst)
+	mask := uint64(1)<<w - 1
+	if h&hdrExceptions == 0 {
+		cur := first
+		for i := 1; i < k; i++ {
+			bit := uint(i-1) * w
+			cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
+			dst[i] = uint32(cur)
+		}
+		if cur >= nv {
+			return 0, false
+		}
+		return (nbits + 7) / 8, true
+	}
+	ebit := uint(n) * w
+	x := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+	ne := int(x & (1<<excCountBits - 1))
+	wi := uint(x>>excCountBits) & (1<<excStepBits - 1)
+	wh := uint(x>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+	ebit += excHeader
+	end := (int(ebit) + ne*int(wi+wh) + 7) / 8
+	if ne == 0 || ne > n || end > len(b) {
+		return 0, false
+	}
+	// The exceptions: unpack the low bits, patch the exceptions' gaps, then sum.
+	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
+	for i := 1; i < k; i++ {
+		bit := uint(i-1) * w
+		dst[i] = uint32(binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) & mask)
+	}
+	last := -1
+	for range ne {
+		step := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7) & mi
+		ebit += wi
+		hi := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7) & mh
+		ebit += wh
+		i := last + 1 + int(step)
+		if i >= n || hi >= nv {
+			return 0, false
+		}
+		last = i
+		if i+1 < k {
+			g := uint64(dst[i+1]) | hi<<w
+			if g >= nv {
+				return 0, false
+			}
+			dst[i+1] = uint32(g)
+		}
+	}
+	cur := first
+	for i := 1; i < k; i++ {
+		cur += 1 + uint64(dst[i])
+		dst[i] = uint32(cur)
+	}
+	if cur >= nv {
+		return 0, false
+	}
+	return end, true
+}
+
+// compactLen is the length in bytes of the bit stream of the compact block of n gaps
+// whose header byte is at list[s-1], or -1 when the list ends before its exception header.
+// It reads the exception header byte by byte, so that callers can tell whether the stream
+// leaves room for 8-byte loads before they make any.
+func compactLen(list []byte, s, n int) int {
+	h := list[s-1]
+	nb := n * int(h&hdrWidth)
+	if h&hdrExceptions == 0 {
+		return (nb + 7) / 8
+	}
+	if s+(nb+excHeader+7)/8 > len(list) {
+		return -1
+	}
+	var x uint32
+	for i, at := 0, s+nb/8; i < 3 && at+i < len(list); i++ {
+		x |= uint32(list[at+i]) << (8 * i)
+	}
+	x >>= nb % 8
+	ne := int(x & (1<<excCountBits - 1))
+	wi := int(x>>excCountBits) & (1<<excStepBits - 1)
+	wh := int(x>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+	return (nb + excHeader + ne*(wi+wh) + 7) / 8
+}
+
+// compactStream returns the bit stream of a compact block of n gaps, which starts at
+// list[s], with room for 8-byte loads at any of its bytes: in place, or near the end of
+// the mapping a zero-padded copy (on the heap: rare, and a copy's room in the callers'
+// frames would be cleared on every call).
+func compactStream(list []byte, s, n int) []byte {
+	if s+compactMaxBytes+8 <= cap(list) {
+		return list[s:len(list):cap(list)]
+	}
+	if l := compactLen(list, s, n); l >= 0 && s+l+8 <= cap(list) {
+		return list[s:len(list):cap(list)]
+	}
+	return compactCopy(list[s:])
+}
+
+// compactCopy is b, of a compact block's stream, copied into a zero-padded buffer of
+// compactMaxBytes+8 bytes.
+//
+//go:noinline
+func compactCopy(b []byte) []byte {
+	tail := make([]byte, compactMaxBytes+8)
+	return tail[:copy(tail[:compactMaxBytes], b)]
+}
+
+// compactMaxBytes bounds a compact block's bit stream: 63 gaps of 32 bits, the
+// exception header, 63 exceptions of 7 + 32 bits.
+const compactMaxBytes = (63*32 + excHeader + 63*(7+32) + 7) / 8
+
+// decodeMirror decodes a mirrored block of c neighbours of v's list (FORMAT.md) whose
+// first neighbour, first, is in dst[0]; p is the position after its header byte, where
+// the c/2-1 gaps of its lower half start. Neighbour c-1-i is 2v minus neighbour i.
+func decodeMirror(dst []uint32, v uint32, first uint64, list []byte, p, c int, nv uint64) (int, bool) {
+	if c%2 != 0 || c > MirrorMax {
+		return 0, false
+	}
+	var lower [MirrorMax / 2]uint64
+	lower[0] = first
+	cur := first
+	for i := 1; i < c/2; i++ {
+		x, q := FastUvarint(list, p)
+		if q < 0 || x >= nv {
+			return 0, false
+		}
+		cur += x
+		lower[i], p = cur, q
+	}
+	// ascending: the middle pair x and 2v-x needs x <= v; the largest, 2v-first, < nv
+	if cur > uint64(v) || 2*uint64(v)-first >= nv {
+		return 0, false
+	}
+	for i := 1; i < len(dst); i++ {
+		if i < c/2 {
+			dst[i] = uint32(lower[i])
+		} else {
+			dst[i] = uint32(2*uint64(v) - lower[c-1-i])
+		}
+	}
+	return p, true
 }

@@ -147,6 +147,9 @@ func FuzzFindInBlock(f *testing.F) {
 	f.Add(uint32(10), uint8(3), []byte{0x09, 0x02, 0xA5, 0x02}, byte(0x80), uint64(1))
 	f.Add(uint32(1000), uint8(64), []byte{0x01, 0x00, 0x01}, byte(0), uint64(2))
 	f.Add(uint32(1000), uint8(64), []byte{0x01, 0x40, 0x01, 0x01, 0x13, 0x80, 0x80, 0x04}, byte(0xff), uint64(3))
+	f.Add(uint32(10), uint8(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, byte(0), uint64(4))
+	f.Add(uint32(10), uint8(4), []byte{0x1F, 0xFF, 0x07}, byte(0x80), uint64(5))
+	f.Add(uint32(1000), uint8(64), []byte{0x01, 0x80}, byte(0), uint64(6))
 	const nv = 2000
 	f.Fuzz(func(t *testing.T, v uint32, c uint8, list []byte, pad byte, seed uint64) {
 		v, c = v%nv, 1+c%BlockSize

@@ -12,14 +12,14 @@ import (
 	"testing"
 )
 
-// Byte-exact fixtures pin each format version: testdata/v5 holds what the writer produces
-// today, byte for byte; testdata/v2, v3 and v4 (and every older version kept) must still
+// Byte-exact fixtures pin each format version: testdata/v6 holds what the writer produces
+// today, byte for byte; testdata/v2 to v5 (and every older version kept) must still
 // upgrade, list for list (TestFixtureUpgrade). Broken fixtures (testdata/broken) pin what the reader refuses,
 // and where it says the damage is.
 //
-//	go test ./store -run Fixture -update    # rewrite v5 and broken after a deliberate change
+//	go test ./store -run Fixture -update    # rewrite v6 and broken after a deliberate change
 
-var update = flag.Bool("update", false, "rewrite testdata/v5 and broken from the current writer")
+var update = flag.Bool("update", false, "rewrite testdata/v6 and broken from the current writer")
 
 // fixtureGraphID is the identity of every fixture graph (random in real graphs).
 const fixtureGraphID = 0x0123456789abcdef
@@ -140,6 +140,27 @@ func goldenSpecs() []fixtureSpec {
 	}
 }
 
+// modesSpec is a fixture of version 6's block codings: a 6x8 grid numbered by rows (the
+// inner vertices' lists [v-8, v-1, v+1, v+8] are mirrored blocks) and a vertex 100 whose
+// list is runs of consecutive ids with jumps between them (compact blocks, exceptions).
+func modesSpec() fixtureSpec {
+	var e [][2]uint32
+	for v := uint32(0); v < 48; v++ {
+		if v%8 != 7 {
+			e = append(e, [2]uint32{v, v + 1})
+		}
+		if v+8 < 48 {
+			e = append(e, [2]uint32{v, v + 8})
+		}
+	}
+	for _, r := range [][2]uint32{{101, 120}, {130, 140}, {300, 330}, {5000, 5010}, {70000, 70020}} {
+		for u := r[0]; u < r[1]; u++ {
+			e = append(e, [2]uint32{100, u})
+		}
+	}
+	return fixtureSpec{name: "modes", n: 70100, out: symmetric(e)}
+}
+
 // weightedSpecs are the fixtures of version 4: an undirected graph of several shards with
 // symmetric weights, and a directed one whose in-lists carry the weights of the arcs.
 func weightedSpecs() []fixtureSpec {
@@ -210,9 +231,9 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, baseDirectory-300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 6",
-			damage: func(d string) error { return shardVersion(d, 6) }},
-		{name: "version-old-shard", file: baseShard, offset: 8, reason: "format version 4, expected 5",
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 7",
+			damage: func(d string) error { return shardVersion(d, 7) }},
+		{name: "version-old-shard", file: baseShard, offset: 8, reason: "format version 4, expected 5 to 6",
 			damage: func(d string) error { return shardVersion(d, 4) }},
 		{name: "weights-flip", file: baseShard, offset: baseWeights, reason: "section 4 checksum",
 			rebuild: rebuildLists(weightedBaseSpec()), damage: func(d string) error { return flip(d, baseShard, baseWeights+40) }},
@@ -223,7 +244,7 @@ func brokenFixtures() []brokenFixture {
 			rebuild: rebuildLists(asymmetricWeightSpec())},
 		{name: "weighted-manifest-3", file: ManifestName, offset: -1, reason: "weighted is true in a version 3 manifest",
 			rebuild: rebuildLists(weightedBaseSpec()),
-			damage:  func(d string) error { return editManifest(d, `"format_version":5`, 17, 0xfe, true) }},
+			damage:  func(d string) error { return editManifest(d, `"format_version":6`, 17, 0xfd, true) }},
 		{name: "foreign-shard", file: baseShard, offset: graphIDAt, reason: "a shard of another graph",
 			damage: foreignShard},
 		{name: "asymmetric", file: baseShard, offset: 4096, reason: "not symmetric", opens: true,
@@ -250,8 +271,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 6",
-			damage: func(d string) error { return editManifest(d, `"format_version":5`, 17, 1, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 7",
+			damage: func(d string) error { return editManifest(d, `"format_version":6`, 17, 1, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,
@@ -286,10 +307,10 @@ func removeLocks(dir string) {
 
 func TestFixtureGolden(t *testing.T) {
 	if *update {
-		defer removeLocks(filepath.Join("testdata", "v5"))
+		defer removeLocks(filepath.Join("testdata", "v6"))
 	}
-	for _, s := range append(goldenSpecs(), weightedSpecs()...) {
-		want := filepath.Join("testdata", "v5", s.name+".ooc")
+	for _, s := range append(append(goldenSpecs(), weightedSpecs()...), modesSpec()) {
+		want := filepath.Join("testdata", "v6", s.name+".ooc")
 		if *update {
 			os.RemoveAll(want)
 			os.MkdirAll(filepath.Dir(want), 0o755)
@@ -313,7 +334,7 @@ func TestFixtureUpgrade(t *testing.T) {
 	for _, c := range []struct {
 		version string
 		specs   []fixtureSpec
-	}{{"v2", goldenSpecs()}, {"v3", goldenSpecs()}, {"v4", weightedSpecs()}} {
+	}{{"v2", goldenSpecs()}, {"v3", goldenSpecs()}, {"v4", weightedSpecs()}, {"v5", append(goldenSpecs(), weightedSpecs()...)}} {
 		for _, s := range c.specs {
 			dir := filepath.Join(t.TempDir(), s.name+".ooc")
 			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", c.version, s.name+".ooc"))); err != nil {

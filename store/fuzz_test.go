@@ -241,6 +241,8 @@ func FuzzDecodeList(f *testing.F) {
 	f.Add(uint32(10), uint32(3), uint32(300), []byte{0x09, 0x02, 0xA5, 0x02})
 	f.Add(uint32(0), uint32(200), uint32(1<<20), AppendList(nil, 0, seq(100, 300)))
 	f.Add(uint32(7), uint32(1<<32-1), uint32(1<<32-1), bytes.Repeat([]byte{0x80}, 70))
+	f.Add(uint32(10), uint32(6), uint32(1000), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24})
+	f.Add(uint32(10), uint32(4), uint32(19), []byte{0x1F, 0xFF, 0x07})
 	f.Fuzz(func(t *testing.T, v, d, nv uint32, list []byte) {
 		got, err := DecodeList(nil, v, d, list, nv)
 		if err == nil {

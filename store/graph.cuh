@@ -141,42 +141,93 @@ struct List {
 	}
 };
 
+// The codings of a block (FORMAT.md, "ADJ: one list"), as BlockDecoder tells them apart.
+#define OOC_VARINT 0   // varints (and every block of fewer than OOC_PACKED_MIN)
+#define OOC_PACKED 1   // packed at w bits above the smallest gap, (index, varint) exceptions
+#define OOC_COMPACT 2  // packed at w bits above 1, exceptions in the same bit stream
+#define OOC_MIRRORED 3 // the lower half of a list symmetric about its vertex
+#define OOC_MIRROR_MAX 8 // store.MirrorMax
+
 // BlockDecoder yields the neighbours of one block in order (store/decode.go's DecodeBlock,
-// a neighbour at a time). A block of varints is read through r; a packed block's gaps are
-// read at w bits each from aligned 8-byte words (a shift and a mask each, a second word
-// only when a gap straddles two), and r then reads its exceptions, which patch the high
-// bits of the gaps they name.
+// a neighbour at a time). A block of varints is read through r. A packed or compact
+// block's gaps are read at w bits each from aligned 8-byte words (a shift and a mask each,
+// a second word only when a gap straddles two); a packed block's exceptions are then read
+// through r, a compact block's from the same words, and each patches the high bits of the
+// gap it names. A mirrored block's lower half (at most 4 neighbours) is decoded at init
+// and kept in registers; its upper half is 2v minus it, in reverse.
 struct BlockDecoder {
 	ByteReader r;
 	uint32_t x, left;
-	bool first, packed;
-	uint32_t w, base, i, exc, excLeft; // packed: width, smallest gap, gaps read, next exception's gap
-	const unsigned long long *words;   // packed: the aligned word holding the first packed bit
-	uint32_t bit0;                     // packed: the first packed bit's offset in *words
-	uint32_t cwi;                      // packed: index (from words) of the cached word cw
+	bool first;
+	uint32_t mode;
+	uint32_t w, base, i, exc, excLeft; // packed, compact: width, smallest gap, gaps read, next exception's gap
+	uint32_t ebit, wi, wh;             // compact: the next exception's bit, its fields' widths
+	uint64_t excHi;                    // compact: the next exception's high part
+	const unsigned long long *words;   // packed, compact: the aligned word holding the first packed bit
+	uint32_t bit0;                     // packed, compact: the first packed bit's offset in *words
+	uint32_t cwi;                      // packed, compact: index (from words) of the cached word cw
 	uint64_t cw;
+	uint32_t m0, m1, m2, m3, half, v2; // mirrored: the lower half, its size, twice the vertex
 	const uint8_t *start;
 	__device__ __forceinline__ void init(const List &l, uint32_t k) {
 		start = l.block(k, &left);
 		r.init(start);
 		first = true;
+		mode = OOC_VARINT;
+		uint32_t c = left;
 		uint64_t z = r.uvarint();
-		packed = left >= OOC_PACKED_MIN && (z & 1);
-		if (left >= OOC_PACKED_MIN) z >>= 1;
+		bool packed = c >= OOC_PACKED_MIN && (z & 1);
+		if (c >= OOC_PACKED_MIN) z >>= 1;
 		// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
 		x = (uint32_t)((int64_t)l.v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
 		if (!packed) return;
 		uint32_t h = r.byte();
+		if (h == 0xFFu) {
+			mode = OOC_MIRRORED;
+			half = c / 2;
+			v2 = 2 * l.v;
+			i = 1;
+			m0 = x, m1 = m2 = m3 = 0;
+			uint32_t y = x;
+			if (half > 1) m1 = y += (uint32_t)r.uvarint();
+			if (half > 2) m2 = y += (uint32_t)r.uvarint();
+			if (half > 3) m3 = y += (uint32_t)r.uvarint();
+			return;
+		}
 		w = min(h & 0x3Fu, 32u);
+		i = 0;
+		cwi = 0xFFFFFFFFu;
+		if (h & 0x80u) {
+			mode = OOC_COMPACT;
+			base = 1;
+			setWords(r.p);
+			uint32_t end = bit0 + (c - 1) * w;
+			excLeft = 0;
+			exc = 0xFFFFFFFFu;
+			if (h & 0x40u) {
+				uint32_t hd = (uint32_t)field(end, 14);
+				excLeft = hd & 63u;
+				wi = (hd >> 6) & 7u;
+				wh = (hd >> 9) + 1;
+				ebit = end + 14;
+				end = ebit + excLeft * (wi + wh);
+				exc = 0xFFFFFFFFu; // the index of the exception before the first
+				if (excLeft) nextException();
+			}
+			r.init(r.p + (end - bit0 + 7) / 8); // r.p is the block's end: used() counts it all
+			return;
+		}
+		mode = OOC_PACKED;
 		base = (uint32_t)r.uvarint();
 		excLeft = (h & 0x40u) ? r.byte() : 0;
-		uintptr_t a = (uintptr_t)r.p;
+		setWords(r.p);
+		r.init(r.p + ((c - 1) * w + 7) / 8);
+		exc = excLeft ? r.byte() : 0xFFFFFFFFu;
+	}
+	__device__ __forceinline__ void setWords(const uint8_t *p) {
+		uintptr_t a = (uintptr_t)p;
 		words = (const unsigned long long *)(a & ~(uintptr_t)7);
 		bit0 = (uint32_t)(a & 7) * 8;
-		cwi = 0xFFFFFFFFu;
-		i = 0;
-		r.init(r.p + ((left - 1) * w + 7) / 8);
-		exc = excLeft ? r.byte() : 0xFFFFFFFFu;
 	}
 	__device__ __forceinline__ uint64_t word(uint32_t k) {
 		if (k != cwi) {
@@ -185,24 +236,43 @@ struct BlockDecoder {
 		}
 		return cw;
 	}
+	// field reads the n-bit field (n <= 32) at bit b of words.
+	__device__ __forceinline__ uint64_t field(uint32_t b, uint32_t n) {
+		if (n == 0) return 0;
+		uint32_t sh = b & 63;
+		uint64_t g = word(b >> 6) >> sh;
+		if (sh + n > 64) g |= word((b >> 6) + 1) << (64 - sh);
+		return g & ((1ull << n) - 1);
+	}
+	// nextException reads a compact block's next (index step, high part) pair.
+	__device__ __forceinline__ void nextException() {
+		uint32_t step = (uint32_t)field(ebit, wi);
+		excHi = field(ebit + wi, wh);
+		ebit += wi + wh;
+		exc += 1 + step;
+	}
+	__device__ __forceinline__ uint32_t lower(uint32_t j) const { return j == 0 ? m0 : j == 1 ? m1 : j == 2 ? m2 : m3; }
 	__device__ __forceinline__ bool next(uint32_t *u) {
 		if (left == 0) return false;
 		left--;
 		if (first) {
 			first = false;
-		} else if (!packed) {
+		} else if (mode == OOC_VARINT) {
 			x += (uint32_t)r.uvarint();
+		} else if (mode == OOC_MIRRORED) {
+			uint32_t j = i++;
+			x = j < half ? lower(j) : v2 - lower(2 * half - 1 - j);
 		} else {
-			uint64_t g = 0;
-			if (w) {
-				uint32_t b = bit0 + i * w, sh = b & 63;
-				g = word(b >> 6) >> sh;
-				if (sh + w > 64) g |= word((b >> 6) + 1) << (64 - sh);
-				g &= (1ull << w) - 1;
-			}
+			uint64_t g = field(bit0 + i * w, w);
 			if (i == exc) {
-				g |= r.uvarint() << w;
-				exc = --excLeft ? r.byte() : 0xFFFFFFFFu;
+				if (mode == OOC_PACKED) {
+					g |= r.uvarint() << w;
+					exc = --excLeft ? r.byte() : 0xFFFFFFFFu;
+				} else {
+					g |= excHi << w;
+					if (--excLeft) nextException();
+					else exc = 0xFFFFFFFFu;
+				}
 			}
 			i++;
 			x += base + (uint32_t)g;
@@ -211,7 +281,8 @@ struct BlockDecoder {
 		return true;
 	}
 	// used is how many of the block's bytes were read so far (for the link traffic
-	// count); a packed block counts its packed gaps as read from the start.
+	// count); a packed block counts its packed gaps as read from the start, a compact
+	// block all its bytes.
 	__device__ __forceinline__ uint32_t used() const { return (uint32_t)(r.p - start); }
 };
 

@@ -68,12 +68,12 @@ func openOnce(dir string) (g *Graph, same bool, err error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		// No directory to hold: open by name, for the errors that say what dir is.
-		g, err := open(graphDir{path: dir})
+		g, err := open(graphDir{path: dir}, Version)
 		return g, true, err
 	}
 	defer root.Close()
 	before, err1 := root.Stat(".")
-	g, err = open(graphDir{path: dir, root: root})
+	g, err = open(graphDir{path: dir, root: root}, Version)
 	after, err2 := os.Stat(dir)
 	return g, err1 == nil && err2 == nil && os.SameFile(before, after), err
 }
@@ -96,7 +96,9 @@ func (d graphDir) open(name string) (*os.File, error) {
 	return os.Open(filepath.Join(d.path, name))
 }
 
-func open(d graphDir) (*Graph, error) {
+// open opens the graph of d, refusing a format version other than oldest to Version (the
+// engines read only Version; Upgrade reads the versions with a DIRECTORY through it too).
+func open(d graphDir, oldest uint32) (*Graph, error) {
 	dir := d.path
 	m, err := readManifest(d)
 	if err != nil {
@@ -105,7 +107,7 @@ func open(d graphDir) (*Graph, error) {
 	if testHookManifestRead != nil {
 		testHookManifestRead()
 	}
-	if m.FormatVersion != Version {
+	if m.FormatVersion < oldest || m.FormatVersion > Version {
 		return nil, &OldVersionError{Dir: dir, Version: m.FormatVersion}
 	}
 	g := &Graph{Dir: dir, M: m}

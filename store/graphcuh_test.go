@@ -2,8 +2,10 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
+	randv2 "math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,5 +129,122 @@ int main(int argc, char **argv) {
 			}
 		}
 		gr.Close()
+	}
+}
+
+// TestGraphCuhBlockDecoder compiles graph.cuh's list decoder (ByteReader, List,
+// BlockDecoder) as host C++ and holds the neighbours it yields, block by block, to the
+// lists the Go encoder was given: every coding of FORMAT.md (varints, packed, compact,
+// mirrored, with and without exceptions), lists at every alignment. It needs g++.
+func TestGraphCuhBlockDecoder(t *testing.T) {
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++")
+	}
+	src, err := os.ReadFile("graph.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	cut := func(from, to string) string {
+		a, b := strings.Index(s, from), strings.Index(s, to)
+		if a < 0 || b < a {
+			t.Fatalf("graph.cuh: no %q before %q", from, to)
+		}
+		return s[a:b]
+	}
+	block := cut("#define OOC_BLOCK", "// One shard as placed") + cut("struct Shard {", "static_assert(sizeof(Shard)") +
+		cut("#define DIR_GROUP_SHIFT", "// findShard returns") + cut("// ByteReader reads", "__device__ __forceinline__ unsigned laneId")
+	dir := t.TempDir()
+	harness := `#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct uint4 { uint32_t x, y, z, w; };
+#define __device__
+#define __forceinline__ inline
+template <class T> static inline T __ldg(const T *p) { return *p; }
+static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
+` + block + `
+// usage: check ADJ INDEX: INDEX holds (v, degree, offset) uint32 triples; prints each
+// list's neighbours on a line
+int main(int argc, char **argv) {
+	FILE *f = fopen(argv[1], "rb");
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *adj = (uint8_t *)aligned_alloc(8, (len + 7) / 8 * 8);
+	if (fread(adj, 1, len, f) != (size_t)len) return 2;
+	FILE *ix = fopen(argv[2], "rb");
+	uint32_t e[3];
+	while (fread(e, 4, 3, ix) == 3) {
+		List l;
+		l.v = e[0], l.deg = e[1], l.nb = (e[1] + OOC_BLOCK - 1) / OOC_BLOCK, l.base = adj + e[2];
+		for (uint32_t k = 0; k < l.nb; k++) {
+			BlockDecoder d;
+			d.init(l, k);
+			uint32_t u;
+			while (d.next(&u)) printf("%u ", u);
+		}
+		printf("\n");
+	}
+	return 0;
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "check.cc"), []byte(harness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "check")
+	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, filepath.Join(dir, "check.cc")).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	seed := rand.Int63()
+	r := rand.New(rand.NewSource(seed))
+	r2 := randv2.New(randv2.NewPCG(uint64(seed), 6))
+	var adj, index []byte
+	var want bytes.Buffer
+	var modes [5]int
+	for range 3000 {
+		nv := uint32(1 + r.Intn(1<<20))
+		if r.Intn(4) == 0 {
+			nv = 1<<32 - 1 - uint32(r.Intn(16))
+		}
+		d := []int{1, 3, 4, 6, 8, 20, 63, 64, 65, 200}[r.Intn(10)]
+		v := uint32(r.Int63n(int64(nv)))
+		nbrs := randomNbrs(r2, v, d, nv)
+		adj = append(adj, make([]byte, r.Intn(8))...)
+		index = binary.LittleEndian.AppendUint32(index, v)
+		index = binary.LittleEndian.AppendUint32(index, uint32(d))
+		index = binary.LittleEndian.AppendUint32(index, uint32(len(adj)))
+		enc := AppendList(nil, v, nbrs)
+		countModes(&modes, enc, uint32(d))
+		adj = append(adj, enc...)
+		for _, u := range nbrs {
+			fmt.Fprintf(&want, "%d ", u)
+		}
+		want.WriteByte('\n')
+	}
+	for i, n := range modes {
+		if n == 0 {
+			t.Fatalf("seed %d: no block in coding %d: %v", seed, i, modes)
+		}
+	}
+	adj = append(adj, make([]byte, 16)...)
+	fa, fi := filepath.Join(dir, "adj"), filepath.Join(dir, "index")
+	if os.WriteFile(fa, adj, 0o644) != nil || os.WriteFile(fi, index, 0o644) != nil {
+		t.Fatal("writing the lists")
+	}
+	got, err := exec.Command(bin, fa, fi).Output()
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(want.String(), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("seed %d: list %d: graph.cuh decodes %q, want %q", seed, i, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("seed %d: graph.cuh gives %d lists, want %d", seed, len(gl), len(wl))
 	}
 }

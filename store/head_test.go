@@ -62,6 +62,8 @@ func TestHeadRandom(t *testing.T) {
 func FuzzHead(f *testing.F) {
 	f.Add(uint32(10), uint16(3), []byte{0x09, 0x02, 0xA5, 0x02}, uint16(0))
 	f.Add(uint32(1000), uint16(64), []byte{0x01, 0x40, 0x01, 0x01, 0x13, 0x80, 0x80, 0x04}, uint16(300))
+	f.Add(uint32(10), uint16(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, uint16(0)) // compact
+	f.Add(uint32(10), uint16(4), []byte{0x1F, 0xFF, 0x07}, uint16(8))                   // mirrored
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, d := range []int{5, 70} {
 		nbrs := randomNbrs(r, 7, d, 1<<20)

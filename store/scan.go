@@ -1,5 +1,7 @@
 package store
 
+import "encoding/binary"
+
 // ScanList is the bottom-up BFS step's decoder (FORMAT.md, "ADJ: one list"): it checks the
 // neighbours of v's list (degree d) in order against the bitmap bits (at least nv bits)
 // and stops at the first whose bit is set, returning it, how many neighbours it checked,
@@ -46,7 +48,7 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 		return uint32(cur), 1, 0, Found
 	}
 	if packed {
-		return scanPacked(list, p, cur, c, nv, bits)
+		return scanPacked(list, p, v, cur, c, nv, bits)
 	}
 	for i := uint32(1); i < c; i++ {
 		if uint(p) < uint(len(list)) && list[p] < 0x80 { // one-byte gaps skip the call
@@ -65,21 +67,32 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 	return 0, c, p, NotFound
 }
 
-// scanPacked is scanListBlock past the first neighbour, first, of a packed block whose
-// header byte is at list[p], with decodePacked's checks. The gaps are non-negative, so
-// the neighbours ascend and each is checked against nv before its bit is read; when no
-// gap can carry a neighbour past nv, there is no check per gap.
-func scanPacked(list []byte, p int, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
+// scanPacked is scanListBlock past the first neighbour, first, of a packed, compact or
+// mirrored block of v's list whose header byte is at list[p], with decodePacked's checks.
+// The gaps are non-negative, so the neighbours ascend and each is checked against nv
+// before its bit is read; when no gap can carry a neighbour past nv, there is no check
+// per gap.
+func scanPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	n := int(c) - 1
 	if p >= len(list) {
 		return 0, 1, 0, Malformed
 	}
 	h := list[p]
 	w := uint(h & hdrWidth)
-	if h&^(hdrWidth|hdrExceptions) != 0 || w > 32 {
+	if h == hdrMirror {
+		return scanMirror(list, p+1, v, first, c, nv, bits)
+	}
+	if w > 32 {
 		return 0, 1, 0, Malformed
 	}
-	base, p := FastUvarint(list, p+1)
+	if h&hdrCompact != 0 && h&hdrExceptions != 0 {
+		return scanCompact(list, p, first, c, nv, bits)
+	}
+	base, q := uint64(1), p+1 // a compact block: smallest gap 1, not stored
+	if h&hdrCompact == 0 {
+		base, q = FastUvarint(list, p+1)
+	}
+	p = q
 	if p < 0 || base >= uint64(nv) {
 		return 0, 1, 0, Malformed
 	}
@@ -172,4 +185,85 @@ func scanExceptions(list []byte, src *[packedArea]byte, q, ne int, first, base u
 		}
 	}
 	return 0, c, q, NotFound
+}
+
+// scanMirror is scanPacked for a mirrored block, whose lower half's gaps start at list[p]:
+// it decodes the block (at most MirrorMax neighbours) and scans it.
+func scanMirror(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
+	var buf [MirrorMax]uint32
+	if c > MirrorMax {
+		return 0, 1, 0, Malformed
+	}
+	dst := buf[:c]
+	dst[0] = uint32(first)
+	next, ok := decodeMirror(dst, v, first, list, p, int(c), uint64(nv))
+	if !ok {
+		return 0, 1, 0, Malformed
+	}
+	for i, x := range dst[1:] {
+		if bits[x>>6]&(1<<(x&63)) != 0 {
+			return x, uint32(i) + 2, 0, Found
+		}
+	}
+	return 0, c, next, NotFound
+}
+
+// scanCompact is scanPacked for a compact block with exceptions (its header byte at
+// list[p]): the gaps' low bits and then the exceptions in one bit stream, each exception
+// read when the scan reaches the gap it names, with decodeCompact's checks.
+func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
+	w := uint(list[p] & hdrWidth)
+	n, nv64, s := int(c)-1, uint64(nv), p+1
+	if s+(n*int(w)+excHeader+7)/8 > len(list) {
+		return 0, 1, 0, Malformed
+	}
+	b := compactStream(list, s, n)
+	load := func(bit uint) uint64 { return binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) }
+	ebit := uint(n) * w
+	hd := load(ebit)
+	ne := int(hd & (1<<excCountBits - 1))
+	wi := uint(hd>>excCountBits) & (1<<excStepBits - 1)
+	wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+	ebit += excHeader
+	end := s + (int(ebit)+ne*int(wi+wh)+7)/8
+	if ne == 0 || ne > n || end > len(list) {
+		return 0, 1, 0, Malformed
+	}
+	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
+	ei, ehi := -1, uint64(0) // the next exception
+	readNext := func() bool {
+		if ne == 0 {
+			ei = n // past every gap
+			return true
+		}
+		ei += 1 + int(load(ebit)&mi)
+		ehi = load(ebit+wi) & mh
+		ebit += wi + wh
+		ne--
+		return ei < n && ehi < nv64
+	}
+	if !readNext() {
+		return 0, 1, 0, Malformed
+	}
+	mask, cur, bit := uint64(1)<<w-1, first, uint(0)
+	for i := 0; i < n; i++ {
+		g := load(bit) & mask
+		bit += w
+		if i == ei {
+			if g |= ehi << w; g >= nv64 {
+				return 0, uint32(i) + 1, 0, Malformed
+			}
+			if !readNext() {
+				return 0, uint32(i) + 1, 0, Malformed
+			}
+		}
+		cur += 1 + g
+		if cur >= nv64 {
+			return 0, uint32(i) + 1, 0, Malformed
+		}
+		if bits[cur>>6]&(1<<(cur&63)) != 0 {
+			return uint32(cur), uint32(i) + 2, 0, Found
+		}
+	}
+	return 0, c, end, NotFound
 }

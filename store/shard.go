@@ -17,7 +17,12 @@ import (
 // Version is the format version this package writes and the only one its engines read
 // (FORMAT.md, "Format versions"). Graphs of versions MinVersion to Version-1 are read
 // only by the upgrade path (legacy.go, Upgrade).
-const Version uint32 = 5
+const Version uint32 = 6
+
+// DirVersion is the first format version with a DIRECTORY section. Its list codec is a
+// subset of the current one (version 6 added block codings, FORMAT.md), so Upgrade reads
+// versions DirVersion to Version-1 with the normal reader.
+const DirVersion uint32 = 5
 
 // MinVersion is the oldest format version Upgrade reads.
 const MinVersion uint32 = 2
@@ -378,8 +383,8 @@ func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
 		return nil, err
 	}
 	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, Version: h.Version, GraphID: h.GraphID, data: data, nv: nv}
-	if h.Version != Version {
-		return nil, corrupt(path, 8, "format version %d, expected %d (older graphs are read only by ooc upgrade)", h.Version, Version)
+	if h.Version < DirVersion {
+		return nil, corrupt(path, 8, "format version %d, expected %d to %d (older graphs are read only by ooc upgrade)", h.Version, DirVersion, Version)
 	}
 	dir, ok1 := h.section(SecDirectory)
 	adj, ok2 := h.section(SecAdj)

@@ -25,8 +25,9 @@ func TestWorkedExample(t *testing.T) {
 		nbrs []uint32
 		want []byte
 	}{
-		{[]uint32{5, 7, 9, 10, 12, 13}, []byte{0x13, 0x01, 0x01, 0x0B}},
-		{[]uint32{5, 6, 7, 8, 9, 300}, []byte{0x13, 0x40, 0x01, 0x01, 0x04, 0xA2, 0x02}},
+		{[]uint32{5, 7, 9, 10, 12, 13}, []byte{0x13, 0x81, 0x0B}},
+		{[]uint32{5, 6, 7, 8, 9, 300}, []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}},
+		{[]uint32{2, 9, 11, 18}, []byte{0x1F, 0xFF, 0x07}},
 	} {
 		got := AppendList(nil, 10, c.nbrs)
 		if !bytes.Equal(got, c.want) {
@@ -34,6 +35,19 @@ func TestWorkedExample(t *testing.T) {
 		}
 		if nb, err := DecodeList(nil, 10, uint32(len(c.nbrs)), got, 1000); err != nil || !slices.Equal(nb, c.nbrs) {
 			t.Fatalf("DecodeList = %v, %v", nb, err)
+		}
+	}
+	// Packed blocks of version 5, which the writer no longer picks for these lists, still
+	// decode.
+	for _, c := range []struct {
+		nbrs []uint32
+		enc  []byte
+	}{
+		{[]uint32{5, 7, 9, 10, 12, 13}, []byte{0x13, 0x01, 0x01, 0x0B}},
+		{[]uint32{5, 6, 7, 8, 9, 300}, []byte{0x13, 0x40, 0x01, 0x01, 0x04, 0xA2, 0x02}},
+	} {
+		if nb, err := DecodeList(nil, 10, uint32(len(c.nbrs)), c.enc, 1000); err != nil || !slices.Equal(nb, c.nbrs) {
+			t.Fatalf("DecodeList(% x) = %v, %v, want %v", c.enc, nb, err, c.nbrs)
 		}
 	}
 }

@@ -27,12 +27,25 @@ type UpgradeOptions struct {
 // graph gets the identity of its new bytes. It returns the new manifest.
 func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	dir = filepath.Clean(dir)
-	old, err := openLegacy(dir)
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if m.FormatVersion == Version {
+		return nil, fmt.Errorf("store: %s: format version %d: %w", dir, Version, ErrUpToDate)
+	}
+	var old oldGraph
+	if m.FormatVersion >= DirVersion {
+		old, err = openDirVersion(dir)
+	} else {
+		old, err = openLegacy(dir)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer old.close()
-	b, err := Create(dir, CreateOptions{Force: true, Log: opt.Log, ShardBytes: old.m.Options.ShardBytes, Weighted: old.m.Weighted})
+	om := old.manifest()
+	b, err := Create(dir, CreateOptions{Force: true, Log: opt.Log, ShardBytes: om.Options.ShardBytes, Weighted: om.Weighted})
 	if err != nil {
 		return nil, err
 	}
@@ -46,12 +59,68 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 		b.Abort()
 		return nil, err
 	}
-	m := *old.m
-	m.Out, m.In, m.IDs, m.Bytes, m.GraphID, m.manifestBytes = nil, nil, nil, 0, "", 0
-	if err := b.Commit(&m); err != nil {
+	nm := *om
+	nm.Out, nm.In, nm.IDs, nm.Bytes, nm.GraphID, nm.manifestBytes = nil, nil, nil, 0, "", 0
+	if err := b.Commit(&nm); err != nil {
 		return nil, err
 	}
-	return &m, nil
+	return &nm, nil
+}
+
+// oldGraph is a graph of an older version opened for upgrading.
+type oldGraph interface {
+	manifest() *Manifest
+	copyTo(b *Builder) error
+	close()
+}
+
+// dirGraph is a graph of versions DirVersion to Version-1, read by the normal reader.
+type dirGraph struct{ g *Graph }
+
+// openDirVersion opens the graph at dir, of versions DirVersion to Version-1, and checks
+// every section checksum and the structure (Graph.Check).
+func openDirVersion(dir string) (*dirGraph, error) {
+	g, err := open(graphDir{path: dir}, DirVersion)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Check(); err != nil {
+		g.Close()
+		return nil, err
+	}
+	return &dirGraph{g}, nil
+}
+
+func (d *dirGraph) manifest() *Manifest { return d.g.M }
+func (d *dirGraph) close()              { d.g.Close() }
+
+// copyTo decodes every list (and its weights) and appends it to b, then the ids.
+func (d *dirGraph) copyTo(b *Builder) error {
+	g := d.g
+	var buf []uint32
+	for dir, c := range []*CSR{g.Out(), g.In()} {
+		if dir == int(In) && !g.Directed() {
+			break
+		}
+		w := b.Writer(Direction(dir))
+		for _, s := range c.Shards {
+			for v := s.Lo; v < s.Hi(); v++ {
+				var err error
+				if buf, err = s.Neighbors(buf[:0], v); err != nil {
+					return err
+				}
+				if len(buf) > 0 {
+					if err := w.AppendWeightedList(v, buf, s.WeightsOf(v)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if g.M.IDs != nil {
+		return b.WriteIDs(int(g.M.Vertices), func(i int) uint64 { return g.idAt(int64(i)) })
+	}
+	return nil
 }
 
 // legacyGraph is a graph of versions 2 to 4 opened for upgrading.
@@ -80,9 +149,6 @@ func openLegacy(dir string) (*legacyGraph, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, err
-	}
-	if m.FormatVersion == Version {
-		return nil, fmt.Errorf("store: %s: format version %d: %w", dir, Version, ErrUpToDate)
 	}
 	g := &legacyGraph{dir: dir, m: m}
 	for _, d := range []Direction{Out, In} {
@@ -228,6 +294,8 @@ func (g *legacyGraph) copyTo(b *Builder) error {
 	}
 	return nil
 }
+
+func (g *legacyGraph) manifest() *Manifest { return g.m }
 
 func (g *legacyGraph) close() {
 	for _, s := range append(append([]*legacyShard{}, g.out...), g.in...) {

@@ -14,7 +14,7 @@ import (
 // line naming the path, its version and `ooc upgrade PATH`; upgrade rewrites it, after
 // which the commands answer, and a second upgrade has nothing to do.
 func TestUpgradeCLI(t *testing.T) {
-	for _, fixture := range []string{"v2/undirected.ooc", "v3/directed-relabeled.ooc", "v4/weighted-undirected.ooc"} {
+	for _, fixture := range []string{"v2/undirected.ooc", "v3/directed-relabeled.ooc", "v4/weighted-undirected.ooc", "v5/degree-ordered.ooc", "v5/weighted-directed.ooc"} {
 		dir := filepath.Join(t.TempDir(), "g.ooc")
 		if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "store", "testdata", fixture))); err != nil {
 			t.Fatal(err)
@@ -37,7 +37,7 @@ func TestUpgradeCLI(t *testing.T) {
 		}
 		code, stdout, stderr := runCLI(t, "", "upgrade", "--json", dir)
 		var r upgradeJSON
-		if code != exitOK || json.Unmarshal([]byte(stdout), &r) != nil || !r.Upgraded || r.From != old.FormatVersion || r.To != 5 || r.Edges != old.Edges {
+		if code != exitOK || json.Unmarshal([]byte(stdout), &r) != nil || !r.Upgraded || r.From != old.FormatVersion || r.To != store.Version || r.Edges != old.Edges {
 			t.Fatalf("%s: upgrade --json: exit %d, %q, %q", fixture, code, stdout, stderr)
 		}
 		if code, stdout, stderr := runCLI(t, "", "verify", dir); code != exitOK {

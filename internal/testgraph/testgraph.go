@@ -155,8 +155,24 @@ func Cases() []Case {
 	for i := uint32(0); i < 20; i++ {
 		cycle = append(cycle, Edge{i, (i + 1) % 20})
 	}
+	var mesh, runs []Edge
+	for v := uint32(0); v < 64; v++ { // an 8x8 grid by rows: its inner lists are mirrored blocks
+		if v%8 != 7 {
+			mesh = append(mesh, Edge{v, v + 1})
+		}
+		if v+8 < 64 {
+			mesh = append(mesh, Edge{v, v + 8})
+		}
+	}
+	for _, r := range [][2]uint32{{1, 20}, {100, 130}, {250, 260}, {390, 400}} { // compact blocks, exceptions
+		for u := r[0]; u < r[1]; u++ {
+			runs = append(runs, Edge{0, u})
+		}
+	}
 	return []Case{
 		{"empty", 0, nil, false},
+		{"mesh", 64, mesh, false},
+		{"runs", 400, runs, false},
 		{"single", 1, nil, false},
 		{"isolated", 5, []Edge{{1, 3}}, false},
 		{"selfloops", 4, []Edge{{0, 0}, {0, 1}, {1, 1}, {2, 3}, {3, 3}}, false},
