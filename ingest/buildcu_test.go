@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/hostcxx"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -21,24 +22,9 @@ import (
 // ingest's encoder checked on a machine without a GPU (the cuda tests compare whole
 // graphs on the device). It needs g++.
 func TestBuildCuEncoder(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++")
-	}
-	src, err := os.ReadFile("build.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	cut := func(from, to string) string {
-		a, b := strings.Index(s, from), strings.Index(s, to)
-		if a < 0 || b < a {
-			t.Fatalf("build.cu: no %q before %q", from, to)
-		}
-		return s[a:b]
-	}
-	code := cut("// ---- values that are scanned", "// nbrBytes is neighbour i's share") +
-		cut("// ---- encoding", "// encode writes the blocks")
+	src := hostcxx.Read(t, "build.cu")
+	code := src.Cut("// ---- values that are scanned", "// nbrBytes is neighbour i's share") +
+		src.Cut("// ---- encoding", "// encode writes the blocks")
 	dir := t.TempDir()
 	harness := `#include <stdint.h>
 #include <stdio.h>
@@ -75,13 +61,7 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "check.cc"), []byte(harness), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "check")
-	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, filepath.Join(dir, "check.cc")).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	bin := hostcxx.Build(t, harness)
 	seed := rand.Uint64()
 	r := rand.New(rand.NewPCG(seed, 7))
 	var in []byte

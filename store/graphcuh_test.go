@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/hostcxx"
 )
 
 // TestGraphCuhDirectory compiles graph.cuh's directory decoder (struct Shard, dirField,
@@ -18,23 +20,8 @@ import (
 // its degree and list start of every vertex of random shards to the Go reader's: the
 // device decoder checked on a machine without a GPU. It needs g++.
 func TestGraphCuhDirectory(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++")
-	}
-	src, err := os.ReadFile("graph.cuh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	cut := func(from, to string) string {
-		a, b := strings.Index(s, from), strings.Index(s, to)
-		if a < 0 || b < a {
-			t.Fatalf("graph.cuh: no %q before %q", from, to)
-		}
-		return s[a:b]
-	}
-	block := cut("struct Shard {", "static_assert(sizeof(Shard)") + cut("#define DIR_GROUP_SHIFT", "// findShard returns")
+	src := hostcxx.Read(t, "graph.cuh")
+	block := src.Cut("struct Shard {", "static_assert(sizeof(Shard)") + src.Cut("#define DIR_GROUP_SHIFT", "// findShard returns")
 	if !strings.Contains(block, "shardList") || !strings.Contains(block, "shardDegree") {
 		t.Fatal("graph.cuh: shardList and shardDegree are no longer between DIR_GROUP_SHIFT and findShard")
 	}
@@ -71,13 +58,7 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "check.cc"), []byte(harness), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "check")
-	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, filepath.Join(dir, "check.cc")).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	bin := hostcxx.Build(t, harness)
 	seed := rand.Int63()
 	r := rand.New(rand.NewSource(seed))
 	for iter := 0; iter < 4; iter++ {
@@ -137,24 +118,9 @@ int main(int argc, char **argv) {
 // lists the Go encoder was given: every coding of FORMAT.md (varints, packed, compact,
 // mirrored, with and without exceptions), lists at every alignment. It needs g++.
 func TestGraphCuhBlockDecoder(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++")
-	}
-	src, err := os.ReadFile("graph.cuh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	cut := func(from, to string) string {
-		a, b := strings.Index(s, from), strings.Index(s, to)
-		if a < 0 || b < a {
-			t.Fatalf("graph.cuh: no %q before %q", from, to)
-		}
-		return s[a:b]
-	}
-	block := cut("#define OOC_BLOCK", "// One shard as placed") + cut("struct Shard {", "static_assert(sizeof(Shard)") +
-		cut("#define DIR_GROUP_SHIFT", "// findShard returns") + cut("// ByteReader reads", "__device__ __forceinline__ unsigned laneId")
+	src := hostcxx.Read(t, "graph.cuh")
+	block := src.Cut("#define OOC_BLOCK", "// One shard as placed") + src.Cut("struct Shard {", "static_assert(sizeof(Shard)") +
+		src.Cut("#define DIR_GROUP_SHIFT", "// findShard returns") + src.Cut("// ByteReader reads", "__device__ __forceinline__ unsigned laneId")
 	dir := t.TempDir()
 	harness := `#include <stdint.h>
 #include <stdio.h>
@@ -191,13 +157,7 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "check.cc"), []byte(harness), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "check")
-	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, filepath.Join(dir, "check.cc")).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	bin := hostcxx.Build(t, harness)
 	seed := rand.Int63()
 	r := rand.New(rand.NewSource(seed))
 	r2 := randv2.New(randv2.NewPCG(uint64(seed), 6))

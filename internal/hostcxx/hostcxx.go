@@ -1,0 +1,64 @@
+// Package hostcxx compiles pieces of the project's CUDA sources as host C++ in tests, with
+// the CUDA qualifiers defined away by the caller's harness, so that device code is held to
+// its Go twin on machines without a GPU. A test that uses it skips where g++ is missing.
+package hostcxx
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Source is the text of one CUDA source file, read to be cut into a harness.
+type Source struct {
+	tb   testing.TB
+	path string
+	text string
+}
+
+// Read reads the source at path. It skips the test when no g++ is on PATH, since nothing
+// cut from the source could be compiled.
+func Read(tb testing.TB, path string) *Source {
+	tb.Helper()
+	if _, err := exec.LookPath("g++"); err != nil {
+		tb.Skip("no g++")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Source{tb: tb, path: path, text: string(b)}
+}
+
+// Cut returns the text from the first occurrence of from up to the first occurrence of
+// to, which must come after it: the markers are comments or declarations in the source,
+// so a rename there fails the test rather than compiling the wrong piece.
+func (s *Source) Cut(from, to string) string {
+	s.tb.Helper()
+	a, b := strings.Index(s.text, from), strings.Index(s.text, to)
+	if a < 0 || b < a {
+		s.tb.Fatalf("%s: no %q before %q", s.path, from, to)
+	}
+	return s.text[a:b]
+}
+
+// Build compiles the C++17 program code in a temporary directory of tb and returns the
+// executable's path.
+func Build(tb testing.TB, code string) string {
+	tb.Helper()
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		tb.Skip("no g++")
+	}
+	dir := tb.TempDir()
+	src, bin := filepath.Join(dir, "check.cc"), filepath.Join(dir, "check")
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if out, err := exec.Command(cxx, "-O1", "-std=c++17", "-o", bin, src).CombinedOutput(); err != nil {
+		tb.Fatalf("g++: %v\n%s", err, out)
+	}
+	return bin
+}
