@@ -67,6 +67,7 @@ type Options struct {
 
 	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)
 	noSummary  bool  // the first pass of two (reorder.go): Log gets the budget line, not the summary
+	noOrient   bool  // keys carry no orientation: the ids reached orientLimit (againUnoriented)
 }
 
 // Phase is the cost of one pipeline phase.
@@ -113,7 +114,16 @@ func File(path string, opt Options) (*Report, error) {
 		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot open the input", Err: unwrapPath(err)}
 	}
 	defer f.Close()
-	return FileFrom(f, path, st.Size(), opt)
+	first := true
+	return againUnoriented(opt, st.Mode().IsRegular(), func(o Options) (*Report, error) {
+		if !first {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
+			}
+		}
+		first = false
+		return FileFrom(f, path, st.Size(), o)
+	})
 }
 
 func isReaderAt(r io.Reader) bool { _, ok := r.(io.ReaderAt); return ok }
@@ -181,6 +191,10 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 // produce must give the same edges each time it is called: when the GPU finds the input
 // too large for its memory, the CPU pipeline calls it again.
 func FromEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {
+	return againUnoriented(opt, true, func(o Options) (*Report, error) { return edgesOnce(o, input, hdr, produce) })
+}
+
+func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}

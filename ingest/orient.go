@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -18,11 +19,14 @@ import (
 // comes in both orientations. The destination then needs 32 bits for ids below 2^31
 // (orientLimit); an undirected ingest keeping sparse ids, or one whose numbering
 // reaches 2^31, keeps no orientation and counts reciprocal pairs with the duplicates.
+// A numbering found to reach it only while the input is read (the input's own ids) makes
+// a file or generated edges ingest again so (againUnoriented); a stream is refused.
 // (The weighted build, which holds the input's lines in memory, tells them apart by
 // itself: weighted.go's outLists.)
 
 // orientLimit bounds the vertex ids of an oriented ingest: dst<<1 | o fits 32 bits.
-const orientLimit = 1 << 31
+// (A variable, so that tests can reach it with small graphs.)
+var orientLimit uint64 = 1 << 31
 
 // orientedKey is the key of the copy src -> dst, with orientation o.
 func orientedKey(src, dst uint32, o uint32) uint64 {
@@ -33,16 +37,37 @@ func orientedKey(src, dst uint32, o uint32) uint64 {
 // undirected one that drops duplicates and whose ids stay below orientLimit as far as
 // it knows (not with --sparse-ids).
 func wantsOrientation(opt Options) bool {
-	return !opt.Directed && !opt.KeepDuplicates && !opt.SparseIDs
+	return !opt.Directed && !opt.KeepDuplicates && !opt.SparseIDs && !opt.noOrient
 }
 
-// errOrientID is the error for an id of 2^31 or more in an oriented ingest, which numbers
-// the vertices as the input does: such a graph has 2^31 vertex slots or more, 16 GiB of
-// shards, which --relabel or --sparse-ids keep apart.
-func errOrientID(name string, id uint64) error {
-	return fmt.Errorf("ingest: %s: vertex id %d is 2^31 or more: an undirected graph numbered by the input's ids takes ids below 2^31 "+
-		"(--relabel numbers the distinct ids 0..n-1; --sparse-ids keeps large ids, counting reciprocal pairs u v / v u with the duplicates): %w",
-		name, id, parse.ErrBadInput)
+// orientIDError is the error of an oriented ingest, which numbers the vertices as the
+// input does, meeting an id of orientLimit or more. File (a file can be read again) and
+// FromEdges (whose edges can be produced again) then ingest again without orientation;
+// a stream cannot be read again, so the error reaches the user.
+type orientIDError struct {
+	name string
+	id   uint64
+}
+
+func (e *orientIDError) Error() string {
+	return fmt.Sprintf("ingest: %s: vertex id %d is %d or more, which an undirected graph read from a stream in the input's numbering "+
+		"cannot hold while it tells reciprocal pairs from duplicates (--relabel numbers the distinct ids 0..n-1; --sparse-ids keeps "+
+		"large ids, counting reciprocal pairs u v / v u with the duplicates): %v", e.name, e.id, orientLimit, parse.ErrBadInput)
+}
+
+func (e *orientIDError) Unwrap() error { return parse.ErrBadInput }
+
+// againUnoriented runs ingest, and when it fails on an id of orientLimit or more, runs
+// it once more with keys that carry no orientation (reciprocal pairs then count with
+// the duplicates, as the summary says). again says whether the input can be read again.
+func againUnoriented(opt Options, again bool, ingest func(Options) (*Report, error)) (*Report, error) {
+	rep, err := ingest(opt)
+	var oe *orientIDError
+	if errors.As(err, &oe) && again && !opt.noOrient {
+		opt.noOrient = true
+		return ingest(opt)
+	}
+	return rep, err
 }
 
 // mergeOriented drops the orientation bit and the repeated neighbours of the oriented

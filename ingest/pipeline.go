@@ -328,7 +328,7 @@ func (p *pipeline) noteBatch(loops, top uint64) error {
 		return errIDTooLarge(p.input.Name, top)
 	}
 	if p.oriented && top >= orientLimit {
-		return errOrientID(p.input.Name, top) // the keys filled are void
+		return &orientIDError{p.input.Name, top} // the keys filled are void
 	}
 	for old := p.maxID.Load(); top+1 > old; old = p.maxID.Load() {
 		if p.maxID.CompareAndSwap(old, top+1) {
