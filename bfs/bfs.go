@@ -150,6 +150,8 @@ type workerState struct {
 	scout               uint64 // out-degrees of vertices this worker discovered top-down
 	examined            uint64
 	awake               uint64
+	buf                 [store.BlockSize]uint32 // a decoded block (not zeroed per list)
+	touch               byte                    // the sum of the list bytes expandSerial loads ahead
 	_                   [64]byte
 }
 

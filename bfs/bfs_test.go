@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -374,3 +375,31 @@ func checkDirections(t *testing.T, where string, variant int, r *Result) {
 }
 
 func TestMain(m *testing.M) { testgraph.Main(m) }
+
+// TestBFSBadList searches store's fixture whose vertex 0 has a list of two neighbours
+// (a block of varints), one of them out of range: every path of the top-down expansion
+// (one worker, the batched serial one; two workers, serial and parallel levels) must
+// fail naming the shard, not answer.
+func TestBFSBadList(t *testing.T) {
+	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
+	serialWork = 0
+	dir := filepath.Join("..", "store", "testdata", "broken", "bad-neighbour.ooc")
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	c := store.NewCompressed(g)
+	for _, workers := range []int{1, 2} {
+		for _, serial := range []uint64{0, ^uint64(0)} {
+			serialEdges = serial
+			r, err := Run(c, 0, Options{Workers: workers, Alpha: 1}) // top-down only
+			if err == nil {
+				t.Fatalf("workers=%d serialEdges=%d: answered %+v", workers, serial, r.Levels)
+			}
+			if !strings.Contains(err.Error(), "out-00000.shard") {
+				t.Fatalf("workers=%d serialEdges=%d: %v names no shard", workers, serial, err)
+			}
+		}
+	}
+}

@@ -47,10 +47,14 @@ func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 		b.serial = true
 		defer func() { b.serial = false }()
 		ws := &b.ws[0]
-		for _, u := range frontier {
-			for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
-				if b.expand(ws, u, lo, depth) < int(pieceSize) {
-					break
+		if b.c != nil {
+			b.expandSerial(ws, frontier, depth)
+		} else {
+			for _, u := range frontier {
+				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
+					if b.expand(ws, u, lo, depth) < int(pieceSize) {
+						break
+					}
 				}
 			}
 		}
@@ -116,28 +120,93 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 	return len(nbrs)
 }
 
-// expandCompressed is expand on compressed shards: it decodes the list where it lies,
-// a block at a time into an array on the stack, and claims each neighbour, with no
-// interface call per vertex.
+// serialBatch is the number of frontier vertices whose directory entries and first list
+// bytes expandSerial reads before it expands any of them.
+const serialBatch = 16
+
+// expandSerial expands a frontier on the calling goroutine (compressed graphs),
+// serialBatch vertices at a time: first each one's directory entry and the first byte
+// of its list, then the lists. On graphs of small degrees (roads, meshes) a vertex's
+// expansion is mostly waiting for those loads, one after the other; the loads of
+// different vertices do not depend on each other, so reading them in a loop of their
+// own lets the processor wait for several at once. A list of fewer than
+// store.PackedMin neighbours (one block of varints) is decoded and its neighbours
+// claimed right here, without the block index and the loop over blocks.
+func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
+	var deg [serialBatch]uint32
+	var lists [serialBatch][]byte
+	var touch byte
+	parent := b.parent
+	for len(frontier) > 0 && !b.failed.Load() {
+		batch := frontier[:min(len(frontier), serialBatch)]
+		frontier = frontier[len(batch):]
+		for k, u := range batch {
+			s := ws.outShard(b.c, u)
+			deg[k], lists[k] = s.ListAt(u - s.Lo)
+			if len(lists[k]) > 0 {
+				touch += lists[k][0]
+			}
+		}
+		for k, u := range batch {
+			d := deg[k]
+			if d >= store.PackedMin {
+				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
+					if b.expandList(ws, u, d, lists[k], lo, depth) < int(pieceSize) {
+						break
+					}
+				}
+				continue
+			}
+			if d == 0 {
+				continue
+			}
+			var buf [store.PackedMin - 1]uint32
+			nbrs := buf[:d]
+			if _, ok := store.DecodeBlock(nbrs, u, lists[k], 0, d, b.n); !ok {
+				b.fail(b.c.Shard(store.Out, u).ListError(u))
+				return
+			}
+			ws.examined += uint64(d)
+			for _, v := range nbrs {
+				if parent[v] == unreached {
+					parent[v] = u
+					b.discovered(ws, v)
+				}
+			}
+		}
+	}
+	ws.touch += touch
+}
+
+// expandCompressed is expand on compressed shards.
 func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 	s := ws.outShard(b.c, u)
 	d, list := s.ListAt(u - s.Lo)
+	return b.expandList(ws, u, d, list, lo, depth)
+}
+
+// expandList claims the unvisited vertices among the neighbours of u at positions [lo,
+// lo+pieceSize) of its list (degree d, encoded list) and returns how many it read. It
+// decodes the list where it lies, a block at a time, with no interface call per vertex.
+func (b *bfs) expandList(ws *workerState, u, d uint32, list []byte, lo, depth uint32) int {
 	hi := min(d, lo+pieceSize)
 	if lo >= hi {
 		return 0
 	}
-	pos, err := store.BlockOffset(list, d, lo/store.BlockSize)
-	if err != nil {
-		b.fail(s.ListError(u))
-		return 0
+	pos := 0 // a list of one block has no block index
+	if d > store.BlockSize {
+		var err error
+		if pos, err = store.BlockOffset(list, d, lo/store.BlockSize); err != nil {
+			b.fail(b.c.Shard(store.Out, u).ListError(u))
+			return 0
+		}
 	}
-	var buf [store.BlockSize]uint32
 	for j, k := lo, lo/store.BlockSize; j < hi; k++ {
 		c := store.BlockLen(d, k)
-		nbrs := buf[:min(c, hi-j)]
+		nbrs := ws.buf[:min(c, hi-j)]
 		var ok bool
 		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, c, b.n); !ok {
-			b.fail(s.ListError(u))
+			b.fail(b.c.Shard(store.Out, u).ListError(u))
 			return 0
 		}
 		for _, v := range nbrs {
@@ -163,6 +232,12 @@ func (b *bfs) claim(ws *workerState, v, u, depth uint32) {
 	} else if !atomic.CompareAndSwapUint32(&b.parent[v], unreached, u) {
 		return
 	}
+	b.discovered(ws, v)
+}
+
+// discovered queues v, just claimed, for the next level and adds its out-degree to the
+// scout count where the level may go bottom-up.
+func (b *bfs) discovered(ws *workerState, v uint32) {
 	if b.maxDeg == 0 {
 		ws.scout += uint64(b.outDegree(ws, v))
 	}
