@@ -323,120 +323,12 @@ func FirstNeighbour(v uint32, list []byte, pos int, c, nv uint32) (uint32, bool)
 	return uint32(f), p >= 0 && uint64(f) < uint64(nv)
 }
 
-// The results of FindInBlock.
+// The results of ScanList.
 const (
 	NotFound  = iota // no neighbour of the block is in the set; next is the block's end
 	Found            // x is the first neighbour of the block in the set
 	Malformed        // malformed bytes or a neighbour outside [0, nv)
 )
-
-// FindInBlock checks the neighbours of the block of c neighbours of v's list at list[pos],
-// in order, against the bitmap bits (at least nv bits) and stops at the first whose bit is
-// set, without decoding the rest of the block: varints value by value, packed gaps one at
-// a time (a block with exceptions is decoded whole, into buf). checked counts the neighbours checked;
-// next is the position after the block when the status is NotFound.
-//
-// On a block DecodeBlock decodes, FindInBlock finds what DecodeBlock and a scan in order
-// would; it reports Malformed only for blocks DecodeBlock refuses, though on such a block
-// it may find a neighbour before the fault. Like DecodeBlock it reads only bytes of list,
-// loading 8 at a time where the capacity allows.
-func FindInBlock(list []byte, pos int, v, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
-	u, p := FastUvarint(list, pos)
-	if p < 0 || c == 0 {
-		return 0, 0, 0, Malformed
-	}
-	packed := false
-	if c >= PackedMin {
-		packed, u = u&1 != 0, u>>1
-	}
-	f := int64(v) + Unzigzag(u)
-	if f < 0 || f >= int64(nv) {
-		return 0, 0, 0, Malformed
-	}
-	cur, nv64 := uint64(f), uint64(nv)
-	if bits[cur>>6]&(1<<(cur&63)) != 0 {
-		return uint32(cur), 1, 0, Found
-	}
-	if packed {
-		return findPacked(list, p, v, cur, c, nv, bits, buf)
-	}
-	for i := uint32(1); i < c; i++ {
-		if uint(p) < uint(len(list)) && list[p] < 0x80 { // DecodeBlock's one-byte gaps
-			u, p = uint64(list[p]), p+1
-		} else if u, p = FastUvarint(list, p); p < 0 {
-			return 0, i, 0, Malformed
-		}
-		cur += u
-		if u >= nv64 || cur >= nv64 {
-			return 0, i, 0, Malformed
-		}
-		if bits[cur>>6]&(1<<(cur&63)) != 0 {
-			return uint32(cur), i + 1, 0, Found
-		}
-	}
-	return 0, c, p, NotFound
-}
-
-// findPacked is FindInBlock past the first neighbour, first, of a packed, compact or
-// mirrored block of v's list whose header byte is at list[p]. The gaps are non-negative, so the neighbours ascend, and each
-// is checked against nv before its bit is read.
-func findPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
-	if p >= len(list) {
-		return 0, 1, 0, Malformed
-	}
-	h := list[p]
-	w := uint(h & hdrWidth)
-	base, q := uint64(1), p+1 // a compact block: smallest gap 1, not stored
-	if h&hdrCompact == 0 {
-		base, q = FastUvarint(list, p+1)
-	}
-	end := q + (int(c-1)*int(w)+7)/8
-	if h&hdrExceptions != 0 || w > 32 || q < 0 || base >= uint64(nv) || end > len(list) || end+8 > cap(list) {
-		// exceptions, a mirrored block, near the end of the mapping, or malformed:
-		// decode the block whole
-		return findDecoded(list, p, v, first, c, nv, bits, buf)
-	}
-	mask := uint64(1)<<w - 1
-	cur := first
-	if first+uint64(c-1)*(base+mask) < uint64(nv) { // no gap can pass nv: no check per gap
-		for i := uint32(1); i < c; i++ {
-			bit := uint(i-1) * w
-			cur += base + binary.LittleEndian.Uint64(list[q+int(bit>>3):cap(list)])>>(bit&7)&mask
-			if bits[cur>>6]&(1<<(cur&63)) != 0 {
-				return uint32(cur), i + 1, 0, Found
-			}
-		}
-		return 0, c, end, NotFound
-	}
-	for i := uint32(1); i < c; i++ {
-		bit := uint(i-1) * w
-		cur += base + binary.LittleEndian.Uint64(list[q+int(bit>>3):cap(list)])>>(bit&7)&mask
-		if cur >= uint64(nv) {
-			return 0, i, 0, Malformed
-		}
-		if bits[cur>>6]&(1<<(cur&63)) != 0 {
-			return uint32(cur), i + 1, 0, Found
-		}
-	}
-	return 0, c, end, NotFound
-}
-
-// findDecoded is findPacked for the blocks it does not unpack gap by gap: it decodes the
-// whole block into buf with decodePacked, then scans it.
-func findDecoded(list []byte, p int, v uint32, first uint64, c, nv uint32, bits []uint64, buf *[BlockSize]uint32) (x, checked uint32, next, status int) {
-	dst := buf[:c]
-	dst[0] = uint32(first)
-	next, ok := decodePacked(dst, v, first, list, p, int(c)-1, uint64(nv))
-	if !ok {
-		return 0, 1, 0, Malformed
-	}
-	for i, x := range dst[1:] {
-		if bits[x>>6]&(1<<(x&63)) != 0 {
-			return x, uint32(i) + 2, 0, Found
-		}
-	}
-	return 0, c, next, NotFound
-}
 
 // decodeCompact decodes the n gaps of a compact block (FORMAT.md) whose first neighbour,
 // first, is in dst[0]; p is the position of its header byte. Every gap is 1 plus its w

@@ -105,3 +105,42 @@ func FuzzScanList(f *testing.F) {
 		checkScan(t, withTail(r, list, int(pad%300)), v, uint32(d), nv, randomBits(r, nv))
 	})
 }
+
+// randomBits draws a set of vertices below nv: empty, full, one vertex, or of a random
+// density.
+func randomBits(r *rand.Rand, nv uint32) []uint64 {
+	bits := make([]uint64, (nv+63)/64)
+	switch r.IntN(5) {
+	case 0:
+	case 1:
+		for i := range bits {
+			bits[i] = ^uint64(0)
+		}
+	case 2:
+		x := r.Uint32N(nv)
+		bits[x>>6] |= 1 << (x & 63)
+	default: // each bit set with probability 2^-k
+		k := 1 + r.IntN(6)
+		for i := range bits {
+			bits[i] = ^uint64(0)
+			for range k {
+				bits[i] &= r.Uint64()
+			}
+		}
+		if nv%64 != 0 {
+			bits[len(bits)-1] &= 1<<(nv%64) - 1
+		}
+	}
+	return bits
+}
+
+// withTail gives list a capacity of pad bytes past its end (random bytes), as shard lists
+// have; pad 0 leaves a decoder no room to load 8 bytes at the end.
+func withTail(r *rand.Rand, list []byte, pad int) []byte {
+	b := make([]byte, len(list)+pad)
+	copy(b, list)
+	for i := len(list); i < len(b); i++ {
+		b[i] = byte(r.Uint32())
+	}
+	return b[:len(list)]
+}
