@@ -68,19 +68,8 @@ func TestScanListRandom(t *testing.T) {
 		for _, pad := range []int{0, 3, 8, 300} {
 			checkScan(t, withTail(r, enc, pad), v, uint32(d), nv, bits)
 		}
-		// corrupt bytes: a changed byte, a continuation bit, a cut
 		for range 6 {
-			bad := slices.Clone(enc)
-			i := r.IntN(len(bad))
-			switch r.IntN(3) {
-			case 0:
-				bad[i] = byte(r.Uint32())
-			case 1:
-				bad[i] |= 0x80
-			case 2:
-				bad = bad[:i]
-			}
-			checkScan(t, withTail(r, bad, r.IntN(300)), v, uint32(d), nv, bits)
+			checkScan(t, withTail(r, corrupted(r, enc), r.IntN(300)), v, uint32(d), nv, bits)
 		}
 	}
 }
@@ -143,4 +132,20 @@ func withTail(r *rand.Rand, list []byte, pad int) []byte {
 		b[i] = byte(r.Uint32())
 	}
 	return b[:len(list)]
+}
+
+// corrupted returns a copy of list with one fault at a random place: a changed byte, a
+// continuation bit set, or the list cut there.
+func corrupted(r *rand.Rand, list []byte) []byte {
+	bad := slices.Clone(list)
+	i := r.IntN(len(bad))
+	switch r.IntN(3) {
+	case 0:
+		bad[i] = byte(r.Uint32())
+	case 1:
+		bad[i] |= 0x80
+	case 2:
+		bad = bad[:i]
+	}
+	return bad
 }
