@@ -185,16 +185,7 @@ func external(g *store.Graph, l map[uint32][]uint32) map[uint32][]uint32 {
 	if g.M.VertexOrder == store.OrderInput {
 		return l
 	}
-	out := map[uint32][]uint32{}
-	for v, x := range l {
-		y := make([]uint32, len(x))
-		for i, w := range x {
-			y[i] = uint32(g.External(w))
-		}
-		slices.Sort(y)
-		out[uint32(g.External(v))] = y
-	}
-	return out
+	return fileIDs(g, l)
 }
 
 func equalLists(a, b map[uint32][]uint32) bool {
