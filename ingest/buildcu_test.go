@@ -26,12 +26,7 @@ func TestBuildCuEncoder(t *testing.T) {
 	code := src.Cut("// ---- values that are scanned", "// nbrBytes is neighbour i's share") +
 		src.Cut("// ---- encoding", "// encode writes the blocks")
 	dir := t.TempDir()
-	harness := `#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#define __device__
-#define __forceinline__ inline
-#define OOC_BLOCK 64u
+	harness := hostcxx.Prelude + `#define OOC_BLOCK 64u
 static inline int __clz(uint32_t x) { return x ? __builtin_clz(x) : 32; }
 template <class T> static inline T min(T a, T b) { return a < b ? a : b; }
 template <class T> static inline T max(T a, T b) { return a > b ? a : b; }

@@ -26,15 +26,7 @@ func TestGraphCuhDirectory(t *testing.T) {
 		t.Fatal("graph.cuh: shardList and shardDegree are no longer between DIR_GROUP_SHIFT and findShard")
 	}
 	dir := t.TempDir()
-	harness := `#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-struct uint4 { uint32_t x, y, z, w; };
-#define __device__
-#define __forceinline__ inline
-template <class T> static inline T __ldg(const T *p) { return *p; }
-` + block + `
+	harness := hostcxx.Prelude + `` + block + `
 // usage: check DIRECTORY_FILE N: prints "degree start" per vertex
 int main(int argc, char **argv) {
 	FILE *f = fopen(argv[1], "rb");
@@ -122,15 +114,7 @@ func TestGraphCuhBlockDecoder(t *testing.T) {
 	block := src.Cut("#define OOC_BLOCK", "// One shard as placed") + src.Cut("struct Shard {", "static_assert(sizeof(Shard)") +
 		src.Cut("#define DIR_GROUP_SHIFT", "// findShard returns") + src.Cut("// ByteReader reads", "__device__ __forceinline__ unsigned laneId")
 	dir := t.TempDir()
-	harness := `#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-struct uint4 { uint32_t x, y, z, w; };
-#define __device__
-#define __forceinline__ inline
-template <class T> static inline T __ldg(const T *p) { return *p; }
-static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
+	harness := hostcxx.Prelude + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
 ` + block + `
 // usage: check ADJ INDEX: INDEX holds (v, degree, offset) uint32 triples; prints each
 // list's neighbours on a line

@@ -11,6 +11,19 @@ import (
 	"testing"
 )
 
+// Prelude stands before the cut code in a harness: the C headers harnesses use, and the
+// CUDA names the device code needs defined for the host (qualifiers away, uint4, __ldg
+// as a plain load).
+const Prelude = `#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct uint4 { uint32_t x, y, z, w; };
+#define __device__
+#define __forceinline__ inline
+template <class T> static inline T __ldg(const T *p) { return *p; }
+`
+
 // Source is the text of one CUDA source file, read to be cut into a harness.
 type Source struct {
 	tb   testing.TB
