@@ -5,6 +5,8 @@ package sssp
 import (
 	"fmt"
 	"math"
+	"os"
+	"testing"
 	"time"
 	"unsafe"
 
@@ -14,6 +16,11 @@ import (
 )
 
 const gpuBlock = 256
+
+// flatOnly sizes sp_relax's grid a thread a vertex, so that every round of more than a
+// block's warps takes its thread-a-vertex path (OOC_TEST_SSSP_FLAT, honoured by test
+// binaries only): tests on small graphs reach it too.
+var flatOnly = testing.Testing() && os.Getenv("OOC_TEST_SSSP_FLAT") != ""
 
 // GPU computes shortest paths on a graph placed on the device by package gpu (sssp.cu):
 // delta-stepping with a near queue and a far pile, rounds of atomicMin on the distances,
@@ -142,7 +149,12 @@ func (g *GPU) Run(src, delta uint32, unit, parents bool) (*Result, error) {
 				if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
 					return err
 				}
-				if err := launchSpRelax(c, m, dg.Grid(uint64(qn), gpuBlock), gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
+				// enough warps for a warp a vertex when the queue is small (sp_relax)
+				grid := dg.Grid(32*uint64(qn), gpuBlock)
+				if flatOnly {
+					grid = dg.Grid(uint64(qn), gpuBlock)
+				}
+				if err := launchSpRelax(c, m, grid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
 					st.wOff.Ptr(), uflag, st.queues[a].Ptr(), qn, st.dist.Ptr(), st.stamp.Ptr(), round, st.queues[b].Ptr(),
 					cnt+8*cntNext, cnt+8*cntEdges, cnt+8*cntBad, (bin+1)*uint64(delta), st.queues[f].Ptr(), st.farBits.Ptr(),
 					cnt+8*cntFar); err != nil {

@@ -30,38 +30,60 @@ struct Relax {
 	unsigned long long *farCount;
 };
 
-// weight is the weight of the k-th edge of v's list in out-shard si.
-__device__ __forceinline__ uint32_t weight(const Relax &r, int si, uint32_t v, uint32_t k) {
-	return r.unit ? 1u : ((const uint32_t *)r.wts[si])[r.wOff[v] + k];
-}
+#define BATCH 8 // neighbours a thread relaxes together
 
-// relaxBlock relaxes the edges of block b of l (v's list, in out-shard si, at distance du).
-__device__ __forceinline__ void relaxBlock(const Relax &r, int si, const List &l, uint32_t b, uint64_t du) {
+// relaxBlock relaxes the edges of block b of l (v's list, at distance du; wv: v's
+// weights, NULL for unit weights). The neighbours go BATCH at a time: their weights and
+// distances are loaded together, then their atomics issued together, so a thread waits
+// for memory (the weights are often zero-copy) a few times a batch rather than a few
+// times an edge.
+__device__ __forceinline__ void relaxBlock(const Relax &r, const uint32_t *wv, const List &l, uint32_t b, uint64_t du) {
 	BlockDecoder d;
 	d.init(l, b);
-	uint32_t u, k = b * OOC_BLOCK;
-	while (d.next(&u)) {
-		uint64_t nd = du + weight(r, si, l.v, k++);
-		if (nd >= NONE) {
-			atomicMin(r.bad, u);
-			continue;
+	uint32_t k = b * OOC_BLOCK;
+	for (;;) {
+		uint32_t u[BATCH], dv[BATCH], old[BATCH];
+		uint64_t nd[BATCH];
+		int c = 0;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++)
+			if (d.next(&u[j])) c = j + 1;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) nd[j] = j < c ? du + (wv != NULL ? __ldg(wv + k + j) : 1u) : NONE;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) dv[j] = nd[j] < NONE ? __ldcg(&r.dist[u[j]]) : 0;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) old[j] = nd[j] < dv[j] ? atomicMin(&r.dist[u[j]], (uint32_t)nd[j]) : 0;
+#pragma unroll
+		for (int j = 0; j < BATCH; j++) {
+			if (j >= c) continue;
+			if (nd[j] >= NONE) {
+				atomicMin(r.bad, u[j]);
+				continue;
+			}
+			if (nd[j] >= dv[j] || nd[j] >= old[j]) continue;
+			if (nd[j] < r.binHi) {
+				if (atomicExch(&r.stamp[u[j]], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1ull)] = u[j];
+			} else {
+				uint32_t bit = 1u << (u[j] & 31);
+				if (!(atomicOr(&r.farBits[u[j] >> 5], bit) & bit)) r.far[atomicAdd(r.farCount, 1ull)] = u[j];
+			}
 		}
-		if (nd >= r.dist[u]) continue;
-		uint32_t old = atomicMin(&r.dist[u], (uint32_t)nd);
-		if (nd >= old) continue;
-		if (nd < r.binHi) {
-			if (atomicExch(&r.stamp[u], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1ull)] = u;
-		} else {
-			uint32_t bit = 1u << (u & 31);
-			if (!(atomicOr(&r.farBits[u >> 5], bit) & bit)) r.far[atomicAdd(r.farCount, 1ull)] = u;
-		}
+		k += BATCH;
+		if (c < BATCH) break;
 	}
 }
 
+// weightsOf is where the weights of v's list (in out-shard si) start, NULL for unit weights.
+__device__ __forceinline__ const uint32_t *weightsOf(const Relax &r, int si, uint32_t v) {
+	return r.unit ? NULL : (const uint32_t *)r.wts[si] + r.wOff[v];
+}
+
 // sp_relax relaxes the out-edges of the qn vertices of front (the near queue of the bin
-// ending below binHi): a thread walks a list of one or two blocks itself, longer lists
-// are shared by the warp one block per lane. edges receives the list entries read; *bad
-// the smallest vertex whose distance would pass 0xFFFFFFFE.
+// ending below binHi). A small queue (no more vertices than the grid has warps) gets a
+// warp a vertex, the lanes taking its blocks; a large one a thread a vertex, the warp's
+// lists laid end to end and the lanes taking their blocks in turn. edges receives the
+// list entries read; *bad the smallest vertex whose distance would pass 0xFFFFFFFE.
 extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wts, const uint32_t *wOff,
                                     uint32_t unit, const uint32_t *front, uint32_t qn, uint32_t *dist, uint32_t *stamp,
                                     uint32_t round, uint32_t *next, unsigned long long *nextCount,
@@ -69,33 +91,59 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wt
                                     uint32_t *farBits, unsigned long long *farCount) {
 	Relax r = {wts, wOff, unit, dist, stamp, round, next, nextCount, bad, binHi, far, farBits, farCount};
 	unsigned long long ex = 0;
+	uint32_t warps = gridDim.x * (blockDim.x / 32), gw = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (qn <= warps) {
+		for (uint32_t w = gw; w < qn; w += warps) {
+			uint32_t v = front[w];
+			const Shard *s = findShard(tab, ns, v);
+			List l;
+			l.at(s, v);
+			const uint32_t *wv = weightsOf(r, (int)(s - tab), v);
+			uint64_t du = dist[v];
+			if (laneId() == 0) ex += l.deg;
+			for (uint32_t b = laneId(); b < l.nb; b += 32) relaxBlock(r, wv, l, b, du);
+		}
+		addWarp(edges, ex);
+		return;
+	}
 	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < qn; b0 += gridDim.x * blockDim.x) {
 		uint32_t t = b0 + threadIdx.x;
-		bool mine = t < qn;
-		uint32_t v = mine ? front[t] : 0;
 		List l;
+		l.base = NULL;
+		l.v = 0;
 		l.nb = 0;
 		l.deg = 0;
 		uint64_t du = 0;
-		if (mine) {
+		const uint32_t *wv = NULL;
+		if (t < qn) {
+			uint32_t v = front[t];
 			const Shard *s = findShard(tab, ns, v);
 			l.at(s, v);
+			wv = weightsOf(r, (int)(s - tab), v);
 			du = dist[v];
-			if (l.nb <= 2)
-				for (uint32_t b = 0; b < l.nb; b++) relaxBlock(r, (int)(s - tab), l, b, du);
 		}
 		ex += l.deg;
-		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2);
-		while (coop) {
-			int src = __ffs(coop) - 1;
-			coop &= coop - 1;
-			uint32_t cv = __shfl_sync(0xffffffffu, v, src);
-			uint64_t cdu = __shfl_sync(0xffffffffu, du, src);
-			const Shard *cs = findShard(tab, ns, cv);
+		uint32_t incl = l.nb; // blocks of the lanes up to this one
+		for (int o = 1; o < 32; o <<= 1) {
+			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+			if ((int)laneId() >= o) incl += y;
+		}
+		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
+		for (uint32_t j0 = 0; j0 < total; j0 += 32) {
+			uint32_t j = j0 + laneId();
+			// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
+			uint32_t q = 0;
+			for (uint32_t o = 16; o > 0; o >>= 1)
+				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
 			List cl;
-			cl.at(cs, cv);
-			for (uint32_t b = laneId(); b < cl.nb; b += 32) relaxBlock(r, (int)(cs - tab), cl, b, cdu);
-			__syncwarp();
+			cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
+			cl.v = __shfl_sync(0xffffffffu, l.v, q);
+			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
+			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+			uint32_t first = __shfl_sync(0xffffffffu, incl - l.nb, q);
+			const uint32_t *cw = (const uint32_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv, q);
+			uint64_t cdu = __shfl_sync(0xffffffffu, (unsigned long long)du, q);
+			if (j < total) relaxBlock(r, cw, cl, j - first, cdu);
 		}
 	}
 	addWarp(edges, ex);
