@@ -136,7 +136,7 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if delta == 0 {
 		delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
 	}
-	r, err := e.sp.Run(src, delta, opt.UnitWeights, opt.Parents)
+	r, err := e.sp.Run(src, delta, w.Max(), opt.UnitWeights, opt.Parents)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}

@@ -133,7 +133,7 @@ func TestSSSPGPURandom(t *testing.T) {
 		maxW  uint32
 		shard int64
 	}
-	for _, sp := range []spec{{1000, 5000, 255, 0}, {1000, 5000, 2, 2048}, {20000, 200000, 255, 1 << 16}, {50000, 60000, 1 << 20, 1 << 15}} {
+	for _, sp := range []spec{{1000, 5000, 255, 0}, {1000, 5000, 2, 2048}, {20000, 200000, 4000, 1 << 16}, {50000, 60000, 1 << 20, 1 << 15}} {
 		for _, directed := range []bool{false, true} {
 			g := ingestWeighted(t, randomWeighted(r, sp.n, sp.m, sp.maxW), directed, sp.shard)
 			name := fmt.Sprintf("random(n=%d,m=%d,w<=%d,shard=%d,directed=%v)", sp.n, sp.m, sp.maxW, sp.shard, directed)

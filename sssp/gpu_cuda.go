@@ -11,25 +11,36 @@ import (
 	"unsafe"
 
 	"github.com/oocgraph/ooc/gpu"
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/store"
 )
 
 const gpuBlock = 256
 
-// flatOnly sizes sp_relax's grid a thread a vertex, so that every round of more than a
-// block's warps takes its thread-a-vertex path (OOC_TEST_SSSP_FLAT, honoured by test
-// binaries only): tests on small graphs reach it too.
+// flatOnly makes sp_relax take its thread-a-vertex path for every queue
+// (OOC_TEST_SSSP_FLAT, honoured by test binaries only): tests on small graphs reach it too.
 var flatOnly = testing.Testing() && os.Getenv("OOC_TEST_SSSP_FLAT") != ""
+
+// Steps queued between two reads of the control words: the first batch, and the most
+// (each step writes at most one record, so a batch writes fewer than the ring holds, and
+// the host drains the ring at every read).
+const (
+	firstBatch = 8
+	maxBatch   = 256
+)
 
 // GPU computes shortest paths on a graph placed on the device by package gpu (sssp.cu):
 // delta-stepping with a near queue and a far pile, rounds of atomicMin on the distances,
 // which end with the same (exact) distances as Run, and the same parents (see Parents).
-// Like Run, a round relaxes every out-edge of its vertices (no light/heavy split). Lists
-// of pinned shards, and the weights, are read zero-copy.
+// Like Run, a round relaxes every out-edge of its vertices (no light/heavy split). The
+// device drives the bins and rounds; the host queues batches of steps and reads the
+// control words after each. Lists of pinned shards are read zero-copy; the weights are
+// placed as devWeights says.
 type GPU struct {
 	dg  *gpu.Graph
 	mod *cuda.Module
+	w   *devWeights // nil until the first weighted run
 }
 
 // NewGPU loads sssp.cu's kernels for runs on dg.
@@ -42,17 +53,36 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	return g, nil
 }
 
-// Close unloads the kernels.
+// Close releases the weights and unloads the kernels.
 func (g *GPU) Close() error {
-	err := g.dg.UnloadModule(g.mod)
+	var err error
+	if g.w != nil {
+		err = g.dg.Dev.Do(g.w.free)
+		g.w = nil
+	}
+	if uerr := g.dg.UnloadModule(g.mod); err == nil {
+		err = uerr
+	}
 	g.mod = nil
 	return err
 }
 
-// Run computes the distances from src with the graph's stored weights, or with every
-// weight 1 when unit is set, in bins of width delta (at least 1; see DefaultDelta); with
-// parents it also fills Result.Parent. A step is a round of the near queue of bin Bin.
-func (g *GPU) Run(src, delta uint32, unit, parents bool) (*Result, error) {
+// gpuRun is one run's device state and the host's view of it.
+type gpuRun struct {
+	g     *GPU
+	c     *cuda.Ctx
+	st    devState
+	ctl   cuda.DevPtr
+	delta uint32
+	unit  uint32
+	shift uint32
+}
+
+// Run computes the distances from src with the graph's stored weights (the largest of
+// them maxW), or with every weight 1 when unit is set, in bins of width delta (at least 1;
+// see DefaultDelta); with parents it also fills Result.Parent. A step is a round of the
+// near queue of bin Bin.
+func (g *GPU) Run(src, delta, maxW uint32, unit, parents bool) (*Result, error) {
 	dg := g.dg
 	n := dg.N
 	if src >= n {
@@ -61,175 +91,42 @@ func (g *GPU) Run(src, delta uint32, unit, parents bool) (*Result, error) {
 	if delta == 0 {
 		return nil, fmt.Errorf("sssp: delta 0: want a bin width of at least 1")
 	}
-	wts := make([]uint64, len(dg.Out)+1)
-	if !unit {
-		for i, s := range dg.Out {
-			if s.W == 0 && s.Edges > 0 {
-				return nil, fmt.Errorf("sssp: %s has no edge weights on the device", dg.G.Dir)
-			}
-			wts[i] = uint64(s.W)
-		}
-	}
-	// where each vertex's weights start in its shard's WEIGHTS section
-	wOff := make([]uint32, n+1)
-	if !unit {
-		var deg []uint32
-		for _, s := range dg.G.Out().Shards {
-			var sum uint64
-			deg = append(deg[:0], make([]uint32, s.N)...)
-			s.DegreesAt(deg, 0)
-			for i, d := range deg {
-				wOff[s.Lo+uint32(i)] = uint32(sum)
-				sum += uint64(d)
-			}
-			if sum != uint64(len(s.Weights)) || sum > math.MaxUint32 {
-				return nil, fmt.Errorf("sssp: shard %s holds %d weights for %d out-edges", s.Path, len(s.Weights), sum)
-			}
-		}
-	}
-	uflag := uint32(0)
-	if unit {
-		uflag = 1
-	}
 	res := &Result{Source: src, Delta: delta}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		r := &gpuRun{g: g, c: c, delta: delta}
+		if unit {
+			r.unit = 1
+		} else if g.w == nil {
+			var err error
+			if g.w, err = loadWeights(dg, c, maxW); err != nil {
+				return err
+			}
+		}
 		dg.Work.Reset()
-		st := takeState(dg.Work, n, len(dg.Out))
+		r.st = takeState(dg.Work, n, len(dg.Out))
 		if err := dg.Work.Err(); err != nil {
 			return err
 		}
-		m := g.mod
+		r.ctl = r.st.ctl.Ptr()
+		if err := r.init(src); err != nil {
+			return err
+		}
 		t0 := time.Now()
-		if err := c.HtoD(st.wts.Ptr(), unsafe.Pointer(&wts[0]), 8*int64(len(wts))); err != nil {
+		steps, err := r.search()
+		if err != nil {
 			return err
 		}
-		if err := c.HtoD(st.wOff.Ptr(), unsafe.Pointer(&wOff[0]), 4*int64(len(wOff))); err != nil {
-			return err
-		}
-		if err := c.Memset32(st.dist.Ptr(), math.MaxUint32, int64(n)); err != nil {
-			return err
-		}
-		if err := c.Memset32(st.stamp.Ptr(), 0, int64(n)); err != nil {
-			return err
-		}
-		zero := uint32(0)
-		if err := c.HtoD(st.dist.Ptr()+cuda.DevPtr(4*src), unsafe.Pointer(&zero), 4); err != nil {
-			return err
-		}
-		if err := c.HtoD(st.queues[0].Ptr(), unsafe.Pointer(&src), 4); err != nil {
-			return err
-		}
-		cnt := st.counters.Ptr()
-		if err := c.Memset32(cnt, 0, 2*counters); err != nil {
-			return err
-		}
-		if err := c.Memset32(st.farBits.Ptr(), 0, int64(n/32+1)); err != nil {
-			return err
-		}
-		if err := c.Memset32(cnt+8*cntBad, math.MaxUint32, 1); err != nil {
-			return err
-		}
-		// the roles of the three queues: near (a), next near (b), far pile (f)
-		a, b, f := 0, 1, 2
-		var edges uint64
-		qn, bin, round := uint32(1), uint64(0), uint32(1)
-		var w [counters]uint64
-		read := func() error {
-			if err := c.DtoH(unsafe.Pointer(&w[0]), cnt, 8*counters); err != nil {
-				return err
-			}
-			if bad := uint32(w[cntBad]); bad != math.MaxUint32 {
-				return fmt.Errorf("sssp: the distance to vertex %d exceeds %d", bad, uint32(Inf-1))
-			}
-			return nil
-		}
-		for {
-			for qn > 0 {
-				t := time.Now()
-				if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
-					return err
-				}
-				// enough warps for a warp a vertex when the queue is small (sp_relax)
-				grid := dg.Grid(32*uint64(qn), gpuBlock)
-				if flatOnly {
-					grid = dg.Grid(uint64(qn), gpuBlock)
-				}
-				if err := launchSpRelax(c, m, grid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(),
-					st.wOff.Ptr(), uflag, st.queues[a].Ptr(), qn, st.dist.Ptr(), st.stamp.Ptr(), round, st.queues[b].Ptr(),
-					cnt+8*cntNext, cnt+8*cntEdges, cnt+8*cntBad, (bin+1)*uint64(delta), st.queues[f].Ptr(), st.farBits.Ptr(),
-					cnt+8*cntFar); err != nil {
-					return err
-				}
-				if err := read(); err != nil {
-					return err
-				}
-				res.Steps = append(res.Steps, StepStat{Bin: bin, Frontier: uint64(qn), Edges: w[cntEdges] - edges,
-					Seconds: time.Since(t).Seconds()})
-				edges = w[cntEdges]
-				qn = uint32(w[cntNext])
-				a, b = b, a
-				round++
-			}
-			// the bin is settled: the next is the far pile's smallest beyond it
-			fn := uint32(w[cntFar])
-			if fn == 0 {
-				break
-			}
-			if err := c.Memset32(cnt+8*cntMinBin, math.MaxUint32, 2); err != nil {
-				return err
-			}
-			if err := launchSpFarMin(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, st.queues[f].Ptr(), fn, st.dist.Ptr(), delta,
-				bin, cnt+8*cntMinBin); err != nil {
-				return err
-			}
-			if err := read(); err != nil {
-				return err
-			}
-			if w[cntMinBin] == math.MaxUint64 {
-				break // every vertex of the pile was settled in an earlier bin
-			}
-			bin = w[cntMinBin]
-			if err := c.Memset32(cnt+8*cntNext, 0, 2); err != nil {
-				return err
-			}
-			if err := c.Memset32(cnt+8*cntFar, 0, 2); err != nil {
-				return err
-			}
-			if err := launchSpSplit(c, m, dg.Grid(uint64(fn), gpuBlock), gpuBlock, st.queues[f].Ptr(), fn, st.dist.Ptr(), delta,
-				bin, st.farBits.Ptr(), st.stamp.Ptr(), round, st.queues[a].Ptr(), cnt+8*cntNext, st.queues[b].Ptr(),
-				cnt+8*cntFar); err != nil {
-				return err
-			}
-			if err := read(); err != nil {
-				return err
-			}
-			round++
-			qn = uint32(w[cntNext])
-			f, b = b, f
-		}
+		res.Steps = steps
 		res.Seconds = time.Since(t0).Seconds()
 		res.Dist = make([]uint32, n)
-		if err := c.DtoH(unsafe.Pointer(&res.Dist[0]), st.dist.Ptr(), 4*int64(n)); err != nil {
+		if err := c.DtoH(unsafe.Pointer(&res.Dist[0]), r.st.dist.Ptr(), 4*int64(n)); err != nil {
 			return err
 		}
 		if !parents {
 			return nil
 		}
-		par := st.stamp.Ptr()
-		if err := c.Memset32(par, math.MaxUint32, int64(n)); err != nil {
-			return err
-		}
-		for i, s := range dg.Out {
-			if s.N == 0 {
-				continue
-			}
-			if err := launchSpParents(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
-				st.wts.Ptr(), st.wOff.Ptr(), uflag, st.dist.Ptr(), src, par); err != nil {
-				return err
-			}
-		}
 		res.Parent = make([]uint32, n)
-		return c.DtoH(unsafe.Pointer(&res.Parent[0]), par, 4*int64(n))
+		return r.parents(src, res.Parent)
 	})
 	if err != nil {
 		return nil, err
@@ -244,10 +141,151 @@ func (g *GPU) Run(src, delta uint32, unit, parents bool) (*Result, error) {
 	}
 	if dg.Log != nil {
 		var e uint64
+		var zero int64
 		for _, s := range res.Steps {
 			e += s.Edges
+			zero += s.BytesZeroCopy
 		}
-		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed\n", delta, len(res.Steps), 1e3*res.Seconds, e)
+		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed; %s read zero-copy over the link\n",
+			delta, len(res.Steps), 1e3*res.Seconds, e, bytesize.Format(zero))
 	}
 	return res, nil
+}
+
+// init fills the state: every distance infinite but the source's, the source alone in
+// the next near queue, the weights' table and offsets, the control words.
+func (r *gpuRun) init(src uint32) error {
+	c, st, n := r.c, r.st, r.g.dg.N
+	if w := r.g.w; r.unit == 0 {
+		r.shift = w.shift
+		if err := c.HtoD(st.wts.Ptr(), unsafe.Pointer(&w.table[0]), 8*int64(len(w.table))); err != nil {
+			return err
+		}
+		if err := c.HtoD(st.wOff.Ptr(), unsafe.Pointer(&w.wOff[0]), 4*int64(len(w.wOff))); err != nil {
+			return err
+		}
+	}
+	if err := c.Memset32(st.dist.Ptr(), math.MaxUint32, int64(n)); err != nil {
+		return err
+	}
+	if err := c.Memset32(st.stamp.Ptr(), 0, int64(n)); err != nil {
+		return err
+	}
+	if err := c.Memset32(st.farBits.Ptr(), 0, int64(n/32+1)); err != nil {
+		return err
+	}
+	zero := uint32(0)
+	if err := c.HtoD(st.dist.Ptr()+cuda.DevPtr(4*src), unsafe.Pointer(&zero), 4); err != nil {
+		return err
+	}
+	if err := c.HtoD(st.queues[1].Ptr(), unsafe.Pointer(&src), 4); err != nil {
+		return err
+	}
+	if err := c.Memset32(st.acc.Ptr(), 0, 2*accWords); err != nil {
+		return err
+	}
+	ctl := [ctlWords]uint32{ctlMode: stepRound, ctlFront: 0, ctlNext: 1, ctlFar: 2, ctlNN: 1, ctlMinBin: math.MaxUint32,
+		ctlBad: math.MaxUint32}
+	return c.HtoD(r.ctl, unsafe.Pointer(&ctl[0]), 4*ctlWords)
+}
+
+// readCtl reads the control words, waiting for the steps queued before.
+func (r *gpuRun) readCtl() ([ctlWords]uint32, error) {
+	var w [ctlWords]uint32
+	err := r.c.DtoH(unsafe.Pointer(&w[0]), r.ctl, 4*ctlWords)
+	return w, err
+}
+
+// search queues batches of steps until the device marks the run done, and returns the
+// rounds.
+func (r *gpuRun) search() ([]StepStat, error) {
+	var recs [][recWords]uint64
+	ring := make([][recWords]uint64, recRing)
+	for batch := firstBatch; ; batch = min(2*batch, maxBatch) {
+		for range batch {
+			if err := r.step(); err != nil {
+				return nil, err
+			}
+		}
+		w, err := r.readCtl()
+		if err != nil {
+			return nil, err
+		}
+		if bad := w[ctlBad]; bad != math.MaxUint32 {
+			return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds %d", bad, uint32(Inf-1))
+		}
+		if upto := int(w[ctlSteps]); upto > len(recs) {
+			if err := r.c.DtoH(unsafe.Pointer(&ring[0][0]), r.st.rec.Ptr(), 8*recRing*recWords); err != nil {
+				return nil, err
+			}
+			for i := len(recs); i < upto; i++ {
+				recs = append(recs, ring[i%recRing])
+			}
+		}
+		if w[ctlMode] == stepDone {
+			break
+		}
+	}
+	return roundStats(recs), nil
+}
+
+// roundStats turns the round records (the last one ends the run) into the steps.
+func roundStats(recs [][recWords]uint64) []StepStat {
+	var out []StepStat
+	for i := 0; i+1 < len(recs); i++ {
+		a, b := recs[i], recs[i+1]
+		out = append(out, StepStat{Bin: a[0], Frontier: a[1], Edges: b[3+accEdges] - a[3+accEdges],
+			BytesZeroCopy: int64(b[3+accBytes] - a[3+accBytes]), Seconds: float64(b[2]-a[2]) / 1e9})
+	}
+	return out
+}
+
+// step queues one step: every launch reads from the control words whether it has work.
+func (r *gpuRun) step() error {
+	c, dg, st, m := r.c, r.g.dg, r.st, r.g.mod
+	grid := dg.Grid(uint64(dg.N)+1, gpuBlock)
+	l0, l1, l2 := st.queues[0].Ptr(), st.queues[1].Ptr(), st.queues[2].Ptr()
+	if err := launchSpBegin(c, m, 1, 1, r.ctl); err != nil {
+		return err
+	}
+	if err := launchSpFarMin(c, m, grid, gpuBlock, l0, l1, l2, r.ctl, st.dist.Ptr(), r.delta); err != nil {
+		return err
+	}
+	if err := launchSpBin(c, m, 1, 1, r.ctl); err != nil {
+		return err
+	}
+	if err := launchSpSplit(c, m, grid, gpuBlock, l0, l1, l2, r.ctl, st.dist.Ptr(), r.delta, st.farBits.Ptr(),
+		st.stamp.Ptr()); err != nil {
+		return err
+	}
+	if err := launchSpRound(c, m, 1, 1, r.ctl, st.acc.Ptr(), st.rec.Ptr()); err != nil {
+		return err
+	}
+	// enough warps for a warp a vertex when the queue is small (sp_relax)
+	rgrid := dg.Grid(32*(uint64(dg.N)+1), gpuBlock)
+	warpMax := uint32(math.MaxUint32)
+	if flatOnly {
+		warpMax = 0
+	}
+	return launchSpRelax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
+		r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, warpMax)
+}
+
+// parents fills parent (on the host) from the final distances (sp_parents).
+func (r *gpuRun) parents(src uint32, parent []uint32) error {
+	c, dg, st := r.c, r.g.dg, r.st
+	par := st.stamp.Ptr()
+	if err := c.Memset32(par, math.MaxUint32, int64(dg.N)); err != nil {
+		return err
+	}
+	for i, s := range dg.Out {
+		if s.N == 0 {
+			continue
+		}
+		if err := launchSpParents(c, r.g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
+			st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit, st.dist.Ptr(), src, par); err != nil {
+			return err
+		}
+	}
+	return c.DtoH(unsafe.Pointer(&parent[0]), par, 4*int64(dg.N))
 }

@@ -9,38 +9,114 @@
 // smallest bin of the far pile's vertices that lies beyond the current one, and sp_split
 // moves that bin's vertices to the near queue, drops those settled since they were filed
 // and keeps the rest. Within a bin the rounds end when no distance in it falls, so every
-// distance is exact whatever the order of the updates. The parents are
-// then derived from the distances as the CPU twin defines them: the smallest u with an
-// edge u -> v of weight c and dist[u] + c = dist[v]. The lists are read through the shard
-// table (device memory or pinned host memory, read zero-copy); the weights of out-shard i
-// start at wts[i] (the shard's WEIGHTS section, aligned with its lists) and v's at wOff[v]
-// within it; unit != 0 weighs every edge 1 instead.
+// distance is exact whatever the order of the updates. The parents are then derived from
+// the distances as the CPU twin defines them: the smallest u with an edge u -> v of
+// weight c and dist[u] + c = dist[v].
+//
+// The device drives the bins and rounds itself: the host queues steps, each the same
+// launches (sp_begin, sp_far_min, sp_bin, sp_split, sp_round, sp_relax), and every kernel
+// reads from the control words ctl what the step is: a round of the near queue, a new bin
+// (the far pile's next bin split off, then its first round), the end, or nothing once the
+// end is recorded. So the host waits only when it reads ctl after a batch of steps, not
+// once a bin or a round. Each round leaves a record (its bin, its queue's size, the global
+// timer and the running counters at its start) in a ring the host drains at those reads.
+//
+// The lists are read through the shard table (device memory or pinned host memory, read
+// zero-copy). The weights of out-shard i start at wts[i].x (device memory, or pinned host
+// memory when wts[i].y is not 0), v's at element wOff[v] within it, each 1 << wshift bytes
+// wide; unit != 0 weighs every edge 1 instead.
 #include "graph.cuh" // store/graph.cuh (nvcc -I store)
+
+// The control words (package sssp's ctl* constants mirror them; a test compares).
+#define C_MODE 0   // what the current step does: STEP_ROUND, STEP_BIN, STEP_END or STEP_DONE
+#define C_BIN 1    // the current bin
+#define C_FRONT 2  // which of the three queues holds the near queue of this round
+#define C_NEXT 3   // ... the next round's near queue (in a new bin's step, the kept far vertices)
+#define C_FAR 4    // ... the far pile
+#define C_NF 5     // vertices in the near queue
+#define C_NN 6     // vertices queued for the next round
+#define C_FN 7     // vertices in the far pile
+#define C_KN 8     // far vertices sp_split keeps
+#define C_ROUND 9  // stamps: the latest round or split that queued vertices
+#define C_MINBIN 10 // sp_far_min's answer (NONE: every far vertex is settled)
+#define C_BAD 11   // the smallest vertex whose distance would pass 0xFFFFFFFE (NONE: none)
+#define C_STEPS 12 // records written
+#define C_WORDS 16
+
+#define STEP_ROUND 0
+#define STEP_BIN 1
+#define STEP_END 2
+#define STEP_DONE 3
+
+// The running 64-bit counters acc.
+#define A_EDGES 0 // list entries read
+#define A_BYTES 1 // list and weight bytes read from pinned host memory
+#define A_WORDS 2
+
+// A round's record: its bin (NONE for the record that ends the run), its near queue's
+// size, the global timer in ns, then the A_WORDS counters, all at the round's start;
+// RING records.
+#define R_WORDS (3 + A_WORDS)
+#define RING 1024
+
+__device__ __forceinline__ uint32_t *pickList(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t i) {
+	return i == 0 ? l0 : i == 1 ? l1 : l2;
+}
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
 
 // Relax is one round's view of the state.
 struct Relax {
-	const uint64_t *wts; // device addresses of the out-shards' WEIGHTS sections
+	const ulonglong2 *wts; // per out-shard: where its weights start, and whether that is pinned host memory
 	const uint32_t *wOff;
-	uint32_t unit;
-	uint32_t *dist, *stamp, round, *next;
-	unsigned long long *nextCount;
+	uint32_t wshift, unit;
+	uint32_t *dist, *stamp, round, *next, *nextCount;
 	uint32_t *bad;
 	unsigned long long binHi; // distances from here on belong to later bins
-	uint32_t *far, *farBits;
-	unsigned long long *farCount;
+	uint32_t *far, *farBits, *farCount;
 };
+
+// Weights is where one list's weights are.
+struct Weights {
+	const uint8_t *p; // the list's first weight; NULL for unit weights
+	uint32_t shift;   // each weight is 1 << shift bytes
+	uint32_t pinned;  // p is pinned host memory
+};
+
+// weightsOf gives the weights of v's list in out-shard si.
+__device__ __forceinline__ Weights weightsOf(const Relax &r, int si, uint32_t v) {
+	Weights w = {NULL, r.wshift, 0};
+	if (r.unit) return w;
+	ulonglong2 t = r.wts[si];
+	w.p = (const uint8_t *)t.x + ((uint64_t)r.wOff[v] << r.wshift);
+	w.pinned = (uint32_t)t.y;
+	return w;
+}
+
+// weightAt is the k-th weight of w.
+__device__ __forceinline__ uint32_t weightAt(const Weights &w, uint32_t k) {
+	if (w.p == NULL) return 1u;
+	if (w.shift == 0) return __ldg(w.p + k);
+	if (w.shift == 1) return __ldg((const unsigned short *)w.p + k);
+	return __ldg((const uint32_t *)w.p + k);
+}
 
 #define BATCH 8 // neighbours a thread relaxes together
 
-// relaxBlock relaxes the edges of block b of l (v's list, at distance du; wv: v's
-// weights, NULL for unit weights). The neighbours go BATCH at a time: their weights and
-// distances are loaded together, then their atomics issued together, so a thread waits
-// for memory (the weights are often zero-copy) a few times a batch rather than a few
-// times an edge.
-__device__ __forceinline__ void relaxBlock(const Relax &r, const uint32_t *wv, const List &l, uint32_t b, uint64_t du) {
+// relaxBlock relaxes the edges of block b of l (v's list, at distance du, weights w) and
+// returns the bytes it read from pinned host memory (lp: the list is there). The
+// neighbours go BATCH at a time: their weights and distances are loaded together, then
+// their atomics issued together, so a thread waits for memory (the weights and lists are
+// often zero-copy) a few times a batch rather than a few times an edge.
+__device__ __forceinline__ uint32_t relaxBlock(const Relax &r, const Weights &w, uint32_t lp, const List &l, uint32_t b,
+                                               uint64_t du) {
 	BlockDecoder d;
 	d.init(l, b);
-	uint32_t k = b * OOC_BLOCK;
+	uint32_t k = b * OOC_BLOCK, k0 = k;
 	for (;;) {
 		uint32_t u[BATCH], dv[BATCH], old[BATCH];
 		uint64_t nd[BATCH];
@@ -49,7 +125,7 @@ __device__ __forceinline__ void relaxBlock(const Relax &r, const uint32_t *wv, c
 		for (int j = 0; j < BATCH; j++)
 			if (d.next(&u[j])) c = j + 1;
 #pragma unroll
-		for (int j = 0; j < BATCH; j++) nd[j] = j < c ? du + (wv != NULL ? __ldg(wv + k + j) : 1u) : NONE;
+		for (int j = 0; j < BATCH; j++) nd[j] = j < c ? du + weightAt(w, k + j) : NONE;
 #pragma unroll
 		for (int j = 0; j < BATCH; j++) dv[j] = nd[j] < NONE ? __ldcg(&r.dist[u[j]]) : 0;
 #pragma unroll
@@ -63,47 +139,150 @@ __device__ __forceinline__ void relaxBlock(const Relax &r, const uint32_t *wv, c
 			}
 			if (nd[j] >= dv[j] || nd[j] >= old[j]) continue;
 			if (nd[j] < r.binHi) {
-				if (atomicExch(&r.stamp[u[j]], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1ull)] = u[j];
+				if (atomicExch(&r.stamp[u[j]], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1u)] = u[j];
 			} else {
 				uint32_t bit = 1u << (u[j] & 31);
-				if (!(atomicOr(&r.farBits[u[j] >> 5], bit) & bit)) r.far[atomicAdd(r.farCount, 1ull)] = u[j];
+				if (!(atomicOr(&r.farBits[u[j] >> 5], bit) & bit)) r.far[atomicAdd(r.farCount, 1u)] = u[j];
 			}
 		}
-		k += BATCH;
+		k += c;
 		if (c < BATCH) break;
+	}
+	uint32_t by = lp ? d.used() + (b > 0 ? 4 : 0) : 0;
+	return by + (w.pinned ? (k - k0) << w.shift : 0);
+}
+
+// sp_begin (one thread) starts a step: a non-empty next queue makes a round; an empty one
+// with a far pile, a new bin; with neither, the end.
+extern "C" __global__ void sp_begin(uint32_t *ctl) {
+	if (ctl[C_MODE] == STEP_DONE) return;
+	if (ctl[C_NN] > 0) {
+		uint32_t f = ctl[C_FRONT];
+		ctl[C_FRONT] = ctl[C_NEXT];
+		ctl[C_NEXT] = f;
+		ctl[C_NF] = ctl[C_NN];
+		ctl[C_NN] = 0;
+		ctl[C_ROUND]++;
+		ctl[C_MODE] = STEP_ROUND;
+	} else if (ctl[C_FN] == 0) {
+		ctl[C_MODE] = STEP_END;
+	} else {
+		ctl[C_MINBIN] = NONE;
+		ctl[C_MODE] = STEP_BIN;
 	}
 }
 
-// weightsOf is where the weights of v's list (in out-shard si) start, NULL for unit weights.
-__device__ __forceinline__ const uint32_t *weightsOf(const Relax &r, int si, uint32_t v) {
-	return r.unit ? NULL : (const uint32_t *)r.wts[si] + r.wOff[v];
+// sp_far_min, in a step that starts a bin, lowers ctl's MINBIN to the smallest bin
+// dist[v]/delta beyond the current one of the far pile's vertices.
+extern "C" __global__ void sp_far_min(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, const uint32_t *dist,
+                                      uint32_t delta) {
+	if (ctl[C_MODE] != STEP_BIN) return;
+	const uint32_t *far = pickList(l0, l1, l2, ctl[C_FAR]);
+	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], m = NONE;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
+		uint32_t b = dist[far[i]] / delta;
+		if (b > bin) m = min(m, b);
+	}
+	for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+	if (laneId() == 0 && m != NONE) atomicMin(ctl + C_MINBIN, m);
 }
 
-// sp_relax relaxes the out-edges of the qn vertices of front (the near queue of the bin
-// ending below binHi). A small queue (no more vertices than the grid has warps) gets a
-// warp a vertex, the lanes taking its blocks; a large one a thread a vertex, the warp's
-// lists laid end to end and the lanes taking their blocks in turn. edges receives the
-// list entries read; *bad the smallest vertex whose distance would pass 0xFFFFFFFE.
-extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wts, const uint32_t *wOff,
-                                    uint32_t unit, const uint32_t *front, uint32_t qn, uint32_t *dist, uint32_t *stamp,
-                                    uint32_t round, uint32_t *next, unsigned long long *nextCount,
-                                    unsigned long long *edges, uint32_t *bad, unsigned long long binHi, uint32_t *far,
-                                    uint32_t *farBits, unsigned long long *farCount) {
-	Relax r = {wts, wOff, unit, dist, stamp, round, next, nextCount, bad, binHi, far, farBits, farCount};
-	unsigned long long ex = 0;
+// sp_bin (one thread), in a step that starts a bin, makes sp_far_min's answer the
+// current bin, or ends the run when every far vertex was settled in an earlier bin.
+extern "C" __global__ void sp_bin(uint32_t *ctl) {
+	if (ctl[C_MODE] != STEP_BIN) return;
+	if (ctl[C_MINBIN] == NONE) {
+		ctl[C_MODE] = STEP_END;
+		return;
+	}
+	ctl[C_BIN] = ctl[C_MINBIN];
+	ctl[C_NN] = 0;
+	ctl[C_KN] = 0;
+	ctl[C_ROUND]++;
+}
+
+// sp_split, in a step that starts a bin, sorts the far pile's vertices by their bin
+// dist[v]/delta: those of the new bin join the near queue (once: stamp, as in sp_relax),
+// those beyond it are kept (in the next queue's array, empty now), and those before it
+// are dropped (settled since they were filed); the vertices that leave the pile have
+// their farBits cleared.
+extern "C" __global__ void sp_split(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, const uint32_t *dist,
+                                    uint32_t delta, uint32_t *farBits, uint32_t *stamp) {
+	if (ctl[C_MODE] != STEP_BIN) return;
+	const uint32_t *far = pickList(l0, l1, l2, ctl[C_FAR]);
+	uint32_t *near = pickList(l0, l1, l2, ctl[C_FRONT]), *keep = pickList(l0, l1, l2, ctl[C_NEXT]);
+	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], round = ctl[C_ROUND];
+	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < fn; b0 += gridDim.x * blockDim.x) {
+		uint32_t i = b0 + threadIdx.x;
+		uint32_t v = i < fn ? far[i] : 0;
+		uint32_t b = i < fn ? dist[v] / delta : 0;
+		bool kept = i < fn && b > bin, joins = false;
+		if (i < fn && b <= bin) {
+			atomicAnd(&farBits[v >> 5], ~(1u << (v & 31)));
+			joins = b == bin && atomicExch(&stamp[v], round) != round;
+		}
+		warpAppend(keep, ctl + C_KN, kept, v);
+		warpAppend(near, ctl + C_NN, joins, v);
+	}
+}
+
+// sp_round (one thread) sets up the step's round: in a new bin's step the kept far
+// vertices become the far pile and the split-off ones the near queue. It records the
+// round's start (or, in the step that ends the run, the end, and marks the run done).
+extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc, unsigned long long *rec) {
+	uint32_t m = ctl[C_MODE];
+	if (m == STEP_DONE) return;
+	if (m == STEP_BIN) {
+		uint32_t f = ctl[C_FAR];
+		ctl[C_FAR] = ctl[C_NEXT];
+		ctl[C_NEXT] = f;
+		ctl[C_FN] = ctl[C_KN];
+		ctl[C_NF] = ctl[C_NN];
+		ctl[C_NN] = 0;
+		ctl[C_ROUND]++;
+	}
+	uint32_t step = ctl[C_STEPS];
+	unsigned long long *r = rec + (uint64_t)(step % RING) * R_WORDS;
+	r[0] = m == STEP_END ? NONE : ctl[C_BIN];
+	r[1] = m == STEP_END ? 0 : ctl[C_NF];
+	r[2] = globalTimer();
+	for (int i = 0; i < A_WORDS; i++) r[3 + i] = acc[i];
+	ctl[C_STEPS] = step + 1;
+	if (m == STEP_END) ctl[C_MODE] = STEP_DONE;
+}
+
+// sp_relax runs the step's round: it relaxes the out-edges of the near queue's vertices.
+// A small queue (no more vertices than warpMax, at most the grid's warps) gets a warp a
+// vertex, the lanes taking its blocks; a large one a thread a vertex, the warp's lists
+// laid end to end and the lanes taking their blocks in turn. acc receives the list
+// entries read and the bytes read from pinned host memory; ctl's BAD the smallest vertex
+// whose distance would pass 0xFFFFFFFE.
+extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
+                                    uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits,
+                                    uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc,
+                                    uint32_t delta, uint32_t warpMax) {
+	uint32_t mode = ctl[C_MODE];
+	if (mode != STEP_ROUND && mode != STEP_BIN) return;
+	uint32_t qn = ctl[C_NF];
+	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
+	Relax r = {wts, wOff, wshift, unit, dist, stamp, ctl[C_ROUND], pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN,
+	           ctl + C_BAD, ((unsigned long long)ctl[C_BIN] + 1) * delta, pickList(l0, l1, l2, ctl[C_FAR]), farBits,
+	           ctl + C_FN};
+	unsigned long long ex = 0, lb = 0;
 	uint32_t warps = gridDim.x * (blockDim.x / 32), gw = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-	if (qn <= warps) {
+	if (qn <= min(warps, warpMax)) {
 		for (uint32_t w = gw; w < qn; w += warps) {
 			uint32_t v = front[w];
 			const Shard *s = findShard(tab, ns, v);
 			List l;
 			l.at(s, v);
-			const uint32_t *wv = weightsOf(r, (int)(s - tab), v);
+			Weights wv = weightsOf(r, (int)(s - tab), v);
 			uint64_t du = dist[v];
 			if (laneId() == 0) ex += l.deg;
-			for (uint32_t b = laneId(); b < l.nb; b += 32) relaxBlock(r, wv, l, b, du);
+			for (uint32_t b = laneId(); b < l.nb; b += 32) lb += relaxBlock(r, wv, s->pinned, l, b, du);
 		}
-		addWarp(edges, ex);
+		addWarp(acc + A_EDGES, ex);
+		addWarp(acc + A_BYTES, lb);
 		return;
 	}
 	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < qn; b0 += gridDim.x * blockDim.x) {
@@ -114,12 +293,14 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wt
 		l.nb = 0;
 		l.deg = 0;
 		uint64_t du = 0;
-		const uint32_t *wv = NULL;
+		Weights wv = {NULL, wshift, 0};
+		uint32_t lp = 0;
 		if (t < qn) {
 			uint32_t v = front[t];
 			const Shard *s = findShard(tab, ns, v);
 			l.at(s, v);
 			wv = weightsOf(r, (int)(s - tab), v);
+			lp = s->pinned;
 			du = dist[v];
 		}
 		ex += l.deg;
@@ -141,68 +322,39 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const uint64_t *wt
 			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
 			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
 			uint32_t first = __shfl_sync(0xffffffffu, incl - l.nb, q);
-			const uint32_t *cw = (const uint32_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv, q);
+			Weights cw = {(const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv.p, q), wshift,
+			              __shfl_sync(0xffffffffu, wv.pinned, q)};
+			uint32_t clp = __shfl_sync(0xffffffffu, lp, q);
 			uint64_t cdu = __shfl_sync(0xffffffffu, (unsigned long long)du, q);
-			if (j < total) relaxBlock(r, cw, cl, j - first, cdu);
+			if (j < total) lb += relaxBlock(r, cw, clp, cl, j - first, cdu);
 		}
 	}
-	addWarp(edges, ex);
-}
-
-// sp_far_min lowers *minBin to the smallest bin dist[v]/delta beyond bin of the fn
-// vertices of far.
-extern "C" __global__ void sp_far_min(const uint32_t *far, uint32_t fn, const uint32_t *dist, uint32_t delta,
-                                      unsigned long long bin, unsigned long long *minBin) {
-	unsigned long long m = ~0ull;
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
-		unsigned long long b = dist[far[i]] / delta;
-		if (b > bin) m = min(m, b);
-	}
-	for (int o = 16; o > 0; o >>= 1) m = min(m, (unsigned long long)__shfl_xor_sync(0xffffffffu, m, o));
-	if (laneId() == 0 && m != ~0ull) atomicMin(minBin, m);
-}
-
-// sp_split sorts the fn vertices of far by their bin dist[v]/delta: those of bin join the
-// near queue (once: stamp, as in sp_relax, for round), those beyond it are kept in keep,
-// and those before it are dropped (settled since they were filed); the vertices that
-// leave the pile have their farBits cleared.
-extern "C" __global__ void sp_split(const uint32_t *far, uint32_t fn, const uint32_t *dist, uint32_t delta,
-                                    unsigned long long bin, uint32_t *farBits, uint32_t *stamp, uint32_t round,
-                                    uint32_t *near, unsigned long long *nearCount, uint32_t *keep,
-                                    unsigned long long *keepCount) {
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
-		uint32_t v = far[i];
-		unsigned long long b = dist[v] / delta;
-		if (b > bin) {
-			keep[atomicAdd(keepCount, 1ull)] = v;
-			continue;
-		}
-		atomicAnd(&farBits[v >> 5], ~(1u << (v & 31)));
-		if (b == bin && atomicExch(&stamp[v], round) != round) near[atomicAdd(nearCount, 1ull)] = v;
-	}
+	addWarp(acc + A_EDGES, ex);
+	addWarp(acc + A_BYTES, lb);
 }
 
 // sp_parents sets parent[v] to the smallest u with an edge u -> v (v not src) such that
 // dist[u] + its weight = dist[v], over the out-lists of out-shard si (shard s); parent
 // must hold NONE everywhere before the first shard.
-extern "C" __global__ void sp_parents(SHARD_PARAMS, int si, const uint64_t *wts, const uint32_t *wOff,
+extern "C" __global__ void sp_parents(SHARD_PARAMS, int si, const ulonglong2 *wts, const uint32_t *wOff, uint32_t wshift,
                                       uint32_t unit, const uint32_t *dist, uint32_t src, uint32_t *parent) {
 	SHARD_LOCAL;
+	Relax r = {wts, wOff, wshift, unit};
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		uint64_t du = dist[v];
 		if (du == NONE) continue;
 		List l;
 		l.at(&s, v);
+		Weights w = weightsOf(r, si, v);
 		uint32_t k = 0;
 		for (uint32_t b = 0; b < l.nb; b++) {
 			BlockDecoder d;
 			d.init(l, b);
 			uint32_t u;
 			while (d.next(&u)) {
-				uint32_t w = unit ? 1u : ((const uint32_t *)wts[si])[wOff[v] + k];
-				k++;
-				if (u != src && du + w == (uint64_t)dist[u]) atomicMin(&parent[u], v);
+				uint32_t c = weightAt(w, k++);
+				if (u != src && du + c == (uint64_t)dist[u]) atomicMin(&parent[u], v);
 			}
 		}
 	}

@@ -55,7 +55,10 @@ type StepStat struct {
 	Bin      uint64 // the bin processed: distances in [Bin·delta, (Bin+1)·delta)
 	Frontier uint64 // vertices in the shared bin, stale ones included
 	Edges    uint64 // out-edges relaxed, those of fused bins included
-	Seconds  float64
+	// BytesZeroCopy is the list and weight bytes the step read from pinned host memory
+	// (the GPU; 0 on the CPU).
+	BytesZeroCopy int64
+	Seconds       float64
 }
 
 // Result is the outcome of one run.

@@ -6,22 +6,37 @@ package sssp
 
 import "github.com/oocgraph/ooc/internal/cuda"
 
-// launchSpRelax launches sp_relax (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, unit uint32, front cuda.DevPtr, qn uint32, dist cuda.DevPtr, stamp cuda.DevPtr, round uint32, next cuda.DevPtr, nextCount cuda.DevPtr, edges cuda.DevPtr, bad cuda.DevPtr, binHi uint64, far cuda.DevPtr, farBits cuda.DevPtr, farCount cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(unit), uint64(front), uint64(qn), uint64(dist), uint64(stamp), uint64(round), uint64(next), uint64(nextCount), uint64(edges), uint64(bad), uint64(binHi), uint64(far), uint64(farBits), uint64(farCount))
+// launchSpBegin launches sp_begin (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpBegin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_begin", grid, block, uint64(ctl))
 }
 
 // launchSpFarMin launches sp_far_min (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpFarMin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, far cuda.DevPtr, fn uint32, dist cuda.DevPtr, delta uint32, bin uint64, minBin cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_far_min", grid, block, uint64(far), uint64(fn), uint64(dist), uint64(delta), uint64(bin), uint64(minBin))
+func launchSpFarMin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, dist cuda.DevPtr, delta uint32) error {
+	return ctx.Launch(mod, "sp_far_min", grid, block, uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(dist), uint64(delta))
+}
+
+// launchSpBin launches sp_bin (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpBin(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_bin", grid, block, uint64(ctl))
 }
 
 // launchSpSplit launches sp_split (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpSplit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, far cuda.DevPtr, fn uint32, dist cuda.DevPtr, delta uint32, bin uint64, farBits cuda.DevPtr, stamp cuda.DevPtr, round uint32, near cuda.DevPtr, nearCount cuda.DevPtr, keep cuda.DevPtr, keepCount cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_split", grid, block, uint64(far), uint64(fn), uint64(dist), uint64(delta), uint64(bin), uint64(farBits), uint64(stamp), uint64(round), uint64(near), uint64(nearCount), uint64(keep), uint64(keepCount))
+func launchSpSplit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, dist cuda.DevPtr, delta uint32, farBits cuda.DevPtr, stamp cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_split", grid, block, uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(dist), uint64(delta), uint64(farBits), uint64(stamp))
+}
+
+// launchSpRound launches sp_round (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRound(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr, acc cuda.DevPtr, rec cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_round", grid, block, uint64(ctl), uint64(acc), uint64(rec))
+}
+
+// launchSpRelax launches sp_relax (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, warpMax uint32) error {
+	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(warpMax))
 }
 
 // launchSpParents launches sp_parents (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpParents(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, si int32, wts cuda.DevPtr, wOff cuda.DevPtr, unit uint32, dist cuda.DevPtr, src uint32, parent cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_parents", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(si), uint64(wts), uint64(wOff), uint64(unit), uint64(dist), uint64(src), uint64(parent))
+func launchSpParents(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, si int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, src uint32, parent cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_parents", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(si), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(src), uint64(parent))
 }

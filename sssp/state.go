@@ -4,28 +4,51 @@ import "github.com/oocgraph/ooc/gpu"
 
 // devState is the device memory of one run on the GPU, carved from the runtime's
 // workspace: the distances, the round stamps (the parents once the distances are final),
-// where each vertex's weights start in its shard, three queues (the near queue, the next
-// one and the far pile, whose roles rotate), the far pile's membership bits, the
-// out-shards' weight addresses and the counters.
+// where each vertex's weights start in its shard's weights, three queues (the near queue,
+// the next one and the far pile, whose roles rotate: sssp.cu's control words say which is
+// which), the far pile's membership bits, the out-shards' weight addresses, the control
+// words, the running counters and the ring of round records.
 type devState struct {
-	dist     gpu.Buf[uint32]
-	stamp    gpu.Buf[uint32]
-	wOff     gpu.Buf[uint32]
-	queues   [3]gpu.Buf[uint32]
-	farBits  gpu.Buf[uint32]
-	wts      gpu.Buf[uint64]
-	counters gpu.Buf[uint64] // cnt* words
+	dist    gpu.Buf[uint32]
+	stamp   gpu.Buf[uint32]
+	wOff    gpu.Buf[uint32]
+	queues  [3]gpu.Buf[uint32]
+	farBits gpu.Buf[uint32]
+	wts     gpu.Buf[uint64] // two words per out-shard: address, pinned
+	ctl     gpu.Buf[uint32] // ctl* words
+	acc     gpu.Buf[uint64] // acc* running counters
+	rec     gpu.Buf[uint64] // ring of round records, recWords each
 }
 
-// The words of a run's counters buffer.
+// sssp.cu's control words (C_*), the step kinds (STEP_*), the running counters (A_*) and
+// the round records (R_WORDS, RING); TestDeviceConstants compares the two files.
 const (
-	cntNext   = 0 // vertices appended to the next near queue
-	cntEdges  = 1 // list entries read
-	cntBad    = 2 // low 32 bits: the smallest vertex whose distance would overflow
-	cntFar    = 3 // vertices in the far pile
-	cntMinBin = 4 // sp_far_min's answer
-	cntKeep   = 5 // vertices sp_split keeps in the far pile
-	counters  = 6
+	ctlMode   = 0
+	ctlBin    = 1
+	ctlFront  = 2
+	ctlNext   = 3
+	ctlFar    = 4
+	ctlNF     = 5
+	ctlNN     = 6
+	ctlFN     = 7
+	ctlKN     = 8
+	ctlRound  = 9
+	ctlMinBin = 10
+	ctlBad    = 11
+	ctlSteps  = 12
+	ctlWords  = 16
+
+	stepRound = 0
+	stepBin   = 1
+	stepEnd   = 2
+	stepDone  = 3
+
+	accEdges = 0
+	accBytes = 1
+	accWords = 2
+
+	recWords = 3 + accWords
+	recRing  = 1024
 )
 
 // takeState carves a run's state for n vertices and outShards out-shards from w: the one
@@ -38,9 +61,11 @@ func takeState(w *gpu.Workspace, n uint32, outShards int) devState {
 		wOff:  gpu.Take[uint32](w, "sssp-weight-offsets", v),
 		queues: [3]gpu.Buf[uint32]{gpu.Take[uint32](w, "sssp-queue-a", v), gpu.Take[uint32](w, "sssp-queue-b", v),
 			gpu.Take[uint32](w, "sssp-queue-c", v)},
-		farBits:  gpu.Take[uint32](w, "sssp-far-bits", v/32+1),
-		wts:      gpu.Take[uint64](w, "sssp-weight-sections", int64(outShards)+1),
-		counters: gpu.Take[uint64](w, "sssp-counters", counters),
+		farBits: gpu.Take[uint32](w, "sssp-far-bits", v/32+1),
+		wts:     gpu.Take[uint64](w, "sssp-weight-sections", 2*(int64(outShards)+1)),
+		ctl:     gpu.Take[uint32](w, "sssp-control", ctlWords),
+		acc:     gpu.Take[uint64](w, "sssp-counters", accWords),
+		rec:     gpu.Take[uint64](w, "sssp-round-records", recRing*recWords),
 	}
 }
 

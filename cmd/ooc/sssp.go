@@ -62,8 +62,10 @@ one is equal, and that the parents form a shortest-path tree.
 On the GPU (--backend gpu, or auto when this build has CUDA and a GPU is usable) the
 distances are found by delta-stepping too (the same --delta; a bin's near queue is
 relaxed in rounds with atomic minima, later bins wait in a far pile; the steps are the
-rounds), then the same parents; the graph is placed within --vram and the lists that do
-not fit, and the weights, are read zero-copy over the link.
+rounds, driven by the device itself), then the same parents; the graph is placed within
+--vram and the lists that do not fit are read zero-copy over the link. The weights are
+narrowed to 1 or 2 bytes when the largest allows, and kept on the device when the
+budget left after the lists holds them, else read zero-copy from pinned host memory.
 
 Examples:
   ooc ingest --weights --directed road.gr && ooc sssp --src 1 --validate road.ooc
@@ -180,9 +182,9 @@ func runSSSP(e *env, args []string) error {
 }
 
 func printSteps(w io.Writer, r *ooc.SSSPResult) {
-	fmt.Fprintf(w, "%8s %12s %14s %10s\n", "bin", "frontier", "edges relaxed", "ms")
+	fmt.Fprintf(w, "%8s %12s %14s %14s %10s\n", "bin", "frontier", "edges relaxed", "zero-copy MB", "ms")
 	for _, s := range r.Steps {
-		fmt.Fprintf(w, "%8d %12d %14d %10.3f\n", s.Bin, s.Frontier, s.Edges, s.Seconds*1e3)
+		fmt.Fprintf(w, "%8d %12d %14d %14.1f %10.3f\n", s.Bin, s.Frontier, s.Edges, float64(s.BytesZeroCopy)/1e6, s.Seconds*1e3)
 	}
 }
 
