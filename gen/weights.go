@@ -28,11 +28,13 @@ func ParseWeightSpec(s string) (WeightSpec, error) {
 func (w WeightSpec) String() string { return fmt.Sprintf("uniform:%d:%d", w.Lo, w.Hi) }
 
 // Weight is the weight of the generated edge u -> v of a graph with the given seed: Lo
-// plus a hash of (seed, u, v) modulo the range's size. It depends on nothing else, so it
-// is the same with any number of workers, and the repeated copies of an edge weigh the
-// same.
+// plus a hash of (seed, the smaller end, the larger) modulo the range's size. It depends
+// on nothing else, so it is the same with any number of workers, the repeated copies of
+// an edge weigh the same either way round, and a graph's lists can be weighed after an
+// unweighted build (ingest.WeighEdges).
 func (w WeightSpec) Weight(seed, u, v uint64) uint32 {
-	x := mix64(mix64((seed^0x6a09e667f3bcc909)+u*golden) + v*golden)
+	a, b := min(u, v), max(u, v)
+	x := mix64(mix64((seed^0x6a09e667f3bcc909)+a*golden) + b*golden)
 	return w.Lo + uint32(x%(uint64(w.Hi-w.Lo)+1))
 }
 

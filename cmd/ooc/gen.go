@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -48,10 +47,12 @@ OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endia
 pairs), and - means standard output.
 
 --weights uniform:LO:HI gives every edge an integer weight from LO to HI, a hash of
-the seed and the edge's ends (so the same for a seed on every machine, and the same for
-repeated copies of an edge); a .ooc output is then a weighted graph (what ooc sssp
-reads; built as 'ooc ingest --weights' builds, on the CPU, the edges held in --mem), an
-edge list output has "u v w" lines (--format text only).
+the seed and the edge's two ends (so the same for a seed on every machine, and the same
+for repeated copies of an edge, either way round); a .ooc output is then a weighted
+graph (what ooc sssp reads: the lists built as without --weights, on the GPU when the
+backend takes them, then weighed in a second pass; the same graph 'ooc ingest --weights'
+builds from the "u v w" lines), an edge list output has "u v w" lines (--format text
+only).
 
 Examples:
   ooc gen kron --scale 24 --edgefactor 16 --seed 1 -o kron24.ooc
@@ -293,19 +294,12 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 	hdr := parse.Header{Vertices: a.spec.Vertices(), Entries: a.spec.Edges()}
 	if a.weights != "" {
 		input.Name += "-w" + strings.ReplaceAll(a.wspec.String(), ":", "-")
-		rep, err := ingest.FromWeightedEdges(opt, input, hdr, func(emit func(parse.WEdge) error) error {
-			var mu sync.Mutex // Generate emits from several goroutines
+		seed := a.spec.Seed
+		rep, err := ingest.WeighEdges(opt, input, hdr, func(emit func([]parse.Edge) error) error {
 			return gen.Generate(a.spec, a.workers, func(b []gen.Edge) error {
-				mu.Lock()
-				defer mu.Unlock()
-				for _, e := range b {
-					if err := emit(parse.WEdge{U: e.U, V: e.V, W: a.wspec.Weight(a.spec.Seed, e.U, e.V)}); err != nil {
-						return err
-					}
-				}
-				return nil
+				return emit(asIngestEdges(b))
 			})
-		})
+		}, func(u, v uint64) uint32 { return a.wspec.Weight(seed, u, v) })
 		if errors.Is(err, parse.ErrBadInput) {
 			return nil, usageError{err}
 		}
