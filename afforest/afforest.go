@@ -180,35 +180,34 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 }
 
 // linkHeads is linkLists for the default two sampling rounds: each vertex of [lo, hi)
-// is linked with the first two of its out-neighbours, which store.Head decodes without
-// the rest of their block. On low-degree graphs (roads, meshes, social graphs' long
-// tail) this per-vertex step is most of a run.
+// is linked with the first two of its out-neighbours, which store.Shard.HeadGroup
+// decodes for a directory group at a time without the rest of their blocks. On
+// low-degree graphs (roads, meshes, social graphs' long tail) this per-vertex step is
+// most of a run.
 func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
-	var dc store.DirCursor
+	var x0, x1 [store.DirGroup]uint32
 	comp, serial := r.comp, r.serial
 	for v := lo; v < hi; {
 		s := c.Shard(store.Out, v)
-		dc.Reset(s)
-		for end := min(hi, s.Hi()); v < end; v++ {
-			dv, list := dc.At(v - s.Lo)
-			if dv == 0 {
-				continue
-			}
-			x0, x1, n, ok := store.Head(list, v, dv, r.n)
-			if !ok {
-				return s.ListError(v)
+		for end := min(hi, s.Hi()); v < end; {
+			i := v - s.Lo
+			g, j0 := i/store.DirGroup, i%store.DirGroup
+			n := min(store.DirGroup-j0, end-v)
+			if bad := s.HeadGroup(g, j0, j0+n, r.n, &x0, &x1); bad >= 0 {
+				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
 			}
 			if serial {
-				linkSerial(comp, v, x0)
-				if n == 2 {
-					linkSerial(comp, v, x1)
+				for j := j0; j < j0+n; j++ {
+					linkSerial(comp, v+j-j0, x0[j])
+					linkSerial(comp, v+j-j0, x1[j])
 				}
-				continue
+			} else {
+				for j := j0; j < j0+n; j++ {
+					linkAtomic(comp, v+j-j0, x0[j])
+					linkAtomic(comp, v+j-j0, x1[j])
+				}
 			}
-			linkAtomic(comp, v, x0)
-			if n == 2 {
-				linkAtomic(comp, v, x1)
-			}
+			v += n
 		}
 	}
 	return nil

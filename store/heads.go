@@ -1,0 +1,150 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// HeadGroup is Head for the vertices 64g+j0 to 64g+j1-1 of the shard (directory group
+// g; j0 < j1 <= 64, and 64g+j1 <= N): x0[j] and x1[j] are the first two neighbours of
+// vertex 64g+j, where a list of one neighbour repeats the vertex itself as x1[j] and an
+// empty one gives the vertex twice (a link with itself changes nothing). bad is the j of
+// the first vertex whose list Head refuses, or -1; the entries from it on are not
+// written.
+//
+// Afforest's sampling reads these two neighbours of every vertex and nothing else, so
+// on low-degree graphs (roads, meshes, social graphs' long tail) this sweep is most of
+// a run. It decodes the directory pairs in one pass and, where a list's first bytes
+// load as one 64-bit word, the two values from that word without a call: a short or
+// varint block's two varints, a mirrored block's first gap, a compact block's first gap
+// without exceptions. Other lists go through Head.
+func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad int) {
+	h := s.dirH[g*4:][:8]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	base := g << dirGroupShift
+	if wo+wd > 57 {
+		return s.headGroupWide(base, j0, j1, nv, x0, x1)
+	}
+	span, dmin := h[4]-h[0], h[3]>>8&0xff
+	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
+	var start [DirGroup + 1]uint32
+	var deg [DirGroup]uint32
+	p := uint64(h[1])*64 + uint64(j0*(wo+wd))
+	last := min(j1+1, DirGroup, s.N-base) // the pairs to decode: j1's for its start
+	for j := j0; j < last; j++ {
+		x := binary.LittleEndian.Uint64(s.dirB[p>>3:][:8]) >> (p & 7)
+		start[j] = h[0] + dirStart(uint32(x)&mo, j, span)
+		deg[j] = dmin + uint32(x>>wo)&md
+		p += uint64(wo + wd)
+	}
+	if last == j1 {
+		start[j1] = h[4]
+	}
+	adj, nv64 := s.Adj, uint64(nv)
+	for j := j0; j < j1; j++ {
+		v, d := s.Lo+base+j, deg[j]
+		x0[j], x1[j] = v, v
+		if d == 0 {
+			continue
+		}
+		list := adj[start[j]:start[j+1]]
+		a, b, ok := headWord(list, v, d, nv64)
+		if !ok {
+			var n int
+			if a, b, n, ok = Head(list, v, d, nv); !ok {
+				return int(j)
+			} else if n == 1 {
+				b = v
+			}
+		}
+		x0[j], x1[j] = a, b
+	}
+	return -1
+}
+
+// headWord is Head's common cases, decoded from one 64-bit load at the list's first
+// block; ok is false when the case is another or the word does not hold the values
+// (Head then decides, on the same bytes).
+func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
+	q := FirstBlock(d)
+	if q+8 > cap(list) {
+		return 0, 0, false
+	}
+	w := binary.LittleEndian.Uint64(list[q : q+8 : q+8])
+	u, k := wordUvarint(w)
+	c := min(d, BlockSize)
+	if k > 5 || q+k > len(list) {
+		return 0, 0, false
+	}
+	packed := false
+	if c >= PackedMin {
+		packed, u = u&1 != 0, u>>1
+	}
+	f := int64(v) + Unzigzag(u)
+	if f < 0 || f >= int64(nv) {
+		return 0, 0, false
+	}
+	if c == 1 {
+		return uint32(f), v, true
+	}
+	r := w >> (8 * k) // the bytes after the first value
+	var g uint64
+	switch hdr := byte(r); {
+	case !packed: // the gap, a varint
+		var k2 int
+		g, k2 = wordUvarint(r)
+		if k2 > 5 || k+k2 >= 8 || q+k+k2 > len(list) {
+			return 0, 0, false
+		}
+	case hdr == hdrMirror: // the lower half's first gap, a varint
+		var k2 int
+		g, k2 = wordUvarint(r >> 8)
+		if k2 > 5 || k+1+k2 >= 8 || q+k+1+k2 > len(list) {
+			return 0, 0, false
+		}
+	case hdr&(hdrCompact|hdrExceptions) == hdrCompact: // 1 plus the first W bits
+		wb := int(hdr & hdrWidth)
+		if wb > 32 || k+1+(wb+7)/8 > 8 || q+k+1+(int(c-1)*wb+7)/8 > len(list) {
+			return 0, 0, false
+		}
+		g = 1 + r>>8&(1<<wb-1)
+	default:
+		return 0, 0, false
+	}
+	if sum := uint64(f) + g; g < nv && sum < nv {
+		return uint32(f), uint32(sum), true
+	}
+	return 0, 0, false
+}
+
+// wordUvarint decodes the LEB128 value at the low bytes of w (FastUvarint's gather) and
+// its length in bytes k; a value longer than w's eight bytes gives k = 9.
+func wordUvarint(w uint64) (x uint64, k int) {
+	if w&0x80 == 0 { // one byte: most values of graphs with locality
+		return w & 0x7f, 1
+	}
+	k = bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1
+	x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+	return x & (1<<(7*min(k, 5)) - 1), k
+}
+
+// headGroupWide is HeadGroup for a group whose directory fields need a load each.
+func (s *Shard) headGroupWide(base, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) int {
+	for j := j0; j < j1; j++ {
+		v := s.Lo + base + j
+		x0[j], x1[j] = v, v
+		d, list := s.ListAt(base + j)
+		if d == 0 {
+			continue
+		}
+		a, b, n, ok := Head(list, v, d, nv)
+		if !ok {
+			return int(j)
+		}
+		if n == 2 {
+			x1[j] = b
+		}
+		x0[j] = a
+	}
+	return -1
+}
