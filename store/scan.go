@@ -210,7 +210,9 @@ func scanMirror(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 
 // scanCompact is scanPacked for a compact block with exceptions (its header byte at
 // list[p]): the gaps' low bits and then the exceptions in one bit stream, each exception
-// read when the scan reaches the gap it names, with decodeCompact's checks.
+// read when the scan reaches the gap it names, with decodeCompact's checks. The gaps
+// between two exceptions are scanned in a loop of their own, with no test for an
+// exception per gap.
 func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	w := uint(list[p] & hdrWidth)
 	n, nv64, s := int(c)-1, uint64(nv), p+1
@@ -218,9 +220,8 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		return 0, 1, 0, Malformed
 	}
 	b := compactStream(list, s, n)
-	load := func(bit uint) uint64 { return binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) }
 	ebit := uint(n) * w
-	hd := load(ebit)
+	hd := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
 	ne := int(hd & (1<<excCountBits - 1))
 	wi := uint(hd>>excCountBits) & (1<<excStepBits - 1)
 	wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
@@ -230,32 +231,39 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		return 0, 1, 0, Malformed
 	}
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	ei, ehi := -1, uint64(0) // the next exception
-	readNext := func() bool {
-		if ne == 0 {
-			ei = n // past every gap
-			return true
-		}
-		ei += 1 + int(load(ebit)&mi)
-		ehi = load(ebit+wi) & mh
-		ebit += wi + wh
-		ne--
-		return ei < n && ehi < nv64
-	}
-	if !readNext() {
-		return 0, 1, 0, Malformed
-	}
 	mask, cur, bit := uint64(1)<<w-1, first, uint(0)
-	for i := 0; i < n; i++ {
-		g := load(bit) & mask
+	i, ei := 0, -1 // the next gap, the last exception's
+	for ; ne >= 0; ne-- {
+		// the next exception's gap index ei (n past the last) and high part
+		ehi := uint64(0)
+		if ne == 0 {
+			ei = n
+		} else {
+			e := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+			ei += 1 + int(e&mi)
+			ehi = e >> wi & mh
+			ebit += wi + wh
+			if ei >= n || ehi >= nv64 {
+				return 0, uint32(i) + 1, 0, Malformed
+			}
+		}
+		for ; i < ei; i++ {
+			cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
+			bit += w
+			if cur >= nv64 {
+				return 0, uint32(i) + 1, 0, Malformed
+			}
+			if bits[cur>>6]&(1<<(cur&63)) != 0 {
+				return uint32(cur), uint32(i) + 2, 0, Found
+			}
+		}
+		if i == n {
+			break
+		}
+		g := binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask | ehi<<w
 		bit += w
-		if i == ei {
-			if g |= ehi << w; g >= nv64 {
-				return 0, uint32(i) + 1, 0, Malformed
-			}
-			if !readNext() {
-				return 0, uint32(i) + 1, 0, Malformed
-			}
+		if g >= nv64 {
+			return 0, uint32(i) + 1, 0, Malformed
 		}
 		cur += 1 + g
 		if cur >= nv64 {
@@ -264,6 +272,7 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		if bits[cur>>6]&(1<<(cur&63)) != 0 {
 			return uint32(cur), uint32(i) + 2, 0, Found
 		}
+		i++
 	}
 	return 0, c, end, NotFound
 }
