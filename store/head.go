@@ -85,8 +85,7 @@ func packedGap0(list []byte, p int, c, nv uint32) (uint64, bool) {
 	if end > len(list) {
 		return 0, false
 	}
-	var tail [packedArea]byte
-	g := loadBits(packedBytes(list, p, end-p, &tail), 0) & (uint64(1)<<w - 1)
+	g := loadBits(packedBytes(list, p, end-p), 0) & (uint64(1)<<w - 1)
 	if ne > 0 {
 		if end >= len(list) {
 			return 0, false

@@ -1,6 +1,9 @@
 package store
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // ScanList is the bottom-up BFS step's decoder (FORMAT.md, "ADJ: one list"): it checks the
 // neighbours of v's list (degree d) in order against the bitmap bits (at least nv bits)
@@ -50,21 +53,71 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 	if packed {
 		return scanPacked(list, p, v, cur, c, nv, bits)
 	}
-	for i := uint32(1); i < c; i++ {
-		if uint(p) < uint(len(list)) && list[p] < 0x80 { // one-byte gaps skip the call
-			u, p = uint64(list[p]), p+1
-		} else if u, p = FastUvarint(list, p); p < 0 {
-			return 0, i, 0, Malformed
+	for done, n := 0, int(c)-1; ; { // done: the gaps checked
+		var k, st int
+		cur, k, p, st = scanVarints(list, p, cur, n-done, nv64, bits)
+		switch done += k; st {
+		case Found:
+			return uint32(cur), uint32(done) + 1, 0, Found
+		case Malformed:
+			return 0, uint32(done), 0, Malformed
+		case NotFound:
+			return 0, c, p, NotFound
 		}
-		cur += u
+		// a varint that scanVarints leaves to FastUvarint
+		if u, p = FastUvarint(list, p); p < 0 {
+			return 0, uint32(done) + 1, 0, Malformed
+		}
+		cur, done = cur+u, done+1
 		if u >= nv64 || cur >= nv64 {
-			return 0, i, 0, Malformed
+			return 0, uint32(done), 0, Malformed
 		}
 		if bits[cur>>6]&(1<<(cur&63)) != 0 {
-			return uint32(cur), i + 1, 0, Found
+			return uint32(cur), uint32(done) + 1, 0, Found
 		}
 	}
-	return 0, c, p, NotFound
+}
+
+// scanSlow is scanVarints's status for a varint it leaves to its caller.
+const scanSlow = Malformed + 1
+
+// scanVarints is scanGaps for a block of varints: n gaps from list[p] on. It returns,
+// besides scanGaps's results, the position after the last gap it read, and stops with
+// scanSlow (k gaps done) at a varint it cannot load as one 64-bit word (near the end
+// of the mapping) or of more than five bytes, for FastUvarint. It makes no call, so
+// that its values stay in registers (see scanGaps).
+//
+//go:noinline
+func scanVarints(list []byte, p int, cur uint64, n int, nv uint64, front []uint64) (x uint64, k, next, status int) {
+	for k = 0; k < n; k++ {
+		if uint(p) >= uint(len(list)) {
+			return cur, k, p, scanSlow
+		}
+		u := uint64(list[p])
+		if u < 0x80 {
+			p++
+		} else {
+			if p+8 > cap(list) {
+				return cur, k, p, scanSlow
+			}
+			w := binary.LittleEndian.Uint64(list[p : p+8 : p+8])
+			b := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1
+			if b > 5 || p+b > len(list) {
+				return cur, k, p, scanSlow
+			}
+			u = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+			u &= 1<<(7*b) - 1
+			p += b
+		}
+		cur += u
+		if u >= nv || cur >= nv {
+			return cur, k + 1, p, Malformed
+		}
+		if front[cur>>6]&(1<<(cur&63)) != 0 {
+			return cur, k + 1, p, Found
+		}
+	}
+	return cur, n, p, NotFound
 }
 
 // scanPacked is scanListBlock past the first neighbour, first, of a packed, compact or
@@ -110,79 +163,67 @@ func scanPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 	if end > len(list) {
 		return 0, 1, 0, Malformed
 	}
-	var tail [packedArea]byte
-	src := packedBytes(list, p, end-p, &tail)
+	src := packedBytes(list, p, end-p)
 	if ne > 0 {
 		return scanExceptions(list, src, end, ne, first, base, w, c, nv, bits)
 	}
-	mask, cur, bit := uint64(1)<<w-1, first, uint(0)
-	if first+uint64(n)*(base+mask) < uint64(nv) { // no gap can pass nv
-		for i := uint32(1); i < c; i++ {
-			cur += base + loadBits(src, bit)&mask
-			bit += w
-			if bits[cur>>6]&(1<<(cur&63)) != 0 {
-				return uint32(cur), i + 1, 0, Found
-			}
-		}
-		return 0, c, end, NotFound
-	}
-	for i := uint32(1); i < c; i++ {
-		cur += base + loadBits(src, bit)&mask
-		bit += w
-		if cur >= uint64(nv) {
-			return 0, i, 0, Malformed
-		}
-		if bits[cur>>6]&(1<<(cur&63)) != 0 {
-			return uint32(cur), i + 1, 0, Found
-		}
+	x64, k, st := scanGaps(src, 0, w, base, first, n, uint64(nv), bits)
+	switch st {
+	case Found:
+		return uint32(x64), uint32(k) + 1, 0, Found
+	case Malformed:
+		return 0, uint32(k), 0, Malformed
 	}
 	return 0, c, end, NotFound
 }
 
 // scanExceptions is scanPacked for a block with ne exceptions, which follow the packed
-// area at list[q]: (gap index, high bits) pairs, gap indexes ascending, each read when
-// the scan reaches the gap before it, with decodePacked's checks.
+// area at list[q]: (gap index, high bits) pairs, gap indexes ascending, with
+// decodePacked's checks. It reads an exception, scans the gaps before it (scanGaps),
+// then its gap.
 func scanExceptions(list []byte, src *[packedArea]byte, q, ne int, first, base uint64, w uint, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	n, nv64 := int(c)-1, uint64(nv)
-	mask, cur, bit := uint64(1)<<w-1, first, uint(0)
-	ei, ehi := -1, uint64(0) // the next exception
-	readNext := func(last int) bool {
+	cur, i, ei := first, 0, -1 // the neighbour, the next gap, the last exception's gap
+	for ; ne >= 0; ne-- {
+		ehi := uint64(0) // the next exception's gap ei (n past the last) and high part
 		if ne == 0 {
-			ei = n // past every gap
-			return true
-		}
-		if q >= len(list) {
-			return false
-		}
-		i := int(list[q])
-		hi, r := FastUvarint(list, q+1)
-		if r < 0 || i <= last || i >= n || hi >= nv64 || hi == 0 {
-			return false
-		}
-		ei, ehi, q, ne = i, hi, r, ne-1
-		return true
-	}
-	if !readNext(-1) {
-		return 0, 1, 0, Malformed
-	}
-	for i := 0; i < n; i++ {
-		g := loadBits(src, bit) & mask
-		bit += w
-		if i == ei {
-			if g |= ehi << w; g >= nv64 {
+			ei = n
+		} else {
+			if q >= len(list) {
 				return 0, uint32(i) + 1, 0, Malformed
 			}
-			if !readNext(i) {
+			e := int(list[q])
+			hi, r := FastUvarint(list, q+1)
+			if r < 0 || e <= ei || e >= n || hi >= nv64 || hi == 0 {
 				return 0, uint32(i) + 1, 0, Malformed
 			}
+			ei, ehi, q = e, hi, r
 		}
-		cur += base + g
-		if cur >= nv64 {
+		if ei > i {
+			var k, st int
+			cur, k, st = scanGaps(src, uint(i)*w, w, base, cur, ei-i, nv64, bits)
+			switch st {
+			case Found:
+				return uint32(cur), uint32(i+k) + 1, 0, Found
+			case Malformed:
+				return 0, uint32(i + k), 0, Malformed
+			}
+			i = ei
+		}
+		if i == n {
+			break
+		}
+		g := loadBits(src, uint(i)*w)&(uint64(1)<<w-1) | ehi<<w
+		if g >= nv64 {
+			return 0, uint32(i) + 1, 0, Malformed
+		}
+		if cur += base + g; cur >= nv64 {
 			return 0, uint32(i) + 1, 0, Malformed
 		}
 		if bits[cur>>6]&(1<<(cur&63)) != 0 {
 			return uint32(cur), uint32(i) + 2, 0, Found
 		}
+		i++
 	}
 	return 0, c, q, NotFound
 }
@@ -231,11 +272,10 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		return 0, 1, 0, Malformed
 	}
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	mask, cur, bit := uint64(1)<<w-1, first, uint(0)
-	i, ei := 0, -1 // the next gap, the last exception's
+	src := packedBytes(list, s, (n*int(w)+7)/8) // the low bits alone
+	cur, i, ei := first, 0, -1                  // the neighbour, the next gap, the last exception's gap
 	for ; ne >= 0; ne-- {
-		// the next exception's gap index ei (n past the last) and high part
-		ehi := uint64(0)
+		ehi := uint64(0) // the next exception's gap ei (n past the last) and high part
 		if ne == 0 {
 			ei = n
 		} else {
@@ -247,26 +287,25 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 				return 0, uint32(i) + 1, 0, Malformed
 			}
 		}
-		for ; i < ei; i++ {
-			cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
-			bit += w
-			if cur >= nv64 {
-				return 0, uint32(i) + 1, 0, Malformed
+		if ei > i {
+			var k, st int
+			cur, k, st = scanGaps(src, uint(i)*w, w, 1, cur, ei-i, nv64, bits)
+			switch st {
+			case Found:
+				return uint32(cur), uint32(i+k) + 1, 0, Found
+			case Malformed:
+				return 0, uint32(i + k), 0, Malformed
 			}
-			if bits[cur>>6]&(1<<(cur&63)) != 0 {
-				return uint32(cur), uint32(i) + 2, 0, Found
-			}
+			i = ei
 		}
 		if i == n {
 			break
 		}
-		g := binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask | ehi<<w
-		bit += w
+		g := loadBits(src, uint(i)*w)&(uint64(1)<<w-1) | ehi<<w
 		if g >= nv64 {
 			return 0, uint32(i) + 1, 0, Malformed
 		}
-		cur += 1 + g
-		if cur >= nv64 {
+		if cur += 1 + g; cur >= nv64 {
 			return 0, uint32(i) + 1, 0, Malformed
 		}
 		if bits[cur>>6]&(1<<(cur&63)) != 0 {
