@@ -86,17 +86,66 @@ func maxOutDegree(a store.Adjacency) uint64 {
 	return m
 }
 
-// buCost is what a bottom-up level examined and how many vertices were unvisited when
-// it began (it examines only their lists).
-type buCost struct{ examined, unvisited uint64 }
+// buSamples is the number of unvisited vertices whose lists sampleBottomUp scans.
+const buSamples = 256
 
-// estimate is the entries a bottom-up level would examine with unvisited vertices left;
-// 0 before any bottom-up level.
-func (c buCost) estimate(unvisited uint64) float64 {
-	if c.unvisited == 0 {
+// sampleBottomUp estimates the entries a bottom-up level against the frontier bitmap
+// b.front would examine, with unvisited vertices left: it scans the in-lists of up to
+// buSamples unvisited vertices drawn at random (as the level would: up to the first
+// neighbour in the frontier) and scales their mean to all. The draws come from rng, a
+// xorshift state seeded per search, so a search decides the same way each time. A
+// sample that finds no unvisited vertex in 16 draws per sample counts each at its mean
+// degree.
+func (b *bfs) sampleBottomUp(rng *uint64, unvisited uint64) float64 {
+	if unvisited == 0 {
 		return 0
 	}
-	return float64(c.examined) * float64(unvisited) / float64(c.unvisited)
+	var examined, found uint64
+	for try := 0; try < 16*buSamples && found < buSamples; try++ {
+		x := *rng
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		*rng = x
+		v := uint32((x >> 32) * uint64(b.n) >> 32)
+		if b.parent[v] != unreached {
+			continue
+		}
+		found++
+		examined += uint64(b.scanCost(v))
+	}
+	if found == 0 {
+		return float64(unvisited) * float64(b.a.NumEdges()) / float64(b.n)
+	}
+	return float64(examined) / float64(found) * float64(unvisited)
+}
+
+// scanCost is the number of v's in-neighbours a bottom-up level checks: up to the first
+// in the frontier bitmap b.front, or all. A list that does not decode counts whole;
+// the level itself reports it.
+func (b *bfs) scanCost(v uint32) uint32 {
+	switch {
+	case b.c != nil:
+		s := b.c.Shard(store.In, v)
+		d, list := s.ListAt(v - s.Lo)
+		if d == 0 {
+			return 0
+		}
+		_, checked, st := store.ScanList(list, v, d, b.n, b.front)
+		if st == store.Malformed {
+			return d
+		}
+		return checked
+	case b.f != nil:
+		nbrs := b.f.InAdj[b.f.InOff[v]:b.f.InOff[v+1]]
+		for i, u := range nbrs {
+			if b.front[u>>6]&(1<<(u&63)) != 0 {
+				return uint32(i) + 1
+			}
+		}
+		return uint32(len(nbrs))
+	}
+	return b.a.Degree(store.In, v)
 }
 
 // serialWork bounds the graph's size (vertices plus stored edges) times the workers
@@ -187,15 +236,17 @@ func (b *bfs) fail(err error) {
 
 // run is GAPBS's DOBFS loop: go bottom-up when the edges out of the frontier (scout)
 // exceed the edges not yet checked over alpha; come back once the frontier shrinks below
-// n/beta. Two rules are added, which estimate the next bottom-up level's cost as the
-// entries the last one examined, scaled by the share of its unvisited vertices still
-// unvisited: on an undirected graph, come back as soon as expanding the new frontier
-// top-down (its degrees) costs less; and go bottom-up only when
-// the frontier's edges exceed that estimate. On web graphs many vertices stay unreached
-// for several levels, and each bottom-up level decodes their whole lists again; GAPBS's
-// rule alone keeps sweeping them while the frontier is large. (A top-down entry and a
-// bottom-up one cost about the same there: weighting the top-down ones twice was slower
-// on cnr-2000.) strict turns both rules off.
+// n/beta. Two rules are added, both on an estimate of the entries the coming bottom-up
+// level would examine, taken by scanning the lists of a random sample of unvisited
+// vertices against the frontier (sampleBottomUp): go bottom-up only when the frontier's
+// edges (what top-down would examine) exceed that estimate, and on an undirected graph
+// come back top-down as soon as they fall below it. GAPBS's rule counts edges alone; a
+// bottom-up level's cost depends on how soon each unvisited vertex meets the frontier.
+// On web graphs many vertices stay unreached for several levels and each bottom-up
+// level scans their whole lists again (cnr-2000: a first bottom-up level of 3.2M
+// entries where top-down would read about 0.6M); on dense social graphs a frontier that
+// grows makes the next bottom-up level cheap, though the last one was not
+// (facebook_combined). strict turns both rules off.
 func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	b.parent[src], b.level[src] = src, 0
 	b.queue[0], b.head, b.tail = src, 0, 1
@@ -204,35 +255,18 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	edges := uint64(scout) // the frontier's out-edges; ^0 when not counted
 	depth := uint32(0)
 	unvisited := uint64(b.n) - 1
-	var bu buCost
+	rng := uint64(src)*0x9E3779B97F4A7C15 | 1
 	for b.head < b.tail {
-		if scout >= 0 && scout > edgesToCheck/int64(alpha) && (strict || float64(scout) > bu.estimate(unvisited)) {
+		if scout >= 0 && scout > edgesToCheck/int64(alpha) {
 			b.queueToBitmap()
-			awake := uint64(b.tail - b.head)
-			for {
-				old := awake
-				t := time.Now()
-				var examined, next uint64
-				awake, examined, next = b.bottomUp(depth)
-				b.stat(depth, old, BottomUp, examined, t)
+			if strict || float64(scout) > b.sampleBottomUp(&rng, unvisited) {
+				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, &rng, beta, strict)
 				if b.failed.Load() {
 					return b.err
 				}
-				depth++
-				bu = buCost{examined, unvisited}
-				unvisited -= awake
-				b.front, b.next = b.next, b.front
-				if awake < old && awake <= uint64(b.n)/uint64(beta) {
-					scout, edges = 1, ^uint64(0)
-					break
-				}
-				if !strict && !b.a.Directed() && float64(next) < bu.estimate(unvisited) {
-					scout, edges = int64(next), next
-					break
-				}
+				b.bitmapToQueue()
+				continue
 			}
-			b.bitmapToQueue()
-			continue
 		}
 		if scout >= 0 {
 			edgesToCheck -= scout
@@ -256,6 +290,33 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 		depth++
 	}
 	return nil
+}
+
+// bottomUpLevels runs bottom-up levels from the frontier in b.front until run's rules
+// send the search back top-down, and leaves the new frontier in b.front.
+func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, rng *uint64, beta int, strict bool) {
+	awake := uint64(b.tail - b.head)
+	for {
+		old := awake
+		t := time.Now()
+		var examined, next uint64
+		awake, examined, next = b.bottomUp(*depth)
+		b.stat(*depth, old, BottomUp, examined, t)
+		if b.failed.Load() {
+			return
+		}
+		*depth++
+		*unvisited -= awake
+		b.front, b.next = b.next, b.front
+		if awake < old && awake <= uint64(b.n)/uint64(beta) {
+			*scout, *edges = 1, ^uint64(0)
+			return
+		}
+		if !strict && !b.a.Directed() && float64(next) < b.sampleBottomUp(rng, *unvisited) {
+			*scout, *edges = int64(next), next
+			return
+		}
+	}
 }
 
 func (b *bfs) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {

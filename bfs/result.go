@@ -27,8 +27,8 @@ type Options struct {
 	// (DefaultAlpha, DefaultBeta).
 	Alpha, Beta int
 
-	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the cost
-	// estimates from earlier bottom-up levels that run adds to it.
+	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the
+	// sampled estimates of a bottom-up level's cost that run adds to it.
 	StrictSwitch bool
 }
 
