@@ -174,7 +174,12 @@ type bfs struct {
 	qtail      atomic.Int64 // where workers append the next frontier
 
 	front, next []uint64 // bitmaps for bottom-up levels
-	serial      bool     // the level runs on the calling goroutine alone (topDown)
+	// done marks the vertices a bottom-up level on compressed shards need not look at:
+	// visited, or without in-neighbours (never reached). Valid (doneValid) from the
+	// second level of a run of bottom-up levels on: the first builds it from parent.
+	done      []uint64
+	doneValid bool
+	serial    bool // the level runs on the calling goroutine alone (topDown)
 	// maxDeg bounds every out-degree; when it is 0 (not known) the top-down claims sum
 	// the degrees of the vertices they discover, else frontierScout does when needed.
 	maxDeg   uint64
@@ -296,11 +301,13 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 // send the search back top-down, and leaves the new frontier in b.front.
 func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, rng *uint64, beta int, strict bool) {
 	awake := uint64(b.tail - b.head)
+	b.doneValid = false
 	for {
 		old := awake
 		t := time.Now()
 		var examined, next uint64
 		awake, examined, next = b.bottomUp(*depth)
+		b.doneValid = b.c != nil
 		b.stat(*depth, old, BottomUp, examined, t)
 		if b.failed.Load() {
 			return

@@ -13,6 +13,9 @@ func (b *bfs) queueToBitmap() {
 	words := (int(b.n) + 63) / 64
 	if b.front == nil {
 		b.front, b.next = make([]uint64, words), make([]uint64, words)
+		if b.c != nil {
+			b.done = make([]uint64, words)
+		}
 	} else {
 		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
@@ -72,31 +75,54 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 	ws.awake++
 }
 
+// bottomUpCompressed is bottomUp on compressed shards, a 64-vertex word of the bitmaps
+// at a time. The vertices to look at are the unvisited ones, read from parent on the
+// first level of a run of bottom-up levels and from b.done after it: a word of vertices
+// all visited, or never reachable, costs one load. On a Kronecker graph in input order
+// 43% of the vertices have no neighbour, and the later levels of a search looked up
+// each one's directory entry again.
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
-	var cur store.DirCursor // decodes a directory group at its first unvisited vertex
-	for v := vlo; v < vhi; v++ {
-		if s == nil || v >= s.Hi() {
-			s = b.c.Shard(store.In, v)
-			cur.Reset(s)
+	var cur store.DirCursor // decodes a directory group at its first vertex looked at
+	parent := b.parent
+	for w := vlo / 64; w*64 < vhi; w++ {
+		base := w * 64
+		n := min(64, vhi-base)
+		var todo uint64
+		if b.doneValid {
+			todo = ^b.done[w] & (^uint64(0) >> (64 - n))
+		} else {
+			for k, p := range parent[base : base+n] {
+				if p == unreached {
+					todo |= 1 << k
+				}
+			}
 		}
-		if b.parent[v] != unreached {
-			continue
+		var dead uint64
+		for t := todo; t != 0; t &= t - 1 {
+			k := uint32(bits.TrailingZeros64(t))
+			v := base + k
+			if s == nil || v >= s.Hi() {
+				s = b.c.Shard(store.In, v)
+				cur.Reset(s)
+			}
+			d, list := cur.At(v - s.Lo)
+			if d == 0 {
+				dead |= 1 << k
+				continue
+			}
+			u, checked, st := store.ScanList(list, v, d, b.n, b.front)
+			ws.examined += uint64(checked)
+			switch st {
+			case store.Found:
+				b.visit(ws, v, u, depth)
+				ws.scout += uint64(d)
+			case store.Malformed:
+				b.fail(s.ListError(v))
+				return
+			}
 		}
-		d, list := cur.At(v - s.Lo)
-		if d == 0 {
-			continue
-		}
-		u, checked, st := store.ScanList(list, v, d, b.n, b.front)
-		ws.examined += uint64(checked)
-		switch st {
-		case store.Found:
-			b.visit(ws, v, u, depth)
-			ws.scout += uint64(d)
-		case store.Malformed:
-			b.fail(s.ListError(v))
-			return
-		}
+		b.done[w] = ^todo | dead | b.next[w]
 	}
 }
 
