@@ -33,8 +33,8 @@ const (
 // GPU computes shortest paths on a graph placed on the device by package gpu (sssp.cu):
 // delta-stepping with a near queue and a far pile, rounds of atomicMin on the distances,
 // which end with the same (exact) distances as Run, and the same parents (see Parents).
-// Like Run, a round relaxes every out-edge of its vertices (no light/heavy split). The
-// device drives the bins and rounds; the host queues batches of steps and reads the
+// Like Run, a round relaxes every out-edge of its vertices (no light/heavy split); lists
+// of more than 64 blocks are shared by many warps. The device drives the bins and rounds; the host queues batches of steps and reads the
 // control words after each. Lists of pinned shards are read zero-copy; the weights are
 // placed as devWeights says.
 type GPU struct {
@@ -267,8 +267,15 @@ func (r *gpuRun) step() error {
 	if flatOnly {
 		warpMax = 0
 	}
-	return launchSpRelax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
-		r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, warpMax)
+	if err := launchSpRelax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
+		r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, warpMax,
+		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap); err != nil {
+		return err
+	}
+	// the long lists, each shared by many warps
+	return launchSpRelaxHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(),
+		r.shift, r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta,
+		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap)
 }
 
 // parents fills parent (on the host) from the final distances (sp_parents).

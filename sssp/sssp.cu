@@ -14,7 +14,7 @@
 // weight c and dist[u] + c = dist[v].
 //
 // The device drives the bins and rounds itself: the host queues steps, each the same
-// launches (sp_begin, sp_far_min, sp_bin, sp_split, sp_round, sp_relax), and every kernel
+// launches (sp_begin, sp_far_min, sp_bin, sp_split, sp_round, sp_relax, sp_relax_hub), and every kernel
 // reads from the control words ctl what the step is: a round of the near queue, a new bin
 // (the far pile's next bin split off, then its first round), the end, or nothing once the
 // end is recorded. So the host waits only when it reads ctl after a batch of steps, not
@@ -41,6 +41,8 @@
 #define C_MINBIN 10 // sp_far_min's answer (NONE: every far vertex is settled)
 #define C_BAD 11   // the smallest vertex whose distance would pass 0xFFFFFFFE (NONE: none)
 #define C_STEPS 12 // records written
+#define C_HUBS 13  // long lists the round queued for sp_relax_hub
+#define C_HUBMAX 14 // the most blocks of a queued list
 #define C_WORDS 16
 
 #define STEP_ROUND 0
@@ -152,6 +154,35 @@ __device__ __forceinline__ uint32_t relaxBlock(const Relax &r, const Weights &w,
 	return by + (w.pinned ? (k - k0) << w.shift : 0);
 }
 
+#define HUB_BLOCKS 64 // lists of more blocks go to sp_relax_hub while its queue has room
+#define HUB_PARTS 256 // the most warps sharing one such list
+
+// Hubs is the queue of long lists for sp_relax_hub: their vertices and block counts.
+struct Hubs {
+	uint32_t *v, *nb, *count, *most;
+	uint32_t cap;
+};
+
+// queueHub queues v's list of nb blocks for sp_relax_hub and says whether there was room.
+__device__ __forceinline__ bool queueHub(const Hubs &h, uint32_t v, uint32_t nb) {
+	uint32_t i = atomicAdd(h.count, 1u);
+	if (i >= h.cap) return false;
+	h.v[i] = v;
+	h.nb[i] = nb;
+	atomicMax(h.most, nb);
+	return true;
+}
+
+// roundOf is the view of the step's round that sp_relax and sp_relax_hub share.
+__device__ __forceinline__ Relax roundOf(const ulonglong2 *wts, const uint32_t *wOff, uint32_t wshift, uint32_t unit,
+                                        uint32_t *dist, uint32_t *stamp, uint32_t *farBits, uint32_t *l0, uint32_t *l1,
+                                        uint32_t *l2, uint32_t *ctl, uint32_t delta) {
+	Relax r = {wts, wOff, wshift, unit, dist, stamp, ctl[C_ROUND], pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN,
+	           ctl + C_BAD, ((unsigned long long)ctl[C_BIN] + 1) * delta, pickList(l0, l1, l2, ctl[C_FAR]), farBits,
+	           ctl + C_FN};
+	return r;
+}
+
 // sp_begin (one thread) starts a step: a non-empty next queue makes a round; an empty one
 // with a far pile, a new bin; with neither, the end.
 extern "C" __global__ void sp_begin(uint32_t *ctl) {
@@ -241,6 +272,8 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 		ctl[C_NN] = 0;
 		ctl[C_ROUND]++;
 	}
+	ctl[C_HUBS] = 0;
+	ctl[C_HUBMAX] = 0;
 	uint32_t step = ctl[C_STEPS];
 	unsigned long long *r = rec + (uint64_t)(step % RING) * R_WORDS;
 	r[0] = m == STEP_END ? NONE : ctl[C_BIN];
@@ -254,20 +287,21 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 // sp_relax runs the step's round: it relaxes the out-edges of the near queue's vertices.
 // A small queue (no more vertices than warpMax, at most the grid's warps) gets a warp a
 // vertex, the lanes taking its blocks; a large one a thread a vertex, the warp's lists
-// laid end to end and the lanes taking their blocks in turn. acc receives the list
-// entries read and the bytes read from pinned host memory; ctl's BAD the smallest vertex
-// whose distance would pass 0xFFFFFFFE.
+// laid end to end and the lanes taking their blocks in turn. Lists of more than
+// HUB_BLOCKS blocks are queued (hubs, hubNb: cap of them) for sp_relax_hub, which shares
+// each among many warps. acc receives the list entries read (the queued lists' included)
+// and the bytes read from pinned host memory; ctl's BAD the smallest vertex whose
+// distance would pass 0xFFFFFFFE.
 extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                     uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits,
                                     uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc,
-                                    uint32_t delta, uint32_t warpMax) {
+                                    uint32_t delta, uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
 	uint32_t mode = ctl[C_MODE];
 	if (mode != STEP_ROUND && mode != STEP_BIN) return;
 	uint32_t qn = ctl[C_NF];
 	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
-	Relax r = {wts, wOff, wshift, unit, dist, stamp, ctl[C_ROUND], pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN,
-	           ctl + C_BAD, ((unsigned long long)ctl[C_BIN] + 1) * delta, pickList(l0, l1, l2, ctl[C_FAR]), farBits,
-	           ctl + C_FN};
+	Relax r = roundOf(wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
+	Hubs h = {hubs, hubNb, ctl + C_HUBS, ctl + C_HUBMAX, cap};
 	unsigned long long ex = 0, lb = 0;
 	uint32_t warps = gridDim.x * (blockDim.x / 32), gw = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	if (qn <= min(warps, warpMax)) {
@@ -276,9 +310,13 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 			const Shard *s = findShard(tab, ns, v);
 			List l;
 			l.at(s, v);
+			if (laneId() == 0) ex += l.deg;
+			if (l.nb > HUB_BLOCKS) {
+				uint32_t room = laneId() == 0 ? queueHub(h, v, l.nb) : 0;
+				if (__shfl_sync(0xffffffffu, room, 0)) continue;
+			}
 			Weights wv = weightsOf(r, (int)(s - tab), v);
 			uint64_t du = dist[v];
-			if (laneId() == 0) ex += l.deg;
 			for (uint32_t b = laneId(); b < l.nb; b += 32) lb += relaxBlock(r, wv, s->pinned, l, b, du);
 		}
 		addWarp(acc + A_EDGES, ex);
@@ -294,7 +332,7 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 		l.deg = 0;
 		uint64_t du = 0;
 		Weights wv = {NULL, wshift, 0};
-		uint32_t lp = 0;
+		uint32_t lp = 0, work = 0;
 		if (t < qn) {
 			uint32_t v = front[t];
 			const Shard *s = findShard(tab, ns, v);
@@ -302,9 +340,11 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 			wv = weightsOf(r, (int)(s - tab), v);
 			lp = s->pinned;
 			du = dist[v];
+			work = l.nb;
+			if (l.nb > HUB_BLOCKS && queueHub(h, v, l.nb)) work = 0;
 		}
 		ex += l.deg;
-		uint32_t incl = l.nb; // blocks of the lanes up to this one
+		uint32_t incl = work; // blocks of the lanes up to this one
 		for (int o = 1; o < 32; o <<= 1) {
 			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
 			if ((int)laneId() >= o) incl += y;
@@ -321,7 +361,7 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 			cl.v = __shfl_sync(0xffffffffu, l.v, q);
 			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
 			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
-			uint32_t first = __shfl_sync(0xffffffffu, incl - l.nb, q);
+			uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
 			Weights cw = {(const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv.p, q), wshift,
 			              __shfl_sync(0xffffffffu, wv.pinned, q)};
 			uint32_t clp = __shfl_sync(0xffffffffu, lp, q);
@@ -330,6 +370,38 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 		}
 	}
 	addWarp(acc + A_EDGES, ex);
+	addWarp(acc + A_BYTES, lb);
+}
+
+// sp_relax_hub relaxes the long lists sp_relax queued in the step's round: the list of hub
+// h is cut into parts of 32 blocks, at most HUB_PARTS of them (then a part takes every
+// parts-th run of 32 blocks), and each (hub, part) goes to a warp, a lane a block. The
+// source's distance is read again here: it may have fallen since sp_relax, and relaxing
+// from any distance the source has held is as right as from the one it had.
+extern "C" __global__ void sp_relax_hub(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
+                                        uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
+                                        uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+                                        unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
+                                        const uint32_t *hubNb, uint32_t cap) {
+	uint32_t mode = ctl[C_MODE];
+	if (mode != STEP_ROUND && mode != STEP_BIN) return;
+	uint32_t nh = min(ctl[C_HUBS], cap);
+	if (nh == 0) return;
+	Relax r = roundOf(wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
+	uint32_t parts = min((uint32_t)HUB_PARTS, (ctl[C_HUBMAX] + 31) / 32);
+	uint64_t items = (uint64_t)nh * parts, warps = gridDim.x * (blockDim.x / 32);
+	unsigned long long lb = 0;
+	for (uint64_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < items; t += warps) {
+		uint32_t i = (uint32_t)(t % nh), p = (uint32_t)(t / nh);
+		if (p * 32 >= hubNb[i]) continue; // the list has too few blocks for this part
+		uint32_t v = hubs[i];
+		const Shard *s = findShard(tab, ns, v);
+		List l;
+		l.at(s, v);
+		Weights wv = weightsOf(r, (int)(s - tab), v);
+		uint64_t du = __ldcg(&dist[v]);
+		for (uint32_t b = p * 32 + laneId(); b < l.nb; b += parts * 32) lb += relaxBlock(r, wv, s->pinned, l, b, du);
+	}
 	addWarp(acc + A_BYTES, lb);
 }
 

@@ -18,6 +18,9 @@ type devState struct {
 	ctl     gpu.Buf[uint32] // ctl* words
 	acc     gpu.Buf[uint64] // acc* running counters
 	rec     gpu.Buf[uint64] // ring of round records, recWords each
+	hubs    gpu.Buf[uint32] // long lists queued for sp_relax_hub: hubCap vertices
+	hubNb   gpu.Buf[uint32] // their block counts
+	hubCap  uint32
 }
 
 // sssp.cu's control words (C_*), the step kinds (STEP_*), the running counters (A_*) and
@@ -36,6 +39,8 @@ const (
 	ctlMinBin = 10
 	ctlBad    = 11
 	ctlSteps  = 12
+	ctlHubs   = 13
+	ctlHubMax = 14
 	ctlWords  = 16
 
 	stepRound = 0
@@ -51,14 +56,22 @@ const (
 	recRing  = 1024
 )
 
+// maxHubs bounds the long lists a round queues for sp_relax_hub; sp_relax walks the
+// others itself.
+const maxHubs = 1 << 18
+
 // takeState carves a run's state for n vertices and outShards out-shards from w: the one
 // layout of it, measured by DeviceState.
 func takeState(w *gpu.Workspace, n uint32, outShards int) devState {
 	v := int64(n) + 1
+	hubCap := uint32(min(v, maxHubs))
 	return devState{
-		dist:  gpu.Take[uint32](w, "sssp-dist", v),
-		stamp: gpu.Take[uint32](w, "sssp-stamp", v),
-		wOff:  gpu.Take[uint32](w, "sssp-weight-offsets", v),
+		hubs:   gpu.Take[uint32](w, "sssp-hubs", int64(hubCap)),
+		hubNb:  gpu.Take[uint32](w, "sssp-hub-blocks", int64(hubCap)),
+		hubCap: hubCap,
+		dist:   gpu.Take[uint32](w, "sssp-dist", v),
+		stamp:  gpu.Take[uint32](w, "sssp-stamp", v),
+		wOff:   gpu.Take[uint32](w, "sssp-weight-offsets", v),
 		queues: [3]gpu.Buf[uint32]{gpu.Take[uint32](w, "sssp-queue-a", v), gpu.Take[uint32](w, "sssp-queue-b", v),
 			gpu.Take[uint32](w, "sssp-queue-c", v)},
 		farBits: gpu.Take[uint32](w, "sssp-far-bits", v/32+1),
