@@ -34,7 +34,9 @@ const (
 // delta-stepping with a near queue and a far pile, rounds of atomicMin on the distances,
 // which end with the same (exact) distances as Run, and the same parents (see Parents).
 // Like Run, a round relaxes every out-edge of its vertices (no light/heavy split); lists
-// of more than 64 blocks are shared by many warps. The device drives the bins and rounds; the host queues batches of steps and reads the
+// of more than 64 blocks are shared by many warps; a round that reads host memory runs
+// on fewer warps than one that reads only device memory (sssp.cu). The device drives the
+// bins and rounds; the host queues batches of steps and reads the
 // control words after each. Lists of pinned shards are read zero-copy; the weights are
 // placed as devWeights says.
 type GPU struct {
@@ -76,6 +78,8 @@ type gpuRun struct {
 	delta uint32
 	unit  uint32
 	shift uint32
+	// onDevice: the rounds read no host memory
+	onDevice bool
 }
 
 // Run computes the distances from src with the graph's stored weights (the largest of
@@ -108,6 +112,7 @@ func (g *GPU) Run(src, delta, maxW uint32, unit, parents bool) (*Result, error) 
 			return err
 		}
 		r.ctl = r.st.ctl.Ptr()
+		r.onDevice = onDevice(dg.Plan, g.w, unit)
 		if err := r.init(src); err != nil {
 			return err
 		}
@@ -267,15 +272,30 @@ func (r *gpuRun) step() error {
 	if flatOnly {
 		warpMax = 0
 	}
-	if err := launchSpRelax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
+	relax, relaxHub := launchSpRelax, launchSpRelaxHub
+	if r.onDevice {
+		relax, relaxHub = launchSpRelaxDev, launchSpRelaxHubDev
+	}
+	if err := relax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
 		r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, warpMax,
 		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap); err != nil {
 		return err
 	}
 	// the long lists, each shared by many warps
-	return launchSpRelaxHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(),
+	return relaxHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(),
 		r.shift, r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta,
 		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap)
+}
+
+// onDevice says whether the rounds read device memory only: every out-shard's directory
+// and lists, and the weights unless unit (sssp.cu: the _dev kernels then).
+func onDevice(p *gpu.Plan, w *devWeights, unit bool) bool {
+	for _, s := range p.Shards {
+		if s.Dir == store.Out && (s.IndexAt == gpu.Pinned || s.AdjAt == gpu.Pinned) {
+			return false
+		}
+	}
+	return unit || w.pinned == 0
 }
 
 // parents fills parent (on the host) from the final distances (sp_parents).

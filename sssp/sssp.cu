@@ -14,10 +14,10 @@
 // weight c and dist[u] + c = dist[v].
 //
 // The device drives the bins and rounds itself: the host queues steps, each the same
-// launches (sp_begin, sp_far_min, sp_bin, sp_split, sp_round, sp_relax, sp_relax_hub), and every kernel
-// reads from the control words ctl what the step is: a round of the near queue, a new bin
-// (the far pile's next bin split off, then its first round), the end, or nothing once the
-// end is recorded. So the host waits only when it reads ctl after a batch of steps, not
+// launches (sp_begin, sp_far_min, sp_bin, sp_split, sp_round, sp_relax and sp_relax_hub,
+// or their _dev twins), and every kernel reads from the control words ctl what the step
+// is: a round of the near queue, a new bin (the far pile's next bin split off, then its
+// first round), the end, or nothing once the end is recorded. So the host waits only when it reads ctl after a batch of steps, not
 // once a bin or a round. Each round leaves a record (its bin, its queue's size, the global
 // timer and the running counters at its start) in a ring the host drains at those reads.
 //
@@ -284,7 +284,7 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 	if (m == STEP_END) ctl[C_MODE] = STEP_DONE;
 }
 
-// sp_relax runs the step's round: it relaxes the out-edges of the near queue's vertices.
+// sp_relax (relaxRound) runs the step's round: it relaxes the out-edges of the near queue's vertices.
 // A small queue (no more vertices than warpMax, at most the grid's warps) gets a warp a
 // vertex, the lanes taking its blocks; a large one a thread a vertex, the warp's lists
 // laid end to end and the lanes taking their blocks in turn. Lists of more than
@@ -292,7 +292,7 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 // each among many warps. acc receives the list entries read (the queued lists' included)
 // and the bytes read from pinned host memory; ctl's BAD the smallest vertex whose
 // distance would pass 0xFFFFFFFE.
-extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
+__device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                     uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits,
                                     uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc,
                                     uint32_t delta, uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
@@ -373,12 +373,12 @@ extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *
 	addWarp(acc + A_BYTES, lb);
 }
 
-// sp_relax_hub relaxes the long lists sp_relax queued in the step's round: the list of hub
+// sp_relax_hub (relaxHubs) relaxes the long lists sp_relax queued in the step's round: the list of hub
 // h is cut into parts of 32 blocks, at most HUB_PARTS of them (then a part takes every
 // parts-th run of 32 blocks), and each (hub, part) goes to a warp, a lane a block. The
 // source's distance is read again here: it may have fallen since sp_relax, and relaxing
 // from any distance the source has held is as right as from the one it had.
-extern "C" __global__ void sp_relax_hub(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
+__device__ __forceinline__ void relaxHubs(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                         uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
                                         uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
                                         unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
@@ -403,6 +403,44 @@ extern "C" __global__ void sp_relax_hub(const Shard *tab, int ns, const ulonglon
 		for (uint32_t b = p * 32 + laneId(); b < l.nb; b += parts * 32) lb += relaxBlock(r, wv, s->pinned, l, b, du);
 	}
 	addWarp(acc + A_BYTES, lb);
+}
+
+// sp_relax and sp_relax_hub are the kernels of rounds that read lists or weights
+// zero-copy; sp_relax_dev and sp_relax_hub_dev, of rounds that read only device memory,
+// are the same code held to 128 registers a thread, so that two blocks of 256 fit an SM
+// where the register use lets one. Measured on weighted kron26 (H200): more warps shorten
+// the rounds on device memory (0.346 s -> 0.203 s with the hub lists shared, bounded) but
+// lengthen the zero-copy ones (--vram 3GiB: 0.586 s with one block an SM, 0.682 s with
+// two, 1.041 s with three): the link serves fewer requests in flight better.
+extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff, uint32_t wshift,
+                                    uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits, uint32_t *l0,
+                                    uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc, uint32_t delta,
+                                    uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
+	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_dev(const Shard *tab, int ns, const ulonglong2 *wts,
+                                    const uint32_t *wOff, uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
+                                    uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+                                    unsigned long long *acc, uint32_t delta, uint32_t warpMax, uint32_t *hubs,
+                                    uint32_t *hubNb, uint32_t cap) {
+	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap);
+}
+
+extern "C" __global__ void sp_relax_hub(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
+                                        uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
+                                        uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+                                        unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
+                                        const uint32_t *hubNb, uint32_t cap) {
+	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_hub_dev(const Shard *tab, int ns, const ulonglong2 *wts,
+                                        const uint32_t *wOff, uint32_t wshift, uint32_t unit, uint32_t *dist,
+                                        uint32_t *stamp, uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2,
+                                        uint32_t *ctl, unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
+                                        const uint32_t *hubNb, uint32_t cap) {
+	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap);
 }
 
 // sp_parents sets parent[v] to the smallest u with an edge u -> v (v not src) such that

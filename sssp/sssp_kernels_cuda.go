@@ -36,9 +36,19 @@ func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.De
 	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(warpMax), uint64(hubs), uint64(hubNb), uint64(cap))
 }
 
+// launchSpRelaxDev launches sp_relax_dev (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRelaxDev(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, warpMax uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "sp_relax_dev", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(warpMax), uint64(hubs), uint64(hubNb), uint64(cap))
+}
+
 // launchSpRelaxHub launches sp_relax_hub (sssp/sssp.cu) on grid blocks of block threads.
 func launchSpRelaxHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
 	return ctx.Launch(mod, "sp_relax_hub", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap))
+}
+
+// launchSpRelaxHubDev launches sp_relax_hub_dev (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRelaxHubDev(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "sp_relax_hub_dev", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap))
 }
 
 // launchSpParents launches sp_parents (sssp/sssp.cu) on grid blocks of block threads.

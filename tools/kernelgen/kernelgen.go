@@ -1,9 +1,10 @@
 // Command kernelgen writes the typed launch wrappers of a CUDA source: for every
-// extern "C" __global__ function of DIR/NAME.cu it writes a Go function with the kernel's
-// parameters in Go types into DIR/NAME_kernels_cuda.go, so that a launch with the wrong
-// number, order or kind of arguments fails to compile instead of reading garbage on the
-// device. Pointers become cuda.DevPtr, uint32_t uint32, int int32, uint64_t and
-// unsigned long long uint64; SHARD_PARAMS is expanded as store/graph.cuh defines it.
+// extern "C" __global__ function of DIR/NAME.cu (with or without __launch_bounds__) it
+// writes a Go function with the kernel's parameters in Go types into
+// DIR/NAME_kernels_cuda.go, so that a launch with the wrong number, order or kind of
+// arguments fails to compile instead of reading garbage on the device. Pointers become
+// cuda.DevPtr, uint32_t uint32, int int32, uint64_t and unsigned long long uint64;
+// SHARD_PARAMS is expanded as store/graph.cuh defines it.
 // go generate runs it beside scripts/gen-ptx.sh; kernelgen_test.go fails when a committed file
 // differs from what it would write.
 //
@@ -45,7 +46,7 @@ func Output(cu string) string { return strings.TrimSuffix(cu, ".cu") + "_kernels
 const header = "store/graph.cuh"
 
 var (
-	kernelRE = regexp.MustCompile(`extern "C" __global__ void (\w+)\(([^)]*)\)`)
+	kernelRE = regexp.MustCompile(`extern "C" __global__ void (?:__launch_bounds__\([^)]*\)\s*)?(\w+)\(([^)]*)\)`)
 	macroRE  = regexp.MustCompile(`(?m)^#define SHARD_PARAMS (.*)$`)
 	paramRE  = regexp.MustCompile(`^(const\s+)?([A-Za-z_][\w ]*?)\s*(\*?)\s*(\w+)$`)
 )
