@@ -49,15 +49,30 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 }
 
 // frontierScout is the scout and edges of a new top-down frontier whose degrees the
-// claims did not sum. When its size times maxDeg cannot pass limit (the edges that send
-// a level bottom-up), it reads no degree: scout -1 (not known, too small for bottom-up)
-// and that product as edges. On meshes and roads that is every level but the last few,
-// and a degree lookup per discovered vertex was a tenth of such a search. Else it sums
+// claims did not sum; exact is false where they are estimated. When its size times
+// maxDeg cannot pass limit (the edges that send a level bottom-up), it reads no degree:
+// scout -1 (not known, too small for bottom-up) and that product as edges. On meshes
+// and roads that is every level but the last few, and a degree lookup per discovered
+// vertex was a tenth of such a search. A frontier of more than 4*scoutSample vertices
+// gets the degrees of scoutSample of them, evenly spaced, scaled to all and capped at
+// the unchecked edges (which hold the frontier's, not yet expanded): the sum is
+// only weighed against thresholds and estimates, and on a random graph the lookups (a
+// directory entry per vertex, in no order) were a twentieth of the search. Else it sums
 // the degrees, on all workers.
-func (b *bfs) frontierScout(limit int64) (scout int64, edges uint64) {
+func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, exact bool) {
 	frontier := b.queue[b.head:b.tail]
 	if uint64(len(frontier)) <= uint64(max(limit, 0))/b.maxDeg {
-		return -1, uint64(len(frontier)) * b.maxDeg
+		return -1, uint64(len(frontier)) * b.maxDeg, true
+	}
+	if len(frontier) > 4*scoutSample {
+		var sum uint64
+		stride := len(frontier) / scoutSample
+		for i := range scoutSample {
+			sum += uint64(b.outDegree(&b.ws[0], frontier[i*stride]))
+		}
+		// the frontier's lists are unexpanded: they hold at most the unchecked edges
+		est := min(float64(sum)/float64(scoutSample)*float64(len(frontier)), float64(max(unchecked, 0)))
+		return int64(est), uint64(est), false
 	}
 	parallel.For(b.workers, len(frontier), 1<<12, func(w, lo, hi int) {
 		ws := &b.ws[w]
@@ -69,8 +84,12 @@ func (b *bfs) frontierScout(limit int64) (scout int64, edges uint64) {
 		edges += b.ws[i].scout
 		b.ws[i].scout = 0
 	}
-	return int64(edges), edges
+	return int64(edges), edges, true
 }
+
+// scoutSample is the number of a large frontier's vertices whose degrees frontierScout
+// reads; tests lower it to exercise the estimate.
+var scoutSample = 4096
 
 // maxOutDegree bounds the out-degrees of a compressed graph from its directory headers;
 // 0 (not known) for other adjacencies.
@@ -261,11 +280,13 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	depth := uint32(0)
 	unvisited := uint64(b.n) - 1
 	rng := uint64(src)*0x9E3779B97F4A7C15 | 1
+	exact := true // scout is the frontier's out-edges, not an estimate
 	for b.head < b.tail {
 		if scout >= 0 && scout > edgesToCheck/int64(alpha) {
 			b.queueToBitmap()
 			if strict || float64(scout) > b.sampleBottomUp(&rng, unvisited) {
 				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, &rng, beta, strict)
+				exact = true
 				if b.failed.Load() {
 					return b.err
 				}
@@ -273,7 +294,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 				continue
 			}
 		}
-		if scout >= 0 {
+		if scout >= 0 && exact {
 			edgesToCheck -= scout
 		}
 		t := time.Now()
@@ -283,14 +304,14 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 		if b.failed.Load() {
 			return b.err
 		}
-		if scout < 0 { // the frontier's degrees, known now: its lists were expanded whole
+		if scout < 0 || !exact { // the frontier's degrees, known now: its lists were expanded whole
 			edgesToCheck -= int64(examined)
 		}
 		unvisited -= uint64(b.tail - b.head)
 		b.found = append(b.found, segment{b.head, b.tail, depth + 1})
-		scout, edges = int64(s), s
+		scout, edges, exact = int64(s), s, true
 		if b.maxDeg > 0 {
-			scout, edges = b.frontierScout(edgesToCheck / int64(alpha))
+			scout, edges, exact = b.frontierScout(edgesToCheck/int64(alpha), edgesToCheck)
 		}
 		depth++
 	}

@@ -55,7 +55,9 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s, w uint64) { pieceSize, serialEdges, serialWork = p, s, w }(pieceSize, serialEdges, serialWork)
+	defer func(p uint32, s, w uint64, k int) {
+		pieceSize, serialEdges, serialWork, scoutSample = p, s, w, k
+	}(pieceSize, serialEdges, serialWork, scoutSample)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -68,8 +70,10 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		}
 		for i, src := range srcs {
 			want := refLevels(out, src)
-			// every other source splits lists into one-block pieces (see topDown)
+			// every other source splits lists into one-block pieces (see topDown) and
+			// estimates the degrees of frontiers of more than 8 vertices (frontierScout)
 			pieceSize = [2]uint32{64 * store.BlockSize, store.BlockSize}[i%2]
+			scoutSample = [2]int{4096, 2}[i%2]
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				// three workers, then one goroutine because the graph is small
 				// (serialWork ^0) or one worker was asked for
