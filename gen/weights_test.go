@@ -73,3 +73,24 @@ func TestWriteWeighted(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightBothWays: an edge weighs the same either way round (ingest.WeighEdges relies
+// on it), and the pair, not each end alone, decides the weight.
+func TestWeightBothWays(t *testing.T) {
+	ws := WeightSpec{1, 1 << 20}
+	same := 0
+	for u := range uint64(300) {
+		for v := range uint64(300) {
+			w := ws.Weight(9, u, v)
+			if w != ws.Weight(9, v, u) {
+				t.Fatalf("edge %d-%d weighs %d one way, %d the other", u, v, w, ws.Weight(9, v, u))
+			}
+			if u > 0 && w == ws.Weight(9, u-1, v) {
+				same++
+			}
+		}
+	}
+	if same > 300 {
+		t.Errorf("%d of 90000 weights equal their neighbour's: the pair's hash is weak", same)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
-	"github.com/oocgraph/ooc/internal/parallel"
 )
 
 // devWeights is the graph's edge weights as sp_relax reads them: each weight in the
@@ -35,17 +34,6 @@ type devWeights struct {
 	seconds  float64
 }
 
-// shiftFor is the log2 of the bytes that hold every weight up to maxW.
-func shiftFor(maxW uint32) uint32 {
-	switch {
-	case maxW <= math.MaxUint8:
-		return 0
-	case maxW <= math.MaxUint16:
-		return 1
-	}
-	return 2
-}
-
 // weightOffsets gives where each vertex's weights start in its out-shard's WEIGHTS section.
 func weightOffsets(dg *gpu.Graph) ([]uint32, error) {
 	wOff := make([]uint32, dg.N+1)
@@ -63,25 +51,6 @@ func weightOffsets(dg *gpu.Graph) ([]uint32, error) {
 		}
 	}
 	return wOff, nil
-}
-
-// narrow writes the weights of src into dst at 1 << shift bytes each, on all cores.
-func narrow(dst []byte, src []uint32, shift uint32) {
-	parallel.For(parallel.Workers(0), len(src), 1<<20, func(_, lo, hi int) {
-		switch shift {
-		case 0:
-			for i, w := range src[lo:hi] {
-				dst[lo+i] = uint8(w)
-			}
-		case 1:
-			d := unsafe.Slice((*uint16)(unsafe.Pointer(&dst[0])), len(src))
-			for i, w := range src[lo:hi] {
-				d[lo+i] = uint16(w)
-			}
-		default:
-			copy(unsafe.Slice((*uint32)(unsafe.Pointer(&dst[0])), len(src))[lo:hi], src[lo:hi])
-		}
-	})
 }
 
 // loadWeights places the weights of dg (largest weight maxW) for the kernels.
