@@ -17,7 +17,8 @@ import (
 // a run. It decodes the directory pairs in one pass and, where a list's first bytes
 // load as one 64-bit word, the two values from that word without a call: a short or
 // varint block's two varints, a mirrored block's first gap, a compact block's first gap
-// without exceptions. Other lists go through Head.
+// without exceptions; other blocks' first gap from the header on as Head reads it.
+// Lists whose first bytes do not load as a word go through Head.
 func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
@@ -108,8 +109,11 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 			return 0, 0, false
 		}
 		g = 1 + r>>8&(1<<wb-1)
-	default:
-		return 0, 0, false
+	default: // a packed block, or a compact one with exceptions: Head's way from here
+		var ok bool
+		if g, ok = packedGap0(list, q+k, c, uint32(nv)); !ok {
+			return 0, 0, false
+		}
 	}
 	if sum := uint64(f) + g; g < nv && sum < nv {
 		return uint32(f), uint32(sum), true
