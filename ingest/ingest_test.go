@@ -252,6 +252,8 @@ func TestRoundTrip(t *testing.T) {
 		{"degree-keep-all-shards", Options{Order: store.OrderDegree, KeepSelfLoops: true, KeepDuplicates: true, ShardBytes: 8192}},
 		{"bfs", Options{Order: store.OrderBFS}},
 		{"bfs-directed-keep-all-tiny", Options{Order: store.OrderBFS, Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 3, chunkKeys: 1000, taskKeys: 700}},
+		{"bisect", Options{Order: store.OrderBisect}},
+		{"bisect-directed-keep-all-tiny", Options{Order: store.OrderBisect, Directed: true, KeepSelfLoops: true, KeepDuplicates: true, Workers: 3, chunkKeys: 1000, taskKeys: 700}},
 		{"auto-small-mem", Options{Order: OrderAuto, Mem: 48 << 20, Workers: 2}},
 		// the spills on disk, and partly in memory (small slabs, blocks across them)
 		{"spill-disk", Options{Directed: true, Workers: 3, chunkKeys: 2000, taskKeys: 900, spillMem: -1}},
@@ -295,7 +297,7 @@ func TestDeterministic(t *testing.T) {
 	for _, c := range []struct {
 		directed bool
 		order    string
-	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}, {false, OrderAuto}, {true, OrderAuto}, {false, store.OrderBFS}, {true, store.OrderBFS}} {
+	}{{false, ""}, {true, ""}, {false, store.OrderDegree}, {true, store.OrderDegree}, {false, OrderAuto}, {true, OrderAuto}, {false, store.OrderBFS}, {true, store.OrderBFS}, {false, store.OrderBisect}, {true, store.OrderBisect}} {
 		directed := c.directed
 		var ref map[string][]byte
 		for i, opt := range []Options{

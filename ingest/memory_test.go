@@ -46,6 +46,10 @@ func TestPeakRSS(t *testing.T) {
 		// numbering's arrays (13 bytes a vertex) beside them.
 		{spec: gen.Spec{Kind: "urand", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderBFS, directed: true},
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderDegree},
+		// The bisection order: 53 bytes a vertex on 2 workers, and lists (degree 512)
+		// that fit the workers' caches only from the fourth level: the levels above read
+		// the first graph 12 times each, in vertex order, through the pager.
+		{spec: gen.Spec{Kind: "urand", Scale: 16, EdgeFactor: 256, Seed: 1}, order: store.OrderBisect},
 		// Two edges far apart, in the automatic order: phase 2 grouped their partitions
 		// into one task that held a degree and an offset for each of the 2*10^7 vertices
 		// between them (320 MiB); the degree order's arrays do not fit the budget either.
@@ -94,7 +98,7 @@ func TestPeakRSS(t *testing.T) {
 			} else {
 				fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d bytes=%d", &peak, &edges, &bytes)
 			}
-			if c.order == store.OrderBFS || c.order == OrderAuto {
+			if c.order == store.OrderBFS || c.order == store.OrderBisect || c.order == OrderAuto {
 				// The orders built twice read the first graph, in the file's order,
 				// through its mapping: clean page cache, which the resident set counts
 				// while mapped (pager, reorder.go). It may be a fifth larger than the

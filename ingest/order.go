@@ -239,10 +239,10 @@ const OrderAuto = "auto"
 // CheckOrder checks a vertex order (Options.Order, --order); "" is the input order.
 func CheckOrder(s string) error {
 	switch s {
-	case "", store.OrderInput, store.OrderDegree, store.OrderBFS, OrderAuto:
+	case "", store.OrderInput, store.OrderDegree, store.OrderBFS, store.OrderBisect, OrderAuto:
 		return nil
 	}
-	return fmt.Errorf("ingest: vertex order %q, expected %s, %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, store.OrderBFS, OrderAuto, parse.ErrBadInput)
+	return fmt.Errorf("ingest: vertex order %q, expected %s, %s, %s, %s or %s: %w", s, store.OrderInput, store.OrderDegree, store.OrderBFS, store.OrderBisect, OrderAuto, parse.ErrBadInput)
 }
 
 // sampleCap bounds the sampled list entries (16 bytes each: 4 MiB), and so the time to

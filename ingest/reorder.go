@@ -27,12 +27,13 @@ import (
 // and the destination holds the graph of the order asked for or what it held before. When
 // the file's order is kept, the first graph's files are published as they are.
 
-// reordered says whether an ingest takes the two passes: the BFS order, and the
+// reordered says whether an ingest takes the two passes: the BFS and the bisection
+// order, and the
 // automatic order unless --backend gpu (whose ingest compares the exact sizes of the
 // file's and the degree order) or --weights (weighted.go holds the edges and decides in
 // memory).
 func reordered(opt Options) bool {
-	return opt.Order == store.OrderBFS || opt.Order == OrderAuto && opt.Backend != BackendGPU && !opt.Weights
+	return opt.Order == store.OrderBFS || opt.Order == store.OrderBisect || opt.Order == OrderAuto && opt.Backend != BackendGPU && !opt.Weights
 }
 
 // rebuildFrom is the second pass's source: the graph in the file's order.
@@ -107,8 +108,8 @@ func (r *rebuildFrom) close() error {
 // inside the new graph's directory, chooses or computes the numbering, and builds the
 // graph again in it unless the file's order is kept.
 func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error) {
-	if opt.Order == store.OrderBFS && opt.Weights {
-		return nil, fmt.Errorf("ingest: --order bfs does not take --weights yet (use --order degree, input or auto): %w", parse.ErrBadInput)
+	if (opt.Order == store.OrderBFS || opt.Order == store.OrderBisect) && opt.Weights {
+		return nil, fmt.Errorf("ingest: --order %s does not take --weights yet (use --order degree, input or auto): %w", opt.Order, parse.ErrBadInput)
 	}
 	start := time.Now()
 	a := opt
@@ -271,8 +272,8 @@ type orderChoice struct {
 	est       *OrderEstimate
 }
 
-// chooseOrder numbers g's vertices for --order bfs, or chooses for --order auto
-// (estimate.go); bp holds the budget.
+// chooseOrder numbers g's vertices for --order bfs or bisect, or chooses for --order
+// auto (estimate.go); bp holds the budget.
 func chooseOrder(g *store.Graph, opt Options, bp *pipeline) (*orderChoice, error) {
 	adj := store.NewCompressed(g)
 	n := int64(g.NumVertices())
@@ -288,6 +289,15 @@ func chooseOrder(g *store.Graph, opt Options, bp *pipeline) (*orderChoice, error
 		}
 		perm, inv, err := bfsOrder(adj, bp.workers, pg)
 		return &orderChoice{order: store.OrderBFS, perm: perm, inv: inv}, err
+	}
+	if opt.Order == store.OrderBisect {
+		w, cache := bisectPlan(n, bp.orderMem(), bp.workers)
+		if w == 0 {
+			return nil, fmt.Errorf("ingest: the bisection order takes %d bytes a vertex, %s for %d vertices, more than half the memory budget of %s (raise --mem, or use --order input, degree or bfs): %w",
+				bisectBytes+bisectWorkerBytes, bytesize.Format(bisectNeed(n, 1)), n, bytesize.Format(bp.mem), ErrMemTooSmall)
+		}
+		perm, inv, err := bisectOrder(adj, w, cache, pg)
+		return &orderChoice{order: store.OrderBisect, perm: perm, inv: inv}, err
 	}
 	return estimateOrders(adj, opt, bp, pg)
 }

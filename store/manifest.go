@@ -35,10 +35,13 @@ const (
 	OrderInput  = "input"  // internal ids are the file's ids (or their ranks, relabeled)
 	OrderDegree = "degree" // internal ids by descending input degree; ids.bin maps them back
 	OrderBFS    = "bfs"    // internal ids in breadth-first (Cuthill-McKee) order; ids.bin maps them back
+	OrderBisect = "bisect" // internal ids by recursive graph bisection; ids.bin maps them back
 )
 
 // knownOrder says whether o is a vertex order this reader knows.
-func knownOrder(o string) bool { return o == OrderInput || o == OrderDegree || o == OrderBFS }
+func knownOrder(o string) bool {
+	return o == OrderInput || o == OrderDegree || o == OrderBFS || o == OrderBisect
+}
 
 // HasIDs says whether a graph of this numbering carries ids.bin: relabeled, or numbered
 // in any order but the file's.
@@ -191,7 +194,7 @@ func (m *Manifest) validate(path string) error {
 		return corrupt(path, -1, "id_base %d, expected 0 or 1", m.IDBase)
 	}
 	if !knownOrder(m.VertexOrder) {
-		return corrupt(path, -1, "vertex_order %q, expected %q, %q or %q", m.VertexOrder, OrderInput, OrderDegree, OrderBFS)
+		return corrupt(path, -1, "vertex_order %q, expected %q, %q, %q or %q", m.VertexOrder, OrderInput, OrderDegree, OrderBFS, OrderBisect)
 	}
 	if want := HasIDs(m.Relabeled, m.VertexOrder); want != (m.IDs != nil) {
 		return corrupt(path, -1, "relabeled is %v and vertex_order %q but ids is %v", m.Relabeled, m.VertexOrder, m.IDs)

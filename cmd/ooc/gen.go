@@ -92,7 +92,7 @@ func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
 // addBuildFlags declares the flags that shape a graph directory written by gen or bench.
 func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions (default: undirected)")
-	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near) or input")
+	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near), bisect (similar lists near) or input")
 	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: "+memDefault+")")
 	fs.BoolVar(&a.force, "force", false, "replace an existing output: an edge list file, or a graph directory (only a graph directory: a directory of other files is refused)")

@@ -169,14 +169,18 @@ func printInfo(w io.Writer, i *graphInfo) {
 	switch {
 	case i.Relabeled && i.Order == store.OrderDegree:
 		fmt.Fprintf(w, " (relabeled, numbered by degree: original ids in ids.bin)\n")
-	case i.Relabeled:
-		fmt.Fprintf(w, " (relabeled: original ids in ids.bin)\n")
 	case i.Relabeled && i.Order == store.OrderBFS:
 		fmt.Fprintf(w, " (relabeled, numbered breadth-first: original ids in ids.bin)\n")
+	case i.Relabeled && i.Order == store.OrderBisect:
+		fmt.Fprintf(w, " (relabeled, numbered by bisection: original ids in ids.bin)\n")
+	case i.Relabeled:
+		fmt.Fprintf(w, " (relabeled: original ids in ids.bin)\n")
 	case i.Order == store.OrderDegree:
 		fmt.Fprintf(w, " (numbered by degree, hubs first: original ids in ids.bin)\n")
 	case i.Order == store.OrderBFS:
 		fmt.Fprintf(w, " (numbered breadth-first, neighbours near: original ids in ids.bin)\n")
+	case i.Order == store.OrderBisect:
+		fmt.Fprintf(w, " (numbered by recursive bisection, similar lists near: original ids in ids.bin)\n")
 	case i.Vertices > 0:
 		fmt.Fprintf(w, " (ids %d..%d)\n", i.IDBase, uint64(i.IDBase)+uint64(i.Vertices)-1)
 	default:

@@ -87,6 +87,15 @@ neighbours get nearby numbers: meshes, road maps and graphs numbered at random g
 gaps in their lists and searches read nearby memory. It builds the graph in the file's
 order, numbers the vertices from its lists (13 bytes a vertex within half of --mem) and
 builds the graph again from them. A directed graph is numbered by its undirected view.
+--order bisect numbers them by recursive graph bisection (Dhulipala et al., KDD 2016):
+the vertices are split in halves, swapped between them while that shortens the lists'
+estimated gaps, and each half split again down to 16 vertices, so that vertices with
+similar lists get nearby numbers: the smallest files on social graphs
+(facebook_combined 7.13 -> 5.9 bits per edge), which the other orders leave as they are.
+Like bfs it builds the graph in the file's order first and renumbers it from its lists;
+the work is 4 rounds a level, each reading every list twice, O(m log n), about 5-10x an
+input-order ingest on 2 cores, and it holds 21 bytes a vertex plus 16 a worker within
+half of --mem.
 --order auto (the default) builds the graph in the file's order, estimates each order's
 size from the complete lists of 1 vertex in R (R as large as needed for at most 256K
 entries, or --mem/512), counting ids.bin, and keeps the smallest, the file's order on a
@@ -164,7 +173,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
 	fs.BoolVar(&a.relabel, "relabel", false, "number arbitrary 64-bit ids 0..n-1 and store the mapping")
 	fs.BoolVar(&a.sparseIDs, "sparse-ids", false, "keep an id range of more than 64 vertices an input edge (refused otherwise: use --relabel)")
-	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near) or input")
+	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near), bisect (similar lists near) or input")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: "+memDefault+")")
@@ -310,7 +319,7 @@ func checkShardSize(b byteSize) error {
 // checkOrder validates --order.
 func checkOrder(order string) error {
 	if ingest.CheckOrder(order) != nil || order == "" {
-		return usagef("--order %q: want auto, degree, bfs or input", order)
+		return usagef("--order %q: want auto, degree, bfs, bisect or input", order)
 	}
 	return nil
 }

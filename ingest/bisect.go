@@ -1,0 +1,394 @@
+package ingest
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// The bisection order (store.OrderBisect) numbers the vertices by recursive graph
+// bisection (Dhulipala, Kabiljo, Karrer, Ottaviano, Pupyrev and Shalita, "Compressing
+// graphs and indexes with recursive graph bisection", KDD 2016): the vertices are split
+// into two halves, vertices are swapped between them while that lowers an estimate of
+// the log-gap cost of all lists, and each half is split in turn, down to leaves of
+// bisectLeaf vertices; the leaves in order are the numbering. A list whose neighbours
+// fall in one half has gaps of about half the size: vertices with similar lists get
+// nearby numbers, which is what a social network's files lack (facebook_combined's lists
+// from 6.32 to about 4.3 bits a neighbour, where the BFS order reaches 5.5).
+//
+// The cost of list q over a split into halves of n1 and n2 vertices, d1 and d2 of its
+// neighbours in each, is d1*log2(n1/(d1+1)) + d2*log2(n2/(d2+1)); a vertex's move gain
+// is how much the cost of its neighbours' lists falls if it changes sides (lists are
+// the undirected view: a directed graph's out- and in-lists together). Each round sorts
+// both halves by gain and swaps pairs while their gains sum above zero; bisectRounds
+// rounds at most (the paper's 20 found no smaller lists than 4 on the real graphs).
+// Vertices without neighbours are left out of the splits and numbered last, in id order.
+//
+// Work is O(rounds * m * log n): every level reads every list twice a round. The
+// subproblems of a level are independent and share out over the workers, so the first
+// log2(workers) levels run on one. It reads the lists of a graph already built in the
+// file's order (reorder.go), each subproblem's in ascending vertex order (the pages in
+// order), and holds bisectBytes a vertex plus bisectWorkerBytes a vertex for each worker
+// (its tallies of each list's neighbours in either half); a worker also keeps a
+// subproblem's lists decoded while they fit in its share of the budget, else decodes
+// them on each pass.
+
+const (
+	bisectLeaf   = 16
+	bisectRounds = 4
+	// bisectBytes a vertex: its number and the inverse (which holds the splits), its
+	// side, its gain and its sort key.
+	bisectBytes = 4 + 4 + 1 + 4 + 8
+	// bisectWorkerBytes a vertex a worker: the tallies d1 and d2 of each list, the
+	// lists tallied and the subproblem's vertices in ascending id.
+	bisectWorkerBytes = 16
+)
+
+// bisectNeed is what the bisection order of n vertices holds with w workers, their
+// caches apart.
+func bisectNeed(n int64, w int) int64 { return (bisectBytes + bisectWorkerBytes*int64(w)) * n }
+
+// bisectPlan is how many workers the bisection order of n vertices takes within mem
+// bytes, at most workers (0 when even one does not fit), and each one's cache of
+// decoded lists (4 bytes an entry, 16 a vertex): a share of what the arrays leave.
+func bisectPlan(n, mem int64, workers int) (w int, cache int64) {
+	w = max(workers, 1)
+	for w > 0 && bisectNeed(n, w) > mem {
+		w--
+	}
+	if w == 0 {
+		return 0, 0
+	}
+	return w, (mem - bisectNeed(n, w)) / int64(w)
+}
+
+// lg2 is log2 of small counts from a table, of large ones computed.
+var lg2Table = sync.OnceValue(func() []float64 {
+	t := make([]float64, 1<<16)
+	for i := 1; i < len(t); i++ {
+		t[i] = math.Log2(float64(i))
+	}
+	return t
+})
+
+// bisector is one numbering's state.
+type bisector struct {
+	adj      store.Adjacency
+	pg       *pager
+	directed bool
+	lg       []float64
+	inv      []uint32  // the numbering being built: each subproblem a range of it
+	right    []bool    // during a subproblem: its vertex is in the right half
+	gain     []float32 // during a subproblem: each vertex's gain
+	keys     []uint64  // sort keys, a subproblem's positions
+	work     []*bisectWorker
+}
+
+// bisectWorker is one worker's tallies (d1, d2 of each list, by list vertex), the
+// subproblem's vertices in ascending id (the order its lists are read in: the first
+// graph's pages in order) and their decoded lists, when they fit.
+type bisectWorker struct {
+	d1, d2     []uint32
+	touched    []uint32 // the lists tallied
+	vs         []uint32 // the subproblem's vertices, ascending
+	nbrs, in   []uint32
+	cache      []uint32 // the subproblem's lists end to end, when they fit
+	ends       []int    // where each of vs's lists ends in cache
+	cacheLimit int64    // bytes: 4 an entry, 16 a vertex
+	last       uint32   // the vertex whose list was read last
+}
+
+// bisectOrder returns the bisection order of adj's vertices on workers goroutines, each
+// keeping up to cache bytes of decoded lists (bisectPlan): perm[v] is the new number of
+// v and inv its inverse. pg (when not nil) releases the pages of the lists read. The
+// numbering does not depend on the workers or the cache.
+func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm, inv []uint32, err error) {
+	n := int(adj.NumVertices())
+	b := &bisector{adj: adj, pg: pg, directed: adj.Directed(), lg: lg2Table(),
+		inv: make([]uint32, 0, n), right: make([]bool, n), gain: make([]float32, n), keys: make([]uint64, n)}
+	var isolated []uint32
+	for v := range uint32(n) {
+		if undirectedDegree(adj, v) == 0 {
+			isolated = append(isolated, v)
+		} else {
+			b.inv = append(b.inv, v)
+		}
+		if v%(1<<16) == 0 {
+			pg.add(degreePages(adj))
+		}
+	}
+	split := len(b.inv)
+	b.inv = append(b.inv, isolated...)
+	isolated = nil
+	for range max(workers, 1) {
+		b.work = append(b.work, &bisectWorker{d1: make([]uint32, n), d2: make([]uint32, n), cacheLimit: cache})
+	}
+	level := []part{{0, split}}
+	for len(level) > 0 {
+		if err := b.level(level); err != nil {
+			return nil, nil, err
+		}
+		var next []part
+		for _, s := range level {
+			if s.hi-s.lo > bisectLeaf {
+				mid := s.lo + (s.hi-s.lo)/2
+				next = append(next, part{s.lo, mid}, part{mid, s.hi})
+			}
+		}
+		level = next
+	}
+	b.right, b.gain, b.keys, b.work = nil, nil, nil, nil
+	perm = make([]uint32, n)
+	for i, v := range b.inv {
+		perm[v] = uint32(i)
+	}
+	return perm, b.inv, nil
+}
+
+// part is a subproblem: the vertices inv[lo:hi].
+type part struct{ lo, hi int }
+
+// level splits each part of more than bisectLeaf vertices, the parts shared out over
+// the workers.
+func (b *bisector) level(parts []part) error {
+	var next atomic.Int64
+	errs := make([]error, len(b.work))
+	var wg sync.WaitGroup
+	for wi, w := range b.work[:min(len(b.work), len(parts))] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(parts) && errs[wi] == nil; i = int(next.Add(1) - 1) {
+				if s := parts[i]; s.hi-s.lo > bisectLeaf {
+					errs[wi] = b.split(s, w)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// split makes inv[s.lo:mid] and inv[mid:s.hi] the halves of the lowest cost found in
+// bisectRounds rounds of swaps, starting from the part's order.
+func (b *bisector) split(s part, w *bisectWorker) error {
+	docs := b.inv[s.lo:s.hi]
+	h := len(docs) / 2
+	for i, v := range docs {
+		b.right[v] = i >= h
+	}
+	w.vs = append(w.vs[:0], docs...)
+	slices.Sort(w.vs)
+	if err := w.load(b); err != nil {
+		return err
+	}
+	defer func() { w.cache, w.ends = w.cache[:0], w.ends[:0] }()
+	n1, n2 := b.lgOf(uint32(h)), b.lgOf(uint32(len(docs)-h))
+	for range bisectRounds {
+		if err := b.tally(n1, n2, w); err != nil {
+			return err
+		}
+		if err := b.gains(w); err != nil {
+			return err
+		}
+		if b.swap(s, h) == 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// lgOf is log2(x).
+func (b *bisector) lgOf(x uint32) float64 {
+	if int(x) < len(b.lg) {
+		return b.lg[x]
+	}
+	return math.Log2(float64(x))
+}
+
+// tally counts each list's neighbours among the subproblem's vertices in either half
+// (d1, d2 of the lists of their neighbours, all zero before), then replaces the counts
+// of each list with what moving one of its neighbours lowers its cost by, as float32
+// bits: d1 for a move from the first half to the second, d2 the other way. gains sets
+// them back to zero.
+func (b *bisector) tally(n1, n2 float64, w *bisectWorker) error {
+	w.touched = w.touched[:0]
+	err := w.each(b, func(v uint32, nbrs []uint32) {
+		d := w.d1
+		if b.right[v] {
+			d = w.d2
+		}
+		for _, q := range nbrs {
+			if w.d1[q]+w.d2[q] == 0 {
+				w.touched = append(w.touched, q)
+			}
+			d[q]++
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, q := range w.touched {
+		a, c := w.d1[q], w.d2[q]
+		base := b.cost(a, n1) + b.cost(c, n2)
+		var toRight, toLeft float64
+		if a > 0 {
+			toRight = base - b.cost(a-1, n1) - b.cost(c+1, n2)
+		}
+		if c > 0 {
+			toLeft = base - b.cost(a+1, n1) - b.cost(c-1, n2)
+		}
+		w.d1[q], w.d2[q] = math.Float32bits(float32(toRight)), math.Float32bits(float32(toLeft))
+	}
+	return nil
+}
+
+// gains sets the gain of moving each of the subproblem's vertices to the other half:
+// the sum over its neighbours' lists of what the move lowers their costs by (tally);
+// then the tallies go back to zero.
+func (b *bisector) gains(w *bisectWorker) error {
+	err := w.each(b, func(v uint32, nbrs []uint32) {
+		d := w.d1
+		if b.right[v] {
+			d = w.d2
+		}
+		var g float32
+		for _, q := range nbrs {
+			g += math.Float32frombits(d[q])
+		}
+		b.gain[v] = g
+	})
+	for _, q := range w.touched {
+		w.d1[q], w.d2[q] = 0, 0
+	}
+	return err
+}
+
+// cost is d*log2(n/(d+1)), lgN being log2(n).
+func (b *bisector) cost(d uint32, lgN float64) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(d) * (lgN - b.lgOf(d+1))
+}
+
+// swap sorts each half of s by descending gain (ties by position) and swaps the pairs
+// whose gains sum above zero; it returns how many pairs it swapped.
+func (b *bisector) swap(s part, h int) int {
+	mid := s.lo + h
+	left := b.sorted(s.lo, mid)
+	right := b.sorted(mid, s.hi)
+	swaps := 0
+	for k := 0; k < len(left) && k < len(right); k++ {
+		i, j := int(uint32(left[k])), int(uint32(right[k]))
+		if b.gain[b.inv[i]]+b.gain[b.inv[j]] <= 0 {
+			break
+		}
+		b.inv[i], b.inv[j] = b.inv[j], b.inv[i]
+		b.right[b.inv[i]], b.right[b.inv[j]] = false, true
+		swaps++
+	}
+	return swaps
+}
+
+// sorted returns the positions [lo, hi) of inv in keys[lo:hi], by descending gain, ties
+// by position: each key is the gain's order-preserving bits inverted, then the position.
+func (b *bisector) sorted(lo, hi int) []uint64 {
+	keys := b.keys[lo:hi]
+	for i := range keys {
+		p := lo + i
+		keys[i] = uint64(^orderedBits(b.gain[b.inv[p]]))<<32 | uint64(p)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// orderedBits maps a float32 to a uint32 of the same order.
+func orderedBits(f float32) uint32 {
+	u := math.Float32bits(f)
+	if u&(1<<31) != 0 {
+		return ^u
+	}
+	return u | 1<<31
+}
+
+// load decodes the lists of w.vs into w's cache when they fit its limit.
+func (w *bisectWorker) load(b *bisector) error {
+	w.cache, w.ends = w.cache[:0], w.ends[:0]
+	total := 16 * int64(len(w.vs))
+	for _, v := range w.vs {
+		total += 4 * int64(undirectedDegree(b.adj, v))
+		if total > w.cacheLimit {
+			return nil
+		}
+	}
+	// Allocated whole, once for the largest subproblem that fits: grown by append,
+	// the copies left behind took the resident set past the budget.
+	if entries := int(total/4) - 4*len(w.vs); cap(w.cache) < entries {
+		w.cache = make([]uint32, 0, entries)
+	}
+	if cap(w.ends) < len(w.vs) {
+		w.ends = make([]int, 0, len(w.vs))
+	}
+	w.last = unnumbered
+	for _, v := range w.vs {
+		nbrs, err := w.list(b, v)
+		if err != nil {
+			return err
+		}
+		w.cache = append(w.cache, nbrs...)
+		w.ends = append(w.ends, len(w.cache))
+	}
+	return nil
+}
+
+// each calls fn with each list of w.vs, in order, from the cache when it holds them.
+func (w *bisectWorker) each(b *bisector, fn func(v uint32, nbrs []uint32)) error {
+	if len(w.ends) == len(w.vs) && len(w.vs) > 0 {
+		start := 0
+		for i, v := range w.vs {
+			fn(v, w.cache[start:w.ends[i]])
+			start = w.ends[i]
+		}
+		return nil
+	}
+	w.last = unnumbered
+	for _, v := range w.vs {
+		nbrs, err := w.list(b, v)
+		if err != nil {
+			return err
+		}
+		fn(v, nbrs)
+	}
+	return nil
+}
+
+// bisectNear is how far (in vertices) a list read may lie from the one before it to
+// count as read in order: about as far as the kernel's fault-around maps (64 KiB of a
+// directory of a few bytes a vertex). Lists read farther apart count a pageBytes each.
+const bisectNear = 1 << 12
+
+// list is v's list in the undirected view, in w's buffers.
+func (w *bisectWorker) list(b *bisector, v uint32) ([]uint32, error) {
+	var err error
+	w.nbrs, err = b.adj.List(store.Out, v, unnumbered, w.nbrs)
+	if err == nil && b.directed {
+		w.in, err = b.adj.List(store.In, v, unnumbered, w.in)
+		w.nbrs = append(w.nbrs, w.in...)
+	}
+	read := listBytes * int64(len(w.nbrs))
+	if w.last == unnumbered || v-w.last > bisectNear {
+		read += pageBytes * int64(directions(b.adj))
+	}
+	w.last = v
+	b.pg.add(read)
+	return w.nbrs, err
+}

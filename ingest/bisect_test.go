@@ -1,0 +1,187 @@
+package ingest
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/store"
+)
+
+// checkBisectOrder checks that perm is a bijection with inverse inv and that the
+// vertices without neighbours come last, in ascending id.
+func checkBisectOrder(t *testing.T, nbrs [][]uint32, perm, inv []uint32) {
+	t.Helper()
+	n := len(nbrs)
+	if len(perm) != n || len(inv) != n {
+		t.Fatalf("%d and %d numbers for %d vertices", len(perm), len(inv), n)
+	}
+	for v, p := range perm {
+		if int(p) >= n || inv[p] != uint32(v) {
+			t.Fatalf("vertex %d: number %d, not a bijection with its inverse", v, p)
+		}
+	}
+	var isolated []uint32
+	for v, l := range nbrs {
+		if len(l) == 0 {
+			isolated = append(isolated, uint32(v))
+		}
+	}
+	if got := inv[n-len(isolated):]; !slices.Equal(got, isolated) {
+		t.Fatalf("last numbers go to %v, want the vertices without neighbours %v", got, isolated)
+	}
+}
+
+// TestBisectOrder: the bisection numbering of random, disconnected, directed and
+// degenerate graphs is a bijection with the isolated vertices last, the same whatever
+// the workers and whether the lists are cached.
+func TestBisectOrder(t *testing.T) {
+	rng, seed := seededRand(t, 71)
+	loops := []parse.Edge{{U: 0, V: 0}, {U: 3, V: 3}}
+	cases := []struct {
+		name  string
+		edges []parse.Edge
+		hdr   parse.Header
+		opt   Options
+	}{
+		{"empty", nil, parse.Header{}, Options{}},
+		{"one-vertex", nil, parse.Header{Vertices: 1}, Options{}},
+		{"isolated-only", nil, parse.Header{Vertices: 40}, Options{}},
+		{"one-edge", []parse.Edge{{U: 5, V: 2}}, parse.Header{Vertices: 9}, Options{}},
+		{"loops-only", loops, parse.Header{Vertices: 5}, Options{KeepSelfLoops: true}},
+		{"random", randomEdges(rng, 3000, 12000), parse.Header{Vertices: 3100}, Options{}},
+		{"random-directed", randomEdges(rng, 2000, 9000), parse.Header{}, Options{Directed: true}},
+		{"dense", randomEdges(rng, 60, 1500), parse.Header{}, Options{KeepSelfLoops: true}},
+		{"disconnected", append(randomEdges(rng, 500, 2000), shift(randomEdges(rng, 500, 2000), 700)...), parse.Header{}, Options{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			adj := store.NewCompressed(openBuilt(t, c.edges, c.opt, c.hdr))
+			nbrs := undirectedLists(t, adj)
+			var ref []uint32
+			for _, run := range []struct {
+				workers int
+				cache   int64
+			}{{1, 1 << 30}, {2, 0}, {3, 1 << 10}, {5, 1 << 30}} {
+				perm, inv, err := bisectOrder(adj, run.workers, run.cache, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkBisectOrder(t, nbrs, perm, inv)
+				if ref == nil {
+					ref = perm
+				} else if !slices.Equal(perm, ref) {
+					t.Fatalf("seed %d: %d workers, cache %d: another numbering", seed, run.workers, run.cache)
+				}
+			}
+		})
+	}
+}
+
+// shift adds d to every id of edges.
+func shift(edges []parse.Edge, d uint64) []parse.Edge {
+	for i := range edges {
+		edges[i].U += d
+		edges[i].V += d
+	}
+	return edges
+}
+
+// TestBisectSeparates: two dense communities whose file ids interleave (one even, one
+// odd) get a half of the numbers each, and their lists shrink to a fraction: what the
+// cost model is for.
+func TestBisectSeparates(t *testing.T) {
+	rng, seed := seededRand(t, 72)
+	const half = 64
+	var edges []parse.Edge
+	for k := range 2 {
+		for range 1200 {
+			u, v := 2*rng.Uint64N(half)+uint64(k), 2*rng.Uint64N(half)+uint64(k)
+			if u != v {
+				edges = append(edges, parse.Edge{U: u, V: v})
+			}
+		}
+	}
+	edges = append(edges, parse.Edge{U: 0, V: 1}) // one bridge
+	adj := store.NewCompressed(openBuilt(t, edges, Options{}, parse.Header{}))
+	perm, inv, err := bisectOrder(adj, 2, 1<<30, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBisectOrder(t, undirectedLists(t, adj), perm, inv)
+	for i, v := range inv {
+		if v%2 != inv[0]%2 && i < half || v%2 == inv[0]%2 && i >= half {
+			t.Fatalf("seed %d: number %d goes to vertex %d: the communities are not apart (%v)", seed, i, v, inv)
+		}
+	}
+	s, err := sampleLists(adj, math.MaxInt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, bi := s.bytes(nil), s.bytes(perm); bi*10 > in*9 {
+		t.Errorf("seed %d: lists of %d bytes in bisection order, %d in the file's", seed, bi, in)
+	}
+}
+
+// TestOrderBisectIngest: --order bisect stores the input's graph (through ids.bin),
+// counts as the file's order does, writes the same bytes whatever the workers and
+// budgets, and refuses a budget its arrays do not fit.
+func TestOrderBisectIngest(t *testing.T) {
+	rng, seed := seededRand(t, 73)
+	edges := randomEdges(rng, 5000, 20000)
+	edges = append(edges, randomEdges(rng, 300, 3000)...)
+	for _, base := range []Options{{}, {Directed: true}, {KeepSelfLoops: true, KeepDuplicates: true}, {Relabel: true, Directed: true}} {
+		var ref map[string][]byte
+		for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 2000, taskKeys: 900}, {Workers: 2, spillMem: -1, Mem: 48 << 20}} {
+			opt.Directed, opt.KeepSelfLoops, opt.KeepDuplicates, opt.Relabel = base.Directed, base.KeepSelfLoops, base.KeepDuplicates, base.Relabel
+			opt.Order, opt.Dest = store.OrderBisect, t.TempDir()+"/g.ooc"
+			rep, err := fromEdges(t, edges, opt, parse.Header{})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			var m *store.Manifest
+			if opt.Relabel {
+				m = sameAsInputOrder(t, edges, opt)
+			} else {
+				m = checkGraph(t, opt.Dest, reference(edges, opt), opt)
+			}
+			if m.VertexOrder != store.OrderBisect || m.Relabeled != opt.Relabel || m.InputEdges != uint64(len(edges)) {
+				t.Fatalf("seed %d: order %q, relabeled %v, %d input edges", seed, m.VertexOrder, m.Relabeled, m.InputEdges)
+			}
+			if rep.Manifest.Bytes != m.Bytes {
+				t.Errorf("report %d bytes, manifest %d", rep.Manifest.Bytes, m.Bytes)
+			}
+			files := shardFiles(t, opt.Dest)
+			if i == 0 {
+				ref = files
+				continue
+			}
+			for name, b := range ref {
+				if !slices.Equal(files[name], b) {
+					t.Fatalf("seed %d, %+v: %s differs from the first build", seed, base, name)
+				}
+			}
+		}
+	}
+}
+
+// TestBisectPlan: the workers shrink to fit the budget, none when one does not fit, and
+// the caches take at most what is left.
+func TestBisectPlan(t *testing.T) {
+	for _, c := range []struct {
+		n, mem  int64
+		workers int
+		want    int
+	}{
+		{1000, 1 << 30, 4, 4},
+		{1 << 20, bisectNeed(1<<20, 2), 8, 2},
+		{1 << 20, bisectNeed(1<<20, 1) - 1, 8, 0},
+		{0, 0, 2, 2},
+	} {
+		w, cache := bisectPlan(c.n, c.mem, c.workers)
+		if w != c.want || w > 0 && bisectNeed(c.n, w)+int64(w)*cache > c.mem {
+			t.Errorf("%d vertices in %d bytes, %d workers: %d workers with %d bytes of cache each, want %d workers within the budget", c.n, c.mem, c.workers, w, cache, c.want)
+		}
+	}
+}
