@@ -1,7 +1,8 @@
 // bfs.cu: direction-optimizing breadth-first search (Beamer, Asanović, Patterson, SC 2012)
-// over delta-varint shards. One launch handles one shard, so the lists a launch reads stay
-// within one shard's window (<= 512 MiB by default), the size below which random zero-copy
-// reads keep the link full (docs/design-link-policy.md).
+// over the compressed shards. A launch that reads pinned lists reads one window of them
+// (a bottom-up sweep one shard, a top-down expansion a range of shards whose pinned lists
+// fit <= 512 MiB), the size below which random zero-copy reads keep the link full
+// (docs/design-link-policy.md).
 //
 // State: parent and level per vertex; bitmaps visited, frontier (current level, bottom-up
 // only) and next; queues in/out with a counter. Every discovered vertex is emitted into
@@ -31,38 +32,112 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 
 #define HUGE_PARTS 32 // CTAs sharing one huge list
 
+// Top-down levels run in batches the host queues without waiting: each level's launches
+// read from the records of the level before whether they have work, so the host reads
+// the records once per batch instead of the counters once per level (a high-diameter
+// graph runs thousands of small levels). Record j of a batch, REC_WORDS 64-bit words
+// (bfs/state.go's rec* constants):
+#define REC_WORDS 8
+#define REC_COUNT 0    // u32 vertices emitted into the out queue, then u32 huge lists queued
+#define REC_DEGREES 1  // out-degree sum of the emitted vertices (the next level's scout)
+#define REC_EXAMINED 2 // out-degree sum of the level's input queue
+#define REC_LINK 3     // list bytes decoded from pinned shards
+#define REC_T0 4       // %globaltimer when the level's first launch began (also when it had no work)
+#define REC_LEFT 5     // edges left unchecked after the level (signed)
+#define REC_RAN 6      // 1 when the level ran
+#define SMALL_QUEUE 1024 // a queue this short is expanded by the first range launch alone
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+// outDegree is the out-degree of v (the directory is read, not the list).
+__device__ __forceinline__ uint32_t outDegree(const Shard *shards, int ns, uint32_t v) {
+	const Shard *s = findShard(shards, ns, v);
+	return shardDegree(s, v - s->lo);
+}
+
 // expandBlock is the body of every top-down expansion: it decodes block k of l, claims each
-// neighbour for l.v at level depth+1 and appends the won ones to out. It returns the list
-// bytes it decoded (the block's index word included), for the link traffic count.
-__device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint32_t *visited, uint32_t *parent,
-                                                uint32_t *level, uint32_t depth, uint32_t *out, uint32_t *outCount) {
+// neighbour for l.v at level depth+1, appends the won ones to out and adds their
+// out-degrees to *deg. It returns the list bytes it decoded (the block's index word
+// included), for the link traffic count.
+__device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, const Shard *shards, int ns, uint32_t *visited,
+                                                uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
+                                                uint32_t *outCount, unsigned long long *deg) {
 	BlockDecoder d;
 	d.init(l, k);
 	uint32_t w;
 	while (d.next(&w)) {
 		bool got = visit(visited, parent, level, w, l.v, depth);
+		if (got) *deg += outDegree(shards, ns, w);
 		warpAppend(out, outCount, got, w);
 	}
 	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
 
+// tdLevel reads whether level j of a batch runs, and its input queue length: level 0 from
+// the host's qn0, scout0 and left0 (the edges left unchecked), a later one from the record
+// of the level before. A level runs when its queue is not empty and GAPBS's rule keeps it
+// top-down: scout <= left / alpha (the host's rule, in the same integer arithmetic).
+__device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t j, uint32_t qn0,
+                                        unsigned long long scout0, unsigned long long left0, uint32_t alpha,
+                                        uint32_t *qn, long long *left) {
+	long long scout = (long long)scout0;
+	*qn = qn0;
+	*left = (long long)left0;
+	if (j > 0) {
+		const volatile unsigned long long *p = rec + (size_t)(j - 1) * REC_WORDS;
+		*qn = p[REC_RAN] ? (uint32_t)p[REC_COUNT] : 0;
+		scout = (long long)p[REC_DEGREES];
+		*left = (long long)p[REC_LEFT];
+	}
+	return *qn > 0 && !(scout > *left / (long long)alpha);
+}
 
-// td_expand expands the frontier (top-down). A thread decodes a list of one or two blocks
-// itself; longer lists are shared by the warp, one block per lane (the block index lets
-// each lane start its block directly: Merrill et al. 2012's warp-level gathering); lists
-// of more than hugeBlocks blocks are queued for td_huge (CTA-level gathering). Only
-// frontier vertices in [lo, hi) are expanded: with pinned adjacency the host runs one
-// launch per shard, so a large frontier's many short random reads stay inside one shard's
-// window (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address translation).
-// linkBytes receives the list bytes decoded from pinned shards.
-extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi,
-                                     const uint32_t *in, uint32_t qn,
-                                     uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                     uint32_t *huge, uint32_t *hugeCount, uint32_t hugeBlocks,
-                                     unsigned long long *examined, unsigned long long *linkBytes) {
+// td_expand expands level j's frontier (top-down) into out. A thread decodes a list of one
+// or two blocks itself; longer lists are shared by the warp, one block per lane (the block
+// index lets each lane start its block directly: Merrill et al. 2012's warp-level
+// gathering); lists of more than hugeBlocks blocks are queued for td_huge (CTA-level
+// gathering). Only frontier vertices in [lo, hi) are expanded: with pinned adjacency the
+// host launches it once per range of shards whose pinned lists fit one window, so a large
+// frontier's many short random reads stay inside it (docs/design-link-policy.md: beyond
+// ~512 MB such reads are bound by address translation); a queue of at most SMALL_QUEUE
+// vertices is expanded whole by the range launch marked first. The first launch also
+// writes the level's record fields that are not counters.
+extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
+                                     const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                     uint32_t depth, uint32_t *out, uint32_t *huge, uint32_t hugeBlocks,
+                                     unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
+                                     unsigned long long left0, uint32_t alpha) {
+	__shared__ uint32_t sQn;
+	__shared__ bool sGo;
+	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+	if (threadIdx.x == 0) {
+		uint32_t qn;
+		long long left;
+		sGo = tdLevel(rec, j, qn0, scout0, left0, alpha, &qn, &left);
+		sQn = qn;
+		if (first && blockIdx.x == 0) {
+			me[REC_T0] = globalTimer();
+			if (sGo) {
+				long long scout = j > 0 ? (long long)rec[(size_t)(j - 1) * REC_WORDS + REC_DEGREES] : (long long)scout0;
+				me[REC_LEFT] = (unsigned long long)(left - scout);
+				me[REC_RAN] = 1;
+			}
+		}
+	}
+	__syncthreads();
+	if (!sGo) return;
+	uint32_t qn = sQn;
+	if (qn <= SMALL_QUEUE) {
+		if (!first) return;
+		lo = 0, hi = 0xFFFFFFFFu;
+	}
+	uint32_t *outCount = (uint32_t *)(me + REC_COUNT), *hugeCount = outCount + 1;
 	uint32_t stride = gridDim.x * blockDim.x;
-	unsigned long long ex = 0, lb = 0;
+	unsigned long long ex = 0, lb = 0, deg = 0;
 	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
 		uint32_t t = base + threadIdx.x;
 		uint32_t u = t < qn ? in[t] : 0;
@@ -79,7 +154,7 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 			huge[atomicAdd(hugeCount, 1)] = u;
 		} else if (mine && l.nb <= 2) {
 			for (uint32_t k = 0; k < l.nb; k++) {
-				uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
+				uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
 				if (s->pinned) lb += b;
 			}
 		}
@@ -93,24 +168,27 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 			List cl;
 			cl.at(cs, cu);
 			for (uint32_t k = laneId(); k < cl.nb; k += 32) {
-				uint32_t b = expandBlock(cl, k, visited, parent, level, depth, out, outCount);
+				uint32_t b = expandBlock(cl, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
 				if (cs->pinned) lb += b;
 			}
 			__syncwarp();
 		}
 	}
-	addWarp(examined, ex);
-	addWarp(linkBytes, lb);
+	addWarp(me + REC_EXAMINED, ex);
+	addWarp(me + REC_LINK, lb);
+	addWarp(me + REC_DEGREES, deg);
 }
 
-// td_huge expands the huge lists: HUGE_PARTS CTAs share each list, a thread per block.
-// The count is read on the device, so the host need not wait between the two launches.
-extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *huge, const uint32_t *hugeCount,
-                                   uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                   uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                   unsigned long long *linkBytes) {
-	uint32_t items = *hugeCount * HUGE_PARTS;
-	unsigned long long lb = 0;
+// td_huge expands the huge lists td_expand queued for level j: HUGE_PARTS CTAs share each
+// list, a thread per block. The count is read on the device, so the host need not wait
+// between the two launches.
+extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *huge, uint32_t *visited,
+                                   uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
+                                   unsigned long long *rec, uint32_t j) {
+	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
+	uint32_t items = *(volatile uint32_t *)(outCount + 1) * HUGE_PARTS;
+	unsigned long long lb = 0, deg = 0;
 	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
 		uint32_t u = huge[t / HUGE_PARTS];
 		uint32_t part = t % HUGE_PARTS;
@@ -118,11 +196,18 @@ extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *
 		List l;
 		l.at(s, u);
 		for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += HUGE_PARTS * blockDim.x) {
-			uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
+			uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
 			if (s->pinned) lb += b;
 		}
 	}
-	addWarp(linkBytes, lb);
+	addWarp(me + REC_LINK, lb);
+	addWarp(me + REC_DEGREES, deg);
+}
+
+// td_mark writes the time a batch's launches ended into record j (the one after its last
+// level), so each level's time is the difference of two records' REC_T0.
+extern "C" __global__ void td_mark(unsigned long long *rec, uint32_t j) {
+	if (blockIdx.x == 0 && threadIdx.x == 0) rec[(size_t)j * REC_WORDS + REC_T0] = globalTimer();
 }
 
 // bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first
@@ -214,18 +299,4 @@ extern "C" __global__ void queue_bits(const uint32_t *q, uint32_t qn, uint32_t *
 		uint32_t v = q[t];
 		atomicOr(&bits[v >> 5], 1u << (v & 31));
 	}
-}
-
-// queue_degrees sums the degrees of the queued vertices (Beamer's m_f, the edges a top-down
-// step from this queue would check).
-extern "C" __global__ void queue_degrees(const Shard *shards, int ns, const uint32_t *q, uint32_t qn,
-                                         unsigned long long *sum) {
-	unsigned long long acc = 0;
-	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
-		uint32_t v = q[t];
-		const Shard *s = findShard(shards, ns, v);
-		acc += shardDegree(s, v - s->lo);
-	}
-	for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
-	if (laneId() == 0 && acc) atomicAdd(sum, acc);
 }

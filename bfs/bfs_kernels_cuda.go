@@ -12,13 +12,18 @@ func launchBfsInit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, parent cuda
 }
 
 // launchTdExpand launches td_expand (bfs/bfs.cu) on grid blocks of block threads.
-func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, in cuda.DevPtr, qn uint32, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, outCount cuda.DevPtr, huge cuda.DevPtr, hugeCount cuda.DevPtr, hugeBlocks uint32, examined cuda.DevPtr, linkBytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(in), uint64(qn), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(outCount), uint64(huge), uint64(hugeCount), uint64(hugeBlocks), uint64(examined), uint64(linkBytes))
+func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, first uint32, in cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, huge cuda.DevPtr, hugeBlocks uint32, rec cuda.DevPtr, j uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32) error {
+	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(first), uint64(in), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(huge), uint64(hugeBlocks), uint64(rec), uint64(j), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha))
 }
 
 // launchTdHuge launches td_huge (bfs/bfs.cu) on grid blocks of block threads.
-func launchTdHuge(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, huge cuda.DevPtr, hugeCount cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, outCount cuda.DevPtr, linkBytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "td_huge", grid, block, uint64(shards), uint64(ns), uint64(huge), uint64(hugeCount), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(outCount), uint64(linkBytes))
+func launchTdHuge(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, huge cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
+	return ctx.Launch(mod, "td_huge", grid, block, uint64(shards), uint64(ns), uint64(huge), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(rec), uint64(j))
+}
+
+// launchTdMark launches td_mark (bfs/bfs.cu) on grid blocks of block threads.
+func launchTdMark(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, rec cuda.DevPtr, j uint32) error {
+	return ctx.Launch(mod, "td_mark", grid, block, uint64(rec), uint64(j))
 }
 
 // launchBuSweep launches bu_sweep (bfs/bfs.cu) on grid blocks of block threads.
@@ -29,9 +34,4 @@ func launchBuSweep(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.D
 // launchQueueBits launches queue_bits (bfs/bfs.cu) on grid blocks of block threads.
 func launchQueueBits(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, q cuda.DevPtr, qn uint32, bits cuda.DevPtr) error {
 	return ctx.Launch(mod, "queue_bits", grid, block, uint64(q), uint64(qn), uint64(bits))
-}
-
-// launchQueueDegrees launches queue_degrees (bfs/bfs.cu) on grid blocks of block threads.
-func launchQueueDegrees(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, q cuda.DevPtr, qn uint32, sum cuda.DevPtr) error {
-	return ctx.Launch(mod, "queue_degrees", grid, block, uint64(shards), uint64(ns), uint64(q), uint64(qn), uint64(sum))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/store"
 )
 
 const block = 256
@@ -59,7 +60,6 @@ type bfsRun struct {
 	lastBytes []int64  // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
 	link      linkStat // of the level being run
 	choices   []string // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
-	linkTD    int64    // the cntLink word at the last counters()
 	buLevel   int      // bottom-up levels run so far in this search
 }
 
@@ -140,17 +140,17 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	return res, nil
 }
 
-func (r *bfsRun) counters() (out, huge uint32, degrees, checked uint64, err error) {
+// grid is the launch grid for work items (0: no launch).
+func (r *bfsRun) grid(work uint64) int { return r.dg.Grid(work, block) }
+
+// counters reads the bottom-up counters: vertices emitted and edges examined.
+func (r *bfsRun) counters() (out uint32, checked uint64, err error) {
 	var b [4]uint64
 	if err = r.c.DtoH(unsafe.Pointer(&b[0]), r.cnt, 32); err != nil {
 		return
 	}
-	r.linkTD = int64(b[3])
-	return uint32(b[0]), uint32(b[0] >> 32), b[1], b[2], nil
+	return uint32(b[0]), b[2], nil
 }
-
-// grid is the launch grid for work items (0: no launch).
-func (r *bfsRun) grid(work uint64) int { return r.dg.Grid(work, block) }
 
 func (r *bfsRun) run(src uint32, alpha, beta int) error {
 	c, st, n := r.c, r.st, r.dg.N
@@ -170,31 +170,28 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 	for _, s := range r.dg.Out {
 		edgesToCheck += int64(s.Edges)
 	}
-	scout, err := r.queueDegrees(1)
-	if err != nil {
-		return err
-	}
+	scout := int64(store.NewCompressed(r.dg.G).Degree(store.Out, src))
 	qn := uint64(1)
 	depth := uint32(0)
+	batch := firstBatch
 	for qn > 0 {
 		if scout > edgesToCheck/int64(alpha) {
 			if err := c.Memset32(r.front.Ptr(), 0, r.words); err != nil {
 				return err
 			}
-			if qn > 0 {
-				if err := launchQueueBits(c, r.g.mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
-					return err
-				}
+			if err := launchQueueBits(c, r.g.mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
+				return err
 			}
 			awake := qn
 			for {
 				old := awake
 				t := time.Now()
 				var examined uint64
+				var err error
 				if awake, examined, err = r.bottomUp(depth); err != nil {
 					return err
 				}
-				r.stat(depth, old, BottomUp, examined, t)
+				r.stat(depth, old, BottomUp, examined, time.Since(t).Seconds())
 				depth++
 				r.front, r.next = r.next, r.front
 				r.in, r.out = r.out, r.in
@@ -204,46 +201,25 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 			}
 			qn = awake // the bottom-up sweeps emitted the last level into the queue too
 			scout = 1
+			batch = firstBatch
 			continue
 		}
-		edgesToCheck -= scout
-		t := time.Now()
-		next, examined, err := r.topDown(qn, depth)
+		ran, err := r.topDownBatch(batch, &qn, &scout, &edgesToCheck, depth, alpha)
 		if err != nil {
 			return err
 		}
-		r.stat(depth, qn, TopDown, examined, t)
-		r.in, r.out = r.out, r.in
-		qn = next
-		if scout, err = r.queueDegrees(qn); err != nil {
-			return err
-		}
-		depth++
+		depth += uint32(ran)
+		batch = min(2*batch, maxBatch)
 	}
 	return nil
 }
 
-func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, t time.Time) {
+func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64, sec float64) {
 	r.levels = append(r.levels, LevelStat{Level: int(depth), Frontier: frontier, Direction: dir,
-		EdgesExamined: examined, Seconds: time.Since(t).Seconds(),
+		EdgesExamined: examined, Seconds: sec,
 		BytesCopied: r.link.copied, BytesZeroCopy: r.link.zero, Streamed: r.link.streamed})
 	r.choices = append(r.choices, string(r.link.choice))
 	r.link = linkStat{}
-}
-
-// queueDegrees sums the out-degrees of the qn vertices in the in queue.
-func (r *bfsRun) queueDegrees(qn uint64) (int64, error) {
-	if err := r.c.Memset32(r.cnt, 0, 8); err != nil {
-		return 0, err
-	}
-	if qn > 0 {
-		if err := launchQueueDegrees(r.c, r.g.mod, r.grid(qn), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), r.in.Ptr(), uint32(qn),
-			r.cnt+cntDegrees); err != nil {
-			return 0, err
-		}
-	}
-	_, _, deg, _, err := r.counters()
-	return int64(deg), err
 }
 
 // hugeBlocks is td_expand's threshold: lists of more blocks are expanded by CTAs. The
@@ -256,41 +232,96 @@ var hugeBlocks = func() uint32 {
 	return 8
 }()
 
-// topDown expands the in queue into the out queue: td_expand, then td_huge for the lists
-// it queued, then one read of the counters. It returns the out queue's length and the
-// edges examined (the in queue's degree sum).
-func (r *bfsRun) topDown(qn uint64, depth uint32) (uint64, uint64, error) {
-	c, st := r.c, r.st
-	if err := c.Memset32(r.cnt, 0, 8); err != nil {
-		return 0, 0, err
+// window is the most pinned adjacency one top-down launch reads: random zero-copy reads
+// spread wider are bound by address translation (docs/design-link-policy.md). Tests
+// shrink it to run a launch per shard.
+var window int64 = 512 << 20
+
+// tdRanges are the vertex ranges of td_expand's launches: one over all vertices when the
+// adjacency is resident, else runs of consecutive out shards whose pinned ADJ sections
+// together fit the window (a shard larger than it alone), in vertex order.
+func (r *bfsRun) tdRanges() [][2]uint32 {
+	if r.dg.Plan.Pinned == 0 {
+		return [][2]uint32{{0, r.dg.N}}
+	}
+	var out [][2]uint32
+	var bytes int64
+	for i, s := range r.dg.Out {
+		adj, pinned := r.dg.OutShard(i)
+		if !pinned {
+			adj = 0
+		}
+		if len(out) == 0 || bytes > 0 && bytes+adj > window {
+			out = append(out, [2]uint32{s.Lo, s.Lo})
+			bytes = 0
+		}
+		out[len(out)-1][1] = s.Lo + s.N
+		bytes += adj
+	}
+	return out
+}
+
+// topDownBatch queues up to batch top-down levels from the in queue of *qn vertices, whose
+// out-degrees sum to *scout, with *left edges unchecked, then reads their records once.
+// Each level runs on the device only if the one before it left a queue and GAPBS's rule
+// keeps it top-down (bfs.cu's tdLevel), so the levels that ran are those the host would
+// have run one by one. It records them, leaves the last one's output in the in queue,
+// updates *qn, *scout and *left, and returns how many ran (at least one: the caller
+// checked the rule for the first).
+func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth uint32, alpha int) (int, error) {
+	c, st, m := r.c, r.st, r.g.mod
+	recs := st.recs.Ptr()
+	if err := c.Memset32(recs, 0, int64(2*recWords*(batch+1))); err != nil {
+		return 0, err
 	}
 	table, ns := r.dg.OutTable.Ptr, int32(len(r.dg.Out))
-	// one launch when the adjacency is resident; one per shard (in vertex order) when
-	// some of it is pinned, so each launch reads within one shard's window
-	ranges := [][2]uint32{{0, r.dg.N}}
-	if r.dg.Plan.Pinned > 0 {
-		ranges = ranges[:0]
-		for _, s := range r.dg.Out {
-			ranges = append(ranges, [2]uint32{s.Lo, s.Lo + s.N})
+	ranges := r.tdRanges()
+	grid := r.dg.Grid(uint64(r.dg.N), block)
+	in, out := r.in, r.out
+	for j := range batch {
+		for k, rg := range ranges {
+			first := uint32(0)
+			if k == 0 {
+				first = 1
+			}
+			if err := launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
+				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.huge.Ptr(), hugeBlocks, recs, uint32(j),
+				uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
+				return 0, err
+			}
 		}
-	}
-	for _, rg := range ranges {
-		if qn == 0 {
-			break
+		if err := launchTdHuge(c, m, r.dg.Dev.SMs*8, block, table, ns, st.huge.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
+			st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
+			return 0, err
 		}
-		if err := launchTdExpand(c, r.g.mod, r.grid(qn), block, table, ns, rg[0], rg[1], r.in.Ptr(), uint32(qn),
-			st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(), r.cnt+cntOut,
-			st.huge.Ptr(), r.cnt+cntHuge, hugeBlocks, r.cnt+cntChecked, r.cnt+cntLink); err != nil {
-			return 0, 0, err
-		}
+		in, out = out, in
 	}
-	if err := launchTdHuge(c, r.g.mod, r.dg.Dev.SMs*8, block, table, ns, st.huge.Ptr(), r.cnt+cntHuge,
-		st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(), r.cnt+cntOut, r.cnt+cntLink); err != nil {
-		return 0, 0, err
+	if err := launchTdMark(c, m, 1, 1, recs, uint32(batch)); err != nil {
+		return 0, err
 	}
-	out, _, _, examined, err := r.counters()
-	r.link = linkStat{zero: r.linkTD}
-	return uint64(out), examined, err
+	rec := make([][recWords]uint64, batch+1)
+	if err := c.DtoH(unsafe.Pointer(&rec[0][0]), recs, int64(8*recWords*(batch+1))); err != nil {
+		return 0, err
+	}
+	ran := 0
+	for ran < batch && rec[ran][recRan] == 1 {
+		ran++
+	}
+	for j := range ran {
+		r.link = linkStat{zero: int64(rec[j][recLink])}
+		sec := float64(rec[j+1][recT0]-rec[j][recT0]) / 1e9
+		r.stat(depth+uint32(j), *qn, TopDown, rec[j][recExamined], sec)
+		*qn = uint64(uint32(rec[j][recCount]))
+		*scout = int64(rec[j][recDegrees])
+		*left = int64(rec[j][recLeft])
+	}
+	if ran%2 == 1 {
+		r.in, r.out = r.out, r.in
+	}
+	if ran == 0 {
+		return 0, fmt.Errorf("bfs: a top-down batch at level %d ran no level", depth)
+	}
+	return ran, nil
 }
 
 // bottomUp sweeps the unvisited vertices shard by shard over the in-lists.
@@ -339,7 +370,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 			r.link.choice = append(r.link.choice, 'r')
 		}
 	}
-	out, _, _, checked, err := r.counters()
+	out, checked, err := r.counters()
 	if err != nil {
 		return 0, 0, err
 	}

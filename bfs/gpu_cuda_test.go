@@ -59,3 +59,57 @@ func TestGPUMatchesCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUBatches runs searches whose top-down phases outlast several batches (a path of
+// 700 levels), start from a list td_huge expands (a hub of 2,000 neighbours, whose level
+// sends the search bottom-up) and read pinned shards in launches of one shard each (the
+// window shrunk) or of all together. The levels must equal the CPU's, and so must each
+// level's direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is
+// the GPU's.
+func TestGPUBatches(t *testing.T) {
+	const hub, path = 2000, 700
+	var edges []testgraph.Edge
+	for i := uint32(1); i <= hub; i++ {
+		edges = append(edges, testgraph.Edge{U: 0, V: i})
+	}
+	for i := uint32(hub); i < hub+path; i++ {
+		edges = append(edges, testgraph.Edge{U: i, V: i + 1})
+	}
+	g := testgraph.Build(t, hub+path+1, edges, false, 512)
+	defer func(w int64) { window = w }(window)
+	for _, w := range []int64{1, window} {
+		window = w
+		for _, pinned := range []bool{false, true} {
+			b, done := onDevice(t, g, pinned)
+			for _, src := range []uint32{0, 5, hub + path} {
+				name := fmt.Sprintf("window=%d/pinned=%v/src=%d", w, pinned, src)
+				want, err := Run(store.NewCompressed(g), src, Options{StrictSwitch: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := b.Run(src, Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.Equal(got.Level, want.Level) {
+					t.Errorf("%s: levels differ from the CPU's", name)
+				}
+				if len(got.Levels) != len(want.Levels) {
+					t.Errorf("%s: %d levels, CPU %d", name, len(got.Levels), len(want.Levels))
+					continue
+				}
+				for i, l := range got.Levels {
+					if c := want.Levels[i]; l.Direction != c.Direction || l.Frontier != c.Frontier || l.Level != c.Level {
+						t.Errorf("%s: level %d %s frontier %d, CPU level %d %s frontier %d", name, l.Level, l.Direction,
+							l.Frontier, c.Level, c.Direction, c.Frontier)
+						break
+					}
+				}
+				if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+			done()
+		}
+	}
+}

@@ -9,13 +9,30 @@ import (
 // expanded by whole thread blocks; the huge list holds at most one entry per such list.
 const HugeBlocks = 8
 
-// The words of a search's counters buffer (kernels read and write them).
+// The words of a search's counters buffer, which bottom-up sweeps write.
 const (
 	cntOut     = 0  // u32: vertices emitted into the out queue
-	cntHuge    = 4  // u32: huge lists queued by td_expand
-	cntDegrees = 8  // u64: degree sum of a queue
 	cntChecked = 16 // u64: edges examined bottom-up
-	cntLink    = 24 // u64: list bytes top-down decoded from pinned shards
+)
+
+// A batch of top-down levels writes a record of recWords 64-bit words per level (bfs.cu's
+// REC_* words), and the batch's end time into the record after its last level.
+const (
+	recWords    = 8
+	recCount    = 0 // u32 vertices emitted, then u32 huge lists queued
+	recDegrees  = 1 // out-degree sum of the emitted vertices
+	recExamined = 2 // out-degree sum of the level's input queue
+	recLink     = 3 // list bytes decoded from pinned shards
+	recT0       = 4 // %globaltimer (ns) when the level's first launch began
+	recLeft     = 5 // edges left unchecked after the level (int64)
+	recRan      = 6 // 1 when the level ran
+)
+
+// Top-down levels queued between two reads of the records: the first batch of a top-down
+// phase, and the most (the batch doubles while the phase lasts).
+const (
+	firstBatch = 4
+	maxBatch   = 256
 )
 
 // devState is the device memory of one search on the GPU, carved from the runtime's
@@ -27,6 +44,7 @@ type devState struct {
 	frontier, next gpu.Buf[uint32]
 	huge           gpu.Buf[uint32] // lists td_expand leaves to td_huge
 	counters       gpu.Buf[uint64] // the cnt* words
+	recs           gpu.Buf[uint64] // a batch's level records (rec* words)
 	shardBytes     gpu.Buf[uint64] // per in shard: list bytes decoded from pinned, from device memory
 }
 
@@ -46,6 +64,7 @@ func takeState(w *gpu.Workspace, n uint32, maxEdges uint64, shards int) devState
 		next:       gpu.Take[uint32](w, "next", words),
 		huge:       gpu.Take[uint32](w, "huge", huge),
 		counters:   gpu.Take[uint64](w, "counters", 8),
+		recs:       gpu.Take[uint64](w, "level-records", (maxBatch+1)*recWords),
 		shardBytes: gpu.Take[uint64](w, "shard-bytes", 2*int64(max(shards, 1))),
 	}
 }

@@ -197,6 +197,13 @@ func (dg *Graph) InShard(i int) (adj int64, pinned, streamable bool) {
 	return int64(len(h.adj)), h.pinned, h.chunks != nil
 }
 
+// OutShard says how out shard i lies for a top-down expansion: its ADJ bytes and whether
+// they are pinned host memory.
+func (dg *Graph) OutShard(i int) (adj int64, pinned bool) {
+	h := dg.outHost[i]
+	return int64(len(h.adj)), h.pinned
+}
+
 // SweepIn runs a sweep over in shard i as launch calls for vertex ranges [i0, i1) of the
 // shard, each reading the shard's ADJ at adj. When stream is set and the shard has chunks,
 // its pinned chunks are copied through the staging ring on the copy stream, up to one
