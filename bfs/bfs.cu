@@ -30,21 +30,20 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 	return true;
 }
 
-#define HUGE_PARTS 32 // CTAs sharing one huge list
-
 // Top-down levels run in batches the host queues without waiting: each level's launches
 // read from the records of the level before whether they have work, so the host reads
 // the records once per batch instead of the counters once per level (a high-diameter
 // graph runs thousands of small levels). Record j of a batch, REC_WORDS 64-bit words
 // (bfs/state.go's rec* constants):
 #define REC_WORDS 8
-#define REC_COUNT 0    // u32 vertices emitted into the out queue, then u32 huge lists queued
+#define REC_COUNT 0    // u32 vertices emitted into the out queue
 #define REC_DEGREES 1  // out-degree sum of the emitted vertices (the next level's scout)
 #define REC_EXAMINED 2 // out-degree sum of the level's input queue
 #define REC_LINK 3     // list bytes decoded from pinned shards
 #define REC_T0 4       // %globaltimer when the level's first launch began (also when it had no work)
 #define REC_LEFT 5     // edges left unchecked after the level (signed)
 #define REC_RAN 6      // 1 when the level ran
+#define REC_LONG 7     // blocks of the long lists queued (low 32 bits), long lists queued (high 32 bits)
 #define SMALL_QUEUE 1024 // a queue this short is expanded by the first range launch alone
 
 __device__ __forceinline__ unsigned long long globalTimer() {
@@ -97,18 +96,21 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 }
 
 // td_expand expands level j's frontier (top-down) into out. A thread decodes a list of one
-// or two blocks itself; longer lists are shared by the warp, one block per lane (the block
-// index lets each lane start its block directly: Merrill et al. 2012's warp-level
-// gathering); lists of more than hugeBlocks blocks are queued for td_huge (CTA-level
-// gathering). Only frontier vertices in [lo, hi) are expanded: with pinned adjacency the
-// host launches it once per range of shards whose pinned lists fit one window, so a large
-// frontier's many short random reads stay inside it (docs/design-link-policy.md: beyond
-// ~512 MB such reads are bound by address translation); a queue of at most SMALL_QUEUE
-// vertices is expanded whole by the range launch marked first. The first launch also
-// writes the level's record fields that are not counters.
+// or two blocks itself; a longer list is queued for td_long, which spreads the blocks of all
+// of them over the whole grid, a block a thread (Merrill et al. 2012 gather the lists of a
+// frontier cooperatively for the same reason: a few long lists must not leave most threads
+// idle). Each long list takes its entry and the index of its first block among the
+// level's long-list blocks from one 64-bit atomic (count high, blocks low), so the indexes
+// rise with the entries. Only frontier vertices in [lo, hi) are expanded: with pinned
+// adjacency the host launches it once per range of shards whose pinned lists fit one
+// window, so a large frontier's many short random reads stay inside it
+// (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address
+// translation); a queue of at most SMALL_QUEUE vertices is expanded whole by the range
+// launch marked first. The first launch also writes the level's record fields that are
+// not counters.
 extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
                                      const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                     uint32_t depth, uint32_t *out, uint32_t *huge, uint32_t hugeBlocks,
+                                     uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt,
                                      unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
                                      unsigned long long left0, uint32_t alpha) {
 	__shared__ uint32_t sQn;
@@ -135,43 +137,25 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 		if (!first) return;
 		lo = 0, hi = 0xFFFFFFFFu;
 	}
-	uint32_t *outCount = (uint32_t *)(me + REC_COUNT), *hugeCount = outCount + 1;
-	uint32_t stride = gridDim.x * blockDim.x;
+	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long ex = 0, lb = 0, deg = 0;
-	for (uint32_t base = blockIdx.x * blockDim.x; base < qn; base += stride) {
-		uint32_t t = base + threadIdx.x;
-		uint32_t u = t < qn ? in[t] : 0;
-		bool mine = t < qn && u >= lo && u < hi;
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
+		uint32_t u = in[t];
+		if (u < lo || u >= hi) continue;
+		const Shard *s = findShard(shards, ns, u);
 		List l;
-		l.nb = 0;
-		const Shard *s = NULL;
-		if (mine) {
-			s = findShard(shards, ns, u);
-			l.at(s, u);
-			ex += l.deg;
+		l.at(s, u);
+		ex += l.deg;
+		if (l.nb > 2) {
+			unsigned long long old = atomicAdd(me + REC_LONG, (1ull << 32) | l.nb);
+			uint32_t i = (uint32_t)(old >> 32);
+			longList[i] = u;
+			longAt[i] = (uint32_t)old;
+			continue;
 		}
-		if (mine && l.nb > hugeBlocks) {
-			huge[atomicAdd(hugeCount, 1)] = u;
-		} else if (mine && l.nb <= 2) {
-			for (uint32_t k = 0; k < l.nb; k++) {
-				uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
-				if (s->pinned) lb += b;
-			}
-		}
-		__syncwarp();
-		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > 2 && l.nb <= hugeBlocks);
-		while (coop) {
-			int src = __ffs(coop) - 1;
-			coop &= coop - 1;
-			uint32_t cu = __shfl_sync(0xffffffffu, u, src);
-			const Shard *cs = findShard(shards, ns, cu);
-			List cl;
-			cl.at(cs, cu);
-			for (uint32_t k = laneId(); k < cl.nb; k += 32) {
-				uint32_t b = expandBlock(cl, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
-				if (cs->pinned) lb += b;
-			}
-			__syncwarp();
+		for (uint32_t k = 0; k < l.nb; k++) {
+			uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
+			if (s->pinned) lb += b;
 		}
 	}
 	addWarp(me + REC_EXAMINED, ex);
@@ -179,26 +163,30 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 	addWarp(me + REC_DEGREES, deg);
 }
 
-// td_huge expands the huge lists td_expand queued for level j: HUGE_PARTS CTAs share each
-// list, a thread per block. The count is read on the device, so the host need not wait
-// between the two launches.
-extern "C" __global__ void td_huge(const Shard *shards, int ns, const uint32_t *huge, uint32_t *visited,
-                                   uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
+// td_long expands the long lists td_expand queued for level j, a block a thread: block b of
+// them is block b - longAt[i] of the list longList[i] with the last longAt[i] <= b, so
+// neighbouring threads decode neighbouring blocks of one list. The counts are read on the
+// device, so the host need not wait between the two launches.
+extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
+                                   uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
                                    unsigned long long *rec, uint32_t j) {
 	unsigned long long *me = rec + (size_t)j * REC_WORDS;
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
-	uint32_t items = *(volatile uint32_t *)(outCount + 1) * HUGE_PARTS;
+	unsigned long long w = *(volatile unsigned long long *)(me + REC_LONG);
+	uint32_t count = (uint32_t)(w >> 32), total = (uint32_t)w;
 	unsigned long long lb = 0, deg = 0;
-	for (uint32_t t = blockIdx.x; t < items; t += gridDim.x) {
-		uint32_t u = huge[t / HUGE_PARTS];
-		uint32_t part = t % HUGE_PARTS;
+	for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < total; b += gridDim.x * blockDim.x) {
+		uint32_t a = 0, z = count - 1;
+		while (a < z) {
+			uint32_t m = (a + z + 1) >> 1;
+			if (longAt[m] <= b) a = m; else z = m - 1;
+		}
+		uint32_t u = longList[a];
 		const Shard *s = findShard(shards, ns, u);
 		List l;
 		l.at(s, u);
-		for (uint32_t k = part * blockDim.x + threadIdx.x; k < l.nb; k += HUGE_PARTS * blockDim.x) {
-			uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
-			if (s->pinned) lb += b;
-		}
+		uint32_t x = expandBlock(l, b - longAt[a], shards, ns, visited, parent, level, depth, out, outCount, &deg);
+		if (s->pinned) lb += x;
 	}
 	addWarp(me + REC_LINK, lb);
 	addWarp(me + REC_DEGREES, deg);

@@ -4,8 +4,6 @@ package bfs
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -22,14 +20,22 @@ const block = 256
 // driven level by level with the CPU's switching rule. It keeps, from one search to the
 // next, what each bottom-up level decoded per shard (the streaming choice's estimate).
 type GPU struct {
-	dg   *gpu.Graph
-	mod  *cuda.Module
-	hist map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
+	dg    *gpu.Graph
+	mod   *cuda.Module
+	hist  map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
+	sizes []gpu.ShardSize // dg's shards
 }
+
+// maxBlocks bounds the out-list blocks of a graph on the GPU: td_expand counts a level's
+// long-list blocks in 32 bits.
+const maxBlocks = 1<<32 - 1
 
 // NewGPU loads bfs.cu's kernels for searches on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg, hist: map[int][]int64{}}
+	g := &GPU{dg: dg, hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G)}
+	if e := gpu.MaxDirEdges(g.sizes); e/store.BlockSize >= maxBlocks {
+		return nil, fmt.Errorf("bfs: %d edges in one direction: the GPU search takes fewer than %d", e, uint64(maxBlocks)*store.BlockSize)
+	}
 	var err error
 	if g.mod, err = dg.LoadModule("bfs", Fatbin); err != nil {
 		return nil, err
@@ -82,7 +88,7 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		dg.Work.Reset()
-		st := takeState(dg.Work, n, gpu.MaxDirEdges(gpu.Sizes(dg.G)), len(dg.Plan.Shards))
+		st := takeState(dg.Work, n, longLists(g.sizes), len(dg.Plan.Shards))
 		if err := dg.Work.Err(); err != nil {
 			return err
 		}
@@ -222,16 +228,6 @@ func (r *bfsRun) stat(depth uint32, frontier uint64, dir string, examined uint64
 	r.link = linkStat{}
 }
 
-// hugeBlocks is td_expand's threshold: lists of more blocks are expanded by CTAs. The
-// huge list is sized for HugeBlocks, the smallest allowed; OOC_GPU_HUGE_BLOCKS overrides
-// it for experiments.
-var hugeBlocks = func() uint32 {
-	if v, err := strconv.Atoi(os.Getenv("OOC_GPU_HUGE_BLOCKS")); err == nil && v >= HugeBlocks {
-		return uint32(v)
-	}
-	return 8
-}()
-
 // window is the most pinned adjacency one top-down launch reads: random zero-copy reads
 // spread wider are bound by address translation (docs/design-link-policy.md). Tests
 // shrink it to run a launch per shard.
@@ -285,12 +281,12 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 				first = 1
 			}
 			if err := launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
-				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.huge.Ptr(), hugeBlocks, recs, uint32(j),
+				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), recs, uint32(j),
 				uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
 				return 0, err
 			}
 		}
-		if err := launchTdHuge(c, m, r.dg.Dev.SMs*8, block, table, ns, st.huge.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
+		if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
 			st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
 			return 0, err
 		}

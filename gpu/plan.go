@@ -47,7 +47,13 @@ type ShardSize struct {
 	Lo, N          uint32
 	Edges          uint64
 	Directory, Adj int64 // section lengths in bytes
+	// Long bounds the vertices whose degree may exceed LongDegree (from the directory's
+	// group headers): the lists kernels spread over many threads, a block each.
+	Long uint64
 }
+
+// LongDegree is the degree above which a list is long: more than two compressed blocks.
+const LongDegree = 2 * store.BlockSize
 
 // Item is one planned device allocation.
 type Item struct {
@@ -274,7 +280,7 @@ func Sizes(g *store.Graph) []ShardSize {
 		}
 		for i, s := range c.Shards {
 			out = append(out, ShardSize{Dir: s.Dir, Index: i, Lo: s.Lo, N: s.N, Edges: s.Edges,
-				Directory: int64(len(s.DirectoryBytes())), Adj: int64(len(s.Adj))})
+				Directory: int64(len(s.DirectoryBytes())), Adj: int64(len(s.Adj)), Long: s.DegreeAboveBound(LongDegree)})
 		}
 	}
 	return out

@@ -17,3 +17,18 @@ func (s *Shard) MaxDegreeBound() uint64 {
 	}
 	return m
 }
+
+// DegreeAboveBound is an upper bound on how many of the shard's vertices have a degree
+// above d, read from its directory's group headers alone as MaxDegreeBound: every vertex
+// of a group whose degrees may exceed d counts.
+func (s *Shard) DegreeAboveBound(d uint64) uint64 {
+	var c uint64
+	for g := range dirGroups(s.N) {
+		w := s.dirH[4*g+3]
+		wd := uint64(w >> 24)
+		if wd > maxDirWidth || uint64(w>>8&0xff)+1<<wd-1 > d {
+			c += min(DirGroup, uint64(s.N)-g*DirGroup)
+		}
+	}
+	return c
+}

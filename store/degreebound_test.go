@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestMaxDegreeBound checks the bound against every vertex's degree on random graphs cut
-// into shards of several sizes.
+// TestMaxDegreeBound checks the bound, and DegreeAboveBound's, against every vertex's
+// degree on random graphs cut into shards of several sizes.
 func TestMaxDegreeBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 11))
 	for _, opt := range []CreateOptions{{}, {ShardBytes: 500}, {ShardBytes: 1 << 12, ShardVertices: 7}} {
@@ -25,6 +25,18 @@ func TestMaxDegreeBound(t *testing.T) {
 			}
 			if b < top || b > 2*top+255 {
 				t.Fatalf("nv=%d shard at %d: bound %d, largest degree %d", nv, s.Lo, b, top)
+			}
+			for _, d := range []uint64{0, 1, 5, 64, 128, top, b} {
+				var above uint64
+				for i := range s.N {
+					if uint64(s.DegreeAt(i)) > d {
+						above++
+					}
+				}
+				c := s.DegreeAboveBound(d)
+				if c < above || c > uint64(s.N) || d >= b && c != 0 {
+					t.Fatalf("nv=%d shard at %d: %d vertices of degree above %d, bound %d of %d", nv, s.Lo, above, d, c, s.N)
+				}
 			}
 		}
 		g.Close()
