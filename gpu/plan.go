@@ -133,9 +133,30 @@ func Sum(items []Item) int64 {
 	return t
 }
 
-// FirstK is how many first neighbours per vertex the plan keeps on the device when the
-// adjacency does not fit.
-const FirstK = 2
+// FirstK and FirstKMax bound how many first neighbours per vertex the plan keeps on the
+// device when the adjacency does not fit (firstK says how many).
+const (
+	FirstK    = 2
+	FirstKMax = 4
+)
+
+// firstK is how many first neighbours per vertex to keep, given the bytes left after the
+// state, the indexes' bytes and the whole graph's: FirstKMax while that array takes at most
+// half the graph's bytes (on graphs of short lists the lists are the better use of device
+// memory: they answer every check), else FirstK; the most of these that fits beside the
+// indexes, or 0. A neighbour position past the first two ends most bottom-up checks on
+// graphs without hubs first: at a level whose frontier holds a share p of the vertices, the
+// first neighbour in it is at position j with probability p(1-p)^j (urand26's largest
+// bottom-up level: p = 0.42, positions 2-3 answer 22% of its vertices, 3x fewer lists read).
+func firstK(n uint32, left, index, all int64) (int, int64) {
+	for _, k := range []int{FirstKMax, FirstK} {
+		b := align(4 * int64(k) * (int64(n) + 1))
+		if (k == FirstK || 2*b <= all) && index+b <= left {
+			return k, b
+		}
+	}
+	return 0, 0
+}
 
 // ceilMiB is n bytes in MiB, rounded up.
 func ceilMiB(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
@@ -147,6 +168,12 @@ var ErrStateTooBig = fmt.Errorf("device budget too small for the per-vertex stat
 // bytes of device memory. work is the algorithms' workspace (see Workspace and Largest);
 // the plan places it, and the shard table, before any graph section.
 func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error) {
+	return MakeFor(n, shards, budget, work, true)
+}
+
+// MakeFor is Make for algorithms that read first neighbours (bottom-up BFS, Afforest's
+// sampling) when first is set, or none.
+func MakeFor(n uint32, shards []ShardSize, budget int64, work []Item, first bool) (*Plan, error) {
 	p := &Plan{Budget: budget, Vertices: n, Work: Sum(work), State: append(slices.Clip(work), TableItem(len(shards)))}
 	need := Sum(p.State)
 	if need > budget {
@@ -157,18 +184,18 @@ func Make(n uint32, shards []ShardSize, budget int64, work []Item) (*Plan, error
 	}
 	left := budget - need
 	p.DeviceUse = need
-	// When the adjacency will not all fit, keep every vertex's first FirstK neighbours
-	// (in the direction bottom-up reads) on the device, before any adjacency: they answer
-	// most bottom-up checks and all of Afforest's sampling (docs/design-link-policy.md: ~81% of
-	// bottom-up parents at positions 0-1 on kron).
+	// When the adjacency will not all fit, keep every vertex's first neighbours (in the
+	// direction bottom-up reads; firstK says how many) on the device, before any adjacency:
+	// they answer most bottom-up checks and all of Afforest's sampling
+	// (docs/design-link-policy.md: ~81% of bottom-up parents at positions 0-1 on kron).
 	var all, index int64
 	for _, s := range shards {
 		index += alignSection(s.Directory)
 		all += alignSection(s.Directory) + alignSection(s.Adj)
 	}
-	if first := align(4 * int64(FirstK) * (int64(n) + 1)); all > left && index+first <= left {
-		p.FirstK, p.First = FirstK, first
-		left -= first
+	if first && all > left {
+		p.FirstK, p.First = firstK(n, left, index, all)
+		left -= p.First
 	}
 	p.Shards = make([]Placement, len(shards))
 	for i, s := range shards {

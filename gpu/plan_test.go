@@ -150,3 +150,42 @@ func TestSizesCountDirectory(t *testing.T) {
 		t.Fatalf("plan: %d bytes resident, %d pinned; the sections hold %d", p.Resident, p.Pinned, want)
 	}
 }
+
+// TestPlanFirstK checks how many first neighbours the plan keeps: FirstKMax when they fit
+// beside the indexes and take at most half the graph, FirstK when only that fits or the
+// lists are short, none when the graph fits or the algorithms read none.
+func TestPlanFirstK(t *testing.T) {
+	const n = 100000
+	long, short := shards(4, n/4, 8<<20), shards(4, n/4, 300<<10) // 4 x 8 MiB, or 4 x 300 KiB of lists
+	state := Sum(append(work(n, long), TableItem(4)))
+	var index int64
+	for _, s := range long {
+		index += align(s.Directory)
+	}
+	first := func(k int) int64 { return align(4 * int64(k) * (n + 1)) }
+	for _, c := range []struct {
+		name   string
+		s      []ShardSize
+		budget int64
+		first  bool
+		k      int
+	}{
+		{"room for four", long, state + index + first(FirstKMax) + 1<<20, true, FirstKMax},
+		{"room for two", long, state + index + first(FirstK) + 1<<10, true, FirstK},
+		{"room for none", long, state + index + first(FirstK) - 1<<10, true, 0},
+		{"short lists", short, state + index + first(FirstK) + 1<<10, true, FirstK},
+		{"not read", long, state + index + first(FirstKMax) + 1<<20, false, 0},
+		{"all fits", short, 1 << 40, true, 0},
+	} {
+		p, err := MakeFor(n, c.s, c.budget, work(n, c.s), c.first)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if p.FirstK != c.k || p.First != first(c.k)*int64(min(c.k, 1)) {
+			t.Errorf("%s: first %d neighbours (%d bytes), want %d:\n%s", c.name, p.FirstK, p.First, c.k, p)
+		}
+		if p.DeviceUse > c.budget {
+			t.Errorf("%s: plan uses %d of %d", c.name, p.DeviceUse, c.budget)
+		}
+	}
+}
