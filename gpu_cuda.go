@@ -37,12 +37,34 @@ type gpuEngine struct {
 	opt Options
 }
 
-// gpuWork is the workspace the plan reserves: the state of the larger of the algorithms.
-func gpuWork(g *store.Graph, opt Options) []gpu.Item {
-	shards := gpu.Sizes(g)
+// gpuWork is the workspace the plan reserves: the largest state of the algorithms opt
+// runs.
+func gpuWork(g *store.Graph, shards []gpu.ShardSize, opt Options) []gpu.Item {
 	n := g.NumVertices()
-	return gpu.Largest(bfs.DeviceState(n, shards), afforest.DeviceState(n, opt.ccOptions()),
-		pagerank.DeviceState(n, shards), kcore.DeviceState(n), sssp.DeviceState(n, shards))
+	var sets [][]gpu.Item
+	for _, a := range []struct {
+		algo  Algo
+		state func() []gpu.Item
+	}{
+		{AlgoBFS, func() []gpu.Item { return bfs.DeviceState(n, shards) }},
+		{AlgoCC, func() []gpu.Item { return afforest.DeviceState(n, opt.ccOptions()) }},
+		{AlgoPageRank, func() []gpu.Item { return pagerank.DeviceState(n, shards) }},
+		{AlgoKCore, func() []gpu.Item { return kcore.DeviceState(n) }},
+		{AlgoSSSP, func() []gpu.Item { return sssp.DeviceState(n, shards) }},
+	} {
+		if opt.runs(a.algo) {
+			sets = append(sets, a.state())
+		}
+	}
+	return gpu.Largest(sets...)
+}
+
+// notOpened is the error of an algorithm opt leaves out.
+func (e *gpuEngine) notOpened(a Algo, name string) error {
+	if e.opt.runs(a) {
+		return nil
+	}
+	return fmt.Errorf("gpu: %s: %w", name, ErrNotOpened)
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
@@ -56,7 +78,8 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), dev.Budget(), gpuWork(g, opt))
+	shards := gpu.Sizes(g)
+	p, err := gpu.MakeFor(g.NumVertices(), shards, dev.Budget(), gpuWork(g, shards, opt), opt.runs(AlgoBFS|AlgoCC))
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -93,6 +116,9 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 func (e *gpuEngine) Name() string { return "gpu" }
 
 func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
+	if err := e.notOpened(AlgoBFS, "bfs"); err != nil {
+		return nil, err
+	}
 	r, err := e.bfs.Run(src, e.opt.bfsOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
@@ -101,6 +127,9 @@ func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
 }
 
 func (e *gpuEngine) CC() (*CCResult, error) {
+	if err := e.notOpened(AlgoCC, "cc"); err != nil {
+		return nil, err
+	}
 	r, err := e.cc.Run(e.opt.ccOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: cc: %w", err)
@@ -110,6 +139,9 @@ func (e *gpuEngine) CC() (*CCResult, error) {
 
 // PageRank runs on the device; opt.Workers means nothing there.
 func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
+	if err := e.notOpened(AlgoPageRank, "pagerank"); err != nil {
+		return nil, err
+	}
 	r, err := e.pr.Run(opt)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: pagerank: %w", err)
@@ -118,6 +150,9 @@ func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 }
 
 func (e *gpuEngine) KCore() (*KCoreResult, error) {
+	if err := e.notOpened(AlgoKCore, "kcore"); err != nil {
+		return nil, err
+	}
 	r, err := e.kc.Run()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: kcore: %w", err)
@@ -128,6 +163,9 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 // SSSP runs delta-stepping on the device (sssp.GPU), with opt.Delta or the CPU engine's
 // default bin width. The weights are checked as the CPU engine checks them (EdgeWeights).
 func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
+	if err := e.notOpened(AlgoSSSP, "sssp"); err != nil {
+		return nil, err
+	}
 	w, err := EdgeWeights(e.dg.G, opt)
 	if err != nil {
 		return nil, err
@@ -152,6 +190,9 @@ func (e *gpuEngine) Plan() string {
 		e.dg.LoadTime, bytesize.Format(e.dg.Copied))
 	return b.String()
 }
+
+// GPUPlan is the memory plan the engine placed the graph by (tests read it).
+func (e *gpuEngine) GPUPlan() *gpu.Plan { return e.dg.Plan }
 
 // Memory reports the allocator's budget and peak and the device memory the driver
 // reports taken since the engine's context was created (tests hold them to --vram).

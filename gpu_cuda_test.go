@@ -3,6 +3,7 @@
 package ooc_test
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -314,4 +315,69 @@ func work(g *store.Graph) []gpu.Item {
 	n := g.NumVertices()
 	return gpu.Largest(bfs.DeviceState(n, gpu.Sizes(g)), afforest.DeviceState(n, afforest.Options{}),
 		pagerank.DeviceState(n, gpu.Sizes(g)), kcore.DeviceState(n), sssp.DeviceState(n, gpu.Sizes(g)))
+}
+
+// TestAlgorithmsSubset opens the GPU engine for BFS and CC alone at budgets from the state
+// up to everything resident, on a graph of long lists (the plan keeps four first
+// neighbours where they fit): the plan reserves BFS's state, not the largest, answers
+// equal the CPU's, and PageRank is refused with ErrNotOpened.
+func TestAlgorithmsSubset(t *testing.T) {
+	needGPU(t)
+	r := rand.New(rand.NewPCG(19, 4))
+	g := testgraph.Build(t, 4000, testgraph.Random(r, 4000, 120000), false, 1<<14)
+	cpu, err := ooc.Open(g, "cpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	wantCC, err := cpu.CC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, sizes := g.NumVertices(), gpu.Sizes(g)
+	state := gpu.Sum(bfs.DeviceState(n, sizes)) + gpu.Sum([]gpu.Item{gpu.TableItem(len(sizes))})
+	if all := gpu.Sum(work(g)); all <= state-gpu.Align {
+		t.Fatalf("the test needs a graph whose largest state is not BFS's: BFS %d, largest %d", state, all)
+	}
+	var graph, index int64
+	for _, s := range sizes {
+		graph += s.Directory + s.Adj + 2*gpu.Align
+		index += s.Directory + gpu.Align
+	}
+	first4 := 4*int64(gpu.FirstKMax)*(int64(n)+1) + gpu.Align
+	kept := map[int]bool{}
+	for _, b := range []int64{state, state + index + first4 + 1<<10, state + graph/2, state + graph + 1<<20} {
+		e, err := ooc.Open(g, "gpu", ooc.Options{VRAM: b, Algorithms: ooc.AlgoBFS | ooc.AlgoCC})
+		if err != nil {
+			t.Fatalf("vram %d: %v", b, err)
+		}
+		p := e.(interface{ GPUPlan() *gpu.Plan }).GPUPlan()
+		kept[p.FirstK] = true
+		for _, src := range []uint32{0, n / 2} {
+			want, _ := cpu.BFS(src)
+			got, err := e.BFS(src)
+			if err != nil {
+				t.Fatalf("vram %d src %d: %v", b, src, err)
+			}
+			if !slices.Equal(got.Level, want.Level) {
+				t.Errorf("vram %d src %d: levels differ from the CPU's (%s)", b, src, e.Plan())
+			}
+		}
+		got, err := e.CC()
+		if err != nil {
+			t.Fatalf("vram %d: %v", b, err)
+		}
+		if !slices.Equal(got.Labels, wantCC.Labels) {
+			t.Errorf("vram %d: labels differ from the CPU's", b)
+		}
+		if _, err := e.PageRank(ooc.PageRankOptions{}); !errors.Is(err, ooc.ErrNotOpened) {
+			t.Errorf("vram %d: PageRank on an engine opened for BFS and CC: %v", b, err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !kept[gpu.FirstKMax] {
+		t.Errorf("no budget kept %d first neighbours: %v", gpu.FirstKMax, kept)
+	}
 }

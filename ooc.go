@@ -101,7 +101,32 @@ type Options struct {
 	AfforestRounds  int
 	AfforestSamples int
 	Seed            uint64 // seeds Afforest's sampling; results never depend on it
+
+	// Algorithms, when not zero, is the set of algorithms the engine will be asked to run.
+	// The GPU engine then reserves device memory for their state alone and keeps first
+	// neighbours on the device only for BFS and CC, so more of the graph fits there; it
+	// refuses the others with an error wrapping ErrNotOpened. The CPU engine runs any.
+	Algorithms Algo
 }
+
+// Algo is a set of algorithms, for Options.Algorithms.
+type Algo uint
+
+// The algorithms of an Algo set.
+const (
+	AlgoBFS Algo = 1 << iota
+	AlgoCC
+	AlgoPageRank
+	AlgoKCore
+	AlgoSSSP
+)
+
+// ErrNotOpened is wrapped when an engine is asked for an algorithm its
+// Options.Algorithms left out.
+var ErrNotOpened = errors.New("engine: the algorithm was not among those the engine was opened for")
+
+// runs says whether an engine opened with o runs a.
+func (o Options) runs(a Algo) bool { return o.Algorithms == 0 || o.Algorithms&a != 0 }
 
 // NoSampling as Options.AfforestRounds turns Afforest's sampling phase off (plain
 // Shiloach-Vishkin style linking of every edge).

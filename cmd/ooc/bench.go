@@ -166,7 +166,11 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	}
 	defer g.Close()
 	rep.describe(g, dir, a.keep != "" || rep.Generator == nil) // a temporary directory says nothing
-	eng, err := openEngine(e, g, engineArgs{backend: a.backend, vram: a.vram, workers: a.workers}, a.verbose)
+	algos := ooc.AlgoBFS | ooc.AlgoCC
+	if a.noCC {
+		algos = ooc.AlgoBFS
+	}
+	eng, err := openEngine(e, g, engineArgs{backend: a.backend, vram: a.vram, workers: a.workers}, a.verbose, algos)
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,7 @@ func runBFS(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoBFS)
 	if err != nil {
 		return err
 	}
@@ -299,13 +299,13 @@ func outEdgesName(g *store.Graph) string {
 	return "edges"
 }
 
-// openEngine opens the backend the flags ask for; a backend this build lacks is a usage
-// error.
-func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool) (ooc.Engine, error) {
+// openEngine opens the backend the flags ask for, to run algos (the GPU engine plans device
+// memory for those alone); a backend this build lacks is a usage error.
+func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool, algos ooc.Algo) (ooc.Engine, error) {
 	if err := checkWorkers(a.workers); err != nil {
 		return nil, err
 	}
-	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram)}
+	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram), Algorithms: algos}
 	if verbose {
 		opt.Verbose = e.stderr
 	}

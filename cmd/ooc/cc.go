@@ -85,7 +85,7 @@ func runCC(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoCC)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func runKCore(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoKCore)
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func runPageRank(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoPageRank)
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func runSSSP(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose)
+	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoSSSP)
 	if err != nil {
 		return err
 	}
