@@ -37,7 +37,7 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 // (bfs/state.go's rec* constants):
 #define REC_WORDS 8
 #define REC_COUNT 0    // u32 vertices emitted into the out queue
-#define REC_DEGREES 1  // out-degree sum of the emitted vertices (the next level's scout)
+#define REC_DEGREES 1  // out-degree sum of the emitted vertices (the next level's scout; td_scout)
 #define REC_EXAMINED 2 // out-degree sum of the level's input queue
 #define REC_LINK 3     // list bytes decoded from pinned shards
 #define REC_T0 4       // %globaltimer when the level's first launch began (also when it had no work)
@@ -52,28 +52,37 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 	return t;
 }
 
-// outDegree is the out-degree of v (the directory is read, not the list).
-__device__ __forceinline__ uint32_t outDegree(const Shard *shards, int ns, uint32_t v) {
-	const Shard *s = findShard(shards, ns, v);
-	return shardDegree(s, v - s->lo);
-}
-
 // expandBlock is the body of every top-down expansion: it decodes block k of l, claims each
-// neighbour for l.v at level depth+1, appends the won ones to out and adds their
-// out-degrees to *deg. It returns the list bytes it decoded (the block's index word
-// included), for the link traffic count.
-__device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, const Shard *shards, int ns, uint32_t *visited,
-                                                uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
-                                                uint32_t *outCount, unsigned long long *deg) {
+// neighbour for l.v at level depth+1 and appends the won ones to out. It returns the list
+// bytes it decoded (the block's index word included), for the link traffic count.
+__device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint32_t *visited, uint32_t *parent,
+                                                uint32_t *level, uint32_t depth, uint32_t *out, uint32_t *outCount) {
 	BlockDecoder d;
 	d.init(l, k);
 	uint32_t w;
 	while (d.next(&w)) {
 		bool got = visit(visited, parent, level, w, l.v, depth);
-		if (got) *deg += outDegree(shards, ns, w);
 		warpAppend(out, outCount, got, w);
 	}
 	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
+}
+
+// queueLong queues u's list of nb blocks for td_long: one 64-bit atomic takes its entry
+// (count, high half) and the index of its first block among the level's long-list blocks
+// (low half), so the indexes rise with the entries. It returns false, queueing nothing,
+// when the queue's cap entries are taken (the caller expands the list itself).
+__device__ __forceinline__ bool queueLong(unsigned long long *word, uint32_t *longList, uint32_t *longAt, uint32_t cap,
+                                          uint32_t u, uint32_t nb) {
+	unsigned long long old = *(volatile unsigned long long *)word, seen;
+	do {
+		if ((uint32_t)(old >> 32) >= cap) return false;
+		seen = old;
+		old = atomicCAS(word, seen, seen + ((1ull << 32) | nb));
+	} while (old != seen);
+	uint32_t i = (uint32_t)(old >> 32);
+	longList[i] = u;
+	longAt[i] = (uint32_t)old;
+	return true;
 }
 
 // tdLevel reads whether level j of a batch runs, and its input queue length: level 0 from
@@ -99,9 +108,8 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 // or two blocks itself; a longer list is queued for td_long, which spreads the blocks of all
 // of them over the whole grid, a block a thread (Merrill et al. 2012 gather the lists of a
 // frontier cooperatively for the same reason: a few long lists must not leave most threads
-// idle). Each long list takes its entry and the index of its first block among the
-// level's long-list blocks from one 64-bit atomic (count high, blocks low), so the indexes
-// rise with the entries. Only frontier vertices in [lo, hi) are expanded: with pinned
+// idle); when the queue's longCap entries are taken, the thread expands its list itself.
+// Only frontier vertices in [lo, hi) are expanded: with pinned
 // adjacency the host launches it once per range of shards whose pinned lists fit one
 // window, so a large frontier's many short random reads stay inside it
 // (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address
@@ -110,7 +118,7 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 // not counters.
 extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
                                      const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                     uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt,
+                                     uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt, uint32_t longCap,
                                      unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
                                      unsigned long long left0, uint32_t alpha) {
 	__shared__ uint32_t sQn;
@@ -138,7 +146,7 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 		lo = 0, hi = 0xFFFFFFFFu;
 	}
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
-	unsigned long long ex = 0, lb = 0, deg = 0;
+	unsigned long long ex = 0, lb = 0;
 	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
 		uint32_t u = in[t];
 		if (u < lo || u >= hi) continue;
@@ -146,21 +154,14 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 		List l;
 		l.at(s, u);
 		ex += l.deg;
-		if (l.nb > 2) {
-			unsigned long long old = atomicAdd(me + REC_LONG, (1ull << 32) | l.nb);
-			uint32_t i = (uint32_t)(old >> 32);
-			longList[i] = u;
-			longAt[i] = (uint32_t)old;
-			continue;
-		}
+		if (l.nb > 2 && queueLong(me + REC_LONG, longList, longAt, longCap, u, l.nb)) continue;
 		for (uint32_t k = 0; k < l.nb; k++) {
-			uint32_t b = expandBlock(l, k, shards, ns, visited, parent, level, depth, out, outCount, &deg);
+			uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
 			if (s->pinned) lb += b;
 		}
 	}
 	addWarp(me + REC_EXAMINED, ex);
 	addWarp(me + REC_LINK, lb);
-	addWarp(me + REC_DEGREES, deg);
 }
 
 // td_long expands the long lists td_expand queued for level j, a block a thread: block b of
@@ -174,7 +175,7 @@ extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long w = *(volatile unsigned long long *)(me + REC_LONG);
 	uint32_t count = (uint32_t)(w >> 32), total = (uint32_t)w;
-	unsigned long long lb = 0, deg = 0;
+	unsigned long long lb = 0;
 	for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < total; b += gridDim.x * blockDim.x) {
 		uint32_t a = 0, z = count - 1;
 		while (a < z) {
@@ -185,11 +186,25 @@ extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *
 		const Shard *s = findShard(shards, ns, u);
 		List l;
 		l.at(s, u);
-		uint32_t x = expandBlock(l, b - longAt[a], shards, ns, visited, parent, level, depth, out, outCount, &deg);
+		uint32_t x = expandBlock(l, b - longAt[a], visited, parent, level, depth, out, outCount);
 		if (s->pinned) lb += x;
 	}
 	addWarp(me + REC_LINK, lb);
-	addWarp(me + REC_DEGREES, deg);
+}
+
+// td_scout sums the out-degrees of the vertices level j emitted (Beamer's m_f of the next
+// level: the edges it would check top-down) into its record, reading the queue's length
+// there; a level that did not run emitted none.
+extern "C" __global__ void td_scout(const Shard *shards, int ns, const uint32_t *q, unsigned long long *rec, uint32_t j) {
+	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+	uint32_t qn = *(volatile uint32_t *)(me + REC_COUNT);
+	unsigned long long acc = 0;
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
+		uint32_t v = q[t];
+		const Shard *s = findShard(shards, ns, v);
+		acc += shardDegree(s, v - s->lo);
+	}
+	addWarp(me + REC_DEGREES, acc);
 }
 
 // td_mark writes the time a batch's launches ended into record j (the one after its last

@@ -12,13 +12,18 @@ func launchBfsInit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, parent cuda
 }
 
 // launchTdExpand launches td_expand (bfs/bfs.cu) on grid blocks of block threads.
-func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, first uint32, in cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, longList cuda.DevPtr, longAt cuda.DevPtr, rec cuda.DevPtr, j uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32) error {
-	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(first), uint64(in), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(longList), uint64(longAt), uint64(rec), uint64(j), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha))
+func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, first uint32, in cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, j uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32) error {
+	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(first), uint64(in), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(j), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha))
 }
 
 // launchTdLong launches td_long (bfs/bfs.cu) on grid blocks of block threads.
 func launchTdLong(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, longList cuda.DevPtr, longAt cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
 	return ctx.Launch(mod, "td_long", grid, block, uint64(shards), uint64(ns), uint64(longList), uint64(longAt), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(rec), uint64(j))
+}
+
+// launchTdScout launches td_scout (bfs/bfs.cu) on grid blocks of block threads.
+func launchTdScout(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, q cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
+	return ctx.Launch(mod, "td_scout", grid, block, uint64(shards), uint64(ns), uint64(q), uint64(rec), uint64(j))
 }
 
 // launchTdMark launches td_mark (bfs/bfs.cu) on grid blocks of block threads.

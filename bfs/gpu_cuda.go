@@ -20,10 +20,11 @@ const block = 256
 // driven level by level with the CPU's switching rule. It keeps, from one search to the
 // next, what each bottom-up level decoded per shard (the streaming choice's estimate).
 type GPU struct {
-	dg    *gpu.Graph
-	mod   *cuda.Module
-	hist  map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
-	sizes []gpu.ShardSize // dg's shards
+	dg      *gpu.Graph
+	mod     *cuda.Module
+	hist    map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
+	sizes   []gpu.ShardSize // dg's shards
+	longCap uint64          // entries of the long-list queue (longCap)
 }
 
 // maxBlocks bounds the out-list blocks of a graph on the GPU: td_expand counts a level's
@@ -33,6 +34,7 @@ const maxBlocks = 1<<32 - 1
 // NewGPU loads bfs.cu's kernels for searches on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	g := &GPU{dg: dg, hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G)}
+	g.longCap = longCap(g.sizes)
 	if e := gpu.MaxDirEdges(g.sizes); e/store.BlockSize >= maxBlocks {
 		return nil, fmt.Errorf("bfs: %d edges in one direction: the GPU search takes fewer than %d", e, uint64(maxBlocks)*store.BlockSize)
 	}
@@ -88,7 +90,7 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		dg.Work.Reset()
-		st := takeState(dg.Work, n, longLists(g.sizes), len(dg.Plan.Shards))
+		st := takeState(dg.Work, n, g.longCap, len(dg.Plan.Shards))
 		if err := dg.Work.Err(); err != nil {
 			return err
 		}
@@ -272,7 +274,9 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 	}
 	table, ns := r.dg.OutTable.Ptr, int32(len(r.dg.Out))
 	ranges := r.tdRanges()
-	grid := r.dg.Grid(uint64(r.dg.N), block)
+	// grids that fill the device once (the kernels stride over larger queues): most levels
+	// of a deep search are small, and every block of a launch reads the records
+	grid := min(r.dg.Grid(uint64(r.dg.N), block), r.dg.Dev.SMs*8)
 	in, out := r.in, r.out
 	for j := range batch {
 		for k, rg := range ranges {
@@ -281,13 +285,18 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 				first = 1
 			}
 			if err := launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
-				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), recs, uint32(j),
-				uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
+				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
+				recs, uint32(j), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
 				return 0, err
 			}
 		}
-		if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
-			st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
+		if r.g.longCap > 0 {
+			if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
+				st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
+				return 0, err
+			}
+		}
+		if err := launchTdScout(c, m, min(grid, r.dg.Dev.SMs*4), block, table, ns, out.Ptr(), recs, uint32(j)); err != nil {
 			return 0, err
 		}
 		in, out = out, in

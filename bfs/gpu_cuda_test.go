@@ -61,13 +61,15 @@ func TestGPUMatchesCPU(t *testing.T) {
 }
 
 // TestGPUBatches runs searches whose top-down phases outlast several batches (a path of
-// 700 levels), start from a list td_huge expands (a hub of 2,000 neighbours, whose level
-// sends the search bottom-up) and read pinned shards in launches of one shard each (the
-// window shrunk) or of all together. The levels must equal the CPU's, and so must each
-// level's direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is
-// the GPU's.
+// 700 levels), start from a list td_long expands (a hub of 2,000 neighbours, whose level
+// sends the search bottom-up), and, with alpha 1 (every level top-down), meet 40
+// lists of 151 neighbours at once, more than the long-list queue holds (their threads
+// expand the rest). Pinned shards are read in launches of one shard each (the window
+// shrunk) or of all together. The levels must equal the CPU's, and so must each level's
+// direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is the
+// GPU's.
 func TestGPUBatches(t *testing.T) {
-	const hub, path = 2000, 700
+	const hub, path, bush, twigs = 2000, 700, 40, 150
 	var edges []testgraph.Edge
 	for i := uint32(1); i <= hub; i++ {
 		edges = append(edges, testgraph.Edge{U: 0, V: i})
@@ -75,19 +77,34 @@ func TestGPUBatches(t *testing.T) {
 	for i := uint32(hub); i < hub+path; i++ {
 		edges = append(edges, testgraph.Edge{U: i, V: i + 1})
 	}
-	g := testgraph.Build(t, hub+path+1, edges, false, 512)
+	root := uint32(hub + path + 1) // a separate component: root, bush hubs, their twigs
+	next := root + 1 + bush
+	for h := root + 1; h <= root+bush; h++ {
+		edges = append(edges, testgraph.Edge{U: root, V: h})
+		for range twigs {
+			edges = append(edges, testgraph.Edge{U: h, V: next})
+			next++
+		}
+	}
+	g := testgraph.Build(t, next, edges, false, 512)
+	if c := longCap(gpu.Sizes(g)); c >= bush {
+		t.Fatalf("the long-list queue holds %d lists: the test needs fewer than %d", c, bush)
+	}
 	defer func(w int64) { window = w }(window)
 	for _, w := range []int64{1, window} {
 		window = w
 		for _, pinned := range []bool{false, true} {
 			b, done := onDevice(t, g, pinned)
-			for _, src := range []uint32{0, 5, hub + path} {
-				name := fmt.Sprintf("window=%d/pinned=%v/src=%d", w, pinned, src)
-				want, err := Run(store.NewCompressed(g), src, Options{StrictSwitch: true})
+			for _, run := range []struct {
+				src   uint32
+				alpha int
+			}{{0, 0}, {5, 0}, {hub + path, 0}, {root, 0}, {root, 1}, {0, 1}} {
+				name := fmt.Sprintf("window=%d/pinned=%v/src=%d/alpha=%d", w, pinned, run.src, run.alpha)
+				want, err := Run(store.NewCompressed(g), run.src, Options{Alpha: run.alpha, StrictSwitch: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := b.Run(src, Options{})
+				got, err := b.Run(run.src, Options{Alpha: run.alpha})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -105,7 +122,7 @@ func TestGPUBatches(t *testing.T) {
 						break
 					}
 				}
-				if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
+				if err := validate.BFS(g, run.src, got.Parent, got.Level); err != nil {
 					t.Errorf("%s: %v", name, err)
 				}
 			}

@@ -45,8 +45,8 @@ type devState struct {
 	shardBytes     gpu.Buf[uint64] // per in shard: list bytes decoded from pinned, from device memory
 }
 
-// takeState carves a search's state for n vertices, at most long out-lists of more than
-// gpu.LongDegree neighbours and shards shards from w: the one layout of it, measured by
+// takeState carves a search's state for n vertices, a long-list queue of long entries
+// (longCap) and shards shards from w: the one layout of it, measured by
 // DeviceState.
 func takeState(w *gpu.Workspace, n uint32, long uint64, shards int) devState {
 	v := int64(n) + 1
@@ -67,21 +67,26 @@ func takeState(w *gpu.Workspace, n uint32, long uint64, shards int) devState {
 	}
 }
 
-// longLists bounds the out-lists of more than gpu.LongDegree neighbours among shards.
-func longLists(shards []gpu.ShardSize) uint64 {
-	var long uint64
+// longCap is the long-list queue's entries: at most one per out-list of more than
+// gpu.LongDegree neighbours (bounded from the directory's group headers), and no more than
+// a top-down level under GAPBS's default rule holds (its lists' degrees sum to at most the
+// edges over alpha). A list that finds the queue full is expanded by its own thread
+// (bfs.cu's queueLong), so the cap bounds memory, never answers.
+func longCap(shards []gpu.ShardSize) uint64 {
+	var long, edges uint64
 	for _, s := range shards {
 		if s.Dir == store.Out {
 			long += s.Long
+			edges += s.Edges
 		}
 	}
-	return long
+	return min(long, edges/(DefaultAlpha*gpu.LongDegree)+1)
 }
 
 // DeviceState is the workspace a search on the GPU needs for n vertices and the planned
 // shards, for gpu.Make (see gpu.Largest).
 func DeviceState(n uint32, shards []gpu.ShardSize) []gpu.Item {
 	w := gpu.Measure()
-	takeState(w, n, longLists(shards), len(shards))
+	takeState(w, n, longCap(shards), len(shards))
 	return w.Items()
 }
