@@ -26,12 +26,15 @@ __device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
 
 // cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
 // first, when not null, holds every vertex's first K neighbours (bfs.cu's first_fill).
-// bytes, when not null, receives the list bytes decoded (the host passes it for pinned shards).
+// Only the shard's vertices [i0, i1) are linked: the host may stream a pinned shard
+// through a staging buffer a chunk at a time, as bu_sweep's does. bytes, when not null,
+// receives the list bytes decoded.
 extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const uint32_t *first, uint32_t K,
-                                     unsigned long long *bytes) {
+                                     uint32_t i0, uint32_t i1, unsigned long long *bytes) {
 	SHARD_LOCAL;
 	unsigned long long nb = 0;
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
+	i1 = min(i1, s.n);
+	for (uint32_t i = i0 + blockIdx.x * blockDim.x + threadIdx.x; i < i1; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		if (first != NULL && r < K) {
 			uint32_t w = first[(size_t)v * K + r];

@@ -76,9 +76,10 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			}
 			return nil
 		}
-		if err := c.Memset32(link, 0, 2); err != nil {
+		if err := c.Memset32(link, 0, 4); err != nil { // counters 0 (zero-copy bytes) and 1 (device bytes)
 			return err
 		}
+		var copied int64
 		if err := launchCcInit(c, m, grid, gpuBlock, comp, n); err != nil {
 			return err
 		}
@@ -89,10 +90,17 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			if !dg.G.Directed() {
 				f, fk = first, k
 			}
-			err := perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
-				return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
-					comp, uint32(r), f, fk, bytes)
-			})
+			var err error
+			if r < int(fk) || dg.G.Directed() {
+				err = perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
+					return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
+						comp, uint32(r), f, fk, 0, s.N, bytes)
+				})
+			} else {
+				var n int64
+				n, err = sampleLists(c, m, dg, comp, uint32(r), link)
+				copied += n
+			}
 			if err != nil {
 				return err
 			}
@@ -132,7 +140,8 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		if err := c.DtoH(unsafe.Pointer(&zc), link, 8); err != nil {
 			return err
 		}
-		if res.BytesZeroCopy = int64(zc); zc > 0 {
+		res.BytesZeroCopy, res.BytesCopied = int64(zc), copied
+		if zc > 0 || copied > 0 {
 			res.LinkSeconds = res.Seconds
 		}
 		return c.DtoH(unsafe.Pointer(&res.Labels[0]), comp, 4*int64(n))
@@ -142,6 +151,31 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 	}
 	CountComponents(res)
 	return res, nil
+}
+
+// sampleLists links every vertex of an undirected graph with its r-th neighbour read from
+// the lists, shard by shard in vertex order. A pinned shard is streamed through the
+// staging buffers when gpu.Choose finds copying it cheaper than the zero-copy reads of the
+// round, estimated as a 32-byte sector per list (a list's head costs at least one; a
+// shard of short lists is then read whole, as grids' are), else read zero-copy. cnt[0]
+// receives the bytes decoded zero-copy, cnt[1] those decoded from device memory. It
+// returns the bytes copied.
+func sampleLists(c *cuda.Ctx, m *cuda.Module, dg *gpu.Graph, comp cuda.DevPtr, r uint32, cnt cuda.DevPtr) (int64, error) {
+	shards := make([]int, len(dg.In))
+	stream := make([]bool, len(dg.In))
+	for i, s := range dg.In {
+		adj, _, streamable := dg.InShard(i)
+		shards[i] = i
+		stream[i] = streamable && gpu.Choose(dg.Mode, dg.Link, adj, min(adj, 32*int64(s.N)))
+	}
+	return dg.Sweep(c, shards, stream, false, cnt, cnt+8, func(i int, adj cuda.DevPtr, i0, i1 uint32, bytes cuda.DevPtr) error {
+		s := dg.In[i]
+		if i1 <= i0 {
+			return nil
+		}
+		return launchCcSample(c, m, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
+			comp, r, 0, 0, i0, i1, bytes)
+	})
 }
 
 // mostFrequentGPU draws the CPU's samples (same generator and seed) and gathers their

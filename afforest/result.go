@@ -16,8 +16,10 @@ type Result struct {
 	Largest    uint64 // vertices in the largest component
 	Seconds    float64
 
-	// Link traffic (GPU; zero on the CPU): list bytes the kernels decoded from
-	// pinned host memory, and the run's seconds when there were any (CC does not stream).
+	// Link traffic (GPU; zero on the CPU): adjacency bytes the sampling rounds copied
+	// into device staging buffers, list bytes the kernels decoded from pinned host memory,
+	// and the run's seconds when there were any.
+	BytesCopied   int64
 	BytesZeroCopy int64
 	LinkSeconds   float64
 }

@@ -237,9 +237,10 @@ func benchCC(a *benchArgs, g *store.Graph, eng ooc.Engine, rep *benchReport) err
 	if err != nil {
 		return err
 	}
-	rep.CC = &ccInfo{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds, BytesZeroCopy: r.BytesZeroCopy}
+	rep.CC = &ccInfo{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds, BytesCopied: r.BytesCopied,
+		BytesZeroCopy: r.BytesZeroCopy}
 	if r.LinkSeconds > 0 {
-		rep.CC.LinkGBps = float64(r.BytesZeroCopy) / r.LinkSeconds / 1e9
+		rep.CC.LinkGBps = float64(r.BytesCopied+r.BytesZeroCopy) / r.LinkSeconds / 1e9
 	}
 	if !a.validate {
 		return nil

@@ -111,7 +111,9 @@ type ccInfo struct {
 	Seconds    float64 `json:"seconds"`
 	Valid      *bool   `json:"valid,omitempty"`
 
-	// GPU engine: list bytes read zero-copy from pinned memory, and the rate over the run
+	// GPU engine: adjacency bytes copied to the device and list bytes read zero-copy
+	// from pinned memory, and the rate over the run
+	BytesCopied   int64   `json:"link_bytes_copied,omitempty"`
 	BytesZeroCopy int64   `json:"link_bytes_zero_copy,omitempty"`
 	LinkGBps      float64 `json:"link_gb_per_second,omitempty"`
 
@@ -185,8 +187,9 @@ func (r *benchReport) table(w io.Writer) {
 	}
 	if c := r.CC; c != nil {
 		rows = append(rows, [2]string{"cc", fmt.Sprintf("%s, %s, largest %d", seconds(c.Seconds), plural.Of(c.Components, "component"), c.Largest)})
-		if c.BytesZeroCopy > 0 {
-			rows = append(rows, [2]string{"cc link", fmt.Sprintf("%s zero-copy: %.1f GB/s", bytesize.Format(c.BytesZeroCopy), c.LinkGBps)})
+		if c.BytesCopied+c.BytesZeroCopy > 0 {
+			rows = append(rows, [2]string{"cc link", fmt.Sprintf("%s copied, %s zero-copy: %.1f GB/s",
+				bytesize.Format(c.BytesCopied), bytesize.Format(c.BytesZeroCopy), c.LinkGBps)})
 		}
 	}
 	rows = append(rows, [2]string{"validation", r.validation()},
