@@ -173,7 +173,7 @@ func TestRandom(t *testing.T) {
 	for _, sp := range specs {
 		for _, directed := range []bool{false, true} {
 			edges := testgraph.Random(r, sp.n, sp.m)
-			// a few hubs with lists of many blocks, and of more than HUGE_BLOCKS blocks
+			// a few hubs with lists of many blocks, long lists td_long spreads over the grid
 			for h := 0; h < 3; h++ {
 				for i := 0; i < min(int(sp.n)-1, 20000); i++ {
 					edges = append(edges, testgraph.Edge{U: uint32(h * 7), V: uint32(r.IntN(int(sp.n)))})
