@@ -422,6 +422,9 @@ func (r *Report) Summary(w io.Writer) {
 	}
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
+	} else if e != nil && e.DegreeSkipped != "" {
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s numbered at random (the lists of 1 vertex in %d); the degree and BFS orders not tried: %s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.RandomBytes), e.SampleRate, e.DegreeSkipped)
 	} else if e != nil {
 		bfs, why := ", "+bytesize.Format(e.BFSBytes)+" in BFS order", ""
 		if e.BFSSkipped != "" {

@@ -312,9 +312,53 @@ func TestChooseByEstimate(t *testing.T) {
 		{OrderEstimate{InputBytes: 100, DegreeBytes: 120, BFSBytes: 80, BallLevels: 20}, store.OrderBFS},
 		{OrderEstimate{InputBytes: 100, DegreeBytes: 120, BFSBytes: 80, BFSSkipped: "x", BallLevels: 20}, store.OrderInput},
 		{OrderEstimate{InputBytes: 100, DegreeBytes: 104, BFSSkipped: "x", BallLevels: 3}, store.OrderInput}, // size alone, without locality too
+		{OrderEstimate{InputBytes: 100, DegreeSkipped: "x", BFSSkipped: "x"}, store.OrderInput},              // not estimated: no bytes
 	} {
 		if got := chooseByEstimate(&c.e); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.e, got, c.want)
 		}
+	}
+}
+
+// TestAutoLocalityShortcut: a mesh (a grid with diagonals) in row order keeps the
+// file's order without numbering any other (its lists far below a random numbering's),
+// the same mesh numbered at random is estimated in every order and gets the BFS order,
+// and both graphs store the mesh.
+func TestAutoLocalityShortcut(t *testing.T) {
+	rng, seed := seededRand(t, 74)
+	const side = 256
+	relabel := rng.Perm(side * side)
+	var rows, shuffled []parse.Edge
+	for r := range side {
+		for c := range side {
+			v := r*side + c
+			for _, w := range []int{v + 1, v + side - 1, v + side, v + side + 1} {
+				if c+1 == side && (w == v+1 || w == v+side+1) || c == 0 && w == v+side-1 || w >= side*side {
+					continue
+				}
+				rows = append(rows, parse.Edge{U: uint64(v), V: uint64(w)})
+				shuffled = append(shuffled, parse.Edge{U: uint64(relabel[v]), V: uint64(relabel[w])})
+			}
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		edges  []parse.Edge
+		local  bool
+		chosen string
+	}{{"rows", rows, true, store.OrderInput}, {"shuffled", shuffled, false, store.OrderBFS}} {
+		opt := Options{Order: OrderAuto, Dest: filepath.Join(t.TempDir(), "g.ooc"), Workers: 2}
+		rep, err := fromEdges(t, c.edges, opt, parse.Header{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := rep.Order
+		if e == nil || e.Chosen != c.chosen || rep.Manifest.VertexOrder != c.chosen || (e.DegreeSkipped != "") != c.local || (e.DegreeBytes == 0) != c.local {
+			t.Fatalf("seed %d, %s: estimate %+v, vertex order %q; want %s, degree order skipped %v", seed, c.name, e, rep.Manifest.VertexOrder, c.chosen, c.local)
+		}
+		if e.InputBytes == 0 || e.RandomBytes == 0 || c.local != (e.InputBytes < e.RandomBytes*localInput/100) {
+			t.Errorf("seed %d, %s: %d bytes in the file's order, %d numbered at random", seed, c.name, e.InputBytes, e.RandomBytes)
+		}
+		checkGraph(t, opt.Dest, reference(c.edges, opt), opt)
 	}
 }

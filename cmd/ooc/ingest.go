@@ -93,20 +93,27 @@ estimated gaps, and each half split again down to 16 vertices, so that vertices 
 similar lists get nearby numbers: the smallest files on social graphs
 (facebook_combined 7.13 -> 5.9 bits per edge), which the other orders leave as they are.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
-the work is 4 rounds a level, each reading every list twice, O(m log n), about 5-10x an
-input-order ingest on 2 cores, and it holds 21 bytes a vertex plus 16 a worker within
-half of --mem.
---order auto (the default) builds the graph in the file's order, estimates each order's
-size from the complete lists of 1 vertex in R (R as large as needed for at most 256K
-entries, or --mem/512), counting ids.bin, and keeps the smallest, the file's order on a
-tie. A graph has locality when searches from 8 sampled vertices need 8 levels or more to
-reach 4096 vertices (meshes, road maps; not expanders such as random, Kronecker and
-social graphs): only then is the BFS order computed, and only when the file's own
-numbering shows none (its lists take 80% or more of what they take numbered at random). Size alone decides: measured, the orders
-that search much faster were also the smaller. Keeping the file's order costs the sample, not a second ingest; another order builds
-the graph again from the first one's lists. The summary (-v) says what it estimated.
-With degree or bfs, ids.bin (4 bytes a vertex) maps the numbers back and every id a
-command reads or prints is still the file's own.
+the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
+input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
+random graph (which it cannot shrink), and it holds 21 bytes a vertex plus 16 a worker
+within half of --mem. --order auto never computes it.
+--order auto (the default) builds the graph in the file's order and encodes the
+complete lists of 1 vertex in R (R as large as needed for a sixteenth of the stored
+edges, at least 16K entries and at most 256K or --mem/512) as they are and numbered at
+random. When the file's numbering has locality (its lists take less than 80% of what
+they take numbered at random: web crawls, road maps, meshes, ego networks) it is kept
+without numbering any other, since the other orders discard it. Otherwise the sample
+is encoded in degree order too, counting ids.bin, and the smallest wins, the file's
+order on a tie; the BFS order is computed and estimated only when searches from 8
+sampled vertices need 8 levels or more to reach 4096 vertices (not expanders such as
+random, Kronecker and social graphs). Size decides: measured, the orders that search
+much faster were the smaller, but for the BFS order on a grid in row order (CC 1.8x
+faster at 2.2x the size) and on a uniform random graph (CC 1.8x faster at 3% more).
+Keeping the file's order costs the sample, not a second ingest (1.0-1.25x the CPU time
+of --order input); another order builds the graph again from the first one's lists.
+The summary (-v) says what it estimated.
+With degree, bfs or bisect, ids.bin (4 bytes a vertex) maps the numbers back and every
+id a command reads or prints is still the file's own.
 --order input keeps the file's numbering and skips the choice. Every vertex takes 8
 bytes in the shards, edges or not: for sparse ids use --relabel. An id range of more than
 64 vertices an input edge (from 2^20 vertices) is refused unless --sparse-ids.
