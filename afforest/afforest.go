@@ -150,6 +150,10 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip {
 				continue
 			}
+			if i := v - s.Lo; i%store.DirGroup == 0 && v+store.DirGroup <= end && s.GroupEmpty(i/store.DirGroup) {
+				v += store.DirGroup - 1 // a group without neighbours: nothing to link
+				continue
+			}
 			dv, list := dc.At(v - s.Lo)
 			last := min(to, dv)
 			if from >= last {
@@ -193,6 +197,10 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 			i := v - s.Lo
 			g, j0 := i/store.DirGroup, i%store.DirGroup
 			n := min(store.DirGroup-j0, end-v)
+			if s.GroupEmpty(g) { // nothing to link
+				v += n
+				continue
+			}
 			if bad := s.HeadGroup(g, j0, j0+n, r.n, &x0, &x1); bad >= 0 {
 				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
 			}

@@ -80,7 +80,8 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 // first level of a run of bottom-up levels and from b.done after it: a word of vertices
 // all visited, or never reachable, costs one load. On a Kronecker graph in input order
 // 43% of the vertices have no neighbour, and the later levels of a search looked up
-// each one's directory entry again.
+// each one's directory entry again. The first level skips a word that is a directory
+// group without neighbours (degree order numbers those vertices last) from its header.
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
 	var cur store.DirCursor // decodes a directory group at its first vertex looked at
@@ -96,6 +97,16 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 				if p == unreached {
 					todo |= 1 << k
 				}
+			}
+		}
+		if todo != 0 && !b.doneValid { // a group without neighbours: 64 dead at once
+			if s == nil || base >= s.Hi() {
+				s = b.c.Shard(store.In, base)
+				cur.Reset(s)
+			}
+			if i := base - s.Lo; i%store.DirGroup == 0 && base+64 <= s.Hi() && s.GroupEmpty(i/store.DirGroup) {
+				b.done[w] = ^uint64(0)
+				continue
 			}
 		}
 		var dead uint64

@@ -32,3 +32,12 @@ func (s *Shard) DegreeAboveBound(d uint64) uint64 {
 	}
 	return c
 }
+
+// GroupEmpty reports whether no vertex of directory group g of the shard has a
+// neighbour, from the group's header alone (smallest degree 0, degree width 0): sweeps
+// over graphs whose isolated vertices are numbered together (degree order puts them
+// last) skip such a group whole.
+func (s *Shard) GroupEmpty(g uint32) bool {
+	w := s.dirH[4*g+3]
+	return w>>8&0xff == 0 && w>>24 == 0
+}

@@ -102,3 +102,51 @@ func TestHeadGroupRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupEmpty compares GroupEmpty with the degrees of every group, on graphs whose
+// middle third has no neighbours (whole empty groups) cut into shards at random.
+func TestGroupEmpty(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 23))
+	for trial := 0; trial < 8; trial++ {
+		n := uint32(200 + r.IntN(3000))
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := Create(dir, CreateOptions{ShardVertices: uint32(1 + r.IntN(int(n)))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range n {
+			if v >= n/3 && v < 2*n/3 || r.IntN(4) == 0 {
+				continue
+			}
+			if err := b.Writer(Out).AppendList(v, slices.Compact(randomNbrs(r, v, 1+r.IntN(9), n))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		empty := 0
+		for _, s := range g.Out().Shards {
+			for gr := uint32(0); gr*DirGroup < s.N; gr++ {
+				want := true
+				for i := gr * DirGroup; i < min(s.N, (gr+1)*DirGroup); i++ {
+					want = want && s.DegreeAt(i) == 0
+				}
+				if got := s.GroupEmpty(gr); got != want {
+					t.Fatalf("n=%d shard at %d group %d: GroupEmpty %v, degrees all zero %v", n, s.Lo, gr, got, want)
+				}
+				if want {
+					empty++
+				}
+			}
+		}
+		g.Close()
+		if n > 400 && empty == 0 {
+			t.Fatalf("n=%d: no empty group to check", n)
+		}
+	}
+}
