@@ -40,8 +40,9 @@ const (
 	bisectLeaf   = 16
 	bisectRounds = 4
 	// bisectBytes a vertex: its number and the inverse (which holds the splits), its
-	// side, its gain and its sort key.
-	bisectBytes = 4 + 4 + 1 + 4 + 8
+	// side, its gain, its sort key, and the parts of two levels (16 bytes a part of
+	// more than bisectLeaf/2 vertices).
+	bisectBytes = 4 + 4 + 1 + 4 + 8 + 4
 	// bisectWorkerBytes a vertex a worker: the tallies d1 and d2 of each list, the
 	// lists tallied and the subproblem's vertices in ascending id.
 	bisectWorkerBytes = 16

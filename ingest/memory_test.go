@@ -46,7 +46,7 @@ func TestPeakRSS(t *testing.T) {
 		// numbering's arrays (13 bytes a vertex) beside them.
 		{spec: gen.Spec{Kind: "urand", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderBFS, directed: true},
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderDegree},
-		// The bisection order: 53 bytes a vertex on 2 workers, and lists (degree 512)
+		// The bisection order: 57 bytes a vertex on 2 workers, and lists (degree 512)
 		// that fit the workers' caches only from the fourth level: the levels above read
 		// the first graph 12 times each, in vertex order, through the pager.
 		{spec: gen.Spec{Kind: "urand", Scale: 16, EdgeFactor: 256, Seed: 1}, order: store.OrderBisect},

@@ -90,12 +90,13 @@ builds the graph again from them. A directed graph is numbered by its undirected
 --order bisect numbers them by recursive graph bisection (Dhulipala et al., KDD 2016):
 the vertices are split in halves, swapped between them while that shortens the lists'
 estimated gaps, and each half split again down to 16 vertices, so that vertices with
-similar lists get nearby numbers: the smallest files on social graphs
-(facebook_combined 7.13 -> 5.9 bits per edge), which the other orders leave as they are.
+similar lists get nearby numbers: it shrinks a social graph that the other orders cannot
+(facebook_combined 7.13 -> 5.80 bits per edge); on the other graphs measured, ids.bin
+costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
 input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
-random graph (which it cannot shrink), and it holds 21 bytes a vertex plus 16 a worker
+random graph (which it cannot shrink), and it holds 25 bytes a vertex plus 16 a worker
 within half of --mem. --order auto never computes it.
 --order auto (the default) builds the graph in the file's order and encodes the
 complete lists of 1 vertex in R (R as large as needed for a sixteenth of the stored
@@ -107,8 +108,8 @@ is encoded in degree order too, counting ids.bin, and the smallest wins, the fil
 order on a tie; the BFS order is computed and estimated only when searches from 8
 sampled vertices need 8 levels or more to reach 4096 vertices (not expanders such as
 random, Kronecker and social graphs). Size decides: measured, the orders that search
-much faster were the smaller, but for the BFS order on a grid in row order (CC 1.8x
-faster at 2.2x the size) and on a uniform random graph (CC 1.8x faster at 3% more).
+much faster were the smaller, but for the BFS order on a grid in row order (CC 1.5-1.8x
+faster at 2.2x the size) and on a uniform random graph (CC 1.6-1.8x faster at 3% more).
 Keeping the file's order costs the sample, not a second ingest (1.0-1.25x the CPU time
 of --order input); another order builds the graph again from the first one's lists.
 The summary (-v) says what it estimated.
