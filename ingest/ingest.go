@@ -65,6 +65,10 @@ type Options struct {
 	groupBits groupBits
 	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
 
+	// weighWindow sends a weighted regular file to the two-pass path (weighfile.go),
+	// with windows of this many bytes.
+	weighWindow int64
+
 	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)
 	noSummary  bool  // the first pass of two (reorder.go): Log gets the budget line, not the summary
 	noOrient   bool  // keys carry no orientation: the ids reached orientLimit (againUnoriented)

@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -46,7 +48,21 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 	if opt.Relabel {
 		maxID = math.MaxUint64
 	}
+	f := regularFile(r)
+	if f != nil && opt.weighWindow > 0 {
+		return weighFile(f, name, size, opt)
+	}
 	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: maxID}, b.add)
+	var over *overBudgetError
+	if errors.As(err, &over) && f != nil {
+		b.edges, b.wide, b.loopIDs = nil, nil, nil
+		debug.FreeOSMemory()
+		if opt.Verbose && opt.Log != nil {
+			fmt.Fprintf(opt.Log, "weights: %s: the edges exceed %s: two passes over the file, the lists built as without --weights and then weighed\n",
+				inputName(name), bytesize.Format(b.mem))
+		}
+		return weighFile(f, name, size, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +127,8 @@ func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
 		case OrderAuto:
 			order = "the vertex order chosen as without --weights"
 		}
-		fmt.Fprintf(opt.Log, "weights: the CPU path (the GPU ingest does not carry weights), the input's edges held in memory, within %s; %s\n", bytesize.Format(mem), order)
+		fmt.Fprintf(opt.Log, "weights: the CPU path (the GPU ingest does not carry weights), the input's edges held in memory while they fit %s "+
+			"(else a regular file is read twice: lists built as without --weights, then weighed); %s\n", bytesize.Format(mem), order)
 	}
 	return &weightedBuild{opt: opt, name: name, mem: mem, start: time.Now()}, nil
 }
@@ -143,8 +160,8 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 	}
 	if b.opt.Relabel {
 		if need := int64(len(b.wide)+1) * (2*wedgeBytes + 8); need > b.mem {
-			return fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest with --relabel holds its edges in memory, "+
-				"%d bytes each, more than --mem %s: %w", inputName(b.name), len(b.wide), 2*wedgeBytes+8, bytesize.Format(b.mem), parse.ErrBadInput)
+			return &overBudgetError{fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest with --relabel from a pipe holds its edges in memory, "+
+				"%d bytes each, more than --mem %s (a regular file is read twice instead): %w", inputName(b.name), len(b.wide), 2*wedgeBytes+8, bytesize.Format(b.mem), parse.ErrBadInput)}
 		}
 		b.wide = append(b.wide, wideEdge{e.U, e.V, e.W})
 		return nil
@@ -153,8 +170,8 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 	// tells a reciprocal pair by which list a line names first
 	u, v := uint32(e.U), uint32(e.V)
 	if need := int64(len(b.edges)+1) * 2 * wedgeBytes; need > b.mem {
-		return fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest holds its edges in memory, "+
-			"%d bytes each with both directions, more than --mem %s: %w", inputName(b.name), len(b.edges), 2*wedgeBytes, bytesize.Format(b.mem), parse.ErrBadInput)
+		return &overBudgetError{fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest from a pipe holds its edges in memory, "+
+			"%d bytes each with both directions, more than --mem %s (a regular file is read twice instead): %w", inputName(b.name), len(b.edges), 2*wedgeBytes, bytesize.Format(b.mem), parse.ErrBadInput)}
 	}
 	b.edges = append(b.edges, wedge{u, v, e.W})
 	return nil

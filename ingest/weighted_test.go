@@ -208,8 +208,15 @@ func TestWeightedRefusals(t *testing.T) {
 	os.WriteFile(in, []byte("0 1 9\n"), 0o644)
 	for _, opt := range []Options{{Backend: BackendGPU}, {Mem: 30}, {Mem: 30, Relabel: true}} {
 		opt.Dest, opt.Weights = filepath.Join(dir, "e.ooc"), true
-		if _, err := File(in, opt); err == nil || !errors.Is(err, parse.ErrBadInput) {
+		// edges beyond the budget: refused from a pipe, read twice from a regular file
+		// (whose first pass refuses a budget this small)
+		_, err := FileFrom(strings.NewReader("0 1 9\n"), "-", -1, opt)
+		if err == nil || !errors.Is(err, parse.ErrBadInput) {
 			t.Errorf("%+v: error %v, want ErrBadInput", opt, err)
+		}
+		_, err = File(in, opt)
+		if opt.Mem > 0 && !errors.Is(err, ErrMemTooSmall) || opt.Mem == 0 && !errors.Is(err, parse.ErrBadInput) {
+			t.Errorf("%+v: error %v, want ErrMemTooSmall or ErrBadInput", opt, err)
 		}
 	}
 }

@@ -1,0 +1,233 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/store"
+)
+
+// writeWeightedInput writes edges as a weighted file of the format: "u v w" text, DIMACS
+// ("a u v w", 1-based) or MatrixMarket (1-based; integer, or real with whole values,
+// general or symmetric).
+func writeWeightedInput(t *testing.T, path, format string, edges []parse.WEdge) {
+	t.Helper()
+	var b bytes.Buffer
+	var n uint64
+	for _, e := range edges {
+		n = max(n, e.U+1, e.V+1)
+	}
+	switch format {
+	case "gr":
+		fmt.Fprintf(&b, "c weighted\np sp %d %d\n", n, len(edges))
+	case "mtx":
+		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate integer general\n%% a comment\n%d %d %d\n", n, n, len(edges))
+	case "mtx-sym":
+		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n", n, n, len(edges))
+	}
+	for _, e := range edges {
+		switch format {
+		case "gr":
+			fmt.Fprintf(&b, "a %d %d %d\n", e.U+1, e.V+1, e.W)
+		case "mtx":
+			fmt.Fprintf(&b, "%d %d %d\n", e.U+1, e.V+1, e.W)
+		case "mtx-sym":
+			fmt.Fprintf(&b, "%d %d %d.0\n", e.U+1, e.V+1, e.W)
+		default:
+			fmt.Fprintf(&b, "%d %d %d\n", e.U, e.V, e.W)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameGraphFiles compares two graph directories file by file, byte for byte, and their
+// manifests but for the creation time and the checksum that covers it.
+func sameGraphFiles(t *testing.T, where, a, b string) {
+	t.Helper()
+	ea, err := os.ReadDir(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eb, err := os.ReadDir(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(es []os.DirEntry) (n []string) {
+		for _, e := range es {
+			n = append(n, e.Name())
+		}
+		return n
+	}
+	if !slices.Equal(names(ea), names(eb)) {
+		t.Fatalf("%s: files %v, two passes %v", where, names(ea), names(eb))
+	}
+	for _, name := range names(ea) {
+		x, err1 := os.ReadFile(filepath.Join(a, name))
+		y, err2 := os.ReadFile(filepath.Join(b, name))
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		if name == "manifest.json" {
+			x, y = manifestSansTime(t, x), manifestSansTime(t, y)
+		}
+		if !bytes.Equal(x, y) {
+			t.Fatalf("%s: %s differs:\n%.600s\n%.600s", where, name, x, y)
+		}
+	}
+}
+
+func manifestSansTime(t *testing.T, b []byte) []byte {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "created")
+	delete(m, "crc32c")
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// TestWeighFileSameGraph: the two-pass weighted ingest of a file (forced, with windows
+// small enough for several passes) writes the graph the in-memory path writes, file
+// for file and byte for byte: text, DIMACS and MatrixMarket (integer and real,
+// general and symmetric) inputs with self-loops and repeated edges of differing weights,
+// directed or not, self-loops and duplicates kept or dropped, --relabel, the input and
+// the degree order.
+func TestWeighFileSameGraph(t *testing.T) {
+	edges, _ := randomWEdges(t, 1500, 20_000)
+	wide := slices.Clone(edges)
+	for i := range wide {
+		wide[i].U, wide[i].V = sparse(wide[i].U)>>1, sparse(wide[i].V)>>1
+	}
+	dir := t.TempDir()
+	type tcase struct {
+		format                         string
+		directed, loops, dups, relabel bool
+		order                          string
+	}
+	var cases []tcase
+	for _, order := range []string{store.OrderInput, store.OrderDegree} {
+		for _, directed := range []bool{false, true} {
+			for _, kept := range []bool{false, true} {
+				for _, relabel := range []bool{false, true} {
+					cases = append(cases, tcase{"txt", directed, kept, kept, relabel, order})
+				}
+				cases = append(cases, tcase{"txt", directed, kept, !kept, false, order})
+			}
+			for _, f := range []string{"gr", "mtx", "mtx-sym"} {
+				cases = append(cases, tcase{f, directed, directed, !directed, order == store.OrderDegree, order})
+			}
+		}
+	}
+	for _, c := range cases {
+		where := fmt.Sprintf("%+v", c)
+		in := filepath.Join(dir, "in."+strings.TrimSuffix(c.format, "-sym"))
+		if c.relabel && c.format == "txt" {
+			writeWeightedInput(t, in, c.format, wide)
+		} else {
+			writeWeightedInput(t, in, c.format, edges)
+		}
+		opt := Options{Weights: true, Directed: c.directed, KeepSelfLoops: c.loops, KeepDuplicates: c.dups, Relabel: c.relabel,
+			Order: c.order, ShardBytes: 16 << 10, Workers: 2, Force: true}
+		opt.Dest = filepath.Join(dir, "mem.ooc")
+		if _, err := File(in, opt); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		var log bytes.Buffer
+		opt.Dest, opt.weighWindow, opt.Log, opt.Verbose = filepath.Join(dir, "two.ooc"), 64<<10, &log, true
+		rep, err := File(in, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if !strings.Contains(log.String(), "pass 2 reads") {
+			t.Fatalf("%s: the log does not say two passes:\n%s", where, log.String())
+		}
+		if len(rep.Manifest.Out) < 2 {
+			t.Fatalf("%s: %d out-shards, want several", where, len(rep.Manifest.Out))
+		}
+		sameGraphFiles(t, where, filepath.Join(dir, "mem.ooc"), opt.Dest)
+		if _, err := store.Verify(opt.Dest); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind in %s: %s", dir, e.Name())
+		}
+	}
+}
+
+// TestWeighFileFallback: a regular file whose edges exceed the in-memory path's budget
+// is read twice (-v says so) and gives the graph the in-memory path gives with a larger
+// budget; from a pipe the same input is refused, naming the budget.
+func TestWeighFileFallback(t *testing.T) {
+	edges, _ := randomWEdges(t, 50_000, 1_500_000)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	writeWeightedInput(t, in, "txt", edges)
+	opt := Options{Weights: true, Order: store.OrderDegree, ShardBytes: 64 << 10, Workers: 2}
+	opt.Dest = filepath.Join(dir, "mem.ooc")
+	if _, err := File(in, opt); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	opt.Dest, opt.Mem, opt.Log, opt.Verbose = filepath.Join(dir, "two.ooc"), 48<<20, &log, true
+	if _, err := File(in, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "the edges exceed") || !strings.Contains(log.String(), "pass 2 reads") {
+		t.Fatalf("the log does not say two passes:\n%s", log.String())
+	}
+	sameGraphFiles(t, "fallback", filepath.Join(dir, "mem.ooc"), opt.Dest)
+
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opt.Dest, opt.Log = filepath.Join(dir, "pipe.ooc"), nil
+	_, err = FileFrom(struct{ *bytes.Reader }{mustRead(t, in)}, "-", -1, opt)
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "holds its edges in memory") {
+		t.Fatalf("from a pipe: %v, want the in-memory refusal", err)
+	}
+	if _, err := os.Stat(opt.Dest); err == nil {
+		t.Errorf("%s written", opt.Dest)
+	}
+}
+
+func mustRead(t *testing.T, path string) *bytes.Reader {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b)
+}
+
+// TestWeighFileBadInput: a bad line found by the second pass (a weight the first,
+// unweighted, pass does not read) is one error naming the file and line, and nothing
+// is left behind: no graph, no temporary directory.
+func TestWeighFileBadInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "bad.txt")
+	os.WriteFile(in, []byte("0 1 5\n1 2 3\n2 3 x7\n3 0 1\n"), 0o644)
+	opt := Options{Weights: true, Dest: filepath.Join(dir, "g.ooc"), weighWindow: 1 << 10}
+	_, err := File(in, opt)
+	var pe *parse.ParseError
+	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(err.Error(), "bad.txt") {
+		t.Fatalf("error %v, want a ParseError at bad.txt line 3", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
