@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -55,6 +57,24 @@ func regularFile(r io.Reader) *os.File {
 		return nil
 	}
 	return f
+}
+
+// plainlyBeyond reports whether the plain (uncompressed) text file f of size bytes
+// holds, at the line length of its first MiB, edges of more than twice mem at per bytes
+// an edge: the in-memory path is not tried then (it would parse a budget's worth of
+// edges before it found them too many).
+func plainlyBeyond(f *os.File, size int64, per, mem int64) bool {
+	head := make([]byte, 1<<20)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+		return false
+	}
+	lines := int64(bytes.Count(head, []byte{'\n'}))
+	if lines < 64 {
+		return false
+	}
+	return size/(int64(n)/lines)*per > 2*mem
 }
 
 // weighFile ingests the weighted file f in two passes (above).
@@ -290,6 +310,9 @@ func (w *weigher) write(bl *store.Builder) error {
 				return err
 			}
 		}
+		// the window's arrays go back before the next window's are made
+		lists = nil
+		debug.FreeOSMemory()
 		first, lo = false, hi
 	}
 	return nil
@@ -359,7 +382,8 @@ func (w *weigher) pass(lists []*wwindow, first bool) error {
 	}
 }
 
-// read1 is one read of the file.
+// read1 is one read of the file: the parser (one core) hands batches of edges to a
+// goroutine that places them.
 func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
 		return nil, &parse.ParseError{Path: w.name, Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
@@ -368,27 +392,79 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 	if w.opt.Relabel {
 		maxID = math.MaxUint64
 	}
+	const batch = 1 << 14
+	full, free := make(chan []parse.WEdge, 2), make(chan []parse.WEdge, 3)
+	for range 3 {
+		free <- make([]parse.WEdge, 0, batch)
+	}
+	placed := make(chan error, 1)
+	var failed atomic.Bool
+	go func() {
+		var err error
+		var edges uint64
+		for b := range full {
+			if err == nil {
+				err = w.place(lists, b, edges)
+				failed.Store(err != nil)
+			}
+			edges += uint64(len(b))
+			free <- b[:0]
+		}
+		placed <- err
+	}()
+	errStop := errors.New("stop")
+	cur := <-free
+	res, err := parse.ParseWeighted(w.f, parse.ParseOptions{Format: parse.Format(w.g.M.Input.Format), Name: w.name, MaxID: maxID}, func(e parse.WEdge) error {
+		cur = append(cur, e)
+		if len(cur) < batch {
+			return nil
+		}
+		if failed.Load() {
+			return errStop
+		}
+		if err := interrupted(w.opt.Context); err != nil {
+			return err
+		}
+		full <- cur
+		cur = <-free
+		return nil
+	})
+	if err == nil {
+		full <- cur
+	}
+	close(full)
+	if perr := <-placed; perr != nil && (err == nil || errors.Is(err, errStop)) {
+		err = perr
+	}
+	if res != nil {
+		w.read += res.InBytes
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st, err := w.f.Stat(); err != nil || st.Size() != w.stamp.Size() || !st.ModTime().Equal(w.stamp.ModTime()) {
+		return nil, w.changed("its size or modification time")
+	}
+	return res, nil
+}
+
+// place puts the weights of a batch of input edges, the first of which is the file's
+// edge number at (from 0), into the window's lists.
+func (w *weigher) place(lists []*wwindow, batch []parse.WEdge, at uint64) error {
 	out := lists[0]
 	var in *wwindow
 	if len(lists) > 1 {
 		in = lists[1]
 	}
 	directed, keepLoops := w.g.Directed(), w.opt.KeepSelfLoops
-	var edges uint64
-	res, err := parse.ParseWeighted(w.f, parse.ParseOptions{Format: parse.Format(w.g.M.Input.Format), Name: w.name, MaxID: maxID}, func(e parse.WEdge) error {
-		if edges%(1<<16) == 0 {
-			if err := interrupted(w.opt.Context); err != nil {
-				return err
-			}
-		}
-		edges++
+	for i, e := range batch {
 		if e.U == e.V && !keepLoops {
-			return nil
+			continue
 		}
 		u, ok1 := w.vertex(e.U)
 		v, ok2 := w.vertex(e.V)
 		if !ok1 || !ok2 {
-			return w.changed(fmt.Sprintf("an id pass 1 did not read, on edge %d", edges))
+			return w.changed(fmt.Sprintf("an id pass 1 did not read, on edge %d", at+uint64(i)+1))
 		}
 		ok := out.put(u, v, e.W)
 		switch {
@@ -401,20 +477,10 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 			}
 		}
 		if !ok {
-			return w.changed(fmt.Sprintf("an edge pass 1 did not store, on edge %d", edges))
+			return w.changed(fmt.Sprintf("an edge pass 1 did not store, on edge %d", at+uint64(i)+1))
 		}
-		return nil
-	})
-	if res != nil {
-		w.read += res.InBytes
 	}
-	if err != nil {
-		return nil, err
-	}
-	if st, err := w.f.Stat(); err != nil || st.Size() != w.stamp.Size() || !st.ModTime().Equal(w.stamp.ModTime()) {
-		return nil, w.changed("its size or modification time")
-	}
-	return res, nil
+	return nil
 }
 
 // wwindow is one direction's lists of the vertices lo..hi-1, decoded, and their weights.

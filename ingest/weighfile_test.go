@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -169,7 +172,8 @@ func TestWeighFileSameGraph(t *testing.T) {
 }
 
 // TestWeighFileFallback: a regular file whose edges exceed the in-memory path's budget
-// is read twice (-v says so) and gives the graph the in-memory path gives with a larger
+// is read twice (-v says so: found while reading it, where the file's size did not
+// plainly exceed the budget, unlike TestWeighFilePeakRSS's) and gives the graph the in-memory path gives with a larger
 // budget; from a pipe the same input is refused, naming the budget.
 func TestWeighFileFallback(t *testing.T) {
 	edges, _ := randomWEdges(t, 50_000, 1_500_000)
@@ -186,7 +190,7 @@ func TestWeighFileFallback(t *testing.T) {
 	if _, err := File(in, opt); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "the edges exceed") || !strings.Contains(log.String(), "pass 2 reads") {
+	if !strings.Contains(log.String(), "exceed 48.0 MiB (found while reading it)") || !strings.Contains(log.String(), "pass 2 reads") {
 		t.Fatalf("the log does not say two passes:\n%s", log.String())
 	}
 	sameGraphFiles(t, "fallback", filepath.Join(dir, "mem.ooc"), opt.Dest)
@@ -230,4 +234,85 @@ func TestWeighFileBadInput(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("left behind: %v", ents)
 	}
+}
+
+// TestWeighFilePeakRSS ingests, in a child process, a weighted Kronecker text edge list
+// (scale 18, 4M edges, "u v w") whose edges the in-memory path would hold in 160 MB,
+// under a 48 MiB budget, undirected in the degree order and directed with --relabel,
+// and checks the child's peak resident set (VmHWM) against the budget plus 10% (as
+// TestPeakRSS does for the unweighted pipeline).
+func TestWeighFilePeakRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests 60 MB twice in -short")
+	}
+	if PeakRSS() == 0 {
+		t.Skip("no /proc/self/status")
+	}
+	const mem = 48 << 20
+	dir := t.TempDir()
+	in := filepath.Join(dir, "kw.txt")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := gen.Spec{Kind: "kron", Scale: 18, EdgeFactor: 16, Seed: 1}
+	if _, err := gen.WriteWeighted(f, spec, gen.WeightSpec{Lo: 1, Hi: 255}, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(in)
+	for _, c := range []struct {
+		order             string
+		directed, relabel bool
+	}{{store.OrderDegree, false, false}, {store.OrderInput, true, true}} {
+		t.Run(fmt.Sprintf("%s-directed=%v-relabel=%v", c.order, c.directed, c.relabel), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWeighRSS$", "-test.v")
+			cmd.Env = append(os.Environ(), fmt.Sprintf("OOC_WEIGH_RSS=%s|%s|%d|%s|%t|%t", in, filepath.Join(dir, "g.ooc"), mem, c.order, c.relabel, c.directed))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("child: %v\n%s", err, out)
+			}
+			var peak, edges, windows int64
+			i := strings.Index(string(out), "peak-rss=")
+			if i < 0 {
+				t.Fatalf("child printed no peak:\n%s", out)
+			}
+			fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d passes=%d", &peak, &edges, &windows)
+			t.Logf("peak RSS %s for a %s budget, %s input, %d edges stored, %d reads of the file", bytesize.Format(peak), bytesize.Format(mem),
+				bytesize.Format(st.Size()), edges, windows)
+			if st.Size() < mem || windows < 3 {
+				t.Errorf("%d edges in %d windows: want several", edges, windows)
+			}
+			if limit := int64(mem) * 11 / 10; peak > limit {
+				t.Errorf("peak RSS %s exceeds %s (a %s budget)", bytesize.Format(peak), bytesize.Format(limit), bytesize.Format(mem))
+			}
+		})
+	}
+}
+
+// TestHelperWeighRSS is the child of TestWeighFilePeakRSS.
+func TestHelperWeighRSS(t *testing.T) {
+	arg := os.Getenv("OOC_WEIGH_RSS")
+	if arg == "" {
+		t.Skip("run by TestWeighFilePeakRSS")
+	}
+	parts := strings.Split(arg, "|")
+	var mem int64
+	fmt.Sscan(parts[2], &mem)
+	var log bytes.Buffer
+	rep, err := File(parts[0], Options{Dest: parts[1], Force: true, Mem: mem, Workers: 2, Weights: true, Order: parts[3],
+		Relabel: parts[4] == "true", Directed: parts[5] == "true", Log: &log, Verbose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "(estimated from its first MiB)") || !strings.Contains(log.String(), "pass 2 reads") {
+		t.Fatalf("not the two-pass path, chosen from the file's size:\n%s", log.String())
+	}
+	var reads int64
+	for _, p := range rep.Phases {
+		if p.Name == "weigh" {
+			reads = p.Bytes / rep.Manifest.Input.Bytes
+		}
+	}
+	fmt.Printf("peak-rss=%d edges=%d passes=%d\n", PeakRSS(), rep.Manifest.Edges, reads)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -49,19 +50,21 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 		maxID = math.MaxUint64
 	}
 	f := regularFile(r)
-	if f != nil && opt.weighWindow > 0 {
-		return weighFile(f, name, size, opt)
+	per := int64(2 * wedgeBytes)
+	if opt.Relabel {
+		per += 8
 	}
+	if f != nil && (opt.weighWindow > 0 || plainlyBeyond(f, size, per, b.mem)) {
+		return b.twoPasses(f, size, "estimated from its first MiB")
+	}
+	restore := setMemoryLimit(b.mem) // the arrays outgrown go back before the budget is reached
 	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: maxID}, b.add)
+	restore()
 	var over *overBudgetError
 	if errors.As(err, &over) && f != nil {
 		b.edges, b.wide, b.loopIDs = nil, nil, nil
 		debug.FreeOSMemory()
-		if opt.Verbose && opt.Log != nil {
-			fmt.Fprintf(opt.Log, "weights: %s: the edges exceed %s: two passes over the file, the lists built as without --weights and then weighed\n",
-				inputName(name), bytesize.Format(b.mem))
-		}
-		return weighFile(f, name, size, opt)
+		return b.twoPasses(f, size, "found while reading it")
 	}
 	if err != nil {
 		return nil, err
@@ -72,6 +75,15 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 	}
 	b.phases = append(b.phases, Phase{Name: "parse", Seconds: time.Since(t0).Seconds(), Bytes: res.InBytes, Edges: res.Edges})
 	return b.finish(info, res.Header, res.Compression)
+}
+
+// twoPasses ingests the regular file f in two passes (weighfile.go), saying so and why.
+func (b *weightedBuild) twoPasses(f *os.File, size int64, why string) (*Report, error) {
+	if b.opt.Verbose && b.opt.Log != nil {
+		fmt.Fprintf(b.opt.Log, "weights: the edges of %s exceed %s (%s): two passes over the file, the lists built as without --weights and then weighed\n",
+			inputName(b.name), bytesize.Format(b.mem), why)
+	}
+	return weighFile(f, b.name, size, b.opt)
 }
 
 // FromWeightedEdges is FromEdges for weighted edges: produce passes every edge, with
@@ -101,7 +113,8 @@ type weightedBuild struct {
 	maxID uint64 // largest id + 1
 	// With --relabel: the edges in the file's (64-bit) ids until finish numbers them, and
 	// the ids of dropped self-loops, which are vertices all the same.
-	wide    []wideEdge
+	wide    [][]wideEdge // in chunks of wideChunk, so that growing copies nothing
+	nwide   int
 	loopIDs []uint64
 	start   time.Time
 	phases  []Phase
@@ -159,11 +172,16 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 		return nil
 	}
 	if b.opt.Relabel {
-		if need := int64(len(b.wide)+1) * (2*wedgeBytes + 8); need > b.mem {
+		if need := int64(b.nwide+1) * (2*wedgeBytes + 8); need > b.mem {
 			return &overBudgetError{fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest with --relabel from a pipe holds its edges in memory, "+
-				"%d bytes each, more than --mem %s (a regular file is read twice instead): %w", inputName(b.name), len(b.wide), 2*wedgeBytes+8, bytesize.Format(b.mem), parse.ErrBadInput)}
+				"%d bytes each, more than --mem %s (a regular file is read twice instead): %w", inputName(b.name), b.nwide, 2*wedgeBytes+8, bytesize.Format(b.mem), parse.ErrBadInput)}
 		}
-		b.wide = append(b.wide, wideEdge{e.U, e.V, e.W})
+		if len(b.wide) == 0 || len(b.wide[len(b.wide)-1]) == wideChunk {
+			b.wide = append(b.wide, make([]wideEdge, 0, wideChunk))
+		}
+		last := &b.wide[len(b.wide)-1]
+		*last = append(*last, wideEdge{e.U, e.V, e.W})
+		b.nwide++
 		return nil
 	}
 	// as the line gives it: an undirected edge goes to both lists later, and outLists
@@ -172,6 +190,10 @@ func (b *weightedBuild) add(e parse.WEdge) error {
 	if need := int64(len(b.edges)+1) * 2 * wedgeBytes; need > b.mem {
 		return &overBudgetError{fmt.Errorf("ingest: %s: more than %d edges: a weighted ingest from a pipe holds its edges in memory, "+
 			"%d bytes each with both directions, more than --mem %s (a regular file is read twice instead): %w", inputName(b.name), len(b.edges), 2*wedgeBytes, bytesize.Format(b.mem), parse.ErrBadInput)}
+	}
+	if len(b.edges) == cap(b.edges) {
+		// grown within the budget: the old array and the new one are alive at once
+		b.edges = slices.Grow(b.edges, int(min(max(int64(len(b.edges)), 1<<12), b.mem/(2*wedgeBytes)-int64(len(b.edges)))))
 	}
 	b.edges = append(b.edges, wedge{u, v, e.W})
 	return nil
@@ -261,6 +283,9 @@ func (b *weightedBuild) finish(input store.InputInfo, hdr parse.Header, compress
 	return rep, nil
 }
 
+// wideChunk is the edges in each chunk of weightedBuild.wide.
+const wideChunk = 1 << 16
+
 // wideEdge is an input edge in the file's ids, before --relabel numbers them.
 type wideEdge struct {
 	u, v uint64
@@ -271,17 +296,22 @@ type wideEdge struct {
 // ascending order, as the unweighted ingest's --relabel does, turns the wide edges into
 // edges of those numbers, and returns the ids.
 func (b *weightedBuild) relabel() []uint64 {
-	ids := make([]uint64, 0, 2*len(b.wide)+len(b.loopIDs))
-	for _, e := range b.wide {
-		ids = append(ids, e.u, e.v)
+	ids := make([]uint64, 0, 2*b.nwide+len(b.loopIDs))
+	for _, c := range b.wide {
+		for _, e := range c {
+			ids = append(ids, e.u, e.v)
+		}
 	}
 	ids = append(ids, b.loopIDs...)
 	slices.Sort(ids)
 	ids = slices.Clip(slices.Compact(ids))
 	rank := func(id uint64) uint32 { i, _ := slices.BinarySearch(ids, id); return uint32(i) }
-	b.edges = make([]wedge, len(b.wide))
-	for i, e := range b.wide {
-		b.edges[i] = wedge{rank(e.u), rank(e.v), e.w}
+	b.edges = make([]wedge, 0, b.nwide)
+	for i, c := range b.wide {
+		for _, e := range c {
+			b.edges = append(b.edges, wedge{rank(e.u), rank(e.v), e.w})
+		}
+		b.wide[i] = nil
 	}
 	b.wide, b.loopIDs = nil, nil
 	return ids
