@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -144,9 +145,11 @@ type weigher struct {
 	perm   []uint32
 	ids    []uint64
 	vs     []uint32
-	window int64 // bytes a window's lists may take
-	sym    bool  // a directed graph from a symmetric MatrixMarket file: each entry both arcs
-	read   int64 // input bytes read, all passes
+	window int64       // bytes a window's lists may take
+	sym    bool        // a directed graph from a symmetric MatrixMarket file: each entry both arcs
+	read   int64       // input bytes read, all passes
+	parts  []uint32    // the window's parts, one for each worker placing weights
+	ends   [][2]uint32 // a batch's edges' ends as vertices
 	stamp  os.FileInfo
 }
 
@@ -299,6 +302,7 @@ func (w *weigher) write(bl *store.Builder) error {
 			}
 			lists[i] = l
 		}
+		w.split(lists, lo, hi, defaultWorkers(w.opt.Workers))
 		if err := w.pass(lists, first); err != nil {
 			return err
 		}
@@ -392,7 +396,8 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 	if w.opt.Relabel {
 		maxID = math.MaxUint64
 	}
-	const batch = 1 << 14
+	const batch = 1 << 16
+	w.ends = make([][2]uint32, batch)
 	full, free := make(chan []parse.WEdge, 2), make(chan []parse.WEdge, 3)
 	for range 3 {
 		free <- make([]parse.WEdge, 0, batch)
@@ -449,38 +454,97 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 }
 
 // place puts the weights of a batch of input edges, the first of which is the file's
-// edge number at (from 0), into the window's lists.
+// edge number at (from 0), into the window's lists: the ends mapped to vertices on all
+// cores, then each core places the edges of the lists in its part of the window.
 func (w *weigher) place(lists []*wwindow, batch []parse.WEdge, at uint64) error {
+	workers := len(w.parts) - 1
+	ends := w.ends[:len(batch)]
+	bad := make([]int, workers) // the first edge a worker found wrong, or len(batch)
+	parallel.For(workers, len(batch), 1<<12, func(wk, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e := batch[i]
+			if e.U == e.V && !w.opt.KeepSelfLoops {
+				ends[i] = [2]uint32{noVertex, noVertex}
+				continue
+			}
+			u, ok1 := w.vertex(e.U)
+			v, ok2 := w.vertex(e.V)
+			if !ok1 || !ok2 {
+				ends[i] = [2]uint32{noVertex, 0}
+				continue
+			}
+			ends[i] = [2]uint32{u, v}
+		}
+	})
+	for i, x := range ends {
+		if x[0] == noVertex && x[1] != noVertex {
+			return w.changed(fmt.Sprintf("an id pass 1 did not read, on edge %d", at+uint64(i)+1))
+		}
+	}
 	out := lists[0]
 	var in *wwindow
 	if len(lists) > 1 {
 		in = lists[1]
 	}
-	directed, keepLoops := w.g.Directed(), w.opt.KeepSelfLoops
-	for i, e := range batch {
-		if e.U == e.V && !keepLoops {
-			continue
-		}
-		u, ok1 := w.vertex(e.U)
-		v, ok2 := w.vertex(e.V)
-		if !ok1 || !ok2 {
-			return w.changed(fmt.Sprintf("an id pass 1 did not read, on edge %d", at+uint64(i)+1))
-		}
-		ok := out.put(u, v, e.W)
-		switch {
-		case !directed:
-			ok = ok && (u == v || out.put(v, u, e.W))
-		default:
-			ok = ok && in.put(v, u, e.W)
-			if w.sym && u != v {
-				ok = ok && out.put(v, u, e.W) && in.put(u, v, e.W)
+	directed := w.g.Directed()
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lo, hi := w.parts[k], w.parts[k+1]
+			bad[k] = len(batch)
+			for i, x := range ends {
+				u, v, wt := x[0], x[1], batch[i].W
+				if u == noVertex {
+					continue
+				}
+				ok := out.put(u, v, wt, lo, hi)
+				switch {
+				case !directed:
+					ok = ok && (u == v || out.put(v, u, wt, lo, hi))
+				default:
+					ok = ok && in.put(v, u, wt, lo, hi)
+					if w.sym && u != v {
+						ok = ok && out.put(v, u, wt, lo, hi) && in.put(u, v, wt, lo, hi)
+					}
+				}
+				if !ok {
+					bad[k] = i
+					return
+				}
 			}
-		}
-		if !ok {
-			return w.changed(fmt.Sprintf("an edge pass 1 did not store, on edge %d", at+uint64(i)+1))
-		}
+		}()
+	}
+	wg.Wait()
+	if i := slices.Min(bad); i < len(batch) {
+		return w.changed(fmt.Sprintf("an edge pass 1 did not store, on edge %d", at+uint64(i)+1))
 	}
 	return nil
+}
+
+// noVertex marks in weigher.ends an edge left out (a self-loop dropped: both ends) or
+// one whose ids pass 1 did not number (the first end).
+const noVertex = math.MaxUint32
+
+// split cuts the window lo..hi into parts of about as many list entries, one for each
+// worker.
+func (w *weigher) split(lists []*wwindow, lo, hi uint32, workers int) {
+	var total uint64
+	for _, l := range lists {
+		total += l.first[hi-lo]
+	}
+	w.parts = append(w.parts[:0], lo)
+	var sum uint64
+	for v := lo; v < hi && len(w.parts) < workers; v++ {
+		for _, l := range lists {
+			sum += l.first[v-lo+1] - l.first[v-lo]
+		}
+		if sum*uint64(workers) >= total*uint64(len(w.parts)) {
+			w.parts = append(w.parts, v+1)
+		}
+	}
+	w.parts = append(w.parts, hi)
 }
 
 // wwindow is one direction's lists of the vertices lo..hi-1, decoded, and their weights.
@@ -538,10 +602,10 @@ func (l *wwindow) reset() {
 	}
 }
 
-// put places weight wt of neighbour u in v's list when v is in the window, and reports
-// whether the list holds u (true outside the window).
-func (l *wwindow) put(v, u, wt uint32) bool {
-	if v < l.lo || v >= l.hi {
+// put places weight wt of neighbour u in v's list when v is in lo..hi-1 (within the
+// window), and reports whether the list holds u (true outside).
+func (l *wwindow) put(v, u, wt uint32, lo, hi uint32) bool {
+	if v < lo || v >= hi {
 		return true
 	}
 	a, b := l.first[v-l.lo], l.first[v-l.lo+1]
