@@ -66,7 +66,7 @@ type Options struct {
 	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
 
 	// weighWindow sends a weighted regular file to the two-pass path (weighfile.go),
-	// with windows of this many bytes.
+	// with windows of this many bytes (-1: as the budget allows).
 	weighWindow int64
 
 	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)

@@ -19,10 +19,12 @@ import (
 )
 
 // The weighted ingest (Options.Weights) keeps each edge's weight and stores it in the
-// shards' WEIGHTS sections (store/FORMAT.md, version 4). It is a path of its own, on the
-// CPU: it holds the edges in memory (12 bytes an input edge, 8 more a stored directed
-// edge while the lists are built) and refuses an input whose edges exceed the memory
-// budget, where the unweighted pipeline spills to disk. Duplicates keep the smallest
+// shards' WEIGHTS sections (store/FORMAT.md, version 4). While the edges fit the memory
+// budget it is a path of its own, on the CPU, that holds them in memory (12 bytes an
+// input edge, 8 more a stored directed edge while the lists are built). A regular file
+// whose edges exceed the budget (plainly, from its size and first MiB's line length, or
+// found so while it is read) is ingested in two passes within the budget instead
+// (weighfile.go); from a pipe such an input is refused. Duplicates keep the smallest
 // weight (with --keep-duplicates every copy keeps its own); an undirected edge is
 // stored both ways with its weight, and a directed graph's in-lists carry the weights
 // of the arcs they mirror. Vertices are numbered as the unweighted pipeline numbers them
@@ -54,7 +56,7 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 	if opt.Relabel {
 		per += 8
 	}
-	if f != nil && (opt.weighWindow > 0 || plainlyBeyond(f, size, per, b.mem)) {
+	if f != nil && (opt.weighWindow != 0 || plainlyBeyond(f, size, per, b.mem)) {
 		return b.twoPasses(f, size, "estimated from its first MiB")
 	}
 	restore := setMemoryLimit(b.mem) // the arrays outgrown go back before the budget is reached

@@ -393,7 +393,8 @@ func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bo
 
 // BenchmarkWeightedIngest ingests a weighted Kronecker text edge list ("u v w") beside
 // the same edges without weights, and reports input edges/s of each: the ratio is the
-// price of the weights' path (in memory, one parser core) against the spilling pipeline.
+// price of the weights' path (in memory, one parser core) against the spilling pipeline,
+// and of the two-pass path (a file larger than the budget) against the in-memory one.
 //
 //	go test ./ingest -run '^$' -bench WeightedIngest -benchtime 3x -ingest.edges 16000000
 func BenchmarkWeightedIngest(b *testing.B) {
@@ -412,15 +413,21 @@ func BenchmarkWeightedIngest(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
+	// two-pass: the file read twice (weighfile.go), forced, at the default budget (one
+	// window) and at a budget a third of the in-memory path's edges (windows)
 	for _, c := range []struct {
 		name, path string
 		weights    bool
-	}{{"unweighted", plain, false}, {"weighted", weighted, true}} {
+		window     int64
+		mem        int64
+	}{{"unweighted", plain, false, 0, 0}, {"weighted", weighted, true, 0, 0}, {"two-pass", weighted, true, -1, 0},
+		{"two-pass-small-mem", weighted, true, 0, int64(spec.Edges()) * 2 * wedgeBytes / 3}} {
 		b.Run(c.name, func(b *testing.B) {
 			st, _ := os.Stat(c.path)
 			b.SetBytes(st.Size())
 			for i := range b.N {
-				opt := Options{Dest: filepath.Join(b.TempDir(), fmt.Sprint(i, ".ooc")), Weights: c.weights, Order: store.OrderInput, Backend: BackendCPU}
+				opt := Options{Dest: filepath.Join(b.TempDir(), fmt.Sprint(i, ".ooc")), Weights: c.weights, Order: store.OrderInput, Backend: BackendCPU,
+					weighWindow: c.window, Mem: c.mem}
 				if _, err := File(c.path, opt); err != nil {
 					b.Fatal(err)
 				}

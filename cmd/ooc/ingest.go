@@ -55,10 +55,15 @@ Weights are integers from 0 to 2^32-1; a negative, fractional or missing one is 
 error naming its line. Of duplicate edges the one with the smallest weight is kept
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
 the same both ways, and a directed graph's in-edges carry the weights of their arcs.
-A weighted ingest runs on the CPU (the GPU ingest does not carry weights; -v says so),
-numbers the vertices as --order and --relabel say (auto chooses as without --weights),
-holds the edges in memory, 40 bytes an input edge at most (48 with --relabel), which
-must fit in --mem, and stores the lists the unweighted ingest stores, byte for byte.
+A weighted ingest numbers the vertices as --order and --relabel say (auto chooses as
+without --weights) and stores the lists the unweighted ingest stores, byte for byte. It
+holds the edges in memory on the CPU while they fit --mem (40 bytes an input edge at
+most, 48 with --relabel); a larger regular file is read twice, within --mem: the lists
+are built as without --weights (spilling to disk, on the GPU when the backend takes
+them), then the file is read again with its weights once for each window of lists that
+--mem holds (kron20 at --mem 256MiB: 4x the CPU time of the in-memory path).
+-v says which path.
+From a pipe, edges beyond --mem are refused.
 
 The graph is undirected unless --directed: each input edge is stored both ways.
 --directed keeps directions and also stores the transpose (in-edges), which BFS needs;
