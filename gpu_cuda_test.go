@@ -198,8 +198,10 @@ func TestBudgetRefused(t *testing.T) {
 }
 
 // driverSlack is what the driver may take beyond ooc's own allocations: the loaded
-// module and kernel stacks, and rounding of each allocation to the driver's pages.
-const driverSlack = 256 << 20
+// modules and the rounding of each allocation to the driver's pages. Kernel stacks are
+// not in it: the context's stack limit is 0 (internal/cuda), and with the default 1 KiB
+// the driver would take about 260 MiB more on an H200.
+const driverSlack = 32 << 20
 
 // checkMemory holds an engine to its --vram budget (issue 5): the allocator never went
 // past it, and the driver's own count of memory taken since the context was created
@@ -215,6 +217,7 @@ func checkMemory(t *testing.T, name string, e ooc.Engine, vram int64) {
 	if budget != vram || peak > budget {
 		t.Errorf("%s: --vram %d: allocator budget %d, peak %d", name, vram, budget, peak)
 	}
+	t.Logf("%s: --vram %d: allocator peak %d, the driver reports %d bytes taken", name, vram, peak, driver)
 	if driver > vram+driverSlack {
 		t.Errorf("%s: --vram %d: the driver reports %d bytes taken (allocator peak %d)", name, vram, driver, peak)
 	}

@@ -176,7 +176,18 @@ func (d *Device) loop(ordinal int, started chan<- error) {
 		d.Total = int64(tot)
 		// spin while waiting: a BFS level waits on the device several times, and a blocking
 		// wait adds tens of microseconds to each
-		return check("cuCtxCreate", C.ooc_cuCtxCreate(&d.ctx, C.CU_CTX_SCHED_SPIN|C.CU_CTX_MAP_HOST, d.dev))
+		if err := check("cuCtxCreate", C.ooc_cuCtxCreate(&d.ctx, C.CU_CTX_SCHED_SPIN|C.CU_CTX_MAP_HOST, d.dev)); err != nil {
+			return err
+		}
+		// The driver reserves local memory for the stack limit on every thread the device
+		// can hold (1 KiB each by default: about 260 MiB on an H200), outside --vram. No
+		// kernel here calls through a stack; their fixed frames, which the driver sizes at
+		// launch, are all they need.
+		if err := check("cuCtxSetLimit", C.ooc_cuCtxSetLimit(C.CU_LIMIT_STACK_SIZE, 0)); err != nil {
+			C.ooc_cuCtxDestroy(d.ctx)
+			return err
+		}
+		return nil
 	}()
 	started <- err
 	if err != nil {

@@ -15,6 +15,7 @@ static struct {
 	__typeof__(cuCtxCreate) *CtxCreate;
 	__typeof__(cuCtxDestroy) *CtxDestroy;
 	__typeof__(cuCtxSynchronize) *CtxSynchronize;
+	__typeof__(cuCtxSetLimit) *CtxSetLimit;
 	__typeof__(cuMemGetInfo) *MemGetInfo;
 	__typeof__(cuMemAlloc) *MemAlloc;
 	__typeof__(cuMemFree) *MemFree;
@@ -73,6 +74,7 @@ int ooc_load(char *err, size_t errlen) {
 	SYM(CtxCreate, "cuCtxCreate_v2");
 	SYM(CtxDestroy, "cuCtxDestroy_v2");
 	SYM(CtxSynchronize, "cuCtxSynchronize");
+	SYM(CtxSetLimit, "cuCtxSetLimit");
 	SYM(MemGetInfo, "cuMemGetInfo_v2");
 	SYM(MemAlloc, "cuMemAlloc_v2");
 	SYM(MemFree, "cuMemFree_v2");
@@ -110,6 +112,7 @@ CUresult ooc_cuDeviceTotalMem(size_t *b, CUdevice d) { return fn.DeviceTotalMem(
 CUresult ooc_cuCtxCreate(CUcontext *c, unsigned f, CUdevice d) { return fn.CtxCreate(c, f, d); }
 CUresult ooc_cuCtxDestroy(CUcontext c) { return fn.CtxDestroy(c); }
 CUresult ooc_cuCtxSynchronize(void) { return fn.CtxSynchronize(); }
+CUresult ooc_cuCtxSetLimit(CUlimit l, size_t v) { return fn.CtxSetLimit(l, v); }
 CUresult ooc_cuMemGetInfo(size_t *f, size_t *t) { return fn.MemGetInfo(f, t); }
 CUresult ooc_cuMemAlloc(CUdeviceptr *p, size_t n) { return fn.MemAlloc(p, n); }
 CUresult ooc_cuMemFree(CUdeviceptr p) { return fn.MemFree(p); }

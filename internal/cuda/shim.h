@@ -18,6 +18,7 @@ CUresult ooc_cuDeviceTotalMem(size_t *b, CUdevice d);
 CUresult ooc_cuCtxCreate(CUcontext *c, unsigned flags, CUdevice d);
 CUresult ooc_cuCtxDestroy(CUcontext c);
 CUresult ooc_cuCtxSynchronize(void);
+CUresult ooc_cuCtxSetLimit(CUlimit l, size_t v);
 CUresult ooc_cuMemGetInfo(size_t *free, size_t *total);
 CUresult ooc_cuMemAlloc(CUdeviceptr *p, size_t n);
 CUresult ooc_cuMemFree(CUdeviceptr p);
