@@ -114,7 +114,7 @@ func weighFile(f *os.File, name string, size int64, opt Options) (*Report, error
 	}
 	defer g.Close()
 	t0 := time.Now()
-	w, err := newWeigher(g, f, name, opt, mem)
+	w, err := newWeigher(g, f, name, opt, mem, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +148,14 @@ type weigher struct {
 	window int64       // bytes a window's lists may take
 	sym    bool        // a directed graph from a symmetric MatrixMarket file: each entry both arcs
 	read   int64       // input bytes read, all passes
+	tmp    string      // a directory for the spills, removed after
 	parts  []uint32    // the window's parts, one for each worker placing weights
 	ends   [][2]uint32 // a batch's edges' ends as vertices
 	stamp  os.FileInfo
 }
 
-func newWeigher(g *store.Graph, f *os.File, name string, opt Options, mem int64) (*weigher, error) {
-	w := &weigher{g: g, f: f, name: name, opt: opt, mem: mem}
+func newWeigher(g *store.Graph, f *os.File, name string, opt Options, mem int64, tmp string) (*weigher, error) {
+	w := &weigher{g: g, f: f, name: name, opt: opt, mem: mem, tmp: tmp}
 	st, err := f.Stat()
 	if err != nil {
 		return nil, &parse.ParseError{Path: name, Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
@@ -291,9 +292,30 @@ func (w *weigher) write(bl *store.Builder) error {
 	if w.opt.KeepDuplicates {
 		per += weighDupBytes
 	}
-	first := true
-	for lo := uint32(0); lo < g.M.Vertices || first; {
-		hi := windowEnd(csrs, lo, g.M.Vertices, w.window, per)
+	bounds := []uint32{0} // window i holds the vertices bounds[i]..bounds[i+1]-1
+	for lo := uint32(0); lo < g.M.Vertices || len(bounds) == 1; {
+		lo = windowEnd(csrs, lo, g.M.Vertices, w.window, per)
+		bounds = append(bounds, lo)
+	}
+	var sp *arcSpill
+	nw := len(bounds) - 1
+	spill := nw > 1 && nw*len(csrs) <= maxSpillFiles
+	if w.opt.Verbose && w.opt.Log != nil {
+		how := "the file read once a window"
+		if spill {
+			how = "the file read once more, its arcs spilled to disk by window"
+		}
+		fmt.Fprintf(w.opt.Log, "weights: %d windows of lists, %s\n", nw, how)
+	}
+	if spill {
+		var err error
+		if sp, err = w.distribute(bounds, len(csrs)); err != nil {
+			return err
+		}
+		defer sp.close()
+	}
+	for i := range len(bounds) - 1 {
+		lo, hi := bounds[i], bounds[i+1]
 		lists := make([]*wwindow, len(csrs))
 		for i, c := range csrs {
 			l, err := newWWindow(c, lo, hi, w.opt.KeepDuplicates, defaultWorkers(w.opt.Workers))
@@ -302,8 +324,18 @@ func (w *weigher) write(bl *store.Builder) error {
 			}
 			lists[i] = l
 		}
-		w.split(lists, lo, hi, defaultWorkers(w.opt.Workers))
-		if err := w.pass(lists, first); err != nil {
+		var err error
+		if sp != nil {
+			err = w.placeSpilled(lists, sp, i)
+		} else {
+			w.split(lists, lo, hi, defaultWorkers(w.opt.Workers))
+			err = w.pass(i == 0, func() {
+				for _, l := range lists {
+					l.reset()
+				}
+			}, func(batch []parse.WEdge, at uint64) error { return w.place(lists, batch, at) })
+		}
+		if err != nil {
 			return err
 		}
 		for i, c := range csrs {
@@ -317,7 +349,6 @@ func (w *weigher) write(bl *store.Builder) error {
 		// the window's arrays go back before the next window's are made
 		lists = nil
 		debug.FreeOSMemory()
-		first, lo = false, hi
 	}
 	return nil
 }
@@ -360,12 +391,12 @@ func shardOf(c *store.CSR, v uint32) *store.Shard {
 	return nil
 }
 
-// pass reads the file once with its weights and places each edge's weight in the lists
-// of the window. The first pass also learns whether a MatrixMarket file is symmetric
-// (each entry both arcs of a directed graph) and reads the window again if it is.
-func (w *weigher) pass(lists []*wwindow, first bool) error {
+// pass reads the file once with its weights and hands each batch of edges to handle.
+// The first pass also learns whether a MatrixMarket file is symmetric
+// (each entry both arcs of a directed graph) and, after reset, reads the file again if it is.
+func (w *weigher) pass(first bool, reset func(), handle func(batch []parse.WEdge, at uint64) error) error {
 	for {
-		res, err := w.read1(lists)
+		res, err := w.read1(handle)
 		if err != nil {
 			return err
 		}
@@ -377,9 +408,7 @@ func (w *weigher) pass(lists []*wwindow, first bool) error {
 		}
 		if first && w.g.Directed() && res.Header.Symmetric && !w.sym {
 			w.sym = true
-			for _, l := range lists {
-				l.reset()
-			}
+			reset()
 			continue
 		}
 		return nil
@@ -387,8 +416,8 @@ func (w *weigher) pass(lists []*wwindow, first bool) error {
 }
 
 // read1 is one read of the file: the parser (one core) hands batches of edges to a
-// goroutine that places them.
-func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
+// goroutine that passes them to handle.
+func (w *weigher) read1(handle func(batch []parse.WEdge, at uint64) error) (*parse.ParseResult, error) {
 	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
 		return nil, &parse.ParseError{Path: w.name, Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
 	}
@@ -409,7 +438,7 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 		var edges uint64
 		for b := range full {
 			if err == nil {
-				err = w.place(lists, b, edges)
+				err = handle(b, edges)
 				failed.Store(err != nil)
 			}
 			edges += uint64(len(b))
@@ -458,29 +487,11 @@ func (w *weigher) read1(lists []*wwindow) (*parse.ParseResult, error) {
 // cores, then each core places the edges of the lists in its part of the window.
 func (w *weigher) place(lists []*wwindow, batch []parse.WEdge, at uint64) error {
 	workers := len(w.parts) - 1
-	ends := w.ends[:len(batch)]
-	bad := make([]int, workers) // the first edge a worker found wrong, or len(batch)
-	parallel.For(workers, len(batch), 1<<12, func(wk, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			e := batch[i]
-			if e.U == e.V && !w.opt.KeepSelfLoops {
-				ends[i] = [2]uint32{noVertex, noVertex}
-				continue
-			}
-			u, ok1 := w.vertex(e.U)
-			v, ok2 := w.vertex(e.V)
-			if !ok1 || !ok2 {
-				ends[i] = [2]uint32{noVertex, 0}
-				continue
-			}
-			ends[i] = [2]uint32{u, v}
-		}
-	})
-	for i, x := range ends {
-		if x[0] == noVertex && x[1] != noVertex {
-			return w.changed(fmt.Sprintf("an id pass 1 did not read, on edge %d", at+uint64(i)+1))
-		}
+	ends, err := w.mapEnds(batch, at)
+	if err != nil {
+		return err
 	}
+	bad := make([]int, workers) // the first edge a worker found wrong, or len(batch)
 	out := lists[0]
 	var in *wwindow
 	if len(lists) > 1 {
