@@ -325,10 +325,10 @@ func (w *weigher) write(bl *store.Builder) error {
 			lists[i] = l
 		}
 		var err error
+		w.split(lists, lo, hi, defaultWorkers(w.opt.Workers))
 		if sp != nil {
 			err = w.placeSpilled(lists, sp, i)
 		} else {
-			w.split(lists, lo, hi, defaultWorkers(w.opt.Workers))
 			err = w.pass(i == 0, func() {
 				for _, l := range lists {
 					l.reset()

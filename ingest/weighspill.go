@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync"
 
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/parallel"
@@ -164,31 +165,60 @@ func (w *weigher) distribute(bounds []uint32, dirs int) (*arcSpill, error) {
 	return sp, nil
 }
 
-// placeSpilled places the arcs of window i's spills in its lists, and removes the
-// spills.
+// placeSpilled places the arcs of window i's spills in its lists, on all cores (each
+// core the lists of its part of the window, w.parts), and removes the spills.
 func (w *weigher) placeSpilled(lists []*wwindow, sp *arcSpill, i int) error {
 	defer sp.drop(i)
+	buf := make([]byte, (1<<20)/arcBytes*arcBytes)
+	workers := len(w.parts) - 1
+	placed, bad := make([]int, workers), make([]bool, workers)
 	for d, l := range lists {
 		f := sp.files[i][d]
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("ingest: reading the weights' spill: %w", err)
 		}
-		r := bufio.NewReaderSize(f, 1<<20)
-		var rec [arcBytes]byte
 		for {
 			if err := interrupted(w.opt.Context); err != nil {
 				return err
 			}
-			_, err := io.ReadFull(r, rec[:])
-			if err == io.EOF {
+			n, err := io.ReadFull(f, buf)
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF || n%arcBytes != 0 {
+				return fmt.Errorf("ingest: reading the weights' spill %s: %d bytes: %v", f.Name(), n, err)
+			}
+			recs := buf[:n]
+			var wg sync.WaitGroup
+			for k := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					lo, hi := w.parts[k], w.parts[k+1]
+					placed[k] = 0
+					for o := 0; o < len(recs); o += arcBytes {
+						x := binary.LittleEndian.Uint32(recs[o:])
+						if x < lo || x >= hi {
+							continue
+						}
+						if !l.put(x, binary.LittleEndian.Uint32(recs[o+4:]), binary.LittleEndian.Uint32(recs[o+8:]), lo, hi) {
+							bad[k] = true
+							return
+						}
+						placed[k]++
+					}
+				}()
+			}
+			wg.Wait()
+			total := 0
+			for k := range workers {
+				total += placed[k]
+				if bad[k] {
+					return w.changed("an edge pass 1 did not store")
+				}
+			}
+			if total != n/arcBytes {
+				return w.changed("an edge outside the lists pass 1 stored")
+			}
+			if n < len(buf) {
 				break
-			}
-			if err != nil {
-				return fmt.Errorf("ingest: reading the weights' spill: %w", err)
-			}
-			x, u, wt := binary.LittleEndian.Uint32(rec[0:]), binary.LittleEndian.Uint32(rec[4:]), binary.LittleEndian.Uint32(rec[8:])
-			if !l.put(x, u, wt, l.lo, l.hi) || x < l.lo || x >= l.hi {
-				return w.changed(fmt.Sprintf("an edge pass 1 did not store, from vertex %d to %d", x, u))
 			}
 		}
 	}
