@@ -23,8 +23,9 @@ import (
 // A weighted file whose edges exceed the memory budget is ingested in two passes, within
 // the budget: pass 1 builds the lists without weights through the unweighted pipeline
 // (spilling to disk, on the GPU when the backend takes it, in the order and numbering it
-// chooses) into a temporary graph; pass 2 reads the file again with its weights, one
-// window of vertices at a time, as many times as there are windows. A window holds its
+// chooses) into a temporary graph; pass 2 reads the file again with its weights and
+// weighs the lists one window of vertices at a time (with several windows, from spills
+// of the arcs by window that one read writes: weighspill.go). A window holds its
 // lists decoded (4 bytes a stored edge) and their weights (4 more; 4 more again with
 // --keep-duplicates), and each input edge finds its slot in each list it lies in by a
 // binary search: the lightest copy's weight is kept, or with --keep-duplicates each

@@ -60,9 +60,9 @@ without --weights) and stores the lists the unweighted ingest stores, byte for b
 holds the edges in memory on the CPU while they fit --mem (40 bytes an input edge at
 most, 48 with --relabel); a larger regular file is read twice, within --mem: the lists
 are built as without --weights (spilling to disk, on the GPU when the backend takes
-them), then the file is read again with its weights once for each window of lists that
---mem holds (kron20 at --mem 256MiB: 4x the CPU time of the in-memory path).
--v says which path.
+them), then the file is read once more with its weights, its edges spilled to disk by
+window of lists that --mem holds, and each window weighed in turn (kron20 at --mem
+256MiB: 3.3x the CPU time of the in-memory path). -v says which path.
 From a pipe, edges beyond --mem are refused.
 
 The graph is undirected unless --directed: each input edge is stored both ways.
