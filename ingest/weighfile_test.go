@@ -133,7 +133,7 @@ func TestWeighFileSameGraph(t *testing.T) {
 		}
 	}
 	defer func(n int) { maxSpillFiles = n }(maxSpillFiles)
-	for _, c := range cases {
+	for i, c := range cases {
 		in := filepath.Join(dir, "in."+strings.TrimSuffix(c.format, "-sym"))
 		if c.relabel && c.format == "txt" {
 			writeWeightedInput(t, in, c.format, wide)
@@ -149,6 +149,9 @@ func TestWeighFileSameGraph(t *testing.T) {
 		// windows of 64 KiB, each reading its spill or the file again, or one window
 		for mode, how := range []string{"windows of lists, the file read once more, its arcs spilled",
 			"windows of lists, the file read once a window", "weights: 1 windows of lists"} {
+			if testing.Short() && mode != i%3 { // -short (the race run): one mode a case, in turn
+				continue
+			}
 			window := []int64{64 << 10, 64 << 10, 1 << 30}[mode]
 			maxSpillFiles = []int{512, 0, 512}[mode]
 			where := fmt.Sprintf("%+v window %d spill files %d", c, window, maxSpillFiles)
@@ -184,6 +187,9 @@ func TestWeighFileSameGraph(t *testing.T) {
 // plainly exceed the budget, unlike TestWeighFilePeakRSS's) and gives the graph the in-memory path gives with a larger
 // budget; from a pipe the same input is refused, naming the budget.
 func TestWeighFileFallback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests 1.5M edges twice in -short")
+	}
 	edges, _ := randomWEdges(t, 50_000, 1_500_000)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.txt")
