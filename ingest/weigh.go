@@ -60,16 +60,40 @@ func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce fu
 // weighLists writes g's lists, byte for byte, with their weights into opt.Dest, and
 // returns the manifest: g's, weighted.
 func weighLists(g *store.Graph, opt Options, weight func(u, v uint64) uint32) (*store.Manifest, error) {
+	return writeWeighted(g, opt, func(bl *store.Builder) error {
+		return weighListsInto(bl, g, opt, weight)
+	})
+}
+
+// writeWeighted creates opt.Dest as a weighted graph with g's vertices, ids and manifest,
+// lets fill append the lists and weights, and publishes it; on any error nothing is left.
+func writeWeighted(g *store.Graph, opt Options, fill func(bl *store.Builder) error) (*store.Manifest, error) {
 	bl, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, Log: opt.Log, ShardBytes: opt.ShardBytes, Weighted: true})
 	if err != nil {
 		return nil, err
 	}
 	if g.M.IDs != nil {
-		if err := bl.WriteIDs(int(g.M.Vertices), func(i int) uint64 { return g.External(uint32(i)) }); err != nil {
-			bl.Abort()
-			return nil, err
-		}
+		err = bl.WriteIDs(int(g.M.Vertices), func(i int) uint64 { return g.External(uint32(i)) })
 	}
+	if err == nil {
+		err = fill(bl)
+	}
+	if err != nil {
+		bl.Abort()
+		return nil, err
+	}
+	src := g.M
+	m := &store.Manifest{Vertices: src.Vertices, Directed: src.Directed, IDBase: src.IDBase, Relabeled: src.Relabeled,
+		VertexOrder: src.VertexOrder, InputEdges: src.InputEdges, SelfLoopsDropped: src.SelfLoopsDropped,
+		DuplicatesDropped: src.DuplicatesDropped, ReciprocalPairs: src.ReciprocalPairs, Input: src.Input, Options: src.Options}
+	if err := bl.Commit(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// weighListsInto appends g's lists with weight's weights to bl.
+func weighListsInto(bl *store.Builder, g *store.Graph, opt Options, weight func(u, v uint64) uint32) error {
 	dirs := []store.Direction{store.Out}
 	if g.Directed() {
 		dirs = append(dirs, store.In)
@@ -83,27 +107,18 @@ func weighLists(g *store.Graph, opt Options, weight func(u, v uint64) uint32) (*
 		w := bl.Writer(d)
 		for _, s := range csr.Shards {
 			if err := interrupted(opt.Context); err != nil {
-				bl.Abort()
-				return nil, err
+				return err
 			}
 			degrees, offsets, weights, err := weighShard(g, s, d, workers, weight)
 			if err == nil {
 				err = w.AppendWeightedRange(s.Lo, degrees, offsets, s.Adj, weights)
 			}
 			if err != nil {
-				bl.Abort()
-				return nil, err
+				return err
 			}
 		}
 	}
-	src := g.M
-	m := &store.Manifest{Vertices: src.Vertices, Directed: src.Directed, IDBase: src.IDBase, Relabeled: src.Relabeled,
-		VertexOrder: src.VertexOrder, InputEdges: src.InputEdges, SelfLoopsDropped: src.SelfLoopsDropped,
-		DuplicatesDropped: src.DuplicatesDropped, ReciprocalPairs: src.ReciprocalPairs, Input: src.Input, Options: src.Options}
-	if err := bl.Commit(m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return nil
 }
 
 // weighShard gives shard s's degrees, list offsets in its ADJ section and the weights of

@@ -258,33 +258,12 @@ func (w *weigher) changed(what string) error {
 
 // run weighs the lists window by window and writes the graph.
 func (w *weigher) run() (*store.Manifest, error) {
-	g := w.g
-	bl, err := store.Create(w.opt.Dest, store.CreateOptions{Force: w.opt.Force, Log: w.opt.Log, ShardBytes: w.opt.ShardBytes, Weighted: true})
-	if err != nil {
-		return nil, err
-	}
-	if err := w.write(bl); err != nil {
-		bl.Abort()
-		return nil, err
-	}
-	src := g.M
-	m := &store.Manifest{Vertices: src.Vertices, Directed: src.Directed, IDBase: src.IDBase, Relabeled: src.Relabeled,
-		VertexOrder: src.VertexOrder, InputEdges: src.InputEdges, SelfLoopsDropped: src.SelfLoopsDropped,
-		DuplicatesDropped: src.DuplicatesDropped, ReciprocalPairs: src.ReciprocalPairs, Input: src.Input, Options: src.Options}
-	if err := bl.Commit(m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return writeWeighted(w.g, w.opt, w.write)
 }
 
 func (w *weigher) write(bl *store.Builder) error {
 	g := w.g
 	defer setMemoryLimit(w.mem)()
-	if g.M.IDs != nil {
-		if err := bl.WriteIDs(int(g.M.Vertices), func(i int) uint64 { return g.External(uint32(i)) }); err != nil {
-			return err
-		}
-	}
 	csrs := []*store.CSR{g.Out()}
 	if g.Directed() {
 		csrs = append(csrs, g.In())
