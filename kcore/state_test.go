@@ -1,19 +1,15 @@
 package kcore
 
 import (
-	"os"
 	"regexp"
-	"strconv"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/hostcxx"
 )
 
 // TestDeviceConstants compares the control words, step kinds, counters and record layout
 // kcore.cu defines with the Go constants that read them.
 func TestDeviceConstants(t *testing.T) {
-	src, err := os.ReadFile("kcore.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]int{
 		"C_MODE": ctlMode, "C_K": ctlK, "C_ALIVE": ctlAlive, "C_FRONT": ctlFront, "C_NEXT": ctlNext,
 		"C_NA": ctlNA, "C_NF": ctlNF, "C_NN": ctlNN, "C_NS": ctlNS, "C_LEAST": ctlLeast, "C_BAD": ctlBad,
@@ -22,16 +18,7 @@ func TestDeviceConstants(t *testing.T) {
 		"A_EDGES": accEdges, "A_BYTES": accBytes, "A_REMOVED": accRemoved, "A_ROUNDS": accRounds, "A_WORDS": accWords,
 		"RING": recRing,
 	}
-	got := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^#define ([A-Z_]+) (\d+)`).FindAllStringSubmatch(string(src), -1) {
-		v, _ := strconv.Atoi(m[2])
-		got[m[1]] = v
-	}
-	for name, w := range want {
-		if g, ok := got[name]; !ok || g != w {
-			t.Errorf("kcore.cu: %s = %d (defined %v), Go says %d", name, g, ok, w)
-		}
-	}
+	src := hostcxx.CheckDefines(t, "kcore.cu", want)
 	if !regexp.MustCompile(`(?m)^#define R_WORDS \(2 \+ A_WORDS\)`).Match(src) || recWords != 2+accWords {
 		t.Errorf("kcore.cu's R_WORDS and recWords (%d) are not both 2 + A_WORDS", recWords)
 	}

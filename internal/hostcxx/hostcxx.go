@@ -1,15 +1,43 @@
 // Package hostcxx compiles pieces of the project's CUDA sources as host C++ in tests, with
 // the CUDA qualifiers defined away by the caller's harness, so that device code is held to
-// its Go twin on machines without a GPU. A test that uses it skips where g++ is missing.
+// its Go twin on machines without a GPU. A test that uses it skips where g++ is missing;
+// CheckDefines, which compiles nothing, runs everywhere.
 package hostcxx
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// defineRE matches a source's integer #defines.
+var defineRE = regexp.MustCompile(`(?m)^#define ([A-Z_]+) (\d+)`)
+
+// CheckDefines holds the integer #defines of the CUDA source at path to want, the Go
+// constants that read the words, steps and counters they name, and returns the source for
+// the caller's further checks.
+func CheckDefines(tb testing.TB, path string, want map[string]int) []byte {
+	tb.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, m := range defineRE.FindAllStringSubmatch(string(src), -1) {
+		v, _ := strconv.Atoi(m[2])
+		got[m[1]] = v
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok || g != w {
+			tb.Errorf("%s: %s = %d (defined %v), Go says %d", filepath.Base(path), name, g, ok, w)
+		}
+	}
+	return src
+}
 
 // Prelude stands before the cut code in a harness: the C headers harnesses use, and the
 // CUDA names the device code needs defined for the host (qualifiers away, uint4, __ldg
