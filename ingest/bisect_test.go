@@ -131,39 +131,7 @@ func TestOrderBisectIngest(t *testing.T) {
 	rng, seed := seededRand(t, 73)
 	edges := randomEdges(rng, 5000, 20000)
 	edges = append(edges, randomEdges(rng, 300, 3000)...)
-	for _, base := range []Options{{}, {Directed: true}, {KeepSelfLoops: true, KeepDuplicates: true}, {Relabel: true, Directed: true}} {
-		var ref map[string][]byte
-		for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 2000, taskKeys: 900}, {Workers: 2, spillMem: -1, Mem: 48 << 20}} {
-			opt.Directed, opt.KeepSelfLoops, opt.KeepDuplicates, opt.Relabel = base.Directed, base.KeepSelfLoops, base.KeepDuplicates, base.Relabel
-			opt.Order, opt.Dest = store.OrderBisect, t.TempDir()+"/g.ooc"
-			rep, err := fromEdges(t, edges, opt, parse.Header{})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			var m *store.Manifest
-			if opt.Relabel {
-				m = sameAsInputOrder(t, edges, opt)
-			} else {
-				m = checkGraph(t, opt.Dest, reference(edges, opt), opt)
-			}
-			if m.VertexOrder != store.OrderBisect || m.Relabeled != opt.Relabel || m.InputEdges != uint64(len(edges)) {
-				t.Fatalf("seed %d: order %q, relabeled %v, %d input edges", seed, m.VertexOrder, m.Relabeled, m.InputEdges)
-			}
-			if rep.Manifest.Bytes != m.Bytes {
-				t.Errorf("report %d bytes, manifest %d", rep.Manifest.Bytes, m.Bytes)
-			}
-			files := shardFiles(t, opt.Dest)
-			if i == 0 {
-				ref = files
-				continue
-			}
-			for name, b := range ref {
-				if !slices.Equal(files[name], b) {
-					t.Fatalf("seed %d, %+v: %s differs from the first build", seed, base, name)
-				}
-			}
-		}
-	}
+	checkOrderIngest(t, edges, seed, store.OrderBisect)
 }
 
 // TestBisectPlan: the workers shrink to fit the budget, none when one does not fit, and

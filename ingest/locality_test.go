@@ -167,11 +167,19 @@ func TestOrderBFSIngest(t *testing.T) {
 	rng, seed := seededRand(t, 62)
 	edges := randomEdges(rng, 5000, 20000)
 	edges = append(edges, randomEdges(rng, 300, 3000)...)
+	checkOrderIngest(t, edges, seed, store.OrderBFS)
+}
+
+// checkOrderIngest ingests edges in order under several option sets: each stores the
+// input's graph (through ids.bin), counts as the file's order does, and writes the same
+// bytes whatever the workers, chunk and spill sizes.
+func checkOrderIngest(t *testing.T, edges []parse.Edge, seed uint64, order string) {
+	t.Helper()
 	for _, base := range []Options{{}, {Directed: true}, {KeepSelfLoops: true, KeepDuplicates: true}, {Relabel: true, Directed: true}} {
 		var ref map[string][]byte
 		for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 2000, taskKeys: 900}, {Workers: 2, spillMem: -1, Mem: 48 << 20}} {
 			opt.Directed, opt.KeepSelfLoops, opt.KeepDuplicates, opt.Relabel = base.Directed, base.KeepSelfLoops, base.KeepDuplicates, base.Relabel
-			opt.Order, opt.Dest = store.OrderBFS, filepath.Join(t.TempDir(), "g.ooc")
+			opt.Order, opt.Dest = order, filepath.Join(t.TempDir(), "g.ooc")
 			rep, err := fromEdges(t, edges, opt, parse.Header{})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
@@ -182,7 +190,7 @@ func TestOrderBFSIngest(t *testing.T) {
 			} else {
 				m = checkGraph(t, opt.Dest, reference(edges, opt), opt)
 			}
-			if m.VertexOrder != store.OrderBFS || m.Relabeled != opt.Relabel || m.InputEdges != uint64(len(edges)) {
+			if m.VertexOrder != order || m.Relabeled != opt.Relabel || m.InputEdges != uint64(len(edges)) {
 				t.Fatalf("seed %d: order %q, relabeled %v, %d input edges", seed, m.VertexOrder, m.Relabeled, m.InputEdges)
 			}
 			if rep.Manifest.Bytes != m.Bytes {
