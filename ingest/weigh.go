@@ -23,16 +23,13 @@ import (
 // edges with those weights (duplicates keep the smallest weight, here the only one).
 func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error,
 	weight func(u, v uint64) uint32) (*Report, error) {
-	if opt.Dest == "" {
-		return nil, fmt.Errorf("ingest: no destination")
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(opt.Dest), "."+filepath.Base(opt.Dest)+".lists-")
+	tmp, dest, err := tempLists(opt.Dest)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	lists := opt
-	lists.Dest, lists.Force, lists.Log = filepath.Join(tmp, "lists.ooc"), false, nil
+	lists.Dest, lists.Force, lists.Log = dest, false, nil
 	rep, err := FromEdges(lists, input, hdr, produce)
 	if err != nil {
 		return nil, err
@@ -55,6 +52,19 @@ func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce fu
 		rep.Summary(opt.Log)
 	}
 	return rep, nil
+}
+
+// tempLists makes a directory beside dest for a build of the lists without weights, and
+// returns it (the caller removes it) and the graph's path inside it.
+func tempLists(dest string) (dir, graph string, err error) {
+	if dest == "" {
+		return "", "", fmt.Errorf("ingest: no destination")
+	}
+	dir, err = os.MkdirTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".lists-")
+	if err != nil {
+		return "", "", fmt.Errorf("ingest: %w", err)
+	}
+	return dir, filepath.Join(dir, "lists.ooc"), nil
 }
 
 // weighLists writes g's lists, byte for byte, with their weights into opt.Dest, and

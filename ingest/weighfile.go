@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -86,16 +85,13 @@ func weighFile(f *os.File, name string, size int64, opt Options) (*Report, error
 	if mem <= 0 {
 		mem = DefaultMem()
 	}
-	if opt.Dest == "" {
-		return nil, fmt.Errorf("ingest: no destination")
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(opt.Dest), "."+filepath.Base(opt.Dest)+".lists-")
+	tmp, dest, err := tempLists(opt.Dest)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	a := opt
-	a.Weights, a.Dest, a.Force, a.noSummary = false, filepath.Join(tmp, "lists.ooc"), false, true
+	a.Weights, a.Dest, a.Force, a.noSummary = false, dest, false, true
 	if !opt.Verbose {
 		a.Log = nil
 	}
