@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -61,20 +60,7 @@ func TestWeighEdgesSameGraph(t *testing.T) {
 					b.M.Weighted, a.M.Edges, b.M.Edges, a.M.MergedEdges(), b.M.MergedEdges(), a.M.SelfLoopsDropped, b.M.SelfLoopsDropped,
 					a.M.VertexOrder, b.M.VertexOrder, len(a.Shards()), len(b.Shards()))
 			}
-			for i, s := range a.Shards() {
-				for _, sec := range []uint32{store.SecAdj, store.SecDirectory, store.SecWeights} {
-					x, _ := s.SectionBytes(sec)
-					y, _ := b.Shards()[i].SectionBytes(sec)
-					if !slices.Equal(x, y) {
-						t.Fatalf("%s: shard %d section %d differs", where, i, sec)
-					}
-				}
-			}
-			for v := range a.NumVertices() {
-				if a.External(v) != b.External(v) {
-					t.Fatalf("%s: vertex %d is %d, weighed %d", where, v, a.External(v), b.External(v))
-				}
-			}
+			sameShards(t, where, a, b, store.SecAdj, store.SecDirectory, store.SecWeights)
 			a.Close()
 			b.Close()
 		}

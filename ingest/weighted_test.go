@@ -346,20 +346,7 @@ func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bo
 		t.Fatalf("%s: manifests differ: order %s/%s, duplicates %d/%d, loops %d/%d, %d/%d shards", where, a.M.VertexOrder, b.M.VertexOrder,
 			a.M.MergedEdges(), b.M.MergedEdges(), a.M.SelfLoopsDropped, b.M.SelfLoopsDropped, len(a.Shards()), len(b.Shards()))
 	}
-	for i, s := range a.Shards() {
-		for _, sec := range []uint32{store.SecAdj, store.SecDirectory} {
-			x, _ := s.SectionBytes(sec)
-			y, _ := b.Shards()[i].SectionBytes(sec)
-			if !slices.Equal(x, y) {
-				t.Fatalf("%s: shard %d section %d differs", where, i, sec)
-			}
-		}
-	}
-	for v := range a.NumVertices() {
-		if a.External(v) != b.External(v) {
-			t.Fatalf("%s: vertex %d is %d unweighted, %d weighted", where, v, a.External(v), b.External(v))
-		}
-	}
+	sameShards(t, where, a, b, store.SecAdj, store.SecDirectory)
 	if _, err := store.Verify(opt.Dest); err != nil {
 		t.Fatal(err)
 	}
@@ -434,5 +421,25 @@ func BenchmarkWeightedIngest(b *testing.B) {
 			}
 			b.ReportMetric(float64(spec.Edges())*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 		})
+	}
+}
+
+// sameShards fails the test unless graphs a and b, with as many shards, hold the same
+// bytes in sections secs of every shard and give each vertex the same external id.
+func sameShards(t *testing.T, where string, a, b *store.Graph, secs ...uint32) {
+	t.Helper()
+	for i, s := range a.Shards() {
+		for _, sec := range secs {
+			x, _ := s.SectionBytes(sec)
+			y, _ := b.Shards()[i].SectionBytes(sec)
+			if !slices.Equal(x, y) {
+				t.Fatalf("%s: shard %d section %d differs", where, i, sec)
+			}
+		}
+	}
+	for v := range a.NumVertices() {
+		if a.External(v) != b.External(v) {
+			t.Fatalf("%s: vertex %d is %d in the first graph, %d in the second", where, v, a.External(v), b.External(v))
+		}
 	}
 }
