@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -156,10 +155,7 @@ func runBFS(e *env, args []string) error {
 	defer eng.Close()
 
 	out := &bfsJSON{Backend: eng.Name(), EdgeCount: edgeCountName(g), Validated: a.validate, Sources: len(srcs)}
-	summary := e.stdout
-	if a.json || (dest != nil && dest.kind == toStdout) {
-		summary = e.stderr
-	}
+	summary := a.summaryTo(e, dest)
 	var last *ooc.BFSResult
 	for _, src := range srcs {
 		r, err := eng.BFS(src)
@@ -193,15 +189,7 @@ func runBFS(e *env, args []string) error {
 	} else {
 		out.Runs = nil
 	}
-	if dest != nil {
-		if err := writeBFS(dest, g, last, a.text); err != nil {
-			return err
-		}
-	}
-	if a.json {
-		return printJSON(e.stdout, out)
-	}
-	return nil
+	return a.finish(e, dest, func(d *output) error { return writeBFS(d, g, last, a.text) }, out)
 }
 
 func validatedNote(v bool) string {
@@ -349,104 +337,17 @@ func writeBFS(dest *output, g *store.Graph, r *ooc.BFSResult, text bool) error {
 	}
 	write := func(w *bufio.Writer) error {
 		if text {
-			for v := range r.Level {
+			return writeRows(w, g, len(r.Level), func(b []byte, v uint32) []byte {
 				if r.Level[v] == ooc.Unreached {
-					fmt.Fprintf(w, "%d - -\n", g.External(uint32(v)))
-					continue
+					return append(b, " - -"...)
 				}
-				fmt.Fprintf(w, "%d %d %d\n", g.External(uint32(v)), g.External(r.Parent[v]), r.Level[v])
-			}
-			return nil
+				b = strconv.AppendUint(append(b, ' '), g.External(r.Parent[v]), 10)
+				return strconv.AppendUint(append(b, ' '), uint64(r.Level[v]), 10)
+			})
 		}
-		var h [32]byte
-		copy(h[:], bfsMagic)
-		binary.LittleEndian.PutUint64(h[8:], uint64(len(r.Level)))
-		binary.LittleEndian.PutUint64(h[16:], uint64(r.Source))
-		putIDInfo(h[24:], g)
-		w.Write(h[:])
+		writeHeader(w, g, bfsMagic, len(r.Level), r.Source)
 		writeU32s(w, r.Parent)
 		return writeU32s(w, r.Level)
 	}
 	return dest.write(write)
-}
-
-// resultOutput checks the output of a result (bfs, cc): -o FILE, or stdout for -o - and
-// for --text without -o; nil when the result is not written.
-func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error) {
-	if out == "" && !text {
-		return nil, nil
-	}
-	if out == "" {
-		out = "-"
-	}
-	if out == "-" && asJSON {
-		return nil, usagef("--json and the result both want stdout; give -o FILE for the result")
-	}
-	if text && isParquetName(out) {
-		return nil, usagef("-o %s writes Parquet; --text writes lines: drop one", out)
-	}
-	return checkOutput(e, out, force)
-}
-
-// openResultGraph does what every result command (bfs, cc, kcore, pagerank, sssp) does
-// before its engine opens: it checks the output, opens the graph and checks the memory
-// the command will take. The caller closes the graph.
-func openResultGraph(e *env, cmd string, pos []string, r resultFlags) (*output, *store.Graph, error) {
-	dest, err := resultOutput(e, r.out, r.text, r.json, r.force)
-	if err != nil {
-		return nil, nil, err
-	}
-	g, _, err := openGraph(pos)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkMemory(cmd, g, r.validate); err != nil {
-		g.Close()
-		return nil, nil, err
-	}
-	return dest, g, nil
-}
-
-// resultFlags are the flags every result command (bfs, cc, kcore, pagerank, sssp)
-// shares; resultHelp words them for the command's result.
-type resultFlags struct {
-	out                                  string
-	text, force, validate, verbose, json bool
-}
-
-type resultHelp struct {
-	result string // what -o writes: "the labels"
-	lines  string // a --text line: "vertex label"
-	check  string // --validate's help
-	table  string // what -v prints on stderr
-}
-
-func (r *resultFlags) add(fs *flag.FlagSet, h resultHelp) {
-	fs.StringVar(&r.out, "o", "", "write "+h.result+" to `FILE` (binary; see above), - for stdout")
-	fs.BoolVar(&r.text, "text", false, "write \""+h.lines+"\" lines instead of binary")
-	fs.BoolVar(&r.force, "force", false, "replace an existing -o file")
-	fs.BoolVar(&r.validate, "validate", false, h.check)
-	fs.BoolVar(&r.verbose, "v", false, "print "+h.table+" on stderr")
-	fs.BoolVar(&r.json, "json", false, "print the result as one JSON object on stdout")
-}
-
-// putIDInfo writes the id base and flags words of a result header.
-func putIDInfo(b []byte, g *store.Graph) {
-	binary.LittleEndian.PutUint32(b, g.M.IDBase)
-	var flags uint32
-	if g.M.IDs != nil { // relabeled or numbered by degree
-		flags |= 1
-	}
-	binary.LittleEndian.PutUint32(b[4:], flags)
-}
-
-func writeU32s(w *bufio.Writer, x []uint32) error {
-	var b [4]byte
-	for _, v := range x {
-		binary.LittleEndian.PutUint32(b[:], v)
-		if _, err := w.Write(b[:]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"flag"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/oocgraph/ooc"
@@ -108,22 +108,11 @@ func runCC(e *env, args []string) error {
 				eng.Name(), r.Components, r.Largest, p.Components, p.Largest, validate.ErrInvalid)
 		}
 	}
-	summary := e.stdout
-	if a.json || (dest != nil && dest.kind == toStdout) {
-		summary = e.stderr
-	}
+	summary := a.summaryTo(e, dest)
 	fmt.Fprintf(summary, "cc: %s, largest %s, %.6f s, backend %s%s\n",
 		plural.Of(r.Components, "component"), plural.Of(r.Largest, "vertex"), r.Seconds, eng.Name(), validatedNote(a.validate))
-	if dest != nil {
-		if err := writeCC(dest, g, r, a.text); err != nil {
-			return err
-		}
-	}
-	if a.json {
-		return printJSON(e.stdout, ccJSON{Components: r.Components, Largest: r.Largest,
-			Seconds: r.Seconds, Backend: eng.Name(), Validated: a.validate})
-	}
-	return nil
+	return a.finish(e, dest, func(d *output) error { return writeCC(d, g, r, a.text) },
+		ccJSON{Components: r.Components, Largest: r.Largest, Seconds: r.Seconds, Backend: eng.Name(), Validated: a.validate})
 }
 
 const ccMagic = "OOCCC001"
@@ -142,20 +131,15 @@ func writeCC(dest *output, g *store.Graph, r *ooc.CCResult, text bool) error {
 	}
 	write := func(w *bufio.Writer) error {
 		if text {
-			for v, l := range r.Labels {
-				label := uint64(l)
-				if l < g.NumVertices() { // labels are vertex ids: print them as the file's ids
-					label = g.External(l)
+			return writeRows(w, g, len(r.Labels), func(b []byte, v uint32) []byte {
+				label := uint64(r.Labels[v])
+				if r.Labels[v] < g.NumVertices() { // labels are vertex ids: print them as the file's ids
+					label = g.External(r.Labels[v])
 				}
-				fmt.Fprintf(w, "%d %d\n", g.External(uint32(v)), label)
-			}
-			return nil
+				return strconv.AppendUint(append(b, ' '), label, 10)
+			})
 		}
-		var h [24]byte
-		copy(h[:], ccMagic)
-		binary.LittleEndian.PutUint64(h[8:], uint64(len(r.Labels)))
-		putIDInfo(h[16:], g)
-		w.Write(h[:])
+		writeHeader(w, g, ccMagic, len(r.Labels))
 		return writeU32s(w, r.Labels)
 	}
 	return dest.write(write)

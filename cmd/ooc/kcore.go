@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
@@ -115,21 +114,10 @@ func runKCore(e *env, args []string) error {
 	if len(r.Levels) > 0 {
 		out.MaxCoreVertices = r.Levels[len(r.Levels)-1].Removed
 	}
-	summary := e.stdout
-	if a.json || (dest != nil && dest.kind == toStdout) {
-		summary = e.stderr
-	}
+	summary := a.summaryTo(e, dest)
 	fmt.Fprintf(summary, "kcore: max core %d (%s), %s, %.6f s, backend %s%s\n",
 		out.MaxCore, plural.Of(out.MaxCoreVertices, "vertex"), plural.Of(out.Levels, "level"), out.Seconds, eng.Name(), validatedNote(a.validate))
-	if dest != nil {
-		if err := writeKCore(dest, g, r.Core, a.text); err != nil {
-			return err
-		}
-	}
-	if a.json {
-		return printJSON(e.stdout, out)
-	}
-	return nil
+	return a.finish(e, dest, func(d *output) error { return writeKCore(d, g, r.Core, a.text) }, out)
 }
 
 func printCoreLevels(w io.Writer, r *ooc.KCoreResult) {
@@ -162,23 +150,11 @@ func writeKCore(dest *output, g *store.Graph, core []uint32, text bool) error {
 	}
 	write := func(w *bufio.Writer) error {
 		if text {
-			var line []byte
-			for v, k := range core {
-				line = strconv.AppendUint(line[:0], g.External(uint32(v)), 10)
-				line = append(line, ' ')
-				line = strconv.AppendUint(line, uint64(k), 10)
-				line = append(line, '\n')
-				if _, err := w.Write(line); err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeRows(w, g, len(core), func(b []byte, v uint32) []byte {
+				return strconv.AppendUint(append(b, ' '), uint64(core[v]), 10)
+			})
 		}
-		var h [24]byte
-		copy(h[:], kcoreMagic)
-		binary.LittleEndian.PutUint64(h[8:], uint64(len(core)))
-		putIDInfo(h[16:], g)
-		w.Write(h[:])
+		writeHeader(w, g, kcoreMagic, len(core))
 		return writeU32s(w, core)
 	}
 	return dest.write(write)

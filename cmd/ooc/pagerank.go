@@ -154,10 +154,7 @@ func runPageRank(e *env, args []string) error {
 	for _, v := range r.Top(a.top) {
 		out.Top = append(out.Top, vertexRank{Vertex: g.External(v), Score: r.Scores[v]})
 	}
-	summary := e.stdout
-	if a.json || (dest != nil && dest.kind == toStdout) {
-		summary = e.stderr
-	}
+	summary := a.summaryTo(e, dest)
 	state := "converged"
 	if !r.Converged {
 		state = "not converged: the --max-iters limit came first"
@@ -170,15 +167,7 @@ func runPageRank(e *env, args []string) error {
 			fmt.Fprintf(summary, "%6d %14d %14s\n", i+1, t.Vertex, strconv.FormatFloat(float64(t.Score), 'g', -1, 32))
 		}
 	}
-	if dest != nil {
-		if err := writePageRank(dest, g, r.Scores, a.text); err != nil {
-			return err
-		}
-	}
-	if a.json {
-		return printJSON(e.stdout, out)
-	}
-	return nil
+	return a.finish(e, dest, func(d *output) error { return writePageRank(d, g, r.Scores, a.text) }, out)
 }
 
 func printIterations(w io.Writer, r *ooc.PageRankResult) {
@@ -223,23 +212,11 @@ func writePageRank(dest *output, g *store.Graph, scores []float32, text bool) er
 	}
 	write := func(w *bufio.Writer) error {
 		if text {
-			var line []byte
-			for v, s := range scores {
-				line = strconv.AppendUint(line[:0], g.External(uint32(v)), 10)
-				line = append(line, ' ')
-				line = strconv.AppendFloat(line, float64(s), 'g', -1, 32)
-				line = append(line, '\n')
-				if _, err := w.Write(line); err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeRows(w, g, len(scores), func(b []byte, v uint32) []byte {
+				return strconv.AppendFloat(append(b, ' '), float64(scores[v]), 'g', -1, 32)
+			})
 		}
-		var h [24]byte
-		copy(h[:], pagerankMagic)
-		binary.LittleEndian.PutUint64(h[8:], uint64(len(scores)))
-		putIDInfo(h[16:], g)
-		w.Write(h[:])
+		writeHeader(w, g, pagerankMagic, len(scores))
 		var b [4]byte
 		for _, s := range scores {
 			binary.LittleEndian.PutUint32(b[:], math.Float32bits(s))

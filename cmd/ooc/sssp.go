@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -164,21 +163,10 @@ func runSSSP(e *env, args []string) error {
 	for _, s := range r.Steps {
 		out.Edges += s.Edges
 	}
-	summary := e.stdout
-	if a.json || (dest != nil && dest.kind == toStdout) {
-		summary = e.stderr
-	}
+	summary := a.summaryTo(e, dest)
 	fmt.Fprintf(summary, "sssp: source %d: reached %s, largest distance %d, %s (delta %d), %s relaxed, %.6f s, backend %s%s\n",
 		out.Source, plural.Of(out.Reached, "vertex"), out.MaxDistance, plural.Of(out.Steps, "step"), out.Delta, plural.Of(out.Edges, "edge"), out.Seconds, eng.Name(), validatedNote(a.validate))
-	if dest != nil {
-		if err := writeSSSP(dest, g, r, a.text); err != nil {
-			return err
-		}
-	}
-	if a.json {
-		return printJSON(e.stdout, out)
-	}
-	return nil
+	return a.finish(e, dest, func(d *output) error { return writeSSSP(d, g, r, a.text) }, out)
 }
 
 func printSteps(w io.Writer, r *ooc.SSSPResult) {
@@ -208,30 +196,15 @@ func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error
 	}
 	write := func(w *bufio.Writer) error {
 		if text {
-			var line []byte
-			for v, d := range r.Dist {
-				line = strconv.AppendUint(line[:0], g.External(uint32(v)), 10)
-				if d == ooc.Infinity {
-					line = append(line, " - -\n"...)
-				} else {
-					line = append(line, ' ')
-					line = strconv.AppendUint(line, uint64(d), 10)
-					line = append(line, ' ')
-					line = strconv.AppendUint(line, g.External(r.Parent[v]), 10)
-					line = append(line, '\n')
+			return writeRows(w, g, len(r.Dist), func(b []byte, v uint32) []byte {
+				if r.Dist[v] == ooc.Infinity {
+					return append(b, " - -"...)
 				}
-				if _, err := w.Write(line); err != nil {
-					return err
-				}
-			}
-			return nil
+				b = strconv.AppendUint(append(b, ' '), uint64(r.Dist[v]), 10)
+				return strconv.AppendUint(append(b, ' '), g.External(r.Parent[v]), 10)
+			})
 		}
-		var h [32]byte
-		copy(h[:], ssspMagic)
-		binary.LittleEndian.PutUint64(h[8:], uint64(len(r.Dist)))
-		binary.LittleEndian.PutUint64(h[16:], uint64(r.Source))
-		putIDInfo(h[24:], g)
-		w.Write(h[:])
+		writeHeader(w, g, ssspMagic, len(r.Dist), r.Source)
 		writeU32s(w, r.Dist)
 		return writeU32s(w, r.Parent)
 	}
