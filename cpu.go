@@ -41,11 +41,14 @@ func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = e.opt.Workers
 	}
+	if opt.Progress == nil {
+		opt.Progress = e.opt.Progress
+	}
 	return pagerank.Run(e.adj, opt)
 }
 
 func (e *cpuEngine) KCore() (*KCoreResult, error) {
-	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers})
+	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers, Progress: e.opt.Progress})
 }
 
 func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
@@ -53,7 +56,7 @@ func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta, Parents: opt.Parents})
+	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta, Parents: opt.Parents, Progress: e.opt.Progress})
 }
 
 func (e *cpuEngine) Plan() string {

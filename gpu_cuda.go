@@ -142,6 +142,9 @@ func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 	if err := e.notOpened(AlgoPageRank, "pagerank"); err != nil {
 		return nil, err
 	}
+	if opt.Progress == nil {
+		opt.Progress = e.opt.Progress
+	}
 	r, err := e.pr.Run(opt)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: pagerank: %w", err)
@@ -153,7 +156,7 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 	if err := e.notOpened(AlgoKCore, "kcore"); err != nil {
 		return nil, err
 	}
-	r, err := e.kc.Run()
+	r, err := e.kc.Run(kcore.Options{Progress: e.opt.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("gpu: kcore: %w", err)
 	}
@@ -174,7 +177,7 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if delta == 0 {
 		delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
 	}
-	r, err := e.sp.Run(src, delta, w.Max(), opt.UnitWeights, opt.Parents)
+	r, err := e.sp.Run(src, w.Max(), opt.UnitWeights, sssp.Options{Delta: delta, Parents: opt.Parents, Progress: e.opt.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}

@@ -89,6 +89,11 @@ type Options struct {
 	VRAM    int64     // device memory budget in bytes; <= 0 means the backend's default
 	Verbose io.Writer // when not nil, the engine logs its plan and progress here
 
+	// Progress, when not nil, is a terminal on which PageRank, SSSP and k-core runs past
+	// their first second show how far they have got, on one line erased at their end.
+	// PageRankOptions.Progress, when set, takes its place for that run.
+	Progress io.Writer
+
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
 	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults

@@ -11,6 +11,7 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/progress"
 )
 
 const gpuBlock = 256
@@ -41,10 +42,11 @@ func (g *GPU) Close() error {
 
 // gpuRun is one run's device state and the host's view of it.
 type gpuRun struct {
-	g   *GPU
-	c   *cuda.Ctx
-	st  devState
-	ctl cuda.DevPtr
+	g    *GPU
+	c    *cuda.Ctx
+	st   devState
+	ctl  cuda.DevPtr
+	line *progress.Line
 }
 
 // Steps queued between two reads of the control words: the first batch, and the most
@@ -59,8 +61,8 @@ const (
 // vertices, so the core numbers and the levels' K, Removed and Edges equal the CPU's (the
 // rounds may differ: they depend on the order of the removals). The device drives the
 // levels and rounds (kcore.cu); the host queues batches of steps and reads the control
-// words after each.
-func (g *GPU) Run() (*Result, error) {
+// words after each. opt.Workers means nothing there.
+func (g *GPU) Run(opt Options) (*Result, error) {
 	dg := g.dg
 	n := dg.N
 	res := &Result{Core: make([]uint32, n)}
@@ -73,7 +75,8 @@ func (g *GPU) Run() (*Result, error) {
 		if err := dg.Work.Err(); err != nil {
 			return err
 		}
-		r := &gpuRun{g: g, c: c, st: st, ctl: st.ctl.Ptr()}
+		r := &gpuRun{g: g, c: c, st: st, ctl: st.ctl.Ptr(), line: progress.New(opt.Progress, "kcore")}
+		defer r.line.Done()
 		t0 := time.Now()
 		na, err := r.degrees()
 		if err != nil {
@@ -191,6 +194,9 @@ func (r *gpuRun) peel(na uint32) ([]LevelStat, error) {
 			for i := len(recs); i < upto; i++ {
 				recs = append(recs, ring[i%recRing])
 			}
+			last := recs[len(recs)-1]
+			n := r.g.dg.N // the isolated vertices went first, as core 0
+			r.line.Show("core %d, %d of %d vertices removed", last[0], uint64(n-na)+last[2+accRemoved], n)
 		}
 		if w[ctlMode] == stepDone {
 			break

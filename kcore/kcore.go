@@ -19,18 +19,24 @@ package kcore
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/progress"
 	"github.com/oocgraph/ooc/store"
 )
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
 	Workers int // goroutines; <= 0 means GOMAXPROCS
+
+	// Progress, when not nil, is a terminal that shows a run past its first second how
+	// far it has got, on one line erased at its end (package progress).
+	Progress io.Writer
 }
 
 // LevelStat describes one level that removed vertices, for -v.
@@ -64,6 +70,9 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	if isolated := uint64(a.NumVertices()) - uint64(len(alive)); isolated > 0 {
 		r.Levels = append(r.Levels, LevelStat{K: 0, Removed: isolated, Seconds: time.Since(t0).Seconds()})
 	}
+	line := progress.New(opt.Progress, "kcore")
+	defer line.Done()
+	removed := uint64(a.NumVertices()) - uint64(len(alive))
 	k := uint32(0) // every vertex with degree <= k is removed
 	for {
 		t := time.Now()
@@ -78,6 +87,8 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 		st.Seconds = time.Since(t).Seconds()
 		r.Levels = append(r.Levels, st)
 		r.MaxCore = k
+		removed += st.Removed
+		line.Show("core %d, %d of %d vertices removed", k, removed, a.NumVertices())
 	}
 	r.Seconds = time.Since(t0).Seconds()
 	return r, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/progress"
 )
 
 const gpuBlock = 256 // at most pagerank.cu's PULL_BLOCK
@@ -75,6 +76,8 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		for _, s := range dg.In {
 			edges += s.Edges
 		}
+		line := progress.New(opt.Progress, "pagerank")
+		defer line.Done()
 		for r.Iterations < opt.MaxIters {
 			t := time.Now()
 			it, err := g.iterate(c, st, base)
@@ -85,6 +88,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			it.Iter, it.Edges, it.Seconds = r.Iterations, edges, time.Since(t).Seconds()
 			r.Change = it.Change
 			r.Iters = append(r.Iters, it)
+			line.Show("iteration %d of at most %d, L1 change %.3g (stops below %.3g)", r.Iterations, opt.MaxIters, it.Change, opt.Tolerance)
 			st.contrib, st.next = st.next, st.contrib
 			if it.Change < opt.Tolerance {
 				break

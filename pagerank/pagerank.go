@@ -19,10 +19,12 @@ package pagerank
 
 import (
 	"container/heap"
+	"io"
 	"sync/atomic"
 	"time"
 
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/progress"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -40,6 +42,10 @@ type Options struct {
 	Workers   int     // goroutines; <= 0 means GOMAXPROCS
 	Tolerance float64 // stop once an iteration changes the scores by less than this in L1; <= 0 means DefaultTolerance
 	MaxIters  int     // stop after this many iterations; <= 0 means DefaultMaxIters
+
+	// Progress, when not nil, is a terminal that shows a run past its first second how
+	// far it has got, on one line erased at its end (package progress).
+	Progress io.Writer
 }
 
 // WithDefaults returns o with every zero field but Workers replaced by its default.
@@ -101,6 +107,8 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	t0 := time.Now()
 	p.init()
 	r := &Result{Scores: p.scores}
+	line := progress.New(opt.Progress, "pagerank")
+	defer line.Done()
 	for r.Iterations < opt.MaxIters && n > 0 {
 		t := time.Now()
 		change, err := p.iterate()
@@ -110,6 +118,7 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 		r.Iterations++
 		r.Change = change
 		r.Iters = append(r.Iters, IterStat{Iter: r.Iterations, Change: change, Edges: a.NumEdges(), Seconds: time.Since(t).Seconds()})
+		line.Show("iteration %d of at most %d, L1 change %.3g (stops below %.3g)", r.Iterations, opt.MaxIters, change, opt.Tolerance)
 		if change < opt.Tolerance {
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
+	"github.com/oocgraph/ooc/internal/progress"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -80,13 +81,16 @@ type gpuRun struct {
 	shift uint32
 	// onDevice: the rounds read no host memory
 	onDevice bool
+	line     *progress.Line
 }
 
 // Run computes the distances from src with the graph's stored weights (the largest of
-// them maxW), or with every weight 1 when unit is set, in bins of width delta (at least 1;
-// see DefaultDelta); with parents it also fills Result.Parent. A step is a round of the
-// near queue of bin Bin.
-func (g *GPU) Run(src, delta, maxW uint32, unit, parents bool) (*Result, error) {
+// them maxW), or with every weight 1 when unit is set, in bins of width opt.Delta (at
+// least 1: the caller picks the default, DefaultDelta); with opt.Parents it also fills
+// Result.Parent. A step is a round of the near queue of bin Bin. opt.Workers means
+// nothing there.
+func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
+	delta, parents := opt.Delta, opt.Parents
 	dg := g.dg
 	n := dg.N
 	if src >= n {
@@ -97,7 +101,8 @@ func (g *GPU) Run(src, delta, maxW uint32, unit, parents bool) (*Result, error) 
 	}
 	res := &Result{Source: src, Delta: delta}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
-		r := &gpuRun{g: g, c: c, delta: delta}
+		r := &gpuRun{g: g, c: c, delta: delta, line: progress.New(opt.Progress, "sssp")}
+		defer r.line.Done()
 		if unit {
 			r.unit = 1
 		} else if g.w == nil {
@@ -226,6 +231,8 @@ func (r *gpuRun) search() ([]StepStat, error) {
 			for i := len(recs); i < upto; i++ {
 				recs = append(recs, ring[i%recRing])
 			}
+			last := recs[len(recs)-1]
+			r.line.Show("bin %d (distances from %d), %d edges relaxed", last[0], last[0]*uint64(r.delta), last[3+accEdges])
 		}
 		if w[ctlMode] == stepDone {
 			break

@@ -15,12 +15,14 @@ package sssp
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sync/atomic"
 	"time"
 
 	"github.com/oocgraph/ooc/internal/fault"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/progress"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -32,6 +34,10 @@ type Options struct {
 	Workers int    // goroutines; <= 0 means GOMAXPROCS
 	Delta   uint32 // bin width; 0 means DefaultDelta
 	Parents bool   // also fill Result.Parent (see Parents), after the search
+
+	// Progress, when not nil, is a terminal that shows a run past its first second how
+	// far it has got, on one line erased at its end (package progress).
+	Progress io.Writer
 }
 
 // DefaultDelta is the bin width Meyer and Sanders suggest, Θ(max weight / mean degree):
@@ -103,6 +109,9 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 		s.ws[i] = newWorker()
 	}
 	r := &Result{Source: src, Delta: delta}
+	line := progress.New(opt.Progress, "sssp")
+	defer line.Done()
+	var relaxed uint64
 	front, bin := []uint32{src}, uint64(0)
 	for bin != noBin {
 		t := time.Now()
@@ -111,6 +120,8 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 			return nil, err
 		}
 		r.Steps = append(r.Steps, StepStat{Bin: bin, Frontier: uint64(len(front)), Edges: edges, Seconds: time.Since(t).Seconds()})
+		relaxed += edges
+		line.Show("bin %d (distances from %d), %d edges relaxed", bin, bin*uint64(delta), relaxed)
 		front, bin = s.gather(front[:0], next), next
 	}
 	r.Dist = s.dist

@@ -297,6 +297,9 @@ func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool, algos ooc.Al
 	if verbose {
 		opt.Verbose = e.stderr
 	}
+	if e.isTerminal { // a long run's progress line: no use to a pipe or a log
+		opt.Progress = e.stderr
+	}
 	eng, err := ooc.Open(g, a.backend, opt)
 	if errors.Is(err, ooc.ErrNoBackend) {
 		return nil, usageError{err}

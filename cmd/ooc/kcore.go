@@ -54,6 +54,9 @@ degrees and the queues stay in device memory and the graph is placed within --vr
 each round reads only the lists of the vertices it removes, those that do not fit on
 the device zero-copy over the link (-v adds the bytes per level).
 
+On a terminal, a run that takes more than a second shows how far it has got on one
+line of stderr (the core number and the vertices removed), erased when it ends.
+
 Examples:
   ooc kcore
   ooc kcore -o core.bin --json kron24.ooc

@@ -58,6 +58,9 @@ within --vram: the in-lists that do not fit are streamed to the device every ite
 (asynchronous copies into two staging buffers, overlapped with the summing) or read
 zero-copy over the link. -v then adds the bytes each iteration moved over the link.
 
+On a terminal, a run that takes more than a second shows how far it has got on one
+line of stderr (the iteration and its L1 change), erased when it ends.
+
 Examples:
   ooc pagerank --top 10 web.ooc
   ooc pagerank -o pr.bin --json kron24.ooc

@@ -66,6 +66,9 @@ rounds, driven by the device itself), then the same parents; the graph is placed
 narrowed to 1 or 2 bytes when the largest allows, and kept on the device when the
 budget left after the lists holds them, else read zero-copy from pinned host memory.
 
+On a terminal, a run that takes more than a second shows how far it has got on one
+line of stderr (the bin and the edges relaxed), erased when it ends.
+
 Examples:
   ooc ingest --weights --directed road.gr && ooc sssp --src 1 --validate road.ooc
   ooc sssp --unit-weights --src 0 --validate road.ooc
