@@ -9,6 +9,12 @@
 // the out queue at once (warp-aggregated atomics), so no level ever scans all vertices.
 #include "graph.cuh" // store/graph.cuh (nvcc -I store)
 
+// Lists are read 16 bytes a load (ByteReader16): a search reads each list once, most of
+// them short, and a pinned list costs a link request per load, two for a short list that
+// crosses an 8-byte boundary (grid 2^26 at 1410 MiB, 6-byte lists: its largest top-down
+// level 0.242 -> 0.198 ms).
+typedef BlockDecoderR<ByteReader16> Decoder;
+
 extern "C" __global__ void bfs_init(uint32_t *parent, uint32_t *level, uint32_t *visited,
                                     uint32_t *queue, uint32_t src) {
 	if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -57,7 +63,7 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 // bytes it decoded (the block's index word included), for the link traffic count.
 __device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint32_t *visited, uint32_t *parent,
                                                 uint32_t *level, uint32_t depth, uint32_t *out, uint32_t *outCount) {
-	BlockDecoder d;
+	Decoder d;
 	d.init(l, k);
 	uint32_t w;
 	while (d.next(&w)) {
@@ -104,47 +110,17 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 	return *qn > 0 && !(scout > *left / (long long)alpha);
 }
 
-// td_expand expands level j's frontier (top-down) into out. A thread decodes a list of one
-// or two blocks itself; a longer list is queued for td_long, which spreads the blocks of all
-// of them over the whole grid, a block a thread (Merrill et al. 2012 gather the lists of a
-// frontier cooperatively for the same reason: a few long lists must not leave most threads
-// idle); when the queue's longCap entries are taken, the thread expands its list itself.
-// Only frontier vertices in [lo, hi) are expanded: with pinned
-// adjacency the host launches it once per range of shards whose pinned lists fit one
-// window, so a large frontier's many short random reads stay inside it
-// (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address
-// translation); a queue of at most SMALL_QUEUE vertices is expanded whole by the range
-// launch marked first. The first launch also writes the level's record fields that are
-// not counters.
-extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
-                                     const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
-                                     uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt, uint32_t longCap,
-                                     unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
-                                     unsigned long long left0, uint32_t alpha) {
-	__shared__ uint32_t sQn;
-	__shared__ bool sGo;
-	unsigned long long *me = rec + (size_t)j * REC_WORDS;
-	if (threadIdx.x == 0) {
-		uint32_t qn;
-		long long left;
-		sGo = tdLevel(rec, j, qn0, scout0, left0, alpha, &qn, &left);
-		sQn = qn;
-		if (first && blockIdx.x == 0) {
-			me[REC_T0] = globalTimer();
-			if (sGo) {
-				long long scout = j > 0 ? (long long)rec[(size_t)(j - 1) * REC_WORDS + REC_DEGREES] : (long long)scout0;
-				me[REC_LEFT] = (unsigned long long)(left - scout);
-				me[REC_RAN] = 1;
-			}
-		}
-	}
-	__syncthreads();
-	if (!sGo) return;
-	uint32_t qn = sQn;
-	if (qn <= SMALL_QUEUE) {
-		if (!first) return;
-		lo = 0, hi = 0xFFFFFFFFu;
-	}
+// expandQueue is the body of a top-down expansion: the threads of the grid stride over
+// the qn vertices of in and expand those in [lo, hi). A thread decodes a list of one or
+// two blocks itself; a longer list is queued for expandLong, which spreads the blocks of
+// all of them over the whole grid, a block a thread (Merrill et al. 2012 gather the lists
+// of a frontier cooperatively for the same reason: a few long lists must not leave most
+// threads idle); when the queue's longCap entries are taken, the thread expands its list
+// itself. me is the level's record.
+__device__ __forceinline__ void expandQueue(const Shard *shards, int ns, uint32_t lo, uint32_t hi, const uint32_t *in,
+                                            uint32_t qn, uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                            uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt,
+                                            uint32_t longCap, unsigned long long *me) {
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long ex = 0, lb = 0;
 	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
@@ -164,14 +140,12 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 	addWarp(me + REC_LINK, lb);
 }
 
-// td_long expands the long lists td_expand queued for level j, a block a thread: block b of
-// them is block b - longAt[i] of the list longList[i] with the last longAt[i] <= b, so
-// neighbouring threads decode neighbouring blocks of one list. The counts are read on the
-// device, so the host need not wait between the two launches.
-extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
-                                   uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
-                                   unsigned long long *rec, uint32_t j) {
-	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+// expandLong expands the long lists expandQueue queued for the level of record me, a
+// block a thread: block b of them is block b - longAt[i] of the list longList[i] with the
+// last longAt[i] <= b, so neighbouring threads decode neighbouring blocks of one list.
+__device__ __forceinline__ void expandLong(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
+                                           uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth,
+                                           uint32_t *out, unsigned long long *me) {
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long w = *(volatile unsigned long long *)(me + REC_LONG);
 	uint32_t count = (uint32_t)(w >> 32), total = (uint32_t)w;
@@ -192,11 +166,10 @@ extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *
 	addWarp(me + REC_LINK, lb);
 }
 
-// td_scout sums the out-degrees of the vertices level j emitted (Beamer's m_f of the next
-// level: the edges it would check top-down) into its record, reading the queue's length
-// there; a level that did not run emitted none.
-extern "C" __global__ void td_scout(const Shard *shards, int ns, const uint32_t *q, unsigned long long *rec, uint32_t j) {
-	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+// scoutQueue sums the out-degrees of the vertices the level of record me emitted into q
+// (Beamer's m_f of the next level: the edges it would check top-down) into the record,
+// reading the queue's length there; a level that did not run emitted none.
+__device__ __forceinline__ void scoutQueue(const Shard *shards, int ns, const uint32_t *q, unsigned long long *me) {
 	uint32_t qn = *(volatile uint32_t *)(me + REC_COUNT);
 	unsigned long long acc = 0;
 	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
@@ -205,6 +178,181 @@ extern "C" __global__ void td_scout(const Shard *shards, int ns, const uint32_t 
 		acc += shardDegree(s, v - s->lo);
 	}
 	addWarp(me + REC_DEGREES, acc);
+}
+
+// levelStart is what thread 0 of every block does when level j of a batch begins: it reads
+// whether the level runs (tdLevel, and a queue of at most qmax vertices) and its queue
+// length into *go and *qn, and block 0 of the level's first launch writes the record
+// fields that are not counters.
+__device__ __forceinline__ void levelStart(unsigned long long *rec, uint32_t j, bool first, uint32_t qn0,
+                                           unsigned long long scout0, unsigned long long left0, uint32_t alpha,
+                                           uint32_t qmax, bool *go, uint32_t *qn) {
+	unsigned long long *me = rec + (size_t)j * REC_WORDS;
+	long long left;
+	*go = tdLevel(rec, j, qn0, scout0, left0, alpha, qn, &left) && *qn <= qmax;
+	if (first && blockIdx.x == 0) {
+		me[REC_T0] = globalTimer();
+		if (*go) {
+			long long scout = j > 0 ? (long long)rec[(size_t)(j - 1) * REC_WORDS + REC_DEGREES] : (long long)scout0;
+			me[REC_LEFT] = (unsigned long long)(left - scout);
+			me[REC_RAN] = 1;
+		}
+	}
+}
+
+// td_expand expands level j's frontier (top-down) into out (expandQueue), for a device
+// that cannot run td_levels. Only frontier vertices in [lo, hi) are expanded: with pinned
+// adjacency the host launches it once per range of shards whose pinned lists fit one
+// window, so a large frontier's many short random reads stay inside it
+// (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address
+// translation); a queue of at most SMALL_QUEUE vertices is expanded whole by the range
+// launch marked first, which also writes the level's record fields that are not counters.
+extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
+                                     const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                     uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt, uint32_t longCap,
+                                     unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
+                                     unsigned long long left0, uint32_t alpha) {
+	__shared__ uint32_t sQn;
+	__shared__ bool sGo;
+	if (threadIdx.x == 0) {
+		bool go;
+		uint32_t qn;
+		levelStart(rec, j, first != 0, qn0, scout0, left0, alpha, 0xFFFFFFFFu, &go, &qn);
+		sGo = go, sQn = qn;
+	}
+	__syncthreads();
+	if (!sGo) return;
+	uint32_t qn = sQn;
+	if (qn <= SMALL_QUEUE) {
+		if (!first) return;
+		lo = 0, hi = 0xFFFFFFFFu;
+	}
+	expandQueue(shards, ns, lo, hi, in, qn, visited, parent, level, depth, out, longList, longAt, longCap,
+	            rec + (size_t)j * REC_WORDS);
+}
+
+// td_long runs expandLong for level j after td_expand. The counts are read on the device,
+// so the host need not wait between the two launches.
+extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
+                                   uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
+                                   unsigned long long *rec, uint32_t j) {
+	expandLong(shards, ns, longList, longAt, visited, parent, level, depth, out, rec + (size_t)j * REC_WORDS);
+}
+
+// td_scout runs scoutQueue for level j after its expansion.
+extern "C" __global__ void td_scout(const Shard *shards, int ns, const uint32_t *q, unsigned long long *rec, uint32_t j) {
+	scoutQueue(shards, ns, q, rec + (size_t)j * REC_WORDS);
+}
+
+// gridSync is a barrier for all threads of a cooperative launch (every block resident):
+// bar[0] counts the blocks arrived, bar[1] is the barrier's generation, which the last
+// block to arrive advances after resetting the count. The fences order each block's
+// writes before its arrival and its reads after the release, so what any block wrote
+// before the barrier is seen by every block after it. bar starts at {0, any}.
+__device__ __forceinline__ void gridSync(uint32_t *bar) {
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		volatile uint32_t *gen = bar + 1;
+		uint32_t g = *gen;
+		__threadfence();
+		if (atomicAdd(bar, 1) == gridDim.x - 1) {
+			atomicExch(bar, 0);
+			__threadfence();
+			atomicAdd(bar + 1, 1);
+		} else {
+			while (*gen == g) {
+			}
+		}
+		__threadfence();
+	}
+	__syncthreads();
+}
+
+// td_levels runs up to batch top-down levels in one cooperative launch, the grid waiting
+// at a barrier (gridSync) where td_expand and td_long would end: a level costs a barrier
+// or two instead of three launches, what decides a high-diameter graph's time (thousands
+// of small levels, each a chain of dependent memory reads). Level j reads queue qa when j
+// is even, qb when odd, and writes the other. With pinned adjacency the expansion runs over
+// the nr vertex ranges [ranges[2k], ranges[2k+1]) one after another, a barrier between
+// two, as td_expand's launches do; a queue of at most SMALL_QUEUE vertices is expanded in
+// one pass. A level whose queue exceeds qmax does not run here (the host runs it with
+// td_expand's launches, which fill the device where td_levels' registers allow fewer
+// threads).
+//
+// The scout pass (and its barrier) runs only when the rule needs it: when the emitted
+// count times maxDeg (a bound on any out-degree) is at most the unchecked edges over
+// alpha, the next level is top-down whatever the exact sum, and that sum is the next
+// level's examined edges, which its expansion adds up anyway; the unchecked edges are
+// settled then. The batch's last level, and one whose successor would not run here, get
+// the exact scout the host reads. Every block keeps the same state from the same records
+// read after a barrier, so all agree on the level that does not run and return there
+// together.
+extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr,
+                                                          uint32_t *qa, uint32_t *qb, uint32_t *visited, uint32_t *parent,
+                                                          uint32_t *level, uint32_t depth, uint32_t *longList,
+                                                          uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
+                                                          uint32_t batch, uint32_t qn0, unsigned long long scout0,
+                                                          unsigned long long left0, uint32_t alpha, uint32_t qmax,
+                                                          unsigned long long maxDeg, uint32_t *bar) {
+	__shared__ uint32_t sQn;
+	__shared__ bool sGo, sScout;
+	// thread 0's view of the rule: the queue, the edges left unchecked before the level, and
+	// the queue's out-degree sum when exact (else its bound passed the rule)
+	uint32_t qn = qn0;
+	long long left = (long long)left0, scout = (long long)scout0;
+	bool exact = true;
+	uint32_t *in = qa, *out = qb;
+	for (uint32_t j = 0; j < batch; j++) {
+		unsigned long long *me = rec + (size_t)j * REC_WORDS;
+		if (threadIdx.x == 0) {
+			bool go = qn > 0 && qn <= qmax && (!exact || !(scout > left / (long long)alpha));
+			if (blockIdx.x == 0) {
+				me[REC_T0] = globalTimer();
+				if (go) {
+					me[REC_RAN] = 1;
+					if (exact) me[REC_LEFT] = (unsigned long long)(left - scout);
+				}
+			}
+			sGo = go, sQn = qn;
+		}
+		__syncthreads();
+		if (!sGo) return;
+		uint32_t n = sQn, d = depth + j;
+		uint32_t nk = n <= SMALL_QUEUE ? 1 : max(nr, 1u);
+		for (uint32_t k = 0; k < nk; k++) {
+			if (k > 0) gridSync(bar);
+			uint32_t lo = nk == 1 ? 0 : ranges[2 * k], hi = nk == 1 ? 0xFFFFFFFFu : ranges[2 * k + 1];
+			expandQueue(shards, ns, lo, hi, in, n, visited, parent, level, d, out, longList, longAt, longCap, me);
+		}
+		gridSync(bar);
+		if (longCap > 0 && (uint32_t) * (volatile unsigned long long *)(me + REC_LONG) > 0) {
+			expandLong(shards, ns, longList, longAt, visited, parent, level, d, out, me);
+			gridSync(bar);
+		}
+		if (threadIdx.x == 0) {
+			const volatile unsigned long long *v = me;
+			if (!exact) {
+				scout = (long long)v[REC_EXAMINED];
+				if (blockIdx.x == 0) {
+					rec[(size_t)(j - 1) * REC_WORDS + REC_DEGREES] = (unsigned long long)scout;
+					me[REC_LEFT] = (unsigned long long)(left - scout);
+				}
+			}
+			left -= scout;
+			qn = (uint32_t)v[REC_COUNT];
+			long long room = left / (long long)alpha;
+			exact = !(j + 1 < batch && qn <= qmax && room >= 0 && (unsigned long long)qn <= (unsigned long long)room / maxDeg);
+			sScout = exact;
+		}
+		__syncthreads();
+		if (sScout) {
+			scoutQueue(shards, ns, out, me);
+			gridSync(bar);
+			if (threadIdx.x == 0) scout = (long long)*(volatile unsigned long long *)(me + REC_DEGREES);
+		}
+		uint32_t *t = in;
+		in = out, out = t;
+	}
 }
 
 // td_mark writes the time a batch's launches ended into record j (the one after its last
@@ -262,7 +410,7 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 					l.at(&s, v);
 					uint32_t j = 0;
 					for (uint32_t k = skip / OOC_BLOCK; k < l.nb && p == NONE; k++) {
-						BlockDecoder d;
+						Decoder d;
 						d.init(l, k);
 						j = k * OOC_BLOCK;
 						uint32_t w;

@@ -26,6 +26,11 @@ func launchTdScout(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda
 	return ctx.Launch(mod, "td_scout", grid, block, uint64(shards), uint64(ns), uint64(q), uint64(rec), uint64(j))
 }
 
+// launchTdLevels launches td_levels (bfs/bfs.cu) on grid blocks of block threads (cooperative: every block resident, which bounds grid).
+func launchTdLevels(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, maxDeg uint64, bar cuda.DevPtr) error {
+	return ctx.LaunchCooperative(mod, "td_levels", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(maxDeg), uint64(bar))
+}
+
 // launchTdMark launches td_mark (bfs/bfs.cu) on grid blocks of block threads.
 func launchTdMark(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, rec cuda.DevPtr, j uint32) error {
 	return ctx.Launch(mod, "td_mark", grid, block, uint64(rec), uint64(j))

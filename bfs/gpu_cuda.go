@@ -25,7 +25,16 @@ type GPU struct {
 	hist    map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
 	sizes   []gpu.ShardSize // dg's shards
 	longCap uint64          // entries of the long-list queue (longCap)
+	coop    int             // td_levels' grid: the blocks the device holds at once (0: no cooperative launch)
+	maxDeg  uint64          // a bound on every out-degree, at least 1 (td_levels' scout rule)
 }
+
+// coopQueue is the largest queue a level run by td_levels may start from: its registers
+// let the device hold fewer threads than td_expand's launches fill, which pays off for the
+// thousands of small levels of a high-diameter graph (a barrier instead of three launches
+// a level), not for the few large levels of a small-world one. Tests set it to 0 (every
+// level by launches) or the maximum (every level by td_levels).
+var coopQueue uint32 = 1 << 18
 
 // maxBlocks bounds the out-list blocks of a graph on the GPU: td_expand counts a level's
 // long-list blocks in 32 bits.
@@ -33,14 +42,28 @@ const maxBlocks = 1<<32 - 1
 
 // NewGPU loads bfs.cu's kernels for searches on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg, hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G)}
+	g := &GPU{dg: dg, hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G), maxDeg: 1}
 	g.longCap = longCap(g.sizes)
+	for _, s := range dg.G.Out().Shards {
+		g.maxDeg = max(g.maxDeg, s.MaxDegreeBound())
+	}
 	if e := gpu.MaxDirEdges(g.sizes); e/store.BlockSize >= maxBlocks {
 		return nil, fmt.Errorf("bfs: %d edges in one direction: the GPU search takes fewer than %d", e, uint64(maxBlocks)*store.BlockSize)
 	}
 	var err error
 	if g.mod, err = dg.LoadModule("bfs", Fatbin); err != nil {
 		return nil, err
+	}
+	if dg.Dev.Coop {
+		err = dg.Dev.Do(func(c *cuda.Ctx) error {
+			per, err := c.MaxActiveBlocks(g.mod, "td_levels", block)
+			g.coop = min(per, 8) * dg.Dev.SMs
+			return err
+		})
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
 	}
 	return g, nil
 }
@@ -274,32 +297,48 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 	}
 	table, ns := r.dg.OutTable.Ptr, int32(len(r.dg.Out))
 	ranges := r.tdRanges()
-	// grids that fill the device once (the kernels stride over larger queues): most levels
-	// of a deep search are small, and every block of a launch reads the records
-	grid := min(r.dg.Grid(uint64(r.dg.N), block), r.dg.Dev.SMs*8)
 	in, out := r.in, r.out
-	for j := range batch {
-		for k, rg := range ranges {
-			first := uint32(0)
-			if k == 0 {
-				first = 1
-			}
-			if err := launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
-				st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
-				recs, uint32(j), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
+	if r.g.coop > 0 && uint64(coopQueue) >= *qn {
+		if len(ranges) > 1 {
+			if err := c.HtoD(st.ranges.Ptr(), unsafe.Pointer(&ranges[0]), int64(8*len(ranges))); err != nil {
 				return 0, err
 			}
 		}
-		if r.g.longCap > 0 {
-			if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
-				st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
-				return 0, err
-			}
-		}
-		if err := launchTdScout(c, m, min(grid, r.dg.Dev.SMs*4), block, table, ns, out.Ptr(), recs, uint32(j)); err != nil {
+		if err := c.Memset32(st.barrier.Ptr(), 0, 2); err != nil {
 			return 0, err
 		}
-		in, out = out, in
+		if err := launchTdLevels(c, m, r.g.coop, block, table, ns, st.ranges.Ptr(), uint32(len(ranges)), in.Ptr(), out.Ptr(),
+			st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
+			recs, uint32(batch), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha), coopQueue, r.g.maxDeg, st.barrier.Ptr()); err != nil {
+			return 0, err
+		}
+	} else {
+		// grids that fill the device once (the kernels stride over larger queues): most
+		// levels of a deep search are small, and every block of a launch reads the records
+		grid := min(r.dg.Grid(uint64(r.dg.N), block), r.dg.Dev.SMs*8)
+		for j := range batch {
+			for k, rg := range ranges {
+				first := uint32(0)
+				if k == 0 {
+					first = 1
+				}
+				if err := launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
+					st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
+					recs, uint32(j), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha)); err != nil {
+					return 0, err
+				}
+			}
+			if r.g.longCap > 0 {
+				if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
+					st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
+					return 0, err
+				}
+			}
+			if err := launchTdScout(c, m, min(grid, r.dg.Dev.SMs*4), block, table, ns, out.Ptr(), recs, uint32(j)); err != nil {
+				return 0, err
+			}
+			in, out = out, in
+		}
 	}
 	if err := launchTdMark(c, m, 1, 1, recs, uint32(batch)); err != nil {
 		return 0, err

@@ -4,6 +4,7 @@ package bfs
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -65,7 +66,9 @@ func TestGPUMatchesCPU(t *testing.T) {
 // sends the search bottom-up), and, with alpha 1 (every level top-down), meet 40
 // lists of 151 neighbours at once, more than the long-list queue holds (their threads
 // expand the rest). Pinned shards are read in launches of one shard each (the window
-// shrunk) or of all together. The levels must equal the CPU's, and so must each level's
+// shrunk) or of all together; the levels run as launches (td_expand, td_long, td_scout),
+// all in td_levels, or td_levels for the levels of one vertex alone (coopQueue 1: the
+// search moves between the two). The levels must equal the CPU's, and so must each level's
 // direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is the
 // GPU's.
 func TestGPUBatches(t *testing.T) {
@@ -90,16 +93,23 @@ func TestGPUBatches(t *testing.T) {
 	if c := longCap(gpu.Sizes(g)); c >= bush {
 		t.Fatalf("the long-list queue holds %d lists: the test needs fewer than %d", c, bush)
 	}
-	defer func(w int64) { window = w }(window)
-	for _, w := range []int64{1, window} {
-		window = w
+	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
+	for _, c := range []struct {
+		w int64
+		q uint32
+	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}, {window, 1}} {
+		window, coopQueue = c.w, c.q
+		w := c.w
 		for _, pinned := range []bool{false, true} {
 			b, done := onDevice(t, g, pinned)
+			if coopQueue > 0 && b.coop == 0 {
+				t.Logf("the device takes no cooperative launch: td_levels not tested")
+			}
 			for _, run := range []struct {
 				src   uint32
 				alpha int
 			}{{0, 0}, {5, 0}, {hub + path, 0}, {root, 0}, {root, 1}, {0, 1}} {
-				name := fmt.Sprintf("window=%d/pinned=%v/src=%d/alpha=%d", w, pinned, run.src, run.alpha)
+				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/src=%d/alpha=%d", w, coopQueue, pinned, run.src, run.alpha)
 				want, err := Run(store.NewCompressed(g), run.src, Options{Alpha: run.alpha, StrictSwitch: true})
 				if err != nil {
 					t.Fatal(err)

@@ -43,6 +43,8 @@ type devState struct {
 	counters       gpu.Buf[uint64] // the cnt* words
 	recs           gpu.Buf[uint64] // a batch's level records (rec* words)
 	shardBytes     gpu.Buf[uint64] // per in shard: list bytes decoded from pinned, from device memory
+	ranges         gpu.Buf[uint32] // td_levels' vertex ranges, two words each (at most one per shard)
+	barrier        gpu.Buf[uint32] // td_levels' grid barrier: blocks arrived, generation
 }
 
 // takeState carves a search's state for n vertices, a long-list queue of long entries
@@ -64,6 +66,8 @@ func takeState(w *gpu.Workspace, n uint32, long uint64, shards int) devState {
 		counters:   gpu.Take[uint64](w, "counters", 8),
 		recs:       gpu.Take[uint64](w, "level-records", (maxBatch+1)*recWords),
 		shardBytes: gpu.Take[uint64](w, "shard-bytes", 2*int64(max(shards, 1))),
+		ranges:     gpu.Take[uint32](w, "level-ranges", 2*int64(max(shards, 1))),
+		barrier:    gpu.Take[uint32](w, "barrier", 2),
 	}
 }
 

@@ -119,6 +119,46 @@ struct ByteReader {
 	}
 };
 
+// ByteReader16 is ByteReader through aligned 16-byte loads: a short list costs one link
+// request where 8-byte loads take two whenever it crosses an 8-byte boundary. Loads never
+// leave the aligned 16 bytes that hold a valid byte, hence never the page nor a device
+// allocation (multiples of 256 bytes).
+struct ByteReader16 {
+	const uint8_t *p;
+	uint64_t w0, w1;
+	uintptr_t wa;
+	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ uint32_t byte() {
+		uintptr_t a = (uintptr_t)p & ~(uintptr_t)15;
+		if (a != wa) {
+			ulonglong2 v = __ldg((const ulonglong2 *)a);
+			w0 = v.x, w1 = v.y;
+			wa = a;
+		}
+		uint64_t w = ((uintptr_t)p & 8) ? w1 : w0;
+		uint32_t b = (uint32_t)(w >> (((uintptr_t)p & 7) * 8)) & 0xFF;
+		p++;
+		return b;
+	}
+	// uvarint reads LEB128; a first value's code can reach 34 bits.
+	__device__ __forceinline__ uint64_t uvarint() {
+		uint64_t x = 0;
+		for (int s = 0; s < 35; s += 7) {
+			uint32_t b = byte();
+			x |= (uint64_t)(b & 0x7F) << s;
+			if (b < 0x80) break;
+		}
+		return x;
+	}
+	__device__ __forceinline__ uint32_t u32() {
+		uint32_t x = byte();
+		x |= byte() << 8;
+		x |= byte() << 16;
+		x |= byte() << 24;
+		return x;
+	}
+};
+
 // List is the compressed list of vertex v.
 struct List {
 	const uint8_t *base; // start of the list (its block index, if any)
@@ -148,15 +188,16 @@ struct List {
 #define OOC_MIRRORED 3 // the lower half of a list symmetric about its vertex
 #define OOC_MIRROR_MAX 8 // store.MirrorMax
 
-// BlockDecoder yields the neighbours of one block in order (store/decode.go's DecodeBlock,
-// a neighbour at a time). A block of varints is read through r. A packed or compact
+// BlockDecoderR yields the neighbours of one block in order (store/decode.go's DecodeBlock,
+// a neighbour at a time), reading bytes through a Reader (ByteReader or ByteReader16);
+// BlockDecoder reads through ByteReader. A block of varints is read through r. A packed or compact
 // block's gaps are read at w bits each from aligned 8-byte words (a shift and a mask each,
 // a second word only when a gap straddles two); a packed block's exceptions are then read
 // through r, a compact block's from the same words, and each patches the high bits of the
 // gap it names. A mirrored block's lower half (at most 4 neighbours) is decoded at init
 // and kept in registers; its upper half is 2v minus it, in reverse.
-struct BlockDecoder {
-	ByteReader r;
+template <class Reader> struct BlockDecoderR {
+	Reader r;
 	uint32_t x, left;
 	bool first;
 	uint32_t mode;
@@ -285,6 +326,7 @@ struct BlockDecoder {
 	// block all its bytes.
 	__device__ __forceinline__ uint32_t used() const { return (uint32_t)(r.p - start); }
 };
+typedef BlockDecoderR<ByteReader> BlockDecoder;
 
 __device__ __forceinline__ unsigned laneId() { return threadIdx.x & 31; }
 

@@ -108,7 +108,8 @@ int main(int argc, char **argv) {
 // TestGraphCuhBlockDecoder compiles graph.cuh's list decoder (ByteReader, List,
 // BlockDecoder) as host C++ and holds the neighbours it yields, block by block, to the
 // lists the Go encoder was given: every coding of FORMAT.md (varints, packed, compact,
-// mirrored, with and without exceptions), lists at every alignment. It needs g++.
+// mirrored, with and without exceptions), lists at every alignment, read 8 bytes a load
+// (BlockDecoder) and 16 (BlockDecoderR<ByteReader16>). It needs g++.
 func TestGraphCuhBlockDecoder(t *testing.T) {
 	src := hostcxx.Read(t, "graph.cuh")
 	block := src.Cut("#define OOC_BLOCK", "// One shard as placed") + src.Cut("struct Shard {", "static_assert(sizeof(Shard)") +
@@ -117,13 +118,13 @@ func TestGraphCuhBlockDecoder(t *testing.T) {
 	harness := hostcxx.Prelude + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
 ` + block + `
 // usage: check ADJ INDEX: INDEX holds (v, degree, offset) uint32 triples; prints each
-// list's neighbours on a line
+// list's neighbours on a line, decoded 8 bytes a load, then on another 16
 int main(int argc, char **argv) {
 	FILE *f = fopen(argv[1], "rb");
 	fseek(f, 0, SEEK_END);
 	long len = ftell(f);
 	fseek(f, 0, SEEK_SET);
-	uint8_t *adj = (uint8_t *)aligned_alloc(8, (len + 7) / 8 * 8);
+	uint8_t *adj = (uint8_t *)aligned_alloc(16, (len + 15) / 16 * 16);
 	if (fread(adj, 1, len, f) != (size_t)len) return 2;
 	FILE *ix = fopen(argv[2], "rb");
 	uint32_t e[3];
@@ -132,6 +133,13 @@ int main(int argc, char **argv) {
 		l.v = e[0], l.deg = e[1], l.nb = (e[1] + OOC_BLOCK - 1) / OOC_BLOCK, l.base = adj + e[2];
 		for (uint32_t k = 0; k < l.nb; k++) {
 			BlockDecoder d;
+			d.init(l, k);
+			uint32_t u;
+			while (d.next(&u)) printf("%u ", u);
+		}
+		printf("\n");
+		for (uint32_t k = 0; k < l.nb; k++) {
+			BlockDecoderR<ByteReader16> d;
 			d.init(l, k);
 			uint32_t u;
 			while (d.next(&u)) printf("%u ", u);
@@ -163,10 +171,12 @@ int main(int argc, char **argv) {
 		enc := AppendList(nil, v, nbrs)
 		countModes(&modes, enc, uint32(d))
 		adj = append(adj, enc...)
-		for _, u := range nbrs {
-			fmt.Fprintf(&want, "%d ", u)
+		for range 2 { // BlockDecoder's line, then ByteReader16's
+			for _, u := range nbrs {
+				fmt.Fprintf(&want, "%d ", u)
+			}
+			want.WriteByte('\n')
 		}
-		want.WriteByte('\n')
 	}
 	for i, n := range modes {
 		if n == 0 {
@@ -186,9 +196,9 @@ int main(int argc, char **argv) {
 		gl, wl := strings.Split(string(got), "\n"), strings.Split(want.String(), "\n")
 		for i := range min(len(gl), len(wl)) {
 			if gl[i] != wl[i] {
-				t.Fatalf("seed %d: list %d: graph.cuh decodes %q, want %q", seed, i, gl[i], wl[i])
+				t.Fatalf("seed %d: list %d, %d bytes a load: graph.cuh decodes %q, want %q", seed, i/2, 8<<(i%2), gl[i], wl[i])
 			}
 		}
-		t.Fatalf("seed %d: graph.cuh gives %d lists, want %d", seed, len(gl), len(wl))
+		t.Fatalf("seed %d: graph.cuh gives %d lines, want %d", seed, len(gl), len(wl))
 	}
 }

@@ -97,6 +97,7 @@ type Device struct {
 	Name     string
 	SMs      int
 	CC       [2]int // compute capability
+	Coop     bool   // the device takes cooperative launches (LaunchCooperative)
 	Total    int64  // device memory
 	budget   int64
 	used     int64
@@ -157,7 +158,8 @@ func (d *Device) loop(ordinal int, started chan<- error) {
 		}
 		d.Name = C.GoString(&name[0])
 		for i, a := range []C.CUdevice_attribute{C.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-			C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR} {
+			C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, C.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+			C.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH} {
 			var v C.int
 			if err := check("cuDeviceGetAttribute", C.ooc_cuDeviceGetAttribute(&v, a, d.dev)); err != nil {
 				return err
@@ -165,6 +167,8 @@ func (d *Device) loop(ordinal int, started chan<- error) {
 			switch i {
 			case 0:
 				d.SMs = int(v)
+			case 3:
+				d.Coop = v != 0
 			default:
 				d.CC[i-1] = int(v)
 			}
@@ -436,14 +440,49 @@ func (c *Ctx) Launch(m *Module, name string, grid, block int, args ...uint64) er
 // LaunchOn is Launch in stream s (nil: the legacy default stream, which every other call of
 // this package uses and which waits for and blocks no stream made by NewStream).
 func (c *Ctx) LaunchOn(s *Stream, m *Module, name string, grid, block int, args ...uint64) error {
+	return c.launch(s, m, name, grid, block, false, args)
+}
+
+// LaunchCooperative is Launch as a cooperative launch: all grid blocks are resident at
+// once, so they may wait for each other (a grid-wide barrier), and the driver refuses a
+// grid larger than MaxActiveBlocks times the multiprocessors. Only for a device whose
+// Coop holds.
+func (c *Ctx) LaunchCooperative(m *Module, name string, grid, block int, args ...uint64) error {
+	return c.launch(nil, m, name, grid, block, true, args)
+}
+
+// MaxActiveBlocks is how many blocks of block threads of kernel name one multiprocessor
+// holds at once.
+func (c *Ctx) MaxActiveBlocks(m *Module, name string, block int) (int, error) {
+	f, err := m.function(name)
+	if err != nil {
+		return 0, err
+	}
+	var n C.int
+	if err := check("cuOccupancyMaxActiveBlocksPerMultiprocessor("+name+")", C.ooc_max_active_blocks(&n, f, C.int(block))); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// function returns m's kernel name, looked up once.
+func (m *Module) function(name string) (C.CUfunction, error) {
 	f, ok := m.funcs[name]
 	if !ok {
 		cname := C.CString(name)
 		defer C.free(unsafe.Pointer(cname))
 		if err := check("cuModuleGetFunction("+name+")", C.ooc_cuModuleGetFunction(&f, m.m, cname)); err != nil {
-			return err
+			return f, err
 		}
 		m.funcs[name] = f
+	}
+	return f, nil
+}
+
+func (c *Ctx) launch(s *Stream, m *Module, name string, grid, block int, coop bool, args []uint64) error {
+	f, err := m.function(name)
+	if err != nil {
+		return err
 	}
 	if grid <= 0 {
 		return nil
@@ -457,6 +496,10 @@ func (c *Ctx) LaunchOn(s *Stream, m *Module, name string, grid, block int, args 
 	a := (*C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
 	defer C.free(unsafe.Pointer(a))
 	copy(unsafe.Slice((*uint64)(unsafe.Pointer(a)), len(args)), args)
+	if coop {
+		return check("cuLaunchCooperativeKernel("+name+")",
+			C.ooc_launch_cooperative(f, C.uint(grid), C.uint(block), s.handle(), a, C.int(len(args))))
+	}
 	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, s.handle(), a, C.int(len(args))))
 }
 

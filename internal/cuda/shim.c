@@ -30,6 +30,8 @@ static struct {
 	__typeof__(cuModuleUnload) *ModuleUnload;
 	__typeof__(cuModuleGetFunction) *ModuleGetFunction;
 	__typeof__(cuLaunchKernel) *LaunchKernel;
+	__typeof__(cuLaunchCooperativeKernel) *LaunchCooperativeKernel;
+	__typeof__(cuOccupancyMaxActiveBlocksPerMultiprocessor) *OccupancyMaxActiveBlocksPerMultiprocessor;
 	__typeof__(cuGetErrorName) *GetErrorName;
 	__typeof__(cuStreamCreate) *StreamCreate;
 	__typeof__(cuStreamDestroy) *StreamDestroy;
@@ -89,6 +91,8 @@ int ooc_load(char *err, size_t errlen) {
 	SYM(ModuleUnload, "cuModuleUnload");
 	SYM(ModuleGetFunction, "cuModuleGetFunction");
 	SYM(LaunchKernel, "cuLaunchKernel");
+	SYM(LaunchCooperativeKernel, "cuLaunchCooperativeKernel");
+	SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	SYM(GetErrorName, "cuGetErrorName");
 	SYM(StreamCreate, "cuStreamCreate");
 	SYM(StreamDestroy, "cuStreamDestroy_v2");
@@ -148,6 +152,22 @@ CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem,
 		params[i] = &args[i];
 	}
 	return fn.LaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, stream, params, NULL);
+}
+
+CUresult ooc_launch_cooperative(CUfunction f, unsigned grid, unsigned block, CUstream stream,
+                                unsigned long long *args, int nargs) {
+	void *params[32];
+	if (nargs > 32) {
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (int i = 0; i < nargs; i++) {
+		params[i] = &args[i];
+	}
+	return fn.LaunchCooperativeKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params);
+}
+
+CUresult ooc_max_active_blocks(int *n, CUfunction f, int block) {
+	return fn.OccupancyMaxActiveBlocksPerMultiprocessor(n, f, block, 0);
 }
 
 const char *ooc_errname(CUresult r) {

@@ -47,5 +47,11 @@ CUresult ooc_cuEventElapsedTime(float *ms, CUevent a, CUevent b);
 // the start of each slot, little-endian).
 CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem, CUstream stream,
                     unsigned long long *args, int nargs);
+// ooc_launch_cooperative is ooc_launch as a cooperative launch: every block of the grid
+// is resident at once (the driver refuses a larger grid), so blocks may wait for each other.
+CUresult ooc_launch_cooperative(CUfunction f, unsigned grid, unsigned block, CUstream stream,
+                                unsigned long long *args, int nargs);
+// ooc_max_active_blocks is how many blocks of block threads of f one multiprocessor holds.
+CUresult ooc_max_active_blocks(int *n, CUfunction f, int block);
 const char *ooc_errname(CUresult r);
 #endif

@@ -47,6 +47,7 @@ const Prelude = `#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 struct uint4 { uint32_t x, y, z, w; };
+struct ulonglong2 { unsigned long long x, y; };
 #define __device__
 #define __forceinline__ inline
 template <class T> static inline T __ldg(const T *p) { return *p; }
