@@ -750,7 +750,10 @@ func (p *pipeline) sortTask(t *task, ws *workerState, out *output) error {
 			}
 			j, n = k, n+m
 		}
-		p.sortUnit(ws, out, runs[i:j], n, t.lo, t.hi)
+		// A unit's runs hold n entries, but where the task is a sub-range of a group
+		// (split) they are the whole group's, of which the task keeps its own share:
+		// at most the task's keys, which the budget sized it by.
+		p.sortUnit(ws, out, runs[i:j], min(n, int(t.n)), t.lo, t.hi)
 		i = j
 	}
 	out.finish()
@@ -799,20 +802,17 @@ const (
 	unitSpanBits = 4
 )
 
-// sortUnit decodes, sorts, deduplicates and encodes the runs of one sort unit, n
-// entries at most (fewer when runs are filtered).
+// sortUnit decodes, sorts, deduplicates and encodes the runs of one sort unit, about n
+// keys (the buffers are sized by it and grow if the runs hold more).
 func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int, lo, hi uint64) {
 	keys := reuse(ws.keys, n)
-	if cap(ws.tmp) < n {
-		ws.tmp = make([]uint64, n+n/4)
-	}
 	var sorted []uint64
 	if n < 256 {
 		// Too few keys to pay for the histograms: radixSort sorts them as they are.
 		for i := range runs {
 			keys = runs[i].appendKeys(keys, lo, hi)
 		}
-		sorted = radixSort(keys, ws.tmp)
+		sorted = radixSort(keys, ws.sortBuf(len(keys)))
 	} else {
 		base, gb := runs[0].base, runs[0].gb
 		var dstBits uint
@@ -839,13 +839,21 @@ func (p *pipeline) sortUnit(ws *workerState, out *output, runs []entryRun, n int
 			keys = runs[i].appendPacked(keys, lo, hi, uint64(runs[i].base-base), dstBits, count, d)
 		}
 		if n > msdThreshold {
-			sorted = msdSortPacked(keys, ws.tmp, count, d, pk)
+			sorted = msdSortPacked(keys, ws.sortBuf(len(keys)), count, d, pk)
 		} else {
-			sorted = lsdSortPacked(keys, ws.tmp, count, width, passes, pk)
+			sorted = lsdSortPacked(keys, ws.sortBuf(len(keys)), count, width, passes, pk)
 		}
 	}
 	ws.keys = keys
 	ws.encode(out, sorted, !p.opt.KeepDuplicates, p.opt.KeepSelfLoops, p.oriented)
+}
+
+// sortBuf is the radix sorts' buffer for n keys.
+func (ws *workerState) sortBuf(n int) []uint64 {
+	if cap(ws.tmp) < n {
+		ws.tmp = make([]uint64, n+n/4)
+	}
+	return ws.tmp[:n]
 }
 
 // runsAhead is how many runs ahead of the one it decodes sortUnit loads a run's first

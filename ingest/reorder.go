@@ -139,6 +139,10 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 		return nil, err
 	}
 	order := Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: g.NumEdges()}
+	// The numbering's garbage (the bisection's caches, the BFS order's buffers, the
+	// sample's keys) goes back to the system too, before the second pass's buffers
+	// take its place.
+	debug.FreeOSMemory()
 	if ch.order == store.OrderInput {
 		g.Close()
 		// the first graph is the result: published as it is, in the spills' place
