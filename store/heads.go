@@ -48,6 +48,20 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad i
 		if d == 0 {
 			continue
 		}
+		if a := start[j]; d < PackedMin && a+2 <= start[j+1] && start[j+1] <= uint32(len(adj)) {
+			// a block of varints shorter than the mode bit's: the first two bytes, when
+			// each is a value (most lists of roads and meshes), need no call
+			if b0, b1 := adj[a], adj[a+1]; b0|b1 < 0x80 {
+				f, sum := int64(v)+Unzigzag(uint64(b0)), uint64(v) // a list of one: v again
+				if d > 1 {
+					sum = uint64(f) + uint64(b1)
+				}
+				if f >= 0 && f < int64(nv) && sum < nv64 {
+					x0[j], x1[j] = uint32(f), uint32(sum)
+					continue
+				}
+			}
+		}
 		list := adj[start[j]:start[j+1]]
 		a, b, ok := headWord(list, v, d, nv64)
 		if !ok {
