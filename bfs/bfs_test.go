@@ -166,7 +166,8 @@ func TestBFSRandom(t *testing.T) {
 // TestBFSHighDiameter searches graphs of thousands of small levels, where topDown
 // expands most frontiers on one goroutine: a path of 10^5 vertices numbered in order and
 // shuffled, and a long thin grid, with the default settings and with the serial path
-// off and always on.
+// off and always on. The path's and the grid's lists are of one-byte values, which
+// expandSerial decodes inline; the shuffled path's are not, and go through DecodeBlock.
 func TestBFSHighDiameter(t *testing.T) {
 	const n = 100000
 	r := rand.New(rand.NewPCG(5, 5))

@@ -124,18 +124,25 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 // bytes expandSerial reads before it expands any of them.
 const serialBatch = 16
 
+// smallList is the largest degree whose list expandSerial decodes in one DecodeBlock
+// and claims inline (at most store.BlockSize: one block).
+const smallList = 16
+
 // expandSerial expands a frontier on the calling goroutine (compressed graphs),
 // serialBatch vertices at a time: first each one's directory entry and the first byte
 // of its list, then the lists. On graphs of small degrees (roads, meshes) a vertex's
 // expansion is mostly waiting for those loads, one after the other; the loads of
 // different vertices do not depend on each other, so reading them in a loop of their
-// own lets the processor wait for several at once. A list of fewer than
-// store.PackedMin neighbours (one block of varints) is decoded and its neighbours
-// claimed right here, without the block index and the loop over blocks.
+// own lets the processor wait for several at once. A list of at most smallList
+// neighbours (one block: the lists of roads and meshes) is decoded and its neighbours
+// claimed right here, without the block index, the loop over blocks and a call per
+// claim; a block of varints whose values are one byte each, without DecodeBlock
+// either.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 	var deg [serialBatch]uint32
 	var lists [serialBatch][]byte
 	var touch byte
+	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
 	parent := b.parent
 	for len(frontier) > 0 && !b.failed.Load() {
 		batch := frontier[:min(len(frontier), serialBatch)]
@@ -148,10 +155,10 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			}
 		}
 		for k, u := range batch {
-			d := deg[k]
-			if d >= store.PackedMin {
+			d, list := deg[k], lists[k]
+			if d > smallList {
 				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
-					if b.expandList(ws, u, d, lists[k], lo, depth) < int(pieceSize) {
+					if b.expandList(ws, u, d, list, lo, depth) < int(pieceSize) {
 						break
 					}
 				}
@@ -160,11 +167,27 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			if d == 0 {
 				continue
 			}
-			var buf [store.PackedMin - 1]uint32
 			nbrs := buf[:d]
-			if _, ok := store.DecodeBlock(nbrs, u, lists[k], 0, d, b.n); !ok {
-				b.fail(b.c.Shard(store.Out, u).ListError(u))
-				return
+			// a block of varints whose values are one byte each (most lists of roads)
+			// is decoded here, as DecodeBlock would, without its call
+			ok := d < store.PackedMin && len(list) >= int(d)
+			if ok {
+				f := int64(u) + store.Unzigzag(uint64(list[0]))
+				cur, or := f, list[0]
+				for i := range nbrs {
+					if i > 0 {
+						or |= list[i]
+						cur += int64(list[i])
+					}
+					nbrs[i] = uint32(cur)
+				}
+				ok = or < 0x80 && f >= 0 && cur < int64(b.n)
+			}
+			if !ok {
+				if _, ok = store.DecodeBlock(nbrs, u, list, 0, d, b.n); !ok {
+					b.fail(b.c.Shard(store.Out, u).ListError(u))
+					return
+				}
 			}
 			ws.examined += uint64(d)
 			for _, v := range nbrs {
