@@ -123,7 +123,36 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 			return 0, 0, false
 		}
 		g = 1 + r>>8&(1<<wb-1)
-	default: // a packed block, or a compact one with exceptions: Head's way from here
+	case hdr&(hdrCompact|hdrExceptions) == hdrCompact|hdrExceptions && q+k+1+compactMaxBytes+8 <= cap(list):
+		// a compact block with exceptions whose stream leaves room for 8-byte loads
+		// anywhere in it: gap 0's low bits, and its high part when the first
+		// exception names gap 0 (compactGap0's reading and checks, without its calls)
+		wb, n, s := uint(hdr&hdrWidth), uint(c-1), q+k+1
+		ebit := n * wb
+		if wb > 32 || s+int(ebit+excHeader+7)/8 > len(list) {
+			return 0, 0, false
+		}
+		b := list[s:cap(list)]
+		hd := binary.LittleEndian.Uint64(b[ebit>>3:]) >> (ebit & 7)
+		ne := uint(hd & (1<<excCountBits - 1))
+		wi := uint(hd>>excCountBits) & (1<<excStepBits - 1)
+		wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+		ebit += excHeader
+		if ne == 0 || ne > n || s+int(ebit+wi+wh+7)/8 > len(list) {
+			return 0, 0, false
+		}
+		g = binary.LittleEndian.Uint64(b) & (1<<wb - 1)
+		if e := binary.LittleEndian.Uint64(b[ebit>>3:]) >> (ebit & 7); e&(1<<wi-1) == 0 {
+			hi := e >> wi & (1<<wh - 1)
+			if hi >= nv {
+				return 0, 0, false
+			}
+			if g |= hi << wb; g >= nv {
+				return 0, 0, false
+			}
+		}
+		g++
+	default: // a packed block, or one near the mapping's end: Head's way from here
 		var ok bool
 		if g, ok = packedGap0(list, q+k, c, uint32(nv)); !ok {
 			return 0, 0, false
