@@ -165,14 +165,18 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 }
 
 // wordUvarint decodes the LEB128 value at the low bytes of w (FastUvarint's gather) and
-// its length in bytes k; a value longer than w's eight bytes gives k = 9.
+// its length in bytes k; a value longer than w's eight bytes gives k = 9. x is the value
+// only for k <= 5, the longest FastUvarint reads: callers refuse the others.
 func wordUvarint(w uint64) (x uint64, k int) {
 	if w&0x80 == 0 { // one byte: most values of graphs with locality
 		return w & 0x7f, 1
 	}
+	if w&0x8000 == 0 { // two: a mesh's first neighbour, a row away
+		return w&0x7f | w>>1&(0x7f<<7), 2
+	}
 	k = bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1
 	x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
-	return x & (1<<(7*min(k, 5)) - 1), k
+	return x & (1<<(7*k) - 1), k
 }
 
 // headGroupWide is HeadGroup for a group whose directory fields need a load each.
