@@ -427,15 +427,19 @@ func (r *Report) Summary(w io.Writer) {
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
 	} else if e != nil && e.DegreeSkipped != "" {
-		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s numbered at random (the lists of 1 vertex in %d); the degree and BFS orders not tried: %s\n",
-			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.RandomBytes), e.SampleRate, e.DegreeSkipped)
+		bisect, others := bisectText(e), "degree and BFS orders"
+		if e.BisectSkipped == e.DegreeSkipped {
+			bisect, others = "", "degree, BFS and bisection orders"
+		}
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s numbered at random (the lists of 1 vertex in %d)%s; the %s not tried: %s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.RandomBytes), e.SampleRate, bisect, others, e.DegreeSkipped)
 	} else if e != nil {
 		bfs, why := ", "+bytesize.Format(e.BFSBytes)+" in BFS order", ""
 		if e.BFSSkipped != "" {
 			bfs, why = "", "; BFS order not tried: "+e.BFSSkipped
 		}
-		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order%s, ids.bin included (the lists of 1 vertex in %d); %s%s\n",
-			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, e.SampleRate, autoRule, why)
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order%s%s, ids.bin included (the lists of 1 vertex in %d); %s%s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, bisectText(e), e.SampleRate, autoRule, why)
 	}
 	if m.Vertices >= 1<<20 && uint64(m.Vertices) > 64*max(m.Edges, 1) && !m.Relabeled {
 		fmt.Fprintf(w, "ingest: note: %d vertices (the largest id + 1) for %d edges: each vertex takes 8 bytes in the shards; --relabel numbers the distinct ids 0..n-1\n",
@@ -459,6 +463,19 @@ func (r *Report) Summary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers%s)\n",
 		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers, on)
+}
+
+// bisectText is what the automatic choice saw of the bisection order, for the summary.
+func bisectText(e *OrderEstimate) string {
+	switch {
+	case e.BisectBytes > 0:
+		return fmt.Sprintf(", %s in bisection order (predicted %s)", bytesize.Format(e.BisectBytes), bytesize.Format(e.BisectPredicted))
+	case e.BisectPredicted > 0:
+		return fmt.Sprintf(", bisection order predicted %s, not computed: %s", bytesize.Format(e.BisectPredicted), e.BisectSkipped)
+	case e.BisectSkipped != "":
+		return ", bisection order not tried: " + e.BisectSkipped
+	}
+	return ""
 }
 
 // DroppedText says what an ingest dropped and merged, as the summary and `ooc info` put

@@ -364,16 +364,19 @@ func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) in
 // OrderEstimate is what the automatic choice saw: the estimated bytes of the adjacency in
 // each order (ids.bin included where the order adds one) and the choice.
 type OrderEstimate struct {
-	SampleRate    uint64 `json:"sample_rate"`
-	InputBytes    int64  `json:"input_order_bytes"`
-	RandomBytes   int64  `json:"random_order_bytes,omitempty"` // the sample numbered at random: the locality test
-	DegreeBytes   int64  `json:"degree_order_bytes"`
-	DegreeSkipped string `json:"degree_skipped,omitempty"` // why the degree order was not estimated
-	BFSBytes      int64  `json:"bfs_order_bytes,omitempty"`
-	BFSSkipped    string `json:"bfs_skipped,omitempty"` // why the BFS order was not estimated
-	BallLevels    int    `json:"ball_levels"`           // the locality probe's median levels (estimate.go)
-	Chosen        string `json:"chosen,omitempty"`
-	ChoseDegree   bool   `json:"chose_degree"`
-	SampledLists  int    `json:"sampled_entries"`
-	Skipped       string `json:"skipped,omitempty"` // why nothing was estimated: the file's order kept
+	SampleRate      uint64 `json:"sample_rate"`
+	InputBytes      int64  `json:"input_order_bytes"`
+	RandomBytes     int64  `json:"random_order_bytes,omitempty"` // the sample numbered at random: the locality test
+	DegreeBytes     int64  `json:"degree_order_bytes"`
+	DegreeSkipped   string `json:"degree_skipped,omitempty"` // why the degree order was not estimated
+	BFSBytes        int64  `json:"bfs_order_bytes,omitempty"`
+	BFSSkipped      string `json:"bfs_skipped,omitempty"`            // why the BFS order was not estimated
+	BisectPredicted int64  `json:"bisect_predicted_bytes,omitempty"` // predictBisect's estimate
+	BisectBytes     int64  `json:"bisect_order_bytes,omitempty"`
+	BisectSkipped   string `json:"bisect_skipped,omitempty"` // why the bisection order was not computed
+	BallLevels      int    `json:"ball_levels"`              // the locality probe's median levels (estimate.go)
+	Chosen          string `json:"chosen,omitempty"`
+	ChoseDegree     bool   `json:"chose_degree"`
+	SampledLists    int    `json:"sampled_entries"`
+	Skipped         string `json:"skipped,omitempty"` // why nothing was estimated: the file's order kept
 }
