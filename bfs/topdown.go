@@ -144,6 +144,10 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 	var touch byte
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
 	parent := b.parent
+	// A short list's claims put the vertices they discover straight into the queue, at
+	// tail, without discovered's call and buffer: on a compressed graph b.maxDeg is
+	// known (a graph without edges claims nothing), so no degree is summed per vertex.
+	queue, tail := b.queue, int(b.qtail.Load())
 	for len(frontier) > 0 && !b.failed.Load() {
 		batch := frontier[:min(len(frontier), serialBatch)]
 		frontier = frontier[len(batch):]
@@ -157,11 +161,13 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 		for k, u := range batch {
 			d, list := deg[k], lists[k]
 			if d > smallList {
+				b.qtail.Store(int64(tail)) // expandList's flushes append after these
 				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
 					if b.expandList(ws, u, d, list, lo, depth) < int(pieceSize) {
 						break
 					}
 				}
+				tail = int(b.qtail.Load())
 				continue
 			}
 			if d == 0 {
@@ -185,6 +191,7 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			}
 			if !ok {
 				if _, ok = store.DecodeBlock(nbrs, u, list, 0, d, b.n); !ok {
+					b.qtail.Store(int64(tail))
 					b.fail(b.c.Shard(store.Out, u).ListError(u))
 					return
 				}
@@ -193,11 +200,13 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			for _, v := range nbrs {
 				if parent[v] == unreached {
 					parent[v] = u
-					b.discovered(ws, v)
+					queue[tail] = v
+					tail++
 				}
 			}
 		}
 	}
+	b.qtail.Store(int64(tail))
 	ws.touch += touch
 }
 
