@@ -28,9 +28,10 @@ func stageChunk() (int64, error) {
 
 // Chunk is a vertex sub-range [A, B) of a shard (indices from the shard's first vertex)
 // whose lists occupy the ADJ bytes [Start, End). Start is the first list's offset rounded
-// down to 8, because the kernels read lists through aligned 8-byte words: a staging buffer
-// that holds [Start, End) at its start, addressed through base = staging - Start, keeps
-// every word the decoder loads inside the buffer (which has 8 bytes of slack at its end).
+// down to 8. The kernels read lists through aligned 8- or 16-byte loads: a staging buffer
+// (16-byte aligned) that holds [Start, End) at its start, addressed through base =
+// staging - Start, keeps every load the decoder makes inside the buffer (which has 16
+// bytes of slack at its end).
 // Stream is false for a single list larger than C: it is read zero-copy.
 type Chunk struct {
 	A, B       uint32

@@ -268,8 +268,9 @@ func bottomUpReads(shards []ShardSize, i int) bool {
 // StageRing is the number of staging buffers the plan reserves when they fit.
 const StageRing = 4
 
-// StageBuffer is the device size of one staging buffer for a chunk size of c bytes.
-func StageBuffer(c int64) int64 { return align(c + 8) }
+// StageBuffer is the device size of one staging buffer for a chunk size of c bytes: 16
+// bytes of slack, the widest aligned load a list decoder makes past a chunk's last byte.
+func StageBuffer(c int64) int64 { return align(c + 16) }
 
 // String prints the plan for -v.
 func (p *Plan) String() string {
