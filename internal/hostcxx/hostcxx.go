@@ -15,7 +15,7 @@ import (
 )
 
 // defineRE matches a source's integer #defines.
-var defineRE = regexp.MustCompile(`(?m)^#define ([A-Z_]+) (\d+)`)
+var defineRE = regexp.MustCompile(`(?m)^#define ([A-Z_][A-Z0-9_]*) (\d+)`)
 
 // CheckDefines holds the integer #defines of the CUDA source at path to want, the Go
 // constants that read the words, steps and counters they name, and returns the source for
