@@ -308,15 +308,103 @@ func (dg *Graph) Sweep(c *cuda.Ctx, shards []int, stream []bool, prefetch bool, 
 // issue queues the copy of p's chunk into the next staging buffer of the ring, after the
 // launches that last read that buffer, and sets p.buf.
 func (dg *Graph) issue(c *cuda.Ctx, p *pending) error {
+	h := dg.inHost[p.shard]
+	var err error
+	p.buf, err = dg.fill(c, []Copy{{Host: h.adj[p.ch.Start:p.ch.End]}})
+	return err
+}
+
+// fill queues the copies into the next staging buffer of the ring, after the launches
+// that last read that buffer, and returns the buffer.
+func (dg *Graph) fill(c *cuda.Ctx, copies []Copy) (int, error) {
 	b := dg.issued % len(dg.stage)
 	dg.issued++
-	p.buf = b
-	h := dg.inHost[p.shard]
 	if err := c.Wait(dg.copyS, dg.kdone[b]); err != nil {
-		return err
+		return b, err
 	}
-	if err := c.HtoDAsync(dg.stage[b].Ptr, unsafe.Pointer(&h.adj[p.ch.Start]), p.ch.Bytes(), dg.copyS); err != nil {
-		return err
+	for _, cp := range copies {
+		if len(cp.Host) == 0 {
+			continue
+		}
+		if err := c.HtoDAsync(dg.stage[b].Ptr+cuda.DevPtr(cp.Off), unsafe.Pointer(&cp.Host[0]), int64(len(cp.Host)), dg.copyS); err != nil {
+			return b, err
+		}
 	}
-	return c.Record(dg.copied[b], dg.copyS)
+	return b, c.Record(dg.copied[b], dg.copyS)
+}
+
+// Copy is host bytes that a streamed launch needs at byte Off of its staging buffer.
+type Copy struct {
+	Host []byte // pinned host memory (a registered shard or mapping)
+	Off  int64
+}
+
+// StageBytes is the size of each staging buffer, or 0 when dg has none (no pinned
+// adjacency, no staging in the plan, or OOC_GPU_STREAM=never).
+func (dg *Graph) StageBytes() int64 {
+	if dg.stage == nil {
+		return 0
+	}
+	return StageBuffer(dg.Plan.Stage)
+}
+
+// Stream runs launch(k, buf) for every job k, for an algorithm whose launches read
+// host bytes of its own choosing through the staging ring (Sweep streams in shards' ADJ
+// chunks). The jobs without copies launch first, in order, with buf 0, so that the first
+// copies overlap them; each other job's copies go into a staging buffer on the copy
+// stream, up to one job per buffer ahead of the launches, and its launch, given that
+// buffer, waits for them. Every copy must lie inside a buffer (StageBytes). It returns the
+// bytes copied.
+func (dg *Graph) Stream(c *cuda.Ctx, jobs [][]Copy, launch func(k int, buf cuda.DevPtr) error) (int64, error) {
+	dg.ahead = nil // the buffers a Sweep's prefetch filled are taken
+	var copied []int
+	for k, cs := range jobs {
+		if len(cs) == 0 {
+			if err := launch(k, 0); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if dg.stage == nil {
+			return 0, fmt.Errorf("stream: no staging buffers for a streamed launch")
+		}
+		for _, cp := range cs {
+			if cp.Off < 0 || cp.Off+int64(len(cp.Host)) > dg.StageBytes() {
+				return 0, fmt.Errorf("stream: a copy of %d bytes at %d does not fit a staging buffer of %d", len(cp.Host), cp.Off, dg.StageBytes())
+			}
+		}
+		copied = append(copied, k)
+	}
+	bufs := make([]int, len(copied))
+	next := 0
+	for ; next < len(copied) && next < len(dg.stage); next++ {
+		var err error
+		if bufs[next], err = dg.fill(c, jobs[copied[next]]); err != nil {
+			return 0, err
+		}
+	}
+	var bytes int64
+	for j, k := range copied {
+		b := bufs[j]
+		if err := c.Wait(nil, dg.copied[b]); err != nil {
+			return bytes, err
+		}
+		if err := launch(k, dg.stage[b].Ptr); err != nil {
+			return bytes, err
+		}
+		if err := c.Record(dg.kdone[b], nil); err != nil {
+			return bytes, err
+		}
+		for _, cp := range jobs[k] {
+			bytes += int64(len(cp.Host))
+		}
+		if next < len(copied) {
+			var err error
+			if bufs[next], err = dg.fill(c, jobs[copied[next]]); err != nil {
+				return bytes, err
+			}
+			next++
+		}
+	}
+	return bytes, nil
 }
