@@ -21,6 +21,13 @@ import (
 // and with Dijkstra (validate: distances equal, parents a shortest-path tree).
 func checkSSSP(t *testing.T, name string, g *store.Graph, opt ooc.SSSPOptions, srcs []uint32, bs []int64) {
 	t.Helper()
+	checkSSSPAt(t, name, g, opt, srcs, bs, nil)
+}
+
+// checkSSSPAt is checkSSSP; on, when not nil, also sees every GPU result.
+func checkSSSPAt(t *testing.T, name string, g *store.Graph, opt ooc.SSSPOptions, srcs []uint32, bs []int64,
+	on func(vram int64, r *ooc.SSSPResult)) {
+	t.Helper()
 	opt.Parents = true
 	cpu, err := ooc.Open(g, "cpu", ooc.Options{})
 	if err != nil {
@@ -70,6 +77,9 @@ func checkSSSP(t *testing.T, name string, g *store.Graph, opt ooc.SSSPOptions, s
 			}
 			if err := validate.SSSPParents(g, w, src, got.Dist, got.Parent); err != nil {
 				t.Fatalf("%s: %v", at, err)
+			}
+			if on != nil {
+				on(b, got)
 			}
 		}
 		checkMemory(t, name, e, b)
@@ -185,5 +195,76 @@ func TestSSSPGPUPath(t *testing.T) {
 		g := ingestWeighted(t, path, directed, 1<<16)
 		bs := budgets(t, g)
 		checkSSSP(t, fmt.Sprintf("path1e5/directed=%v", directed), g, ooc.SSSPOptions{}, []uint32{0, n / 2}, []int64{bs[0], bs[1]})
+	}
+}
+
+// TestSSSPGPUStream runs SSSP with the held rounds' chunks forced through the staging
+// buffers and forced in place (OOC_GPU_STREAM) and chosen by the link, with tiny staging
+// buffers (OOC_GPU_STAGE) so that the streamed out-shards split into many chunks (more
+// than sp_hold_mark counts in shared memory on the larger graphs) and the hubs' lists
+// exceed a chunk (read in place), at budgets that pin all or most lists and the weights
+// (1, 2 and 4 bytes each). Distances and parents must equal the CPU's; with always every
+// round is held and the rounds copy, on the graphs large enough that the budgets pin
+// lists (on the smallest, all rounds or none are held).
+func TestSSSPGPUStream(t *testing.T) {
+	needGPU(t)
+	const stage = 512
+	t.Setenv("OOC_GPU_STAGE", "512B")
+	r := rand.New(rand.NewPCG(11, 11))
+	type spec struct {
+		n      uint32
+		m      int
+		maxW   uint32
+		pinned bool // the budgets pin lists
+	}
+	for _, mode := range []string{"always", "never", "auto"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Setenv("OOC_GPU_STREAM", mode)
+			for _, sp := range []spec{{300, 1500, 255, false}, {5000, 60000, 255, true}, {20000, 100000, 4000, true},
+				{3000, 20000, 1 << 20, true}} {
+				for _, directed := range []bool{false, true} {
+					g := ingestWeighted(t, randomWeighted(r, sp.n, sp.m, sp.maxW), directed, 1<<14)
+					name := fmt.Sprintf("%s random(n=%d,m=%d,w<=%d,directed=%v)", mode, sp.n, sp.m, sp.maxW, directed)
+					srcs := []uint32{0, uint32(r.IntN(int(sp.n)))}
+					var held, rounds int
+					var copied int64
+					on := func(vram int64, res *ooc.SSSPResult) {
+						for _, s := range res.Steps {
+							rounds++
+							if s.Held {
+								held++
+							}
+							copied += s.BytesCopied
+						}
+					}
+					bs := streamBudgets(t, g, stage)
+					checkSSSPAt(t, name, g, ooc.SSSPOptions{}, srcs, bs, on)
+					checkSSSPAt(t, name+" delta 1", g, ooc.SSSPOptions{Delta: 1}, srcs[:1], bs[:1], on)
+					checkSSSPAt(t, name+" unit", g, ooc.SSSPOptions{UnitWeights: true}, srcs[:1], bs[:1], on)
+					t.Logf("%s: %d of %d rounds held, %d bytes copied", name, held, rounds, copied)
+					switch mode {
+					case "always":
+						if (sp.pinned || held > 0) && (held != rounds || copied == 0) {
+							t.Errorf("%s: %d of %d rounds held, %d bytes copied", name, held, rounds, copied)
+						}
+					case "never":
+						if held != 0 {
+							t.Errorf("%s: %d rounds held", name, held)
+						}
+					}
+				}
+			}
+			if mode != "always" {
+				return
+			}
+			for _, c := range testgraph.Cases() {
+				if c.N == 0 {
+					continue
+				}
+				g := testgraph.BuildWithLoops(t, c.N, c.Edges, c.Directed, 64)
+				checkSSSP(t, fmt.Sprintf("%s %s", mode, c), g, ooc.SSSPOptions{UnitWeights: true}, []uint32{0, c.N - 1},
+					streamBudgets(t, g, stage))
+			}
+		})
 	}
 }

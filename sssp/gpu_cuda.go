@@ -38,8 +38,12 @@ const (
 // of more than 64 blocks are shared by many warps; a round that reads host memory runs
 // on fewer warps than one that reads only device memory (sssp.cu). The device drives the
 // bins and rounds; the host queues batches of steps and reads the
-// control words after each. Lists of pinned shards are read zero-copy; the weights are
-// placed as devWeights says.
+// control words after each. The weights are placed as devWeights says. Lists and weights
+// in pinned host memory are read zero-copy, but for rounds the device holds for the host
+// because their queue is large (holdAt): those go chunk by chunk over the out-shards
+// whose lists or weights are pinned, each chunk with queued vertices either copied
+// through the runtime's staging buffers (gpu.Graph.Stream) or read in place, whichever
+// the chunk's queued edges and the measured link rates say costs less (runHeld).
 type GPU struct {
 	dg  *gpu.Graph
 	mod *cuda.Module
@@ -82,6 +86,8 @@ type gpuRun struct {
 	// onDevice: the rounds read no host memory
 	onDevice bool
 	line     *progress.Line
+	hold     *holdPlan // the chunks of held rounds; nil: no round is held
+	rule     holdRule
 }
 
 // Run computes the distances from src with the graph's stored weights (the largest of
@@ -118,7 +124,13 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		}
 		r.ctl = r.st.ctl.Ptr()
 		r.onDevice = onDevice(dg.Plan, g.w, unit)
-		if err := r.init(src); err != nil {
+		skip := make([]uint32, len(dg.Out)+1)
+		if b := dg.StageBytes(); b > 0 && !r.onDevice {
+			if r.hold = planHold(r, b, skip); r.hold != nil && len(r.hold.chunks) > maxChunks {
+				r.hold = nil
+			}
+		}
+		if err := r.init(src, skip); err != nil {
 			return err
 		}
 		t0 := time.Now()
@@ -151,20 +163,26 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 	}
 	if dg.Log != nil {
 		var e uint64
-		var zero int64
+		var zero, copied int64
+		held := 0
 		for _, s := range res.Steps {
 			e += s.Edges
 			zero += s.BytesZeroCopy
+			copied += s.BytesCopied
+			if s.Held {
+				held++
+			}
 		}
-		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed; %s read zero-copy over the link\n",
-			delta, len(res.Steps), 1e3*res.Seconds, e, bytesize.Format(zero))
+		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed; %s read zero-copy over the link, %s copied in %d held rounds\n",
+			delta, len(res.Steps), 1e3*res.Seconds, e, bytesize.Format(zero), bytesize.Format(copied), held)
 	}
 	return res, nil
 }
 
 // init fills the state: every distance infinite but the source's, the source alone in
-// the next near queue, the weights' table and offsets, the control words.
-func (r *gpuRun) init(src uint32) error {
+// the next near queue, the weights' table and offsets, the held rounds' tables (skip: the
+// streamed out-shards), the control words.
+func (r *gpuRun) init(src uint32, skip []uint32) error {
 	c, st, n := r.c, r.st, r.g.dg.N
 	if w := r.g.w; r.unit == 0 {
 		r.shift = w.shift
@@ -194,8 +212,24 @@ func (r *gpuRun) init(src uint32) error {
 	if err := c.Memset32(st.acc.Ptr(), 0, 2*accWords); err != nil {
 		return err
 	}
+	if err := c.Memset32(st.hold.Ptr(), 0, int64(n)/32+1); err != nil {
+		return err
+	}
+	if err := c.HtoD(st.skip.Ptr(), unsafe.Pointer(&skip[0]), 4*int64(len(skip))); err != nil {
+		return err
+	}
+	if r.hold != nil {
+		lo := make([]uint32, len(r.hold.chunks))
+		for i, ch := range r.hold.chunks {
+			lo[i] = ch.a
+		}
+		if err := c.HtoD(st.chLo.Ptr(), unsafe.Pointer(&lo[0]), 4*int64(len(lo))); err != nil {
+			return err
+		}
+	}
+	at, ns := r.holdAt()
 	ctl := [ctlWords]uint32{ctlMode: stepRound, ctlFront: 0, ctlNext: 1, ctlFar: 2, ctlNN: 1, ctlMinBin: math.MaxUint32,
-		ctlBad: math.MaxUint32}
+		ctlBad: math.MaxUint32, ctlHold: at, ctlHoldNs: math.Float32bits(ns)}
 	return c.HtoD(r.ctl, unsafe.Pointer(&ctl[0]), 4*ctlWords)
 }
 
@@ -207,9 +241,13 @@ func (r *gpuRun) readCtl() ([ctlWords]uint32, error) {
 }
 
 // search queues batches of steps until the device marks the run done, and returns the
-// rounds.
+// rounds. A held round ends its batch: the host runs it (runHeld), having learnt the
+// rates of the held rounds before it, and starts again from a batch of firstBatch steps
+// (the steps after a hold in its batch do nothing).
 func (r *gpuRun) search() ([]StepStat, error) {
 	var recs [][recWords]uint64
+	copied := map[int]int64{} // held rounds (by record) and the bytes they copied
+	learnt := 0               // the records whose rounds the hold rule has seen
 	ring := make([][recWords]uint64, recRing)
 	for batch := firstBatch; ; batch = min(2*batch, maxBatch) {
 		for range batch {
@@ -237,17 +275,33 @@ func (r *gpuRun) search() ([]StepStat, error) {
 		if w[ctlMode] == stepDone {
 			break
 		}
+		if r.hold == nil || w[ctlMode] != stepHold {
+			continue
+		}
+		if len(recs) > learnt+1 {
+			r.rule.learn(roundStats(recs[learnt:], copied, learnt))
+			learnt = len(recs) - 1
+		}
+		n, err := r.runHeld(w[ctlNF], math.Float32frombits(w[ctlBpns]))
+		if err != nil {
+			return nil, err
+		}
+		copied[int(w[ctlSteps])-1] = n
+		batch = firstBatch / 2
 	}
-	return roundStats(recs), nil
+	return roundStats(recs, copied, 0), nil
 }
 
-// roundStats turns the round records (the last one ends the run) into the steps.
-func roundStats(recs [][recWords]uint64) []StepStat {
+// roundStats turns the round records (the last one ends the run; the first is record
+// first of the run) into the steps; copied holds the held rounds and their bytes copied.
+func roundStats(recs [][recWords]uint64, copied map[int]int64, first int) []StepStat {
 	var out []StepStat
 	for i := 0; i+1 < len(recs); i++ {
 		a, b := recs[i], recs[i+1]
+		n, held := copied[first+i]
 		out = append(out, StepStat{Bin: a[0], Frontier: a[1], Edges: b[3+accEdges] - a[3+accEdges],
-			BytesZeroCopy: int64(b[3+accBytes] - a[3+accBytes]), Seconds: float64(b[2]-a[2]) / 1e9})
+			BytesZeroCopy: int64(b[3+accBytes] - a[3+accBytes]), BytesCopied: n, Held: held,
+			Seconds: float64(b[2]-a[2]) / 1e9})
 	}
 	return out
 }
@@ -275,23 +329,35 @@ func (r *gpuRun) step() error {
 	}
 	// enough warps for a warp a vertex when the queue is small (sp_relax)
 	rgrid := dg.Grid(32*(uint64(dg.N)+1), gpuBlock)
-	warpMax := uint32(math.MaxUint32)
-	if flatOnly {
-		warpMax = 0
-	}
-	relax, relaxHub := launchSpRelax, launchSpRelaxHub
+	tab, ns := dg.OutTable.Ptr, int32(len(dg.Out))
 	if r.onDevice {
-		relax, relaxHub = launchSpRelaxDev, launchSpRelaxHubDev
+		if err := launchSpRelaxDev(c, m, rgrid, gpuBlock, tab, ns, st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit,
+			st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, r.warpMax(),
+			st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap); err != nil {
+			return err
+		}
+		// the long lists, each shared by many warps
+		return launchSpRelaxHubDev(c, m, dg.Dev.SMs*8, gpuBlock, tab, ns, st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit,
+			st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, st.hubs.Ptr(),
+			st.hubNb.Ptr(), st.hubCap)
 	}
-	if err := relax(c, m, rgrid, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(), r.shift,
-		r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, warpMax,
-		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap); err != nil {
+	if err := launchSpRelax(c, m, rgrid, gpuBlock, tab, ns, st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit, st.dist.Ptr(),
+		st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, r.warpMax(), st.hubs.Ptr(),
+		st.hubNb.Ptr(), st.hubCap, 0); err != nil {
 		return err
 	}
-	// the long lists, each shared by many warps
-	return relaxHub(c, m, dg.Dev.SMs*8, gpuBlock, dg.OutTable.Ptr, int32(len(dg.Out)), st.wts.Ptr(), st.wOff.Ptr(),
-		r.shift, r.unit, st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta,
-		st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCap)
+	return launchSpRelaxHub(c, m, dg.Dev.SMs*8, gpuBlock, tab, ns, st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit,
+		st.dist.Ptr(), st.stamp.Ptr(), st.farBits.Ptr(), l0, l1, l2, r.ctl, st.acc.Ptr(), r.delta, st.hubs.Ptr(),
+		st.hubNb.Ptr(), st.hubCap, 0)
+}
+
+// warpMax is sp_relax's largest queue for a warp a vertex: any that fits the grid, or
+// none with OOC_TEST_SSSP_FLAT.
+func (r *gpuRun) warpMax() uint32 {
+	if flatOnly {
+		return 0
+	}
+	return math.MaxUint32
 }
 
 // onDevice says whether the rounds read device memory only: every out-shard's directory

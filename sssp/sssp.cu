@@ -21,6 +21,17 @@
 // once a bin or a round. Each round leaves a record (its bin, its queue's size, the global
 // timer and the running counters at its start) in a ring the host drains at those reads.
 //
+// A round whose near queue holds at least ctl's HOLD vertices is held: sp_round sets it up
+// and marks the step STEP_HOLD, which every kernel of the batch's later steps takes for
+// nothing to do, so the host finds it at its next read of ctl and runs the round itself,
+// shard chunk by shard chunk: sp_hold_mark files the queue's vertices of the streamed
+// out-shards (those with lists or weights in pinned host memory) in a bitmap and counts
+// them and their edges per chunk (a vertex range whose lists and weights fit one staging
+// buffer); sp_relax with a skip table relaxes the queue's other vertices; then for every
+// chunk with vertices in the queue, sp_relax_chunk relaxes them from a staging buffer the
+// host copied the chunk into (when the counts say the copy costs less than reading their
+// lists zero-copy), or in place; sp_resume lets the next steps run.
+//
 // The lists are read through the shard table (device memory or pinned host memory, read
 // zero-copy). The weights of out-shard i start at wts[i].x (device memory, or pinned host
 // memory when wts[i].y is not 0), v's at element wOff[v] within it, each 1 << wshift bytes
@@ -43,12 +54,20 @@
 #define C_STEPS 12 // records written
 #define C_HUBS 13  // long lists the round queued for sp_relax_hub
 #define C_HUBMAX 14 // the most blocks of a queued list
-#define C_WORDS 16
+#define C_HOLD 15   // a round of at least this many vertices is held for the host (NONE: none)
+#define C_HELD 16   // the round before this one was held
+#define C_NSV 17    // float: ns per queued vertex of the latest round read zero-copy (0: none yet)
+#define C_BPNS 18   // float: the bytes per ns that round read zero-copy
+#define C_HOLDNS 19 // float: a round whose queue times C_NSV reaches this many ns is held too
+#define C_WORDS 20
+
+#define MEASURE_MIN (16ull << 20) // the zero-copy bytes from which a round's rate counts
 
 #define STEP_ROUND 0
 #define STEP_BIN 1
 #define STEP_END 2
 #define STEP_DONE 3
+#define STEP_HOLD 4 // the round is set up and waits for the host to run it (sp_hold_mark)
 
 // The running 64-bit counters acc.
 #define A_EDGES 0 // list entries read
@@ -186,7 +205,7 @@ __device__ __forceinline__ Relax roundOf(const ulonglong2 *wts, const uint32_t *
 // sp_begin (one thread) starts a step: a non-empty next queue makes a round; an empty one
 // with a far pile, a new bin; with neither, the end.
 extern "C" __global__ void sp_begin(uint32_t *ctl) {
-	if (ctl[C_MODE] == STEP_DONE) return;
+	if (ctl[C_MODE] == STEP_DONE || ctl[C_MODE] == STEP_HOLD) return;
 	if (ctl[C_NN] > 0) {
 		uint32_t f = ctl[C_FRONT];
 		ctl[C_FRONT] = ctl[C_NEXT];
@@ -259,10 +278,15 @@ extern "C" __global__ void sp_split(uint32_t *l0, uint32_t *l1, uint32_t *l2, ui
 
 // sp_round (one thread) sets up the step's round: in a new bin's step the kept far
 // vertices become the far pile and the split-off ones the near queue. It records the
-// round's start (or, in the step that ends the run, the end, and marks the run done).
+// round's start (or, in the step that ends the run, the end, and marks the run done). When
+// the round before was not held and read at least MEASURE_MIN bytes zero-copy, its time
+// per queued vertex and its zero-copy rate become ctl's NSV and BPNS. It holds the round
+// for the host when its queue has at least HOLD vertices, or when the queue times NSV
+// reaches HOLDNS (the round's time read zero-copy, as the last measured round went,
+// against what streaming would cost).
 extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc, unsigned long long *rec) {
 	uint32_t m = ctl[C_MODE];
-	if (m == STEP_DONE) return;
+	if (m == STEP_DONE || m == STEP_HOLD) return;
 	if (m == STEP_BIN) {
 		uint32_t f = ctl[C_FAR];
 		ctl[C_FAR] = ctl[C_NEXT];
@@ -275,13 +299,65 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 	ctl[C_HUBS] = 0;
 	ctl[C_HUBMAX] = 0;
 	uint32_t step = ctl[C_STEPS];
+	unsigned long long now = globalTimer();
+	if (step > 0 && !ctl[C_HELD]) {
+		const unsigned long long *p = rec + (uint64_t)((step - 1) % RING) * R_WORDS;
+		unsigned long long by = acc[A_BYTES] - p[3 + A_BYTES], dt = now - p[2];
+		if (by >= MEASURE_MIN && dt > 0 && p[1] > 0) {
+			ctl[C_NSV] = __float_as_uint((float)dt / (float)p[1]);
+			ctl[C_BPNS] = __float_as_uint((float)by / (float)dt);
+		}
+	}
+	ctl[C_HELD] = 0;
 	unsigned long long *r = rec + (uint64_t)(step % RING) * R_WORDS;
 	r[0] = m == STEP_END ? NONE : ctl[C_BIN];
 	r[1] = m == STEP_END ? 0 : ctl[C_NF];
-	r[2] = globalTimer();
+	r[2] = now;
 	for (int i = 0; i < A_WORDS; i++) r[3 + i] = acc[i];
 	ctl[C_STEPS] = step + 1;
-	if (m == STEP_END) ctl[C_MODE] = STEP_DONE;
+	if (m == STEP_END) {
+		ctl[C_MODE] = STEP_DONE;
+		return;
+	}
+	float nsv = __uint_as_float(ctl[C_NSV]), holdNs = __uint_as_float(ctl[C_HOLDNS]);
+	if (ctl[C_NF] >= ctl[C_HOLD] || (nsv > 0 && holdNs > 0 && (float)ctl[C_NF] * nsv >= holdNs)) {
+		ctl[C_MODE] = STEP_HOLD;
+		ctl[C_HELD] = 1;
+	}
+}
+
+// relaxLanes relaxes the lists of a warp's lanes laid end to end, the lanes taking their
+// blocks in turn: each lane's list l (its first work blocks; work 0 for none), at distance
+// du, weights w, lp set when the list is pinned host memory. It returns the lane's bytes
+// read from pinned host memory.
+__device__ __forceinline__ uint32_t relaxLanes(const Relax &r, const List &l, const Weights &wv, uint32_t lp, uint64_t du,
+                                               uint32_t work) {
+	uint32_t lb = 0;
+	uint32_t incl = work; // blocks of the lanes up to this one
+	for (int o = 1; o < 32; o <<= 1) {
+		uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+		if ((int)laneId() >= o) incl += y;
+	}
+	uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
+	for (uint32_t j0 = 0; j0 < total; j0 += 32) {
+		uint32_t j = j0 + laneId();
+		// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
+		uint32_t q = 0;
+		for (uint32_t o = 16; o > 0; o >>= 1)
+			if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
+		List cl;
+		cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
+		cl.v = __shfl_sync(0xffffffffu, l.v, q);
+		cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
+		cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+		uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
+		Weights cw = {(const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv.p, q), wv.shift,
+		              __shfl_sync(0xffffffffu, wv.pinned, q)};
+		uint32_t clp = __shfl_sync(0xffffffffu, lp, q);
+		uint64_t cdu = __shfl_sync(0xffffffffu, (unsigned long long)du, q);
+		if (j < total) lb += relaxBlock(r, cw, clp, cl, j - first, cdu);
+	}
+	return lb;
 }
 
 // sp_relax (relaxRound) runs the step's round: it relaxes the out-edges of the near queue's vertices.
@@ -292,12 +368,15 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 // each among many warps. acc receives the list entries read (the queued lists' included)
 // and the bytes read from pinned host memory; ctl's BAD the smallest vertex whose
 // distance would pass 0xFFFFFFFE.
+// With skip (a held round: sp_hold_mark's pass), it runs in STEP_HOLD instead and leaves
+// out the vertices of the out-shards i with skip[i] set (sp_relax_chunk relaxes them).
 __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                     uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits,
                                     uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc,
-                                    uint32_t delta, uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
+                                    uint32_t delta, uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap,
+                                    const uint32_t *skip) {
 	uint32_t mode = ctl[C_MODE];
-	if (mode != STEP_ROUND && mode != STEP_BIN) return;
+	if (skip ? mode != STEP_HOLD : mode != STEP_ROUND && mode != STEP_BIN) return;
 	uint32_t qn = ctl[C_NF];
 	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
 	Relax r = roundOf(wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
@@ -308,6 +387,7 @@ __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulong
 		for (uint32_t w = gw; w < qn; w += warps) {
 			uint32_t v = front[w];
 			const Shard *s = findShard(tab, ns, v);
+			if (skip && skip[s - tab]) continue;
 			List l;
 			l.at(s, v);
 			if (laneId() == 0) ex += l.deg;
@@ -333,9 +413,9 @@ __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulong
 		uint64_t du = 0;
 		Weights wv = {NULL, wshift, 0};
 		uint32_t lp = 0, work = 0;
-		if (t < qn) {
+		const Shard *s = t < qn ? findShard(tab, ns, front[t]) : NULL;
+		if (s && !(skip && skip[s - tab])) {
 			uint32_t v = front[t];
-			const Shard *s = findShard(tab, ns, v);
 			l.at(s, v);
 			wv = weightsOf(r, (int)(s - tab), v);
 			lp = s->pinned;
@@ -344,30 +424,7 @@ __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulong
 			if (l.nb > HUB_BLOCKS && queueHub(h, v, l.nb)) work = 0;
 		}
 		ex += l.deg;
-		uint32_t incl = work; // blocks of the lanes up to this one
-		for (int o = 1; o < 32; o <<= 1) {
-			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
-			if ((int)laneId() >= o) incl += y;
-		}
-		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
-		for (uint32_t j0 = 0; j0 < total; j0 += 32) {
-			uint32_t j = j0 + laneId();
-			// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
-			uint32_t q = 0;
-			for (uint32_t o = 16; o > 0; o >>= 1)
-				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
-			List cl;
-			cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
-			cl.v = __shfl_sync(0xffffffffu, l.v, q);
-			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
-			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
-			uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
-			Weights cw = {(const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv.p, q), wshift,
-			              __shfl_sync(0xffffffffu, wv.pinned, q)};
-			uint32_t clp = __shfl_sync(0xffffffffu, lp, q);
-			uint64_t cdu = __shfl_sync(0xffffffffu, (unsigned long long)du, q);
-			if (j < total) lb += relaxBlock(r, cw, clp, cl, j - first, cdu);
-		}
+		lb += relaxLanes(r, l, wv, lp, du, work);
 	}
 	addWarp(acc + A_EDGES, ex);
 	addWarp(acc + A_BYTES, lb);
@@ -377,14 +434,15 @@ __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulong
 // h is cut into parts of 32 blocks, at most HUB_PARTS of them (then a part takes every
 // parts-th run of 32 blocks), and each (hub, part) goes to a warp, a lane a block. The
 // source's distance is read again here: it may have fallen since sp_relax, and relaxing
-// from any distance the source has held is as right as from the one it had.
+// from any distance the source has held is as right as from the one it had. With held
+// set it runs in a held round's pass (sp_relax's with skip) instead.
 __device__ __forceinline__ void relaxHubs(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                         uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
                                         uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
                                         unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
-                                        const uint32_t *hubNb, uint32_t cap) {
+                                        const uint32_t *hubNb, uint32_t cap, bool held) {
 	uint32_t mode = ctl[C_MODE];
-	if (mode != STEP_ROUND && mode != STEP_BIN) return;
+	if (held ? mode != STEP_HOLD : mode != STEP_ROUND && mode != STEP_BIN) return;
 	uint32_t nh = min(ctl[C_HUBS], cap);
 	if (nh == 0) return;
 	Relax r = roundOf(wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
@@ -415,8 +473,9 @@ __device__ __forceinline__ void relaxHubs(const Shard *tab, int ns, const ulongl
 extern "C" __global__ void sp_relax(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff, uint32_t wshift,
                                     uint32_t unit, uint32_t *dist, uint32_t *stamp, uint32_t *farBits, uint32_t *l0,
                                     uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc, uint32_t delta,
-                                    uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
-	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap);
+                                    uint32_t warpMax, uint32_t *hubs, uint32_t *hubNb, uint32_t cap, const uint32_t *skip) {
+	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap,
+	           skip);
 }
 
 extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_dev(const Shard *tab, int ns, const ulonglong2 *wts,
@@ -424,15 +483,16 @@ extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_dev(const Shard *t
                                     uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
                                     unsigned long long *acc, uint32_t delta, uint32_t warpMax, uint32_t *hubs,
                                     uint32_t *hubNb, uint32_t cap) {
-	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap);
+	relaxRound(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, warpMax, hubs, hubNb, cap,
+	           NULL);
 }
 
 extern "C" __global__ void sp_relax_hub(const Shard *tab, int ns, const ulonglong2 *wts, const uint32_t *wOff,
                                         uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
                                         uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
                                         unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
-                                        const uint32_t *hubNb, uint32_t cap) {
-	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap);
+                                        const uint32_t *hubNb, uint32_t cap, uint32_t held) {
+	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap, held);
 }
 
 extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_hub_dev(const Shard *tab, int ns, const ulonglong2 *wts,
@@ -440,7 +500,170 @@ extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_hub_dev(const Shar
                                         uint32_t *stamp, uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2,
                                         uint32_t *ctl, unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
                                         const uint32_t *hubNb, uint32_t cap) {
-	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap);
+	relaxHubs(tab, ns, wts, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, acc, delta, hubs, hubNb, cap,
+	          false);
+}
+
+// sp_hold_mark, in a held round, sets the bit in hold of every near-queue vertex of an
+// out-shard i with skip[i] set, and adds one to cnt[c] and its degree to deg[c], and
+// raises most[c] to its degree, for the chunk c that holds it: the last of the nch chunks
+// (sorted by their first vertex, lo) whose first vertex is at most it. The counts go
+// through shared memory when there are at most HOLD_CHUNKS chunks.
+#define HOLD_CHUNKS 1024
+extern "C" __global__ void sp_hold_mark(const Shard *tab, int ns, const uint32_t *skip, uint32_t *l0, uint32_t *l1,
+                                        uint32_t *l2, const uint32_t *ctl, uint32_t *hold, const uint32_t *lo,
+                                        uint32_t nch, uint32_t *cnt, unsigned long long *deg, uint32_t *most) {
+	if (ctl[C_MODE] != STEP_HOLD) return;
+	__shared__ uint32_t sc[HOLD_CHUNKS], sm[HOLD_CHUNKS];
+	__shared__ unsigned long long sd[HOLD_CHUNKS];
+	bool shared = nch <= HOLD_CHUNKS;
+	if (shared)
+		for (uint32_t i = threadIdx.x; i < nch; i += blockDim.x) sc[i] = 0, sd[i] = 0, sm[i] = 0;
+	__syncthreads();
+	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
+	uint32_t qn = ctl[C_NF];
+	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
+		uint32_t v = front[t];
+		const Shard *s = findShard(tab, ns, v);
+		if (!skip[s - tab]) continue;
+		atomicOr(&hold[v >> 5], 1u << (v & 31));
+		uint32_t a = 0, b = nch - 1; // the chunk: the last with lo <= v
+		while (a < b) {
+			uint32_t m = (a + b + 1) >> 1;
+			if (lo[m] <= v) a = m; else b = m - 1;
+		}
+		uint32_t d = shardDegree(s, v - s->lo);
+		if (shared) {
+			atomicAdd(&sc[a], 1u);
+			atomicAdd(&sd[a], (unsigned long long)d);
+			atomicMax(&sm[a], d);
+		} else {
+			atomicAdd(&cnt[a], 1u);
+			atomicAdd(&deg[a], (unsigned long long)d);
+			atomicMax(&most[a], d);
+		}
+	}
+	if (!shared) return;
+	__syncthreads();
+	for (uint32_t i = threadIdx.x; i < nch; i += blockDim.x)
+		if (sc[i]) {
+			atomicAdd(&cnt[i], sc[i]);
+			atomicAdd(&deg[i], sd[i]);
+			atomicMax(&most[i], sm[i]);
+		}
+}
+
+// sp_relax_chunk, in a held round, relaxes the out-edges of the vertices in [a, b) of
+// out-shard si whose bit in hold is set. A warp takes span words of hold (32 vertices
+// each; at most 32 words) at a time, and its lanes take their set bits in turn, a vertex
+// each, the lanes' lists laid end to end (relaxLanes); lists of more than HUB_BLOCKS
+// blocks are queued for sp_relax_chunk_hub as sp_relax queues them. It reads the lists at
+// adj (the shard's ADJ bytes as they lie, or a staging buffer's address less the offset of
+// the bytes copied there; adjPinned: pinned host memory) and v's weights at
+// wbase + (wOff[v] << wshift) (wPinned: pinned host memory); acc and ctl's BAD as in
+// sp_relax.
+extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_chunk(const Shard *tab, int si, uint32_t a, uint32_t b,
+                                        const uint8_t *adj, uint32_t adjPinned, const uint8_t *wbase, uint32_t wPinned,
+                                        const uint32_t *wOff, uint32_t wshift, uint32_t unit, const uint32_t *hold,
+                                        uint32_t *dist, uint32_t *stamp, uint32_t *farBits, uint32_t *l0, uint32_t *l1,
+                                        uint32_t *l2, uint32_t *ctl, unsigned long long *acc, uint32_t delta,
+                                        uint32_t span, uint32_t *hubs, uint32_t *hubNb, uint32_t cap) {
+	if (ctl[C_MODE] != STEP_HOLD || a >= b) return;
+	Hubs h = {hubs, hubNb, ctl + C_HUBS, ctl + C_HUBMAX, cap};
+	Shard s = tab[si];
+	s.adj = adj;
+	s.pinned = adjPinned;
+	Relax r = roundOf(NULL, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
+	unsigned long long ex = 0, lb = 0;
+	uint32_t warps = gridDim.x * (blockDim.x / 32), gw = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	uint32_t w0 = a >> 5, w1 = (b - 1) / 32 + 1; // the words of hold that cover [a, b)
+	for (uint32_t base = w0 + gw * span; base < w1; base += warps * span) {
+		uint32_t wi = base + laneId(), bits = 0;
+		if (laneId() < span && wi < w1) {
+			bits = __ldg(&hold[wi]);
+			uint32_t v0 = wi << 5;
+			if (v0 < a) bits &= ~0u << (a - v0);
+			if (b - v0 < 32) bits &= (1u << (b - v0)) - 1;
+		}
+		uint32_t c = __popc(bits), incl = c; // set bits of the lanes up to this one
+		for (int o = 1; o < 32; o <<= 1) {
+			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+			if ((int)laneId() >= o) incl += y;
+		}
+		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
+		for (uint32_t k0 = 0; k0 < total; k0 += 32) {
+			uint32_t k = k0 + laneId();
+			// the lane q whose word holds set bit k: the number of lanes whose bits end at or before k
+			uint32_t q = 0;
+			for (uint32_t o = 16; o > 0; o >>= 1)
+				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= k) q += o;
+			uint32_t qbits = __shfl_sync(0xffffffffu, bits, q), qfirst = __shfl_sync(0xffffffffu, incl - c, q);
+			List l;
+			l.base = NULL;
+			l.v = 0;
+			l.nb = 0;
+			l.deg = 0;
+			uint64_t du = 0;
+			Weights wv = {NULL, wshift, 0};
+			uint32_t work = 0;
+			if (k < total) {
+				uint32_t v = ((base + q) << 5) + __fns(qbits, 0, (int)(k - qfirst + 1));
+				l.at(&s, v);
+				if (!unit) wv.p = wbase + ((uint64_t)wOff[v] << wshift), wv.pinned = wPinned;
+				du = dist[v];
+				work = l.nb;
+				if (l.nb > HUB_BLOCKS && queueHub(h, v, l.nb)) work = 0;
+			}
+			ex += l.deg;
+			lb += relaxLanes(r, l, wv, adjPinned, du, work);
+		}
+	}
+	addWarp(acc + A_EDGES, ex);
+	addWarp(acc + A_BYTES, lb);
+}
+
+// sp_relax_chunk_hub relaxes the long lists sp_relax_chunk queued, of out-shard si read
+// at adj and wbase as there, the way sp_relax_hub does.
+extern "C" __global__ void sp_relax_chunk_hub(const Shard *tab, int si, const uint8_t *adj, uint32_t adjPinned,
+                                              const uint8_t *wbase, uint32_t wPinned, const uint32_t *wOff,
+                                              uint32_t wshift, uint32_t unit, uint32_t *dist, uint32_t *stamp,
+                                              uint32_t *farBits, uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+                                              unsigned long long *acc, uint32_t delta, const uint32_t *hubs,
+                                              const uint32_t *hubNb, uint32_t cap) {
+	if (ctl[C_MODE] != STEP_HOLD) return;
+	uint32_t nh = min(ctl[C_HUBS], cap);
+	if (nh == 0) return;
+	Shard s = tab[si];
+	s.adj = adj;
+	s.pinned = adjPinned;
+	Relax r = roundOf(NULL, wOff, wshift, unit, dist, stamp, farBits, l0, l1, l2, ctl, delta);
+	uint32_t parts = min((uint32_t)HUB_PARTS, (ctl[C_HUBMAX] + 31) / 32);
+	uint64_t items = (uint64_t)nh * parts, warps = gridDim.x * (blockDim.x / 32);
+	unsigned long long lb = 0;
+	for (uint64_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < items; t += warps) {
+		uint32_t i = (uint32_t)(t % nh), p = (uint32_t)(t / nh);
+		if (p * 32 >= hubNb[i]) continue;
+		uint32_t v = hubs[i];
+		List l;
+		l.at(&s, v);
+		Weights wv = {NULL, wshift, 0};
+		if (!unit) wv.p = wbase + ((uint64_t)wOff[v] << wshift), wv.pinned = wPinned;
+		uint64_t du = __ldcg(&dist[v]);
+		for (uint32_t b = p * 32 + laneId(); b < l.nb; b += parts * 32) lb += relaxBlock(r, wv, adjPinned, l, b, du);
+	}
+	addWarp(acc + A_BYTES, lb);
+}
+
+// sp_hubs_clear (one thread) empties the long-list queue between the passes of a held round.
+extern "C" __global__ void sp_hubs_clear(uint32_t *ctl) {
+	if (ctl[C_MODE] != STEP_HOLD) return;
+	ctl[C_HUBS] = 0;
+	ctl[C_HUBMAX] = 0;
+}
+
+// sp_resume (one thread) ends a held round: the next steps run.
+extern "C" __global__ void sp_resume(uint32_t *ctl) {
+	if (ctl[C_MODE] == STEP_HOLD) ctl[C_MODE] = STEP_ROUND;
 }
 
 // sp_parents sets parent[v] to the smallest u with an edge u -> v (v not src) such that

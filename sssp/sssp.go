@@ -64,7 +64,11 @@ type StepStat struct {
 	// BytesZeroCopy is the list and weight bytes the step read from pinned host memory
 	// (the GPU; 0 on the CPU).
 	BytesZeroCopy int64
-	Seconds       float64
+	// BytesCopied is the list and weight bytes a round held for the host (Held) copied
+	// through the staging buffers (the GPU; 0 on the CPU).
+	BytesCopied int64
+	Held        bool
+	Seconds     float64
 }
 
 // Result is the outcome of one run.

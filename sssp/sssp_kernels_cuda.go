@@ -32,8 +32,8 @@ func launchSpRound(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.De
 }
 
 // launchSpRelax launches sp_relax (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, warpMax uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
-	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(warpMax), uint64(hubs), uint64(hubNb), uint64(cap))
+func launchSpRelax(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, warpMax uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32, skip cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_relax", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(warpMax), uint64(hubs), uint64(hubNb), uint64(cap), uint64(skip))
 }
 
 // launchSpRelaxDev launches sp_relax_dev (sssp/sssp.cu) on grid blocks of block threads.
@@ -42,13 +42,38 @@ func launchSpRelaxDev(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda
 }
 
 // launchSpRelaxHub launches sp_relax_hub (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpRelaxHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
-	return ctx.Launch(mod, "sp_relax_hub", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap))
+func launchSpRelaxHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32, held uint32) error {
+	return ctx.Launch(mod, "sp_relax_hub", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap), uint64(held))
 }
 
 // launchSpRelaxHubDev launches sp_relax_hub_dev (sssp/sssp.cu) on grid blocks of block threads.
 func launchSpRelaxHubDev(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
 	return ctx.Launch(mod, "sp_relax_hub_dev", grid, block, uint64(tab), uint64(ns), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap))
+}
+
+// launchSpHoldMark launches sp_hold_mark (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpHoldMark(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, ns int32, skip cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, hold cuda.DevPtr, lo cuda.DevPtr, nch uint32, cnt cuda.DevPtr, deg cuda.DevPtr, most cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_hold_mark", grid, block, uint64(tab), uint64(ns), uint64(skip), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(hold), uint64(lo), uint64(nch), uint64(cnt), uint64(deg), uint64(most))
+}
+
+// launchSpRelaxChunk launches sp_relax_chunk (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRelaxChunk(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, si int32, a uint32, b uint32, adj cuda.DevPtr, adjPinned uint32, wbase cuda.DevPtr, wPinned uint32, wOff cuda.DevPtr, wshift uint32, unit uint32, hold cuda.DevPtr, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, span uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "sp_relax_chunk", grid, block, uint64(tab), uint64(si), uint64(a), uint64(b), uint64(adj), uint64(adjPinned), uint64(wbase), uint64(wPinned), uint64(wOff), uint64(wshift), uint64(unit), uint64(hold), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(span), uint64(hubs), uint64(hubNb), uint64(cap))
+}
+
+// launchSpRelaxChunkHub launches sp_relax_chunk_hub (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpRelaxChunkHub(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, tab cuda.DevPtr, si int32, adj cuda.DevPtr, adjPinned uint32, wbase cuda.DevPtr, wPinned uint32, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, stamp cuda.DevPtr, farBits cuda.DevPtr, l0 cuda.DevPtr, l1 cuda.DevPtr, l2 cuda.DevPtr, ctl cuda.DevPtr, acc cuda.DevPtr, delta uint32, hubs cuda.DevPtr, hubNb cuda.DevPtr, cap uint32) error {
+	return ctx.Launch(mod, "sp_relax_chunk_hub", grid, block, uint64(tab), uint64(si), uint64(adj), uint64(adjPinned), uint64(wbase), uint64(wPinned), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(stamp), uint64(farBits), uint64(l0), uint64(l1), uint64(l2), uint64(ctl), uint64(acc), uint64(delta), uint64(hubs), uint64(hubNb), uint64(cap))
+}
+
+// launchSpHubsClear launches sp_hubs_clear (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpHubsClear(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_hubs_clear", grid, block, uint64(ctl))
+}
+
+// launchSpResume launches sp_resume (sssp/sssp.cu) on grid blocks of block threads.
+func launchSpResume(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_resume", grid, block, uint64(ctl))
 }
 
 // launchSpParents launches sp_parents (sssp/sssp.cu) on grid blocks of block threads.

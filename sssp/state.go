@@ -7,7 +7,9 @@ import "github.com/oocgraph/ooc/gpu"
 // where each vertex's weights start in its shard's weights, three queues (the near queue,
 // the next one and the far pile, whose roles rotate: sssp.cu's control words say which is
 // which), the far pile's membership bits, the out-shards' weight addresses, the control
-// words, the running counters and the ring of round records.
+// words, the running counters and the ring of round records; for held rounds (sssp.cu)
+// the queue's membership bits, the out-shards streamed, and per chunk its first vertex,
+// its queued vertices, their edges and the largest degree among them.
 type devState struct {
 	dist    gpu.Buf[uint32]
 	stamp   gpu.Buf[uint32]
@@ -21,6 +23,12 @@ type devState struct {
 	hubs    gpu.Buf[uint32] // long lists queued for sp_relax_hub: hubCap vertices
 	hubNb   gpu.Buf[uint32] // their block counts
 	hubCap  uint32
+	hold    gpu.Buf[uint32] // bits: the held round's vertices of streamed out-shards
+	skip    gpu.Buf[uint32] // per out-shard: 1 when its vertices go chunk by chunk in held rounds
+	chLo    gpu.Buf[uint32] // per chunk (at most maxChunks): its first vertex
+	chCnt   gpu.Buf[uint32] // ... the held round's vertices in it
+	chDeg   gpu.Buf[uint64] // ... and their out-edges
+	chMax   gpu.Buf[uint32] // ... and the largest out-degree among them
 }
 
 // sssp.cu's control words (C_*), the step kinds (STEP_*), the running counters (A_*) and
@@ -41,12 +49,18 @@ const (
 	ctlSteps  = 12
 	ctlHubs   = 13
 	ctlHubMax = 14
-	ctlWords  = 16
+	ctlHold   = 15
+	ctlHeld   = 16
+	ctlNsv    = 17
+	ctlBpns   = 18
+	ctlHoldNs = 19
+	ctlWords  = 20
 
 	stepRound = 0
 	stepBin   = 1
 	stepEnd   = 2
 	stepDone  = 3
+	stepHold  = 4
 
 	accEdges = 0
 	accBytes = 1
@@ -56,9 +70,16 @@ const (
 	recRing  = 1024
 )
 
+// hubBlocks is sssp.cu's HUB_BLOCKS: lists of more blocks go to the hub kernels.
+const hubBlocks = 64
+
 // maxHubs bounds the long lists a round queues for sp_relax_hub; sp_relax walks the
 // others itself.
 const maxHubs = 1 << 18
+
+// maxChunks bounds the chunks of held rounds (sssp.cu's sp_hold_mark counts through
+// shared memory up to 1024 of them, in global memory beyond); a run with more holds none.
+const maxChunks = 1 << 14
 
 // takeState carves a run's state for n vertices and outShards out-shards from w: the one
 // layout of it, measured by DeviceState.
@@ -79,6 +100,12 @@ func takeState(w *gpu.Workspace, n uint32, outShards int) devState {
 		ctl:     gpu.Take[uint32](w, "sssp-control", ctlWords),
 		acc:     gpu.Take[uint64](w, "sssp-counters", accWords),
 		rec:     gpu.Take[uint64](w, "sssp-round-records", recRing*recWords),
+		hold:    gpu.Take[uint32](w, "sssp-hold-bits", v/32+1),
+		skip:    gpu.Take[uint32](w, "sssp-streamed-shards", int64(outShards)+1),
+		chLo:    gpu.Take[uint32](w, "sssp-chunk-first", maxChunks),
+		chCnt:   gpu.Take[uint32](w, "sssp-chunk-vertices", maxChunks),
+		chDeg:   gpu.Take[uint64](w, "sssp-chunk-edges", maxChunks),
+		chMax:   gpu.Take[uint32](w, "sssp-chunk-degree", maxChunks),
 	}
 }
 

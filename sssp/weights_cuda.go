@@ -28,6 +28,7 @@ type devWeights struct {
 	wOff     []uint32 // per vertex: where its weights start in its shard's
 	bufs     []*cuda.Buffer
 	maps     [][]byte // host copies (anonymous mappings), pinned
+	host     [][]byte // per out-shard: its weights in pinned host memory, nil when on the device
 	pins     []*cuda.Pinned
 	resident int64 // bytes on the device
 	pinned   int64 // bytes in pinned host memory
@@ -56,7 +57,7 @@ func weightOffsets(dg *gpu.Graph) ([]uint32, error) {
 // loadWeights places the weights of dg (largest weight maxW) for the kernels.
 func loadWeights(dg *gpu.Graph, c *cuda.Ctx, maxW uint32) (*devWeights, error) {
 	t0 := time.Now()
-	w := &devWeights{shift: shiftFor(maxW), table: make([]uint64, 2*(len(dg.Out)+1))}
+	w := &devWeights{shift: shiftFor(maxW), table: make([]uint64, 2*(len(dg.Out)+1)), host: make([][]byte, len(dg.Out))}
 	var err error
 	if w.wOff, err = weightOffsets(dg); err != nil {
 		return nil, err
@@ -98,6 +99,7 @@ func loadWeights(dg *gpu.Graph, c *cuda.Ctx, maxW uint32) (*devWeights, error) {
 		w.pinned += n
 		if w.shift == 2 {
 			w.table[2*i] = uint64(dg.Out[i].W) // the store's section, pinned at load
+			w.host[i] = unsafe.Slice((*byte)(unsafe.Pointer(&s.Weights[0])), n)
 			continue
 		}
 		m, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -114,6 +116,7 @@ func loadWeights(dg *gpu.Graph, c *cuda.Ctx, maxW uint32) (*devWeights, error) {
 		}
 		w.pins = append(w.pins, p)
 		w.table[2*i] = uint64(p.Dev)
+		w.host[i] = m
 	}
 	w.seconds = time.Since(t0).Seconds()
 	if dg.Log != nil {
@@ -140,6 +143,6 @@ func (w *devWeights) free(c *cuda.Ctx) error {
 	for _, b := range w.bufs {
 		keep(c.Free(b))
 	}
-	w.pins, w.maps, w.bufs = nil, nil, nil
+	w.pins, w.maps, w.bufs, w.host = nil, nil, nil, nil
 	return first
 }

@@ -173,9 +173,13 @@ func runSSSP(e *env, args []string) error {
 }
 
 func printSteps(w io.Writer, r *ooc.SSSPResult) {
-	fmt.Fprintf(w, "%8s %12s %14s %14s %10s\n", "bin", "frontier", "edges relaxed", "zero-copy MB", "ms")
+	fmt.Fprintf(w, "%8s %12s %14s %14s %12s %10s\n", "bin", "frontier", "edges relaxed", "zero-copy MB", "copied MB", "ms")
 	for _, s := range r.Steps {
-		fmt.Fprintf(w, "%8d %12d %14d %14.1f %10.3f\n", s.Bin, s.Frontier, s.Edges, float64(s.BytesZeroCopy)/1e6, s.Seconds*1e3)
+		cp := "-" // not held for the host
+		if s.Held {
+			cp = fmt.Sprintf("%.1f", float64(s.BytesCopied)/1e6)
+		}
+		fmt.Fprintf(w, "%8d %12d %14d %14.1f %12s %10.3f\n", s.Bin, s.Frontier, s.Edges, float64(s.BytesZeroCopy)/1e6, cp, s.Seconds*1e3)
 	}
 }
 
