@@ -101,22 +101,28 @@ costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
 input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
-random graph (which it cannot shrink), and it holds 25 bytes a vertex plus 16 a worker
-within half of --mem. --order auto never computes it.
+random graph (which it cannot shrink), and it holds 25 bytes a vertex plus 20 a worker
+within half of --mem.
 --order auto (the default) builds the graph in the file's order and encodes the
 complete lists of 1 vertex in R (R as large as needed for a sixteenth of the stored
 edges, at least 16K entries and at most 256K or --mem/512) as they are and numbered at
-random. When the file's numbering has locality (its lists take less than 80% of what
-they take numbered at random: web crawls, road maps, meshes, ego networks) it is kept
-without numbering any other, since the other orders discard it. Otherwise the sample
-is encoded in degree order too, counting ids.bin, and the smallest wins, the file's
-order on a tie; the BFS order is computed and estimated only when searches from 8
-sampled vertices need 8 levels or more to reach 4096 vertices (not expanders such as
-random, Kronecker and social graphs). Size decides: measured, the orders that search
+random. When the file's numbering has strong locality (its lists take less than 50% of
+what they take numbered at random: web crawls, road maps, meshes) it is kept without
+numbering any other, since the other orders discard it. Otherwise the bisection order's
+size is predicted by bisecting a ball of up to 4096 vertices grown from a sampled one;
+when the numbering has some locality (under 80%: ego networks) the degree and BFS
+orders are not tried, else the sample is encoded in degree order too, counting ids.bin,
+and the BFS order is computed and estimated only when searches from 8 sampled vertices
+need 8 levels or more to reach 4096 vertices (not expanders such as random, Kronecker
+and social graphs). The bisection order is computed when its prediction is 5% under the
+smallest estimate and the graph has at most 2^24 list entries (facebook_combined: 5.80
+bits per edge instead of 7.13). The smallest wins, the file's order on a tie. Size
+decides: measured, the orders that search
 much faster were the smaller, but for the BFS order on a grid in row order (CC 1.5-1.8x
 faster at 2.2x the size) and on a uniform random graph (CC 1.6-1.8x faster at 3% more).
-Keeping the file's order costs the sample, not a second ingest (1.0-1.25x the CPU time
-of --order input); another order builds the graph again from the first one's lists.
+Keeping the file's order costs the sample and the prediction, not a second ingest
+(1.0-1.3x the CPU time of --order input); another order builds the graph again from the
+first one's lists.
 The summary (-v) says what it estimated.
 With degree, bfs or bisect, ids.bin (4 bytes a vertex) maps the numbers back and every
 id a command reads or prints is still the file's own.
