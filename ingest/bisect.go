@@ -40,9 +40,9 @@ const (
 	bisectLeaf   = 16
 	bisectRounds = 4
 	// bisectBytes a vertex: its number and the inverse (which holds the splits), its
-	// side, its gain, its sort key, and the parts of two levels (16 bytes a part of
-	// more than bisectLeaf/2 vertices).
-	bisectBytes = 4 + 4 + 1 + 4 + 8 + 4
+	// side, its gain, its sort key and the radix sort's buffer for it, and the parts of
+	// two levels (16 bytes a part of more than bisectLeaf/2 vertices).
+	bisectBytes = 4 + 4 + 1 + 4 + 8 + 8 + 4
 	// bisectWorkerBytes a vertex a worker: the tallies d1 and d2 of each list, the
 	// lists tallied, the subproblem's vertices in ascending id and the lists' local
 	// numbers (load).
@@ -103,6 +103,7 @@ type bisector struct {
 	right    []bool    // during a subproblem: its vertex is in the right half
 	gain     []float32 // during a subproblem: each vertex's gain
 	keys     []uint64  // sort keys, a subproblem's positions
+	tmp      []uint64  // the radix sort's buffer for keys
 	work     []*bisectWorker
 }
 
@@ -129,7 +130,7 @@ type bisectWorker struct {
 func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm, inv []uint32, err error) {
 	n := int(adj.NumVertices())
 	b := &bisector{adj: adj, pg: pg, directed: adj.Directed(), lg: lg2Table(), gt: gTable(),
-		inv: make([]uint32, 0, n), right: make([]bool, n), gain: make([]float32, n), keys: make([]uint64, n)}
+		inv: make([]uint32, 0, n), right: make([]bool, n), gain: make([]float32, n), keys: make([]uint64, n), tmp: make([]uint64, n)}
 	var isolated []uint32
 	for v := range uint32(n) {
 		if undirectedDegree(adj, v) == 0 {
@@ -165,7 +166,7 @@ func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm
 		}
 		level = next
 	}
-	b.right, b.gain, b.keys, b.work = nil, nil, nil, nil
+	b.right, b.gain, b.keys, b.tmp, b.work = nil, nil, nil, nil, nil
 	perm = make([]uint32, n)
 	for i, v := range b.inv {
 		perm[v] = uint32(i)
@@ -334,8 +335,7 @@ func (b *bisector) sorted(lo, hi int) []uint64 {
 		p := lo + i
 		keys[i] = uint64(^orderedBits(b.gain[b.inv[p]]))<<32 | uint64(p)
 	}
-	slices.Sort(keys)
-	return keys
+	return radixSort(keys, b.tmp[lo:hi]) // a comparison sort was a fifth of cnr-2000's bisection
 }
 
 // orderedBits maps a float32 to a uint32 of the same order.

@@ -101,7 +101,7 @@ costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
 input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
-random graph (which it cannot shrink), and it holds 25 bytes a vertex plus 20 a worker
+random graph (which it cannot shrink), and it holds 33 bytes a vertex plus 20 a worker
 within half of --mem.
 --order auto (the default) builds the graph in the file's order and encodes the
 complete lists of 1 vertex in R (R as large as needed for a sixteenth of the stored
