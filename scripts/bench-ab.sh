@@ -15,7 +15,7 @@
 # ratio new/old of each, measured back to back. The logs of 2026-11-25 (sections "cpu")
 # give their commits' steps in these terms.
 set -euo pipefail
-old=$1 new=$2 graph=$3 iters=$4 rounds=$5
+old=$(realpath "$1") new=$(realpath "$2") graph=$3 iters=$4 rounds=$5
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for r in $(seq "$rounds"); do

@@ -51,6 +51,14 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 		return uint32(cur), 1, 0, Found
 	}
 	if packed {
+		// a compact block with exceptions (most long lists of web and social graphs)
+		// goes straight to its scan, without scanPacked's call
+		if p < len(list) {
+			h := list[p]
+			if h != hdrMirror && h&(hdrCompact|hdrExceptions) == hdrCompact|hdrExceptions && h&hdrWidth <= 32 {
+				return scanCompact(list, p, cur, c, nv, bits)
+			}
+		}
 		return scanPacked(list, p, v, cur, c, nv, bits)
 	}
 	for done, n := 0, int(c)-1; ; { // done: the gaps checked
