@@ -44,6 +44,16 @@ type CreateOptions struct {
 	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
 	GraphID       uint64    // the graph's identity in every file; 0 means one derived from its content (identify)
 	Weighted      bool      // every list comes with its edge weights (a WEIGHTS section)
+	FloatWeights  bool      // with Weighted: the weights are float32 bit patterns (format version 7)
+}
+
+// version is the format version the builder writes: FloatVersion for float32 weights,
+// Version for every other graph.
+func (b *Builder) version() uint32 {
+	if b.opt.Weighted && b.opt.FloatWeights {
+		return FloatVersion
+	}
+	return Version
 }
 
 // Builder writes a graph directory under a temporary name and publishes it atomically
@@ -257,6 +267,10 @@ func (b *Builder) commit(m *Manifest) error {
 	}
 	m.IDs = b.ids
 	m.Weighted = b.opt.Weighted
+	m.WeightType = ""
+	if b.opt.Weighted && b.opt.FloatWeights {
+		m.WeightType = WeightFloat32
+	}
 	if m.IDs != nil && b.idsN != int(m.Vertices) {
 		return fmt.Errorf("store: refusing to publish: ids.bin holds %d ids for %d vertices", b.idsN, m.Vertices)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -42,6 +43,8 @@ func campaignGraphs(t *testing.T, r *rand.Rand) []*campaignGraph {
 		{name: "relabeled", n: 300, out: randomSym(r, 300, 900)},
 		{name: "weighted", n: 800, out: randomSym(r, 800, 3000), shardBytes: 1500,
 			weight: func(a, b uint32) uint32 { return (min(a, b)*31 + max(a, b)) % 1000 }},
+		{name: "float", n: 500, out: randomSym(r, 500, 2000), shardBytes: 1500, float: true,
+			weight: func(a, b uint32) uint32 { return math.Float32bits(float32(min(a, b)*31+max(a, b)) / 7) }},
 	}
 	specs[1].out, specs[1].in = randomDirected(r, 600, 3000)
 	ids := map[uint64]bool{}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,7 @@ type fixtureSpec struct {
 	keepDups   bool
 	graphID    uint64                       // 0: fixtureGraphID
 	weight     func(from, to uint32) uint32 // the weight of edge from->to; nil: no weights
+	float      bool                         // the weights are float32 bit patterns (version 7)
 }
 
 // weightsOf is the weights of v's list in direction d (nil without weights).
@@ -61,7 +63,7 @@ func (s fixtureSpec) write(dir string) error {
 	if id == 0 {
 		id = fixtureGraphID
 	}
-	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes, GraphID: id, Weighted: s.weight != nil})
+	b, err := Create(dir, CreateOptions{ShardBytes: s.shardBytes, GraphID: id, Weighted: s.weight != nil, FloatWeights: s.float})
 	if err != nil {
 		return err
 	}
@@ -179,6 +181,20 @@ func weightedBaseSpec() fixtureSpec {
 	return s
 }
 
+// floatBaseSpec is baseSpec with symmetric float32 weights, a quarter of the ends' sum;
+// edge {0, 1} weighs w01 (bits) both ways.
+func floatBaseSpec(w01 uint32) fixtureSpec {
+	s := baseSpec()
+	s.float = true
+	s.weight = func(a, b uint32) uint32 {
+		if min(a, b) == 0 && max(a, b) == 1 {
+			return w01
+		}
+		return math.Float32bits(float32(a+b) * 0.25)
+	}
+	return s
+}
+
 // Layout of a weighted base shard: as a base shard, then WEIGHTS (4 bytes for each of
 // the 136 stored neighbours) at 12288, 12848 bytes in all.
 const (
@@ -231,9 +247,11 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return flip(d, baseShard, baseDirectory-300) }},
 		{name: "footer-flip", file: baseShard, offset: baseSize - 16, reason: "footer does not match",
 			damage: func(d string) error { return flip(d, baseShard, baseSize-1) }},
-		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 7",
+		{name: "version-shard", file: baseShard, offset: 8, reason: "format version 8",
+			damage: func(d string) error { return shardVersion(d, 8) }},
+		{name: "version-float-shard", file: baseShard, offset: 8, reason: "format version 7 in a graph of version 6",
 			damage: func(d string) error { return shardVersion(d, 7) }},
-		{name: "version-old-shard", file: baseShard, offset: 8, reason: "format version 4, expected 5 to 6",
+		{name: "version-old-shard", file: baseShard, offset: 8, reason: "format version 4, expected 5 to 7",
 			damage: func(d string) error { return shardVersion(d, 4) }},
 		{name: "weights-flip", file: baseShard, offset: baseWeights, reason: "section 4 checksum",
 			rebuild: rebuildLists(weightedBaseSpec()), damage: func(d string) error { return flip(d, baseShard, baseWeights+40) }},
@@ -245,6 +263,16 @@ func brokenFixtures() []brokenFixture {
 		{name: "weighted-manifest-3", file: ManifestName, offset: -1, reason: "weighted is true in a version 3 manifest",
 			rebuild: rebuildLists(weightedBaseSpec()),
 			damage:  func(d string) error { return editManifest(d, `"format_version":6`, 17, 0xfd, true) }},
+		{name: "float-manifest-6", file: ManifestName, offset: -1, reason: `weight_type "float32", weighted true in a version 6 manifest`,
+			rebuild: rebuildLists(floatBaseSpec(math.Float32bits(0.25))),
+			damage:  func(d string) error { return editManifest(d, `"format_version":7`, 17, 0xff, true) }},
+		{name: "float-manifest-untyped", file: ManifestName, offset: -1, reason: `weight_type "", weighted true in a version 7 manifest`,
+			rebuild: rebuildLists(weightedBaseSpec()),
+			damage:  func(d string) error { return editManifest(d, `"format_version":6`, 17, 1, true) }},
+		{name: "float-weight-nan", file: baseShard, offset: baseWeights, reason: "weight 0 is 0x7fc00000, not a non-negative finite float32", opens: true,
+			rebuild: rebuildLists(floatBaseSpec(0x7fc00000))},
+		{name: "float-weight-negative", file: baseShard, offset: baseWeights, reason: "weight 0 is 0x80000000", opens: true,
+			rebuild: rebuildLists(floatBaseSpec(0x80000000))},
 		{name: "foreign-shard", file: baseShard, offset: graphIDAt, reason: "a shard of another graph",
 			damage: foreignShard},
 		{name: "asymmetric", file: baseShard, offset: 4096, reason: "not symmetric", opens: true,
@@ -271,8 +299,8 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 7",
-			damage: func(d string) error { return editManifest(d, `"format_version":6`, 17, 1, true) }},
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 8",
+			damage: func(d string) error { return editManifest(d, `"format_version":6`, 17, 2, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
 		{name: "unsorted-blocks", file: baseShard, offset: 4096, reason: "neighbour 1 after 64", opens: true,

@@ -42,9 +42,9 @@ func mustCorrupt(t *testing.T, err error, path string) {
 func seedShards(f *testing.F) (shards, manifests [][]byte) {
 	f.Helper()
 	lists := map[uint32][]uint32{0: {1, 2, 3}, 2: {0, 5, 6}, 5: seq(7, 207)}
-	for i, opt := range []CreateOptions{{}, {ShardBytes: 40}, {Weighted: true}, {ShardBytes: 40, Weighted: true}} {
+	for i, opt := range []CreateOptions{{}, {ShardBytes: 40}, {Weighted: true}, {ShardBytes: 40, Weighted: true}, {Weighted: true, FloatWeights: true}} {
 		dir := filepath.Join(f.TempDir(), "seed.ooc")
-		b, err := Create(dir, CreateOptions{Force: i > 0, ShardBytes: opt.ShardBytes, Weighted: opt.Weighted})
+		b, err := Create(dir, CreateOptions{Force: i > 0, ShardBytes: opt.ShardBytes, Weighted: opt.Weighted, FloatWeights: opt.FloatWeights})
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -214,10 +214,13 @@ func FuzzManifest(f *testing.F) {
 			mustCorrupt(t, err, path)
 			return
 		}
-		if m.Magic != manifestMagic || m.FormatVersion < MinVersion || m.FormatVersion > Version {
+		if m.Magic != manifestMagic || m.FormatVersion < MinVersion || m.FormatVersion > MaxVersion {
 			t.Fatalf("accepted magic %q version %d", m.Magic, m.FormatVersion)
 		}
-		if m.FormatVersion != Version {
+		if (m.FormatVersion == FloatVersion) != m.FloatWeights() {
+			t.Fatalf("accepted version %d with weight_type %q", m.FormatVersion, m.WeightType)
+		}
+		if m.FormatVersion < Version {
 			return // an older manifest, read only to upgrade; Marshal writes the current version
 		}
 		// What parses must survive a round trip through Marshal unchanged.

@@ -107,7 +107,7 @@ func open(d graphDir, oldest uint32) (*Graph, error) {
 	if testHookManifestRead != nil {
 		testHookManifestRead()
 	}
-	if m.FormatVersion < oldest || m.FormatVersion > Version {
+	if m.FormatVersion < oldest || m.FormatVersion > MaxVersion {
 		return nil, &OldVersionError{Dir: dir, Version: m.FormatVersion}
 	}
 	g := &Graph{Dir: dir, M: m}

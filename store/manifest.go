@@ -62,7 +62,8 @@ type Manifest struct {
 	Vertices          uint32       `json:"vertices"`
 	Edges             uint64       `json:"edges"`
 	Directed          bool         `json:"directed"`
-	Weighted          bool         `json:"weighted,omitempty"` // version 4: every shard holds WEIGHTS
+	Weighted          bool         `json:"weighted,omitempty"`    // version 4: every shard holds WEIGHTS
+	WeightType        string       `json:"weight_type,omitempty"` // version 7: "float32"; absent: uint32 weights
 	IDBase            uint32       `json:"id_base"`
 	Relabeled         bool         `json:"relabeled"`
 	VertexOrder       string       `json:"vertex_order"`
@@ -81,6 +82,13 @@ type Manifest struct {
 	manifestBytes int64 // size of the manifest counted in Bytes, while committing
 }
 
+// WeightFloat32 is the manifest's weight_type of a graph whose WEIGHTS hold float32 bit
+// patterns (non-negative and finite, so that they order as their uint32 bits do).
+const WeightFloat32 = "float32"
+
+// FloatWeights says whether the graph's weights are float32 bit patterns.
+func (m *Manifest) FloatWeights() bool { return m.WeightType == WeightFloat32 }
+
 // MergedEdges is the input edges an ingest merged into others: the duplicates and the
 // reciprocal pairs (which an undirected graph stores as one edge).
 func (m *Manifest) MergedEdges() uint64 {
@@ -93,6 +101,9 @@ func (m *Manifest) MergedEdges() uint64 {
 // Marshal encodes the manifest with its trailing checksum and end marker.
 func (m *Manifest) Marshal() ([]byte, error) {
 	m.Magic, m.FormatVersion = manifestMagic, Version
+	if m.WeightType != "" {
+		m.FormatVersion = FloatVersion
+	}
 	if m.Out == nil {
 		m.Out = []ShardInfo{}
 	}
@@ -143,8 +154,12 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 	if m.Magic != manifestMagic {
 		return nil, corrupt(path, 0, "magic %q, expected %q", m.Magic, manifestMagic)
 	}
-	if m.FormatVersion < MinVersion || m.FormatVersion > Version {
-		return nil, corrupt(path, -1, "format version %d, this ooc reads versions %d to %d", m.FormatVersion, MinVersion, Version)
+	if m.FormatVersion < MinVersion || m.FormatVersion > MaxVersion {
+		return nil, corrupt(path, -1, "format version %d, this ooc reads versions %d to %d", m.FormatVersion, MinVersion, MaxVersion)
+	}
+	if float := m.FormatVersion == FloatVersion; float != (m.WeightType != "") || (float && (m.WeightType != WeightFloat32 || !m.Weighted)) {
+		return nil, corrupt(path, -1, "weight_type %q, weighted %v in a version %d manifest, expected weight_type %q and weighted exactly in version %d",
+			m.WeightType, m.Weighted, m.FormatVersion, WeightFloat32, FloatVersion)
 	}
 	if _, err := strconv.ParseUint(m.GraphID, 16, 64); (m.FormatVersion >= 3) != (err == nil && len(m.GraphID) == 16) {
 		return nil, corrupt(path, -1, "graph_id %q in a version %d manifest, expected 16 hex digits from version 3 on and none before", m.GraphID, m.FormatVersion)

@@ -19,6 +19,16 @@ import (
 // only by the upgrade path (legacy.go, Upgrade).
 const Version uint32 = 6
 
+// FloatVersion is the format version of a graph whose weights are float32 (the manifest
+// says "weight_type":"float32"): version 6 with WEIGHTS holding IEEE-754 bit patterns.
+// The writer gives it to such graphs only, so every other graph stays version 6, and a
+// reader that knows only version 6 refuses a float graph instead of misreading its
+// weights as integers.
+const FloatVersion uint32 = 7
+
+// MaxVersion is the newest format version this package reads.
+const MaxVersion = FloatVersion
+
 // DirVersion is the first format version with a DIRECTORY section. Its list codec is a
 // subset of the current one (version 6 added block codings, FORMAT.md), so Upgrade reads
 // versions DirVersion to Version-1 with the normal reader.
@@ -129,8 +139,8 @@ func parseShard(path string, b []byte) (*shardHeader, error) {
 	}
 	le := binary.LittleEndian
 	v := le.Uint32(b[8:])
-	if v < MinVersion || v > Version {
-		return nil, corrupt(path, 8, "format version %d, this ooc reads versions %d to %d", v, MinVersion, Version)
+	if v < MinVersion || v > MaxVersion {
+		return nil, corrupt(path, 8, "format version %d, this ooc reads versions %d to %d", v, MinVersion, MaxVersion)
 	}
 	crc := le.Uint32(b[headerSize-4:])
 	if got := CRC32C(b[:headerSize-4]); got != crc {
@@ -384,7 +394,7 @@ func newShard(path string, data mmap.MMap, nv uint32) (*Shard, error) {
 	}
 	s := &Shard{Path: path, Dir: h.Dir, Lo: h.Lo, N: h.N, Edges: h.Edges, Sections: h.Sections, HeaderCRC: h.CRC, Version: h.Version, GraphID: h.GraphID, data: data, nv: nv}
 	if h.Version < DirVersion {
-		return nil, corrupt(path, 8, "format version %d, expected %d to %d (older graphs are read only by ooc upgrade)", h.Version, DirVersion, Version)
+		return nil, corrupt(path, 8, "format version %d, expected %d to %d (older graphs are read only by ooc upgrade)", h.Version, DirVersion, MaxVersion)
 	}
 	dir, ok1 := h.section(SecDirectory)
 	adj, ok2 := h.section(SecAdj)

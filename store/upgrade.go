@@ -31,8 +31,8 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.FormatVersion == Version {
-		return nil, fmt.Errorf("store: %s: format version %d: %w", dir, Version, ErrUpToDate)
+	if m.FormatVersion >= Version {
+		return nil, fmt.Errorf("store: %s: format version %d: %w", dir, m.FormatVersion, ErrUpToDate)
 	}
 	var old oldGraph
 	if m.FormatVersion >= DirVersion {

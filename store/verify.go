@@ -36,6 +36,9 @@ func Verify(dir string) (*Manifest, error) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			sums[i], errs[i] = verifyLists(s, g.M.Options)
+			if errs[i] == nil && g.M.FloatWeights() {
+				errs[i] = verifyFloatWeights(s)
+			}
 			<-sem
 		})
 	}
@@ -111,6 +114,19 @@ func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 		}
 	}
 	return sums, nil
+}
+
+// verifyFloatWeights checks that every weight of a float32-weighted shard is the bit
+// pattern of a non-negative finite float (-0 is stored as +0): below 0x7F800000, the
+// pattern of +Inf. Those order as their bits do, which dedup and sorting rely on.
+func verifyFloatWeights(s *Shard) error {
+	sec, _ := s.section(SecWeights)
+	for k, w := range s.Weights {
+		if w >= 0x7F800000 {
+			return corrupt(s.Path, sec.Offset+4*int64(k), "weight %d is %#08x, not a non-negative finite float32", k, w)
+		}
+	}
+	return nil
 }
 
 // checkTranspose compares the sums of the out-lists with those of the lists that must

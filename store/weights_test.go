@@ -2,6 +2,9 @@ package store
 
 import (
 	"bytes"
+	"errors"
+	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,5 +89,63 @@ func TestWeightsMismatchRefused(t *testing.T) {
 			t.Errorf("weighted %v: %v, want an error about weights", weighted, err)
 		}
 		b.Abort()
+	}
+}
+
+// TestFloatWeightsRoundTrip writes a graph with float32 weights: it is version 7 (its
+// manifest and every shard), says "weight_type":"float32", keeps the bit patterns,
+// verifies, and counts as up to date for Upgrade; a graph with integer weights written
+// beside it stays version 6.
+func TestFloatWeightsRoundTrip(t *testing.T) {
+	for _, float := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "f.ooc")
+		b, err := Create(dir, CreateOptions{ShardVertices: 2, Weighted: true, FloatWeights: float})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bits := []uint32{math.Float32bits(0.5), 0, math.Float32bits(3.25e-30), math.Float32bits(math.MaxFloat32)}
+		lists := [][]uint32{{1, 2}, {0, 3}, {0}, {1}}
+		ws := [][]uint32{{bits[0], bits[1]}, {bits[0], bits[2]}, {bits[1]}, {bits[2]}}
+		for v, l := range lists {
+			if err := b.Writer(Out).AppendWeightedList(uint32(v), l, ws[v]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Commit(&Manifest{Vertices: 4, Created: fixtureCreated}); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+		if got := bytes.Contains(raw, []byte(`"weight_type":"float32"`)); got != float {
+			t.Fatalf("float %v: manifest %s", float, raw)
+		}
+		m, err := Verify(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Version
+		if float {
+			want = FloatVersion
+		}
+		if m.FormatVersion != want || m.FloatWeights() != float {
+			t.Fatalf("float %v: version %d, FloatWeights %v; want %d", float, m.FormatVersion, m.FloatWeights(), want)
+		}
+		g, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range g.Shards() {
+			if s.Version != want {
+				t.Errorf("shard %s is version %d, want %d", s.Path, s.Version, want)
+			}
+		}
+		for v := range lists {
+			if got := g.Out().ShardOf(uint32(v)).WeightsOf(uint32(v)); !slices.Equal(got, ws[v]) {
+				t.Errorf("vertex %d weights %x, want %x", v, got, ws[v])
+			}
+		}
+		g.Close()
+		if _, err := Upgrade(dir, UpgradeOptions{}); !errors.Is(err, ErrUpToDate) {
+			t.Errorf("Upgrade = %v, want ErrUpToDate", err)
+		}
 	}
 }

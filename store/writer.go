@@ -40,6 +40,9 @@ type shardWriter struct {
 	adjLen int64
 	edges  uint64
 	adjCRC uint32
+	// version is the format version in the header: FloatVersion for float32 weights,
+	// else Version.
+	version uint32
 }
 
 // sideFile accumulates one uint32 array section on disk.
@@ -116,7 +119,7 @@ func (s *sideFile) close() {
 	}
 }
 
-func newShardWriter(path string, dir Direction, lo uint32, weighted bool) (*shardWriter, error) {
+func newShardWriter(path string, dir Direction, lo uint32, weighted bool, version uint32) (*shardWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -125,7 +128,7 @@ func newShardWriter(path string, dir Direction, lo uint32, weighted bool) (*shar
 		f.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dirn: dir, lo: lo}
+	s := &shardWriter{f: f, w: bufio.NewWriterSize(&writeback{f: f, done: headerSize, at: headerSize}, 1<<20), path: path, dirn: dir, lo: lo, version: version}
 	if s.dir.hdr, err = newSideFile(path + ".dirh"); err == nil {
 		s.dir.packed, err = newSideFile(path + ".dirb")
 	}
@@ -274,7 +277,7 @@ func (s *shardWriter) finishErr() (ShardInfo, error) {
 	if err != nil {
 		return ShardInfo{}, err
 	}
-	h := shardHeader{Version: Version, Dir: s.dirn, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, dir}}
+	h := shardHeader{Version: s.version, Dir: s.dirn, Lo: s.lo, N: s.n(), Edges: s.edges, Block: BlockSize, Sections: []Section{adj, dir}}
 	if s.wts != nil {
 		if s.edges > 1<<32-1 {
 			return ShardInfo{}, fmt.Errorf("%d edges in one shard, more than the %d a weighted shard can hold", s.edges, uint32(1<<32-1))
@@ -531,7 +534,7 @@ func (w *CSRWriter) open(v uint32) error {
 		return fmt.Errorf("store: the %s-adjacency needs more than %d shards of %d bytes: %w (give a larger shard size)",
 			w.dir, maxShards, w.b.opt.ShardBytes, ErrTooManyShards)
 	}
-	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v, w.b.opt.Weighted)
+	sw, err := newShardWriter(filepath.Join(w.b.tmp, shardName(w.dir, len(w.shards))), w.dir, v, w.b.opt.Weighted, w.b.version())
 	if err != nil {
 		return err
 	}
