@@ -47,6 +47,10 @@ type Options struct {
 	// MatrixMarket values, the Parquet column WeightColumn): weighted.go.
 	Weights      bool
 	WeightColumn string // Parquet: the weight column ("": weight)
+	// FloatWeights reads the weights of a text, DIMACS or MatrixMarket input as float32
+	// (store/FORMAT.md, version 7); a real MatrixMarket file and a floating-point Parquet
+	// weight column have float32 weights without it.
+	FloatWeights bool
 	Backend      string // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);

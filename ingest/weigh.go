@@ -78,7 +78,7 @@ func weighLists(g *store.Graph, opt Options, weight func(u, v uint64) uint32) (*
 // writeWeighted creates opt.Dest as a weighted graph with g's vertices, ids and manifest,
 // lets fill append the lists and weights, and publishes it; on any error nothing is left.
 func writeWeighted(g *store.Graph, opt Options, fill func(bl *store.Builder) error) (*store.Manifest, error) {
-	bl, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, Log: opt.Log, ShardBytes: opt.ShardBytes, Weighted: true})
+	bl, err := store.Create(opt.Dest, store.CreateOptions{Force: opt.Force, Log: opt.Log, ShardBytes: opt.ShardBytes, Weighted: true, FloatWeights: opt.FloatWeights})
 	if err != nil {
 		return nil, err
 	}

@@ -111,6 +111,14 @@ func weighFile(f *os.File, name string, size int64, opt Options) (*Report, error
 	}
 	defer g.Close()
 	t0 := time.Now()
+	// the weight type, from the flag or a real MatrixMarket header, before the graph is
+	// created; every read of pass 2 then parses the weights as that type
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, &parse.ParseError{Path: name, Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
+	}
+	if opt.FloatWeights, err = parse.FloatWeightsIn(f, parse.ParseOptions{Format: parse.Format(g.M.Input.Format), Name: name, FloatWeights: opt.FloatWeights}); err != nil {
+		return nil, err
+	}
 	w, err := newWeigher(g, f, name, opt, mem, tmp)
 	if err != nil {
 		return nil, err
@@ -424,7 +432,7 @@ func (w *weigher) read1(handle func(batch []parse.WEdge, at uint64) error) (*par
 	}()
 	errStop := errors.New("stop")
 	cur := <-free
-	res, err := parse.ParseWeighted(w.f, parse.ParseOptions{Format: parse.Format(w.g.M.Input.Format), Name: w.name, MaxID: maxID}, func(e parse.WEdge) error {
+	res, err := parse.ParseWeighted(w.f, parse.ParseOptions{Format: parse.Format(w.g.M.Input.Format), Name: w.name, MaxID: maxID, FloatWeights: w.opt.FloatWeights}, func(e parse.WEdge) error {
 		cur = append(cur, e)
 		if len(cur) < batch {
 			return nil

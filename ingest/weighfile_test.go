@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,6 +37,8 @@ func writeWeightedInput(t *testing.T, path, format string, edges []parse.WEdge) 
 		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate integer general\n%% a comment\n%d %d %d\n", n, n, len(edges))
 	case "mtx-sym":
 		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n", n, n, len(edges))
+	case "mtx-real":
+		fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", n, n, len(edges))
 	}
 	for _, e := range edges {
 		switch format {
@@ -44,6 +48,10 @@ func writeWeightedInput(t *testing.T, path, format string, edges []parse.WEdge) 
 			fmt.Fprintf(&b, "%d %d %d\n", e.U+1, e.V+1, e.W)
 		case "mtx-sym":
 			fmt.Fprintf(&b, "%d %d %d.0\n", e.U+1, e.V+1, e.W)
+		case "mtx-real":
+			fmt.Fprintf(&b, "%d %d %s\n", e.U+1, e.V+1, floatText(e.W))
+		case "ftxt":
+			fmt.Fprintf(&b, "%d %d %s\n", e.U, e.V, floatText(e.W))
 		default:
 			fmt.Fprintf(&b, "%d %d %d\n", e.U, e.V, e.W)
 		}
@@ -85,6 +93,105 @@ func sameGraphFiles(t *testing.T, where, a, b string) {
 		}
 		if !bytes.Equal(x, y) {
 			t.Fatalf("%s: %s differs:\n%.600s\n%.600s", where, name, x, y)
+		}
+	}
+}
+
+// floatText is the float32 weight whose bits are w, in the fewest digits that read back
+// to it.
+func floatText(w uint32) string {
+	return strconv.FormatFloat(float64(math.Float32frombits(w)), 'g', -1, 32)
+}
+
+// floatWEdges is randomWEdges with float32 weights (their bits): fractions, a few zeros,
+// tiny and huge magnitudes.
+func floatWEdges(t *testing.T, n uint64, m int) []parse.WEdge {
+	edges, _ := randomWEdges(t, n, m)
+	for i := range edges {
+		x := float32(edges[i].W) / 7
+		switch i % 50 {
+		case 0:
+			x = 0
+		case 1:
+			x *= 1e-40 // subnormal
+		case 2:
+			x *= 1e30
+		}
+		edges[i].W = math.Float32bits(x)
+	}
+	return edges
+}
+
+// TestWeighFileFloat: float32 weights (a real MatrixMarket file, and text read with
+// FloatWeights) give the same graph through the in-memory path and the two-pass path
+// (windows of lists, the arcs spilled), version 7 with "weight_type":"float32", and every
+// stored weight is the smallest of its edge's copies, as a float.
+func TestWeighFileFloat(t *testing.T) {
+	edges := floatWEdges(t, 1500, 20_000)
+	dir := t.TempDir()
+	for _, format := range []string{"mtx-real", "ftxt"} {
+		for _, directed := range []bool{false, true} {
+			in := filepath.Join(dir, "in."+map[string]string{"mtx-real": "mtx", "ftxt": "txt"}[format])
+			writeWeightedInput(t, in, format, edges)
+			opt := Options{Weights: true, FloatWeights: format == "ftxt", Directed: directed, ShardBytes: 16 << 10, Workers: 2, Force: true,
+				Order: store.OrderInput, Dest: filepath.Join(dir, "mem.ooc")}
+			rep, err := File(in, opt)
+			if err != nil {
+				t.Fatalf("%s directed %v: %v", format, directed, err)
+			}
+			if m := rep.Manifest; !m.FloatWeights() || m.FormatVersion != store.FloatVersion {
+				t.Fatalf("%s: weight_type %q version %d", format, m.WeightType, m.FormatVersion)
+			}
+			two := opt
+			two.Dest, two.weighWindow = filepath.Join(dir, "two.ooc"), 64<<10
+			if _, err := File(in, two); err != nil {
+				t.Fatalf("%s directed %v, two passes: %v", format, directed, err)
+			}
+			where := fmt.Sprintf("%s directed %v", format, directed)
+			sameGraphFiles(t, where, opt.Dest, two.Dest)
+			if _, err := store.Verify(two.Dest); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			smallest := map[[2]uint64]float32{}
+			for _, e := range edges {
+				if e.U == e.V {
+					continue
+				}
+				k := [2]uint64{e.U, e.V}
+				if !directed {
+					k = [2]uint64{min(e.U, e.V), max(e.U, e.V)}
+				}
+				if w, ok := smallest[k]; !ok || math.Float32frombits(e.W) < w {
+					smallest[k] = math.Float32frombits(e.W)
+				}
+			}
+			g, err := store.Open(two.Dest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stored int
+			a := store.NewCompressed(g)
+			for u := range g.M.Vertices {
+				nbrs, err := a.List(store.Out, u, math.MaxUint32, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws := g.Out().ShardOf(u).WeightsOf(u)
+				for k, v := range nbrs {
+					key := [2]uint64{uint64(u), uint64(v)}
+					if !directed {
+						key = [2]uint64{uint64(min(u, v)), uint64(max(u, v))}
+					}
+					if got := math.Float32frombits(ws[k]); got != smallest[key] {
+						t.Fatalf("%s: edge %d->%d weighs %g, want the smallest copy's %g", where, u, v, got, smallest[key])
+					}
+					stored++
+				}
+			}
+			g.Close()
+			if want := len(smallest) * map[bool]int{false: 2, true: 1}[directed]; stored != want {
+				t.Fatalf("%s: %d stored edges, want %d", where, stored, want)
+			}
 		}
 	}
 }

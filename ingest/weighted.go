@@ -60,7 +60,7 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 		return b.twoPasses(f, size, "estimated from its first MiB")
 	}
 	restore := setMemoryLimit(b.mem) // the arrays outgrown go back before the budget is reached
-	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: maxID}, b.add)
+	res, err := parse.ParseWeighted(r, parse.ParseOptions{Format: opt.Format, Name: name, MaxID: maxID, FloatWeights: opt.FloatWeights}, b.add)
 	restore()
 	var over *overBudgetError
 	if errors.As(err, &over) && f != nil {
@@ -71,6 +71,7 @@ func weightedFile(r io.Reader, name string, size int64, opt Options) (*Report, e
 	if err != nil {
 		return nil, err
 	}
+	b.opt.FloatWeights = res.FloatWeights
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size, Format: string(res.Format)}
 	if name == "-" {
 		info.Name = "-"
@@ -529,7 +530,7 @@ func (l *wlists) transpose() *wlists {
 // write stores the lists as a weighted graph, and with orig ids.bin: the file's own id,
 // base included, of each vertex.
 func (b *weightedBuild) write(out, in *wlists, m *store.Manifest, orig func(int) uint64) error {
-	bl, err := store.Create(b.opt.Dest, store.CreateOptions{Force: b.opt.Force, Log: b.opt.Log, ShardBytes: b.opt.ShardBytes, Weighted: true})
+	bl, err := store.Create(b.opt.Dest, store.CreateOptions{Force: b.opt.Force, Log: b.opt.Log, ShardBytes: b.opt.ShardBytes, Weighted: true, FloatWeights: b.opt.FloatWeights})
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,8 @@ type graphCounts struct {
 	Vertices          uint32  `json:"vertices"`
 	Edges             uint64  `json:"edges"`
 	Directed          bool    `json:"directed"`
-	Weighted          bool    `json:"weighted,omitempty"` // edge weights stored (a WEIGHTS section)
+	Weighted          bool    `json:"weighted,omitempty"`    // edge weights stored (a WEIGHTS section)
+	WeightType        string  `json:"weight_type,omitempty"` // "float32" for float weights; absent: integers
 	InputEdges        uint64  `json:"input_edges"`
 	SelfLoopsDropped  uint64  `json:"self_loops_dropped"`
 	DuplicatesDropped uint64  `json:"duplicates_dropped"`
@@ -22,7 +23,7 @@ type graphCounts struct {
 }
 
 func countsOf(m *store.Manifest) graphCounts {
-	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, Weighted: m.Weighted, InputEdges: m.InputEdges,
+	return graphCounts{Vertices: m.Vertices, Edges: m.Edges, Directed: m.Directed, Weighted: m.Weighted, WeightType: m.WeightType, InputEdges: m.InputEdges,
 		SelfLoopsDropped: m.SelfLoopsDropped, DuplicatesDropped: m.DuplicatesDropped, ReciprocalPairs: m.ReciprocalPairs, Bytes: m.Bytes,
 		BitsPerEdge: bitsPerEdge(m), Shards: len(m.Out) + len(m.In)}
 }

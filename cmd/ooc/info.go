@@ -187,7 +187,10 @@ func printInfo(w io.Writer, i *graphInfo) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "edges       %s, %s\n", plural.Of(i.Edges, "directed edge"), kind)
-	if i.Weighted {
+	switch {
+	case i.Weighted && i.WeightType == store.WeightFloat32:
+		fmt.Fprintf(w, "weights     a float32 weight per stored edge\n")
+	case i.Weighted:
 		fmt.Fprintf(w, "weights     an integer weight per stored edge\n")
 	}
 	size := "size unknown"

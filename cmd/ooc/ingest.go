@@ -49,10 +49,14 @@ Formats (detected from the content and the extension; --format overrides):
 
 --weights keeps each edge's weight and stores it beside the lists (what ooc sssp
 reads): the third column of a text edge list ("u v w"), the arc weight of a DIMACS
-file, the value of a MatrixMarket entry (integer, or real with whole-number values),
-a Parquet file's weight column.
-Weights are integers from 0 to 2^32-1; a negative, fractional or missing one is an
-error naming its line. Of duplicate edges the one with the smallest weight is kept
+file, the value of a MatrixMarket entry, a Parquet file's weight column.
+Weights are integers from 0 to 2^32-1, or float32 numbers: those of a MatrixMarket
+file whose field is real (or double), and with --float-weights those of any text or
+DIMACS input (which cannot be known fractional before it is read; an integer
+MatrixMarket file is read as float32 too). A float weight is rounded to the nearest
+float32 (-0 is 0); ooc sssp then gives float32 distances. A negative, missing or
+non-finite (NaN, Inf, beyond the largest float32) weight, or a fractional one without
+float weights, is an error naming its line. Of duplicate edges the one with the smallest weight is kept
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
 the same both ways, and a directed graph's in-edges carry the weights of their arcs.
 A weighted ingest numbers the vertices as --order and --relabel say (auto chooses as
@@ -158,24 +162,25 @@ Examples:
 `
 
 type ingestArgs struct {
-	out        string
-	format     string
-	columns    string
-	weights    bool
-	directed   bool
-	keepLoops  bool
-	keepDups   bool
-	relabel    bool
-	sparseIDs  bool
-	order      string
-	backend    string
-	shardBytes byteSize
-	mem        byteSize
-	workers    int
-	quiet      bool
-	verbose    bool
-	force      bool
-	json       bool
+	out          string
+	format       string
+	columns      string
+	weights      bool
+	floatWeights bool
+	directed     bool
+	keepLoops    bool
+	keepDups     bool
+	relabel      bool
+	sparseIDs    bool
+	order        string
+	backend      string
+	shardBytes   byteSize
+	mem          byteSize
+	workers      int
+	quiet        bool
+	verbose      bool
+	force        bool
+	json         bool
 }
 
 // memDefault is how every help text describes --mem's default (ingest.DefaultMem).
@@ -187,6 +192,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64, parquet (default: detect)")
 	fs.StringVar(&a.columns, "columns", "", "Parquet: the id columns `SRC,DST` (default src,dst), and with --weights the weight column: SRC,DST,WEIGHT (default weight)")
 	fs.BoolVar(&a.weights, "weights", false, "keep edge weights (third column, DIMACS arc weights, MatrixMarket values); duplicates keep the smallest")
+	fs.BoolVar(&a.floatWeights, "float-weights", false, "with --weights: read the weights as float32 (implied by a real MatrixMarket file)")
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
@@ -221,6 +227,9 @@ func runIngest(e *env, args []string) error {
 	if err := checkWorkers(a.workers); err != nil {
 		return err
 	}
+	if a.floatWeights && !a.weights {
+		return usagef("--float-weights reads weights: give --weights too")
+	}
 	columns, weightCol, err := parseColumns(a.columns, a.weights)
 	if err != nil {
 		return err
@@ -249,7 +258,7 @@ func runIngest(e *env, args []string) error {
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, SparseIDs: a.sparseIDs, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
 		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns,
-		Weights: a.weights, WeightColumn: weightCol}
+		Weights: a.weights, WeightColumn: weightCol, FloatWeights: a.floatWeights}
 	if !a.quiet {
 		opt.Log, opt.Verbose = e.stderr, a.verbose
 		if e.isTerminal {

@@ -53,6 +53,9 @@ type ParseOptions struct {
 	// decoder holds in memory; zero means DefaultMaxWindow. A frame asking for more is
 	// an error matching ErrWindow, not a corrupt stream.
 	MaxWindow int64
+	// FloatWeights makes ParseWeighted read every weight as a float32 (WEdge.W holds its
+	// bits) whatever the format; a real MatrixMarket file has float32 weights without it.
+	FloatWeights bool
 }
 
 // ParseResult reports what Parse read.
@@ -64,6 +67,9 @@ type ParseResult struct {
 	Lines       uint64 // lines read (text formats)
 	InBytes     int64  // bytes read from r
 	RawBytes    int64  // bytes after decompression
+	// FloatWeights says that ParseWeighted gave float32 weights (WEdge.W holds their
+	// bits): with ParseOptions.FloatWeights, or from a real MatrixMarket file.
+	FloatWeights bool
 }
 
 // BatchSize is the most edges one call of emit receives.

@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,7 +14,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// WEdge is one input edge with its weight, ids 0-based as in Edge.
+// WEdge is one input edge with its weight, ids 0-based as in Edge. W is an unsigned
+// integer, or with float weights (ParseResult.FloatWeights) the IEEE-754 bits of a
+// non-negative finite float32, which order as the numbers do.
 type WEdge struct {
 	U, V uint64
 	W    uint32
@@ -22,12 +25,13 @@ type WEdge struct {
 // ParseWeighted reads a weighted edge list from r, line by line on one core, and calls
 // emit with each edge in input order. The weight is the third column of a text edge
 // list ("u v w"), the arc weight of a DIMACS file ("a u v w"), or the value of a
-// MatrixMarket entry ("i j value"; integer fields, or real ones whose values are whole
-// numbers). Weights are integers in [0, 2^32-1]: a negative, fractional or missing one
-// is a ParseError naming the line. gzip and zstd input is decompressed; binary formats
-// carry no weights and are refused.
+// MatrixMarket entry ("i j value"). Weights are integers in [0, 2^32-1], except in a
+// real (or double) MatrixMarket file and with opt.FloatWeights, where they are float32
+// (the value rounded to the nearest float32; -0 read as 0): a negative, fractional (for
+// integers), non-finite, out-of-range or missing one is a ParseError naming the line.
+// gzip and zstd input is decompressed; binary formats carry no weights and are refused.
 func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*ParseResult, error) {
-	p := &wparser{path: displayName(opt.Name), opt: opt, maxID: opt.MaxID}
+	p := &wparser{path: displayName(opt.Name), opt: opt, maxID: opt.MaxID, float: opt.FloatWeights}
 	if p.maxID == 0 {
 		p.maxID = math.MaxUint64
 	}
@@ -59,7 +63,28 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 		return nil, err
 	}
 	p.res.InBytes = cr.n
+	p.res.FloatWeights = p.float
 	return &p.res, nil
+}
+
+// FloatWeightsIn says whether ParseWeighted gives the input of r float32 weights: with
+// opt.FloatWeights, or when it is a real (or double) MatrixMarket file. It reads only
+// the start of r (decompressed), so that a reader of several passes knows the weight
+// type before its first.
+func FloatWeightsIn(r io.Reader, opt ParseOptions) (bool, error) {
+	if opt.FloatWeights {
+		return true, nil
+	}
+	p := &wparser{path: displayName(opt.Name), opt: opt}
+	in, closeIn, err := p.decompress(bufio.NewReaderSize(r, 1<<16))
+	if err != nil {
+		return false, err
+	}
+	defer closeIn()
+	line, _ := bufio.NewReaderSize(in, 1<<12).ReadSlice('\n')
+	f := strings.Fields(strings.ToLower(string(line)))
+	mtx := opt.Format == FormatMTX || (opt.Format == "" && len(f) > 0 && f[0] == "%%matrixmarket")
+	return mtx && len(f) == 5 && (f[3] == "real" || f[3] == "double"), nil
 }
 
 type wparser struct {
@@ -69,8 +94,8 @@ type wparser struct {
 	br    *bufio.Reader
 	res   ParseResult
 	line  int64
+	float bool // weights are float32 (ParseOptions.FloatWeights, or a real MatrixMarket file)
 	// MatrixMarket
-	mtxReal bool
 	sized   bool  // the MTX size line or DIMACS p line was read
 	hdrLine int64 // its line
 }
@@ -225,9 +250,12 @@ func (p *wparser) edge(us, vs, ws []byte, base uint64, emit func(WEdge) error) e
 	return emit(WEdge{U: u, V: v, W: w})
 }
 
-// weight parses a weight: an unsigned 32-bit integer, or in a real MatrixMarket file a
-// number with no fractional part.
+// weight parses a weight: an unsigned 32-bit integer, or with float weights the bits of
+// a non-negative finite float32.
 func (p *wparser) weight(b []byte) (uint32, error) {
+	if p.float {
+		return p.floatWeight(b)
+	}
 	if w, ok := parseUint(b); ok && w <= math.MaxUint32 {
 		return uint32(w), nil
 	}
@@ -241,10 +269,35 @@ func (p *wparser) weight(b []byte) (uint32, error) {
 		return 0, p.errorf("weight %q is not a number", s)
 	case f > math.MaxUint32:
 		return 0, p.errorf("weight %s is larger than %d", s, uint32(math.MaxUint32))
-	case f != math.Trunc(f) || !p.mtxReal:
-		return 0, p.errorf("weight %s is not an integer: ooc stores integer weights from 0 to %d (scale real weights to integers first)", s, uint32(math.MaxUint32))
+	case f != math.Trunc(f):
+		return 0, p.errorf("weight %s is not an integer: integer weights run from 0 to %d (ingest with --float-weights to keep fractional ones)", s, uint32(math.MaxUint32))
 	}
 	return uint32(f), nil
+}
+
+// floatWeight parses a float weight, rounded to the nearest float32, and returns its
+// bits: non-negative and finite, -0 read as +0 (so that the bits order as the numbers).
+func (p *wparser) floatWeight(b []byte) (uint32, error) {
+	if w, ok := parseUint(b); ok && w < 1<<24 {
+		return math.Float32bits(float32(w)), nil // exact
+	}
+	s := string(b)
+	f, err := strconv.ParseFloat(s, 32)
+	mantissa := s[:len(s)-len(strings.TrimLeft(s, "+-0123456789."))]
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) && !math.IsInf(f, -1):
+		return 0, p.errorf("weight %s is beyond the largest float32 (%g)", s, math.MaxFloat32)
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, p.errorf("weight %q is not a number", s)
+	case math.IsNaN(f) || (math.IsInf(f, 0) && err == nil):
+		return 0, p.errorf("weight %s is not a finite number", s)
+	case f < 0 || (math.Signbit(f) && strings.ContainsAny(mantissa, "123456789")):
+		return 0, p.errorf("negative weight %s: weights are non-negative", s)
+	}
+	if f == 0 {
+		return 0, nil // -0 too
+	}
+	return math.Float32bits(float32(f)), nil
 }
 
 // mtxLine reads the banner, comments, the size line and the entries of a MatrixMarket
@@ -258,7 +311,7 @@ func (p *wparser) mtxLine(t []byte, emit func(WEdge) error) error {
 		switch f[3] {
 		case "integer":
 		case "real", "double":
-			p.mtxReal = true
+			p.float = true
 		case "pattern":
 			return p.errorf("a pattern matrix has no values to use as weights (drop --weights)")
 		default:

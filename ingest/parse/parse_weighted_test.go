@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,8 +14,12 @@ import (
 )
 
 func parseWeightedAll(in []byte, format Format, name string) ([]WEdge, *ParseResult, error) {
+	return parseWeightedOpt(in, ParseOptions{Format: format, Name: name, MaxID: fuzzMaxID})
+}
+
+func parseWeightedOpt(in []byte, opt ParseOptions) ([]WEdge, *ParseResult, error) {
 	var got []WEdge
-	res, err := ParseWeighted(bytes.NewReader(in), ParseOptions{Format: format, Name: name, MaxID: fuzzMaxID}, func(e WEdge) error {
+	res, err := ParseWeighted(bytes.NewReader(in), opt, func(e WEdge) error {
 		got = append(got, e)
 		return nil
 	})
@@ -30,6 +36,9 @@ func FuzzParseWeighted(f *testing.F) {
 		"%%MatrixMarket matrix coordinate integer symmetric\n2 2 1\n2 1 9\n",
 		"%%MatrixMarket matrix coordinate real general\n% c\n3 3 2\n1 2 4.0\n3 1 1e2\n",
 		"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
+		"%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 0.1\n3 1 -0\n3 2 1e-45\n",
+		"%%MatrixMarket matrix coordinate double general\n2 2 2\n1 2 3.4028235e38\n2 1 nan\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -1e-50\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -50,12 +59,19 @@ func FuzzParseWeighted(f *testing.F) {
 			if max(e.U, e.V) > fuzzMaxID || (res.Header.Vertices > 0 && res.Header.IDBase == 1 && max(e.U, e.V) >= res.Header.Vertices) {
 				t.Fatalf("edge %v outside the ids allowed (header %+v)", e, res.Header)
 			}
-			fmt.Fprintf(&text, "%d %d %d\n", e.U, e.V, e.W)
+			w := strconv.FormatUint(uint64(e.W), 10)
+			if res.FloatWeights {
+				if e.W >= 0x7F800000 {
+					t.Fatalf("edge %v: weight bits %#x are not a non-negative finite float32", e, e.W)
+				}
+				w = strconv.FormatFloat(float64(math.Float32frombits(e.W)), 'g', -1, 32)
+			}
+			fmt.Fprintf(&text, "%d %d %s\n", e.U, e.V, w)
 		}
 		if len(got) == 0 {
 			return
 		}
-		again, _, err := parseWeightedAll([]byte(text.String()), FormatSNAP, "again")
+		again, _, err := parseWeightedOpt([]byte(text.String()), ParseOptions{Format: FormatSNAP, Name: "again", MaxID: fuzzMaxID, FloatWeights: res.FloatWeights})
 		if err != nil || !slices.Equal(again, got) {
 			t.Fatalf("round trip: %v; %d edges back of %d", err, len(again), len(got))
 		}
@@ -74,5 +90,60 @@ func TestParseWeightedCompressed(t *testing.T) {
 	}
 	if _, _, err := parseWeightedAll([]byte("0 1 5\n"), FormatBin32, "g.bin"); err == nil || !strings.Contains(err.Error(), "carries no weights") {
 		t.Fatalf("bin32: %v", err)
+	}
+}
+
+// TestParseWeightedFloat reads float32 weights from a real MatrixMarket file and, with
+// FloatWeights, from text and DIMACS: each value rounded to the nearest float32, -0 read
+// as 0; an integer MatrixMarket file keeps integer weights; negative, NaN, infinite and
+// too large values are refused naming their line, as is a fraction without float weights.
+func TestParseWeightedFloat(t *testing.T) {
+	f := func(x float32) uint32 { return math.Float32bits(x) }
+	for _, c := range []struct {
+		name, in string
+		float    bool
+		want     []WEdge
+	}{
+		{"g.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n3 3 4\n1 2 0.1\n3 1 1e2\n2 3 -0.0\n1 3 1.5e-45\n", false,
+			[]WEdge{{0, 1, f(0.1)}, {2, 0, f(100)}, {1, 2, 0}, {0, 2, 1}}},
+		{"g.mtx", "%%MatrixMarket matrix coordinate double symmetric\n2 2 1\n2 1 16777217\n", false,
+			[]WEdge{{1, 0, f(16777216)}}},
+		{"g.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 7\n", false, []WEdge{{0, 1, 7}}},
+		{"g.txt", "0 1 2.75\n1 2 3\n", true, []WEdge{{0, 1, f(2.75)}, {1, 2, f(3)}}},
+		{"g.gr", "p sp 2 1\na 1 2 0.333\n", true, []WEdge{{0, 1, f(0.333)}}},
+		{"g.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 7\n", true, []WEdge{{0, 1, f(7)}}},
+	} {
+		got, res, err := parseWeightedOpt([]byte(c.in), ParseOptions{Name: c.name, MaxID: fuzzMaxID, FloatWeights: c.float})
+		wantFloat := c.float || strings.Contains(c.in, "real") || strings.Contains(c.in, "double")
+		if err != nil || res.FloatWeights != wantFloat || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v %v %v, want %v float %v", c.in, got, res, err, c.want, wantFloat)
+		}
+		peek, err := FloatWeightsIn(strings.NewReader(c.in), ParseOptions{Name: c.name, FloatWeights: c.float})
+		if err != nil || peek != wantFloat {
+			t.Errorf("%q: FloatWeightsIn = %v %v, want %v", c.in, peek, err, wantFloat)
+		}
+	}
+	const real = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n"
+	for _, c := range []struct {
+		in, want string
+		float    bool
+	}{
+		{real + "2 1 -0.5\n", `g.mtx:4: negative weight -0.5`, false},
+		{real + "2 1 -1e-60\n", `g.mtx:4: negative weight -1e-60`, false},
+		{real + "2 1 NaN\n", `g.mtx:4: weight NaN is not a finite number`, false},
+		{real + "2 1 inf\n", `g.mtx:4: weight inf is not a finite number`, false},
+		{real + "2 1 1e39\n", `g.mtx:4: weight 1e39 is beyond the largest float32`, false},
+		{real + "2 1 x\n", `g.mtx:4: weight "x" is not a number`, false},
+		{"0 1 1\n1 2 0.5\n", `g.mtx:2: weight 0.5 is not an integer`, false},
+		{"0 1 1\n1 2 -Inf\n", `g.mtx:2: weight -Inf is not a finite number`, true},
+	} {
+		format := Format("")
+		if !strings.HasPrefix(c.in, "%%") {
+			format = FormatSNAP
+		}
+		_, _, err := parseWeightedOpt([]byte(c.in), ParseOptions{Format: format, Name: "g.mtx", MaxID: fuzzMaxID, FloatWeights: c.float})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrBadInput) {
+			t.Errorf("%q: %v, want an error containing %q", c.in, err, c.want)
+		}
 	}
 }
