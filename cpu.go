@@ -56,7 +56,7 @@ func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta, Parents: opt.Parents, Progress: e.opt.Progress})
+	return sssp.Run(e.adj, w, src, sssp.Options{Workers: e.opt.Workers, Delta: opt.Delta, FloatDelta: opt.FloatDelta, Parents: opt.Parents, Progress: e.opt.Progress})
 }
 
 func (e *cpuEngine) Plan() string {

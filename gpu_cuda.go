@@ -164,7 +164,9 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 }
 
 // SSSP runs delta-stepping on the device (sssp.GPU), with opt.Delta or the CPU engine's
-// default bin width. The weights are checked as the CPU engine checks them (EdgeWeights).
+// default bin width. The weights are checked as the CPU engine checks them (EdgeWeights);
+// float32 weights are refused (ErrUnsupported: the kernels add integers), the CPU engine
+// runs them.
 func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err := e.notOpened(AlgoSSSP, "sssp"); err != nil {
 		return nil, err
@@ -172,6 +174,9 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	w, err := EdgeWeights(e.dg.G, opt)
 	if err != nil {
 		return nil, err
+	}
+	if w.Float() {
+		return nil, fmt.Errorf("gpu: sssp on %s: float32 weights run on the CPU engine only (the GPU kernels add integers; use --backend cpu): %w", e.dg.G.Dir, ErrUnsupported)
 	}
 	delta := opt.Delta
 	if delta == 0 {

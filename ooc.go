@@ -39,6 +39,9 @@ type (
 // SSSPOptions tune a shortest-path run; the zero value means the defaults.
 type SSSPOptions struct {
 	Delta uint32 // delta-stepping's bin width; 0 means sssp.DefaultDelta
+	// FloatDelta is the bin width on float32 weights; 0 means Delta if set, else
+	// sssp.DefaultFloatDelta.
+	FloatDelta float32
 	// UnitWeights weighs every edge 1 (the distances are then BFS levels). Without it the
 	// graph's own weights are used (ooc ingest --weights).
 	UnitWeights bool

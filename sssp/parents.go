@@ -10,7 +10,7 @@ import (
 
 // Parents returns a shortest-path tree for the distances of r: Parent[Source] = Source,
 // Parent[v] = Inf for unreached v, and otherwise the smallest u with an edge u -> v
-// (weight c) such that Dist[u] + c = Dist[v]. It takes one parallel pass over the
+// (weight c) such that Dist[u] + c = Dist[v] (the float32 sum for float weights). It takes one parallel pass over the
 // out-lists of the reached vertices, with the same weights as the run; the smallest
 // predecessor makes the tree the same for any number of workers.
 func Parents(a store.Adjacency, w Weights, r *Result, workers int) ([]uint32, error) {
@@ -23,6 +23,7 @@ func Parents(a store.Adjacency, w Weights, r *Result, workers int) ([]uint32, er
 		return parent, nil
 	}
 	dist := r.Dist
+	float := w.Float()
 	workers = parallel.Workers(workers)
 	bufs := make([][]uint32, workers)
 	failed := make([]error, workers)
@@ -44,7 +45,13 @@ func Parents(a store.Adjacency, w Weights, r *Result, workers int) ([]uint32, er
 				return
 			}
 			for k, v := range nbrs {
-				if v == r.Source || uint64(du)+uint64(ws[k]) != uint64(dist[v]) {
+				if v == r.Source {
+					continue
+				}
+				if float && math.Float32bits(math.Float32frombits(du)+math.Float32frombits(ws[k])) != dist[v] {
+					continue
+				}
+				if !float && uint64(du)+uint64(ws[k]) != uint64(dist[v]) {
 					continue
 				}
 				for {

@@ -1,5 +1,5 @@
 // Package sssp computes single-source shortest paths on graphs with non-negative integer
-// edge weights by delta-stepping (Meyer and Sanders, "Δ-stepping: a parallelizable
+// or float32 edge weights by delta-stepping (Meyer and Sanders, "Δ-stepping: a parallelizable
 // shortest path algorithm", J. Algorithms 2003), organized as GAPBS's SSSP kernel: vertices
 // wait in bins of width delta by tentative distance; a step relaxes every out-edge of
 // the current bin's vertices in parallel, each worker filing the vertices it improved in
@@ -11,6 +11,15 @@
 //
 // The weights come through the Weights interface, aligned with the out-lists. The pure-Go
 // files are the CPU version, reading the compressed shards in place on all cores.
+//
+// Float32 weights (Weights.Float) travel as their bit patterns, as the store holds them,
+// and so do the distances: for non-negative floats the bits order as the numbers, so the
+// compare-and-swap that lowers a distance is the integer one, and Inf (MaxUint32) lies
+// above every finite float's bits. Only the sum differs: float32 addition, rounded at
+// each edge in path order (what validate's Dijkstra computes too), and the bin of a
+// distance, its float value over a float bin width. The run picks the integer or the
+// float relaxation loop once per vertex, so the integer loop is the same as without
+// float support.
 package sssp
 
 import (
@@ -33,7 +42,10 @@ const Inf = math.MaxUint32
 type Options struct {
 	Workers int    // goroutines; <= 0 means GOMAXPROCS
 	Delta   uint32 // bin width; 0 means DefaultDelta
-	Parents bool   // also fill Result.Parent (see Parents), after the search
+	// FloatDelta is the bin width for float weights; 0 means Delta if that is set, else
+	// DefaultFloatDelta.
+	FloatDelta float32
+	Parents    bool // also fill Result.Parent (see Parents), after the search
 
 	// Progress, when not nil, is a terminal that shows a run past its first second how
 	// far it has got, on one line erased at its end (package progress).
@@ -54,6 +66,21 @@ func DeltaFor(n uint32, m uint64, maxW uint32) uint32 {
 	}
 	mean := float64(m) / float64(n)
 	return uint32(max(1, math.Ceil(float64(maxW)/mean)))
+}
+
+// DefaultFloatDelta is DefaultDelta for float weights: the largest weight over the mean
+// out-degree, 1 for a graph without edges or with only zero weights.
+func DefaultFloatDelta(a store.Adjacency, w Weights) float32 {
+	return FloatDeltaFor(a.NumVertices(), a.NumEdges(), math.Float32frombits(w.Max()))
+}
+
+// FloatDeltaFor is DefaultFloatDelta for n vertices, m edges and the largest weight maxW.
+func FloatDeltaFor(n uint32, m uint64, maxW float32) float32 {
+	if n == 0 || m == 0 || !(maxW > 0) {
+		return 1
+	}
+	d := float32(float64(maxW) / (float64(m) / float64(n)))
+	return max(d, math.SmallestNonzeroFloat32)
 }
 
 // StepStat describes one step, for -v.
@@ -77,9 +104,13 @@ type Result struct {
 	Dist    []uint32 // Inf for unreached vertices
 	Parent  []uint32 // with Options.Parents: a shortest-path tree (see Parents); else nil
 	Reached uint64   // vertices with a distance, the source included
-	Delta   uint32
-	Steps   []StepStat
-	Seconds float64 // the search for the distances, without the parents
+	Delta   uint32   // the bin width (integer weights)
+	// Float says that Dist holds float32 bit patterns (float weights: Weights.Float), Inf
+	// still marking the unreached; FloatDelta is then the bin width and Delta 0.
+	Float      bool
+	FloatDelta float32
+	Steps      []StepStat
+	Seconds    float64 // the search for the distances, without the parents
 }
 
 // binThreshold is the size below which a worker processes its copy of the current bin
@@ -95,11 +126,27 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
 	}
-	delta := opt.Delta
-	if delta == 0 {
-		delta = DefaultDelta(a, w)
+	s := &search{a: a, w: w, workers: parallel.Workers(opt.Workers), float: w.Float()}
+	r := &Result{Source: src, Float: s.float}
+	if s.float {
+		fd := opt.FloatDelta
+		if fd == 0 && opt.Delta != 0 {
+			fd = float32(opt.Delta)
+		}
+		if fd == 0 {
+			fd = DefaultFloatDelta(a, w)
+		}
+		if !(fd > 0) || math.IsInf(float64(fd), 0) {
+			return nil, fmt.Errorf("sssp: bin width %g: want a positive finite number", fd)
+		}
+		s.fdelta, r.FloatDelta = float64(fd), fd
+	} else {
+		delta := opt.Delta
+		if delta == 0 {
+			delta = DefaultDelta(a, w)
+		}
+		s.delta, r.Delta = uint64(delta), delta
 	}
-	s := &search{a: a, w: w, delta: uint64(delta), workers: parallel.Workers(opt.Workers)}
 	t0 := time.Now()
 	s.dist = make([]uint32, n)
 	parallel.For(s.workers, int(n), 1<<14, func(_, lo, hi int) {
@@ -112,7 +159,6 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 	for i := range s.ws {
 		s.ws[i] = newWorker()
 	}
-	r := &Result{Source: src, Delta: delta}
 	line := progress.New(opt.Progress, "sssp")
 	defer line.Done()
 	var relaxed uint64
@@ -125,7 +171,11 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 		}
 		r.Steps = append(r.Steps, StepStat{Bin: bin, Frontier: uint64(len(front)), Edges: edges, Seconds: time.Since(t).Seconds()})
 		relaxed += edges
-		line.Show("bin %d (distances from %d), %d edges relaxed", bin, bin*uint64(delta), relaxed)
+		if s.float {
+			line.Show("bin %d (distances from %g), %d edges relaxed", bin, float64(bin)*s.fdelta, relaxed)
+		} else {
+			line.Show("bin %d (distances from %d), %d edges relaxed", bin, bin*s.delta, relaxed)
+		}
 		front, bin = s.gather(front[:0], next), next
 	}
 	r.Dist = s.dist
@@ -148,10 +198,24 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 type search struct {
 	a       store.Adjacency
 	w       Weights
-	delta   uint64
+	delta   uint64 // the bin width (integer weights)
 	workers int
 	dist    []uint32
 	ws      []*worker
+	float   bool    // float32 weights and distances (as bits)
+	fdelta  float64 // the bin width (float weights)
+}
+
+// maxFloatBin bounds the bin of a float distance (a huge distance over a tiny width): the
+// bins stay monotone in the distance, the last one merely wide.
+const maxFloatBin = 1 << 62
+
+// bin is the bin of distance d.
+func (s *search) bin(d uint32) uint64 {
+	if !s.float {
+		return uint64(d) / s.delta
+	}
+	return uint64(min(float64(math.Float32frombits(d))/s.fdelta, maxFloatBin))
 }
 
 // window is the number of bins a worker holds in a ring; vertices filed further ahead
@@ -211,7 +275,7 @@ func (ws *worker) next() uint64 {
 // advance moves the ring to start at bin b (every bin below b is empty) and refiles the
 // overflow vertices whose bins the ring now covers, by their current distances; those
 // whose distance lies below b were improved and settled since they were filed.
-func (ws *worker) advance(b uint64, dist []uint32, delta uint64) {
+func (ws *worker) advance(b uint64, s *search) {
 	if b <= ws.base {
 		return
 	}
@@ -222,7 +286,7 @@ func (ws *worker) advance(b uint64, dist []uint32, delta uint64) {
 	far := ws.far
 	ws.far, ws.farMin = nil, noBin
 	for _, v := range far {
-		if vb := uint64(dist[v]) / delta; vb >= b {
+		if vb := s.bin(s.dist[v]); vb >= b {
 			ws.file(vb, v)
 		}
 	}
@@ -268,7 +332,7 @@ func (s *search) work(ws *worker, front []uint32, b uint64, cursor *atomic.Int64
 			break
 		}
 		for _, u := range front[lo:min(lo+grab, len(front))] {
-			if uint64(atomic.LoadUint32(&s.dist[u])) >= lower {
+			if d := atomic.LoadUint32(&s.dist[u]); (!s.float && uint64(d) >= lower) || (s.float && s.bin(d) >= b) {
 				s.relax(ws, u)
 			}
 		}
@@ -301,6 +365,10 @@ func (s *search) relax(ws *worker, u uint32) {
 		return
 	}
 	ws.edges += uint64(len(nbrs))
+	if s.float {
+		s.relaxFloat(ws, nbrs, weights, atomic.LoadUint32(&s.dist[u]))
+		return
+	}
 	du := uint64(atomic.LoadUint32(&s.dist[u]))
 	for k, v := range nbrs {
 		nd := du + uint64(weights[k])
@@ -321,6 +389,30 @@ func (s *search) relax(ws *worker, u uint32) {
 	}
 }
 
+// relaxFloat is relax's loop for float weights: the distance through u is the float32
+// sum of u's distance du and the weight, and its bits are compared and stored as the
+// integer loop does (they order as the floats).
+func (s *search) relaxFloat(ws *worker, nbrs, weights []uint32, du uint32) {
+	fu := math.Float32frombits(du)
+	for k, v := range nbrs {
+		nd := math.Float32bits(fu + math.Float32frombits(weights[k]))
+		if nd >= 0x7F800000 { // +Inf, or NaN from a damaged weight
+			ws.failed = fmt.Errorf("sssp: the distance to vertex %d exceeds the largest float32 (%g)", v, math.MaxFloat32)
+			return
+		}
+		for {
+			old := atomic.LoadUint32(&s.dist[v])
+			if old <= nd {
+				break
+			}
+			if atomic.CompareAndSwapUint32(&s.dist[v], old, nd) {
+				ws.file(s.bin(nd), v)
+				break
+			}
+		}
+	}
+}
+
 // gather moves every worker's ring to start at bin b and its copy of bin b into dst,
 // the next shared frontier.
 func (s *search) gather(dst []uint32, b uint64) []uint32 {
@@ -328,7 +420,7 @@ func (s *search) gather(dst []uint32, b uint64) []uint32 {
 		return dst
 	}
 	for _, ws := range s.ws {
-		ws.advance(b, s.dist, s.delta)
+		ws.advance(b, s)
 		if bin := ws.at(b); bin != nil {
 			dst = append(dst, *bin...)
 			*bin = (*bin)[:0]

@@ -18,13 +18,18 @@ type Weights interface {
 	Of(v uint32) []uint32
 	// Max is the largest weight (0 for a graph without edges).
 	Max() uint32
+	// Float says that the weights are the bit patterns of non-negative finite float32s
+	// (store/FORMAT.md, version 7), which order as their bits do; the distances are then
+	// float32 bits too (Result.Float).
+	Float() bool
 }
 
 // MemWeights holds the weights of every out-list in one array, CSR style.
 type MemWeights struct {
-	off []uint64 // n+1 entries: v's weights are w[off[v]:off[v+1]]
-	w   []uint32
-	max uint32
+	off   []uint64 // n+1 entries: v's weights are w[off[v]:off[v+1]]
+	w     []uint32
+	max   uint32
+	float bool
 }
 
 // NewMemWeights decodes every out-list of a once and weighs the edge from u to its k-th
@@ -52,8 +57,25 @@ func NewMemWeights(a store.Adjacency, weight func(u, v uint32, k int) uint32) (*
 	return m, nil
 }
 
+// NewMemFloatWeights is NewMemWeights for float32 weights: weight returns the bits of
+// a non-negative finite float32 (refused otherwise).
+func NewMemFloatWeights(a store.Adjacency, weight func(u, v uint32, k int) uint32) (*MemWeights, error) {
+	m, err := NewMemWeights(a, weight)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range m.w {
+		if x >= 0x7F800000 {
+			return nil, fmt.Errorf("sssp: weight %d is %#08x, not a non-negative finite float32", i, x)
+		}
+	}
+	m.float = true
+	return m, nil
+}
+
 func (m *MemWeights) Of(v uint32) []uint32 { return m.w[m.off[v]:m.off[v+1]:m.off[v+1]] }
 func (m *MemWeights) Max() uint32          { return m.max }
+func (m *MemWeights) Float() bool          { return m.float }
 
 // UnitWeights weighs every edge 1, which makes distances BFS levels.
 type UnitWeights struct {
@@ -79,6 +101,8 @@ func (u *UnitWeights) Of(v uint32) []uint32 {
 	return u.ones[:d:d]
 }
 
+func (u *UnitWeights) Float() bool { return false }
+
 func (u *UnitWeights) Max() uint32 {
 	if len(u.ones) == 0 {
 		return 0
@@ -94,8 +118,9 @@ func errMisaligned(v uint32, weights, degree int) error {
 // StoreWeights reads the weights a graph stores (ooc ingest --weights): Of is a view of
 // the out-shard's WEIGHTS section, found through its DEGREES prefix sum.
 type StoreWeights struct {
-	out *store.CSR
-	max uint32
+	out   *store.CSR
+	max   uint32
+	float bool
 }
 
 // NewStoreWeights gives the stored weights of g, which must hold them, after checking
@@ -107,7 +132,7 @@ func NewStoreWeights(g *store.Graph) (*StoreWeights, error) {
 	if err := g.Out().Check(); err != nil {
 		return nil, err
 	}
-	w := &StoreWeights{out: g.Out()}
+	w := &StoreWeights{out: g.Out(), float: g.M.FloatWeights()}
 	for _, s := range w.out.Shards {
 		for _, x := range s.Weights {
 			w.max = max(w.max, x)
@@ -118,3 +143,4 @@ func NewStoreWeights(g *store.Graph) (*StoreWeights, error) {
 
 func (w *StoreWeights) Of(v uint32) []uint32 { return w.out.ShardOf(v).WeightsOf(v) }
 func (w *StoreWeights) Max() uint32          { return w.max }
+func (w *StoreWeights) Float() bool          { return w.float }

@@ -3,6 +3,7 @@ package validate
 import (
 	"container/heap"
 	"fmt"
+	"math"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -13,12 +14,32 @@ type Weights interface {
 	Of(v uint32) []uint32
 }
 
+// floatWeights says whether w's weights are float32 bit patterns: a Weights with a
+// method Float() bool that says so (package sssp's do). Distances are then float32 bits
+// too, each path's sum rounded to float32 edge by edge, in path order.
+func floatWeights(w Weights) bool {
+	f, ok := w.(interface{ Float() bool })
+	return ok && f.Float()
+}
+
+// addWeight is the distance d plus the weight c: 64-bit integer addition, or with float
+// weights the float32 sum's bits (d and c non-negative, so the bits order as the sums).
+func addWeight(d uint64, c uint32, float bool) uint64 {
+	if float {
+		return uint64(math.Float32bits(math.Float32frombits(uint32(d)) + math.Float32frombits(c)))
+	}
+	return d + uint64(c)
+}
+
 // unreachedDist is the distance of a vertex the source does not reach (sssp.Inf).
 const unreachedDist = ^uint32(0)
 
 // Dijkstra returns the distances from src over g's out-edges weighted by w, by
 // Dijkstra's algorithm with a binary heap and lazy deletion, decoding with
-// store.ListIter. Unreached vertices get 0xFFFFFFFF; distances are added in 64 bits.
+// store.ListIter. Unreached vertices get 0xFFFFFFFF; distances are added in 64 bits, or
+// with float weights (floatWeights) in float32 along each path, the result holding the
+// bits: as rounding is monotone and adds nothing below a non-negative weight, Dijkstra's
+// order still settles each vertex at its least path sum.
 func Dijkstra(g *store.Graph, w Weights, src uint32) ([]uint64, error) {
 	n := g.NumVertices()
 	if src >= n {
@@ -30,6 +51,7 @@ func Dijkstra(g *store.Graph, w Weights, src uint32) ([]uint64, error) {
 	}
 	dist[src] = 0
 	q := &distHeap{{0, src}}
+	float := floatWeights(w)
 	var it store.ListIter
 	for q.Len() > 0 {
 		top := heap.Pop(q).(distItem)
@@ -43,7 +65,7 @@ func Dijkstra(g *store.Graph, w Weights, src uint32) ([]uint64, error) {
 		}
 		k := 0
 		for s.Iter(&it, top.v); it.Next(); k++ {
-			v, d := it.Value(), top.d+uint64(ws[k])
+			v, d := it.Value(), addWeight(top.d, ws[k], float)
 			if d < dist[v] {
 				dist[v] = d
 				heap.Push(q, distItem{d, v})
@@ -85,11 +107,21 @@ func SSSP(g *store.Graph, w Weights, src uint32, dist []uint32) error {
 		return err
 	}
 	for v, d := range want {
+		if uint64(dist[v]) != d && floatWeights(w) {
+			return invalid("vertex %d is at distance %s from %d, expected %s", v, strFloatDist(uint64(dist[v])), src, strFloatDist(d))
+		}
 		if uint64(dist[v]) != d {
 			return invalid("vertex %d is at distance %s from %d, expected %s", v, str(dist[v]), src, strDist(d))
 		}
 	}
 	return nil
+}
+
+func strFloatDist(d uint64) string {
+	if d == uint64(unreachedDist) {
+		return "none"
+	}
+	return fmt.Sprint(math.Float32frombits(uint32(d)))
 }
 
 func strDist(d uint64) string {
@@ -113,6 +145,7 @@ func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) e
 	case parent[src] != src:
 		return invalid("source %d has parent %s, expected itself", src, str(parent[src]))
 	}
+	float := floatWeights(w)
 	return eachPiece(g.Out(), func(_ *store.Shard, lo, hi uint32) error {
 		var it store.ListIter
 		for v := lo; v < hi; v++ {
@@ -131,7 +164,7 @@ func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) e
 			found := false
 			k := 0
 			for s.Iter(&it, p); it.Next() && it.Value() <= v; k++ {
-				if it.Value() == v && k < len(ws) && uint64(dist[p])+uint64(ws[k]) == uint64(dist[v]) {
+				if it.Value() == v && k < len(ws) && addWeight(uint64(dist[p]), ws[k], float) == uint64(dist[v]) {
 					found = true
 					break
 				}

@@ -117,6 +117,11 @@ func (r resultFlags) finish(e *env, dest *output, write func(*output) error, js 
 // writeHeader writes a binary result's header: the magic (8 bytes), the vertex count n
 // (uint64), the source (uint64) when the result has one, the id base and the flags.
 func writeHeader(w *bufio.Writer, g *store.Graph, magic string, n int, source ...uint32) {
+	writeHeaderFlags(w, g, magic, n, 0, source...)
+}
+
+// writeHeaderFlags is writeHeader with more flag bits (above bit 0, the ids.bin flag).
+func writeHeaderFlags(w *bufio.Writer, g *store.Graph, magic string, n int, flags uint32, source ...uint32) {
 	h := make([]byte, 16, 32)
 	copy(h, magic)
 	binary.LittleEndian.PutUint64(h[8:], uint64(n))
@@ -125,6 +130,7 @@ func writeHeader(w *bufio.Writer, g *store.Graph, magic string, n int, source ..
 	}
 	h = h[:len(h)+8]
 	putIDInfo(h[len(h)-8:], g)
+	binary.LittleEndian.PutUint32(h[len(h)-4:], binary.LittleEndian.Uint32(h[len(h)-4:])|flags)
 	w.Write(h)
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/oocgraph/ooc"
@@ -33,11 +34,17 @@ only *.ooc graph directory in the current directory is used.
 
 The edge weights are those the graph stores (ooc ingest --weights, ooc gen --weights);
 a graph without weights is a usage error unless --unit-weights, which weighs every edge
-1 (the distances are then the BFS levels, a cross-check of both).
+1 (the distances are then the BFS levels, a cross-check of both). On a graph with
+float32 weights (ooc ingest of a real MatrixMarket file, or --float-weights) the
+distances are float32: each path's sum rounded to float32 edge by edge, which
+--validate's Dijkstra computes the same way; they run on the CPU engine (--backend auto
+picks it, saying so with -v; --backend gpu is an error: the GPU kernels add integers).
 
 --src takes the vertex id as the input file numbered it; --src random (the default)
 picks a vertex with out-edges using --seed. --delta 0 (the default) takes the largest
-weight over the mean degree, at least 1.
+weight over the mean degree, at least 1 (on float weights: any positive width, 1 when
+every weight is 0); a float graph's --delta may be a real number, an integer graph's
+is a whole number.
 
 The summary gives the source, the vertices reached, the largest distance, the steps,
 delta, the time and the backend.
@@ -45,15 +52,19 @@ delta, the time and the backend.
 -o FILE writes the distances in binary, little-endian:
 
   magic "OOCSP001" (8 bytes) | vertices n (uint64) | source (uint64, internal id)
-  | id base (uint32) | flags (uint32; bit 0: ids.bin maps the ids) | dist (n x uint32)
+  | id base (uint32) | flags (uint32; bit 0: ids.bin maps the ids; bit 1: the
+  distances are float32) | dist (n x uint32, or n x float32 with bit 1)
   | parent (n x uint32)
 
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged); parents are internal ids too, each the smallest predecessor on a
-shortest path; unreached vertices have distance and parent 0xFFFFFFFF. With --text the
-result is "vertex distance parent" lines in the file's own ids ("- -" for unreached),
+shortest path; unreached vertices have distance and parent 0xFFFFFFFF (float32
+distances too: those bits are a NaN, never a distance). With --text the
+result is "vertex distance parent" lines (a float distance in the fewest digits that
+read back to the same float32) in the file's own ids ("- -" for unreached),
 on stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
-columns id, distance and parent (null where unreached), ` + parquetHelp + `
+columns id, distance (an integer, or a double for float32 distances) and parent (null
+where unreached), ` + parquetHelp + `
 
 --validate computes the distances again with Dijkstra's algorithm and checks that every
 one is equal, and that the parents form a shortest-path tree.
@@ -78,7 +89,7 @@ Examples:
 type ssspArgs struct {
 	src         string
 	seed        uint64
-	delta       uint
+	delta       float64
 	unitWeights bool
 	resultFlags
 	engineArgs
@@ -88,7 +99,7 @@ func newSSSPFlags(e *env, a *ssspArgs) *flag.FlagSet {
 	fs := newFlags(e, "sssp")
 	fs.StringVar(&a.src, "src", "random", "source vertex `V` (the file's own id), or random")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed for a random source")
-	fs.UintVar(&a.delta, "delta", 0, "bin width `D` of delta-stepping (0: from the weights)")
+	fs.Float64Var(&a.delta, "delta", 0, "bin width `D` of delta-stepping (0: from the weights; a real number on float32 weights)")
 	fs.BoolVar(&a.unitWeights, "unit-weights", false, "weigh every edge 1")
 	a.resultFlags.add(fs, resultHelp{result: "the distances", lines: "vertex distance parent", check: "check every distance against Dijkstra's algorithm", table: "the plan and a per-step table"})
 	addEngineFlags(fs, &a.engineArgs)
@@ -99,9 +110,10 @@ func newSSSPFlags(e *env, a *ssspArgs) *flag.FlagSet {
 type ssspJSON struct {
 	Source      uint64  `json:"source"`
 	Reached     uint64  `json:"reached"`
-	MaxDistance uint32  `json:"max_distance"`
+	MaxDistance float64 `json:"max_distance"` // an integer, or a float32's value on float weights
 	Steps       int     `json:"steps"`
-	Delta       uint32  `json:"delta"`
+	Delta       float64 `json:"delta"`
+	Float       bool    `json:"float_distances,omitempty"` // the distances are float32
 	Edges       uint64  `json:"edges_relaxed"`
 	Seconds     float64 `json:"seconds"`
 	Backend     string  `json:"backend"`
@@ -115,15 +127,33 @@ func runSSSP(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if a.delta > uint(^uint32(0)) {
-		return usagef("--delta %d: want at most %d", a.delta, ^uint32(0))
+	if a.delta < 0 || math.IsNaN(a.delta) || math.IsInf(a.delta, 0) {
+		return usagef("--delta %g: want a non-negative bin width", a.delta)
 	}
 	dest, g, err := openResultGraph(e, "sssp", pos, a.resultFlags)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	opt := ooc.SSSPOptions{Delta: uint32(a.delta), UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
+	opt := ooc.SSSPOptions{UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
+	float := g.M.FloatWeights() && !a.unitWeights
+	switch {
+	case float && (a.delta > math.MaxFloat32 || (a.delta > 0 && float32(a.delta) == 0)):
+		return usagef("--delta %g: want a bin width a float32 holds", a.delta)
+	case float:
+		opt.FloatDelta = float32(a.delta)
+	case a.delta != math.Trunc(a.delta) || a.delta > float64(^uint32(0)):
+		return usagef("--delta %g: the weights are integers: want a whole number from 0 to %d", a.delta, ^uint32(0))
+	default:
+		opt.Delta = uint32(a.delta)
+	}
+	if float && (a.backend == "auto" || a.backend == "") {
+		// the GPU kernels add integers: float32 weights run on the CPU engine
+		if a.verbose {
+			fmt.Fprintf(e.stderr, "engine: %s has float32 weights, which the GPU engine does not run: using cpu\n", g.Dir)
+		}
+		a.backend = "cpu"
+	}
 	srcs, err := pickSources(g, a.src, 1, a.seed)
 	if err != nil {
 		return err
@@ -156,21 +186,36 @@ func runSSSP(e *env, args []string) error {
 			return fmt.Errorf("sssp from %d (%s backend): %w", g.External(r.Source), eng.Name(), err)
 		}
 	}
-	out := ssspJSON{Source: g.External(r.Source), Reached: r.Reached, Steps: len(r.Steps), Delta: r.Delta,
-		Seconds: r.Seconds, Backend: eng.Name(), UnitWeights: a.unitWeights, Validated: a.validate}
+	out := ssspJSON{Source: g.External(r.Source), Reached: r.Reached, Steps: len(r.Steps), Delta: float64(r.Delta),
+		Seconds: r.Seconds, Backend: eng.Name(), UnitWeights: a.unitWeights, Validated: a.validate, Float: r.Float}
+	var maxDist uint32 // the bits of a float distance order as the floats
 	for _, d := range r.Dist {
 		if d != ooc.Infinity {
-			out.MaxDistance = max(out.MaxDistance, d)
+			maxDist = max(maxDist, d)
 		}
+	}
+	out.MaxDistance = float64(maxDist)
+	maxText, deltaText := strconv.FormatUint(uint64(maxDist), 10), strconv.FormatUint(uint64(r.Delta), 10)
+	if r.Float {
+		maxText, deltaText = floatText(math.Float32frombits(maxDist)), floatText(r.FloatDelta)
+		// the shortest decimal of each float32, so that JSON shows 0.1, not 0.100000001
+		out.MaxDistance, _ = strconv.ParseFloat(maxText, 64)
+		out.Delta, _ = strconv.ParseFloat(deltaText, 64)
 	}
 	for _, s := range r.Steps {
 		out.Edges += s.Edges
 	}
 	summary := a.summaryTo(e, dest)
-	fmt.Fprintf(summary, "sssp: source %d: reached %s, largest distance %d, %s (delta %d), %s relaxed, %.6f s, backend %s%s\n",
-		out.Source, plural.Of(out.Reached, "vertex"), out.MaxDistance, plural.Of(out.Steps, "step"), out.Delta, plural.Of(out.Edges, "edge"), out.Seconds, eng.Name(), validatedNote(a.validate))
+	fmt.Fprintf(summary, "sssp: source %d: reached %s, largest distance %s, %s (delta %s), %s relaxed, %.6f s, backend %s%s\n",
+		out.Source, plural.Of(out.Reached, "vertex"), maxText, plural.Of(out.Steps, "step"), deltaText, plural.Of(out.Edges, "edge"), out.Seconds, eng.Name(), validatedNote(a.validate))
 	return a.finish(e, dest, func(d *output) error { return writeSSSP(d, g, r, a.text) }, out)
 }
+
+// floatText is a float32 in the fewest digits that read back to it.
+func floatText(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+
+// ssspFloatFlag is the -o header's flag bit of float32 distances.
+const ssspFloatFlag = 1 << 1
 
 func printSteps(w io.Writer, r *ooc.SSSPResult) {
 	fmt.Fprintf(w, "%8s %12s %14s %14s %12s %10s\n", "bin", "frontier", "edges relaxed", "zero-copy MB", "copied MB", "ms")
@@ -190,8 +235,8 @@ func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error
 	if isParquetName(dest.name) {
 		unsigned := idsUnsigned(g)
 		return writeResultTable(dest, g, unsigned, []resultColumn{
-			{parquetio.Column{Name: "distance", Nullable: true}, func(v uint32) parquetio.Cell {
-				return parquetio.Cell{V: uint64(r.Dist[v]), Null: r.Dist[v] == ooc.Infinity}
+			{parquetio.Column{Name: "distance", Nullable: true, Float: r.Float}, func(v uint32) parquetio.Cell {
+				return parquetio.Cell{V: uint64(r.Dist[v]), F: float64(math.Float32frombits(r.Dist[v])), Null: r.Dist[v] == ooc.Infinity}
 			}},
 			{idColumn("parent", unsigned, true), func(v uint32) parquetio.Cell {
 				if r.Dist[v] == ooc.Infinity {
@@ -207,11 +252,19 @@ func writeSSSP(dest *output, g *store.Graph, r *ooc.SSSPResult, text bool) error
 				if r.Dist[v] == ooc.Infinity {
 					return append(b, " - -"...)
 				}
-				b = strconv.AppendUint(append(b, ' '), uint64(r.Dist[v]), 10)
+				if r.Float {
+					b = strconv.AppendFloat(append(b, ' '), float64(math.Float32frombits(r.Dist[v])), 'g', -1, 32)
+				} else {
+					b = strconv.AppendUint(append(b, ' '), uint64(r.Dist[v]), 10)
+				}
 				return strconv.AppendUint(append(b, ' '), g.External(r.Parent[v]), 10)
 			})
 		}
-		writeHeader(w, g, ssspMagic, len(r.Dist), r.Source)
+		var flags uint32
+		if r.Float {
+			flags = ssspFloatFlag
+		}
+		writeHeaderFlags(w, g, ssspMagic, len(r.Dist), flags, r.Source)
 		writeU32s(w, r.Dist)
 		return writeU32s(w, r.Parent)
 	}

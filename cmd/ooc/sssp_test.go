@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -112,5 +114,91 @@ func TestSSSPWeighted(t *testing.T) {
 	}
 	if want := "1 0 1\n2 3 1\n3 8 2\n4 9 3\n"; stdout != want {
 		t.Fatalf("sssp printed %q, want %q", stdout, want)
+	}
+}
+
+// TestSSSPFloatWeights ingests a real MatrixMarket file (fractional values; a repeated
+// entry: the lighter counts) and checks that the graph says float32 weights and that
+// sssp gives float32 distances: in --text, the summary, --json and the -o file (its
+// float flag), validated against Dijkstra, on the CPU engine that auto picks.
+func TestSSSPFloatWeights(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "road.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 6\n1 2 70.5\n1 2 0.1\n2 3 0.2\n1 3 0.35\n3 4 1e-3\n4 1 2.5\n")
+	g := dir + "/road.ooc"
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "--directed", "-o", g, in); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "info", g); code != 0 || !strings.Contains(stdout, "a float32 weight per stored edge") {
+		t.Fatalf("info: exit %d: %s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "verify", g); code != 0 || !strings.Contains(stdout, "weighted") {
+		t.Fatalf("verify: exit %d: %s%s", code, stdout, stderr)
+	}
+	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+	d3 := float32(0.1) + float32(0.2) // less than 0.35: the path through 2
+	d4 := d3 + float32(1e-3)
+	code, stdout, stderr := runCLI(t, "", "sssp", "--src", "1", "--validate", "--text", "-v", g)
+	if code != 0 {
+		t.Fatalf("sssp: exit %d: %s", code, stderr)
+	}
+	if want := "1 0 1\n2 0.1 1\n3 " + f(d3) + " 2\n4 " + f(d4) + " 3\n"; stdout != want {
+		t.Fatalf("sssp printed %q, want %q", stdout, want)
+	}
+	for _, want := range []string{"float32 weights, which the GPU engine does not run: using cpu", "largest distance " + f(d4), "backend cpu", "validated"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	out := filepath.Join(dir, "dist.bin")
+	code, stdout, stderr = runCLI(t, "", "sssp", "--src", "1", "--json", "--delta", "0.05", "-o", out, g)
+	if code != 0 {
+		t.Fatalf("sssp --json: exit %d: %s", code, stderr)
+	}
+	var got ssspJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %q", err, stdout)
+	}
+	if wantMax, _ := strconv.ParseFloat(f(d4), 64); !got.Float || got.MaxDistance != wantMax || got.Delta != 0.05 || got.Reached != 4 {
+		t.Fatalf("%+v (%s)", got, stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 32+8*4 || binary.LittleEndian.Uint32(b[28:]) != ssspFloatFlag {
+		t.Fatalf("distance file: %d bytes, flags %x", len(b), b[28:32])
+	}
+	for v, want := range []float32{0, 0.1, d3, d4} {
+		if d := math.Float32frombits(binary.LittleEndian.Uint32(b[32+4*v:])); d != want {
+			t.Errorf("distance of %d: %g, want %g", v, d, want)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "sssp", "--src", "1", "--backend", "gpu", g); code == 0 {
+		t.Errorf("--backend gpu on float weights: exit 0, %q", stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "sssp", "--src", "1", "--unit-weights", "--text", g); code != 0 || stdout != "1 0 1\n2 1 1\n3 1 1\n4 2 3\n" {
+		t.Errorf("--unit-weights: exit %d, %q %s", code, stdout, stderr)
+	}
+	// text: fractional weights need --float-weights, which needs --weights
+	txt := writeFile(t, dir, "w.txt", "0 1 0.5\n1 2 0.25\n")
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "-o", dir+"/w.ooc", txt); code == 0 || !strings.Contains(stderr, "w.txt:1: weight 0.5 is not an integer") {
+		t.Errorf("fractional text weights without --float-weights: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--float-weights", "-o", dir+"/w.ooc", txt); code != exitUsage {
+		t.Errorf("--float-weights without --weights: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "--float-weights", "-o", dir+"/w.ooc", txt); code != 0 {
+		t.Fatalf("ingest --float-weights: exit %d, %q", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "sssp", "--src", "0", "--validate", "--text", dir+"/w.ooc"); code != 0 || stdout != "0 0 0\n1 0.5 0\n2 0.75 1\n" {
+		t.Errorf("sssp on --float-weights text: exit %d, %q %s", code, stdout, stderr)
+	}
+	// an integer graph takes a whole-number --delta
+	ints := writeFile(t, dir, "i.gr", "p sp 2 1\na 1 2 3\n")
+	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "-o", dir+"/i.ooc", ints); code != 0 {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "sssp", "--src", "1", "--delta", "0.5", dir+"/i.ooc"); code != exitUsage || !strings.Contains(stderr, "whole number") {
+		t.Errorf("--delta 0.5 on integer weights: exit %d, %q", code, stderr)
 	}
 }
