@@ -70,8 +70,13 @@ type parquetPart struct {
 // Options.Weights. Every part's footer and columns are checked before any row is read.
 func fromParquet(name string, parts []parquetPart, opt Options) (*Report, error) {
 	var rows, size int64
+	var floatCol, typed bool // the weight column is floating-point (in every part)
 	err := eachPart(parts, opt, func(e *parquetio.Edges) error {
 		rows += e.NumRows()
+		if opt.Weights && typed && e.FloatWeights() != floatCol {
+			return &parse.ParseError{Path: inputName(name), Offset: -1, Msg: "the weight column is floating-point in some parts and integer in others"}
+		}
+		floatCol, typed = e.FloatWeights(), true
 		return nil
 	})
 	if err != nil {
@@ -88,6 +93,10 @@ func fromParquet(name string, parts []parquetPart, opt Options) (*Report, error)
 		ro.MaxID, ro.Hint = math.MaxUint64, ""
 	}
 	if opt.Weights {
+		// a floating-point weight column gives float32 weights (its values come as their
+		// bits); with FloatWeights an integer one does too
+		toFloat := opt.FloatWeights && !floatCol
+		opt.FloatWeights = opt.FloatWeights || floatCol
 		return FromWeightedEdges(opt, input, parse.Header{}, func(emit func(parse.WEdge) error) error {
 			var mu sync.Mutex // row groups are read on several goroutines
 			return eachPart(parts, opt, func(e *parquetio.Edges) error {
@@ -95,7 +104,11 @@ func fromParquet(name string, parts []parquetPart, opt Options) (*Report, error)
 					mu.Lock()
 					defer mu.Unlock()
 					for i := range src {
-						if err := emit(parse.WEdge{U: src[i], V: dst[i], W: uint32(ws[i])}); err != nil {
+						w := uint32(ws[i])
+						if toFloat {
+							w = math.Float32bits(float32(ws[i]))
+						}
+						if err := emit(parse.WEdge{U: src[i], V: dst[i], W: w}); err != nil {
 							return err
 						}
 					}

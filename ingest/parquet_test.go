@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,5 +254,59 @@ func writeParquetFrom(t *testing.T, path string, edges []parse.Edge, first, grou
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestParquetFloatWeights: a DOUBLE weight column gives float32 weights, the graph the
+// same, file for file, as the text of the same edges read with FloatWeights (the
+// weights in the fewest digits that round-trip the float32); an integer column read
+// with FloatWeights gives the float graph of its whole numbers.
+func TestParquetFloatWeights(t *testing.T) {
+	edges := floatWEdges(t, 700, 5000)
+	dir := t.TempDir()
+	var ftext, itext strings.Builder
+	var fbuf, ibuf bytes.Buffer
+	fw, err := parquetio.NewWriter(&fbuf, []parquetio.Column{{Name: "src"}, {Name: "dst"}, {Name: "weight", Float: true}}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iw, err := parquetio.NewWriter(&ibuf, []parquetio.Column{{Name: "src"}, {Name: "dst"}, {Name: "weight"}}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range edges {
+		fmt.Fprintf(&ftext, "%d %d %s\n", e.U, e.V, floatText(e.W))
+		fmt.Fprintf(&itext, "%d %d %d\n", e.U, e.V, i)
+		// the double of a float32 rounds back to it
+		if err := fw.Write(parquetio.Cell{V: e.U}, parquetio.Cell{V: e.V}, parquetio.Cell{F: float64(math.Float32frombits(e.W))}); err != nil {
+			t.Fatal(err)
+		}
+		if err := iw.Write(parquetio.Cell{V: e.U}, parquetio.Cell{V: e.V}, parquetio.Cell{V: uint64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(fw.Close(), iw.Close()); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"f.txt": []byte(ftext.String()), "i.txt": []byte(itext.String()), "f.parquet": fbuf.Bytes(), "i.parquet": ibuf.Bytes()}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ text, pq string }{{"f.txt", "f.parquet"}, {"i.txt", "i.parquet"}} {
+		opt := Options{Weights: true, FloatWeights: true, Order: store.OrderInput, Workers: 2, Force: true, Dest: filepath.Join(dir, "txt.ooc")}
+		if _, err := File(filepath.Join(dir, c.text), opt); err != nil {
+			t.Fatal(err)
+		}
+		opt.Dest, opt.FloatWeights = filepath.Join(dir, "pq.ooc"), c.pq == "i.parquet"
+		rep, err := File(filepath.Join(dir, c.pq), opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pq, err)
+		}
+		if !rep.Manifest.FloatWeights() {
+			t.Fatalf("%s: weight_type %q", c.pq, rep.Manifest.WeightType)
+		}
+		sameShardFiles(t, c.pq, shardFiles(t, opt.Dest), shardFiles(t, filepath.Join(dir, "txt.ooc")))
 	}
 }

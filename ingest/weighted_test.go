@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func checkWeights(t *testing.T, dir string, ref map[[2]uint32]uint32) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if !g.M.Weighted || g.M.FormatVersion != store.Version {
+	if want := map[bool]uint32{false: store.Version, true: store.FloatVersion}[g.M.FloatWeights()]; !g.M.Weighted || g.M.FormatVersion != want {
 		t.Fatalf("manifest weighted %v, version %d", g.M.Weighted, g.M.FormatVersion)
 	}
 	for _, c := range []*store.CSR{g.Out(), g.In()} {
@@ -144,8 +145,11 @@ func TestWeightedFormats(t *testing.T) {
 		{"sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 7\n3 2 8\n", true,
 			map[[2]uint32]uint32{{1, 0}: 7, {0, 1}: 7, {2, 1}: 8, {1, 2}: 8}, ""},
 		{"real.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3.0\n", true,
-			map[[2]uint32]uint32{{0, 1}: 3}, ""},
-		{"frac.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3.5\n", true, nil, "frac.mtx:3: weight 3.5 is not an integer"},
+			map[[2]uint32]uint32{{0, 1}: math.Float32bits(3)}, ""}, // a real file: float32 weights
+		{"frac.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 3.5\n2 1 1e-3\n", true,
+			map[[2]uint32]uint32{{0, 1}: math.Float32bits(3.5), {1, 0}: math.Float32bits(1e-3)}, ""},
+		{"frac.txt", "0 1 3.5\n", false, nil, "frac.txt:1: weight 3.5 is not an integer"},
+		{"nan.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", true, nil, "nan.mtx:3: weight nan is not a finite number"},
 		{"pattern.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", true, nil, "pattern.mtx:1: a pattern matrix has no values"},
 		{"neg.txt", "0 1 -4\n", false, nil, "neg.txt:1: negative weight -4"},
 		{"missing.txt", "0 1 4\n1 2\n", false, nil, `missing.txt:2: expected "u v weight"`},

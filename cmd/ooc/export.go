@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,7 +38,8 @@ The format follows FILE's extension:
             .wsg with the weights (an undirected graph); the ids must be 0..n-1
 
 A weighted graph's edge list has the weight as a third column ("u v w"), which
-'ooc ingest --weights' reads back.
+'ooc ingest --weights' reads back (float32 weights in the fewest digits that read back
+to the same float32: 'ooc ingest --weights --float-weights').
 
 An undirected graph is written with each edge once (u v, not also v u), a self-loop
 once; --both writes both directions, as Spark GraphFrames wants for an undirected
@@ -220,13 +222,16 @@ func (x *exporter) parquet(out *bufio.Writer) error {
 
 func (x *exporter) edgeList(out *bufio.Writer) error {
 	var line []byte
-	weighted := x.g.M.Weighted
+	weighted, float := x.g.M.Weighted, x.g.M.FloatWeights()
 	return x.eachWeighted(func(v, w, wt uint32) error {
 		x.written++
 		line = strconv.AppendUint(line[:0], x.g.External(v), 10)
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, x.g.External(w), 10)
-		if weighted {
+		switch {
+		case float: // the fewest digits that read back to the same float32
+			line = strconv.AppendFloat(append(line, ' '), float64(math.Float32frombits(wt)), 'g', -1, 32)
+		case weighted:
 			line = append(line, ' ')
 			line = strconv.AppendUint(line, uint64(wt), 10)
 		}

@@ -25,6 +25,9 @@ func (x *exporter) sg(out *bufio.Writer, weighted bool) error {
 	if weighted && !g.M.Weighted {
 		return usagef("-o .wsg writes edge weights; this graph has none (ingest it with --weights, or write .sg)")
 	}
+	if weighted && g.M.FloatWeights() {
+		return usagef("-o .wsg writes integer weights (GAPBS's int32); this graph's are float32: write .sg, or an edge list")
+	}
 	if weighted && g.Directed() {
 		return usagef("-o .wsg: a directed graph's in-lists hold no weights here; write .sg, or export an undirected graph")
 	}

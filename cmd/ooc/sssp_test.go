@@ -179,6 +179,13 @@ func TestSSSPFloatWeights(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "", "sssp", "--src", "1", "--unit-weights", "--text", g); code != 0 || stdout != "1 0 1\n2 1 1\n3 1 1\n4 2 3\n" {
 		t.Errorf("--unit-weights: exit %d, %q %s", code, stdout, stderr)
 	}
+	// export writes the float weights back as text, the shortest digits
+	if code, stdout, stderr := runCLI(t, "", "export", "-o", "-", g); code != 0 || !strings.Contains(stdout, "1 2 0.1\n") || !strings.Contains(stdout, "3 4 0.001\n") {
+		t.Errorf("export: exit %d, %q %s", code, stdout, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "export", "-o", filepath.Join(dir, "w.wsg"), g); code != exitUsage || !strings.Contains(stderr, "float32") {
+		t.Errorf("export .wsg of float weights: exit %d, %q", code, stderr)
+	}
 	// text: fractional weights need --float-weights, which needs --weights
 	txt := writeFile(t, dir, "w.txt", "0 1 0.5\n1 2 0.25\n")
 	if code, _, stderr := runCLI(t, "", "ingest", "-q", "--weights", "-o", dir+"/w.ooc", txt); code == 0 || !strings.Contains(stderr, "w.txt:1: weight 0.5 is not an integer") {

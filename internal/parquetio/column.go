@@ -3,6 +3,7 @@ package parquetio
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -22,6 +23,7 @@ type columnStream struct {
 	// into dict, the dictionary's ids.
 	i32     []int32
 	i64     []int64
+	bits    []uint64 // a float weight page's values as float32 bits
 	idx     []int32
 	dict    []uint64
 	dictSrc parquet.Dictionary
@@ -48,6 +50,8 @@ func (s *columnStream) fill(dst []uint64) (int, error) {
 				}
 				out[i] = s.dict[j]
 			}
+		case s.col.float:
+			copy(out, s.bits[s.pos:s.pos+len(out)])
 		case s.i32 != nil:
 			widen32(out, s.i32[s.pos:s.pos+len(out)], s.col.unsigned)
 		default:
@@ -61,6 +65,18 @@ func (s *columnStream) fill(dst []uint64) (int, error) {
 		n += len(out)
 	}
 	return n, nil
+}
+
+// floatBits appends the float32 bits of each value (rounded from a double; -0 as 0).
+func floatBits[F float32 | float64](dst []uint64, src []F) []uint64 {
+	for _, v := range src {
+		f := float32(v)
+		if f == 0 {
+			f = 0 // -0 too
+		}
+		dst = append(dst, uint64(math.Float32bits(f)))
+	}
+	return dst
 }
 
 func widen32(dst []uint64, src []int32, unsigned bool) {
@@ -101,6 +117,14 @@ func (s *columnStream) check(ids []uint64) error {
 }
 
 func (s *columnStream) checkWeights(ws []uint64) error {
+	if s.col.float {
+		for i, w := range ws {
+			if w >= 0x7F800000 { // negative, NaN, infinite, or beyond float32's range
+				return s.error(s.row+int64(i), fmt.Sprintf("holds the weight %g (as a float32); float weights are non-negative and finite", math.Float32frombits(uint32(w))), nil)
+			}
+		}
+		return nil
+	}
 	for i, w := range ws {
 		switch {
 		case !s.col.unsigned && int64(w) < 0:
@@ -135,6 +159,18 @@ func (s *columnStream) nextPage() error {
 	}
 	s.pos, s.i32, s.i64, s.idx = 0, nil, nil, nil
 	data := p.Data()
+	if s.col.float && p.Dictionary() == nil {
+		switch data.Kind() {
+		case encoding.Float:
+			s.bits = floatBits(s.bits[:0], data.Float())
+		case encoding.Double:
+			s.bits = floatBits(s.bits[:0], data.Double())
+		default:
+			return s.error(-1, fmt.Sprintf("a page holds %s values; expected floating-point weights", data.Kind()), nil)
+		}
+		s.n = len(s.bits)
+		return nil
+	}
 	if d := p.Dictionary(); d != nil {
 		if d != s.dictSrc {
 			s.dict, s.dictSrc = s.decodeDictionary(d.Page().Data(), s.dict[:0]), d
@@ -167,6 +203,10 @@ func (s *columnStream) decodeDictionary(data encoding.Values, dst []uint64) []ui
 		v := data.Int64()
 		dst = append(dst, make([]uint64, len(v))...)
 		widen64(dst, v)
+	case encoding.Float:
+		dst = floatBits(dst, data.Float())
+	case encoding.Double:
+		dst = floatBits(dst, data.Double())
 	}
 	return dst
 }

@@ -76,6 +76,7 @@ type column struct {
 	index    int  // leaf column index in the file
 	unsigned bool // UINT_8..UINT_64: the bits are an unsigned number
 	weight   bool // the weight column: values up to 2^32-1, whatever ReadOptions.MaxID
+	float    bool // a FLOAT or DOUBLE weight column: its values come as float32 bits
 }
 
 // Edges is an open Parquet edge list.
@@ -118,14 +119,15 @@ func OpenEdges(r io.ReaderAt, size int64, path, src, dst string) (e *Edges, err 
 	return e, nil
 }
 
-// WithWeights makes Read pass the integer column name ("" meaning "weight") too: one
-// weight per row, from 0 to 2^32-1.
+// WithWeights makes Read pass the column name ("" meaning "weight") too: one weight per
+// row, an integer from 0 to 2^32-1, or for a FLOAT or DOUBLE column (FloatWeights) the
+// bits of the value rounded to float32, non-negative and finite (-0 passed as 0).
 func (e *Edges) WithWeights(name string) (err error) {
 	defer recoverCorrupt(&err, e.path, -1, 0)
 	if name == "" {
 		name = "weight"
 	}
-	c, err := e.lookup(name)
+	c, err := e.lookupAs(name, true)
 	if err != nil {
 		return err
 	}
@@ -167,7 +169,14 @@ func checkFrame(r io.ReaderAt, size int64, path string) error {
 }
 
 // lookup finds the id column name and checks its type.
-func (e *Edges) lookup(name string) (column, error) {
+func (e *Edges) lookup(name string) (column, error) { return e.lookupAs(name, false) }
+
+// FloatWeights says whether the weight column (WithWeights) holds floating-point values,
+// which ReadWeighted passes as float32 bits.
+func (e *Edges) FloatWeights() bool { return e.wcol != nil && e.wcol.float }
+
+// lookupAs finds an integer column, or with weight also a floating-point one.
+func (e *Edges) lookupAs(name string, weight bool) (column, error) {
 	leaf, ok := e.f.Schema().Lookup(name)
 	if !ok {
 		var names []string
@@ -185,6 +194,10 @@ func (e *Edges) lookup(name string) (column, error) {
 	}
 	typ := leaf.Node.Type()
 	c := column{name: name, index: leaf.ColumnIndex}
+	if kind := typ.Kind(); weight && (kind == parquet.Float || kind == parquet.Double) {
+		c.float = true
+		return c, nil
+	}
 	if kind := typ.Kind(); kind != parquet.Int32 && kind != parquet.Int64 {
 		return column{}, e.fileError(name, fmt.Sprintf("holds %s values; expected integer ids (INT32 or INT64)", kind))
 	}
