@@ -134,6 +134,9 @@ func TestSSSPFloatWeights(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "", "verify", g); code != 0 || !strings.Contains(stdout, "weighted") {
 		t.Fatalf("verify: exit %d: %s%s", code, stdout, stderr)
 	}
+	if code, stdout, stderr := runCLI(t, "", "upgrade", g); code != 0 || !strings.Contains(stdout, "already format version 7") {
+		t.Fatalf("upgrade: exit %d: %s%s", code, stdout, stderr)
+	}
 	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
 	d3 := float32(0.1) + float32(0.2) // less than 0.35: the path through 2
 	d4 := d3 + float32(1e-3)

@@ -67,14 +67,14 @@ func runUpgrade(e *env, args []string) error {
 		return err
 	}
 	if asJSON {
-		r := upgradeJSON{Graph: dir, From: old.FormatVersion, To: store.Version, Upgraded: !upToDate, graphCounts: countsOf(old)}
+		r := upgradeJSON{Graph: dir, From: old.FormatVersion, To: max(old.FormatVersion, store.Version), Upgraded: !upToDate, graphCounts: countsOf(old)}
 		if m != nil {
 			r.graphCounts = countsOf(m)
 		}
 		return printJSON(e.stdout, r)
 	}
 	if upToDate {
-		fmt.Fprintf(e.stdout, "%s is already format version %d: nothing to do\n", dir, store.Version)
+		fmt.Fprintf(e.stdout, "%s is already format version %d: nothing to do\n", dir, old.FormatVersion)
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "upgraded %s from format version %d to %d: %s, %s, %s, verified\n", dir, old.FormatVersion, m.FormatVersion,
