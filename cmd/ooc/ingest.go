@@ -41,9 +41,10 @@ Formats (detected from the content and the extension; --format overrides):
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
   parquet Parquet, one row per edge: integer id columns src and dst (--columns names
           others), of any width, signed or unsigned, nulls refused; with --weights
-          also an integer weight column (weight, or --columns SRC,DST,WEIGHT); other
-          columns are not read. Read from a file (its index is at its end), row group
-          by row group on all cores. A directory is a Parquet dataset as Spark and
+          also a weight column (weight, or --columns SRC,DST,WEIGHT): integer, or
+          FLOAT or DOUBLE for float32 weights; other columns are not read. Read
+          from a file (its index is at its end), row group by row group on all
+          cores. A directory is a Parquet dataset as Spark and
           DuckDB write one: its part files, in subfolders too, read in name order as
           one edge list; names starting with _ or . (_SUCCESS, .crc) are skipped
 
@@ -51,12 +52,13 @@ Formats (detected from the content and the extension; --format overrides):
 reads): the third column of a text edge list ("u v w"), the arc weight of a DIMACS
 file, the value of a MatrixMarket entry, a Parquet file's weight column.
 Weights are integers from 0 to 2^32-1, or float32 numbers: those of a MatrixMarket
-file whose field is real (or double), and with --float-weights those of any text or
-DIMACS input (which cannot be known fractional before it is read; an integer
-MatrixMarket file is read as float32 too). A float weight is rounded to the nearest
-float32 (-0 is 0); ooc sssp then gives float32 distances. A negative, missing or
-non-finite (NaN, Inf, beyond the largest float32) weight, or a fractional one without
-float weights, is an error naming its line. Of duplicate edges the one with the smallest weight is kept
+file whose field is real (or double) or of a FLOAT or DOUBLE Parquet column, and with
+--float-weights those of any text or DIMACS input (a streamed file cannot be known
+fractional before it is read; an integer MatrixMarket file or Parquet column is read
+as float32 too). A float weight is rounded to the nearest float32 (-0 is 0); ooc sssp
+then gives float32 distances. A negative, missing or non-finite (NaN, Inf, beyond the
+largest float32) weight, or a fractional one without float weights, is an error
+naming its line. Of duplicate edges the one with the smallest weight is kept
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
 the same both ways, and a directed graph's in-edges carry the weights of their arcs.
 A weighted ingest numbers the vertices as --order and --relabel say (auto chooses as

@@ -131,7 +131,7 @@ func TestSSSPFloatWeights(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "", "info", g); code != 0 || !strings.Contains(stdout, "a float32 weight per stored edge") {
 		t.Fatalf("info: exit %d: %s%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runCLI(t, "", "verify", g); code != 0 || !strings.Contains(stdout, "weighted") {
+	if code, stdout, stderr := runCLI(t, "", "verify", g); code != 0 || !strings.Contains(stdout, "5 float32-weighted edges") {
 		t.Fatalf("verify: exit %d: %s%s", code, stdout, stderr)
 	}
 	if code, stdout, stderr := runCLI(t, "", "upgrade", g); code != 0 || !strings.Contains(stdout, "already format version 7") {

@@ -47,6 +47,9 @@ type verifyJSON struct {
 	Edges    uint64 `json:"edges"`
 	Shards   int    `json:"shards"`
 	Weighted bool   `json:"weighted,omitempty"`
+	// WeightType is "float32" for float weights (every one checked non-negative and
+	// finite); absent for integer weights.
+	WeightType string `json:"weight_type,omitempty"`
 }
 
 func runVerify(e *env, args []string) error {
@@ -64,11 +67,14 @@ func runVerify(e *env, args []string) error {
 		return err
 	}
 	if asJSON {
-		return printJSON(e.stdout, verifyJSON{OK: true, Vertices: m.Vertices, Edges: m.Edges, Shards: len(m.Out) + len(m.In), Weighted: m.Weighted})
+		return printJSON(e.stdout, verifyJSON{OK: true, Vertices: m.Vertices, Edges: m.Edges, Shards: len(m.Out) + len(m.In), Weighted: m.Weighted, WeightType: m.WeightType})
 	}
 	edges := plural.Of(m.Edges, "edge")
 	if m.Weighted {
 		edges = plural.Of(m.Edges, "weighted edge")
+	}
+	if m.FloatWeights() {
+		edges = plural.Of(m.Edges, "float32-weighted edge")
 	}
 	fmt.Fprintf(e.stdout, "ok: %s, %s, %s, checksums verified\n", plural.Of(m.Vertices, "vertex"), edges, plural.Of(len(m.Out)+len(m.In), "shard"))
 	return nil
