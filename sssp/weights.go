@@ -124,7 +124,8 @@ type StoreWeights struct {
 }
 
 // NewStoreWeights gives the stored weights of g, which must hold them, after checking
-// the out-shards' checksums (it reads every weight once, for Max).
+// the out-shards' checksums (it reads every weight once, for Max, and float32 weights'
+// bits: non-negative and finite).
 func NewStoreWeights(g *store.Graph) (*StoreWeights, error) {
 	if !g.M.Weighted {
 		return nil, fmt.Errorf("sssp: %s has no edge weights", g.Dir)
@@ -136,6 +137,9 @@ func NewStoreWeights(g *store.Graph) (*StoreWeights, error) {
 	for _, s := range w.out.Shards {
 		for _, x := range s.Weights {
 			w.max = max(w.max, x)
+		}
+		if w.float && w.max >= 0x7F800000 {
+			return nil, s.CheckFloatWeights() // the bits order as the floats: one is bad
 		}
 	}
 	return w, nil

@@ -116,6 +116,12 @@ func verifyLists(s *Shard, opt BuildOptions) (edgeSums, error) {
 	return sums, nil
 }
 
+// CheckFloatWeights checks that every weight of the shard is the bit pattern of a
+// non-negative finite float32, as a graph with float32 weights requires (Verify checks
+// it; SSSP checks it before computing with the weights): a CorruptError names the first
+// that is not.
+func (s *Shard) CheckFloatWeights() error { return verifyFloatWeights(s) }
+
 // verifyFloatWeights checks that every weight of a float32-weighted shard is the bit
 // pattern of a non-negative finite float (-0 is stored as +0): below 0x7F800000, the
 // pattern of +Inf. Those order as their bits do, which dedup and sorting rely on.

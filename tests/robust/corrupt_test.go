@@ -54,6 +54,9 @@ func TestBrokenFixturesCLI(t *testing.T) {
 			if !decodesClean[name] {
 				refuses(t, work, abs, "cc", abs)
 			}
+			if strings.HasPrefix(name, "float-weight") { // SSSP reads every weight
+				refuses(t, work, abs, "sssp", "--src", "random", abs)
+			}
 		})
 	}
 }
