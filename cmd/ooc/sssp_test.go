@@ -176,6 +176,25 @@ func TestSSSPFloatWeights(t *testing.T) {
 			t.Errorf("distance of %d: %g, want %g", v, d, want)
 		}
 	}
+	pq := filepath.Join(dir, "dist.parquet")
+	if code, _, stderr := runCLI(t, "", "sssp", "--src", "1", "-o", pq, g); code != 0 {
+		t.Fatalf("sssp -o .parquet: exit %d: %s", code, stderr)
+	}
+	pf, err := os.Open(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	st, _ := pf.Stat()
+	rows := readTable(t, pf, st.Size())
+	if len(rows) != 4 {
+		t.Fatalf("%d rows in the Parquet table, want 4", len(rows))
+	}
+	for i, want := range []float32{0, 0.1, d3, d4} {
+		if d, ok := rows[i]["distance"].(float64); !ok || d != float64(want) || rows[i]["id"] != int64(i+1) {
+			t.Errorf("Parquet row %d: %v, want id %d at distance %g (a double)", i, rows[i], i+1, want)
+		}
+	}
 	if code, _, stderr := runCLI(t, "", "sssp", "--src", "1", "--backend", "gpu", g); code == 0 {
 		t.Errorf("--backend gpu on float weights: exit 0, %q", stderr)
 	}
