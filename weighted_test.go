@@ -3,6 +3,7 @@ package ooc_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -216,5 +217,50 @@ func TestWeightedSSSPRealGraph(t *testing.T) {
 	}
 	for _, src := range []uint32{0, 70000} {
 		ssspChecked(t, g, src, ooc.SSSPOptions{})
+	}
+}
+
+// TestSSSPFloatEngines: on a graph ingested with float32 weights (a real MatrixMarket
+// file of fractional values) the CPU engine's distances are float32 and pass Dijkstra's
+// check, with FloatDelta given or not; the GPU engine, where this build has one and a
+// device is usable, refuses the graph with an error matching ErrUnsupported.
+func TestSSSPFloatEngines(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const n = 400
+	var b strings.Builder
+	es := testgraph.Random(r, n, 2000)
+	fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", n, n, len(es))
+	for _, e := range es {
+		fmt.Fprintf(&b, "%d %d %g\n", e.U+1, e.V+1, r.Float64()*10)
+	}
+	in := filepath.Join(t.TempDir(), "f.mtx")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := ingestFile(t, in, ingest.Options{Directed: true, Weights: true})
+	if !g.M.FloatWeights() {
+		t.Fatalf("weight_type %q, want float32", g.M.WeightType)
+	}
+	for _, fd := range []float32{0, 0.25} {
+		d := ssspChecked(t, g, 0, ooc.SSSPOptions{FloatDelta: fd})
+		var fractional bool
+		for _, x := range d {
+			f := math.Float32frombits(x)
+			fractional = fractional || (x != ooc.Infinity && f != float32(math.Trunc(float64(f))))
+		}
+		if !fractional {
+			t.Fatalf("FloatDelta %g: no fractional distance: not float32 distances?", fd)
+		}
+	}
+	if !slices.Contains(ooc.Backends(), "gpu") {
+		return
+	}
+	e, err := ooc.Open(g, "gpu", ooc.Options{})
+	if err != nil {
+		t.Skipf("no usable GPU: %v", err)
+	}
+	defer e.Close()
+	if _, err := e.SSSP(0, ooc.SSSPOptions{}); !errors.Is(err, ooc.ErrUnsupported) {
+		t.Errorf("gpu sssp on float32 weights: %v, want ErrUnsupported", err)
 	}
 }
