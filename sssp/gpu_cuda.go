@@ -80,8 +80,9 @@ type gpuRun struct {
 	c     *cuda.Ctx
 	st    devState
 	ctl   cuda.DevPtr
-	delta uint32
+	delta uint32 // the bin width; with fl, a float32's bits
 	unit  uint32
+	fl    uint32 // 1: float32 weights and distances (sssp.cu's C_FLOAT)
 	shift uint32
 	// onDevice: the rounds read no host memory
 	onDevice bool
@@ -229,7 +230,7 @@ func (r *gpuRun) init(src uint32, skip []uint32) error {
 	}
 	at, ns := r.holdAt()
 	ctl := [ctlWords]uint32{ctlMode: stepRound, ctlFront: 0, ctlNext: 1, ctlFar: 2, ctlNN: 1, ctlMinBin: math.MaxUint32,
-		ctlBad: math.MaxUint32, ctlHold: at, ctlHoldNs: math.Float32bits(ns)}
+		ctlBad: math.MaxUint32, ctlHold: at, ctlHoldNs: math.Float32bits(ns), ctlFloat: r.fl}
 	return c.HtoD(r.ctl, unsafe.Pointer(&ctl[0]), 4*ctlWords)
 }
 
@@ -383,7 +384,7 @@ func (r *gpuRun) parents(src uint32, parent []uint32) error {
 			continue
 		}
 		if err := launchSpParents(c, r.g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
-			st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit, st.dist.Ptr(), src, par); err != nil {
+			st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit, r.fl, st.dist.Ptr(), src, par); err != nil {
 			return err
 		}
 	}

@@ -36,6 +36,12 @@
 // zero-copy). The weights of out-shard i start at wts[i].x (device memory, or pinned host
 // memory when wts[i].y is not 0), v's at element wOff[v] within it, each 1 << wshift bytes
 // wide; unit != 0 weighs every edge 1 instead.
+//
+// Distances and weights are uint32s, or, when ctl's FLOAT is set (a graph of float32
+// weights), the bit patterns of non-negative finite float32s, which order as the uint32s
+// do: atomicMin, the far pile and NONE (above every finite float) work on them unchanged,
+// and only a sum (addW: IEEE round to nearest, as the CPU's float32 sum) and a bin
+// (binOf: the float distance over the float delta, rounded down) differ.
 #include "graph.cuh" // store/graph.cuh (nvcc -I store)
 
 // The control words (package sssp's ctl* constants mirror them; a test compares).
@@ -59,7 +65,8 @@
 #define C_NSV 17    // float: ns per queued vertex of the latest round read zero-copy (0: none yet)
 #define C_BPNS 18   // float: the bytes per ns that round read zero-copy
 #define C_HOLDNS 19 // float: a round whose queue times C_NSV reaches this many ns is held too
-#define C_WORDS 20
+#define C_FLOAT 20  // 1: distances, weights and delta are float32 bits
+#define C_WORDS 21
 
 #define MEASURE_MIN (16ull << 20) // the zero-copy bytes from which a round's rate counts
 
@@ -90,6 +97,22 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 	return t;
 }
 
+// addW is du + w, or NONE where the float sum overflows to infinity (an integer sum past
+// 0xFFFFFFFE shows itself as at least NONE too).
+__device__ __forceinline__ uint64_t addW(uint32_t fl, uint64_t du, uint32_t w) {
+	if (!fl) return du + w;
+	uint32_t s = __float_as_uint(__fadd_rn(__uint_as_float((uint32_t)du), __uint_as_float(w)));
+	return s >= 0x7F800000u ? NONE : s;
+}
+
+// binOf is the bin of distance d (not NONE): d / delta, in float32 with fl (at most
+// NONE - 1).
+__device__ __forceinline__ uint32_t binOf(uint32_t fl, uint32_t d, uint32_t delta) {
+	if (!fl) return d / delta;
+	float b = floorf(__fdiv_rn(__uint_as_float(d), __uint_as_float(delta)));
+	return b >= 4294967294.0f ? NONE - 1 : (uint32_t)b;
+}
+
 // Relax is one round's view of the state.
 struct Relax {
 	const ulonglong2 *wts; // per out-shard: where its weights start, and whether that is pinned host memory
@@ -97,9 +120,15 @@ struct Relax {
 	uint32_t wshift, unit;
 	uint32_t *dist, *stamp, round, *next, *nextCount;
 	uint32_t *bad;
-	unsigned long long binHi; // distances from here on belong to later bins
+	unsigned long long binHi; // distances from here on belong to later bins (integer distances)
 	uint32_t *far, *farBits, *farCount;
+	uint32_t fl, bin, delta; // float32 distances (ctl's FLOAT); the current bin and its width
 };
+
+// later says whether distance d (below NONE) belongs to a bin after the current one.
+__device__ __forceinline__ bool later(const Relax &r, uint64_t d) {
+	return r.fl ? binOf(1, (uint32_t)d, r.delta) > r.bin : d >= r.binHi;
+}
 
 // Weights is where one list's weights are.
 struct Weights {
@@ -146,7 +175,7 @@ __device__ __forceinline__ uint32_t relaxBlock(const Relax &r, const Weights &w,
 		for (int j = 0; j < BATCH; j++)
 			if (d.next(&u[j])) c = j + 1;
 #pragma unroll
-		for (int j = 0; j < BATCH; j++) nd[j] = j < c ? du + weightAt(w, k + j) : NONE;
+		for (int j = 0; j < BATCH; j++) nd[j] = j < c ? addW(r.fl, du, weightAt(w, k + j)) : NONE;
 #pragma unroll
 		for (int j = 0; j < BATCH; j++) dv[j] = nd[j] < NONE ? __ldcg(&r.dist[u[j]]) : 0;
 #pragma unroll
@@ -159,7 +188,7 @@ __device__ __forceinline__ uint32_t relaxBlock(const Relax &r, const Weights &w,
 				continue;
 			}
 			if (nd[j] >= dv[j] || nd[j] >= old[j]) continue;
-			if (nd[j] < r.binHi) {
+			if (!later(r, nd[j])) {
 				if (atomicExch(&r.stamp[u[j]], r.round) != r.round) r.next[atomicAdd(r.nextCount, 1u)] = u[j];
 			} else {
 				uint32_t bit = 1u << (u[j] & 31);
@@ -198,7 +227,7 @@ __device__ __forceinline__ Relax roundOf(const ulonglong2 *wts, const uint32_t *
                                         uint32_t *l2, uint32_t *ctl, uint32_t delta) {
 	Relax r = {wts, wOff, wshift, unit, dist, stamp, ctl[C_ROUND], pickList(l0, l1, l2, ctl[C_NEXT]), ctl + C_NN,
 	           ctl + C_BAD, ((unsigned long long)ctl[C_BIN] + 1) * delta, pickList(l0, l1, l2, ctl[C_FAR]), farBits,
-	           ctl + C_FN};
+	           ctl + C_FN, ctl[C_FLOAT], ctl[C_BIN], delta};
 	return r;
 }
 
@@ -228,9 +257,9 @@ extern "C" __global__ void sp_far_min(uint32_t *l0, uint32_t *l1, uint32_t *l2, 
                                       uint32_t delta) {
 	if (ctl[C_MODE] != STEP_BIN) return;
 	const uint32_t *far = pickList(l0, l1, l2, ctl[C_FAR]);
-	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], m = NONE;
+	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], m = NONE, fl = ctl[C_FLOAT];
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < fn; i += gridDim.x * blockDim.x) {
-		uint32_t b = dist[far[i]] / delta;
+		uint32_t b = binOf(fl, dist[far[i]], delta);
 		if (b > bin) m = min(m, b);
 	}
 	for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
@@ -261,11 +290,11 @@ extern "C" __global__ void sp_split(uint32_t *l0, uint32_t *l1, uint32_t *l2, ui
 	if (ctl[C_MODE] != STEP_BIN) return;
 	const uint32_t *far = pickList(l0, l1, l2, ctl[C_FAR]);
 	uint32_t *near = pickList(l0, l1, l2, ctl[C_FRONT]), *keep = pickList(l0, l1, l2, ctl[C_NEXT]);
-	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], round = ctl[C_ROUND];
+	uint32_t fn = ctl[C_FN], bin = ctl[C_BIN], round = ctl[C_ROUND], fl = ctl[C_FLOAT];
 	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < fn; b0 += gridDim.x * blockDim.x) {
 		uint32_t i = b0 + threadIdx.x;
 		uint32_t v = i < fn ? far[i] : 0;
-		uint32_t b = i < fn ? dist[v] / delta : 0;
+		uint32_t b = i < fn ? binOf(fl, dist[v], delta) : 0;
 		bool kept = i < fn && b > bin, joins = false;
 		if (i < fn && b <= bin) {
 			atomicAnd(&farBits[v >> 5], ~(1u << (v & 31)));
@@ -667,10 +696,10 @@ extern "C" __global__ void sp_resume(uint32_t *ctl) {
 }
 
 // sp_parents sets parent[v] to the smallest u with an edge u -> v (v not src) such that
-// dist[u] + its weight = dist[v], over the out-lists of out-shard si (shard s); parent
-// must hold NONE everywhere before the first shard.
+// dist[u] + its weight = dist[v] (a float32 sum with fl), over the out-lists of out-shard
+// si (shard s); parent must hold NONE everywhere before the first shard.
 extern "C" __global__ void sp_parents(SHARD_PARAMS, int si, const ulonglong2 *wts, const uint32_t *wOff, uint32_t wshift,
-                                      uint32_t unit, const uint32_t *dist, uint32_t src, uint32_t *parent) {
+                                      uint32_t unit, uint32_t fl, const uint32_t *dist, uint32_t src, uint32_t *parent) {
 	SHARD_LOCAL;
 	Relax r = {wts, wOff, wshift, unit};
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
@@ -687,7 +716,7 @@ extern "C" __global__ void sp_parents(SHARD_PARAMS, int si, const ulonglong2 *wt
 			uint32_t u;
 			while (d.next(&u)) {
 				uint32_t c = weightAt(w, k++);
-				if (u != src && du + c == (uint64_t)dist[u]) atomicMin(&parent[u], v);
+				if (u != src && addW(fl, du, c) == (uint64_t)dist[u]) atomicMin(&parent[u], v);
 			}
 		}
 	}

@@ -77,6 +77,6 @@ func launchSpResume(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, ctl cuda.D
 }
 
 // launchSpParents launches sp_parents (sssp/sssp.cu) on grid blocks of block threads.
-func launchSpParents(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, si int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, dist cuda.DevPtr, src uint32, parent cuda.DevPtr) error {
-	return ctx.Launch(mod, "sp_parents", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(si), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(dist), uint64(src), uint64(parent))
+func launchSpParents(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, si int32, wts cuda.DevPtr, wOff cuda.DevPtr, wshift uint32, unit uint32, fl uint32, dist cuda.DevPtr, src uint32, parent cuda.DevPtr) error {
+	return ctx.Launch(mod, "sp_parents", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(si), uint64(wts), uint64(wOff), uint64(wshift), uint64(unit), uint64(fl), uint64(dist), uint64(src), uint64(parent))
 }

@@ -54,7 +54,8 @@ const (
 	ctlNsv    = 17
 	ctlBpns   = 18
 	ctlHoldNs = 19
-	ctlWords  = 20
+	ctlFloat  = 20
+	ctlWords  = 21
 
 	stepRound = 0
 	stepBin   = 1

@@ -13,7 +13,7 @@ func TestDeviceConstants(t *testing.T) {
 	want := map[string]int{
 		"C_MODE": ctlMode, "C_BIN": ctlBin, "C_FRONT": ctlFront, "C_NEXT": ctlNext, "C_FAR": ctlFar,
 		"C_NF": ctlNF, "C_NN": ctlNN, "C_FN": ctlFN, "C_KN": ctlKN, "C_ROUND": ctlRound, "C_MINBIN": ctlMinBin,
-		"C_BAD": ctlBad, "C_STEPS": ctlSteps, "C_HUBS": ctlHubs, "C_HUBMAX": ctlHubMax, "C_HOLD": ctlHold, "C_HELD": ctlHeld, "C_NSV": ctlNsv, "C_BPNS": ctlBpns, "C_HOLDNS": ctlHoldNs,
+		"C_BAD": ctlBad, "C_STEPS": ctlSteps, "C_HUBS": ctlHubs, "C_HUBMAX": ctlHubMax, "C_HOLD": ctlHold, "C_HELD": ctlHeld, "C_NSV": ctlNsv, "C_BPNS": ctlBpns, "C_HOLDNS": ctlHoldNs, "C_FLOAT": ctlFloat,
 		"C_WORDS":    ctlWords,
 		"STEP_ROUND": stepRound, "STEP_BIN": stepBin, "STEP_END": stepEnd, "STEP_DONE": stepDone, "STEP_HOLD": stepHold,
 		"A_EDGES": accEdges, "A_BYTES": accBytes, "A_WORDS": accWords,
