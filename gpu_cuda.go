@@ -163,10 +163,9 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 	return r, nil
 }
 
-// SSSP runs delta-stepping on the device (sssp.GPU), with opt.Delta or the CPU engine's
-// default bin width. The weights are checked as the CPU engine checks them (EdgeWeights);
-// float32 weights are refused (ErrUnsupported: the kernels add integers), the CPU engine
-// runs them.
+// SSSP runs delta-stepping on the device (sssp.GPU), with opt.Delta (opt.FloatDelta on
+// float32 weights) or the CPU engine's default bin width. The weights are checked as the
+// CPU engine checks them (EdgeWeights).
 func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err := e.notOpened(AlgoSSSP, "sssp"); err != nil {
 		return nil, err
@@ -175,14 +174,19 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	so := sssp.Options{Delta: opt.Delta, Parents: opt.Parents, Progress: e.opt.Progress}
 	if w.Float() {
-		return nil, fmt.Errorf("gpu: sssp on %s: float32 weights run on the CPU engine only (the GPU kernels add integers; use --backend cpu): %w", e.dg.G.Dir, ErrUnsupported)
+		so.Delta, so.FloatDelta = 0, opt.FloatDelta
+		if so.FloatDelta == 0 && opt.Delta != 0 {
+			so.FloatDelta = float32(opt.Delta)
+		}
+		if so.FloatDelta == 0 {
+			so.FloatDelta = sssp.DefaultFloatDelta(store.NewCompressed(e.dg.G), w)
+		}
+	} else if so.Delta == 0 {
+		so.Delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
 	}
-	delta := opt.Delta
-	if delta == 0 {
-		delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
-	}
-	r, err := e.sp.Run(src, w.Max(), opt.UnitWeights, sssp.Options{Delta: delta, Parents: opt.Parents, Progress: e.opt.Progress})
+	r, err := e.sp.Run(src, w.Max(), opt.UnitWeights, so)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}

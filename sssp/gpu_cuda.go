@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 	"unsafe"
@@ -92,8 +93,10 @@ type gpuRun struct {
 }
 
 // Run computes the distances from src with the graph's stored weights (the largest of
-// them maxW), or with every weight 1 when unit is set, in bins of width opt.Delta (at
-// least 1: the caller picks the default, DefaultDelta); with opt.Parents it also fills
+// them maxW, its bits on float32 weights), or with every weight 1 when unit is set, in
+// bins of width opt.Delta (at least 1), or of opt.FloatDelta (positive and finite) on
+// float32 weights, where the distances are float32 bits too (Result.Float); the caller
+// picks the default, DefaultDelta or DefaultFloatDelta. With opt.Parents it also fills
 // Result.Parent. A step is a round of the near queue of bin Bin. opt.Workers means
 // nothing there.
 func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
@@ -103,12 +106,22 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
 	}
-	if delta == 0 {
+	float := !unit && dg.G.M.FloatWeights()
+	res := &Result{Source: src, Delta: delta, Float: float}
+	if float {
+		fd := opt.FloatDelta
+		if !(fd > 0) || math.IsInf(float64(fd), 0) {
+			return nil, fmt.Errorf("sssp: bin width %g: want a positive finite number", fd)
+		}
+		delta, res.Delta, res.FloatDelta = math.Float32bits(fd), 0, fd
+	} else if delta == 0 {
 		return nil, fmt.Errorf("sssp: delta 0: want a bin width of at least 1")
 	}
-	res := &Result{Source: src, Delta: delta}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		r := &gpuRun{g: g, c: c, delta: delta, line: progress.New(opt.Progress, "sssp")}
+		if float {
+			r.fl = 1
+		}
 		defer r.line.Done()
 		if unit {
 			r.unit = 1
@@ -174,8 +187,12 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 				held++
 			}
 		}
-		fmt.Fprintf(dg.Log, "sssp: delta %d, %d rounds on the device in %.3f ms; %d edges relaxed; %s read zero-copy over the link, %s copied in %d held rounds\n",
-			delta, len(res.Steps), 1e3*res.Seconds, e, bytesize.Format(zero), bytesize.Format(copied), held)
+		width := strconv.FormatUint(uint64(delta), 10)
+		if float {
+			width = strconv.FormatFloat(float64(res.FloatDelta), 'g', -1, 32)
+		}
+		fmt.Fprintf(dg.Log, "sssp: delta %s, %d rounds on the device in %.3f ms; %d edges relaxed; %s read zero-copy over the link, %s copied in %d held rounds\n",
+			width, len(res.Steps), 1e3*res.Seconds, e, bytesize.Format(zero), bytesize.Format(copied), held)
 	}
 	return res, nil
 }
@@ -271,7 +288,11 @@ func (r *gpuRun) search() ([]StepStat, error) {
 				recs = append(recs, ring[i%recRing])
 			}
 			last := recs[len(recs)-1]
-			r.line.Show("bin %d (distances from %d), %d edges relaxed", last[0], last[0]*uint64(r.delta), last[3+accEdges])
+			if r.fl != 0 {
+				r.line.Show("bin %d (distances from %g), %d edges relaxed", last[0], float64(last[0])*float64(math.Float32frombits(r.delta)), last[3+accEdges])
+			} else {
+				r.line.Show("bin %d (distances from %d), %d edges relaxed", last[0], last[0]*uint64(r.delta), last[3+accEdges])
+			}
 		}
 		if w[ctlMode] == stepDone {
 			break

@@ -36,9 +36,8 @@ The edge weights are those the graph stores (ooc ingest --weights, ooc gen --wei
 a graph without weights is a usage error unless --unit-weights, which weighs every edge
 1 (the distances are then the BFS levels, a cross-check of both). On a graph with
 float32 weights (ooc ingest of a real MatrixMarket file, or --float-weights) the
-distances are float32: each path's sum rounded to float32 edge by edge, which
---validate's Dijkstra computes the same way; they run on the CPU engine (--backend auto
-picks it, saying so with -v; --backend gpu is an error: the GPU kernels add integers).
+distances are float32: each path's sum rounded to float32 edge by edge, on either
+engine, which --validate's Dijkstra computes the same way.
 
 --src takes the vertex id as the input file numbered it; --src random (the default)
 picks a vertex with out-edges using --seed. --delta 0 (the default) takes the largest
@@ -146,13 +145,6 @@ func runSSSP(e *env, args []string) error {
 		return usagef("--delta %g: the weights are integers: want a whole number from 0 to %d", a.delta, ^uint32(0))
 	default:
 		opt.Delta = uint32(a.delta)
-	}
-	if float && (a.backend == "auto" || a.backend == "") {
-		// the GPU kernels add integers: float32 weights run on the CPU engine
-		if a.verbose {
-			fmt.Fprintf(e.stderr, "engine: %s has float32 weights, which the GPU engine does not run: using cpu\n", g.Dir)
-		}
-		a.backend = "cpu"
 	}
 	srcs, err := pickSources(g, a.src, 1, a.seed)
 	if err != nil {
