@@ -52,12 +52,6 @@ __device__ __forceinline__ bool visit(uint32_t *visited, uint32_t *parent, uint3
 #define REC_LONG 7     // blocks of the long lists queued (low 32 bits), long lists queued (high 32 bits)
 #define SMALL_QUEUE 1024 // a queue this short is expanded by the first range launch alone
 
-__device__ __forceinline__ unsigned long long globalTimer() {
-	unsigned long long t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
 // expandBlock is the body of every top-down expansion: it decodes block k of l, claims each
 // neighbour for l.v at level depth+1 and appends the won ones to out. It returns the list
 // bytes it decoded (the block's index word included), for the link traffic count.

@@ -48,16 +48,6 @@
 #define R_WORDS (2 + A_WORDS)
 #define RING 1024
 
-__device__ __forceinline__ uint32_t *pickList(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t i) {
-	return i == 0 ? l0 : i == 1 ? l1 : l2;
-}
-
-__device__ __forceinline__ unsigned long long globalTimer() {
-	unsigned long long t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
 // kc_degree writes (add = 0) or adds (add = 1) the degrees of shard s into deg; a sum that
 // overflows 32 bits leaves the smallest such vertex in *bad.
 extern "C" __global__ void kc_degree(SHARD_PARAMS, uint32_t *deg, uint32_t add, uint32_t *bad) {

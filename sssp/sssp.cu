@@ -87,16 +87,6 @@
 #define R_WORDS (3 + A_WORDS)
 #define RING 1024
 
-__device__ __forceinline__ uint32_t *pickList(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t i) {
-	return i == 0 ? l0 : i == 1 ? l1 : l2;
-}
-
-__device__ __forceinline__ unsigned long long globalTimer() {
-	unsigned long long t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
 // addW is du + w, or NONE where the float sum overflows to infinity (an integer sum past
 // 0xFFFFFFFE shows itself as at least NONE too).
 __device__ __forceinline__ uint64_t addW(uint32_t fl, uint64_t du, uint32_t w) {

@@ -354,3 +354,17 @@ __device__ __forceinline__ void addWarp(unsigned long long *sum, unsigned long l
 __device__ __forceinline__ bool testBit(const uint32_t *bits, uint32_t v) {
 	return (bits[v >> 5] >> (v & 31)) & 1;
 }
+
+// pickList is the queue i of the three a kernel rotates through (the control words say
+// which holds what).
+__device__ __forceinline__ uint32_t *pickList(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t i) {
+	return i == 0 ? l0 : i == 1 ? l1 : l2;
+}
+
+// globalTimer is the device's global nanosecond timer, which the level and round records
+// carry.
+__device__ __forceinline__ unsigned long long globalTimer() {
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
