@@ -118,19 +118,12 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 			}
 		}
 		sums[threadIdx.x] = 0;
-		uint32_t incl = work; // blocks of the lanes up to this one
-		for (int o = 1; o < 32; o <<= 1) {
-			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
-			if ((int)lane >= o) incl += y;
-		}
+		uint32_t incl = warpScan(work); // blocks of the lanes up to this one
 		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
 		__syncwarp();
 		for (uint32_t j0 = 0; j0 < total; j0 += 32) {
 			uint32_t j = j0 + lane;
-			// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
-			uint32_t q = 0;
-			for (uint32_t o = 16; o > 0; o >>= 1)
-				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
+			uint32_t q = warpOwner(incl, j); // the lane whose list holds block j
 			List cl;
 			cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
 			cl.v = __shfl_sync(0xffffffffu, l.v, q);

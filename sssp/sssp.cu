@@ -352,18 +352,11 @@ extern "C" __global__ void sp_round(uint32_t *ctl, const unsigned long long *acc
 __device__ __forceinline__ uint32_t relaxLanes(const Relax &r, const List &l, const Weights &wv, uint32_t lp, uint64_t du,
                                                uint32_t work) {
 	uint32_t lb = 0;
-	uint32_t incl = work; // blocks of the lanes up to this one
-	for (int o = 1; o < 32; o <<= 1) {
-		uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
-		if ((int)laneId() >= o) incl += y;
-	}
+	uint32_t incl = warpScan(work); // blocks of the lanes up to this one
 	uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
 	for (uint32_t j0 = 0; j0 < total; j0 += 32) {
 		uint32_t j = j0 + laneId();
-		// the lane q whose list holds block j: the number of lanes whose blocks end at or before j
-		uint32_t q = 0;
-		for (uint32_t o = 16; o > 0; o >>= 1)
-			if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= j) q += o;
+		uint32_t q = warpOwner(incl, j); // the lane whose list holds block j
 		List cl;
 		cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
 		cl.v = __shfl_sync(0xffffffffu, l.v, q);
@@ -604,18 +597,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_chunk(const Shard 
 			if (v0 < a) bits &= ~0u << (a - v0);
 			if (b - v0 < 32) bits &= (1u << (b - v0)) - 1;
 		}
-		uint32_t c = __popc(bits), incl = c; // set bits of the lanes up to this one
-		for (int o = 1; o < 32; o <<= 1) {
-			uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
-			if ((int)laneId() >= o) incl += y;
-		}
+		uint32_t c = __popc(bits), incl = warpScan(c); // set bits of the lanes up to this one
 		uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
 		for (uint32_t k0 = 0; k0 < total; k0 += 32) {
 			uint32_t k = k0 + laneId();
-			// the lane q whose word holds set bit k: the number of lanes whose bits end at or before k
-			uint32_t q = 0;
-			for (uint32_t o = 16; o > 0; o >>= 1)
-				if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= k) q += o;
+			uint32_t q = warpOwner(incl, k); // the lane whose word holds set bit k
 			uint32_t qbits = __shfl_sync(0xffffffffu, bits, q), qfirst = __shfl_sync(0xffffffffu, incl - c, q);
 			List l;
 			l.base = NULL;

@@ -355,6 +355,26 @@ __device__ __forceinline__ bool testBit(const uint32_t *bits, uint32_t v) {
 	return (bits[v >> 5] >> (v & 31)) & 1;
 }
 
+// warpScan is the inclusive prefix sum of x over the warp's lanes: lane i gets the sum of
+// lanes 0..i. All 32 lanes must call it.
+__device__ __forceinline__ uint32_t warpScan(uint32_t x) {
+	for (int o = 1; o < 32; o <<= 1) {
+		uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+		if ((int)laneId() >= o) x += y;
+	}
+	return x;
+}
+
+// warpOwner is the lane whose share holds item k of items laid end to end, incl being
+// warpScan of the lanes' counts: the number of lanes whose items end at or before k. All
+// 32 lanes must call it.
+__device__ __forceinline__ uint32_t warpOwner(uint32_t incl, uint32_t k) {
+	uint32_t q = 0;
+	for (uint32_t o = 16; o > 0; o >>= 1)
+		if (__shfl_sync(0xffffffffu, incl, q + o - 1) <= k) q += o;
+	return q;
+}
+
 // pickList is the queue i of the three a kernel rotates through (the control words say
 // which holds what).
 __device__ __forceinline__ uint32_t *pickList(uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t i) {
