@@ -35,25 +35,9 @@ func hashFloat(scale float32, spread int) func(u, v uint32, _ int) uint32 {
 // point of d(v) = min(d(v), d(u) + w), each sum rounded, which is what the search and
 // Dijkstra compute.
 func bellmanFordFloat(out [][]uint32, w func(u, v uint32, k int) uint32, src uint32) []uint32 {
-	dist := make([]uint32, len(out))
-	for v := range dist {
-		dist[v] = Inf
-	}
-	dist[src] = 0
-	for changed := true; changed; {
-		changed = false
-		for u, l := range out {
-			if dist[u] == Inf {
-				continue
-			}
-			for k, v := range l {
-				if d := math.Float32bits(math.Float32frombits(dist[u]) + math.Float32frombits(w(uint32(u), v, k))); d < dist[v] {
-					dist[v], changed = d, true
-				}
-			}
-		}
-	}
-	return dist
+	return bellmanFordSum(out, w, src, func(d uint64, w uint32) uint64 {
+		return uint64(math.Float32bits(math.Float32frombits(uint32(d)) + math.Float32frombits(w)))
+	})
 }
 
 // checkFloat is checkAll for float weights: the distances (float32 bits) against

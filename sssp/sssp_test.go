@@ -28,6 +28,11 @@ func hashWeight(maxW uint32) func(u, v uint32, _ int) uint32 {
 
 // bellmanFord relaxes every edge of plain lists until nothing changes: the oracle.
 func bellmanFord(out [][]uint32, w func(u, v uint32, k int) uint32, src uint32) []uint32 {
+	return bellmanFordSum(out, w, src, func(d uint64, w uint32) uint64 { return d + uint64(w) })
+}
+
+// bellmanFordSum is bellmanFord with the sum of a distance and a weight given.
+func bellmanFordSum(out [][]uint32, w func(u, v uint32, k int) uint32, src uint32, add func(d uint64, w uint32) uint64) []uint32 {
 	dist := make([]uint64, len(out))
 	for v := range dist {
 		dist[v] = Inf
@@ -40,7 +45,7 @@ func bellmanFord(out [][]uint32, w func(u, v uint32, k int) uint32, src uint32) 
 				continue
 			}
 			for k, v := range l {
-				if d := dist[u] + uint64(w(uint32(u), v, k)); d < dist[v] {
+				if d := add(dist[u], w(uint32(u), v, k)); d < dist[v] {
 					dist[v], changed = d, true
 				}
 			}
