@@ -482,40 +482,47 @@ func (w *weigher) place(lists []*wwindow, batch []parse.WEdge, at uint64) error 
 		in = lists[1]
 	}
 	directed := w.g.Directed()
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lo, hi := w.parts[k], w.parts[k+1]
-			bad[k] = len(batch)
-			for i, x := range ends {
-				u, v, wt := x[0], x[1], batch[i].W
-				if u == noVertex {
-					continue
-				}
-				ok := out.put(u, v, wt, lo, hi)
-				switch {
-				case !directed:
-					ok = ok && (u == v || out.put(v, u, wt, lo, hi))
-				default:
-					ok = ok && in.put(v, u, wt, lo, hi)
-					if w.sym && u != v {
-						ok = ok && out.put(v, u, wt, lo, hi) && in.put(u, v, wt, lo, hi)
-					}
-				}
-				if !ok {
-					bad[k] = i
-					return
+	w.onParts(func(k int, lo, hi uint32) {
+		bad[k] = len(batch)
+		for i, x := range ends {
+			u, v, wt := x[0], x[1], batch[i].W
+			if u == noVertex {
+				continue
+			}
+			ok := out.put(u, v, wt, lo, hi)
+			switch {
+			case !directed:
+				ok = ok && (u == v || out.put(v, u, wt, lo, hi))
+			default:
+				ok = ok && in.put(v, u, wt, lo, hi)
+				if w.sym && u != v {
+					ok = ok && out.put(v, u, wt, lo, hi) && in.put(u, v, wt, lo, hi)
 				}
 			}
-		}()
-	}
-	wg.Wait()
+			if !ok {
+				bad[k] = i
+				return
+			}
+		}
+	})
 	if i := slices.Min(bad); i < len(batch) {
 		return w.changed(fmt.Sprintf("an edge pass 1 did not store, on edge %d", at+uint64(i)+1))
 	}
 	return nil
+}
+
+// onParts runs fn(k, lo, hi) for every part k of the window (w.parts), each on a
+// goroutine of its own, and returns when all have.
+func (w *weigher) onParts(fn func(k int, lo, hi uint32)) {
+	var wg sync.WaitGroup
+	for k := range len(w.parts) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(k, w.parts[k], w.parts[k+1])
+		}()
+	}
+	wg.Wait()
 }
 
 // noVertex marks in weigher.ends an edge left out (a self-loop dropped: both ends) or

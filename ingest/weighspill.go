@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sync"
 
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/parallel"
@@ -186,27 +185,20 @@ func (w *weigher) placeSpilled(lists []*wwindow, sp *arcSpill, i int) error {
 				return fmt.Errorf("ingest: reading the weights' spill %s: %d bytes: %v", f.Name(), n, err)
 			}
 			recs := buf[:n]
-			var wg sync.WaitGroup
-			for k := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					lo, hi := w.parts[k], w.parts[k+1]
-					placed[k] = 0
-					for o := 0; o < len(recs); o += arcBytes {
-						x := binary.LittleEndian.Uint32(recs[o:])
-						if x < lo || x >= hi {
-							continue
-						}
-						if !l.put(x, binary.LittleEndian.Uint32(recs[o+4:]), binary.LittleEndian.Uint32(recs[o+8:]), lo, hi) {
-							bad[k] = true
-							return
-						}
-						placed[k]++
+			w.onParts(func(k int, lo, hi uint32) {
+				placed[k] = 0
+				for o := 0; o < len(recs); o += arcBytes {
+					x := binary.LittleEndian.Uint32(recs[o:])
+					if x < lo || x >= hi {
+						continue
 					}
-				}()
-			}
-			wg.Wait()
+					if !l.put(x, binary.LittleEndian.Uint32(recs[o+4:]), binary.LittleEndian.Uint32(recs[o+8:]), lo, hi) {
+						bad[k] = true
+						return
+					}
+					placed[k]++
+				}
+			})
 			total := 0
 			for k := range workers {
 				total += placed[k]
