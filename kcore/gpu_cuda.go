@@ -196,7 +196,7 @@ func (r *gpuRun) peel(na uint32) ([]LevelStat, error) {
 			}
 			last := recs[len(recs)-1]
 			n := r.g.dg.N // the isolated vertices went first, as core 0
-			r.line.Show("core %d, %d of %d vertices removed", last[0], uint64(n-na)+last[2+accRemoved], n)
+			showLevel(r.line, uint32(last[0]), uint64(n-na)+last[2+accRemoved], n)
 		}
 		if w[ctlMode] == stepDone {
 			break

@@ -88,7 +88,7 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 		r.Levels = append(r.Levels, st)
 		r.MaxCore = k
 		removed += st.Removed
-		line.Show("core %d, %d of %d vertices removed", k, removed, a.NumVertices())
+		showLevel(line, k, removed, a.NumVertices())
 	}
 	r.Seconds = time.Since(t0).Seconds()
 	return r, nil
@@ -297,4 +297,10 @@ func (p *peel) remove(ws *worker, v, k uint32) {
 			}
 		}
 	}
+}
+
+// showLevel draws a run's progress at core k, removed of the n vertices gone: the CPU's
+// and the GPU's runs word it alike.
+func showLevel(l *progress.Line, k uint32, removed uint64, n uint32) {
+	l.Show("core %d, %d of %d vertices removed", k, removed, n)
 }

@@ -88,7 +88,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			it.Iter, it.Edges, it.Seconds = r.Iterations, edges, time.Since(t).Seconds()
 			r.Change = it.Change
 			r.Iters = append(r.Iters, it)
-			line.Show("iteration %d of at most %d, L1 change %.3g (stops below %.3g)", r.Iterations, opt.MaxIters, it.Change, opt.Tolerance)
+			showIteration(line, r.Iterations, it.Change, opt)
 			st.contrib, st.next = st.next, st.contrib
 			if it.Change < opt.Tolerance {
 				break

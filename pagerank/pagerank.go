@@ -118,7 +118,7 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 		r.Iterations++
 		r.Change = change
 		r.Iters = append(r.Iters, IterStat{Iter: r.Iterations, Change: change, Edges: a.NumEdges(), Seconds: time.Since(t).Seconds()})
-		line.Show("iteration %d of at most %d, L1 change %.3g (stops below %.3g)", r.Iterations, opt.MaxIters, change, opt.Tolerance)
+		showIteration(line, r.Iterations, change, opt)
 		if change < opt.Tolerance {
 			break
 		}
@@ -288,4 +288,10 @@ func (h *minHeap) Pop() any {
 	x := h.v[len(h.v)-1]
 	h.v = h.v[:len(h.v)-1]
 	return x
+}
+
+// showIteration draws a run's progress after iteration it, whose L1 change was change:
+// the CPU's and the GPU's runs word it alike.
+func showIteration(l *progress.Line, it int, change float64, opt Options) {
+	l.Show("iteration %d of at most %d, L1 change %.3g (stops below %.3g)", it, opt.MaxIters, change, opt.Tolerance)
 }

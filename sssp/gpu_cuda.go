@@ -289,9 +289,9 @@ func (r *gpuRun) search() ([]StepStat, error) {
 			}
 			last := recs[len(recs)-1]
 			if r.fl != 0 {
-				r.line.Show("bin %d (distances from %g), %d edges relaxed", last[0], float64(last[0])*float64(math.Float32frombits(r.delta)), last[3+accEdges])
+				showBin(r.line, last[0], float64(last[0])*float64(math.Float32frombits(r.delta)), last[3+accEdges])
 			} else {
-				r.line.Show("bin %d (distances from %d), %d edges relaxed", last[0], last[0]*uint64(r.delta), last[3+accEdges])
+				showBin(r.line, last[0], last[0]*uint64(r.delta), last[3+accEdges])
 			}
 		}
 		if w[ctlMode] == stepDone {

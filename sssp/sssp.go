@@ -172,9 +172,9 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 		r.Steps = append(r.Steps, StepStat{Bin: bin, Frontier: uint64(len(front)), Edges: edges, Seconds: time.Since(t).Seconds()})
 		relaxed += edges
 		if s.float {
-			line.Show("bin %d (distances from %g), %d edges relaxed", bin, float64(bin)*s.fdelta, relaxed)
+			showBin(line, bin, float64(bin)*s.fdelta, relaxed)
 		} else {
-			line.Show("bin %d (distances from %d), %d edges relaxed", bin, bin*s.delta, relaxed)
+			showBin(line, bin, bin*s.delta, relaxed)
 		}
 		front, bin = s.gather(front[:0], next), next
 	}
@@ -427,4 +427,11 @@ func (s *search) gather(dst []uint32, b uint64) []uint32 {
 		}
 	}
 	return dst
+}
+
+// showBin draws a run's progress at bin bin, whose distances start at from (a uint64, or
+// a float64 on float32 weights), relaxed edges relaxed so far: the CPU's and the GPU's
+// runs word it alike.
+func showBin(l *progress.Line, bin uint64, from any, relaxed uint64) {
+	l.Show("bin %d (distances from %v), %d edges relaxed", bin, from, relaxed)
 }
