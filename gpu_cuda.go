@@ -174,17 +174,9 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	so := sssp.Options{Delta: opt.Delta, Parents: opt.Parents, Progress: e.opt.Progress}
-	if w.Float() {
-		so.Delta, so.FloatDelta = 0, opt.FloatDelta
-		if so.FloatDelta == 0 && opt.Delta != 0 {
-			so.FloatDelta = float32(opt.Delta)
-		}
-		if so.FloatDelta == 0 {
-			so.FloatDelta = sssp.DefaultFloatDelta(store.NewCompressed(e.dg.G), w)
-		}
-	} else if so.Delta == 0 {
-		so.Delta = sssp.DefaultDelta(store.NewCompressed(e.dg.G), w)
+	so, err := sssp.Options{Delta: opt.Delta, FloatDelta: opt.FloatDelta, Parents: opt.Parents, Progress: e.opt.Progress}.Widths(store.NewCompressed(e.dg.G), w)
+	if err != nil {
+		return nil, err
 	}
 	r, err := e.sp.Run(src, w.Max(), opt.UnitWeights, so)
 	if err != nil {

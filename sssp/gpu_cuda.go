@@ -96,7 +96,7 @@ type gpuRun struct {
 // them maxW, its bits on float32 weights), or with every weight 1 when unit is set, in
 // bins of width opt.Delta (at least 1), or of opt.FloatDelta (positive and finite) on
 // float32 weights, where the distances are float32 bits too (Result.Float); the caller
-// picks the default, DefaultDelta or DefaultFloatDelta. With opt.Parents it also fills
+// decides them (Options.Widths). With opt.Parents it also fills
 // Result.Parent. A step is a round of the near queue of bin Bin. opt.Workers means
 // nothing there.
 func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
@@ -110,8 +110,8 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 	res := &Result{Source: src, Delta: delta, Float: float}
 	if float {
 		fd := opt.FloatDelta
-		if !(fd > 0) || math.IsInf(float64(fd), 0) {
-			return nil, fmt.Errorf("sssp: bin width %g: want a positive finite number", fd)
+		if err := checkFloatWidth(fd); err != nil {
+			return nil, err
 		}
 		delta, res.Delta, res.FloatDelta = math.Float32bits(fd), 0, fd
 	} else if delta == 0 {

@@ -83,6 +83,35 @@ func FloatDeltaFor(n uint32, m uint64, maxW float32) float32 {
 	return max(d, math.SmallestNonzeroFloat32)
 }
 
+// Widths returns o with its bin width decided for weights w on a: on float32 weights
+// FloatDelta (o.FloatDelta, else o.Delta, else DefaultFloatDelta) and Delta 0, otherwise
+// Delta (o.Delta, else DefaultDelta) and FloatDelta 0. Both engines run with what it returns.
+func (o Options) Widths(a store.Adjacency, w Weights) (Options, error) {
+	if !w.Float() {
+		if o.Delta == 0 {
+			o.Delta = DefaultDelta(a, w)
+		}
+		o.FloatDelta = 0
+		return o, nil
+	}
+	if o.FloatDelta == 0 && o.Delta != 0 {
+		o.FloatDelta = float32(o.Delta)
+	}
+	if o.FloatDelta == 0 {
+		o.FloatDelta = DefaultFloatDelta(a, w)
+	}
+	o.Delta = 0
+	return o, checkFloatWidth(o.FloatDelta)
+}
+
+// checkFloatWidth refuses a float bin width that is not positive and finite.
+func checkFloatWidth(fd float32) error {
+	if !(fd > 0) || math.IsInf(float64(fd), 0) {
+		return fmt.Errorf("sssp: bin width %g: want a positive finite number", fd)
+	}
+	return nil
+}
+
 // StepStat describes one step, for -v.
 type StepStat struct {
 	Bin      uint64 // the bin processed: distances in [Bin·delta, (Bin+1)·delta)
@@ -126,27 +155,13 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
 	}
-	s := &search{a: a, w: w, workers: parallel.Workers(opt.Workers), float: w.Float()}
-	r := &Result{Source: src, Float: s.float}
-	if s.float {
-		fd := opt.FloatDelta
-		if fd == 0 && opt.Delta != 0 {
-			fd = float32(opt.Delta)
-		}
-		if fd == 0 {
-			fd = DefaultFloatDelta(a, w)
-		}
-		if !(fd > 0) || math.IsInf(float64(fd), 0) {
-			return nil, fmt.Errorf("sssp: bin width %g: want a positive finite number", fd)
-		}
-		s.fdelta, r.FloatDelta = float64(fd), fd
-	} else {
-		delta := opt.Delta
-		if delta == 0 {
-			delta = DefaultDelta(a, w)
-		}
-		s.delta, r.Delta = uint64(delta), delta
+	opt, err := opt.Widths(a, w)
+	if err != nil {
+		return nil, err
 	}
+	s := &search{a: a, w: w, workers: parallel.Workers(opt.Workers), float: w.Float()}
+	r := &Result{Source: src, Float: s.float, Delta: opt.Delta, FloatDelta: opt.FloatDelta}
+	s.delta, s.fdelta = uint64(opt.Delta), float64(opt.FloatDelta)
 	t0 := time.Now()
 	s.dist = make([]uint32, n)
 	parallel.For(s.workers, int(n), 1<<14, func(_, lo, hi int) {
