@@ -14,14 +14,7 @@ import (
 func checkBisectOrder(t *testing.T, nbrs [][]uint32, perm, inv []uint32) {
 	t.Helper()
 	n := len(nbrs)
-	if len(perm) != n || len(inv) != n {
-		t.Fatalf("%d and %d numbers for %d vertices", len(perm), len(inv), n)
-	}
-	for v, p := range perm {
-		if int(p) >= n || inv[p] != uint32(v) {
-			t.Fatalf("vertex %d: number %d, not a bijection with its inverse", v, p)
-		}
-	}
+	checkBijection(t, n, perm, inv)
 	var isolated []uint32
 	for v, l := range nbrs {
 		if len(l) == 0 {

@@ -49,14 +49,7 @@ func undirectedLists(t *testing.T, adj store.Adjacency) [][]uint32 {
 func checkBFSOrder(t *testing.T, nbrs [][]uint32, perm, inv []uint32) {
 	t.Helper()
 	n := len(nbrs)
-	if len(perm) != n || len(inv) != n {
-		t.Fatalf("%d and %d numbers for %d vertices", len(perm), len(inv), n)
-	}
-	for v, p := range perm {
-		if int(p) >= n || inv[p] != uint32(v) {
-			t.Fatalf("vertex %d: number %d, not a bijection with its inverse", v, p)
-		}
-	}
+	checkBijection(t, n, perm, inv)
 	level := make([]int, n)
 	for i := range level {
 		level[i] = -1
@@ -368,5 +361,19 @@ func TestAutoLocalityShortcut(t *testing.T) {
 			t.Errorf("seed %d, %s: %d bytes in the file's order, %d numbered at random", seed, c.name, e.InputBytes, e.RandomBytes)
 		}
 		checkGraph(t, opt.Dest, reference(c.edges, opt), opt)
+	}
+}
+
+// checkBijection checks that perm numbers n vertices one to one and that inv is its
+// inverse.
+func checkBijection(t *testing.T, n int, perm, inv []uint32) {
+	t.Helper()
+	if len(perm) != n || len(inv) != n {
+		t.Fatalf("%d and %d numbers for %d vertices", len(perm), len(inv), n)
+	}
+	for v, p := range perm {
+		if int(p) >= n || inv[p] != uint32(v) {
+			t.Fatalf("vertex %d: number %d, not a bijection with its inverse", v, p)
+		}
 	}
 }
