@@ -496,11 +496,11 @@ func (c *Ctx) launch(s *Stream, m *Module, name string, grid, block int, coop bo
 	a := (*C.ulonglong)(C.malloc(C.size_t(8 * len(args))))
 	defer C.free(unsafe.Pointer(a))
 	copy(unsafe.Slice((*uint64)(unsafe.Pointer(a)), len(args)), args)
+	call, cooperative := "cuLaunchKernel", C.int(0)
 	if coop {
-		return check("cuLaunchCooperativeKernel("+name+")",
-			C.ooc_launch_cooperative(f, C.uint(grid), C.uint(block), s.handle(), a, C.int(len(args))))
+		call, cooperative = "cuLaunchCooperativeKernel", 1
 	}
-	return check("cuLaunchKernel("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, s.handle(), a, C.int(len(args))))
+	return check(call+"("+name+")", C.ooc_launch(f, C.uint(grid), C.uint(block), 0, s.handle(), a, C.int(len(args)), cooperative))
 }
 
 // faultKernel names the kernel (or "any") whose launches get a fault injected (faulty):

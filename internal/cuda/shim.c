@@ -143,27 +143,18 @@ CUresult ooc_cuEventSynchronize(CUevent e) { return fn.EventSynchronize(e); }
 CUresult ooc_cuEventElapsedTime(float *ms, CUevent a, CUevent b) { return fn.EventElapsedTime(ms, a, b); }
 
 CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem, CUstream stream,
-                    unsigned long long *args, int nargs) {
+                    unsigned long long *args, int nargs, int cooperative) {
 	void *params[32];
 	if (nargs > 32) {
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	for (int i = 0; i < nargs; i++) {
 		params[i] = &args[i];
+	}
+	if (cooperative) {
+		return fn.LaunchCooperativeKernel(f, grid, 1, 1, block, 1, 1, shmem, stream, params);
 	}
 	return fn.LaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, stream, params, NULL);
-}
-
-CUresult ooc_launch_cooperative(CUfunction f, unsigned grid, unsigned block, CUstream stream,
-                                unsigned long long *args, int nargs) {
-	void *params[32];
-	if (nargs > 32) {
-		return CUDA_ERROR_INVALID_VALUE;
-	}
-	for (int i = 0; i < nargs; i++) {
-		params[i] = &args[i];
-	}
-	return fn.LaunchCooperativeKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params);
 }
 
 CUresult ooc_max_active_blocks(int *n, CUfunction f, int block) {

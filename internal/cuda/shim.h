@@ -44,13 +44,11 @@ CUresult ooc_cuEventSynchronize(CUevent e);
 CUresult ooc_cuEventElapsedTime(float *ms, CUevent a, CUevent b);
 // ooc_launch launches f on a 1-D grid in stream (NULL: the legacy default stream); args
 // holds nargs parameters, each in 8 bytes (the driver copies the parameter's own size from
-// the start of each slot, little-endian).
+// the start of each slot, little-endian). With cooperative the launch is cooperative: every
+// block of the grid is resident at once (the driver refuses a larger grid), so blocks may
+// wait for each other.
 CUresult ooc_launch(CUfunction f, unsigned grid, unsigned block, unsigned shmem, CUstream stream,
-                    unsigned long long *args, int nargs);
-// ooc_launch_cooperative is ooc_launch as a cooperative launch: every block of the grid
-// is resident at once (the driver refuses a larger grid), so blocks may wait for each other.
-CUresult ooc_launch_cooperative(CUfunction f, unsigned grid, unsigned block, CUstream stream,
-                                unsigned long long *args, int nargs);
+                    unsigned long long *args, int nargs, int cooperative);
 // ooc_max_active_blocks is how many blocks of block threads of f one multiprocessor holds.
 CUresult ooc_max_active_blocks(int *n, CUfunction f, int block);
 const char *ooc_errname(CUresult r);
