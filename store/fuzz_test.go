@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -137,6 +138,9 @@ func FuzzShard(f *testing.F) {
 			mustCorrupt(t, err, path)
 			return
 		}
+		// Over a checked directory, whatever the lists hold, HeadGroup reads what Head
+		// reads, and refuses the vertex Head refuses first.
+		checkHeadGroup(t, rand.New(rand.NewPCG(uint64(nv), 3)), s, nv)
 		if _, err := verifyLists(s, BuildOptions{KeepDuplicates: true, KeepSelfLoops: true}); err != nil {
 			mustCorrupt(t, err, path)
 			return

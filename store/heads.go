@@ -48,15 +48,32 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad i
 		if d == 0 {
 			continue
 		}
-		if a := start[j]; d < PackedMin && a+2 <= start[j+1] && start[j+1] <= uint32(len(adj)) {
-			// a block of varints shorter than the mode bit's: the first two bytes, when
-			// each is a value (most lists of roads and meshes), need no call
-			if b0, b1 := adj[a], adj[a+1]; b0|b1 < 0x80 {
-				f, sum := int64(v)+Unzigzag(uint64(b0)), uint64(v) // a list of one: v again
+		if a := start[j]; d < PackedMin && uint64(a)+8 <= uint64(len(adj)) {
+			// a block of varints shorter than the mode bit's (most lists of roads and
+			// meshes, half of social graphs'): both values from one word, their
+			// lengths from its clear high bits, without a branch on them
+			w := binary.LittleEndian.Uint64(adj[a : a+8 : a+8])
+			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
+				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
-					sum = uint64(f) + uint64(b1)
+					sum = uint64(f) + w>>8&0xff
 				}
 				if f >= 0 && f < int64(nv) && sum < nv64 {
+					x0[j], x1[j] = uint32(f), uint32(sum)
+					continue
+				}
+			}
+			m := ^w & 0x8080808080808080
+			k1, k12 := uint32(bits.TrailingZeros64(m)>>3+1), uint32(bits.TrailingZeros64(m&(m-1))>>3+1)
+			if e := start[j+1] - a; k1 <= 5 && k1 <= e {
+				f := int64(v) + Unzigzag(gather5(w)&(1<<(7*k1)-1))
+				sum, ok := uint64(v), f >= 0 && f < int64(nv) // a list of one: v again
+				if d > 1 {
+					k2 := k12 - k1
+					g := gather5(w>>(8*k1)) & (1<<(7*k2) - 1)
+					sum, ok = uint64(f)+g, ok && k2 <= 5 && k12 <= e && g < nv64 // k12 is 9 past the word
+				}
+				if ok && sum < nv64 {
 					x0[j], x1[j] = uint32(f), uint32(sum)
 					continue
 				}
@@ -177,6 +194,12 @@ func wordUvarint(w uint64) (x uint64, k int) {
 	k = bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1
 	x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
 	return x & (1<<(7*k) - 1), k
+}
+
+// gather5 packs the 7-bit groups of w's low five bytes (a varint's value bits, before
+// masking to its length).
+func gather5(w uint64) uint64 {
+	return w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
 }
 
 // headGroupWide is HeadGroup for a group whose directory fields need a load each.
