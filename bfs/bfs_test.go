@@ -408,3 +408,54 @@ func TestBFSBadList(t *testing.T) {
 		}
 	}
 }
+
+// TestBFSBadListBottomUp searches from the hub of a star whose vertex 150 has a list
+// that does not decode (its first neighbour, or its second after a first outside the
+// frontier, past the graph's end), from the first level bottom-up: the sweep must fail
+// naming the shard, both where it reads a directory group at once (one shard) and where
+// a bitmap word straddles shards (shards of 37 vertices).
+func TestBFSBadListBottomUp(t *testing.T) {
+	const n, hub, bad = 200, 5, 150
+	for _, list := range [][]uint32{{300}, {7, 300}} {
+		for _, per := range []uint32{0, 37} {
+			dir := filepath.Join(t.TempDir(), "g.ooc")
+			b, err := store.Create(dir, store.CreateOptions{ShardVertices: per})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := uint32(0); v < n; v++ {
+				var l []uint32
+				switch v {
+				case hub:
+					for u := uint32(0); u < n; u++ {
+						if u != hub && u != bad {
+							l = append(l, u)
+						}
+					}
+				case bad:
+					l = list
+				default:
+					l = []uint32{hub}
+				}
+				if err := b.Writer(store.Out).AppendList(v, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+				t.Fatal(err)
+			}
+			g, err := store.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Run(store.NewCompressed(g), hub, Options{Workers: 1, Alpha: 1000, StrictSwitch: true})
+			g.Close()
+			if err == nil {
+				t.Fatalf("list %v, %d vertices a shard: answered %+v", list, per, r.Levels)
+			}
+			if !strings.Contains(err.Error(), ".shard") {
+				t.Fatalf("list %v, %d vertices a shard: %v names no shard", list, per, err)
+			}
+		}
+	}
+}

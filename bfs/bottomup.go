@@ -99,15 +99,34 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 				}
 			}
 		}
-		if todo != 0 && !b.doneValid { // a group without neighbours: 64 dead at once
-			if s == nil || base >= s.Hi() {
-				s = b.c.Shard(store.In, base)
-				cur.Reset(s)
-			}
-			if i := base - s.Lo; i%store.DirGroup == 0 && base+64 <= s.Hi() && s.GroupEmpty(i/store.DirGroup) {
+		if todo == 0 {
+			b.done[w] = ^uint64(0)
+			continue
+		}
+		if s == nil || base >= s.Hi() {
+			s = b.c.Shard(store.In, base)
+			cur.Reset(s)
+		}
+		if i := base - s.Lo; i%store.DirGroup == 0 && base+n <= s.Hi() { // the word is one directory group
+			if !b.doneValid && base+64 <= s.Hi() && s.GroupEmpty(i/store.DirGroup) { // 64 dead at once
 				b.done[w] = ^uint64(0)
 				continue
 			}
+			r := &ws.group
+			if bad := s.ScanGroup(i/store.DirGroup, todo, b.n, b.front, r); bad >= 0 {
+				b.fail(s.ListError(base + uint32(bad)))
+				return
+			}
+			for t := r.Found; t != 0; t &= t - 1 {
+				k := bits.TrailingZeros64(t)
+				parent[base+uint32(k)], b.level[base+uint32(k)] = r.Parent[k], depth+1
+			}
+			b.next[w] |= r.Found
+			ws.awake += uint64(bits.OnesCount64(r.Found))
+			ws.examined += r.Checked
+			ws.scout += r.Degrees
+			b.done[w] = ^todo | r.Empty | r.Found
+			continue
 		}
 		var dead uint64
 		for t := todo; t != 0; t &= t - 1 {

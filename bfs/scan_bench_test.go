@@ -43,8 +43,9 @@ func scanDecoded(list []byte, v, d, nv uint32, front []uint64, buf *[store.Block
 }
 
 // BenchmarkScanFrontier scans every list of the graph in OOC_BENCH_GRAPH (a graph
-// directory) against random frontiers of 1/2 to 1/64 of the vertices, with
-// scanFrontier ("find") and with whole-block decoding ("decode"), side by side.
+// directory) against random frontiers of 1/2 to 1/64 of the vertices, a directory
+// group at a time with store.ScanGroup ("group"), a list at a time with store.ScanList
+// ("find") and with whole-block decoding ("decode"), side by side.
 func BenchmarkScanFrontier(b *testing.B) {
 	g, _ := testgraph.BenchGraph(b)
 	nv := g.NumVertices()
@@ -60,12 +61,22 @@ func BenchmarkScanFrontier(b *testing.B) {
 		if nv%64 != 0 {
 			front[len(front)-1] &= 1<<(nv%64) - 1
 		}
-		for _, mode := range []string{"find", "decode"} {
+		for _, mode := range []string{"group", "find", "decode"} {
 			b.Run(fmt.Sprintf("density=1/%d/%s", 1<<k, mode), func(b *testing.B) {
 				var buf [store.BlockSize]uint32
 				var sum uint64
+				var r store.GroupScan
 				for range b.N {
 					for _, s := range g.Shards() {
+						if mode == "group" {
+							for gr := uint32(0); gr*store.DirGroup < s.N; gr++ {
+								if s.ScanGroup(gr, ^uint64(0), nv, front, &r) >= 0 {
+									b.Fatal("malformed list")
+								}
+								sum += r.Checked
+							}
+							continue
+						}
 						for i := range s.N {
 							d, list := s.ListAt(i)
 							if d == 0 {

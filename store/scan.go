@@ -18,8 +18,13 @@ import (
 // though in such a block it may find a neighbour before the fault. Like DecodeBlock it
 // reads only bytes of list, loading 8 at a time where the capacity allows.
 func ScanList(list []byte, v, d, nv uint32, bits []uint64) (x, checked uint32, status int) {
-	pos := FirstBlock(d)
-	for k := uint32(0); checked < d; k++ {
+	return scanBlocks(list, FirstBlock(d), v, d, 0, 0, nv, bits)
+}
+
+// scanBlocks is ScanList from block k of the list on, which starts at list[pos], with
+// checked neighbours checked before it.
+func scanBlocks(list []byte, pos int, v, d, k, checked, nv uint32, bits []uint64) (x, _ uint32, status int) {
+	for ; checked < d; k++ {
 		c := BlockLen(d, k)
 		var n uint32
 		x, n, pos, status = scanListBlock(list, pos, v, c, nv, bits)
@@ -46,7 +51,7 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 	if f < 0 || f >= int64(nv) {
 		return 0, 0, 0, Malformed
 	}
-	cur, nv64 := uint64(f), uint64(nv)
+	cur := uint64(f)
 	if bits[cur>>6]&(1<<(cur&63)) != 0 {
 		return uint32(cur), 1, 0, Found
 	}
@@ -61,7 +66,14 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 		}
 		return scanPacked(list, p, v, cur, c, nv, bits)
 	}
-	for done, n := 0, int(c)-1; ; { // done: the gaps checked
+	return scanVarintBlock(list, p, cur, c, 1, nv, bits)
+}
+
+// scanVarintBlock is scanListBlock past the first done neighbours (at least 1) of a block
+// of c varints, the last of them cur, from list[p] on.
+func scanVarintBlock(list []byte, p int, cur uint64, c, done uint32, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
+	nv64 := uint64(nv)
+	for done, n := int(done)-1, int(c)-1; ; { // done: the gaps checked
 		var k, st int
 		cur, k, p, st = scanVarints(list, p, cur, n-done, nv64, bits)
 		switch done += k; st {
@@ -73,10 +85,11 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 			return 0, c, p, NotFound
 		}
 		// a varint that scanVarints leaves to FastUvarint
-		if u, p = FastUvarint(list, p); p < 0 {
+		u, q := FastUvarint(list, p)
+		if q < 0 {
 			return 0, uint32(done) + 1, 0, Malformed
 		}
-		cur, done = cur+u, done+1
+		cur, done, p = cur+u, done+1, q
 		if u >= nv64 || cur >= nv64 {
 			return 0, uint32(done), 0, Malformed
 		}

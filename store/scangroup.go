@@ -1,0 +1,180 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// GroupScan is what ScanGroup found in one directory group; bit j of a mask is the
+// group's vertex j.
+type GroupScan struct {
+	Found   uint64 // vertices with a neighbour in the bitmap; the first one is Parent[j]
+	Empty   uint64 // vertices without neighbours
+	Checked uint64 // neighbours checked, summed over the vertices scanned
+	Degrees uint64 // the Found vertices' degrees, summed
+	Parent  [DirGroup]uint32
+}
+
+// ScanGroup is ScanList for the vertices of directory group g that todo names (bit j:
+// the shard's vertex 64g+j; bits at or past N are ignored) against the bitmap front of
+// at least nv bits. It fills r for them; bad is the j of the first vertex whose list
+// ScanList calls Malformed, or whose directory pair puts it outside ADJ, and -1 when
+// there is none. r then describes the vertices before bad only.
+//
+// A bottom-up BFS level asks this of every group with unvisited vertices, and most
+// lists meet the frontier at their first neighbour: the cost per list is the cost of
+// the level. ScanGroup reads the group's header once, a vertex's directory pair with
+// one 64-bit load, and the first value of its list with another, and tests that
+// neighbour without a call. A list whose first neighbour is not in the bitmap (or
+// whose first bytes do not load as a word) goes on through ScanList.
+func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *GroupScan) (bad int) {
+	base := g << dirGroupShift
+	cnt := min(DirGroup, s.N-base)
+	if cnt < DirGroup {
+		todo &= 1<<cnt - 1
+	}
+	h := s.dirH[g*4:][:8]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	if 2*wo+wd > 57 {
+		return s.scanGroupWide(base, todo, nv, front, r)
+	}
+	span, dmin := h[4]-h[0], h[3]>>8&0xff
+	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
+	p0, dirB := uint64(h[1])*64, s.dirB
+	adj, nv64 := s.Adj, uint64(nv)
+	var found, empty, checked, degs uint64
+	bad = -1
+	for t := todo; t != 0; t &= t - 1 {
+		j := uint32(bits.TrailingZeros64(t))
+		p := p0 + uint64(j*(wo+wd))
+		x := binary.LittleEndian.Uint64(dirB[p>>3:][:8]) >> (p & 7)
+		d := dmin + uint32(x>>wo)&md
+		if d == 0 {
+			empty |= 1 << j
+			continue
+		}
+		start, end := h[0]+dirStart(uint32(x)&mo, j, span), h[4]
+		if j+1 < cnt {
+			end = h[0] + dirStart(uint32(x>>(wo+wd))&mo, j+1, span)
+		}
+		v := s.Lo + base + j
+		// the list's first value from one load: LEB128 gathered without a branch
+		if q := uint64(start) + uint64(FirstBlock(d)); q+8 <= uint64(cap(adj)) && start <= end && uint64(end) <= uint64(len(adj)) {
+			w := binary.LittleEndian.Uint64(adj[q : q+8 : q+8])
+			k := uint64(bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1)
+			u := w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+			u &= 1<<(7*k) - 1
+			if d >= PackedMin {
+				u >>= 1
+			}
+			if f := int64(v) + Unzigzag(u); k <= 5 && q+k <= uint64(end) && uint64(f) < nv64 {
+				if front[f>>6]&(1<<(f&63)) != 0 {
+					found |= 1 << j
+					r.Parent[j] = uint32(f)
+					checked++
+					degs += uint64(d)
+					continue
+				}
+				if d == 1 {
+					checked++
+					continue
+				}
+				x, c, st := scanRest(adj[start:end], int(q+k-uint64(start)), v, d, uint64(f), w, int(k), nv, front)
+				checked += uint64(c)
+				if st == Found {
+					found |= 1 << j
+					r.Parent[j] = x
+					degs += uint64(d)
+				} else if st == Malformed {
+					bad = int(j)
+					break
+				}
+				continue
+			}
+		}
+		if start > end || uint64(end) > uint64(len(adj)) {
+			bad = int(j)
+			break
+		}
+		u, c, st := ScanList(adj[start:end], v, d, nv, front)
+		checked += uint64(c)
+		if st == Found {
+			found |= 1 << j
+			r.Parent[j] = u
+			degs += uint64(d)
+		} else if st == Malformed {
+			bad = int(j)
+			break
+		}
+	}
+	r.Found, r.Empty, r.Checked, r.Degrees = found, empty, checked, degs
+	return bad
+}
+
+// scanGroupWide is ScanGroup for a group whose directory fields need a load each.
+func (s *Shard) scanGroupWide(base uint32, todo uint64, nv uint32, front []uint64, r *GroupScan) int {
+	var found, empty, checked, degs uint64
+	for t := todo; t != 0; t &= t - 1 {
+		j := uint32(bits.TrailingZeros64(t))
+		d, a, b := s.dirEntry(base + j)
+		if d == 0 {
+			empty |= 1 << j
+			continue
+		}
+		st := Malformed
+		if a <= b && b <= uint32(len(s.Adj)) {
+			var u, c uint32
+			u, c, st = ScanList(s.Adj[a:b], s.Lo+base+j, d, nv, front)
+			checked += uint64(c)
+			if st == Found {
+				found |= 1 << j
+				r.Parent[j] = u
+				degs += uint64(d)
+			}
+		}
+		if st == Malformed {
+			r.Found, r.Empty, r.Checked, r.Degrees = found, empty, checked, degs
+			return int(j)
+		}
+	}
+	r.Found, r.Empty, r.Checked, r.Degrees = found, empty, checked, degs
+	return -1
+}
+
+// scanRest is ScanList on v's list (degree d > 1) past its first neighbour f, which
+// ScanGroup read from the word w at the first block's start (k bytes) and found not in
+// front; p is the position after it. A block of varints whose second value is in w
+// checks it inline; a packed block goes straight to its coding's scan.
+func scanRest(list []byte, p int, v, d uint32, f, w uint64, k int, nv uint32, front []uint64) (x, checked uint32, status int) {
+	c := min(d, BlockSize)
+	var next int
+	switch {
+	case c >= PackedMin && w&1 != 0: // the mode bit: packed
+		if p >= len(list) {
+			return 0, 1, Malformed
+		}
+		if h := list[p]; h != hdrMirror && h&(hdrCompact|hdrExceptions) == hdrCompact|hdrExceptions && h&hdrWidth <= 32 {
+			x, checked, next, status = scanCompact(list, p, f, c, nv, front)
+		} else {
+			x, checked, next, status = scanPacked(list, p, v, f, c, nv, front)
+		}
+	case k < 8 && w>>(8*k)&0x80 == 0 && p < len(list): // a one-byte second value
+		cur := f + w>>(8*k)&0x7f
+		if cur >= uint64(nv) {
+			return 0, 1, Malformed
+		}
+		if front[cur>>6]&(1<<(cur&63)) != 0 {
+			return uint32(cur), 2, Found
+		}
+		x, checked, next, status = 0, 2, p+1, NotFound
+		if c > 2 {
+			x, checked, next, status = scanVarintBlock(list, p+1, cur, c, 2, nv, front)
+		}
+	default:
+		x, checked, next, status = scanVarintBlock(list, p, f, c, 1, nv, front)
+	}
+	if status == NotFound && d > c {
+		return scanBlocks(list, next, v, d, 1, checked, nv, front)
+	}
+	return x, checked, status
+}
