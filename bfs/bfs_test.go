@@ -410,13 +410,15 @@ func TestBFSBadList(t *testing.T) {
 }
 
 // TestBFSBadListBottomUp searches from the hub of a star whose vertex 150 has a list
-// that does not decode (its first neighbour, or its second after a first outside the
+// that does not decode (its first neighbour, or a later one after neighbours outside the
 // frontier, past the graph's end), from the first level bottom-up: the sweep must fail
 // naming the shard, both where it reads a directory group at once (one shard) and where
-// a bitmap word straddles shards (shards of 37 vertices).
+// a bitmap word straddles shards (shards of 37 vertices). So must a top-down search
+// from vertex 150 (a list longer than expandSerial's inline decoding).
 func TestBFSBadListBottomUp(t *testing.T) {
 	const n, hub, bad = 200, 5, 150
-	for _, list := range [][]uint32{{300}, {7, 300}} {
+	long := append(seq(7, 27), 300)
+	for _, list := range [][]uint32{{300}, {7, 300}, long} {
 		for _, per := range []uint32{0, 37} {
 			dir := filepath.Join(t.TempDir(), "g.ooc")
 			b, err := store.Create(dir, store.CreateOptions{ShardVertices: per})
@@ -448,14 +450,30 @@ func TestBFSBadListBottomUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Run(store.NewCompressed(g), hub, Options{Workers: 1, Alpha: 1000, StrictSwitch: true})
+			c := store.NewCompressed(g)
+			for _, src := range []uint32{hub, bad} {
+				opt := Options{Workers: 1, Alpha: 1000, StrictSwitch: true}
+				if src == bad {
+					opt = Options{Workers: 1, Alpha: 1} // top-down only
+				}
+				r, err := Run(c, src, opt)
+				if err == nil {
+					t.Fatalf("list %v, %d vertices a shard, source %d: answered %+v", list, per, src, r.Levels)
+				}
+				if !strings.Contains(err.Error(), ".shard") {
+					t.Fatalf("list %v, %d vertices a shard, source %d: %v names no shard", list, per, src, err)
+				}
+			}
 			g.Close()
-			if err == nil {
-				t.Fatalf("list %v, %d vertices a shard: answered %+v", list, per, r.Levels)
-			}
-			if !strings.Contains(err.Error(), ".shard") {
-				t.Fatalf("list %v, %d vertices a shard: %v names no shard", list, per, err)
-			}
 		}
 	}
+}
+
+// seq is the vertices lo to hi-1.
+func seq(lo, hi uint32) []uint32 {
+	var l []uint32
+	for v := lo; v < hi; v++ {
+		l = append(l, v)
+	}
+	return l
 }

@@ -20,6 +20,12 @@ func (b *bfs) queueToBitmap() {
 		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
 	frontier := b.queue[b.head:b.tail]
+	if b.workers == 1 {
+		for _, v := range frontier {
+			b.front[v>>6] |= 1 << (v & 63)
+		}
+		return
+	}
 	parallel.For(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
 		for _, v := range frontier[lo:hi] {
 			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))

@@ -161,13 +161,12 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 		for k, u := range batch {
 			d, list := deg[k], lists[k]
 			if d > smallList {
-				b.qtail.Store(int64(tail)) // expandList's flushes append after these
-				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
-					if b.expandList(ws, u, d, list, lo, depth) < int(pieceSize) {
-						break
-					}
+				var ok bool
+				if tail, ok = b.claimList(ws, u, d, list, tail); !ok {
+					b.qtail.Store(int64(tail))
+					b.fail(b.c.Shard(store.Out, u).ListError(u))
+					return
 				}
-				tail = int(b.qtail.Load())
 				continue
 			}
 			if d == 0 {
@@ -208,6 +207,31 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 	}
 	b.qtail.Store(int64(tail))
 	ws.touch += touch
+}
+
+// claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
+// block decoded into the worker's buffer, the unvisited neighbours claimed and queued
+// at tail in the same loop, as for short lists (no claim call, no worker buffer). It
+// returns the new tail, and false when a block does not decode.
+func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (int, bool) {
+	pos := store.FirstBlock(d)
+	parent, queue := b.parent, b.queue
+	for k := uint32(0); k*store.BlockSize < d; k++ {
+		nbrs := ws.buf[:store.BlockLen(d, k)]
+		var ok bool
+		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
+			return tail, false
+		}
+		for _, v := range nbrs {
+			if parent[v] == unreached {
+				parent[v] = u
+				queue[tail] = v
+				tail++
+			}
+		}
+	}
+	ws.examined += uint64(d)
+	return tail, true
 }
 
 // expandCompressed is expand on compressed shards.
