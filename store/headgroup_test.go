@@ -82,7 +82,9 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 
 func TestHeadGroupRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 21))
+	defer func(s uint32) { touchSpan = s }(touchSpan)
 	for trial := 0; trial < 12; trial++ {
+		touchSpan = [2]uint32{DirGroup * 64, 0}[trial%2] // every other graph's heads loaded ahead
 		n := uint32(1 + r.IntN(3000))
 		g := shapesGraph(t, r, n)
 		for _, s := range g.Out().Shards {
@@ -101,6 +103,13 @@ func TestHeadGroupRandom(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTouchHeads: the loads stay inside ADJ whatever the offsets, and an empty ADJ
+// takes none.
+func TestTouchHeads(t *testing.T) {
+	touchHeads(nil, []uint32{0, 7, 1 << 31})
+	touchHeads([]byte{1, 2, 3}, []uint32{0, 2, 3, 1 << 31})
 }
 
 // TestGroupEmpty compares GroupEmpty with the degrees of every group, on graphs whose

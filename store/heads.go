@@ -3,14 +3,15 @@ package store
 import (
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 )
 
 // HeadGroup is Head for the vertices 64g+j0 to 64g+j1-1 of the shard (directory group
 // g; j0 < j1 <= 64, and 64g+j1 <= N): x0[j] and x1[j] are the first two neighbours of
 // vertex 64g+j, where a list of one neighbour repeats the vertex itself as x1[j] and an
 // empty one gives the vertex twice (a link with itself changes nothing). bad is the j of
-// the first vertex whose list Head refuses, or -1; the entries from it on are not
-// written.
+// the first vertex whose list Head refuses, or -1; the entries from it on are left
+// unwritten.
 //
 // Afforest's sampling reads these two neighbours of every vertex and nothing else, so
 // on low-degree graphs (roads, meshes, social graphs' long tail) this sweep is most of
@@ -42,6 +43,9 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad i
 		start[j1] = h[4]
 	}
 	adj, nv64 := s.Adj, uint64(nv)
+	if span >= touchSpan {
+		touchHeads(adj, start[j0:j1])
+	}
 	for j := j0; j < j1; j++ {
 		v, d := s.Lo+base+j, deg[j]
 		x0[j], x1[j] = v, v
@@ -93,6 +97,28 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad i
 	}
 	return -1
 }
+
+// touchHeads loads the first byte of the lists at the offsets in start together, before
+// HeadGroup's decode needs them, where a group's lists average a cache line or more
+// (random and Kronecker graphs): each list's head is then a new line and often a new
+// page, and the decode of one list is too long for the processor to run ahead into the
+// next lists' loads by itself. Shorter lists share lines that the loads in order find.
+// A function of its own, so that HeadGroup's loop keeps its registers.
+//
+//go:noinline
+func touchHeads(adj []byte, start []uint32) {
+	var t byte
+	if n := uint32(len(adj)); n > 0 {
+		for _, a := range start {
+			t += adj[min(a, n-1)]
+		}
+	}
+	runtime.KeepAlive(t) // the loads are the point: keep them
+}
+
+// touchSpan is the bytes of a group's lists from which HeadGroup loads their heads
+// ahead (touchHeads): a cache line a list. Tests set it to 0 to exercise the loads.
+var touchSpan uint32 = DirGroup * 64
 
 // headWord is Head's common cases, decoded from one 64-bit load at the list's first
 // block; ok is false when the case is another or the word does not hold the values
