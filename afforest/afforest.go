@@ -14,6 +14,7 @@ import (
 	"io"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -191,6 +192,7 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 	var x0, x1 [store.DirGroup]uint32
 	comp, serial := r.comp, r.serial
+	far := uint64(r.n)*4 > uint64(touchBytes)
 	for v := lo; v < hi; {
 		s := c.Shard(store.Out, v)
 		for end := min(hi, s.Hi()); v < end; {
@@ -203,6 +205,11 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 			}
 			if bad := s.HeadGroup(g, j0, j0+n, r.n, &x0, &x1); bad >= 0 {
 				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
+			}
+			// a first neighbour of two far away (touchDistance): a group of a
+			// graph without locality, whose labels are worth loading ahead
+			if m := j0 + n/2; far && (x0[j0]^v)|(x0[m]^(v+m-j0)) >= touchDistance {
+				touchLabels(comp, x0[j0:j0+n], x1[j0:j0+n])
 			}
 			if serial {
 				for j := j0; j < j0+n; j++ {
@@ -220,6 +227,27 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 	}
 	return nil
 }
+
+// touchLabels loads the labels of a group's sampled neighbours together, before the
+// links need them: where the labels outgrow the caches (touchBytes) and the graph has
+// no locality (random, Kronecker in input order), each is a miss, and the links'
+// chains of dependent loads let the processor overlap few of them by itself. A
+// function of its own, so that linkHeads's loop keeps its registers.
+//
+//go:noinline
+func touchLabels(comp, x0, x1 []uint32) {
+	var t uint32
+	for j, u := range x0 {
+		t += atomic.LoadUint32(&comp[u]) + atomic.LoadUint32(&comp[x1[j]])
+	}
+	runtime.KeepAlive(t)
+}
+
+// touchBytes is the size of the labels from which linkHeads loads them ahead (about
+// the caches a core has to itself), and touchDistance how far (ids XORed) a group's
+// sampled first neighbours lie from their vertices for it to (a quarter MiB of labels).
+// Tests set both to 0 to exercise the loads.
+var touchBytes, touchDistance uint32 = 2 << 20, 1 << 16
 
 // serialWork bounds the work (vertices plus stored edges) times the workers beyond the
 // first for which a run stays on the calling goroutine: it then saves that many

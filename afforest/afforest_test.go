@@ -48,7 +48,9 @@ func samePartition(a, b []uint32) bool {
 
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool) {
 	t.Helper()
-	defer func(m int, w uint64) { maxClimb, serialWork = m, w }(maxClimb, serialWork)
+	defer func(m int, w uint64, b, d uint32) {
+		maxClimb, serialWork, touchBytes, touchDistance = m, w, b, d
+	}(maxClimb, serialWork, touchBytes, touchDistance)
 	want := refComponents(n, edges)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -65,9 +67,11 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 			for wi, workers := range []int{3, 3, 1} {
 				serialWork = [3]uint64{0, ^uint64(0), 0}[wi]
 				for ri, rounds := range []int{NoSampling, 1, 2, 5, 70} {
-					// every other run compresses one step per pass (compress)
+					// every other run compresses one step per pass (compress) and
+					// loads every group's labels ahead of its links (linkHeads)
 					maxClimb = [2]int{64, 1}[(ri+workers)%2]
-					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d serialWork=%d rounds=%d maxClimb=%d", name, shardBytes, a, workers, serialWork, rounds, maxClimb)
+					touchBytes, touchDistance = [2]uint32{2 << 20, 0}[(ri+workers)%2], [2]uint32{1 << 16, 0}[(ri+workers)%2]
+					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d serialWork=%d rounds=%d maxClimb=%d touchBytes=%d", name, shardBytes, a, workers, serialWork, rounds, maxClimb, touchBytes)
 					r, err := Run(a, Options{Workers: workers, Rounds: rounds, Samples: 16, Seed: uint64(rounds)})
 					if err != nil {
 						t.Fatalf("%s: %v", where, err)
