@@ -370,9 +370,37 @@ var maxClimb = 64
 // estimate only costs time: the finish then processes more vertices. The labels are
 // counted in an open-addressing table of at least twice the samples (a map costs more
 // than the whole run on a graph of a few thousand vertices); at most 1<<24 are drawn.
+//
+// A label on more than half the draws (after the sampling rounds, the usual case) is
+// the most frequent: Boyer and Moore's vote finds the one candidate in a pass, a
+// second pass over the same draws counts it, and no table is made (its allocation was
+// most of this step on small graphs).
 func (r *run) mostFrequent(samples int, seed uint64) uint32 {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	samples = min(samples, 1<<24)
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	cand, votes := uint32(0), 0
+	for range samples {
+		c := r.comp[rng.Uint32N(r.n)]
+		if votes == 0 {
+			cand = c
+		}
+		if c == cand {
+			votes++
+		} else {
+			votes--
+		}
+	}
+	rng = rand.New(rand.NewPCG(seed, 0x5eed))
+	n := 0
+	for range samples {
+		if r.comp[rng.Uint32N(r.n)] == cand {
+			n++
+		}
+	}
+	if 2*n > samples {
+		return cand
+	}
+	rng = rand.New(rand.NewPCG(seed, 0x5eed))
 	shift := 32 - bits.Len(uint(2*samples-1)) // the table has 1<<(32-shift) slots
 	slots := 1 << (32 - shift)
 	labels, counts := make([]uint32, slots), make([]int32, slots)

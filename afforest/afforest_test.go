@@ -130,3 +130,37 @@ func TestCCRandom(t *testing.T) {
 		checkAll(t, fmt.Sprintf("random#%d(n=%d,m=%d,directed=%v,seed=%d)", i, n, m, i%2 == 1, seed), n, edges, i%2 == 1)
 	}
 }
+
+// TestMostFrequent compares mostFrequent with a count of the same seeded draws, on
+// labellings with a majority label (the vote's path) and without one (the table's).
+func TestMostFrequent(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		n := uint32(1 + r.IntN(2000))
+		comp := make([]uint32, n)
+		labels := 1 + r.IntN(6)
+		share := r.Float64() // the first label's share; the others split the rest
+		for v := range comp {
+			if r.Float64() < share {
+				comp[v] = 0
+			} else {
+				comp[v] = uint32(1 + r.IntN(labels))
+			}
+		}
+		samples, seed := 1+r.IntN(300), r.Uint64()
+		got := (&run{n: n, comp: comp}).mostFrequent(samples, seed)
+		// the count: the label drawn most often, the first to reach that count on ties
+		rng := rand.New(rand.NewPCG(seed, 0x5eed))
+		count := map[uint32]int{}
+		best, bestN := uint32(0), 0
+		for range samples {
+			c := comp[rng.Uint32N(n)]
+			if count[c]++; count[c] > bestN {
+				best, bestN = c, count[c]
+			}
+		}
+		if got != best {
+			t.Fatalf("trial %d (n=%d, samples=%d, seed=%d): mostFrequent %d, the count's %d", trial, n, samples, seed, got, best)
+		}
+	}
+}
