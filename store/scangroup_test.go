@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -110,4 +111,75 @@ func TestScanGroupRandom(t *testing.T) {
 			checkScanGroup(t, r, &Shard{Lo: s.Lo, N: s.N, Adj: cut, dirH: s.dirH, dirB: s.dirB}, n, randomBits(r, n))
 		}
 	}
+}
+
+// oneListShard is a shard of one directory group, vertices lo to lo+63, in which vertex
+// lo+j has the list adj (degree d) and the others none.
+func oneListShard(lo, j, d uint32, adj []byte) *Shard {
+	span := uint32(len(adj))
+	var codes [DirGroup]uint32
+	var zor uint32
+	for i := range uint32(DirGroup) {
+		rel := uint32(0)
+		if i > j {
+			rel = span
+		}
+		codes[i] = dirCode(rel, i, span)
+		zor |= codes[i]
+	}
+	wo, wd := uint32(bits.Len32(zor)), uint32(bits.Len32(d))
+	var acc, have uint64
+	var words []uint64
+	for i := range uint32(DirGroup) {
+		deg := uint32(0)
+		if i == j {
+			deg = d
+		}
+		for _, f := range [2][2]uint32{{codes[i], wo}, {deg, wd}} {
+			acc |= uint64(f[0]) << have
+			if have += uint64(f[1]); have >= 64 {
+				words = append(words, acc)
+				have -= 64
+				acc = uint64(f[0]) >> (uint64(f[1]) - have) // have < f[1] <= 32 here
+				if have == 0 {
+					acc = 0
+				}
+			}
+		}
+	}
+	if have > 0 {
+		words = append(words, acc)
+	}
+	dirB := make([]byte, 8*len(words)+8)
+	for i, w := range words {
+		binary.LittleEndian.PutUint64(dirB[8*i:], w)
+	}
+	dirH := []uint32{0, 0, 0, wo<<16 | wd<<24, span, uint32(len(words)), d, 0}
+	return &Shard{Lo: lo, N: DirGroup, Adj: adj, dirH: dirH, dirB: dirB}
+}
+
+// FuzzScanGroup feeds ScanGroup arbitrary bytes as the list of degree d of one vertex
+// of a directory group: no panic, and ScanList's answer (checkScanGroup).
+func FuzzScanGroup(f *testing.F) {
+	f.Add(uint32(10), uint16(3), []byte{0x09, 0x02, 0xA5, 0x02}, uint16(0), uint64(1))
+	f.Add(uint32(1000), uint16(64), []byte{0x01, 0x00, 0x01}, uint16(8), uint64(2))
+	f.Add(uint32(10), uint16(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, uint16(0), uint64(4)) // compact
+	f.Add(uint32(10), uint16(4), []byte{0x1F, 0xFF, 0x07}, uint16(8), uint64(5))                   // mirrored
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, d := range []int{2, 5, 70} {
+		nbrs := randomNbrs(r, 7, d, 1<<20)
+		f.Add(uint32(7), uint16(d), AppendList(nil, 7, nbrs), uint16(9), uint64(d))
+	}
+	const nv = 1 << 20
+	f.Fuzz(func(t *testing.T, v uint32, d uint16, list []byte, pad uint16, seed uint64) {
+		v, d = v%nv, 1+d%200
+		r := rand.New(rand.NewPCG(seed, 6))
+		s := oneListShard(v&^(DirGroup-1), v&(DirGroup-1), uint32(d), withTail(r, list, int(pad%300)))
+		for i := range uint32(DirGroup) {
+			if deg, a, b := s.dirEntry(i); (i == v%DirGroup) != (deg != 0) || (i == v%DirGroup && (deg != uint32(d) || a != 0 || b != uint32(len(list)))) {
+				t.Fatalf("oneListShard: vertex %d has degree %d and ADJ [%d, %d)", i, deg, a, b)
+			}
+		}
+		checkScanGroup(t, r, s, nv, randomBits(r, nv))
+	})
 }
