@@ -137,7 +137,7 @@ const smallList = 16
 // neighbours (one block: the lists of roads and meshes) is decoded and its neighbours
 // claimed right here, without the block index, the loop over blocks and a call per
 // claim; a block of varints whose values are one byte each, without DecodeBlock
-// either.
+// either, and a mirrored block of 4 (a mesh's list) with one call.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 	var deg [serialBatch]uint32
 	var lists [serialBatch][]byte
@@ -187,6 +187,9 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 					nbrs[i] = uint32(cur)
 				}
 				ok = or < 0x80 && f >= 0 && cur < int64(b.n)
+			}
+			if !ok && d == 4 { // a mesh's list: one mirrored block, decoded from one word
+				ok = store.DecodeMirror4((*[4]uint32)(nbrs), u, list, b.n)
 			}
 			if !ok {
 				if _, ok = store.DecodeBlock(nbrs, u, list, 0, d, b.n); !ok {
