@@ -189,9 +189,12 @@ func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
 func (e *gpuEngine) Plan() string {
 	p := e.dg.Plan
 	var b strings.Builder
-	fmt.Fprintf(&b, "gpu %s: budget %s; state %s; graph %s resident, %s pinned zero-copy; loaded in %.2f s (%s copied)",
-		e.dev.Name, bytesize.Format(p.Budget), bytesize.Format(gpu.Sum(p.State)), bytesize.Format(p.Resident), bytesize.Format(p.Pinned),
-		e.dg.LoadTime, bytesize.Format(e.dg.Copied))
+	fmt.Fprintf(&b, "gpu %s: budget %s; state %s; graph %s resident, %s pinned zero-copy", e.dev.Name, bytesize.Format(p.Budget),
+		bytesize.Format(gpu.Sum(p.State)), bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
+	if p.CacheBytes > 0 {
+		fmt.Fprintf(&b, " (%s of it held in the staging buffers while no step streams)", bytesize.Format(p.CacheBytes))
+	}
+	fmt.Fprintf(&b, "; loaded in %.2f s (%s copied)", e.dg.LoadTime, bytesize.Format(e.dg.Copied))
 	return b.String()
 }
 

@@ -384,3 +384,122 @@ func TestAlgorithmsSubset(t *testing.T) {
 		t.Errorf("no budget kept %d first neighbours: %v", gpu.FirstKMax, kept)
 	}
 }
+
+// cacheBudgets are two budgets at which the plan's staging buffers hold a list cache:
+// the smallest (the most pinned lists beside the cache), and the one at which the cache
+// leaves the fewest pinned list bytes out.
+func cacheBudgets(t *testing.T, g *store.Graph) (most, few int64) {
+	p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), 1<<40, work(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var graph, least int64
+	for _, s := range gpu.Sizes(g) {
+		graph += s.Directory + s.Adj + 2*gpu.Align
+	}
+	for b := gpu.Sum(p.State); b < gpu.Sum(p.State)+graph; b += 256 {
+		p, err := gpu.Make(g.NumVertices(), gpu.Sizes(g), b, work(g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Cache) == 0 {
+			continue
+		}
+		var pinnedAdj int64
+		for _, s := range p.Shards {
+			if s.AdjAt == gpu.Pinned {
+				pinnedAdj += s.Adj
+			}
+		}
+		if most == 0 {
+			most = b
+		}
+		if out := pinnedAdj - p.CacheBytes; few == 0 || out < least {
+			few, least = b, out
+		}
+	}
+	if most == 0 || few == 0 {
+		t.Fatalf("no budget with a list cache (%d, %d)", most, few)
+	}
+	return most, few
+}
+
+// TestListCache runs BFS while the staging buffers hold pinned shards' lists (the list
+// cache), then CC and k-core, then BFS again, with streaming automatic, forced off and
+// forced on (bottom-up sweeps that stream give the buffers back in the middle of a
+// search; CC gives them back at its start; the next BFS fills them again). Answers must
+// equal the CPU's and the allocator must stay within --vram. (The staging buffers are
+// reserved only when more lists stay pinned than they hold, so some always cross the
+// link; the bytes they save are measured on the device: docs/log-2026-11-25.md.)
+func TestListCache(t *testing.T) {
+	needGPU(t)
+	r := rand.New(rand.NewPCG(23, 5))
+	for _, mode := range []string{"auto", "never", "always"} {
+		t.Setenv("OOC_GPU_STREAM", mode)
+		for _, directed := range []bool{false, true} {
+			const n = 20000
+			edges := testgraph.Random(r, n, 300000)
+			for i := 0; i < n-1; i++ { // a hub whose list spans several blocks
+				edges = append(edges, testgraph.Edge{U: 5, V: uint32(i + 1)})
+			}
+			g := testgraph.Build(t, n, edges, directed, 1<<14)
+			cpu, err := ooc.Open(g, "cpu", ooc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCC, err := cpu.CC()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantKC, err := cpu.KCore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			most, few := cacheBudgets(t, g)
+			for _, b := range []int64{most, few} {
+				name := fmt.Sprintf("%s directed=%v vram %d", mode, directed, b)
+				e, err := ooc.Open(g, "gpu", ooc.Options{VRAM: b})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				bfsAll := func(pass int) {
+					for _, src := range []uint32{0, 5, n / 2, n - 1} {
+						want, err := cpu.BFS(src)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := e.BFS(src)
+						if err != nil {
+							t.Fatalf("%s src %d: %v", name, src, err)
+						}
+						if !slices.Equal(got.Level, want.Level) {
+							t.Errorf("%s pass %d src %d: levels differ from the CPU's (%s)", name, pass, src, e.Plan())
+						}
+						if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
+							t.Errorf("%s pass %d src %d: %v", name, pass, src, err)
+						}
+					}
+				}
+				bfsAll(1)
+				cc, err := e.CC()
+				if err != nil {
+					t.Fatalf("%s: cc: %v", name, err)
+				}
+				if !slices.Equal(cc.Labels, wantCC.Labels) {
+					t.Errorf("%s: cc labels differ from the CPU's", name)
+				}
+				bfsAll(2)
+				kc, err := e.KCore()
+				if err != nil {
+					t.Fatalf("%s: kcore: %v", name, err)
+				}
+				compareKCore(t, name, g, kc, wantKC)
+				checkMemory(t, name, e, b)
+				if err := e.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cpu.Close()
+		}
+	}
+}

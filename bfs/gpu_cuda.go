@@ -112,6 +112,11 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	res := &Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
 	var choices []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		// top-down levels read lists where they lie: the idle staging buffers hold some
+		// pinned shards (a bottom-up sweep that streams gives them back)
+		if err := dg.CacheLists(c); err != nil {
+			return err
+		}
 		dg.Work.Reset()
 		st := takeState(dg.Work, n, g.longCap, len(dg.Plan.Shards))
 		if err := dg.Work.Err(); err != nil {

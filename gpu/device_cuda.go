@@ -56,6 +56,12 @@ type Graph struct {
 	kdone   []*cuda.Event // the launches reading staging buffer b finished
 	issued  int           // copies issued into the ring: the next goes to buffer issued % len(stage)
 	ahead   []pending     // copies issued ahead of the sweep that will read them (Sweep's prefetch)
+
+	// the list cache (cache_cuda.go)
+	region    *cuda.Buffer  // the staging buffers, one allocation; nil when the plan has none or they would serve nothing
+	cached    bool          // the staging buffers hold Plan.Cache's shards
+	savedAdj  []cuda.DevPtr // per Plan.Cache entry: the shard's pinned ADJ alias
+	savedHost []hostShard   // and its host record
 }
 
 // Load allocates the workspace and the shard table, copies the resident sections, pins the
@@ -117,23 +123,14 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		}
 		// the table holds a row per planned shard: the out shards, then the in shards of a
 		// directed graph (an undirected graph's in shards are its out shards)
-		var tab []ShardEntry
-		row := func(s DevShard, h hostShard) {
-			e := ShardEntry{Adj: uint64(s.Adj), Dir: uint64(s.Dir), Bits: uint64(s.Bits), Lo: s.Lo, N: s.N}
-			if h.pinned {
-				e.Pinned = 1
-			}
-			tab = append(tab, e)
-		}
-		for i, s := range dg.Out {
-			row(s, dg.outHost[i])
+		tab := make([]ShardEntry, len(p.Shards))
+		for k := range tab {
+			ds, h := dg.shard(k)
+			tab[k] = entry(*ds, *h)
 		}
 		dg.InTable = dg.OutTable.Ptr
 		if g.Directed() {
-			dg.InTable += cuda.DevPtr(int64(len(tab)) * int64(unsafe.Sizeof(ShardEntry{})))
-			for i, s := range dg.In {
-				row(s, dg.inHost[i])
-			}
+			dg.InTable += cuda.DevPtr(int64(len(dg.Out)) * int64(unsafe.Sizeof(ShardEntry{})))
 		}
 		if len(tab) > 0 {
 			if err := c.HtoD(dg.OutTable.Ptr, unsafe.Pointer(&tab[0]), int64(len(tab))*int64(unsafe.Sizeof(tab[0]))); err != nil {
@@ -144,6 +141,9 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			return err
 		}
 		if err := dg.setupStaging(c); err != nil {
+			return err
+		}
+		if err := dg.CacheLists(c); err != nil {
 			return err
 		}
 		if dg.First != nil {

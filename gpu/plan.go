@@ -70,18 +70,22 @@ type Placement struct {
 
 // Plan is the memory plan of one graph under one budget.
 type Plan struct {
-	Budget    int64
-	Vertices  uint32
-	State     []Item // per-vertex state, always on the device: the workspace's items, then the shard table
-	Work      int64  // bytes of the workspace (the items of State but the last)
-	Shards    []Placement
-	FirstK    int   // first neighbours per vertex kept on the device (0: none)
-	First     int64 // bytes of that array
-	Stage     int64 // bytes per staging buffer for streamed sweeps; 0: none
-	Stages    int   // staging buffers: StageRing when they fit, else 2; 0 with Stage 0
-	Resident  int64 // bytes of graph sections on the device
-	Pinned    int64 // bytes of graph sections read through the link
-	DeviceUse int64 // everything the plan allocates on the device
+	Budget   int64
+	Vertices uint32
+	State    []Item // per-vertex state, always on the device: the workspace's items, then the shard table
+	Work     int64  // bytes of the workspace (the items of State but the last)
+	Shards   []Placement
+	FirstK   int   // first neighbours per vertex kept on the device (0: none)
+	First    int64 // bytes of that array
+	Stage    int64 // bytes per staging buffer for streamed sweeps; 0: none
+	Stages   int   // staging buffers: StageRing when they fit, else 2; 0 with Stage 0
+	// Cache lists the pinned shards whose ADJ the staging buffers hold while no step
+	// streams (see Cached); CacheBytes is their ADJ bytes.
+	Cache      []Cached
+	CacheBytes int64
+	Resident   int64 // bytes of graph sections on the device
+	Pinned     int64 // bytes of graph sections read through the link
+	DeviceUse  int64 // everything the plan allocates on the device
 }
 
 // Align is the granularity the allocator counts allocations in.
@@ -238,6 +242,7 @@ func MakeFor(n uint32, shards []ShardSize, budget int64, work []Item, first bool
 			left -= b
 		}
 	}
+	p.Cache, p.CacheBytes = cache(p.Shards, int64(p.Stages)*StageBuffer(p.Stage))
 	for _, s := range p.Shards {
 		for _, sec := range []struct {
 			w Where
@@ -252,6 +257,38 @@ func MakeFor(n uint32, shards []ShardSize, budget int64, work []Item, first bool
 	}
 	p.DeviceUse = budget - left
 	return p, nil
+}
+
+// Cached is a pinned shard whose ADJ section the staging buffers hold while no step
+// streams: the list cache. The staging buffers are one allocation, and the shard's copy
+// starts Off bytes into it.
+type Cached struct {
+	Shard int // index into Plan.Shards
+	Off   int64
+}
+
+// cache chooses the list cache. The staging buffers sit idle while no step streams: a
+// BFS's top-down levels read lists where they lie, and on a graph of short lists (a
+// grid's) the buffers are most of the pinned bytes. So they hold copies of pinned ADJ
+// sections, which kernels then read as resident lists, until a step streams: it takes
+// the buffers back and those shards are read where they lie again (Graph.ReleaseCache;
+// BFS fills the cache, Graph.CacheLists). A shard is cached whole or not (the kernels
+// address a shard's lists from one base), only when its directory is resident (it then
+// reads exactly like a resident shard), first fit in shard order, each copy at a
+// multiple of Align: the decoder's aligned 16-byte loads stay inside the 16 bytes that
+// hold a valid byte, hence inside the region. region is the staging buffers' bytes.
+func cache(shards []Placement, region int64) ([]Cached, int64) {
+	var out []Cached
+	var off, bytes int64
+	for i, s := range shards {
+		if s.AdjAt != Pinned || s.IndexAt != Resident || s.Adj == 0 || off+align(s.Adj) > region {
+			continue
+		}
+		out = append(out, Cached{Shard: i, Off: off})
+		off += align(s.Adj)
+		bytes += s.Adj
+	}
+	return out, bytes
 }
 
 // bottomUpReads says whether bottom-up sweeps read shard i: the in shards of a directed
@@ -292,6 +329,17 @@ func (p *Plan) String() string {
 			p.Stages, bytesize.Format(StageBuffer(p.Stage)), bytesize.Format(p.Stage))
 	}
 	fmt.Fprintf(&b, "  graph: %s resident, %s pinned in host memory (zero-copy)\n", bytesize.Format(p.Resident), bytesize.Format(p.Pinned))
+	if len(p.Cache) > 0 {
+		fmt.Fprintf(&b, "  list cache: while no step streams, the staging buffers hold %s of the pinned lists (", bytesize.Format(p.CacheBytes))
+		for i, c := range p.Cache {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			s := p.Shards[c.Shard]
+			fmt.Fprintf(&b, "%s shard %d", s.Dir, s.ShardSize.Index)
+		}
+		b.WriteString(")\n")
+	}
 	for _, s := range p.Shards {
 		fmt.Fprintf(&b, "  %s shard %d [%d,%d): directory %s %s, adj %s %s\n", s.Dir, s.ShardSize.Index, s.Lo, s.Lo+s.N,
 			bytesize.Format(s.Directory), s.IndexAt, bytesize.Format(s.Adj), s.AdjAt)

@@ -3,6 +3,7 @@ package gpu
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,5 +188,67 @@ func TestPlanFirstK(t *testing.T) {
 		if p.DeviceUse > c.budget {
 			t.Errorf("%s: plan uses %d of %d", c.name, p.DeviceUse, c.budget)
 		}
+	}
+}
+
+// TestPlanCache checks the list cache on a grid 2^26's shape (four shards of 96 MiB of
+// lists): at a budget with two shards resident and two staging buffers of 64 MiB, the
+// buffers hold the first pinned shard (one of 96 MiB fits their 128, the second does
+// not), at an aligned offset inside them; shards larger than the buffers are never
+// cached, nor are shards whose directory is pinned; no staging, no cache.
+func TestPlanCache(t *testing.T) {
+	const n = 1 << 26
+	s := shards(4, n/4, 96<<20)
+	w := work(n, s)
+	state := Sum(append(slices.Clone(w), TableItem(4)))
+	var index int64
+	for _, sh := range s {
+		index += align(sh.Directory)
+	}
+	region := 2 * StageBuffer(StageChunk)
+	p, err := MakeFor(n, s, state+index+region+2*(96<<20)+1<<20, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Stages != 2 || p.Shards[1].AdjAt != Resident || p.Shards[2].AdjAt != Pinned {
+		t.Fatalf("the plan is not the grid's shape:\n%s", p)
+	}
+	if len(p.Cache) != 1 || p.Cache[0] != (Cached{Shard: 2, Off: 0}) || p.CacheBytes != 96<<20 {
+		t.Errorf("cache %+v (%d bytes), want shard 2 at 0:\n%s", p.Cache, p.CacheBytes, p)
+	}
+	if !strings.Contains(p.String(), "list cache: while no step streams, the staging buffers hold 96.0 MiB of the pinned lists (out shard 2)") {
+		t.Errorf("the plan does not say what the cache holds:\n%s", p)
+	}
+	// small shards: several fit, each aligned, all inside the region
+	small := shards(64, n/64, 10<<20+3)
+	var smallIndex int64
+	for _, sh := range small {
+		smallIndex += align(sh.Directory)
+	}
+	p, err = MakeFor(n, small, state+smallIndex+300<<20, work(n, small), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := int64(p.Stages) * StageBuffer(p.Stage)
+	var bytes, end int64
+	for _, c := range p.Cache {
+		sh := p.Shards[c.Shard]
+		if sh.AdjAt != Pinned || sh.IndexAt != Resident || c.Off%Align != 0 || c.Off < end || c.Off+sh.Adj > reg {
+			t.Errorf("cached %+v: shard %+v in a region of %d", c, sh, reg)
+		}
+		end = c.Off + sh.Adj
+		bytes += sh.Adj
+	}
+	if len(p.Cache) < 2 || bytes != p.CacheBytes || p.DeviceUse > p.Budget {
+		t.Errorf("%d shards cached (%d bytes, plan says %d), device use %d of %d:\n%s", len(p.Cache), bytes, p.CacheBytes, p.DeviceUse, p.Budget, p)
+	}
+	// shards larger than the buffers
+	big := shards(4, n/4, 512<<20)
+	if p, err = MakeFor(n, big, state+index+1<<30, work(n, big), false); err != nil || p.Stage == 0 || len(p.Cache) != 0 {
+		t.Errorf("shards of 512 MiB: cache %+v, err %v:\n%s", p.Cache, err, p)
+	}
+	// directories pinned: nothing cached (the plan keeps no staging then either)
+	if p, err = MakeFor(n, s, state+region, w, false); err != nil || len(p.Cache) != 0 {
+		t.Errorf("directories pinned: cache %+v, err %v:\n%s", p.Cache, err, p)
 	}
 }

@@ -30,22 +30,29 @@ func (dg *Graph) streamable() bool {
 	return false
 }
 
-// setupStaging allocates the plan's staging buffers, the copy stream and their events
-// when the plan has staging and some shard is pinned, and in Auto mode finds the link's
-// behaviour (cache or probe).
+// setupStaging allocates the plan's staging buffers as one region when the plan has
+// staging and the buffers serve something: streaming (some shard is pinned and
+// OOC_GPU_STREAM is not never: then also the copy stream and the buffers' events, and in
+// Auto mode the link's behaviour, from the cache or a probe) or the list cache.
 func (dg *Graph) setupStaging(c *cuda.Ctx) error {
-	if dg.Plan.Stage == 0 || !dg.streamable() || dg.Mode == Never {
+	p := dg.Plan
+	stream := dg.streamable() && dg.Mode != Never
+	if p.Stage == 0 || !stream && len(p.Cache) == 0 {
 		return nil
 	}
-	k := max(dg.Plan.Stages, 2)
+	k := max(p.Stages, 2)
+	var err error
+	if dg.region, err = c.Alloc("staging", int64(k)*StageBuffer(p.Stage)); err != nil {
+		return err
+	}
+	if !stream {
+		return nil
+	}
 	dg.stage = make([]*cuda.Buffer, k)
 	dg.copied = make([]*cuda.Event, k)
 	dg.kdone = make([]*cuda.Event, k)
-	var err error
 	for b := range k {
-		if dg.stage[b], err = c.Alloc(fmt.Sprintf("stage-%d", b), StageBuffer(dg.Plan.Stage)); err != nil {
-			return err
-		}
+		dg.stage[b] = &cuda.Buffer{Ptr: dg.region.Ptr + cuda.DevPtr(int64(b)*StageBuffer(p.Stage)), Bytes: StageBuffer(p.Stage), Name: fmt.Sprintf("stage-%d", b)}
 		if dg.copied[b], err = c.NewEvent(false); err != nil {
 			return err
 		}
@@ -102,6 +109,7 @@ func (dg *Graph) closeStaging(c *cuda.Ctx) error {
 		keep(c.DestroyEvent(dg.kdone[b]))
 	}
 	dg.copied, dg.kdone, dg.stage, dg.ahead = nil, nil, nil, nil
+	dg.region, dg.cached = nil, false
 	return first
 }
 
@@ -233,6 +241,15 @@ type pending struct {
 // shards (an iteration of PageRank), which then finds them done or under way. It returns
 // the bytes copied for this sweep's launches.
 func (dg *Graph) Sweep(c *cuda.Ctx, shards []int, stream []bool, prefetch bool, zc, dev cuda.DevPtr, launch func(i int, adj cuda.DevPtr, i0, i1 uint32, cnt cuda.DevPtr) error) (int64, error) {
+	for k, i := range shards {
+		if stream[k] && dg.inHost[i].chunks != nil && dg.stage != nil {
+			// the staging buffers are needed: the cached shards are read where they lie
+			if err := dg.ReleaseCache(c); err != nil {
+				return 0, err
+			}
+			break
+		}
+	}
 	var copies []pending // in launch order
 	for k, i := range shards {
 		s, h := dg.In[i], dg.inHost[i]
@@ -356,6 +373,14 @@ func (dg *Graph) StageBytes() int64 {
 // buffer, waits for them. Every copy must lie inside a buffer (StageBytes). It returns the
 // bytes copied.
 func (dg *Graph) Stream(c *cuda.Ctx, jobs [][]Copy, launch func(k int, buf cuda.DevPtr) error) (int64, error) {
+	for _, cs := range jobs {
+		if len(cs) > 0 {
+			if err := dg.ReleaseCache(c); err != nil {
+				return 0, err
+			}
+			break
+		}
+	}
 	dg.ahead = nil // the buffers a Sweep's prefetch filled are taken
 	var copied []int
 	for k, cs := range jobs {

@@ -55,6 +55,11 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		return r, nil
 	}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		// the shards it may stream are decided from where the lists lie: the staging
+		// buffers serve streaming, not the list cache
+		if err := dg.ReleaseCache(c); err != nil {
+			return err
+		}
 		dg.Work.Reset()
 		st := takeState(dg.Work, n, gpu.MaxDirEdges(gpu.Sizes(dg.G)))
 		if err := dg.Work.Err(); err != nil {

@@ -118,6 +118,11 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("sssp: delta 0: want a bin width of at least 1")
 	}
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
+		// the shards it may stream are decided from where the lists lie: the staging
+		// buffers serve streaming, not the list cache
+		if err := dg.ReleaseCache(c); err != nil {
+			return err
+		}
 		r := &gpuRun{g: g, c: c, delta: delta, line: progress.New(opt.Progress, "sssp")}
 		if float {
 			r.fl = 1
