@@ -23,8 +23,10 @@ import (
 // order, ego networks, Slashdot), are not tried; else each of them is numbered from the
 // graph's lists (the degree order from the stored degrees, the BFS order from a
 // traversal). The bisection order is computed last, when its prediction beats the
-// smallest estimate (withBisect). The chosen numbering is the second pass's.
-func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager) (*orderChoice, error) {
+// smallest estimate (withBisect). The chosen numbering is the second pass's. Where the
+// first pass estimated the degree order (early.degRatio), that ratio scales the file
+// order's estimate instead: the same decision, not made twice.
+func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager, early *earlyAuto) (*orderChoice, error) {
 	n := adj.NumVertices()
 	keep := &orderChoice{order: store.OrderInput}
 	if n == 0 {
@@ -35,16 +37,25 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 		keep.est = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
 		return keep, nil
 	}
-	s, err := sampleLists(adj, sampleSize(adj.NumEdges(), cmp.Or(opt.sampleCap, bp.sampleEntries())), pg)
-	if err != nil {
-		return nil, err
-	}
 	var ids int64 // ids.bin, which a relabeled graph has in any order
 	if !adj.Graph().M.Relabeled {
 		ids = store.IDsFileBytes(int64(n), 4)
 	}
-	est := &OrderEstimate{SampleRate: s.rate, SampledLists: len(s.out) + len(s.in)}
-	est.InputBytes, est.RandomBytes = s.bytes(nil), s.randomBytes(n)
+	var s *listsSample
+	var est *OrderEstimate
+	if early != nil && early.sample != nil {
+		// the lists sampled while the input was read, and their sizes
+		s = early.sample
+		e := early.est
+		est = &OrderEstimate{SampleRate: e.SampleRate, SampledLists: e.SampledLists, InputBytes: e.InputBytes, RandomBytes: e.RandomBytes}
+	} else {
+		var err error
+		if s, err = sampleLists(adj, sampleSize(adj.NumEdges(), cmp.Or(opt.sampleCap, bp.sampleEntries())), pg); err != nil {
+			return nil, err
+		}
+		est = &OrderEstimate{SampleRate: s.rate, SampledLists: len(s.out) + len(s.in)}
+		est.InputBytes, est.RandomBytes = s.bytes(nil), s.randomBytes(n)
+	}
 	if est.InputBytes < est.RandomBytes*strongLocal/100 {
 		why := fmt.Sprintf("the file's numbering has strong locality (its lists %d%% of a random numbering's), which the other orders discard", 100*est.InputBytes/max(est.RandomBytes, 1))
 		est.DegreeSkipped, est.BFSSkipped, est.BisectSkipped, est.Chosen = why, why, why, store.OrderInput
@@ -63,9 +74,12 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 	var perr error
 	var wg sync.WaitGroup
 	wg.Go(func() { est.BallLevels, perr = ballLevels(adj, pg) })
-	perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
-	est.DegreeBytes = s.bytes(perm) + ids
-	perm = nil
+	if early != nil && early.degRatio > 0 {
+		est.DegreeBytes = int64(float64(est.InputBytes)*early.degRatio) + ids
+	} else {
+		perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
+		est.DegreeBytes = s.bytes(perm) + ids
+	}
 	wg.Wait()
 	releaseGraph(adj.Graph())
 	if perr != nil {
@@ -80,6 +94,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager)
 	case bfsNeed > bp.orderMem() || bfsNeed+8*int64(maxDegree(adj, pg))*int64(bp.workers) > bp.orderMem():
 		est.BFSSkipped = "the BFS order would take more than half the budget"
 	default:
+		var err error
 		if bperm, binv, err = bfsOrder(adj, bp.workers, pg); err != nil {
 			return nil, err
 		}
@@ -149,13 +164,17 @@ const bisectMargin = 5
 // of up to 2^23 entries, and 60-110x on 2^27 (kron22, urand22).
 const bisectMaxEntries = 1 << 24
 
+// autoBisectMax is the most list entries the automatic order bisects: bisectMaxEntries,
+// or what a test sets.
+func (o Options) autoBisectMax() uint64 { return cmp.Or(o.bisectMax, bisectMaxEntries) }
+
 // predictBisectBytes sets est.BisectPredicted: the file order's estimate scaled by
 // what bisecting a ball of the graph did to the ball's lists (predictBisect), plus
 // ids.bin; or est.BisectSkipped.
 func predictBisectBytes(adj store.Adjacency, est *OrderEstimate, ids int64, bp *pipeline, pg *pager) error {
-	entries := adj.NumEdges() * uint64(directions(adj))
-	if entries > bisectMaxEntries {
-		est.BisectSkipped = fmt.Sprintf("%d list entries, more than the %d the automatic order bisects", entries, bisectMaxEntries)
+	entries, most := adj.NumEdges()*uint64(directions(adj)), bp.opt.autoBisectMax()
+	if entries > most {
+		est.BisectSkipped = fmt.Sprintf("%d list entries, more than the %d the automatic order bisects", entries, most)
 		return nil
 	}
 	if ids >= est.InputBytes {

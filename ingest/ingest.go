@@ -76,6 +76,9 @@ type Options struct {
 	zstdWindow int64 // the window of a zstd input's first frame, counted in Mem (budgetZstd)
 	noSummary  bool  // the first pass of two (reorder.go): Log gets the budget line, not the summary
 	noOrient   bool  // keys carry no orientation: the ids reached orientLimit (againUnoriented)
+
+	early     *earlyAuto // the first build of an automatic order (early.go)
+	bisectMax uint64     // list entries the automatic order bisects at most; 0: bisectMaxEntries
 }
 
 // Phase is the cost of one pipeline phase.
@@ -155,7 +158,7 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 		return nil, err
 	}
 	if reordered(opt) {
-		return twoPass(opt, func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
+		return twoPass(opt, rewinder(r), func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
 	}
 	info := store.InputInfo{Name: filepath.Base(name), Bytes: size}
 	if name == "-" {
@@ -210,7 +213,9 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 		return nil, err
 	}
 	if reordered(opt) {
-		return twoPass(opt, func(a Options) (*Report, error) { return FromEdges(a, input, hdr, produce) })
+		// produce gives the same edges each time it is called
+		again := func() error { return nil }
+		return twoPass(opt, again, func(a Options) (*Report, error) { return FromEdges(a, input, hdr, produce) })
 	}
 	if rep, done, err := fromEdgesGPU(opt, input, hdr, produce); done {
 		return rep, err
@@ -226,9 +231,12 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 		err = p.phase1("partition", 0, func(prog *progress) error {
 			return produce(func(b []parse.Edge) error {
 				prog.addEdges(int64(len(b)))
-				return p.emit(b)
+				return p.emitInput(b)
 			})
 		})
+		if err == nil {
+			err = p.afterPhase1(hdr)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -243,7 +251,7 @@ func (p *pipeline) parsePass(r io.Reader, name string) (parse.Header, error) {
 		var err error
 		res, err = parse.Parse(r, p.parseOptions(name, MaxVertexID, prog), func(b []parse.Edge) error {
 			prog.addEdges(int64(len(b)))
-			return p.emit(b)
+			return p.emitInput(b)
 		})
 		if res != nil {
 			p.phaseBytes = res.InBytes
@@ -254,7 +262,25 @@ func (p *pipeline) parsePass(r io.Reader, name string) (parse.Header, error) {
 	if err != nil {
 		return parse.Header{}, err
 	}
-	return res.Header, nil
+	return res.Header, p.afterPhase1(res.Header)
+}
+
+// rewinder returns what reads r again from its start for a second reading of the
+// input: r must be a regular file; nil when it is not (a pipe is read once).
+func rewinder(r io.Reader) func() error {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	return func() error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return &parse.ParseError{Path: f.Name(), Offset: -1, Msg: "cannot read the input again", Err: unwrapPath(err)}
+		}
+		return nil
+	}
 }
 
 func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) parse.ParseOptions {

@@ -47,6 +47,10 @@ func TestPeakRSS(t *testing.T) {
 		// numbering's arrays (13 bytes a vertex) beside them.
 		{spec: gen.Spec{Kind: "urand", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderBFS, directed: true},
 		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: store.OrderDegree},
+		// The automatic order past the bisection's bound: the first build's phase 1, the
+		// degrees counted from its spills, the degree order's arrays, then the input
+		// read again in that order.
+		{spec: gen.Spec{Kind: "kron", Scale: 20, EdgeFactor: 16, Seed: 1}, order: OrderAuto},
 		// The bisection order on a dense graph (degree about 3500, 4096 vertices): lists
 		// too long for the workers' caches, read again on every pass, and phase 2's
 		// groups (1024 vertices, 3.6M keys) cut into sub-ranges. Its sort units took
@@ -102,6 +106,9 @@ func TestPeakRSS(t *testing.T) {
 			} else {
 				fmt.Sscanf(string(out[i:]), "peak-rss=%d edges=%d bytes=%d", &peak, &edges, &bytes)
 			}
+			if c.order == OrderAuto && c.spec.Kind == "kron" && !c.relabel && !strings.Contains(string(out), "order=degree") {
+				t.Errorf("the automatic order did not choose the degree order:\n%s", out)
+			}
 			if c.order == store.OrderBFS || c.order == store.OrderBisect || c.order == OrderAuto {
 				// The orders built twice read the first graph, in the file's order,
 				// through its mapping: clean page cache, which the resident set counts
@@ -137,7 +144,7 @@ func TestHelperIngestRSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("peak-rss=%d edges=%d bytes=%d\n", PeakRSS(), rep.Manifest.Edges, rep.Manifest.Bytes)
+	fmt.Printf("peak-rss=%d edges=%d bytes=%d order=%s\n", PeakRSS(), rep.Manifest.Edges, rep.Manifest.Bytes, rep.Manifest.VertexOrder)
 }
 
 // TestRelabelHeldBytes: the numbering's arrays take what heldBytes says, measured as the

@@ -62,6 +62,8 @@ type pipeline struct {
 	raw         *rawSpill      // --relabel or degree order: the input pairs
 	estimate    *OrderEstimate // the automatic order's choice
 	rebuild     *rebuildFrom   // a renumbering of a graph built in the file's order (reorder.go)
+	side        *autoSide      // the first build of an automatic order: degrees and sampled lists (early.go)
+	readAgain   bool           // the input read again in the numbering p.perm (early.go)
 	backend     string         // Report.Backend; "" is the CPU
 	phases      []Phase
 	committed   bool
@@ -143,6 +145,14 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 	}
 	if opt.Verbose && opt.Log != nil {
 		fmt.Fprintf(opt.Log, "ingest: %s\n", p.budget())
+	}
+	if e := opt.early; e != nil && e.perm != nil {
+		if err := p.readAgainIn(e); err != nil {
+			p.close()
+			return nil, err
+		}
+	} else if e != nil && !p.scanned() {
+		p.side = p.newAutoSide()
 	}
 	p.restore = setMemoryLimit(p.heapLimit())
 	p.pool.onUse = func(used int64) { debug.SetMemoryLimit(p.heapLimit() - used) }

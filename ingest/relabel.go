@@ -174,7 +174,7 @@ func (r *rawSpill) add(b []parse.Edge, name string) error {
 		r.deg.add(b, r.keepLoops)
 	}
 	if r.sample != nil {
-		r.sample.add(b, r.directed, r.keepLoops)
+		r.sample.add(b, true, !r.directed, r.keepLoops)
 	}
 	if _, err := r.t.append(sc.buf); err != nil {
 		return err
@@ -366,7 +366,7 @@ const degreeOrderBytes = 12
 
 // countDegrees says whether the scan counts degrees: for the degree order, or to choose.
 func (p *pipeline) countDegrees() bool {
-	return p.opt.Order == store.OrderDegree || p.opt.Order == OrderAuto
+	return !p.readAgain && (p.opt.Order == store.OrderDegree || p.opt.Order == OrderAuto)
 }
 
 // chooseDegree estimates the adjacency's bytes in both orders from the sampled lists

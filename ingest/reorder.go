@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"math"
@@ -19,8 +20,10 @@ import (
 // ordinary pipeline: one read of the input, bounded by --mem), then read that graph's
 // lists to number the vertices, and build the graph again from them, each id renumbered
 // (the second pass reads compressed lists, deduplicated, instead of the input). The
-// automatic order decides between the passes: when it keeps the file's order the first
-// graph is the result, and the choice cost one read of its lists, not a second ingest.
+// automatic order decides what it can at the end of the first pass's phase 1 (early.go)
+// and the rest between the passes: when it keeps the file's order the first graph is
+// the result, and when it picks the degree order in the first pass the input is read
+// again in it instead of the first graph being built.
 //
 // The first graph lies inside the new graph's temporary directory, so that a failure or
 // a kill leaves nothing behind (the next ingest to the destination removes the directory)
@@ -104,10 +107,12 @@ func (r *rebuildFrom) close() error {
 	return r.g.Close()
 }
 
-// twoPass runs first (the ingest in the file's order) with opt's destination or one
-// inside the new graph's directory, chooses or computes the numbering, and builds the
-// graph again in it unless the file's order is kept.
-func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error) {
+// twoPass runs first (the ingest in the file's order) with a destination inside the
+// new graph's directory, chooses or computes the numbering, and builds the graph again
+// in it unless the file's order is kept. For the automatic order the first build may
+// decide before its phase 2 (early.go): the file's order kept, or the degree order
+// chosen, when the input is read again (rewind; nil when it cannot be) in it.
+func twoPass(opt Options, rewind func() error, first func(Options) (*Report, error)) (*Report, error) {
 	if (opt.Order == store.OrderBFS || opt.Order == store.OrderBisect) && opt.Weights {
 		return nil, fmt.Errorf("ingest: --order %s does not take --weights yet (use --order degree, input or auto): %w", opt.Order, parse.ErrBadInput)
 	}
@@ -120,9 +125,21 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	}
 	defer pb.close()
 	a.Dest, a.Force = filepath.Join(pb.b.TempDir(), "input.ooc"), false
+	var early *earlyAuto
+	if opt.Order == OrderAuto {
+		early = &earlyAuto{rewind: rewind, bisectMax: opt.autoBisectMax()}
+		a.early = early
+	}
 	repA, err := first(a)
+	if errors.Is(err, errReadAgain) {
+		return readAgain(opt, early, pb, start, first)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if early != nil && early.final {
+		repA.Order = early.est
+		return publishFirst(pb, a.Dest, repA, start, opt)
 	}
 	// The first pass's buffers go back to the system before the numbering's arrays and
 	// the second pass's take their place: the heap limit it ran under is lifted now.
@@ -133,7 +150,7 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	}
 	t0 := time.Now()
 	bp := &pipeline{opt: opt, mem: repA.Mem, workers: repA.Workers}
-	ch, err := chooseOrder(g, opt, bp)
+	ch, err := chooseOrder(g, opt, bp, early)
 	if err != nil {
 		g.Close()
 		return nil, err
@@ -145,18 +162,8 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 	debug.FreeOSMemory()
 	if ch.order == store.OrderInput {
 		g.Close()
-		// the first graph is the result: published as it is, in the spills' place
-		pb.closeSpills()
-		if err := pb.b.PublishFrom(a.Dest); err != nil {
-			return nil, err
-		}
-		pb.committed = true
 		repA.Order, repA.Phases = ch.est, append(repA.Phases, order)
-		repA.Seconds, repA.PeakRSS = time.Since(start).Seconds(), PeakRSS()
-		if opt.Log != nil {
-			repA.Summary(opt.Log)
-		}
-		return repA, nil
+		return publishFirst(pb, a.Dest, repA, start, opt)
 	}
 	r := &rebuildFrom{g: g, first: repA.Manifest, order: ch.order, dir: a.Dest}
 	defer r.close()
@@ -170,6 +177,40 @@ func twoPass(opt Options, first func(Options) (*Report, error)) (*Report, error)
 		rep.Summary(opt.Log)
 	}
 	return rep, nil
+}
+
+// publishFirst publishes the first graph, at dir, as the result, in the spills' place.
+func publishFirst(pb *pipeline, dir string, rep *Report, start time.Time, opt Options) (*Report, error) {
+	pb.closeSpills()
+	if err := pb.b.PublishFrom(dir); err != nil {
+		return nil, err
+	}
+	pb.committed = true
+	rep.Seconds, rep.PeakRSS = time.Since(start).Seconds(), PeakRSS()
+	if opt.Log != nil {
+		rep.Summary(opt.Log)
+	}
+	return rep, nil
+}
+
+// readAgain builds the graph in the degree order the first build chose (early) from
+// the input read again, inside the new graph's directory, and publishes it.
+func readAgain(opt Options, early *earlyAuto, pb *pipeline, start time.Time, first func(Options) (*Report, error)) (*Report, error) {
+	// the first build's buffers went with its pipeline; its heap limit is lifted
+	debug.FreeOSMemory()
+	if err := early.rewind(); err != nil {
+		return nil, err
+	}
+	b := opt
+	b.Order, b.Backend, b.early = store.OrderDegree, BackendCPU, early
+	b.Verbose, b.noSummary = false, true // the first build printed the budget, this the summary
+	b.Dest, b.Force = filepath.Join(pb.b.TempDir(), "degree.ooc"), false
+	rep, err := first(b)
+	if err != nil {
+		return nil, err
+	}
+	rep.Phases = append(early.phases, rep.Phases...)
+	return publishFirst(pb, b.Dest, rep, start, opt)
 }
 
 // newRebuild starts the second pass's pipeline at opt.Dest: it reads numbered lists,
@@ -277,8 +318,9 @@ type orderChoice struct {
 }
 
 // chooseOrder numbers g's vertices for --order bfs or bisect, or chooses for --order
-// auto (estimate.go); bp holds the budget.
-func chooseOrder(g *store.Graph, opt Options, bp *pipeline) (*orderChoice, error) {
+// auto (estimate.go) with what its first pass found (early, nil for none); bp holds
+// the budget.
+func chooseOrder(g *store.Graph, opt Options, bp *pipeline, early *earlyAuto) (*orderChoice, error) {
 	adj := store.NewCompressed(g)
 	n := int64(g.NumVertices())
 	pg := newPager(g, bp.mappedMem())
@@ -303,7 +345,7 @@ func chooseOrder(g *store.Graph, opt Options, bp *pipeline) (*orderChoice, error
 		perm, inv, err := bisectOrder(adj, w, cache, pg)
 		return &orderChoice{order: store.OrderBisect, perm: perm, inv: inv}, err
 	}
-	return estimateOrders(adj, opt, bp, pg)
+	return estimateOrders(adj, opt, bp, pg, early)
 }
 
 // maxDegree is the largest degree of adj's vertices in the undirected view.

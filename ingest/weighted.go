@@ -351,7 +351,7 @@ func (b *weightedBuild) estimate(perm []uint32, relabeled bool) *OrderEstimate {
 	for i, e := range b.edges {
 		batch = append(batch, parse.Edge{U: uint64(e.u), V: uint64(e.v)})
 		if len(batch) == cap(batch) || i == len(b.edges)-1 {
-			s.add(batch, b.opt.Directed, true) // dropped self-loops never reached b.edges
+			s.add(batch, true, !b.opt.Directed, true) // dropped self-loops never reached b.edges
 			batch = batch[:0]
 		}
 	}

@@ -1,0 +1,203 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/oocgraph/ooc/gen"
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/store"
+)
+
+// earlyMax is the bisection bound the tests set (Options.bisectMax) so that graphs of
+// a few hundred thousand entries take the path of large ones: the automatic order
+// decides degree against input in its first pass.
+const earlyMax = 1 << 12
+
+// kronEdges is a Graph500 Kronecker graph: skewed degrees, ids permuted at random.
+func kronEdges(t *testing.T, scale int, seed uint64) []parse.Edge {
+	var edges []parse.Edge
+	var mu sync.Mutex
+	spec := gen.Spec{Kind: "kron", Scale: scale, EdgeFactor: 16, Seed: seed}
+	if err := gen.Generate(spec, 2, func(b []gen.Edge) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range b {
+			edges = append(edges, parse.Edge{U: e.U, V: e.V})
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return edges
+}
+
+// meshEdges is a side x side grid with its diagonals, ids through relabel (nil: row
+// order).
+func meshEdges(side int, relabel []int) []parse.Edge {
+	id := func(v int) uint64 {
+		if relabel != nil {
+			return uint64(relabel[v])
+		}
+		return uint64(v)
+	}
+	var edges []parse.Edge
+	for v := range side * side {
+		c := v % side
+		for _, w := range []int{v + 1, v + side - 1, v + side, v + side + 1} {
+			if c+1 == side && (w == v+1 || w == v+side+1) || c == 0 && w == v+side-1 || w >= side*side {
+				continue
+			}
+			edges = append(edges, parse.Edge{U: id(v), V: id(w)})
+		}
+	}
+	return edges
+}
+
+// TestAutoFirstPass: on graphs past the bisection's bound the automatic order decides
+// in its first pass, before a graph is built, what the full measurement decides. A
+// skewed graph numbered at random gets the degree order, read again from the input, and
+// is byte for byte what --order degree stores; a mesh in row order keeps the file's
+// order (strong locality) without an estimate after the build; a uniform random graph
+// (no locality, no skew: the degree order is larger with its ids.bin) and the mesh
+// numbered at random keep the file's order past the degree estimate, the latter then
+// getting the BFS order from the graph built. The estimates do not depend on the
+// workers or the chunk sizes.
+func TestAutoFirstPass(t *testing.T) {
+	rng, seed := seededRand(t, 91)
+	for _, c := range []struct {
+		name     string
+		edges    []parse.Edge
+		directed bool
+		chosen   string
+		degree   bool // the degree order estimated in the first pass
+	}{
+		{"kron", kronEdges(t, 15, seed), false, store.OrderDegree, true},
+		{"kron-directed", kronEdges(t, 15, seed+1), true, store.OrderDegree, true},
+		{"mesh", meshEdges(128, nil), false, store.OrderInput, false},
+		{"random", randomFlat(rng, 1<<13, 1<<16), false, store.OrderInput, true},
+		{"random-directed", randomFlat(rng, 1<<13, 1<<16), true, store.OrderInput, true},
+		{"mesh-permuted", meshEdges(256, rng.Perm(256*256)), false, store.OrderBFS, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var first *OrderEstimate
+			for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 5000}} {
+				opt.Order, opt.Directed, opt.bisectMax = OrderAuto, c.directed, earlyMax
+				opt.Dest = filepath.Join(t.TempDir(), "auto.ooc")
+				rep, err := fromEdges(t, c.edges, opt, parse.Header{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := rep.Order
+				if e == nil || e.Chosen != c.chosen || rep.Manifest.VertexOrder != c.chosen || (e.DegreeBytes > 0) != c.degree {
+					t.Fatalf("seed %d: estimate %+v, vertex order %q; want %s, degree estimated %v", seed, e, rep.Manifest.VertexOrder, c.chosen, c.degree)
+				}
+				if e.BisectBytes > 0 || e.BisectPredicted > 0 {
+					t.Errorf("seed %d: the bisection order weighed past its bound: %+v", seed, e)
+				}
+				if c.chosen == store.OrderDegree && !strings.Contains(e.BFSSkipped, "first pass") {
+					t.Errorf("seed %d: the degree order chosen after the build: %+v", seed, e)
+				}
+				checkGraph(t, opt.Dest, reference(c.edges, opt), opt)
+				if i == 0 {
+					first = e
+					// the same graph as the order chosen, asked for
+					ask := opt
+					ask.Order, ask.Dest = c.chosen, filepath.Join(t.TempDir(), "asked.ooc")
+					if _, err := fromEdges(t, c.edges, ask, parse.Header{}); err != nil {
+						t.Fatal(err)
+					}
+					sameGraphFiles(t, c.name, opt.Dest, ask.Dest)
+				} else if *e != *first {
+					t.Errorf("seed %d: estimate %+v with other workers, %+v before", seed, e, first)
+				}
+			}
+		})
+	}
+}
+
+// randomFlat is m edges between ids drawn uniformly below n: no locality, no skew.
+func randomFlat(rng *rand.Rand, n uint64, m int) []parse.Edge {
+	edges := make([]parse.Edge, m)
+	for i := range edges {
+		edges[i] = parse.Edge{U: rng.Uint64N(n), V: rng.Uint64N(n)}
+	}
+	return edges
+}
+
+// TestAutoFirstPassFile: from a file the input is read again in the degree order (the
+// same graph as --order degree's); from a reader that cannot be read again (a pipe) the
+// first pass's choice waits for the graph built in the file's order, which is then
+// numbered in the degree order of its stored degrees.
+func TestAutoFirstPassFile(t *testing.T) {
+	_, seed := seededRand(t, 92)
+	edges := kronEdges(t, 15, seed)
+	var text bytes.Buffer
+	w := bufio.NewWriter(&text)
+	for _, e := range edges {
+		fmt.Fprintf(w, "%d %d\n", e.U, e.V)
+	}
+	w.Flush()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "kron.txt")
+	if err := os.WriteFile(in, text.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Order: OrderAuto, bisectMax: earlyMax, Workers: 2, Dest: filepath.Join(dir, "auto.ooc")}
+	rep, err := File(in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Order; e == nil || !e.ChoseDegree || !strings.Contains(e.BFSSkipped, "first pass") || rep.Phases[0].Name != "parse" || rep.Phases[1].Name != "order" {
+		t.Fatalf("seed %d: estimate %+v, phases %+v; want the degree order chosen in the first pass", seed, e, rep.Phases)
+	}
+	ask := opt
+	ask.Order, ask.Dest = store.OrderDegree, filepath.Join(dir, "degree.ooc")
+	if _, err := File(in, ask); err != nil {
+		t.Fatal(err)
+	}
+	sameGraphFiles(t, "file", opt.Dest, ask.Dest)
+	checkGraph(t, opt.Dest, reference(edges, opt), opt)
+
+	opt.Dest = filepath.Join(dir, "pipe.ooc")
+	rep, err = FileFrom(bytes.NewReader(text.Bytes()), "-", -1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Order; e == nil || !e.ChoseDegree || strings.Contains(e.BFSSkipped, "first pass") || rep.Manifest.VertexOrder != store.OrderDegree {
+		t.Fatalf("seed %d: from a pipe, estimate %+v, vertex order %q; want the degree order chosen after the build", seed, e, rep.Manifest.VertexOrder)
+	}
+	checkGraph(t, opt.Dest, reference(edges, opt), opt)
+}
+
+// TestAutoReadAgainChanged: an input that holds other ids when read again, in the order
+// the first reading chose, is refused, and nothing is left at the destination.
+func TestAutoReadAgainChanged(t *testing.T) {
+	_, seed := seededRand(t, 93)
+	edges := kronEdges(t, 15, seed)
+	calls := 0
+	opt := Options{Order: OrderAuto, bisectMax: earlyMax, Workers: 2, Dest: filepath.Join(t.TempDir(), "g.ooc")}
+	_, err := FromEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func([]parse.Edge) error) error {
+		calls++
+		b := edges
+		if calls > 1 {
+			b = append(slices.Clone(edges), parse.Edge{U: 1 << 20, V: 0})
+		}
+		return emit(b)
+	})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "changed") {
+		t.Fatalf("seed %d: %d readings: %v, want ErrBadInput naming the change", seed, calls, err)
+	}
+	if _, err := os.Stat(opt.Dest); !os.IsNotExist(err) {
+		t.Errorf("a failed ingest left %s", opt.Dest)
+	}
+}
