@@ -109,12 +109,17 @@ the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x a
 input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
 random graph (which it cannot shrink), and it holds 33 bytes a vertex plus 20 a worker
 within half of --mem.
---order auto (the default) builds the graph in the file's order and encodes the
-complete lists of 1 vertex in R (R as large as needed for a sixteenth of the stored
-edges, at least 16K entries and at most 256K or --mem/512) as they are and numbered at
+--order auto (the default) samples, while it reads the input, the complete lists of 1
+vertex in R (R as large as needed for a sixteenth of the stored edges, at least 16K
+entries and at most 256K or --mem/512) and encodes them as they are and numbered at
 random. When the file's numbering has strong locality (its lists take less than 50% of
 what they take numbered at random: web crawls, road maps, meshes) it is kept without
-numbering any other, since the other orders discard it. Otherwise the bisection order's
+numbering any other, since the other orders discard it. A graph of more than 2^24 list
+entries without locality is decided before it is built: the degrees are counted from
+the first build's spill files and the sample encoded in degree order too, ids.bin
+counted; when that is smaller the input is read again in the degree order (the graph
+--order degree stores; from a pipe the first graph is renumbered instead), else the
+file's order is built and the BFS order weighed on it as below. Otherwise the bisection order's
 size is predicted by bisecting a ball of up to 4096 vertices grown from a sampled one;
 when the numbering has some locality (under 80%: ego networks) the degree and BFS
 orders are not tried, else the sample is encoded in degree order too, counting ids.bin,
@@ -127,8 +132,9 @@ decides: measured, the orders that search
 much faster were the smaller, but for the BFS order on a grid in row order (CC 1.5-1.8x
 faster at 2.2x the size) and on a uniform random graph (CC 1.6-1.8x faster at 3% more).
 Keeping the file's order costs the sample and the prediction, not a second ingest
-(1.0-1.3x the CPU time of --order input); another order builds the graph again from the
-first one's lists.
+(1.0-1.35x the CPU time of --order input); the degree order chosen before the build
+costs a first phase 1 more (kron22: 1.07x --order degree); the BFS and bisection orders
+build the graph again from the first one's lists.
 The summary (-v) says what it estimated.
 With degree, bfs or bisect, ids.bin (4 bytes a vertex) maps the numbers back and every
 id a command reads or prints is still the file's own.
