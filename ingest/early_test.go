@@ -68,25 +68,33 @@ func meshEdges(side int, relabel []int) []parse.Edge {
 // skewed graph numbered at random gets the degree order, read again from the input, and
 // is byte for byte what --order degree stores; a mesh in row order keeps the file's
 // order (strong locality) without an estimate after the build; a uniform random graph
-// (no locality, no skew: the degree order is larger with its ids.bin) and the mesh
-// numbered at random keep the file's order past the degree estimate, the latter then
-// getting the BFS order from the graph built. The estimates do not depend on the
+// and the mesh numbered at random (flat degrees: the degree order not tried) keep the
+// file's order past the first pass, the latter then getting the BFS order from the
+// graph built; a random graph with two hubs has its degree order estimated, larger
+// with its ids.bin, and keeps the file's order. The estimates do not depend on the
 // workers or the chunk sizes.
 func TestAutoFirstPass(t *testing.T) {
 	rng, seed := seededRand(t, 91)
+	hubs := randomFlat(rng, 1<<13, 1<<16)
+	for i := range hubs {
+		if i%25 == 0 {
+			hubs[i].U = uint64(i % 2)
+		}
+	}
 	for _, c := range []struct {
 		name     string
 		edges    []parse.Edge
 		directed bool
 		chosen   string
-		degree   bool // the degree order estimated in the first pass
+		degree   string // the degree order in the first pass: estimated, flat (not tried) or local (not tried)
 	}{
-		{"kron", kronEdges(t, 15, seed), false, store.OrderDegree, true},
-		{"kron-directed", kronEdges(t, 15, seed+1), true, store.OrderDegree, true},
-		{"mesh", meshEdges(128, nil), false, store.OrderInput, false},
-		{"random", randomFlat(rng, 1<<13, 1<<16), false, store.OrderInput, true},
-		{"random-directed", randomFlat(rng, 1<<13, 1<<16), true, store.OrderInput, true},
-		{"mesh-permuted", meshEdges(256, rng.Perm(256*256)), false, store.OrderBFS, true},
+		{"kron", kronEdges(t, 15, seed), false, store.OrderDegree, "estimated"},
+		{"kron-directed", kronEdges(t, 15, seed+1), true, store.OrderDegree, "estimated"},
+		{"mesh", meshEdges(128, nil), false, store.OrderInput, "local"},
+		{"random", randomFlat(rng, 1<<13, 1<<16), false, store.OrderInput, "flat"},
+		{"random-directed", randomFlat(rng, 1<<13, 1<<16), true, store.OrderInput, "flat"},
+		{"mesh-permuted", meshEdges(256, rng.Perm(256*256)), false, store.OrderBFS, "flat"},
+		{"random-hubs", hubs, false, store.OrderInput, "estimated"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var first *OrderEstimate
@@ -98,8 +106,19 @@ func TestAutoFirstPass(t *testing.T) {
 					t.Fatal(err)
 				}
 				e := rep.Order
-				if e == nil || e.Chosen != c.chosen || rep.Manifest.VertexOrder != c.chosen || (e.DegreeBytes > 0) != c.degree {
-					t.Fatalf("seed %d: estimate %+v, vertex order %q; want %s, degree estimated %v", seed, e, rep.Manifest.VertexOrder, c.chosen, c.degree)
+				degree := "estimated"
+				switch {
+				case e == nil:
+					t.Fatalf("seed %d: no estimate", seed)
+				case strings.Contains(e.DegreeSkipped, "flat"):
+					degree = "flat"
+				case strings.Contains(e.DegreeSkipped, "locality"):
+					degree = "local"
+				case e.DegreeBytes == 0:
+					degree = "none"
+				}
+				if e.Chosen != c.chosen || rep.Manifest.VertexOrder != c.chosen || degree != c.degree {
+					t.Fatalf("seed %d: estimate %+v, vertex order %q; want %s, the degree order %s", seed, e, rep.Manifest.VertexOrder, c.chosen, c.degree)
 				}
 				if e.BisectBytes > 0 || e.BisectPredicted > 0 {
 					t.Errorf("seed %d: the bisection order weighed past its bound: %+v", seed, e)

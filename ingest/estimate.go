@@ -74,9 +74,12 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 	var perr error
 	var wg sync.WaitGroup
 	wg.Go(func() { est.BallLevels, perr = ballLevels(adj, pg) })
-	if early != nil && early.degRatio > 0 {
+	switch {
+	case early != nil && early.degSkip != "":
+		est.DegreeSkipped = early.degSkip
+	case early != nil && early.degRatio > 0:
 		est.DegreeBytes = int64(float64(est.InputBytes)*early.degRatio) + ids
-	} else {
+	default:
 		perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
 		est.DegreeBytes = s.bytes(perm) + ids
 	}

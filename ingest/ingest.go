@@ -456,7 +456,7 @@ func (r *Report) Summary(w io.Writer) {
 	}
 	if e := r.Order; e != nil && e.Skipped != "" {
 		fmt.Fprintf(w, "ingest: vertex order %s: %s\n", m.VertexOrder, e.Skipped)
-	} else if e != nil && e.DegreeSkipped != "" {
+	} else if e != nil && e.DegreeSkipped != "" && e.DegreeSkipped == e.BFSSkipped {
 		bisect, others := bisectText(e), "degree and BFS orders"
 		if e.BisectSkipped == e.DegreeSkipped {
 			bisect, others = "", "degree, BFS and bisection orders"
@@ -468,8 +468,12 @@ func (r *Report) Summary(w io.Writer) {
 		if e.BFSSkipped != "" {
 			bfs, why = "", "; BFS order not tried: "+e.BFSSkipped
 		}
-		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order, %s in degree order%s%s, ids.bin included (the lists of 1 vertex in %d); %s%s\n",
-			m.VertexOrder, bytesize.Format(e.InputBytes), bytesize.Format(e.DegreeBytes), bfs, bisectText(e), e.SampleRate, autoRule, why)
+		degree := ", " + bytesize.Format(e.DegreeBytes) + " in degree order"
+		if e.DegreeSkipped != "" {
+			degree = ", degree order not tried: " + e.DegreeSkipped
+		}
+		fmt.Fprintf(w, "ingest: vertex order %s: estimated %s in the file's order%s%s%s, ids.bin included (the lists of 1 vertex in %d); %s%s\n",
+			m.VertexOrder, bytesize.Format(e.InputBytes), degree, bfs, bisectText(e), e.SampleRate, autoRule, why)
 	}
 	if m.Vertices >= 1<<20 && uint64(m.Vertices) > 64*max(m.Edges, 1) && !m.Relabeled {
 		fmt.Fprintf(w, "ingest: note: %d vertices (the largest id + 1) for %d edges: each vertex takes 8 bytes in the shards; --relabel numbers the distinct ids 0..n-1\n",
