@@ -115,9 +115,10 @@ entries and at most 256K or --mem/512) and encodes them as they are and numbered
 random. When the file's numbering has strong locality (its lists take less than 50% of
 what they take numbered at random: web crawls, road maps, meshes) it is kept without
 numbering any other, since the other orders discard it. A graph of more than 2^24 list
-entries without locality is decided before it is built: the degrees are counted from
-the first build's spill files and the sample encoded in degree order too, ids.bin
-counted; when that is smaller the input is read again in the degree order (the graph
+entries without locality is decided before it is built: unless its degrees are flat
+(lists of 4x the mean length or longer hold under 1% of the sample: no hubs to gather,
+the degree order not tried), the degrees are counted from the first build's spill
+files and the sample encoded in degree order too, ids.bin counted; when that is smaller the input is read again in the degree order (the graph
 --order degree stores; from a pipe the first graph is renumbered instead), else the
 file's order is built and the BFS order weighed on it as below. Otherwise the bisection order's
 size is predicted by bisecting a ball of up to 4096 vertices grown from a sampled one;
