@@ -44,7 +44,9 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 		if err := r.sample(uint32(rounds)); err != nil {
 			return nil, err
 		}
-		r.compress()
+		if _, ok := a.(*store.Compressed); !ok || !r.serial {
+			r.compress() // else the finish compresses as it scans (linkLists)
+		}
 		r.logf(t0, "afforest: %d sampling rounds linked", rounds)
 	}
 	if rounds > 0 && r.n > 0 {
@@ -139,8 +141,20 @@ func (r *run) finish(sampled, skip uint32) error {
 // a block at a time into an array on the stack (only as far as position to), with no
 // call per vertex: on low-degree graphs (roads, meshes) the per-vertex cost is most of
 // Afforest's.
+//
+// The vertices inside the skipped component (most of them) are passed over in a loop
+// of their own. On one goroutine that loop also compresses: Run does not compress
+// between the sampling and the finish there, and a vertex's label becomes its
+// parent's, which the scan reached first (parents are smaller) and so pointed at its
+// root, unless a link moved that root since. A vertex whose label so found is *skip is
+// in the skipped tree; one whose label is not, though it may be in that tree, costs
+// only links that change nothing.
 func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to uint32, skip *uint32) error {
-	serial := r.serial
+	serial, comp := r.serial, r.comp
+	var sk uint32
+	if skip != nil {
+		sk = *skip
+	}
 	var dc store.DirCursor // decodes a directory group at its first vertex not skipped
 	var buf [store.BlockSize]uint32
 	var ok bool
@@ -148,8 +162,22 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		s := c.Shard(d, v)
 		dc.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
-			if skip != nil && atomic.LoadUint32(&r.comp[v]) == *skip {
-				continue
+			if skip != nil {
+				if serial {
+					for ; v < end; v++ {
+						l := comp[comp[v]]
+						if comp[v] = l; l != sk {
+							break
+						}
+					}
+				} else {
+					for v < end && atomic.LoadUint32(&comp[v]) == sk {
+						v++
+					}
+				}
+				if v == end {
+					break
+				}
 			}
 			if i := v - s.Lo; i%store.DirGroup == 0 && v+store.DirGroup <= end && s.GroupEmpty(i/store.DirGroup) {
 				v += store.DirGroup - 1 // a group without neighbours: nothing to link
@@ -380,7 +408,7 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	cand, votes := uint32(0), 0
 	for range samples {
-		c := r.comp[rng.Uint32N(r.n)]
+		c := r.root(rng.Uint32N(r.n))
 		if votes == 0 {
 			cand = c
 		}
@@ -393,7 +421,7 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	rng = rand.New(rand.NewPCG(seed, 0x5eed))
 	n := 0
 	for range samples {
-		if r.comp[rng.Uint32N(r.n)] == cand {
+		if r.root(rng.Uint32N(r.n)) == cand {
 			n++
 		}
 	}
@@ -406,7 +434,7 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	labels, counts := make([]uint32, slots), make([]int32, slots)
 	best, bestN := uint32(0), int32(0)
 	for i := 0; i < samples; i++ {
-		c := r.comp[rng.Uint32N(r.n)]
+		c := r.root(rng.Uint32N(r.n))
 		k := int((c * 0x9E3779B1) >> shift)
 		for counts[k] != 0 && labels[k] != c {
 			k = (k + 1) & (slots - 1)
@@ -418,6 +446,14 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 		}
 	}
 	return best
+}
+
+// root is the root of v's tree: its label once compressed.
+func (r *run) root(v uint32) uint32 {
+	for r.comp[v] != v {
+		v = r.comp[v]
+	}
+	return v
 }
 
 // parallel runs body over vertex ranges on all workers and returns the first error.

@@ -133,6 +133,8 @@ func TestCCRandom(t *testing.T) {
 
 // TestMostFrequent compares mostFrequent with a count of the same seeded draws, on
 // labellings with a majority label (the vote's path) and without one (the table's).
+// The labels are not compressed (chains of smaller vertices lead to the roots), as after
+// the sampling rounds on one goroutine.
 func TestMostFrequent(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 200; trial++ {
@@ -141,11 +143,22 @@ func TestMostFrequent(t *testing.T) {
 		labels := 1 + r.IntN(6)
 		share := r.Float64() // the first label's share; the others split the rest
 		for v := range comp {
-			if r.Float64() < share {
+			switch {
+			case v <= labels:
+				comp[v] = uint32(v) // the roots
+			case r.Float64() < share:
 				comp[v] = 0
-			} else {
+			case r.IntN(2) == 0:
 				comp[v] = uint32(1 + r.IntN(labels))
+			default:
+				comp[v] = uint32(r.IntN(v)) // a smaller vertex: chains, as links leave
 			}
+		}
+		root := func(v uint32) uint32 {
+			for comp[v] != v {
+				v = comp[v]
+			}
+			return v
 		}
 		samples, seed := 1+r.IntN(300), r.Uint64()
 		got := (&run{n: n, comp: comp}).mostFrequent(samples, seed)
@@ -154,7 +167,7 @@ func TestMostFrequent(t *testing.T) {
 		count := map[uint32]int{}
 		best, bestN := uint32(0), 0
 		for range samples {
-			c := comp[rng.Uint32N(n)]
+			c := root(rng.Uint32N(n))
 			if count[c]++; count[c] > bestN {
 				best, bestN = c, count[c]
 			}
