@@ -63,26 +63,47 @@ func (p *pipeline) newAutoSide() *autoSide {
 	return s
 }
 
-// lists is the sample as the estimate takes it (listsSample): thinned to the rate a
-// built graph of stored edges is sampled at (sampleLists: stored/rate at most target),
-// or the sample's own where that is higher (its cap), one rate for both directions;
-// each list sorted and, unless duplicates are kept, without repeats, as the graph
-// stores it. The rate follows the expected count, not the entries held: thinned
-// until few enough entries were left, the sample shed its hubs first, and kron13's
-// degree order came out larger than the file's.
-func (s *autoSide) lists(stored uint64, target int, keepDups bool) *listsSample {
+// lists is the sample as the estimate takes it (listsSample), and the stored edges
+// it estimates: each list sorted and, unless duplicates are kept, without repeats, as
+// the graph stores it, and thinned, one rate for both directions, to the rate a built
+// graph of that many stored edges is sampled at (sampleLists: stored/rate at most
+// sampleSize), or the sample's own where that is higher (its cap). stored is the
+// input's count, repeats included; the share of the sample's entries left after
+// dropping them scales it (soc-Slashdot0902 stores 1.0M of its 1.74M: its reciprocal
+// pairs). The rate follows the expected count, not the entries held: thinned until few
+// enough entries were left, the sample shed its hubs first, and kron13's degree order
+// came out larger than the file's.
+func (s *autoSide) lists(stored uint64, capEntries int, keepDups bool) (*listsSample, uint64) {
 	rate := s.out.rate.Load()
 	if s.in != nil {
 		rate = max(rate, s.in.rate.Load())
 	}
-	for stored/rate > uint64(max(target, 1)) {
-		rate *= 2
+	thin := func(stored uint64) {
+		for stored/rate > uint64(sampleSize(stored, capEntries)) {
+			rate *= 2
+		}
 	}
-	ls := &listsSample{rate: rate, out: sortedLists(s.out.thinned(rate), keepDups)}
+	thin(stored)
+	out := s.out.thinned(rate)
+	ls := &listsSample{out: sortedLists(out, keepDups)}
+	held, kept := len(out), len(ls.out)
 	if s.in != nil {
-		ls.in = sortedLists(s.in.thinned(rate), keepDups)
+		in := s.in.thinned(rate)
+		ls.in = sortedLists(in, keepDups)
+		held, kept = held+len(in), kept+len(ls.in)
 	}
-	return ls
+	if held > 0 {
+		stored = uint64(float64(stored) * float64(kept) / float64(held))
+	}
+	thin(stored)
+	ls.rate = rate
+	ls.out, ls.in = thinnedLists(ls.out, rate), thinnedLists(ls.in, rate)
+	return ls, stored
+}
+
+// thinnedLists is es without the lists whose listHash is not 0 modulo rate.
+func thinnedLists(es []parse.Edge, rate uint64) []parse.Edge {
+	return slices.DeleteFunc(es, func(e parse.Edge) bool { return listHash(e.U)&(rate-1) != 0 })
 }
 
 // thinned keeps, in place, the entries of the lists whose listHash is 0 modulo rate,
@@ -195,12 +216,15 @@ func (p *pipeline) decideAuto(hdr parse.Header) error {
 		e.final, e.est = true, &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
 		return nil
 	}
-	stored := p.inputEdges.Load() - p.selfLoops.Load() // stored edges at most
-	entries := stored * 2                              // list entries: both ways, or out and in
+	stored := p.inputEdges.Load() - p.selfLoops.Load() // stored edges, repeats included
 	if !p.opt.Directed {
 		stored *= 2
 	}
-	ls := s.lists(stored, sampleSize(stored, cmp.Or(p.opt.sampleCap, p.sampleEntries())), p.opt.KeepDuplicates)
+	ls, stored := s.lists(stored, cmp.Or(p.opt.sampleCap, p.sampleEntries()), p.opt.KeepDuplicates)
+	entries := stored // list entries: both ways, or out and in
+	if p.opt.Directed {
+		entries *= 2
+	}
 	est := &OrderEstimate{SampleRate: ls.rate, SampledLists: len(ls.out) + len(ls.in)}
 	est.InputBytes, est.RandomBytes = ls.bytes(nil), ls.randomBytes(uint32(n))
 	e.sample = ls
