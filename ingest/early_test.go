@@ -71,8 +71,9 @@ func meshEdges(side int, relabel []int) []parse.Edge {
 // and the mesh numbered at random (flat degrees: the degree order not tried) keep the
 // file's order past the first pass, the latter then getting the BFS order from the
 // graph built; a random graph with two hubs has its degree order estimated, larger
-// with its ids.bin, and keeps the file's order. The estimates do not depend on the
-// workers or the chunk sizes.
+// with its ids.bin, and keeps the file's order. With self-loops (and repeats) kept the
+// degrees counted from the spills still number the vertices as --order degree does.
+// The estimates do not depend on the workers or the chunk sizes.
 func TestAutoFirstPass(t *testing.T) {
 	rng, seed := seededRand(t, 91)
 	hubs := randomFlat(rng, 1<<13, 1<<16)
@@ -87,19 +88,25 @@ func TestAutoFirstPass(t *testing.T) {
 		directed bool
 		chosen   string
 		degree   string // the degree order in the first pass: estimated, flat (not tried) or local (not tried)
+		keep     Options
 	}{
-		{"kron", kronEdges(t, 15, seed), false, store.OrderDegree, "estimated"},
-		{"kron-directed", kronEdges(t, 15, seed+1), true, store.OrderDegree, "estimated"},
-		{"mesh", meshEdges(128, nil), false, store.OrderInput, "local"},
-		{"random", randomFlat(rng, 1<<13, 1<<16), false, store.OrderInput, "flat"},
-		{"random-directed", randomFlat(rng, 1<<13, 1<<16), true, store.OrderInput, "flat"},
-		{"mesh-permuted", meshEdges(256, rng.Perm(256*256)), false, store.OrderBFS, "flat"},
-		{"random-hubs", hubs, false, store.OrderInput, "estimated"},
+		{"kron", kronEdges(t, 15, seed), false, store.OrderDegree, "estimated", Options{}},
+		{"kron-directed", kronEdges(t, 15, seed+1), true, store.OrderDegree, "estimated", Options{}},
+		{"mesh", meshEdges(128, nil), false, store.OrderInput, "local", Options{}},
+		{"random", randomFlat(rng, 1<<13, 1<<16), false, store.OrderInput, "flat", Options{}},
+		{"random-directed", randomFlat(rng, 1<<13, 1<<16), true, store.OrderInput, "flat", Options{}},
+		{"mesh-permuted", meshEdges(256, rng.Perm(256*256)), false, store.OrderBFS, "flat", Options{}},
+		{"random-hubs", hubs, false, store.OrderInput, "estimated", Options{}},
+		// kept self-loops count twice in an undirected degree, as --order degree counts them
+		{"kron-loops", kronEdges(t, 15, seed+2), false, store.OrderDegree, "estimated", Options{KeepSelfLoops: true}},
+		{"kron-loops-dups", kronEdges(t, 15, seed+3), false, store.OrderDegree, "estimated", Options{KeepSelfLoops: true, KeepDuplicates: true}},
+		{"kron-loops-directed", kronEdges(t, 15, seed+4), true, store.OrderDegree, "estimated", Options{KeepSelfLoops: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var first *OrderEstimate
 			for i, opt := range []Options{{Workers: 1}, {Workers: 3, chunkKeys: 5000}} {
 				opt.Order, opt.Directed, opt.bisectMax = OrderAuto, c.directed, earlyMax
+				opt.KeepSelfLoops, opt.KeepDuplicates = c.keep.KeepSelfLoops, c.keep.KeepDuplicates
 				opt.Dest = filepath.Join(t.TempDir(), "auto.ooc")
 				rep, err := fromEdges(t, c.edges, opt, parse.Header{})
 				if err != nil {
