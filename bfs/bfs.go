@@ -190,7 +190,7 @@ type bfs struct {
 	parent, level []uint32
 	// queue holds every vertex that was ever a top-down frontier, in order; [head, tail)
 	// is the current one (GAPBS's sliding queue). A vertex enters it at most once, so n
-	// entries suffice.
+	// entries suffice, and one more takes claimAll's write past the last.
 	queue      []uint32
 	head, tail int
 	qtail      atomic.Int64 // where workers append the next frontier
@@ -240,7 +240,7 @@ func newBFS(a store.Adjacency, workers int) *bfs {
 	b.f, _ = a.(*store.Flat)
 	b.parent = make([]uint32, b.n)
 	b.level = make([]uint32, b.n)
-	b.queue = make([]uint32, b.n)
+	b.queue = make([]uint32, b.n+1) // a spare entry for claimAll's writes
 	return b
 }
 

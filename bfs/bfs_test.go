@@ -55,11 +55,13 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s, w uint64, k int) {
-		pieceSize, serialEdges, serialWork, scoutSample = p, s, w, k
-	}(pieceSize, serialEdges, serialWork, scoutSample)
+	defer func(p uint32, s, w uint64, k int, c uint32) {
+		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax = p, s, w, k, c
+	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax)
 	out, _ := testgraph.Lists(n, edges, directed)
-	for _, shardBytes := range []int64{1, 64, 0} {
+	for si, shardBytes := range []int64{1, 64, 0} {
+		// serial top-down claims short lists with and without a branch (claimAll)
+		claimAllMax = [3]uint32{^uint32(0), 0, ^uint32(0)}[si]
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
 		if err := g.Check(); err != nil {
 			t.Fatal(err)
@@ -83,7 +85,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 						opt.Workers = workers
 						// every other run expands small frontiers on one goroutine (topDown)
 						serialEdges = [2]uint64{0, ^uint64(0)}[(vi+workers)%2]
-						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d serialWork=%d variant=%d serial=%d", name, shardBytes, src, a, workers, serialWork, vi, serialEdges)
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d serialWork=%d variant=%d serial=%d claimAllMax=%d", name, shardBytes, src, a, workers, serialWork, vi, serialEdges, claimAllMax)
 						r, err := Run(a, src, opt)
 						if err != nil {
 							t.Fatalf("%s: %v", where, err)
