@@ -66,9 +66,10 @@ func TestGPUMatchesCPU(t *testing.T) {
 // sends the search bottom-up), and, with alpha 1 (every level top-down), meet 40
 // lists of 151 neighbours at once, more than the long-list queue holds (their threads
 // expand the rest). Pinned shards are read in launches of one shard each (the window
-// shrunk) or of all together; the levels run as launches (td_expand, td_long, td_scout),
-// all in td_levels, or td_levels for the levels of one vertex alone (coopQueue 1: the
-// search moves between the two). The levels must equal the CPU's, and so must each level's
+// shrunk: a level's window launches alternate between two streams) or of all together;
+// the levels run as launches (td_expand, td_long, td_scout), all in td_levels, or
+// td_levels for the levels of one vertex alone (coopQueue 1: the search moves between
+// the two). The levels must equal the CPU's, and so must each level's
 // direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is the
 // GPU's.
 func TestGPUBatches(t *testing.T) {

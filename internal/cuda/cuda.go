@@ -206,7 +206,10 @@ func (d *Device) loop(ordinal int, started chan<- error) {
 }
 
 // Ctx carries the driver calls; it is valid only inside the function given to Do.
-type Ctx struct{ d *Device }
+type Ctx struct {
+	d  *Device
+	on *Stream // the stream Launch uses (OnStream); nil: the legacy default stream
+}
 
 // Do runs f on the context's thread and returns its error.
 func (d *Device) Do(f func(c *Ctx) error) error {
@@ -214,7 +217,7 @@ func (d *Device) Do(f func(c *Ctx) error) error {
 	ran := make(chan struct{})
 	d.work <- func() {
 		defer close(ran)
-		err = f(&Ctx{d})
+		err = f(&Ctx{d: d})
 	}
 	<-ran
 	return err
@@ -430,11 +433,21 @@ func (c *Ctx) Unload(m *Module) error {
 	return check("cuModuleUnload", C.ooc_cuModuleUnload(m.m))
 }
 
-// Launch runs kernel name of m on grid blocks of block threads. Every argument is passed
-// in an 8-byte slot: device pointers and 64-bit values as they are, 32-bit kernel
-// parameters from the low half (little-endian).
+// Launch runs kernel name of m on grid blocks of block threads, in the legacy default
+// stream or, within OnStream, in its stream. Every argument is passed in an 8-byte slot:
+// device pointers and 64-bit values as they are, 32-bit kernel parameters from the low
+// half (little-endian).
 func (c *Ctx) Launch(m *Module, name string, grid, block int, args ...uint64) error {
-	return c.LaunchOn(nil, m, name, grid, block, args...)
+	return c.LaunchOn(c.on, m, name, grid, block, args...)
+}
+
+// OnStream runs f with Launch putting kernels in stream s (nil: the legacy default
+// stream), so kernelgen's wrappers, which call Launch, launch there.
+func (c *Ctx) OnStream(s *Stream, f func() error) error {
+	old := c.on
+	c.on = s
+	defer func() { c.on = old }()
+	return f()
 }
 
 // LaunchOn is Launch in stream s (nil: the legacy default stream, which every other call of
