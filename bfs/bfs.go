@@ -58,7 +58,12 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 // the unchecked edges (which hold the frontier's, not yet expanded): the sum is
 // only weighed against thresholds and estimates, and on a random graph the lookups (a
 // directory entry per vertex, in no order) were a twentieth of the search. Else it sums
-// the degrees, on all workers.
+// the degrees: on all workers for a frontier of more than scoutChunks vertices with
+// more than one worker, else on the calling goroutine, where it stops at the first
+// multiple of scoutChunk vertices whose degrees exceed limit and leaves the rest to
+// scoutAbove (b.scoutAt is where it stopped; b.tail when the sum is whole): such a
+// frontier may go bottom-up, and then only whether its edges exceed run's thresholds
+// matters, not their number.
 func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, exact bool) {
 	frontier := b.queue[b.head:b.tail]
 	if uint64(len(frontier)) <= uint64(max(limit, 0))/b.maxDeg {
@@ -74,7 +79,21 @@ func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, 
 		est := min(float64(sum)/float64(scoutSample)*float64(len(frontier)), float64(max(unchecked, 0)))
 		return int64(est), uint64(est), false
 	}
-	parallel.For(b.workers, len(frontier), 1<<12, func(w, lo, hi int) {
+	if b.workers == 1 || len(frontier) <= scoutChunks {
+		ws := &b.ws[0]
+		var sum uint64
+		i := 0
+		for i < len(frontier) && int64(sum) <= limit {
+			end := min(i+scoutChunk, len(frontier))
+			for _, v := range frontier[i:end] {
+				sum += uint64(b.outDegree(ws, v))
+			}
+			i = end
+		}
+		b.scoutAt = b.head + i
+		return int64(sum), sum, true
+	}
+	parallel.For(b.workers, len(frontier), scoutChunks, func(w, lo, hi int) {
 		ws := &b.ws[w]
 		for _, v := range frontier[lo:hi] {
 			ws.scout += uint64(b.outDegree(ws, v))
@@ -86,6 +105,29 @@ func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, 
 	}
 	return int64(edges), edges, true
 }
+
+// scoutAbove adds the degrees of the frontier's vertices from b.scoutAt on to scout, the
+// sum of those before it, a scoutChunk at a time until the sum exceeds above or covers
+// the frontier, and returns it; b.scoutAt moves on with it.
+func (b *bfs) scoutAbove(scout int64, above float64) int64 {
+	ws := &b.ws[0]
+	for b.scoutAt < b.tail && float64(scout) <= above {
+		end := min(b.scoutAt+scoutChunk, b.tail)
+		for _, v := range b.queue[b.scoutAt:end] {
+			scout += int64(b.outDegree(ws, v))
+		}
+		b.scoutAt = end
+	}
+	return scout
+}
+
+// scoutChunk is how many degrees frontierScout and scoutAbove sum between two looks at
+// their bound; tests raise it to sum every frontier whole.
+var scoutChunk = 64
+
+// scoutChunks is the most vertices whose degrees frontierScout sums on one goroutine
+// when the search has more workers.
+const scoutChunks = 1 << 12
 
 // scoutSample is the number of a large frontier's vertices whose degrees frontierScout
 // reads; tests lower it to exercise the estimate.
@@ -193,7 +235,10 @@ type bfs struct {
 	// entries suffice, and one more takes claimAll's write past the last.
 	queue      []uint32
 	head, tail int
-	qtail      atomic.Int64 // where workers append the next frontier
+	// scoutAt is where frontierScout stopped summing the degrees of the frontier
+	// [head, tail): tail when scout is the whole sum.
+	scoutAt int
+	qtail   atomic.Int64 // where workers append the next frontier
 
 	front, next []uint64 // bitmaps for bottom-up levels
 	// done marks the vertices a bottom-up level on compressed shards need not look at:
@@ -277,7 +322,7 @@ func (b *bfs) fail(err error) {
 // (facebook_combined). strict turns both rules off.
 func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	b.parent[src], b.level[src] = src, 0
-	b.queue[0], b.head, b.tail = src, 0, 1
+	b.queue[0], b.head, b.tail, b.scoutAt = src, 0, 1, 1
 	edgesToCheck := int64(b.a.NumEdges())
 	scout := int64(b.a.Degree(store.Out, src))
 	edges := uint64(scout) // the frontier's out-edges; ^0 when not counted
@@ -288,13 +333,23 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	for b.head < b.tail {
 		if scout >= 0 && scout > edgesToCheck/int64(alpha) {
 			b.queueToBitmap()
-			if strict || float64(scout) > b.sampleBottomUp(&rng, unvisited) {
+			bottomUp := strict
+			if !strict {
+				est := b.sampleBottomUp(&rng, unvisited)
+				if b.scoutAt < b.tail {
+					scout = b.scoutAbove(scout, est)
+					edges = uint64(scout)
+				}
+				bottomUp = float64(scout) > est
+			}
+			if bottomUp {
 				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, &rng, beta, strict)
 				exact = true
 				if b.failed.Load() {
 					return b.err
 				}
 				b.bitmapToQueue()
+				b.scoutAt = b.tail
 				continue
 			}
 		}
@@ -314,6 +369,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 		unvisited -= uint64(b.tail - b.head)
 		b.found = append(b.found, segment{b.head, b.tail, depth + 1})
 		scout, edges, exact = int64(s), s, true
+		b.scoutAt = b.tail
 		if b.maxDeg > 0 {
 			scout, edges, exact = b.frontierScout(edgesToCheck/int64(alpha), edgesToCheck)
 		}

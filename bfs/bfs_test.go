@@ -98,10 +98,40 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 						}
 						checkSummary(t, where, r, out, directed)
 						checkDirections(t, where, vi, r)
+						if vi == 0 {
+							checkWholeScout(t, where, a, src, opt, r)
+						}
 					}
 				}
 			}
 		}
+	}
+}
+
+// checkWholeScout runs the search again with frontier degrees summed whole before each
+// direction decision (scoutChunk past any frontier) and wants the same levels: sizes,
+// directions and entries examined.
+func checkWholeScout(t *testing.T, where string, a store.Adjacency, src uint32, opt Options, r *Result) {
+	t.Helper()
+	defer func(c int) { scoutChunk = c }(scoutChunk)
+	scoutChunk = 1 << 30
+	whole, err := Run(a, src, opt)
+	if err != nil {
+		t.Fatalf("%s: whole degree sums: %v", where, err)
+	}
+	type level struct {
+		dir             string
+		frontier, edges uint64
+	}
+	var got, want []level
+	for _, l := range r.Levels {
+		got = append(got, level{l.Direction, l.Frontier, l.EdgesExamined})
+	}
+	for _, l := range whole.Levels {
+		want = append(want, level{l.Direction, l.Frontier, l.EdgesExamined})
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: levels with degree sums cut short\n got %v\nwith whole sums %v", where, got, want)
 	}
 }
 
