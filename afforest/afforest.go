@@ -179,11 +179,18 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 					break
 				}
 			}
-			if i := v - s.Lo; i%store.DirGroup == 0 && v+store.DirGroup <= end && s.GroupEmpty(i/store.DirGroup) {
+			i := v - s.Lo
+			if i%store.DirGroup == 0 && v+store.DirGroup <= end && s.GroupEmpty(i/store.DirGroup) {
 				v += store.DirGroup - 1 // a group without neighbours: nothing to link
 				continue
 			}
-			dv, list := dc.At(v - s.Lo)
+			// in the finish, a root (an isolated vertex, or the smallest of a small
+			// tree) whose list ends before position from: nothing to link, known from
+			// its degree alone without the cursor's decode of its group
+			if skip != nil && atomic.LoadUint32(&comp[v]) == v && s.DegreeAt(i) <= from {
+				continue
+			}
+			dv, list := dc.At(i)
 			last := min(to, dv)
 			if from >= last {
 				continue
