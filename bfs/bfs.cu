@@ -67,21 +67,37 @@ __device__ __forceinline__ uint32_t expandBlock(const List &l, uint32_t k, uint3
 	return (uint32_t)d.used() + (k > 0 ? 4 : 0);
 }
 
-// queueLong queues u's list of nb blocks for td_long: one 64-bit atomic takes its entry
-// (count, high half) and the index of its first block among the level's long-list blocks
-// (low half), so the indexes rise with the entries. It returns false, queueing nothing,
-// when the queue's cap entries are taken (the caller expands the list itself).
-__device__ __forceinline__ bool queueLong(unsigned long long *word, uint32_t *longList, uint32_t *longAt, uint32_t cap,
-                                          uint32_t u, uint32_t nb) {
-	unsigned long long old = *(volatile unsigned long long *)word, seen;
-	do {
-		if ((uint32_t)(old >> 32) >= cap) return false;
-		seen = old;
-		old = atomicCAS(word, seen, seen + ((1ull << 32) | nb));
-	} while (old != seen);
-	uint32_t i = (uint32_t)(old >> 32);
+// queueLongs queues, for td_long, the lists of nb blocks of the warp's lanes that hold one
+// (want): lane 0 takes their entries with one 64-bit atomic, the count in the high half
+// and the index of the first block among the level's long-list blocks in the low half, so
+// the indexes rise with the entries. A warp queues all its lists or, when the queue's cap
+// entries would be passed, none (each lane then expands its own). One atomic a warp, not a
+// lane: 17K hub lists of one level made a lane's compare-and-swap retry about 1,700 times.
+// It returns whether the lane's list was queued. All 32 lanes must call it.
+__device__ __forceinline__ bool queueLongs(unsigned long long *word, uint32_t *longList, uint32_t *longAt, uint32_t cap,
+                                           bool want, uint32_t u, uint32_t nb) {
+	unsigned vote = __ballot_sync(0xffffffffu, want);
+	if (vote == 0) return false;
+	uint32_t mine = want ? nb : 0, incl = warpScan(mine);
+	uint32_t count = __popc(vote), total = __shfl_sync(0xffffffffu, incl, 31);
+	unsigned long long old = 0;
+	bool ok = false;
+	if (laneId() == 0) {
+		unsigned long long seen;
+		old = *(volatile unsigned long long *)word;
+		do {
+			ok = (uint32_t)(old >> 32) <= cap && cap - (uint32_t)(old >> 32) >= count;
+			if (!ok) break;
+			seen = old;
+			old = atomicCAS(word, seen, seen + (((unsigned long long)count << 32) | total));
+		} while (old != seen);
+	}
+	ok = __shfl_sync(0xffffffffu, ok, 0);
+	old = __shfl_sync(0xffffffffu, old, 0);
+	if (!ok || !want) return false;
+	uint32_t i = (uint32_t)(old >> 32) + __popc(vote & ((1u << laneId()) - 1));
 	longList[i] = u;
-	longAt[i] = (uint32_t)old;
+	longAt[i] = (uint32_t)old + incl - mine;
 	return true;
 }
 
@@ -117,14 +133,21 @@ __device__ __forceinline__ void expandQueue(const Shard *shards, int ns, uint32_
                                             uint32_t longCap, unsigned long long *me) {
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long ex = 0, lb = 0;
-	for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < qn; t += gridDim.x * blockDim.x) {
-		uint32_t u = in[t];
-		if (u < lo || u >= hi) continue;
-		const Shard *s = findShard(shards, ns, u);
+	// The loop is the warp's, not the lane's (queueLongs needs all 32 lanes): blocks are whole
+	// warps, and a lane past the queue or outside [lo, hi) has no list.
+	for (uint32_t t0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); t0 < qn; t0 += gridDim.x * blockDim.x) {
+		uint32_t t = t0 + laneId();
+		uint32_t u = t < qn ? in[t] : 0;
+		bool have = t < qn && u >= lo && u < hi;
+		const Shard *s = shards;
 		List l;
-		l.at(s, u);
-		ex += l.deg;
-		if (l.nb > 2 && queueLong(me + REC_LONG, longList, longAt, longCap, u, l.nb)) continue;
+		l.nb = 0;
+		if (have) {
+			s = findShard(shards, ns, u);
+			l.at(s, u);
+			ex += l.deg;
+		}
+		if (queueLongs(me + REC_LONG, longList, longAt, longCap, have && l.nb > 2, u, l.nb) || !have) continue;
 		for (uint32_t k = 0; k < l.nb; k++) {
 			uint32_t b = expandBlock(l, k, visited, parent, level, depth, out, outCount);
 			if (s->pinned) lb += b;
