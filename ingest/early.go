@@ -109,20 +109,13 @@ func thinnedLists(es []parse.Edge, rate uint64) []parse.Edge {
 // thinned keeps, in place, the entries of the lists whose listHash is 0 modulo rate,
 // and returns them.
 func (s *listSample) thinned(rate uint64) []parse.Edge {
-	s.entries = slices.DeleteFunc(s.entries, func(e parse.Edge) bool { return listHash(e.U)&(rate-1) != 0 })
+	s.entries = thinnedLists(s.entries, rate)
 	return s.entries
 }
 
 // sortedLists orders entries by list and neighbour, repeats dropped unless keepDups.
 func sortedLists(es []parse.Edge, keepDups bool) []parse.Edge {
-	keys := make([]uint64, len(es))
-	for i, e := range es {
-		keys[i] = key(uint32(e.U), uint32(e.V))
-	}
-	keys = radixSort(keys, make([]uint64, len(keys)))
-	if !keepDups {
-		keys = slices.Compact(keys)
-	}
+	keys := sortedKeys(es, func(x uint64) uint32 { return uint32(x) }, keepDups)
 	out := make([]parse.Edge, len(keys)) // not in es: the sample's array goes
 	for i, k := range keys {
 		out[i] = parse.Edge{U: uint64(keySrc(k)), V: uint64(keyDst(k))}

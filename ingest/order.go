@@ -338,15 +338,15 @@ func (s *listSample) merge(es []parse.Edge) uint64 {
 	}
 	for len(s.entries) > s.cap {
 		r := 2 * s.rate.Load()
-		s.entries = slices.DeleteFunc(s.entries, func(e parse.Edge) bool { return listHash(e.U)&(r-1) != 0 })
+		s.entries = thinnedLists(s.entries, r)
 		s.rate.Store(r)
 	}
 	return s.rate.Load() - 1
 }
 
-// sampleBytes is the size of the sampled lists encoded as the store encodes them, with
-// each id mapped by id (duplicates dropped unless kept).
-func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) int64 {
+// sortedKeys is the entries' keys with each id mapped by id, in order, duplicates dropped
+// unless keepDups.
+func sortedKeys(entries []parse.Edge, id func(uint64) uint32, keepDups bool) []uint64 {
 	keys := make([]uint64, len(entries))
 	for i, e := range entries {
 		keys[i] = key(id(e.U), id(e.V))
@@ -355,6 +355,13 @@ func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) in
 	if !keepDups {
 		keys = slices.Compact(keys)
 	}
+	return keys
+}
+
+// sampleBytes is the size of the sampled lists encoded as the store encodes them, with
+// each id mapped by id (duplicates dropped unless kept).
+func sampleBytes(entries []parse.Edge, id func(uint64) uint32, keepDups bool) int64 {
+	keys := sortedKeys(entries, id, keepDups)
 	var total int64
 	var buf []byte
 	for i := 0; i < len(keys); {
