@@ -371,15 +371,8 @@ func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint6
 		return 0, false
 	}
 	k := len(dst)
-	mask := uint64(1)<<w - 1
 	if h&hdrExceptions == 0 {
-		cur := first
-		for i := 1; i < k; i++ {
-			bit := uint(i-1) * w
-			cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
-			dst[i] = uint32(cur)
-		}
-		if cur >= nv {
+		if cur := unpackGaps(dst, b, w, first); cur >= nv {
 			return 0, false
 		}
 		return (nbits + 7) / 8, true
@@ -396,10 +389,7 @@ func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint6
 	}
 	// The exceptions: unpack the low bits, patch the exceptions' gaps, then sum.
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	for i := 1; i < k; i++ {
-		bit := uint(i-1) * w
-		dst[i] = uint32(binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) & mask)
-	}
+	unpackFields(dst, b, w)
 	last := -1
 	for range ne {
 		step := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7) & mi
@@ -428,6 +418,74 @@ func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint6
 		return 0, false
 	}
 	return end, true
+}
+
+// unpackFields sets dst[i] (i from 1) to the (i-1)th field of w bits (at most 32) of the
+// bit stream b, whose capacity runs at least 8 bytes past any of its bytes. One load
+// holds at least 57 bits past its first byte's skipped ones: four fields of up to 14
+// bits or two of up to 28, each then a shift and a mask.
+func unpackFields(dst []uint32, b []byte, w uint) {
+	w &= 63
+	mask := uint64(1)<<w - 1
+	i, k := 1, len(dst)
+	if w <= 14 {
+		for ; i+3 < k; i += 4 {
+			bit := uint(i-1) * w
+			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			d := dst[i : i+4 : i+4]
+			d[0] = uint32(x & mask)
+			d[1] = uint32(x >> w & mask)
+			d[2] = uint32(x >> (2 * w) & mask)
+			d[3] = uint32(x >> (3 * w) & mask)
+		}
+	} else if w <= 28 {
+		for ; i+1 < k; i += 2 {
+			bit := uint(i-1) * w
+			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			d := dst[i : i+2 : i+2]
+			d[0] = uint32(x & mask)
+			d[1] = uint32(x >> w & mask)
+		}
+	}
+	for ; i < k; i++ {
+		bit := uint(i-1) * w
+		dst[i] = uint32(binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) & mask)
+	}
+}
+
+// unpackGaps is unpackFields for a block without exceptions: dst[i] is dst[i-1] plus 1
+// plus field i-1, dst[0] being first; it returns the last neighbour.
+func unpackGaps(dst []uint32, b []byte, w uint, first uint64) uint64 {
+	w &= 63
+	mask := uint64(1)<<w - 1
+	i, k, cur := 1, len(dst), first
+	if w <= 14 {
+		for ; i+3 < k; i += 4 {
+			bit := uint(i-1) * w
+			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			d := dst[i : i+4 : i+4]
+			c0 := cur + 1 + x&mask
+			c1 := c0 + 1 + x>>w&mask
+			c2 := c1 + 1 + x>>(2*w)&mask
+			cur = c2 + 1 + x>>(3*w)&mask
+			d[0], d[1], d[2], d[3] = uint32(c0), uint32(c1), uint32(c2), uint32(cur)
+		}
+	} else if w <= 28 {
+		for ; i+1 < k; i += 2 {
+			bit := uint(i-1) * w
+			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			d := dst[i : i+2 : i+2]
+			c0 := cur + 1 + x&mask
+			cur = c0 + 1 + x>>w&mask
+			d[0], d[1] = uint32(c0), uint32(cur)
+		}
+	}
+	for ; i < k; i++ {
+		bit := uint(i-1) * w
+		cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
+		dst[i] = uint32(cur)
+	}
+	return cur
 }
 
 // compactLen is the length in bytes of the bit stream of the compact block of n gaps
