@@ -10,9 +10,11 @@
 // The plan is greedy in the order of value per byte: the per-vertex state first (it must
 // fit, or nothing runs), then every shard's DEGREES and OFFSETS (4 bytes per vertex each,
 // read at random by every level: over the link they would cost a request per vertex),
-// then the ADJ sections in shard order until the budget is spent. The rest is pinned and
-// read through the link; kernels touch one shard per launch, so random reads stay inside a
-// window of one shard (docs/design-link-policy.md: up to about 512 MB keeps the link full).
+// then the ADJ sections in shard order until the budget is spent (those of long lists
+// before a bottom-up check's first neighbours past the fourth, those of short lists after:
+// morePositions). The rest is pinned and read through the link; kernels touch one shard
+// per launch, so random reads stay inside a window of one shard
+// (docs/design-link-policy.md: up to about 512 MB keeps the link full).
 package gpu
 
 import (
@@ -162,6 +164,35 @@ func firstK(n uint32, left, index, all int64) (int, int64) {
 	return 0, 0
 }
 
+// FirstKMore is the most first neighbours per vertex the plan keeps: the positions past
+// FirstKMax come after the ADJ sections of long lists and before the others (morePositions).
+const FirstKMore = 8
+
+// morePositions is how many first neighbours per vertex to keep, more than FirstKMax,
+// given room bytes for the whole array: the most up to FirstKMore that fit while the array
+// takes at most half the graph's bytes, with its size; FirstKMax and its size when no more
+// fit. A position past FirstKMax is worth more than a shard of short lists on the device:
+// a short list read across the link costs a few link requests, at the rate the link
+// answers them, and is read by a search only where its vertex is in a top-down frontier
+// or reaches that position in a bottom-up check, while the position ends, at a bottom-up
+// level whose frontier holds a share p of the vertices, the checks of a share p(1-p)^j of
+// the unvisited vertices, each a list read saved (urand26 at 3 GiB: its largest bottom-up
+// level reads 3-8 million lists past position 4 through the link; a resident shard holds
+// 1/12 of the lists). A shard of long lists is read at the link's copy rate, whole, by
+// every search whose top-down levels reach its hubs: those stay first.
+func morePositions(n uint32, room, all int64) (int, int64) {
+	for k := FirstKMore; k > FirstKMax; k-- {
+		if b := align(4 * int64(k) * (int64(n) + 1)); b <= room && 2*b <= all {
+			return k, b
+		}
+	}
+	return FirstKMax, align(4 * int64(FirstKMax) * (int64(n) + 1))
+}
+
+// longLists says whether shard s holds long lists on average: more than LongDegree
+// neighbours a vertex.
+func longLists(s ShardSize) bool { return s.N > 0 && s.Edges > uint64(LongDegree)*uint64(s.N) }
+
 // ceilMiB is n bytes in MiB, rounded up.
 func ceilMiB(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
 
@@ -236,12 +267,24 @@ func MakeFor(n uint32, shards []ShardSize, budget int64, work []Item, first bool
 			}
 		}
 	}
-	for i, s := range shards {
-		if b := alignSection(s.Adj); p.Shards[i].IndexAt == Resident && b <= left {
-			p.Shards[i].AdjAt = Resident
-			left -= b
+	// ADJ sections of long lists first, then first neighbours past FirstKMax, then the
+	// other ADJ sections (see morePositions)
+	place := func(long bool) {
+		for i, s := range shards {
+			if b := alignSection(s.Adj); p.Shards[i].IndexAt == Resident && longLists(s) == long && b <= left {
+				p.Shards[i].AdjAt = Resident
+				left -= b
+			}
 		}
 	}
+	place(true)
+	if p.FirstK == FirstKMax {
+		if k, b := morePositions(n, left+p.First, all); k > p.FirstK {
+			left -= b - p.First
+			p.FirstK, p.First = k, b
+		}
+	}
+	place(false)
 	p.Cache, p.CacheBytes = cache(p.Shards, int64(p.Stages)*StageBuffer(p.Stage))
 	for _, s := range p.Shards {
 		for _, sec := range []struct {

@@ -171,7 +171,7 @@ func TestPlanFirstK(t *testing.T) {
 		first  bool
 		k      int
 	}{
-		{"room for four", long, state + index + first(FirstKMax) + 1<<20, true, FirstKMax},
+		{"room for four", long, state + index + first(FirstKMax) + 1<<18, true, FirstKMax},
 		{"room for two", long, state + index + first(FirstK) + 1<<10, true, FirstK},
 		{"room for none", long, state + index + first(FirstK) - 1<<10, true, 0},
 		{"short lists", short, state + index + first(FirstK) + 1<<10, true, FirstK},
@@ -187,6 +187,83 @@ func TestPlanFirstK(t *testing.T) {
 		}
 		if p.DeviceUse > c.budget {
 			t.Errorf("%s: plan uses %d of %d", c.name, p.DeviceUse, c.budget)
+		}
+	}
+}
+
+// TestPlanMorePositions checks the first neighbours past FirstKMax: they come after the
+// ADJ sections of long lists and before those of short ones, up to FirstKMore.
+func TestPlanMorePositions(t *testing.T) {
+	const n = 100000
+	long := shards(4, n/4, 8<<20) // 4 x 8 MiB of lists, 335 neighbours a vertex
+	short := shards(4, n/4, 8<<20)
+	for i := range short {
+		short[i].Edges = 32 * uint64(short[i].N)
+	}
+	// the budgets below count from the state and the indexes
+	base := func(s []ShardSize) int64 {
+		b := Sum(append(work(n, s), TableItem(len(s))))
+		for _, sh := range s {
+			b += align(sh.Directory)
+		}
+		return b
+	}
+	first := func(k int) int64 { return align(4 * int64(k) * (n + 1)) }
+	shard := alignSection(8 << 20)
+	for _, c := range []struct {
+		name     string
+		s        []ShardSize
+		budget   int64
+		k        int
+		resident int // ADJ sections resident
+	}{
+		{"short lists, room for eight", short, base(short) + first(FirstKMore) + 1<<18, FirstKMore, 0},
+		{"short lists, room for five", short, base(short) + first(5) + 1<<18, 5, 0},
+		{"short lists, eight and a shard", short, base(short) + first(FirstKMore) + shard + 1<<18, FirstKMore, 1},
+		{"long lists first", long, base(long) + first(FirstKMax) + shard + 1<<18, FirstKMax, 1},
+		{"long lists, then positions", long, base(long) + first(6) + shard + 1<<18, 6, 1},
+	} {
+		p, err := Make(n, c.s, c.budget, work(n, c.s))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		resident := 0
+		for _, sh := range p.Shards {
+			if sh.AdjAt == Resident {
+				resident++
+			}
+		}
+		if p.FirstK != c.k || p.First != first(c.k) || resident != c.resident || p.DeviceUse > c.budget {
+			t.Errorf("%s: first %d neighbours (%d bytes), %d shards resident, want %d and %d:\n%s", c.name, p.FirstK,
+				p.First, resident, c.k, c.resident, p)
+		}
+	}
+	// the shapes of urand26 (12 shards of 32 neighbours a vertex) and kron26 in degree order
+	// (its hubs' 512 MiB first) at 3 GiB, with BFS's state
+	const n26 = 1 << 26
+	urand := shards(12, n26/12, 512<<20)
+	for i := range urand {
+		urand[i].Directory = 10 << 20
+		urand[i].Edges = 32 * uint64(urand[i].N)
+	}
+	kron := []ShardSize{{Dir: store.Out, N: 23375, Edges: 125 << 20, Directory: 75 << 10, Adj: 512 << 20}}
+	for i, v := range []uint32{89349, 196730, 530832, 1253505, 3347743, 16777216} {
+		kron = append(kron, ShardSize{Dir: store.Out, Index: i + 1, Lo: kron[i].Lo + kron[i].N, N: v, Edges: 125 << 20,
+			Directory: int64(v), Adj: 512 << 20})
+	}
+	for _, c := range []struct {
+		name     string
+		s        []ShardSize
+		k        int
+		resident int
+	}{{"urand26", urand, 6, 0}, {"kron26 degree order", kron, FirstKMax, 1}} {
+		p, err := Make(n26, c.s, 3<<30, work(n26, c.s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.FirstK != c.k || !(c.resident == 0 || p.Shards[0].AdjAt == Resident) || p.DeviceUse > p.Budget {
+			t.Errorf("%s at 3 GiB: first %d neighbours, want %d (shard 0 resident: %v):\n%s", c.name, p.FirstK, c.k,
+				c.resident > 0, p)
 		}
 	}
 }
