@@ -273,7 +273,6 @@ type workerState struct {
 	awake               uint64
 	buf                 [store.BlockSize]uint32 // a decoded block (not zeroed per list)
 	group               store.GroupScan         // what a bottom-up level found in a directory group
-	touch               byte                    // the sum of the list bytes expandSerial loads ahead
 	_                   [64]byte
 }
 

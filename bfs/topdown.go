@@ -129,82 +129,99 @@ const serialBatch = 16
 const smallList = 16
 
 // expandSerial expands a frontier on the calling goroutine (compressed graphs),
-// serialBatch vertices at a time: first each one's directory entry and the first byte
-// of its list, then the lists. On graphs of small degrees (roads, meshes) a vertex's
-// expansion is mostly waiting for those loads, one after the other; the loads of
-// different vertices do not depend on each other, so reading them in a loop of their
-// own lets the processor wait for several at once. A list of at most smallList
-// neighbours (one block: the lists of roads and meshes) is decoded and its neighbours
-// claimed right here, without the block index, the loop over blocks and a call per
-// claim; a block of varints whose values are one byte each, without DecodeBlock
-// either, and a mirrored block of 4 (a mesh's list) with one call.
+// serialBatch vertices at a time: first each one's directory entry and the first word
+// of its list (store.Shard.Entries), then the lists. On graphs of small degrees (roads,
+// meshes) a vertex's expansion is mostly waiting for those loads, one after the other;
+// the loads of different vertices do not depend on each other, so reading them in a
+// loop of their own lets the processor wait for several at once. A list of fewer than
+// store.PackedMin neighbours whose values are one byte each (most lists of roads) is
+// decoded from that word and claimed right here; other lists of at most smallList
+// neighbours (one block) are decoded (a mirrored block of 4, a mesh's list, from that
+// word too) and claimed here, longer ones by claimList.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
-	var deg [serialBatch]uint32
-	var lists [serialBatch][]byte
-	var touch byte
+	var ents [serialBatch]store.ListEntry
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
-	parent := b.parent
-	// A short list's claims put the vertices they discover straight into the queue, at
-	// tail, without discovered's call and buffer: on a compressed graph b.maxDeg is
-	// known (a graph without edges claims nothing), so no degree is summed per vertex.
+	parent, n := b.parent, b.n
+	// The claims put the vertices they discover straight into the queue, at tail,
+	// without discovered's call and buffer: on a compressed graph b.maxDeg is known (a
+	// graph without edges claims nothing), so no degree is summed per vertex.
 	queue, tail := b.queue, int(b.qtail.Load())
-	branchFree := b.n <= claimAllMax
+	branchFree := n <= claimAllMax
+	var examined uint64
 	for len(frontier) > 0 && !b.failed.Load() {
-		batch := frontier[:min(len(frontier), serialBatch)]
-		frontier = frontier[len(batch):]
+		s := ws.outShard(b.c, frontier[0])
+		k := s.Entries(ents[:], frontier)
+		batch := frontier[:k]
+		frontier = frontier[k:]
 		for k, u := range batch {
-			s := ws.outShard(b.c, u)
-			deg[k], lists[k] = s.ListAt(u - s.Lo)
-			if len(lists[k]) > 0 {
-				touch += lists[k][0]
-			}
-		}
-		for k, u := range batch {
-			d, list := deg[k], lists[k]
-			if d > smallList {
-				var ok bool
-				if tail, ok = b.claimList(ws, u, d, list, tail); !ok {
-					b.qtail.Store(int64(tail))
-					b.fail(b.c.Shard(store.Out, u).ListError(u))
-					return
+			e := &ents[k]
+			d := e.Deg
+			examined += uint64(d)
+			if d < store.PackedMin && e.End-e.Start == d && d > 0 {
+				// a block of d varints in d bytes: one byte each when none has its
+				// high bit, the first a zigzag delta from u, the others gaps
+				w := e.Head & (1<<(8*d) - 1)
+				x := int64(u) + store.Unzigzag(w&0xff)
+				if w&0x8080808080808080 == 0 && x >= 0 && x+int64(w>>8&0xff)+int64(w>>16) < int64(n) {
+					v, gaps := uint32(x), w>>8
+					if branchFree { // a road's list
+						for range d {
+							p := parent[v]
+							np, inc := p, 0
+							if p == unreached {
+								np, inc = u, 1
+							}
+							parent[v] = np
+							queue[tail] = v
+							tail += inc
+							v += uint32(gaps & 0xff)
+							gaps >>= 8
+						}
+						continue
+					}
+					for range d {
+						if parent[v] == unreached {
+							parent[v] = u
+							queue[tail] = v
+							tail++
+						}
+						v += uint32(gaps & 0xff)
+						gaps >>= 8
+					}
+					continue
 				}
-				continue
+			}
+			if d == 4 { // a mesh's list: one mirrored block
+				if x0, x1, x2, x3, ok := store.DecodeMirror4Word(u, e.Head, int(e.End-e.Start), n); ok {
+					for _, v := range [4]uint32{x0, x1, x2, x3} {
+						if parent[v] == unreached {
+							parent[v] = u
+							queue[tail] = v
+							tail++
+						}
+					}
+					continue
+				}
 			}
 			if d == 0 {
 				continue
 			}
-			nbrs := buf[:d]
-			// a block of varints whose values are one byte each (most lists of roads)
-			// is decoded here, as DecodeBlock would, without its call
-			ok := d < store.PackedMin && len(list) >= int(d)
-			if ok {
-				f := int64(u) + store.Unzigzag(uint64(list[0]))
-				cur, or := f, list[0]
-				for i := range nbrs {
-					if i > 0 {
-						or |= list[i]
-						cur += int64(list[i])
-					}
-					nbrs[i] = uint32(cur)
-				}
-				ok = or < 0x80 && f >= 0 && cur < int64(b.n)
-				if ok && branchFree { // a road's list
-					ws.examined += uint64(d)
-					tail = claimAll(nbrs, u, parent, queue, tail)
-					continue
-				}
-			}
-			if !ok && d == 4 { // a mesh's list: one mirrored block, decoded from one word
-				ok = store.DecodeMirror4((*[4]uint32)(nbrs), u, list, b.n)
-			}
-			if !ok {
-				if _, ok = store.DecodeBlock(nbrs, u, list, 0, d, b.n); !ok {
+			list := s.Adj[e.Start:e.End]
+			if d > smallList {
+				var ok bool
+				if tail, ok = b.claimList(ws, u, d, list, tail); !ok {
 					b.qtail.Store(int64(tail))
-					b.fail(b.c.Shard(store.Out, u).ListError(u))
+					b.fail(s.ListError(u))
 					return
 				}
+				continue
 			}
-			ws.examined += uint64(d)
+			nbrs := buf[:d]
+			if _, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok {
+				b.qtail.Store(int64(tail))
+				b.fail(s.ListError(u))
+				return
+			}
 			for _, v := range nbrs {
 				if parent[v] == unreached {
 					parent[v] = u
@@ -215,7 +232,7 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 		}
 	}
 	b.qtail.Store(int64(tail))
-	ws.touch += touch
+	ws.examined += examined
 }
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
@@ -239,41 +256,20 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 			}
 		}
 	}
-	ws.examined += uint64(d)
 	return tail, true
 }
 
 // claimAllMax is the most vertices for which expandSerial claims a list of one-byte
-// varints (most lists of roads) with claimAll: a parent array of at most 1 MiB, which
-// stays in the caches, so that claimAll's added stores cost less than the branch's
-// mispredictions (luxembourg_osm 0.88-0.91 of the branch's time); beyond it they would
-// dirty lines that are otherwise only read. Tests set it to 0 and ^0.
+// varints (most lists of roads) without a branch on the parent: whether a road vertex's
+// neighbour is unvisited is a coin toss (one is its parent, one the next), and each
+// mispredicted branch flushes the pipeline, so every neighbour's parent is written back
+// (its own or the claiming vertex's) and every neighbour written to the queue, the tail
+// advancing for the claimed ones (the queue has a spare entry past the n that vertices
+// can fill). With a parent array of at most 1 MiB, which stays in the caches, the added
+// stores cost less than the mispredictions (luxembourg_osm 0.88-0.91 of the branch's
+// time); beyond it they would dirty lines that are otherwise only read. Tests set it to
+// 0 and ^0.
 var claimAllMax uint32 = 1 << 18
-
-// claimAll claims for u every vertex of nbrs without a parent and queues it at tail,
-// returning the new tail. It has no branch on the parent: whether a neighbour is
-// unvisited is, on a road map, a coin toss that each mispredicted branch would charge a
-// pipeline flush for, so every neighbour's parent is written back (its own or u) and
-// every neighbour written to the queue, the tail advancing for the claimed ones. The
-// queue has a spare entry past the n that vertices can fill. It is not inlined, so that
-// expandSerial's loop keeps its registers on the other paths (inlined, or called for
-// every short list, it made grid22's search 1.03-1.10 of before, though grid22 never
-// takes it).
-//
-//go:noinline
-func claimAll(nbrs []uint32, u uint32, parent, queue []uint32, tail int) int {
-	for _, v := range nbrs {
-		p := parent[v]
-		np, inc := p, 0
-		if p == unreached {
-			np, inc = u, 1
-		}
-		parent[v] = np
-		queue[tail] = v
-		tail += inc
-	}
-	return tail
-}
 
 // expandCompressed is expand on compressed shards.
 func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {

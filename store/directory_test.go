@@ -10,7 +10,8 @@ import (
 
 // TestDirectoryRoundTrip writes shards of random lists (runs of empty lists, degrees
 // from 0 to thousands, groups cut by shard boundaries) and reads every vertex's degree,
-// list bytes and first neighbour index back through each accessor of the directory.
+// list bytes and first neighbour index back through each accessor of the directory
+// (Entries too).
 func TestDirectoryRoundTrip(t *testing.T) {
 	seed := rand.Int63()
 	r := rand.New(rand.NewSource(seed))
@@ -58,6 +59,7 @@ func TestDirectoryRoundTrip(t *testing.T) {
 		if err := g.Check(); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
+		checkEntries(t, seed, g, r)
 		var cur DirCursor
 		for _, s := range g.Out().Shards {
 			cur.Reset(s)

@@ -17,21 +17,29 @@ func DecodeMirror4(dst *[4]uint32, v uint32, list []byte, nv uint32) (ok bool) {
 	if cap(list) < 8 || len(list) > 7 {
 		return false
 	}
-	w := binary.LittleEndian.Uint64(list[:8:8])
+	dst[0], dst[1], dst[2], dst[3], ok = DecodeMirror4Word(v, binary.LittleEndian.Uint64(list[:8:8]), len(list), nv)
+	return ok
+}
+
+// DecodeMirror4Word is DecodeMirror4 on the list of n bytes whose first 8 bytes, those
+// after the list whatever they are, load as the little-endian word w (ListEntry.Head).
+// It returns the neighbours in registers: a caller that stored them and loaded them
+// back wider (a range over an array copies it) would wait for the stores to retire,
+// behind the parent loads of the lists before.
+func DecodeMirror4Word(v uint32, w uint64, n int, nv uint32) (x0, x1, x2, x3 uint32, ok bool) {
 	k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1
 	r := w >> (8 * k) // k <= 8; a shift by 64 gives 0
 	k2 := bits.TrailingZeros64(^(r>>8)&0x80808080808080)>>3 + 1
-	if k > 3 || byte(r) != hdrMirror || k2 > 3 || k+1+k2 != len(list) {
-		return false
+	if k > 3 || byte(r) != hdrMirror || k2 > 3 || k+1+k2 != n {
+		return 0, 0, 0, 0, false
 	}
 	u := (w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14)) & (1<<(7*k) - 1)
 	r >>= 8
 	g := (r&0x7f | r>>1&(0x7f<<7) | r>>2&(0x7f<<14)) & (1<<(7*k2) - 1)
-	x0 := int64(v) + Unzigzag(u>>1)
-	x1 := x0 + int64(g)
-	if u&1 == 0 || x0 < 0 || x1 > int64(v) || 2*int64(v)-x0 >= int64(nv) {
-		return false
+	a := int64(v) + Unzigzag(u>>1)
+	b := a + int64(g)
+	if u&1 == 0 || a < 0 || b > int64(v) || 2*int64(v)-a >= int64(nv) {
+		return 0, 0, 0, 0, false
 	}
-	dst[0], dst[1], dst[2], dst[3] = uint32(x0), uint32(x1), uint32(2*int64(v)-x1), uint32(2*int64(v)-x0)
-	return true
+	return uint32(a), uint32(b), uint32(2*int64(v) - b), uint32(2*int64(v) - a), true
 }

@@ -1,0 +1,63 @@
+package store
+
+import "encoding/binary"
+
+// ListEntry is where a vertex's list lies, as the directory says, and its first bytes.
+type ListEntry struct {
+	Deg        uint32 // the degree
+	Start, End uint32 // the list's bounds in ADJ (as ListAt's slice)
+	// Head is the 8 bytes at Start in the mapping (the list's first bytes, and what
+	// follows it), little-endian; bytes past the mapping's end read as zero.
+	Head uint64
+}
+
+// Entries fills dst[k] for vs[k], the vertices of vs (graph ids) from the first on while
+// they lie in the shard, and returns how many it filled (at most len(dst)). A search
+// that expands a frontier of short lists (roads, meshes) waits mostly on each vertex's
+// directory pair and then on its list's first bytes; reading a batch's entries in one
+// loop, without a call per vertex, lets those loads of different vertices overlap, and
+// the list's first word comes back with them.
+func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
+	adj := s.Adj[:cap(s.Adj)]
+	hs, b, lo, n := s.dirH, s.dirB, s.Lo, s.N
+	vs = vs[:min(len(vs), len(dst))]
+	for k, v := range vs {
+		i := v - lo
+		if i >= n {
+			return k
+		}
+		h := hs[(i>>dirGroupShift)*4:][:8]
+		wo, wd := h[3]>>16&0xff, h[3]>>24
+		j := i & (DirGroup - 1)
+		p := uint64(h[1])*64 + uint64(j*(wo+wd))
+		e := &dst[k]
+		if 2*wo+wd > 57 {
+			e.Deg, e.Start, e.End = s.dirEntryWide(i, h, p, wo, wd)
+		} else {
+			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
+			span := h[4] - h[0]
+			e.Start = h[0] + dirStart(uint32(x)&(1<<wo-1), j, span)
+			e.Deg = h[3]>>8&0xff + uint32(x>>wo)&(1<<wd-1)
+			e.End = h[4]
+			if j+1 < DirGroup && i+1 < n {
+				e.End = h[0] + dirStart(uint32(x>>(wo+wd))&(1<<wo-1), j+1, span)
+			}
+		}
+		if a := uint64(e.Start); a+8 <= uint64(len(adj)) {
+			e.Head = binary.LittleEndian.Uint64(adj[a:][:8])
+		} else {
+			e.Head = tailWord(adj, a)
+		}
+	}
+	return len(vs)
+}
+
+// tailWord is the little-endian word of the bytes of b from a on, fewer than 8, the
+// missing ones zero.
+func tailWord(b []byte, a uint64) uint64 {
+	var w uint64
+	for i := a; i < uint64(len(b)); i++ {
+		w |= uint64(b[i]) << (8 * (i - a))
+	}
+	return w
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"math/rand"
+	"testing"
+)
+
+// checkEntries holds Shard.Entries to ListAt on every vertex of g, read in batches of
+// random vertices, some of other shards (where Entries must stop), and its Head to the
+// mapping's bytes at the list's start.
+func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
+	t.Helper()
+	n := g.NumVertices()
+	var dst [16]ListEntry
+	for _, s := range g.Out().Shards {
+		for i := uint32(0); i < s.N; {
+			vs := make([]uint32, 1+r.Intn(20))
+			for k := range vs {
+				vs[k] = s.Lo + i + uint32(k)
+				if k > 0 && r.Intn(8) == 0 {
+					vs[k] = uint32(r.Intn(int(n)))
+				}
+			}
+			want := 0
+			for want < min(len(vs), len(dst)) && vs[want]-s.Lo < s.N {
+				want++
+			}
+			if got := s.Entries(dst[:], vs); got != want {
+				t.Fatalf("seed %d: Entries of %v in shard [%d, %d) filled %d, want %d", seed, vs, s.Lo, s.Hi(), got, want)
+			}
+			for k, v := range vs[:want] {
+				e := dst[k]
+				d, l := s.ListAt(v - s.Lo)
+				adj := s.Adj[:cap(s.Adj)]
+				var head [8]byte
+				copy(head[:], adj[e.Start:])
+				if e.Deg != d || e.End < e.Start || string(s.Adj[e.Start:e.End]) != string(l) || e.Head != binary.LittleEndian.Uint64(head[:]) {
+					t.Fatalf("seed %d: vertex %d: entry %+v, want degree %d list %x head %x", seed, v, e, d, l, head)
+				}
+			}
+			i += uint32(want)
+		}
+	}
+}
+
+func TestTailWord(t *testing.T) {
+	b := []byte{1, 2, 3, 4, 5}
+	for a, want := range []uint64{0x0504030201, 0x05040302, 0x050403, 0x0504, 0x05, 0} {
+		if got := tailWord(b, uint64(a)); got != want {
+			t.Fatalf("tailWord at %d: %#x, want %#x", a, got, want)
+		}
+	}
+}
+
+// TestEntriesWide reads a directory group whose pairs do not fit one 8-byte load (2*wo+wd
+// > 57: lists of megabytes beside empty ones, degrees in the thousands), built by hand,
+// through Entries and ListAt.
+func TestEntriesWide(t *testing.T) {
+	const span = 1 << 22
+	r := rand.New(rand.NewSource(1))
+	var start, deg [DirGroup]uint32
+	for j := 1; j < DirGroup; j++ {
+		start[j] = span - uint32(DirGroup-j)*16
+		deg[j] = uint32(r.Intn(4096))
+	}
+	deg[0] = 4000
+	var zor, dor uint32
+	for j := range DirGroup {
+		zor |= dirCode(start[j], uint32(j), span)
+		dor |= deg[j]
+	}
+	wo, wd := uint32(bits.Len32(zor)), uint32(bits.Len32(dor))
+	if 2*wo+wd <= 57 {
+		t.Fatalf("widths %d and %d fit one load", wo, wd)
+	}
+	var packed []byte
+	var acc, have uint64
+	put := func(x, w uint32) {
+		for b := range w {
+			acc |= uint64(x>>b&1) << have
+			if have++; have == 64 {
+				packed, acc, have = binary.LittleEndian.AppendUint64(packed, acc), 0, 0
+			}
+		}
+	}
+	for j := range DirGroup {
+		put(dirCode(start[j], uint32(j), span), wo)
+		put(deg[j], wd)
+	}
+	packed = binary.LittleEndian.AppendUint64(packed, acc)
+	words := uint32(len(packed) / 8)
+	packed = binary.LittleEndian.AppendUint64(packed, 0)
+	adj := make([]byte, span+4)
+	r.Read(adj)
+	s := &Shard{Lo: 100, N: DirGroup, Adj: adj[:span], dirB: packed,
+		dirH: []uint32{0, 0, 0, wo<<16 | wd<<24, span, words, 0, 0}}
+	var dst [16]ListEntry
+	for j0 := uint32(0); j0 < DirGroup; j0 += 16 {
+		vs := make([]uint32, 16)
+		for k := range vs {
+			vs[k] = s.Lo + j0 + uint32(k)
+		}
+		if got := s.Entries(dst[:], vs); got != 16 {
+			t.Fatalf("Entries filled %d of 16", got)
+		}
+		for k, e := range dst {
+			j := j0 + uint32(k)
+			end := uint32(span)
+			if j+1 < DirGroup {
+				end = start[j+1]
+			}
+			d, l := s.ListAt(j)
+			want := ListEntry{deg[j], start[j], end, binary.LittleEndian.Uint64(adj[start[j]:])}
+			if e != want || d != deg[j] || len(l) != int(end-start[j]) {
+				t.Fatalf("vertex %d: entry %+v, ListAt %d and %d bytes, want %+v", j, e, d, len(l), want)
+			}
+		}
+	}
+}
