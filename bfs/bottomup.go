@@ -99,11 +99,7 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 		if b.doneValid {
 			todo = ^b.done[w] & (^uint64(0) >> (64 - n))
 		} else {
-			for k, p := range parent[base : base+n] {
-				if p == unreached {
-					todo |= 1 << k
-				}
-			}
+			todo = unreachedMask(parent[base : base+n])
 		}
 		if todo == 0 {
 			b.done[w] = ^uint64(0)
@@ -160,6 +156,18 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 		}
 		b.done[w] = ^todo | dead | b.next[w]
 	}
+}
+
+// unreachedMask has bit k set where p[k] (k < 64) is unreached. It tests without a
+// branch, since on the first level of a run of bottom-up levels whether a vertex is
+// visited is a coin toss, and in a frame of its own, so that the mask stays in a register.
+//
+//go:noinline
+func unreachedMask(p []uint32) (m uint64) {
+	for k, x := range p {
+		m |= (uint64(^x) - 1) >> 63 << (k & 63) // 1 exactly when x is all ones
+	}
+	return m
 }
 
 func (b *bfs) bottomUpFlat(ws *workerState, vlo, vhi, depth uint32) {
