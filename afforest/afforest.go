@@ -72,6 +72,13 @@ type run struct {
 	spare   []uint32 // compress's second array
 	log     io.Writer
 	bufs    [][]uint32 // per-worker decode buffers
+
+	// once has bit v set where the sampling linked vertex v with its first neighbour
+	// alone (linkHeads on one goroutine); nil while none was. wait and back pace
+	// HeadGroup's first mode (linkHeads).
+	once       []uint64
+	anchor     uint32 // the vertex whose tree second looks for
+	wait, back int
 }
 
 func (r *run) logf(t0 time.Time, format string, args ...any) {
@@ -86,6 +93,9 @@ func (r *run) logf(t0 time.Time, format string, args ...any) {
 // compressed lists, where the decode is most of a round's cost.
 func (r *run) sample(rounds uint32) error {
 	if c, ok := r.a.(*store.Compressed); ok {
+		if r.serial && rounds == 2 {
+			r.anchor = anchor(c)
+		}
 		return r.parallel(func(_ int, lo, hi uint32) error {
 			if rounds == 2 {
 				return r.linkHeads(c, lo, hi)
@@ -190,6 +200,13 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if skip != nil && atomic.LoadUint32(&comp[v]) == v && s.DegreeAt(i) <= from {
 				continue
 			}
+			if skip != nil && d == store.Out && r.once != nil && r.once[v/64]>>(v%64)&1 != 0 {
+				// the sampling linked the first neighbour alone: the list from its second
+				if err := r.linkLists(c, d, v, v+1, 1, to, nil); err != nil {
+					return err
+				}
+				continue
+			}
 			dv, list := dc.At(i)
 			last := min(to, dv)
 			if from >= last {
@@ -223,7 +240,10 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 // is linked with the first two of its out-neighbours, which store.Shard.HeadGroup
 // decodes for a directory group at a time without the rest of their blocks. On
 // low-degree graphs (roads, meshes, social graphs' long tail) this per-vertex step is
-// most of a run.
+// most of a run. On one goroutine a list of PackedMin or more neighbours gives its
+// first alone (HeadGroup's first mode), and second decides whether the vertex needs
+// its second: the decode of a packed block's second neighbour is most of a long
+// list's cost here, and a vertex already in the large component does not need it.
 func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 	var x0, x1 [store.DirGroup]uint32
 	comp, serial := r.comp, r.serial
@@ -238,7 +258,8 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 				v += n
 				continue
 			}
-			if bad := s.HeadGroup(g, j0, j0+n, r.n, &x0, &x1); bad >= 0 {
+			once, bad := s.HeadGroup(g, j0, j0+n, r.n, serial && r.wait == 0, &x0, &x1)
+			if bad >= 0 {
 				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
 			}
 			// a first neighbour of two far away (touchDistance): a group of a
@@ -251,6 +272,13 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 					linkSerial(comp, v+j-j0, x0[j])
 					linkSerial(comp, v+j-j0, x1[j])
 				}
+				if once != 0 {
+					if err := r.second(s, g*store.DirGroup, once); err != nil {
+						return err
+					}
+				} else if r.wait > 0 {
+					r.wait--
+				}
 			} else {
 				for j := j0; j < j0+n; j++ {
 					linkAtomic(comp, v+j-j0, x0[j])
@@ -261,6 +289,76 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 		}
 	}
 	return nil
+}
+
+// second completes the sampling of the vertices base+j of shard s for the bits j of
+// once, whose lists HeadGroup's first mode gave their first neighbour alone. A vertex
+// already in the anchor's tree (found within a few steps up) keeps it so: where that
+// tree is the large component, as on graphs whose hubs come first (social networks'
+// and meshes' input orders, the degree order), the finish skips the vertex, and
+// otherwise it links the list from its second neighbour on (the bit in r.once). Each
+// other vertex is linked with its second neighbour (HeadSecond).
+//
+// Where that took more than an eighth of a group's lists, the first mode costs more
+// than it saves, and the next groups (8, doubling up to maxBack while it keeps
+// failing) decode both neighbours at once: the anchor's tree is not the large one, or
+// not yet (on random graphs it becomes so within the first tenth of the vertices).
+func (r *run) second(s *store.Shard, base uint32, once uint64) error {
+	comp, a := r.comp, r.anchor
+	long := bits.OnesCount64(once)
+	for m := once; m != 0; m &= m - 1 {
+		j := uint32(bits.TrailingZeros64(m))
+		if inTree(comp, s.Lo+base+j, a) {
+			continue
+		}
+		x, ok := s.HeadSecond(base+j, r.n)
+		if !ok {
+			return s.ListError(s.Lo + base + j)
+		}
+		linkSerial(comp, s.Lo+base+j, x)
+		once &^= 1 << j
+	}
+	if once != 0 {
+		if r.once == nil {
+			r.once = make([]uint64, r.n/64+2)
+		}
+		u := s.Lo + base // bit j of once is vertex u+j's
+		r.once[u/64] |= once << (u % 64)
+		r.once[u/64+1] |= once >> 1 >> (63 - u%64)
+	}
+	if kept := bits.OnesCount64(once); 8*kept >= 7*long {
+		r.back = 0
+	} else {
+		r.back = min(max(2*r.back, 8), maxBack)
+		r.wait = r.back
+	}
+	return nil
+}
+
+// maxBack is the most groups second makes the first mode wait after a failure. Tests
+// set it to 0 (no wait) to run the first mode on every group.
+var maxBack = 256
+
+// inTree reports whether u's tree has root a, looking at most 8 steps up.
+func inTree(comp []uint32, u, a uint32) bool {
+	p := comp[u]
+	for k := 0; k < 8 && p != a && comp[p] != p; k++ {
+		p = comp[p]
+	}
+	return p == a
+}
+
+// anchor is the first vertex of c with out-neighbours, looking at the first 64
+// groups (0 when they hold none): the vertices before it have none to link, so on an
+// undirected graph it is the root of its tree, and links, which hook the larger root
+// under the smaller, keep it so.
+func anchor(c *store.Compressed) uint32 {
+	for v := range min(c.NumVertices(), 64*store.DirGroup) {
+		if c.Degree(store.Out, v) > 0 {
+			return v
+		}
+	}
+	return 0
 }
 
 // touchLabels loads the labels of a group's sampled neighbours together, before the

@@ -48,9 +48,9 @@ func samePartition(a, b []uint32) bool {
 
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool) {
 	t.Helper()
-	defer func(m int, w uint64, b, d uint32) {
-		maxClimb, serialWork, touchBytes, touchDistance = m, w, b, d
-	}(maxClimb, serialWork, touchBytes, touchDistance)
+	defer func(m, mb int, w uint64, b, d uint32) {
+		maxClimb, maxBack, serialWork, touchBytes, touchDistance = m, mb, w, b, d
+	}(maxClimb, maxBack, serialWork, touchBytes, touchDistance)
 	want := refComponents(n, edges)
 	for _, shardBytes := range []int64{1, 64, 0} {
 		g := testgraph.Build(t, n, edges, directed, shardBytes)
@@ -70,6 +70,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 					// every other run compresses one step per pass (compress) and
 					// loads every group's labels ahead of its links (linkHeads)
 					maxClimb = [2]int{64, 1}[(ri+workers)%2]
+					maxBack = [2]int{256, 0}[wi%2] // 0: the first mode on every group
 					touchBytes, touchDistance = [2]uint32{2 << 20, 0}[(ri+workers)%2], [2]uint32{1 << 16, 0}[(ri+workers)%2]
 					where := fmt.Sprintf("%s shardBytes=%d %T workers=%d serialWork=%d rounds=%d maxClimb=%d touchBytes=%d", name, shardBytes, a, workers, serialWork, rounds, maxClimb, touchBytes)
 					r, err := Run(a, Options{Workers: workers, Rounds: rounds, Samples: 16, Seed: uint64(rounds)})
@@ -90,6 +91,19 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 			}
 		}
 	}
+}
+
+// TestCCFirstAlone: vertex 200's list [0, 50, 201, 202] gives its first neighbour alone
+// in the sampling (0 is the anchor, in its tree already), and its second is the only
+// link of the anchor's component {0, 200, 201, 202} to the cycle 1..199, which the
+// finish skips and whose vertex 50 holds 200 past its sampled positions: the finish
+// must link 200's list from its second neighbour on.
+func TestCCFirstAlone(t *testing.T) {
+	edges := []testgraph.Edge{{U: 0, V: 200}, {U: 200, V: 201}, {U: 200, V: 202}, {U: 200, V: 50}, {U: 1, V: 199}}
+	for v := uint32(1); v < 199; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v + 1})
+	}
+	checkAll(t, "first-alone", 203, edges, false)
 }
 
 func TestCCCases(t *testing.T) {

@@ -39,9 +39,11 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 	return g
 }
 
-// checkHeadGroup compares HeadGroup on random ranges of every group of s, and its path
-// for wide directory fields, with Head on each vertex in order: the same neighbours
-// and the same first refused vertex.
+// checkHeadGroup compares HeadGroup on random ranges of every group of s, with first
+// set or not, and its path for wide directory fields, with Head on each vertex in
+// order: the same neighbours and the same first refused vertex. Where HeadGroup gave a
+// list's first neighbour alone (once), that is the first value as Head reads it, and
+// HeadSecond gives Head's second or refuses as Head does.
 func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 	t.Helper()
 	for g := uint32(0); g*DirGroup < s.N; g++ {
@@ -52,30 +54,53 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 			j1 = j0 + 1 + r.Uint32N(cnt-j0)
 		}
 		var x0, x1, w0, w1 [DirGroup]uint32
-		bad := s.HeadGroup(g, j0, j1, nv, &x0, &x1)
+		first := r.IntN(2) == 0
+		once, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
 		wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
-		want := -1
+		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
 			v := s.Lo + g*DirGroup + j
 			d, list := s.ListAt(g*DirGroup + j)
 			a, b := v, v
+			var n int
+			ok := true
 			if d > 0 {
-				var n int
-				var ok bool
-				if a, b, n, ok = Head(list, v, d, nv); !ok {
-					want = int(j)
-					break
+				if a, b, n, ok = Head(list, v, d, nv); !ok && wwant < 0 {
+					wwant = int(j)
 				}
 				if n == 1 {
 					b = v
 				}
 			}
-			if x0[j] != a || x1[j] != b || w0[j] != a || w1[j] != b {
-				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup %d %d, wide %d %d, Head %d %d", s.Lo, v, d, list, x0[j], x1[j], w0[j], w1[j], a, b)
+			if wwant < 0 && (w0[j] != a || w1[j] != b) {
+				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): wide %d %d, Head %d %d", s.Lo, v, d, list, w0[j], w1[j], a, b)
+			}
+			if once>>j&1 != 0 {
+				if !first || d < PackedMin {
+					t.Fatalf("shard at %d, vertex %d (degree %d, first %v): once", s.Lo, v, d, first)
+				}
+				u, p := FastUvarint(list, FirstBlock(d))
+				if f := int64(v) + Unzigzag(u>>1); p < 0 || x0[j] != uint32(f) || x1[j] != v {
+					t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup once %d %d, first value %d", s.Lo, v, d, list, x0[j], x1[j], f)
+				}
+				x, ok2 := s.HeadSecond(g*DirGroup+j, nv)
+				if ok2 != ok || ok && x != b {
+					t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadSecond %d %v, Head %d %v", s.Lo, v, d, list, x, ok2, b, ok)
+				}
+				continue
+			}
+			if want < 0 && !ok {
+				want = int(j)
+			}
+			if want >= 0 {
+				break
+			}
+			if x0[j] != a || x1[j] != b {
+				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup %d %d, Head %d %d", s.Lo, v, d, list, x0[j], x1[j], a, b)
 			}
 		}
-		if bad != want || wbad != want {
-			t.Fatalf("shard at %d, group %d [%d, %d): refused %d (wide %d), Head refuses %d", s.Lo, g, j0, j1, bad, wbad, want)
+		if bad != want || wbad != wwant {
+			t.Fatalf("shard at %d, group %d [%d, %d): refused %d (wide %d), Head refuses %d (%d)", s.Lo, g, j0, j1, bad, wbad, want, wwant)
 		}
 	}
 }

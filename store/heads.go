@@ -20,12 +20,19 @@ import (
 // varint block's two varints, a mirrored block's first gap, a compact block's first gap
 // without exceptions; other blocks' first gap from the header on as Head reads it.
 // Lists whose first bytes do not load as a word go through Head.
-func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad int) {
+//
+// With first set, a list of PackedMin or more neighbours gives its first neighbour
+// alone, from the first word of its first block and without its header: x1[j] is then
+// the vertex and bit j of once is set (HeadSecond reads the second). The mode bit's
+// blocks are where the second neighbour costs most (a compact block's exceptions, a
+// packed block's base), and a caller that links the first neighbour may find the
+// second not needed.
+func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once uint64, bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift
 	if wo+wd > 57 {
-		return s.headGroupWide(base, j0, j1, nv, x0, x1)
+		return 0, s.headGroupWide(base, j0, j1, nv, x0, x1)
 	}
 	span, dmin := h[4]-h[0], h[3]>>8&0xff
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
@@ -84,18 +91,56 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (bad i
 			}
 		}
 		list := adj[start[j]:start[j+1]]
-		a, b, ok := headWord(list, v, d, nv64)
-		if !ok {
-			var n int
-			if a, b, n, ok = Head(list, v, d, nv); !ok {
-				return int(j)
-			} else if n == 1 {
-				b = v
+		if first && d >= PackedMin {
+			once |= 1 << j
+			if a, ok := headFirst(list, v, d, nv64); ok {
+				x0[j] = a
+				continue
 			}
+		} else if a, b, ok := headWord(list, v, d, nv64); ok {
+			x0[j], x1[j] = a, b
+			continue
+		}
+		a, b, n, ok := Head(list, v, d, nv)
+		if !ok {
+			return once &^ (1 << j), int(j)
+		} else if n == 1 || once>>j&1 != 0 {
+			b = v
 		}
 		x0[j], x1[j] = a, b
 	}
-	return -1
+	return once, -1
+}
+
+// HeadSecond is the second neighbour of the shard's i-th vertex, of degree 2 or more,
+// as Head reads it; ok is false where Head refuses the list. It decodes the vertex's
+// directory pair alone: for the few lists whose first neighbour HeadGroup gave alone
+// (once) and whose second a caller still needs.
+func (s *Shard) HeadSecond(i, nv uint32) (x1 uint32, ok bool) {
+	d, list := s.ListAt(i)
+	v := s.Lo + i
+	if _, b, ok := headWord(list, v, d, uint64(nv)); ok {
+		return b, true
+	}
+	_, b, n, ok := Head(list, v, d, nv)
+	return b, ok && n == 2
+}
+
+// headFirst is the first neighbour of a list of PackedMin or more neighbours (the mode
+// bit's) from one 64-bit load at its first block, as Head reads it but without the
+// block's header; ok is false where the word does not hold it or it lies outside
+// [0, nv) (Head then decides, on the same bytes).
+func headFirst(list []byte, v, d uint32, nv uint64) (uint32, bool) {
+	q := FirstBlock(d)
+	if q+8 > cap(list) {
+		return 0, false
+	}
+	u, k := wordUvarint(binary.LittleEndian.Uint64(list[q : q+8 : q+8]))
+	f := int64(v) + Unzigzag(u>>1)
+	if k > 5 || q+k > len(list) || f < 0 || f >= int64(nv) {
+		return 0, false
+	}
+	return uint32(f), true
 }
 
 // touchHeads loads the first byte of the lists at the offsets in start together, before
