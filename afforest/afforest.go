@@ -507,13 +507,19 @@ var maxClimb = 64
 // A label on more than half the draws (after the sampling rounds, the usual case) is
 // the most frequent: Boyer and Moore's vote finds the one candidate in a pass, a
 // second pass over the same draws counts it, and no table is made (its allocation was
-// most of this step on small graphs).
+// most of this step on small graphs). Up to DefaultSamples draws, their roots are kept
+// from the first pass, so the later ones climb no trees.
 func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	samples = min(samples, 1<<24)
+	var kept [DefaultSamples]uint32
+	keep := samples <= len(kept)
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	cand, votes := uint32(0), 0
-	for range samples {
+	for i := range samples {
 		c := r.root(rng.Uint32N(r.n))
+		if keep {
+			kept[i] = c
+		}
 		if votes == 0 {
 			cand = c
 		}
@@ -525,8 +531,8 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	}
 	rng = rand.New(rand.NewPCG(seed, 0x5eed))
 	n := 0
-	for range samples {
-		if r.root(rng.Uint32N(r.n)) == cand {
+	for i := range samples {
+		if r.drawn(&kept, keep, i, rng) == cand {
 			n++
 		}
 	}
@@ -538,8 +544,8 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 	slots := 1 << (32 - shift)
 	labels, counts := make([]uint32, slots), make([]int32, slots)
 	best, bestN := uint32(0), int32(0)
-	for i := 0; i < samples; i++ {
-		c := r.root(rng.Uint32N(r.n))
+	for i := range samples {
+		c := r.drawn(&kept, keep, i, rng)
 		k := int((c * 0x9E3779B1) >> shift)
 		for counts[k] != 0 && labels[k] != c {
 			k = (k + 1) & (slots - 1)
@@ -551,6 +557,15 @@ func (r *run) mostFrequent(samples int, seed uint64) uint32 {
 		}
 	}
 	return best
+}
+
+// drawn is the root of mostFrequent's draw i: kept[i] when keep, else drawn again from
+// rng, which a pass over the draws in order starts afresh.
+func (r *run) drawn(kept *[DefaultSamples]uint32, keep bool, i int, rng *rand.Rand) uint32 {
+	if keep {
+		return kept[i]
+	}
+	return r.root(rng.Uint32N(r.n))
 }
 
 // root is the root of v's tree: its label once compressed.

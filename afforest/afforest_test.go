@@ -175,6 +175,9 @@ func TestMostFrequent(t *testing.T) {
 			return v
 		}
 		samples, seed := 1+r.IntN(300), r.Uint64()
+		if trial%4 == 0 { // beyond the draws whose roots are kept
+			samples = DefaultSamples - 2 + r.IntN(5)
+		}
 		got := (&run{n: n, comp: comp}).mostFrequent(samples, seed)
 		// the count: the label drawn most often, the first to reach that count on ties
 		rng := rand.New(rand.NewPCG(seed, 0x5eed))
