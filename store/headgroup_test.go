@@ -130,6 +130,26 @@ func TestHeadGroupRandom(t *testing.T) {
 	}
 }
 
+// TestHeadGroupShortDirectory: a directory cut inside a group's pairs (what Check
+// refuses) makes HeadGroup refuse the group at its first vertex, without a load past
+// the section.
+func TestHeadGroupShortDirectory(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 22))
+	s := shapesGraph(t, r, 1000).Out().Shards[0]
+	g := (s.N - 1) / DirGroup // the last group
+	h := s.dirH[4*g:]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	end := (uint64(h[1])*64 + uint64(s.N-g*DirGroup)*uint64(wo+wd)) / 8
+	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: slices.Clip(s.dirB[:end+7])}
+	var x0, x1 [DirGroup]uint32
+	if _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad != 0 {
+		t.Fatalf("group %d of a directory cut at byte %d: refused %d, expected 0", g, end+7, bad)
+	}
+	if _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad >= 0 {
+		t.Fatalf("group %d: refused %d", g, bad)
+	}
+}
+
 // TestTouchHeads: the loads stay inside ADJ whatever the offsets, and an empty ADJ
 // takes none.
 func TestTouchHeads(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"runtime"
+	"unsafe"
 )
 
 // HeadGroup is Head for the vertices 64g+j0 to 64g+j1-1 of the shard (directory group
@@ -11,7 +12,8 @@ import (
 // vertex 64g+j, where a list of one neighbour repeats the vertex itself as x1[j] and an
 // empty one gives the vertex twice (a link with itself changes nothing). bad is the j of
 // the first vertex whose list Head refuses, or -1; the entries from it on are left
-// unwritten.
+// unwritten. A group whose directory pairs run past the section (never, once the
+// directory is checked) is refused at j0: its pairs are read without a check each.
 //
 // Afforest's sampling reads these two neighbours of every vertex and nothing else, so
 // on low-degree graphs (roads, meshes, social graphs' long tail) this sweep is most of
@@ -40,9 +42,14 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	var deg [DirGroup]uint32
 	p := uint64(h[1])*64 + uint64(j0*(wo+wd))
 	last := min(j1+1, DirGroup, s.N-base) // the pairs to decode: j1's for its start
+	if (p+uint64(last-j0)*uint64(wo+wd))/8+8 > uint64(len(s.dirB)) {
+		return 0, int(j0) // pairs past the section: never in a checked directory
+	}
+	db, a0 := unsafe.Pointer(unsafe.SliceData(s.dirB)), h[0]
 	for j := j0; j < last; j++ {
-		x := binary.LittleEndian.Uint64(s.dirB[p>>3:][:8]) >> (p & 7)
-		start[j] = h[0] + dirStart(uint32(x)&mo, j, span)
+		// inside dirB, checked above for the group's last pair
+		x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(db, p>>3)), 8)) >> (p & 7)
+		start[j] = a0 + dirStart(uint32(x)&mo, j, span)
 		deg[j] = dmin + uint32(x>>wo)&md
 		p += uint64(wo + wd)
 	}
@@ -50,6 +57,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		start[j1] = h[4]
 	}
 	adj, nv64 := s.Adj, uint64(nv)
+	ap := unsafe.Pointer(unsafe.SliceData(adj))
 	if span >= touchSpan {
 		touchHeads(adj, start[j0:j1])
 	}
@@ -63,7 +71,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			// a block of varints shorter than the mode bit's (most lists of roads and
 			// meshes, half of social graphs'): both values from one word, their
 			// lengths from its clear high bits, without a branch on them
-			w := binary.LittleEndian.Uint64(adj[a : a+8 : a+8])
+			w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8)) // a+8 <= len(adj)
 			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
 				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
