@@ -71,7 +71,8 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			// a block of varints shorter than the mode bit's (most lists of roads and
 			// meshes, half of social graphs'): both values from one word, their
 			// lengths from its clear high bits, without a branch on them
-			w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8)) // a+8 <= len(adj)
+			// a+8 <= len(adj): the word's load needs no check of its own
+			w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8))
 			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
 				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
