@@ -216,12 +216,16 @@ func (b *bfs) scanCost(v uint32) uint32 {
 // examines, on compressed shards while the parent array fits in a core's L2 cache (at
 // most cachedParents vertices, 2 MiB). There a top-down entry is a decoded neighbour and a
 // cached load and store of its parent, and a bottom-up entry a neighbour decoded and tested
-// one at a time, behind a directory lookup per vertex: on facebook_combined a bottom-up
-// level examined 4.8 ns an entry, a top-down one 1.2-3. Weighing the estimate so kept
-// the level before the first bottom-up one top-down on soc-Slashdot0902 and cnr-2000 from
-// some sources, and took 3-13% off their searches and facebook_combined's. On larger
-// graphs a top-down claim misses the caches and the counts are weighed evenly: urand22
-// with a weight of 2 stayed top-down at its peak level and took twice the time.
+// one at a time, behind a directory lookup per vertex: on facebook_combined the first
+// bottom-up level of a search examined 3.4-4.7 ns an entry, a top-down one 2.5. Weighing
+// the estimate so kept the level before the first bottom-up one top-down on
+// soc-Slashdot0902 and cnr-2000 from some sources, and took 2-14% off their searches and
+// facebook_combined's. Only the rule that goes bottom-up weighs it: the later levels
+// sweep few unvisited vertices, which mostly meet the frontier at once (3.3 ns an entry
+// against top-down's 3.5 there), and weighed there they came back top-down a level early
+// and lost 20% on facebook_combined from some sources. On larger graphs a top-down claim
+// misses the caches and the counts are weighed evenly: urand22 with a weight of 2 stayed
+// top-down at its peak level and took twice the time.
 const buCached = 3
 
 // cachedParents is the most vertices whose searches weigh bottom-up entries at buCached;
@@ -340,8 +344,8 @@ func (b *bfs) fail(err error) {
 // level scans their whole lists again (cnr-2000: a first bottom-up level of 3.2M
 // entries where top-down would read about 0.6M); on dense social graphs a frontier that
 // grows makes the next bottom-up level cheap, though the last one was not
-// (facebook_combined). The estimate is weighed by what a bottom-up entry costs against a
-// top-down one (buWeight). strict turns both rules off.
+// (facebook_combined). Going bottom-up, the estimate is weighed by what a bottom-up
+// entry costs against a top-down one (buWeight). strict turns both rules off.
 func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	b.parent[src], b.level[src] = src, 0
 	b.queue[0], b.head, b.tail, b.scoutAt = src, 0, 1, 1
@@ -422,7 +426,7 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 			*scout, *edges = 1, ^uint64(0)
 			return
 		}
-		if !strict && !b.a.Directed() && float64(next) < b.buWeight*b.sampleBottomUp(rng, *unvisited) {
+		if !strict && !b.a.Directed() && float64(next) < b.sampleBottomUp(rng, *unvisited) {
 			*scout, *edges = int64(next), next
 			return
 		}
