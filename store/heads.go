@@ -61,24 +61,25 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	if span >= touchSpan {
 		touchHeads(adj, start[j0:j1])
 	}
+	vb := s.Lo + base
 	for j := j0; j < j1; j++ {
-		v, d := s.Lo+base+j, deg[j]
-		x0[j], x1[j] = v, v
+		v, d := vb+j, deg[j]
 		if d == 0 {
+			x0[j], x1[j] = v, v
 			continue
 		}
 		if a := start[j]; d < PackedMin && uint64(a)+8 <= uint64(len(adj)) {
 			// a block of varints shorter than the mode bit's (most lists of roads and
-			// meshes, half of social graphs'): both values from one word, their
-			// lengths from its clear high bits, without a branch on them
-			// a+8 <= len(adj): the word's load needs no check of its own
+			// meshes, half of social graphs'): both values from one word (inside ADJ,
+			// as just checked: loaded without a check of its own), their lengths from
+			// its clear high bits, without a branch on them
 			w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8))
 			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
 				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
 					sum = uint64(f) + w>>8&0xff
 				}
-				if f >= 0 && f < int64(nv) && sum < nv64 {
+				if uint64(f) < nv64 && sum < nv64 { // and so f >= 0
 					x0[j], x1[j] = uint32(f), uint32(sum)
 					continue
 				}
@@ -87,7 +88,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			k1, k12 := uint32(bits.TrailingZeros64(m)>>3+1), uint32(bits.TrailingZeros64(m&(m-1))>>3+1)
 			if e := start[j+1] - a; k1 <= 5 && k1 <= e {
 				f := int64(v) + Unzigzag(gather5(w)&(1<<(7*k1)-1))
-				sum, ok := uint64(v), f >= 0 && f < int64(nv) // a list of one: v again
+				sum, ok := uint64(v), uint64(f) < nv64 // a list of one: v again
 				if d > 1 {
 					k2 := k12 - k1
 					g := gather5(w>>(8*k1)) & (1<<(7*k2) - 1)
@@ -103,7 +104,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		if first && d >= PackedMin {
 			once |= 1 << j
 			if a, ok := headFirst(list, v, d, nv64); ok {
-				x0[j] = a
+				x0[j], x1[j] = a, v
 				continue
 			}
 		} else if a, b, ok := headWord(list, v, d, nv64); ok {
