@@ -24,7 +24,7 @@ import (
 // Lists whose first bytes do not load as a word go through Head.
 //
 // With first set, a list of PackedMin or more neighbours gives its first neighbour
-// alone, from the first word of its first block and without its header: x1[j] is then
+// alone, from the first word of its first block and without the block's header: x1[j] is then
 // the vertex and bit j of once is set (HeadSecond reads the second). The mode bit's
 // blocks are where the second neighbour costs most (a compact block's exceptions, a
 // packed block's base), and a caller that links the first neighbour may find the
@@ -102,10 +102,17 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		}
 		list := adj[start[j]:start[j+1]]
 		if first && d >= PackedMin {
+			// the first value alone (the mode bit's varint), from the word at the
+			// first block where it lies inside the mapping, as Head reads it (Head
+			// decides where it does not, on the same bytes)
 			once |= 1 << j
-			if a, ok := headFirst(list, v, d, nv64); ok {
-				x0[j], x1[j] = a, v
-				continue
+			if a := uint64(start[j]) + uint64(FirstBlock(d)); a+8 <= uint64(cap(adj)) {
+				u, k := wordUvarint(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8)))
+				f := int64(v) + Unzigzag(u>>1)
+				if k <= 5 && a+uint64(k) <= uint64(start[j+1]) && uint64(f) < nv64 {
+					x0[j], x1[j] = uint32(f), v
+					continue
+				}
 			}
 		} else if a, b, ok := headWord(list, v, d, nv64); ok {
 			x0[j], x1[j] = a, b
@@ -134,23 +141,6 @@ func (s *Shard) HeadSecond(i, nv uint32) (x1 uint32, ok bool) {
 	}
 	_, b, n, ok := Head(list, v, d, nv)
 	return b, ok && n == 2
-}
-
-// headFirst is the first neighbour of a list of PackedMin or more neighbours (the mode
-// bit's) from one 64-bit load at its first block, as Head reads it but without the
-// block's header; ok is false where the word does not hold it or it lies outside
-// [0, nv) (Head then decides, on the same bytes).
-func headFirst(list []byte, v, d uint32, nv uint64) (uint32, bool) {
-	q := FirstBlock(d)
-	if q+8 > cap(list) {
-		return 0, false
-	}
-	u, k := wordUvarint(binary.LittleEndian.Uint64(list[q : q+8 : q+8]))
-	f := int64(v) + Unzigzag(u>>1)
-	if k > 5 || q+k > len(list) || f < 0 || f >= int64(nv) {
-		return 0, false
-	}
-	return uint32(f), true
 }
 
 // touchHeads loads the first byte of the lists at the offsets in start together, before
