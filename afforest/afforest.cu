@@ -25,19 +25,20 @@ __device__ void link(uint32_t *comp, uint32_t u, uint32_t v) {
 }
 
 // cc_sample links every vertex of shard s with its r-th neighbour, if it has one.
-// first, when not null, holds every vertex's first K neighbours (bfs.cu's first_fill).
+// first, when not null, holds every vertex's first K neighbours, packed at W bits an
+// entry (gpu's first_fill; graph.cuh's firstAt).
 // Only the shard's vertices [i0, i1) are linked: the host may stream a pinned shard
 // through a staging buffer a chunk at a time, as bu_sweep's does. bytes, when not null,
 // receives the list bytes decoded.
-extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const uint32_t *first, uint32_t K,
-                                     uint32_t i0, uint32_t i1, unsigned long long *bytes) {
+extern "C" __global__ void cc_sample(SHARD_PARAMS, uint32_t *comp, uint32_t r, const unsigned long long *first,
+                                     uint32_t K, uint32_t W, uint32_t i0, uint32_t i1, unsigned long long *bytes) {
 	SHARD_LOCAL;
 	unsigned long long nb = 0;
 	i1 = min(i1, s.n);
 	for (uint32_t i = i0 + blockIdx.x * blockDim.x + threadIdx.x; i < i1; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
 		if (first != NULL && r < K) {
-			uint32_t w = first[(size_t)v * K + r];
+			uint32_t w = firstAt(first, K, W, v, r);
 			if (w != NONE) link(comp, v, w);
 			continue;
 		}

@@ -12,8 +12,8 @@ func launchCcInit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, comp cuda.De
 }
 
 // launchCcSample launches cc_sample (afforest/afforest.cu) on grid blocks of block threads.
-func launchCcSample(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, comp cuda.DevPtr, r uint32, first cuda.DevPtr, K uint32, i0 uint32, i1 uint32, bytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "cc_sample", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(comp), uint64(r), uint64(first), uint64(K), uint64(i0), uint64(i1), uint64(bytes))
+func launchCcSample(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, comp cuda.DevPtr, r uint32, first cuda.DevPtr, K uint32, W uint32, i0 uint32, i1 uint32, bytes cuda.DevPtr) error {
+	return ctx.Launch(mod, "cc_sample", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(comp), uint64(r), uint64(first), uint64(K), uint64(W), uint64(i0), uint64(i1), uint64(bytes))
 }
 
 // launchCcCompress launches cc_compress (afforest/afforest.cu) on grid blocks of block threads.

@@ -61,7 +61,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 			return err
 		}
 		comp, link := st.comp.Ptr(), st.counters.Ptr()
-		first, k := dg.FirstArray()
+		first, k, w := dg.FirstArray()
 		t0 := time.Now()
 		grid := dg.Grid(uint64(n), gpuBlock)
 		// perShard launches f over every shard with vertices, with the link counter when its
@@ -91,15 +91,15 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		rounds := max(opt.Rounds, 0)
 		for r := 0; r < rounds; r++ {
 			// the first-neighbour array holds in-lists: out-lists only when undirected
-			f, fk := cuda.DevPtr(0), uint32(0)
+			f, fk, fw := cuda.DevPtr(0), uint32(0), uint32(0)
 			if !dg.G.Directed() {
-				f, fk = first, k
+				f, fk, fw = first, k, w
 			}
 			var err error
 			if r < int(fk) || dg.G.Directed() {
 				err = perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
 					return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
-						comp, uint32(r), f, fk, 0, s.N, bytes)
+						comp, uint32(r), f, fk, fw, 0, s.N, bytes)
 				})
 			} else {
 				var n int64
@@ -179,7 +179,7 @@ func sampleLists(c *cuda.Ctx, m *cuda.Module, dg *gpu.Graph, comp cuda.DevPtr, r
 			return nil
 		}
 		return launchCcSample(c, m, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
-			comp, r, 0, 0, i0, i1, bytes)
+			comp, r, 0, 0, 0, i0, i1, bytes)
 	})
 }
 

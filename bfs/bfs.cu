@@ -381,7 +381,8 @@ extern "C" __global__ void td_mark(unsigned long long *rec, uint32_t j) {
 // bu_sweep checks every unvisited vertex of shard s (bottom-up) in vertex order: the first
 // neighbour found in the frontier becomes its parent and the list is left at once. Found
 // vertices go straight into next and the out queue. When first is not null it holds each
-// vertex's first K neighbours in device memory (NONE-padded): most bottom-up checks end
+// vertex's first K neighbours in device memory (NONE-padded, packed at W bits an entry:
+// graph.cuh's firstAt): most bottom-up checks end
 // there (Beamer et al.: a parent is usually among the first neighbours), so only the
 // remaining ones read the list, which may lie across the link.
 //
@@ -393,8 +394,8 @@ extern "C" __global__ void td_mark(unsigned long long *rec, uint32_t j) {
 extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
                                     uint32_t *next, uint32_t *parent, uint32_t *level,
                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
-                                    unsigned long long *checked, const uint32_t *first, uint32_t K,
-                                    uint32_t i0, uint32_t i1, unsigned long long *bytes) {
+                                    unsigned long long *checked, const unsigned long long *first, uint32_t K,
+                                    uint32_t W, uint32_t i0, uint32_t i1, unsigned long long *bytes) {
 	SHARD_LOCAL;
 	uint32_t stride = gridDim.x * blockDim.x;
 	uint32_t nc = 0;
@@ -408,9 +409,8 @@ extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint
 		if (i < i1 && !testBit(visited, v)) {
 			uint32_t skip = 0;
 			if (first != NULL) {
-				const uint32_t *f = first + (size_t)v * K;
 				for (uint32_t j = 0; j < K; j++) {
-					uint32_t w = f[j];
+					uint32_t w = firstAt(first, K, W, v, j);
 					if (w == NONE) break;
 					nc++;
 					if (testBit(frontier, w)) {

@@ -37,8 +37,8 @@ func launchTdMark(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, rec cuda.Dev
 }
 
 // launchBuSweep launches bu_sweep (bfs/bfs.cu) on grid blocks of block threads.
-func launchBuSweep(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, frontier cuda.DevPtr, visited cuda.DevPtr, next cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, outCount cuda.DevPtr, checked cuda.DevPtr, first cuda.DevPtr, K uint32, i0 uint32, i1 uint32, bytes cuda.DevPtr) error {
-	return ctx.Launch(mod, "bu_sweep", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(frontier), uint64(visited), uint64(next), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(outCount), uint64(checked), uint64(first), uint64(K), uint64(i0), uint64(i1), uint64(bytes))
+func launchBuSweep(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, frontier cuda.DevPtr, visited cuda.DevPtr, next cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, outCount cuda.DevPtr, checked cuda.DevPtr, first cuda.DevPtr, K uint32, W uint32, i0 uint32, i1 uint32, bytes cuda.DevPtr) error {
+	return ctx.Launch(mod, "bu_sweep", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(frontier), uint64(visited), uint64(next), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(outCount), uint64(checked), uint64(first), uint64(K), uint64(W), uint64(i0), uint64(i1), uint64(bytes))
 }
 
 // launchQueueBits launches queue_bits (bfs/bfs.cu) on grid blocks of block threads.

@@ -481,7 +481,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 	if err := c.Memset32(shardBytes, 0, int64(4*ns)); err != nil {
 		return 0, 0, err
 	}
-	first, k := r.dg.FirstArray()
+	first, k, w := r.dg.FirstArray()
 	r.link = linkStat{}
 	for i, s := range r.dg.In {
 		adj, pinned, streamable := r.dg.InShard(i)
@@ -495,7 +495,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 			}
 			return launchBuSweep(c, r.g.mod, r.grid(uint64(i1-i0)), block, adj, s.Dir, s.Bits, s.Lo, s.N,
 				r.front.Ptr(), st.visited.Ptr(), r.next.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(),
-				r.cnt+cntOut, r.cnt+cntChecked, first, k, i0, i1, cnt)
+				r.cnt+cntOut, r.cnt+cntChecked, first, k, w, i0, i1, cnt)
 		}
 		zc, dev := shardBytes+cuda.DevPtr(16*i), shardBytes+cuda.DevPtr(16*i+8)
 		copied, err := r.dg.SweepIn(c, i, stream, zc, dev, sweep)

@@ -147,9 +147,13 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 			return err
 		}
 		if dg.First != nil {
+			// first_fill ORs the packed entries into zeroed words
+			if err := c.Memset32(dg.First.Ptr, 0, p.First/4); err != nil {
+				return err
+			}
 			for _, s := range dg.In {
 				if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
-					dg.First.Ptr, uint32(dg.FirstK)); err != nil {
+					dg.First.Ptr, uint32(dg.FirstK), uint32(FirstBits(dg.G.NumVertices()))); err != nil {
 					return err
 				}
 			}
@@ -229,12 +233,13 @@ func u32bytes(x []uint32) []byte {
 }
 
 // FirstArray is the device array of every vertex's first K in-neighbours (NONE-padded;
-// out-neighbours on an undirected graph), and K; 0, 0 when the plan keeps none.
-func (dg *Graph) FirstArray() (cuda.DevPtr, uint32) {
+// out-neighbours on an undirected graph), K, and the bits of an entry (FirstBits: the
+// entries are packed); 0, 0, 0 when the plan keeps none.
+func (dg *Graph) FirstArray() (cuda.DevPtr, uint32, uint32) {
 	if dg.First == nil {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return dg.First.Ptr, uint32(dg.FirstK)
+	return dg.First.Ptr, uint32(dg.FirstK), uint32(FirstBits(dg.G.NumVertices()))
 }
 
 // Ptr is the device address of b.

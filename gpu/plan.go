@@ -19,6 +19,7 @@ package gpu
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"unsafe"
@@ -78,7 +79,7 @@ type Plan struct {
 	Work     int64  // bytes of the workspace (the items of State but the last)
 	Shards   []Placement
 	FirstK   int   // first neighbours per vertex kept on the device (0: none)
-	First    int64 // bytes of that array
+	First    int64 // bytes of that array (FirstBytes)
 	Stage    int64 // bytes per staging buffer for streamed sweeps; 0: none
 	Stages   int   // staging buffers: StageRing when they fit, else 2; 0 with Stage 0
 	// Cache lists the pinned shards whose ADJ the staging buffers hold while no step
@@ -156,7 +157,7 @@ const (
 // bottom-up level: p = 0.42, positions 2-3 answer 22% of its vertices, 3x fewer lists read).
 func firstK(n uint32, left, index, all int64) (int, int64) {
 	for _, k := range []int{FirstKMax, FirstK} {
-		b := align(4 * int64(k) * (int64(n) + 1))
+		b := FirstBytes(n, k)
 		if (k == FirstK || 2*b <= all) && index+b <= left {
 			return k, b
 		}
@@ -182,11 +183,25 @@ const FirstKMore = 8
 // every search whose top-down levels reach its hubs: those stay first.
 func morePositions(n uint32, room, all int64) (int, int64) {
 	for k := FirstKMore; k > FirstKMax; k-- {
-		if b := align(4 * int64(k) * (int64(n) + 1)); b <= room && 2*b <= all {
+		if b := FirstBytes(n, k); b <= room && 2*b <= all {
 			return k, b
 		}
 	}
-	return FirstKMax, align(4 * int64(FirstKMax) * (int64(n) + 1))
+	return FirstKMax, FirstBytes(n, FirstKMax)
+}
+
+// FirstBits is the width of an entry of the first-neighbour array of a graph of n
+// vertices: the fewest bits that hold every vertex id and, apart from them, NONE (all
+// ones). The array packs the entries at that width (vertex v's entry j at bit
+// (v*K+j)*FirstBits), so positions cost 27 bits a vertex each on urand26, not 32.
+func FirstBits(n uint32) int { return max(bits.Len32(n), 1) }
+
+// FirstBytes is the device size of the first-neighbour array of n vertices at k
+// positions: its 64-bit words (for n+1 vertices, as the other per-vertex arrays) and one
+// more, the word a field's reader may load past the last one that holds its bits.
+func FirstBytes(n uint32, k int) int64 {
+	words := (int64(k)*int64(FirstBits(n))*(int64(n)+1) + 63) / 64
+	return align(8 * (words + 1))
 }
 
 // longLists says whether shard s holds long lists on average: more than LongDegree
@@ -365,7 +380,7 @@ func (p *Plan) String() string {
 	}
 	b.WriteString(")\n")
 	if p.FirstK > 0 {
-		fmt.Fprintf(&b, "  first %d neighbours of every vertex: %s\n", p.FirstK, bytesize.Format(p.First))
+		fmt.Fprintf(&b, "  first %d neighbours of every vertex (%d bits each): %s\n", p.FirstK, FirstBits(p.Vertices), bytesize.Format(p.First))
 	}
 	if p.Stage > 0 {
 		fmt.Fprintf(&b, "  staging: %d x %s (chunks of <= %s streamed from pinned shards)\n",

@@ -163,7 +163,7 @@ func TestPlanFirstK(t *testing.T) {
 	for _, s := range long {
 		index += align(s.Directory)
 	}
-	first := func(k int) int64 { return align(4 * int64(k) * (n + 1)) }
+	first := func(k int) int64 { return FirstBytes(n, k) }
 	for _, c := range []struct {
 		name   string
 		s      []ShardSize
@@ -171,7 +171,7 @@ func TestPlanFirstK(t *testing.T) {
 		first  bool
 		k      int
 	}{
-		{"room for four", long, state + index + first(FirstKMax) + 1<<18, true, FirstKMax},
+		{"room for four", long, state + index + first(FirstKMax) + 1<<14, true, FirstKMax},
 		{"room for two", long, state + index + first(FirstK) + 1<<10, true, FirstK},
 		{"room for none", long, state + index + first(FirstK) - 1<<10, true, 0},
 		{"short lists", short, state + index + first(FirstK) + 1<<10, true, FirstK},
@@ -208,7 +208,7 @@ func TestPlanMorePositions(t *testing.T) {
 		}
 		return b
 	}
-	first := func(k int) int64 { return align(4 * int64(k) * (n + 1)) }
+	first := func(k int) int64 { return FirstBytes(n, k) }
 	shard := alignSection(8 << 20)
 	for _, c := range []struct {
 		name     string
@@ -217,11 +217,11 @@ func TestPlanMorePositions(t *testing.T) {
 		k        int
 		resident int // ADJ sections resident
 	}{
-		{"short lists, room for eight", short, base(short) + first(FirstKMore) + 1<<18, FirstKMore, 0},
-		{"short lists, room for five", short, base(short) + first(5) + 1<<18, 5, 0},
-		{"short lists, eight and a shard", short, base(short) + first(FirstKMore) + shard + 1<<18, FirstKMore, 1},
-		{"long lists first", long, base(long) + first(FirstKMax) + shard + 1<<18, FirstKMax, 1},
-		{"long lists, then positions", long, base(long) + first(6) + shard + 1<<18, 6, 1},
+		{"short lists, room for eight", short, base(short) + first(FirstKMore) + 1<<14, FirstKMore, 0},
+		{"short lists, room for five", short, base(short) + first(5) + 1<<14, 5, 0},
+		{"short lists, eight and a shard", short, base(short) + first(FirstKMore) + shard + 1<<14, FirstKMore, 1},
+		{"long lists first", long, base(long) + first(FirstKMax) + shard + 1<<14, FirstKMax, 1},
+		{"long lists, then positions", long, base(long) + first(6) + shard + 1<<14, 6, 1},
 	} {
 		p, err := Make(n, c.s, c.budget, work(n, c.s))
 		if err != nil {
@@ -239,7 +239,8 @@ func TestPlanMorePositions(t *testing.T) {
 		}
 	}
 	// the shapes of urand26 (12 shards of 32 neighbours a vertex) and kron26 in degree order
-	// (its hubs' 512 MiB first) at 3 GiB, with BFS's state
+	// (its hubs' 512 MiB first) at 3 GiB, with BFS's state: seven positions of 27 bits and
+	// no lists on the device; the hubs' shard, then five positions
 	const n26 = 1 << 26
 	urand := shards(12, n26/12, 512<<20)
 	for i := range urand {
@@ -256,7 +257,7 @@ func TestPlanMorePositions(t *testing.T) {
 		s        []ShardSize
 		k        int
 		resident int
-	}{{"urand26", urand, 6, 0}, {"kron26 degree order", kron, FirstKMax, 1}} {
+	}{{"urand26", urand, 7, 0}, {"kron26 degree order", kron, 5, 1}} {
 		p, err := Make(n26, c.s, 3<<30, work(n26, c.s))
 		if err != nil {
 			t.Fatal(err)

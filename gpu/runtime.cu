@@ -21,13 +21,24 @@ extern "C" __global__ void link_probe(const uint32_t *win, unsigned long long wi
 	if (acc == 0x12345678u) atomicAdd(sink, 1ull);
 }
 
-// first_fill writes the first K neighbours of every vertex of shard s into first
-// (NONE-padded), the device-resident prefix that bu_sweep and cc_sample read.
-extern "C" __global__ void first_fill(SHARD_PARAMS, uint32_t *first, uint32_t K) {
+// firstPut ORs the W-bit entry x (W <= 32) into the packed words b at bit p; entries of
+// neighbouring vertices share words, so the OR is atomic.
+__device__ __forceinline__ void firstPut(unsigned long long *b, uint64_t p, uint32_t W, uint32_t x) {
+	uint64_t q = p >> 6;
+	uint32_t o = (uint32_t)p & 63;
+	atomicOr(b + q, (unsigned long long)x << o);
+	if (o + W > 64) atomicOr(b + q + 1, (unsigned long long)x >> (64 - o));
+}
+
+// first_fill writes the first K neighbours of every vertex of shard s into first (packed
+// at W bits an entry, NONE-padded as W one bits; graph.cuh's firstAt reads them), the
+// device-resident prefix that bu_sweep and cc_sample read. first starts zeroed.
+extern "C" __global__ void first_fill(SHARD_PARAMS, unsigned long long *first, uint32_t K, uint32_t W) {
 	SHARD_LOCAL;
+	uint32_t none = (uint32_t)((1ull << W) - 1);
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < s.n; i += gridDim.x * blockDim.x) {
 		uint32_t v = s.lo + i;
-		uint32_t *f = first + (size_t)v * K;
+		uint64_t p = (uint64_t)v * K * W;
 		uint32_t deg = shardDegree(&s, i), j = 0;
 		if (deg > 0) {
 			List l;
@@ -35,8 +46,8 @@ extern "C" __global__ void first_fill(SHARD_PARAMS, uint32_t *first, uint32_t K)
 			BlockDecoder d;
 			d.init(l, 0);
 			uint32_t w;
-			while (j < K && d.next(&w)) f[j++] = w;
+			while (j < K && d.next(&w)) firstPut(first, p + (uint64_t)(j++) * W, W, w);
 		}
-		for (; j < K; j++) f[j] = NONE;
+		for (; j < K; j++) firstPut(first, p + (uint64_t)j * W, W, none);
 	}
 }

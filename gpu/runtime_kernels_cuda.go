@@ -12,6 +12,6 @@ func launchLinkProbe(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, win cuda.
 }
 
 // launchFirstFill launches first_fill (gpu/runtime.cu) on grid blocks of block threads.
-func launchFirstFill(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, first cuda.DevPtr, K uint32) error {
-	return ctx.Launch(mod, "first_fill", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(first), uint64(K))
+func launchFirstFill(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.DevPtr, sDir cuda.DevPtr, sBits cuda.DevPtr, sLo uint32, sN uint32, first cuda.DevPtr, K uint32, W uint32) error {
+	return ctx.Launch(mod, "first_fill", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(first), uint64(K), uint64(W))
 }

@@ -82,6 +82,15 @@ __device__ __forceinline__ const Shard *findShard(const Shard *s, int ns, uint32
 	return &s[a];
 }
 
+// firstAt is entry j of vertex v's first K neighbours in the first-neighbour array (gpu's
+// FirstBits: entries packed at W bits, vertex v's entry j at bit (v*K+j)*W, NONE stored as
+// W one bits), NONE past the vertex's degree.
+__device__ __forceinline__ uint32_t firstAt(const unsigned long long *first, uint32_t K, uint32_t W, uint32_t v,
+                                            uint32_t j) {
+	uint32_t x = dirField(first, ((uint64_t)v * K + j) * W, W);
+	return x == (uint32_t)((1ull << W) - 1) ? NONE : x;
+}
+
 // ByteReader reads a byte string through aligned 8-byte loads, so zero-copy lists cost one
 // link request per 8 bytes instead of one per byte. Loads never leave the aligned word that
 // holds a valid byte, hence never the page (sections are 4096-aligned).
