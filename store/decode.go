@@ -392,10 +392,10 @@ func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint6
 	unpackFields(dst, b, w)
 	last := -1
 	for range ne {
-		step := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7) & mi
-		ebit += wi
-		hi := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7) & mh
-		ebit += wh
+		// a step and a high part, at most 7 + 32 bits: one load
+		e := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+		ebit += wi + wh
+		step, hi := e&mi, e>>wi&mh
 		i := last + 1 + int(step)
 		if i >= n || hi >= nv {
 			return 0, false
