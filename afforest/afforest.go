@@ -75,11 +75,12 @@ type run struct {
 	bufs    [][]uint32 // per-worker decode buffers
 
 	// once has bit v set where the sampling linked vertex v with its first neighbour
-	// alone (linkHeads on one goroutine); nil while none was. wait and back pace
-	// HeadGroup's first mode (linkHeads).
-	once       []uint64
-	anchor     uint32 // the vertex whose tree second looks for
-	wait, back int
+	// alone, and empty where v has no out-neighbours (linkHeads on one goroutine);
+	// each nil while no bit is set. wait and back pace HeadGroup's first mode
+	// (linkHeads).
+	once, empty []uint64
+	anchor      uint32 // the vertex whose tree second looks for
+	wait, back  int
 }
 
 func (r *run) logf(t0 time.Time, format string, args ...any) {
@@ -166,6 +167,10 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 	if skip != nil {
 		sk = *skip
 	}
+	empty := r.empty // the vertices without out-neighbours, in the finish's out pass
+	if skip == nil || d != store.Out {
+		empty = nil
+	}
 	var dc store.DirCursor // decodes a directory group at its first vertex not skipped
 	var buf [store.BlockSize]uint32
 	var ok bool
@@ -174,10 +179,20 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		dc.Reset(s)
 		for end := min(hi, s.Hi()); v < end; v++ {
 			if skip != nil {
-				if serial {
+				if serial && empty == nil {
 					for ; v < end; v++ {
 						l := comp[comp[v]]
 						if comp[v] = l; l != sk {
+							break
+						}
+					}
+				} else if serial {
+					// a vertex without neighbours passes too: nothing to link, and
+					// on graphs with many (Kronecker's), the loop's exit at each
+					// was a mispredicted branch
+					for ; v < end; v++ {
+						l := comp[comp[v]]
+						if comp[v] = l; l != sk && empty[v/64]>>(v%64)&1 == 0 {
 							break
 						}
 					}
@@ -259,7 +274,7 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 				v += n
 				continue
 			}
-			once, bad := s.HeadGroup(g, j0, j0+n, r.n, serial && r.wait == 0, &x0, &x1)
+			once, empty, bad := s.HeadGroup(g, j0, j0+n, r.n, serial && r.wait == 0, &x0, &x1)
 			if bad >= 0 {
 				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
 			}
@@ -279,6 +294,9 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 					}
 				} else if r.wait > 0 {
 					r.wait--
+				}
+				if empty != 0 {
+					r.empty = setBits(r.empty, r.n, s.Lo+g*store.DirGroup, empty)
 				}
 			} else {
 				for j := j0; j < j0+n; j++ {
@@ -320,12 +338,7 @@ func (r *run) second(s *store.Shard, base uint32, once uint64) error {
 		once &^= 1 << j
 	}
 	if once != 0 {
-		if r.once == nil {
-			r.once = make([]uint64, r.n/64+2)
-		}
-		u := s.Lo + base // bit j of once is vertex u+j's
-		r.once[u/64] |= once << (u % 64)
-		r.once[u/64+1] |= once >> 1 >> (63 - u%64)
+		r.once = setBits(r.once, r.n, s.Lo+base, once)
 	}
 	if kept := bits.OnesCount64(once); 8*kept >= 7*long {
 		r.back = 0
@@ -334,6 +347,17 @@ func (r *run) second(s *store.Shard, base uint32, once uint64) error {
 		r.wait = r.back
 	}
 	return nil
+}
+
+// setBits sets in the bitmap bm of n vertices (made when nil) the bits of vertices
+// u+j for the bits j of m, and returns it.
+func setBits(bm []uint64, n, u uint32, m uint64) []uint64 {
+	if bm == nil {
+		bm = make([]uint64, n/64+2)
+	}
+	bm[u/64] |= m << (u % 64)
+	bm[u/64+1] |= m >> 1 >> (63 - u%64)
+	return bm
 }
 
 // maxBack is the most groups second makes the first mode wait after a failure. Tests

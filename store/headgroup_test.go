@@ -55,7 +55,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		}
 		var x0, x1, w0, w1 [DirGroup]uint32
 		first := r.IntN(2) == 0
-		once, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
+		once, empty, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
 		wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
@@ -71,6 +71,9 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 				if n == 1 {
 					b = v
 				}
+			}
+			if (bad < 0 || j < uint32(bad)) && (empty>>j&1 != 0) != (d == 0) {
+				t.Fatalf("shard at %d, vertex %d (degree %d): empty bit %d", s.Lo, v, d, empty>>j&1)
 			}
 			if wwant < 0 && (w0[j] != a || w1[j] != b) {
 				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): wide %d %d, Head %d %d", s.Lo, v, d, list, w0[j], w1[j], a, b)
@@ -142,10 +145,10 @@ func TestHeadGroupShortDirectory(t *testing.T) {
 	end := (uint64(h[1])*64 + uint64(s.N-g*DirGroup)*uint64(wo+wd)) / 8
 	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: slices.Clip(s.dirB[:end+7])}
 	var x0, x1 [DirGroup]uint32
-	if _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad != 0 {
+	if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad != 0 {
 		t.Fatalf("group %d of a directory cut at byte %d: refused %d, expected 0", g, end+7, bad)
 	}
-	if _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad >= 0 {
+	if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad >= 0 {
 		t.Fatalf("group %d: refused %d", g, bad)
 	}
 }

@@ -12,8 +12,9 @@ import (
 // vertex 64g+j, where a list of one neighbour repeats the vertex itself as x1[j] and an
 // empty one gives the vertex twice (a link with itself changes nothing). bad is the j of
 // the first vertex whose list Head refuses, or -1; the entries from it on are left
-// unwritten. A group whose directory pairs run past the section (never, once the
-// directory is checked) is refused at j0: its pairs are read without a check each.
+// unwritten. Bit j of empty is set where vertex 64g+j has no neighbours (up to bad).
+// A group whose directory pairs run past the section (never, once the directory is
+// checked) is refused at j0: its pairs are read without a check each.
 //
 // Afforest's sampling reads these two neighbours of every vertex and nothing else, so
 // on low-degree graphs (roads, meshes, social graphs' long tail) this sweep is most of
@@ -29,12 +30,12 @@ import (
 // blocks are where the second neighbour costs most (a compact block's exceptions, a
 // packed block's base), and a caller that links the first neighbour may find the
 // second not needed.
-func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once uint64, bad int) {
+func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift
 	if wo+wd > 57 {
-		return 0, s.headGroupWide(base, j0, j1, nv, x0, x1)
+		return 0, 0, s.headGroupWide(base, j0, j1, nv, x0, x1)
 	}
 	span, dmin := h[4]-h[0], h[3]>>8&0xff
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
@@ -43,7 +44,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	p := uint64(h[1])*64 + uint64(j0*(wo+wd))
 	last := min(j1+1, DirGroup, s.N-base) // the pairs to decode: j1's for its start
 	if (p+uint64(last-j0)*uint64(wo+wd))/8+8 > uint64(len(s.dirB)) {
-		return 0, int(j0) // pairs past the section: never in a checked directory
+		return 0, 0, int(j0) // pairs past the section: never in a checked directory
 	}
 	db, a0 := unsafe.Pointer(unsafe.SliceData(s.dirB)), h[0]
 	for j := j0; j < last; j++ {
@@ -66,6 +67,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		v, d := vb+j, deg[j]
 		if d == 0 {
 			x0[j], x1[j] = v, v
+			empty |= 1 << j
 			continue
 		}
 		if a := start[j]; d < PackedMin && uint64(a)+8 <= uint64(len(adj)) {
@@ -120,13 +122,13 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		}
 		a, b, n, ok := Head(list, v, d, nv)
 		if !ok {
-			return once &^ (1 << j), int(j)
+			return once &^ (1 << j), empty, int(j)
 		} else if n == 1 || once>>j&1 != 0 {
 			b = v
 		}
 		x0[j], x1[j] = a, b
 	}
-	return once, -1
+	return once, empty, -1
 }
 
 // HeadSecond is the second neighbour of the shard's i-th vertex, of degree 2 or more,
