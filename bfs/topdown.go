@@ -134,10 +134,11 @@ const smallList = 16
 // meshes) a vertex's expansion is mostly waiting for those loads, one after the other;
 // the loads of different vertices do not depend on each other, so reading them in a
 // loop of their own lets the processor wait for several at once. A list of fewer than
-// store.PackedMin neighbours whose values are one byte each (most lists of roads) is
-// decoded from that word and claimed right here; other lists of at most smallList
-// neighbours (one block) are decoded (a mirrored block of 4, a mesh's list, from that
-// word too) and claimed here, longer ones by claimList.
+// store.PackedMin neighbours is decoded from that word, inline where its values are one
+// byte each (most lists of roads), else by store.DecodeShortWord, and claimed right
+// here; so is a mirrored block of 4 (a mesh's list); other lists of at most smallList
+// neighbours (one block) are decoded into a buffer and claimed here, longer ones by
+// claimList.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 	var ents [serialBatch]store.ListEntry
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
@@ -157,36 +158,40 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			e := &ents[k]
 			d := e.Deg
 			examined += uint64(d)
-			if d < store.PackedMin && e.End-e.Start == d && d > 0 {
-				// a block of d varints in d bytes: one byte each when none has its
-				// high bit, the first a zigzag delta from u, the others gaps
+			if d < store.PackedMin && d > 0 {
+				// a block of d varints: in d bytes, one byte each when none has its high
+				// bit (most lists of roads), the first a zigzag delta from u, the others
+				// gaps; else values of several bytes, in one word too
+				var nb [store.PackedMin - 1]uint32
 				w := e.Head & (1<<(8*d) - 1)
 				x := int64(u) + store.Unzigzag(w&0xff)
-				if w&0x8080808080808080 == 0 && x >= 0 && x+int64(w>>8&0xff)+int64(w>>16) < int64(n) {
-					v, gaps := uint32(x), w>>8
-					if branchFree { // a road's list
-						for range d {
-							p := parent[v]
-							np, inc := p, 0
-							if p == unreached {
-								np, inc = u, 1
-							}
-							parent[v] = np
-							queue[tail] = v
-							tail += inc
-							v += uint32(gaps & 0xff)
-							gaps >>= 8
+				g1, g2 := uint32(w>>8&0xff), uint32(w>>16)
+				ok := e.End-e.Start == d && w&0x8080808080808080 == 0 && x >= 0 && x+int64(g1)+int64(g2) < int64(n)
+				if ok {
+					nb = [...]uint32{uint32(x), uint32(x) + g1, uint32(x) + g1 + g2}
+				} else {
+					nb[0], nb[1], nb[2], ok = store.DecodeShortWord(u, d, e.Head, int(e.End-e.Start), n)
+				}
+				if ok && branchFree { // a road's list
+					for _, v := range nb[:d] {
+						p := parent[v]
+						np, inc := p, 0
+						if p == unreached {
+							np, inc = u, 1
 						}
-						continue
+						parent[v] = np
+						queue[tail] = v
+						tail += inc
 					}
-					for range d {
+					continue
+				}
+				if ok {
+					for _, v := range nb[:d] {
 						if parent[v] == unreached {
 							parent[v] = u
 							queue[tail] = v
 							tail++
 						}
-						v += uint32(gaps & 0xff)
-						gaps >>= 8
 					}
 					continue
 				}

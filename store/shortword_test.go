@@ -1,0 +1,76 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// checkShortWord compares DecodeShortWord with DecodeBlock on v's list of degree d, read
+// as ListEntry.Head holds it (the first 8 bytes of the mapping from the list's start):
+// where the first decodes, the second must give the same neighbours. It reports whether
+// the first decoded.
+func checkShortWord(t *testing.T, list []byte, v, d, nv uint32) bool {
+	t.Helper()
+	var head [8]byte
+	copy(head[:], list[:min(cap(list), 8)])
+	x0, x1, x2, ok := DecodeShortWord(v, d, binary.LittleEndian.Uint64(head[:]), len(list), nv)
+	if !ok {
+		return false
+	}
+	want := make([]uint32, d)
+	got := []uint32{x0, x1, x2}[:d]
+	if _, wok := DecodeBlock(want, v, list, 0, d, nv); !wok || string(u32Bytes(got)) != string(u32Bytes(want)) {
+		t.Fatalf("v=%d d=%d nv=%d list %x: DecodeShortWord %v, DecodeBlock %v (ok %v)", v, d, nv, list, got, want, wok)
+	}
+	return true
+}
+
+// u32Bytes is a's values as little-endian bytes, for comparing slices.
+func u32Bytes(a []uint32) []byte {
+	var b []byte
+	for _, x := range a {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	return b
+}
+
+func TestDecodeShortWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 43))
+	decoded, multi := 0, 0
+	for trial := 0; trial < 20000; trial++ {
+		nv := uint32(2 + r.IntN(1<<(4+r.IntN(24))))
+		v := r.Uint32N(nv)
+		d := 1 + r.IntN(PackedMin-1)
+		nbrs := randomNbrs(r, v, d, nv)
+		enc := AppendList(nil, v, nbrs)
+		for _, pad := range []int{0, 3, 8} {
+			if checkShortWord(t, withTail(r, enc, pad), v, uint32(len(nbrs)), nv) {
+				decoded++
+				if len(enc) > len(nbrs) {
+					multi++
+				}
+			}
+		}
+		for range 4 {
+			checkShortWord(t, withTail(r, corrupted(r, enc), 8), v, uint32(len(nbrs)), nv)
+		}
+		// a list with bytes after its values, and one read with the wrong degree
+		checkShortWord(t, withTail(r, append(enc[:len(enc):len(enc)], 5), 8), v, uint32(len(nbrs)), nv)
+		checkShortWord(t, withTail(r, enc, 8), v, uint32(1+r.IntN(PackedMin-1)), nv)
+	}
+	if decoded < 10000 || multi < 3000 {
+		t.Fatalf("DecodeShortWord decoded only %d lists, %d with values of several bytes: the test does not exercise it", decoded, multi)
+	}
+}
+
+// FuzzDecodeShortWord feeds DecodeShortWord arbitrary bytes: no panic, and DecodeBlock's
+// answer wherever it decodes.
+func FuzzDecodeShortWord(f *testing.F) {
+	f.Add(uint32(5000), uint32(1<<20), uint8(2), []byte{0x83, 0x01, 0x7F}, uint16(8))
+	f.Add(uint32(10), uint32(100), uint8(3), []byte{0x05, 0x01, 0x02}, uint16(8))
+	f.Fuzz(func(t *testing.T, v, nv uint32, d uint8, list []byte, pad uint16) {
+		nv = 1 + nv%(1<<24)
+		checkShortWord(t, withTail(rand.New(rand.NewPCG(uint64(pad), 7)), list, int(pad%16)), v%nv, uint32(d%PackedMin), nv)
+	})
+}
