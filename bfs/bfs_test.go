@@ -155,11 +155,19 @@ func checkSummary(t *testing.T, where string, r *Result, out [][]uint32, directe
 		t.Fatalf("%s: reached %d depth %d edges %d, want %d %d %d", where, r.Reached, r.Depth, r.EdgesTraversed, reached, depth, edges)
 	}
 	var frontier uint64
+	var secs float64
 	for _, s := range r.Levels {
 		frontier += s.Frontier
+		if s.Seconds < 0 {
+			t.Fatalf("%s: level %d took %g s", where, s.Level, s.Seconds)
+		}
+		secs += s.Seconds
 	}
 	if frontier != reached {
 		t.Fatalf("%s: per-level frontiers sum to %d, reached %d", where, frontier, reached)
+	}
+	if secs > r.Seconds*(1+1e-9) {
+		t.Fatalf("%s: levels took %g s together, the search %g s", where, secs, r.Seconds)
 	}
 }
 

@@ -55,7 +55,9 @@ type LevelStat struct {
 	Frontier      uint64 // vertices at this level (the level's input frontier)
 	Direction     string // TopDown or BottomUp
 	EdgesExamined uint64 // list entries decoded while expanding this level
-	Seconds       float64
+	// Seconds is the level's time; on the CPU from the end of the level before (the
+	// search's start for the first), the choice of its direction included.
+	Seconds float64
 
 	// Host-device link traffic of this level (GPU; zero on the CPU): adjacency
 	// bytes copied into device staging buffers (bottom-up), and list bytes kernels

@@ -42,22 +42,27 @@ func (b *bfs) collect() (scout, examined, awake uint64) {
 // search on one worker.
 func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 	frontier := b.queue[b.head:b.tail]
+	serial := edges <= serialEdges || b.workers == 1
+	if serial && b.c != nil {
+		// claims queue their discoveries directly and sum no degree (b.maxDeg is
+		// known): no worker buffer or counter to collect
+		tail, examined := b.expandSerial(&b.ws[0], frontier, b.tail)
+		b.head, b.tail = b.tail, tail
+		b.qtail.Store(int64(tail))
+		return 0, examined
+	}
 	b.qtail.Store(int64(b.tail))
-	if edges <= serialEdges || b.workers == 1 {
+	if serial {
 		b.serial = true
-		defer func() { b.serial = false }()
 		ws := &b.ws[0]
-		if b.c != nil {
-			b.expandSerial(ws, frontier, depth)
-		} else {
-			for _, u := range frontier {
-				for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
-					if b.expand(ws, u, lo, depth) < int(pieceSize) {
-						break
-					}
+		for _, u := range frontier {
+			for lo := uint32(0); !b.failed.Load(); lo += pieceSize {
+				if b.expand(ws, u, lo, depth) < int(pieceSize) {
+					break
 				}
 			}
 		}
+		b.serial = false
 		scout, examined, _ = b.collect()
 		return scout, examined
 	}
@@ -138,15 +143,14 @@ const smallList = 16
 // byte each (most lists of roads), else by store.DecodeShortWord, and claimed right
 // here; so is a mirrored block of 4 (a mesh's list); other lists of at most smallList
 // neighbours (one block) are decoded into a buffer and claimed here, longer ones by
-// claimList.
-func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
+// claimList. The claims queue what they discover at tail, without discovered's call
+// and buffer: on a compressed graph b.maxDeg is known (a graph without edges claims
+// nothing), so no degree is summed per vertex. It returns the new tail and the entries
+// examined.
+func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
 	var ents [serialBatch]store.ListEntry
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
-	parent, n := b.parent, b.n
-	// The claims put the vertices they discover straight into the queue, at tail,
-	// without discovered's call and buffer: on a compressed graph b.maxDeg is known (a
-	// graph without edges claims nothing), so no degree is summed per vertex.
-	queue, tail := b.queue, int(b.qtail.Load())
+	parent, queue, n := b.parent, b.queue, b.n
 	branchFree := n <= claimAllMax
 	var examined uint64
 	for len(frontier) > 0 && !b.failed.Load() {
@@ -215,17 +219,15 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			if d > smallList {
 				var ok bool
 				if tail, ok = b.claimList(ws, u, d, list, tail); !ok {
-					b.qtail.Store(int64(tail))
 					b.fail(s.ListError(u))
-					return
+					return tail, examined
 				}
 				continue
 			}
 			nbrs := buf[:d]
 			if _, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok {
-				b.qtail.Store(int64(tail))
 				b.fail(s.ListError(u))
-				return
+				return tail, examined
 			}
 			for _, v := range nbrs {
 				if parent[v] == unreached {
@@ -236,8 +238,7 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, depth uint32) {
 			}
 		}
 	}
-	b.qtail.Store(int64(tail))
-	ws.examined += examined
+	return tail, examined
 }
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
