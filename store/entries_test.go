@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand"
+	randv2 "math/rand/v2"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -12,36 +15,84 @@ import (
 // mapping's bytes at the list's start.
 func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
 	t.Helper()
-	n := g.NumVertices()
-	var dst [16]ListEntry
 	for _, s := range g.Out().Shards {
-		for i := uint32(0); i < s.N; {
-			vs := make([]uint32, 1+r.Intn(20))
-			for k := range vs {
-				vs[k] = s.Lo + i + uint32(k)
-				if k > 0 && r.Intn(8) == 0 {
-					vs[k] = uint32(r.Intn(int(n)))
-				}
+		checkShardEntries(t, seed, s, g.NumVertices(), r)
+	}
+}
+
+// checkShardEntries is checkEntries on shard s of a graph of n vertices.
+func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
+	t.Helper()
+	var dst [16]ListEntry
+	for i := uint32(0); i < s.N; {
+		vs := make([]uint32, 1+r.Intn(20))
+		for k := range vs {
+			vs[k] = s.Lo + i + uint32(k)
+			if k > 0 && r.Intn(8) == 0 {
+				vs[k] = uint32(r.Intn(int(n)))
 			}
-			want := 0
-			for want < min(len(vs), len(dst)) && vs[want]-s.Lo < s.N {
-				want++
-			}
-			if got := s.Entries(dst[:], vs); got != want {
-				t.Fatalf("seed %d: Entries of %v in shard [%d, %d) filled %d, want %d", seed, vs, s.Lo, s.Hi(), got, want)
-			}
-			for k, v := range vs[:want] {
-				e := dst[k]
-				d, l := s.ListAt(v - s.Lo)
-				adj := s.Adj[:cap(s.Adj)]
-				var head [8]byte
-				copy(head[:], adj[e.Start:])
-				if e.Deg != d || e.End < e.Start || string(s.Adj[e.Start:e.End]) != string(l) || e.Head != binary.LittleEndian.Uint64(head[:]) {
-					t.Fatalf("seed %d: vertex %d: entry %+v, want degree %d list %x head %x", seed, v, e, d, l, head)
-				}
-			}
-			i += uint32(want)
 		}
+		want := 0
+		for want < min(len(vs), len(dst)) && vs[want]-s.Lo < s.N {
+			want++
+		}
+		if got := s.Entries(dst[:], vs); got != want {
+			t.Fatalf("seed %d: Entries of %v in shard [%d, %d) filled %d, want %d", seed, vs, s.Lo, s.Hi(), got, want)
+		}
+		for k, v := range vs[:want] {
+			e := dst[k]
+			d, l := s.ListAt(v - s.Lo)
+			adj := s.Adj[:cap(s.Adj)]
+			var head [8]byte
+			copy(head[:], adj[e.Start:])
+			if e.Deg != d || e.End < e.Start || string(s.Adj[e.Start:e.End]) != string(l) || e.Head != binary.LittleEndian.Uint64(head[:]) {
+				t.Fatalf("seed %d: vertex %d: entry %+v, want degree %d list %x head %x", seed, v, e, d, l, head)
+			}
+		}
+		i += uint32(want)
+	}
+}
+
+// TestEntriesMappingEnd reads the entries of shards whose mapping ends with ADJ (a
+// copy of each with ADJ's capacity clipped to its length), so that the lists starting
+// in ADJ's last 8 bytes take Head from the bytes up to the end, the rest zero: a graph
+// of one-byte lists, and one of every shape.
+func TestEntriesMappingEnd(t *testing.T) {
+	seed := rand.Int63()
+	r := rand.New(rand.NewSource(seed))
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	const n = 300
+	b, err := Create(dir, CreateOptions{ShardVertices: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range uint32(n) {
+		if err := b.Writer(Out).AppendList(v, []uint32{(v + 1) % n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
+		t.Fatal(err)
+	}
+	short, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer short.Close()
+	tail := 0
+	for _, g := range []*Graph{short, shapesGraph(t, randv2.New(randv2.NewPCG(uint64(seed), 24)), 2000)} {
+		for _, s := range g.Out().Shards {
+			cut := &Shard{Lo: s.Lo, N: s.N, Adj: slices.Clip(s.Adj), dirH: s.dirH, dirB: s.dirB}
+			checkShardEntries(t, seed, cut, g.NumVertices(), r)
+			for i := range s.N {
+				if _, l := cut.ListAt(i); len(l) > 0 && cap(l) < 8 { // cap: up to ADJ's end
+					tail++
+				}
+			}
+		}
+	}
+	if tail == 0 {
+		t.Fatalf("seed %d: no list starts in ADJ's last 8 bytes", seed)
 	}
 }
 
@@ -66,36 +117,12 @@ func TestEntriesWide(t *testing.T) {
 		deg[j] = uint32(r.Intn(4096))
 	}
 	deg[0] = 4000
-	var zor, dor uint32
-	for j := range DirGroup {
-		zor |= dirCode(start[j], uint32(j), span)
-		dor |= deg[j]
-	}
-	wo, wd := uint32(bits.Len32(zor)), uint32(bits.Len32(dor))
+	adj := make([]byte, span+4)
+	r.Read(adj)
+	s, wo, wd := wideGroup(100, adj[:span], &start, &deg)
 	if 2*wo+wd <= 57 {
 		t.Fatalf("widths %d and %d fit one load", wo, wd)
 	}
-	var packed []byte
-	var acc, have uint64
-	put := func(x, w uint32) {
-		for b := range w {
-			acc |= uint64(x>>b&1) << have
-			if have++; have == 64 {
-				packed, acc, have = binary.LittleEndian.AppendUint64(packed, acc), 0, 0
-			}
-		}
-	}
-	for j := range DirGroup {
-		put(dirCode(start[j], uint32(j), span), wo)
-		put(deg[j], wd)
-	}
-	packed = binary.LittleEndian.AppendUint64(packed, acc)
-	words := uint32(len(packed) / 8)
-	packed = binary.LittleEndian.AppendUint64(packed, 0)
-	adj := make([]byte, span+4)
-	r.Read(adj)
-	s := &Shard{Lo: 100, N: DirGroup, Adj: adj[:span], dirB: packed,
-		dirH: []uint32{0, 0, 0, wo<<16 | wd<<24, span, words, 0, 0}}
 	var dst [16]ListEntry
 	for j0 := uint32(0); j0 < DirGroup; j0 += 16 {
 		vs := make([]uint32, 16)
@@ -118,4 +145,36 @@ func TestEntriesWide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wideGroup is a shard of one directory group, built by hand: vertices lo to lo+63,
+// vertex lo+j's list at start[j] in adj with degree deg[j], its pairs at the widths wo
+// and wd that they need (dmin 0).
+func wideGroup(lo uint32, adj []byte, start, deg *[DirGroup]uint32) (s *Shard, wo, wd uint32) {
+	span := uint32(len(adj))
+	var zor, dor uint32
+	for j := range DirGroup {
+		zor |= dirCode(start[j], uint32(j), span)
+		dor |= deg[j]
+	}
+	wo, wd = uint32(bits.Len32(zor)), uint32(bits.Len32(dor))
+	var packed []byte
+	var acc, have uint64
+	put := func(x, w uint32) {
+		for b := range w {
+			acc |= uint64(x>>b&1) << have
+			if have++; have == 64 {
+				packed, acc, have = binary.LittleEndian.AppendUint64(packed, acc), 0, 0
+			}
+		}
+	}
+	for j := range DirGroup {
+		put(dirCode(start[j], uint32(j), span), wo)
+		put(deg[j], wd)
+	}
+	packed = binary.LittleEndian.AppendUint64(packed, acc)
+	words := uint32(len(packed) / 8)
+	packed = binary.LittleEndian.AppendUint64(packed, 0)
+	return &Shard{Lo: lo, N: DirGroup, Adj: adj, dirB: packed,
+		dirH: []uint32{0, 0, 0, wo<<16 | wd<<24, span, words, 0, 0}}, wo, wd
 }
