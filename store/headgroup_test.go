@@ -41,7 +41,8 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 
 // checkHeadGroup compares HeadGroup on random ranges of every group of s, with first
 // set or not, and its path for wide directory fields, with Head on each vertex in
-// order: the same neighbours and the same first refused vertex. Where HeadGroup gave a
+// order: the same neighbours, the same first refused vertex and, before it, the empty
+// bits where the degree is 0. Where HeadGroup gave a
 // list's first neighbour alone (once), that is the first value as Head reads it, and
 // HeadSecond gives Head's second or refuses as Head does.
 func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
@@ -56,7 +57,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		var x0, x1, w0, w1 [DirGroup]uint32
 		first := r.IntN(2) == 0
 		once, empty, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
-		wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
+		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
 			v := s.Lo + g*DirGroup + j
@@ -74,6 +75,9 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 			}
 			if (bad < 0 || j < uint32(bad)) && (empty>>j&1 != 0) != (d == 0) {
 				t.Fatalf("shard at %d, vertex %d (degree %d): empty bit %d", s.Lo, v, d, empty>>j&1)
+			}
+			if (wbad < 0 || j < uint32(wbad)) && (wempty>>j&1 != 0) != (d == 0) {
+				t.Fatalf("shard at %d, vertex %d (degree %d): wide path's empty bit %d", s.Lo, v, d, wempty>>j&1)
 			}
 			if wwant < 0 && (w0[j] != a || w1[j] != b) {
 				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): wide %d %d, Head %d %d", s.Lo, v, d, list, w0[j], w1[j], a, b)
@@ -150,6 +154,37 @@ func TestHeadGroupShortDirectory(t *testing.T) {
 	}
 	if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad >= 0 {
 		t.Fatalf("group %d: refused %d", g, bad)
+	}
+}
+
+// TestHeadGroupWide compares HeadGroup with Head on a directory group whose pairs do
+// not fit its one load (wo+wd > 57: its path for wide fields), built by hand: lists of
+// 0 to 3 neighbours 16 bytes apart at the end of a 32 MiB span (the first list takes
+// the rest) and a last vertex whose degree of 2^31 its 16 bytes cannot hold.
+func TestHeadGroupWide(t *testing.T) {
+	const span, nv, lo = 1 << 25, 1000, 100
+	r := rand.New(rand.NewPCG(testSeed(t), 26))
+	adj := make([]byte, span+8)
+	var start, deg [DirGroup]uint32
+	for j := range uint32(DirGroup) {
+		if j > 0 {
+			start[j] = span - (DirGroup-j)*16
+		}
+		deg[j] = r.Uint32N(4)
+		nbrs := make([]uint32, deg[j])
+		for k := range nbrs {
+			nbrs[k] = r.Uint32N(nv)
+		}
+		slices.Sort(nbrs)
+		copy(adj[start[j]:], AppendList(nil, lo+j, nbrs))
+	}
+	deg[DirGroup-1] = 1 << 31
+	s, wo, wd := wideGroup(lo, adj[:span], &start, &deg)
+	if wo+wd <= 57 {
+		t.Fatalf("widths %d and %d fit HeadGroup's load", wo, wd)
+	}
+	for range 16 {
+		checkHeadGroup(t, r, s, nv)
 	}
 }
 

@@ -35,7 +35,8 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift
 	if wo+wd > 57 {
-		return 0, 0, s.headGroupWide(base, j0, j1, nv, x0, x1)
+		empty, bad := s.headGroupWide(base, j0, j1, nv, x0, x1)
+		return 0, empty, bad
 	}
 	span, dmin := h[4]-h[0], h[3]>>8&0xff
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
@@ -275,23 +276,25 @@ func gather5(w uint64) uint64 {
 	return w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
 }
 
-// headGroupWide is HeadGroup for a group whose directory fields need a load each.
-func (s *Shard) headGroupWide(base, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) int {
+// headGroupWide is HeadGroup for a group whose directory fields need a load each,
+// without its first mode.
+func (s *Shard) headGroupWide(base, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (empty uint64, bad int) {
 	for j := j0; j < j1; j++ {
 		v := s.Lo + base + j
 		x0[j], x1[j] = v, v
 		d, list := s.ListAt(base + j)
 		if d == 0 {
+			empty |= 1 << j
 			continue
 		}
 		a, b, n, ok := Head(list, v, d, nv)
 		if !ok {
-			return int(j)
+			return empty, int(j)
 		}
 		if n == 2 {
 			x1[j] = b
 		}
 		x0[j] = a
 	}
-	return -1
+	return empty, -1
 }
