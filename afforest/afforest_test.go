@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,6 +106,67 @@ func TestCCFirstAlone(t *testing.T) {
 		edges = append(edges, testgraph.Edge{U: v, V: v + 1})
 	}
 	checkAll(t, "first-alone", 203, edges, false)
+}
+
+// TestCCBadList runs CC on graphs with one list of PackedMin neighbours whose first
+// neighbour is in range and whose second is past the graph's end, where the sampling on
+// one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [151,
+// 300, ...] outside the anchor's tree makes the sampling read the second (HeadSecond),
+// and vertex 2's list [0, 1, 3, 300] in the anchor's small component {0, 1, 2, 3} (the
+// star of hub 10 is skipped) makes the finish read the list from its second on. Each
+// run must fail naming the shard, not answer. maxBack is 0, so that the hub's list,
+// which needs its second, leaves the first mode on for the groups after it.
+func TestCCBadList(t *testing.T) {
+	defer func(mb int) { maxBack = mb }(maxBack)
+	maxBack = 0
+	const n, hub = 200, 10
+	for _, c := range []struct {
+		bad  uint32
+		list []uint32
+	}{{150, []uint32{151, 300, 301, 302}}, {2, []uint32{0, 1, 3, 300}}} {
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := store.Create(dir, store.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := uint32(0); v < n; v++ {
+			var l []uint32
+			switch {
+			case v == c.bad:
+				l = c.list
+			case v < 4:
+				l = []uint32{(v + 1) % 4}
+			case v == hub:
+				for u := uint32(hub + 1); u < n; u++ {
+					if u != c.bad {
+						l = append(l, u)
+					}
+				}
+			case v > hub:
+				l = []uint32{hub}
+			}
+			if err := b.Writer(store.Out).AppendList(v, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 2} {
+			r, err := Run(store.NewCompressed(g), Options{Workers: workers})
+			if err == nil {
+				t.Fatalf("vertex %d's list %v, %d workers: answered %d components", c.bad, c.list, workers, r.Components)
+			}
+			if !strings.Contains(err.Error(), ".shard") {
+				t.Fatalf("vertex %d's list %v, %d workers: %v names no shard", c.bad, c.list, workers, err)
+			}
+		}
+		g.Close()
+	}
 }
 
 func TestCCCases(t *testing.T) {
