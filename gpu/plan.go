@@ -198,7 +198,7 @@ func FirstBits(n uint32) int { return max(bits.Len32(n), 1) }
 
 // FirstBytes is the device size of the first-neighbour array of n vertices at k
 // positions: its 64-bit words (for n+1 vertices, as the other per-vertex arrays) and one
-// more, the word a field's reader may load past the last one that holds its bits.
+// spare word (graph.cuh's firstAt loads only words that hold an entry's bits).
 func FirstBytes(n uint32, k int) int64 {
 	words := (int64(k)*int64(FirstBits(n))*(int64(n)+1) + 63) / 64
 	return align(8 * (words + 1))

@@ -269,6 +269,36 @@ func TestPlanMorePositions(t *testing.T) {
 	}
 }
 
+// TestFirstBits holds the packed first-neighbour array's entry width and size to what
+// first_fill and firstAt need, at vertex counts around powers of two, tiny ones and the
+// largest: every id and, apart from them, NONE (W one bits) fit W bits, W-1 would not
+// do, and the array holds the bits of every vertex's K entries in whole words (firstAt
+// loads only words that hold an entry's bits), in a size Memset32 clears (a multiple
+// of 4) and the plan places (of Align).
+func TestFirstBits(t *testing.T) {
+	if w := FirstBits(1 << 26); w != 27 {
+		t.Fatalf("FirstBits(2^26) = %d, want 27", w)
+	}
+	ns := []uint32{0, 1, 2, 3, 4, 5, 1<<32 - 1, 1<<32 - 2}
+	for k := 3; k < 32; k++ {
+		ns = append(ns, 1<<k-1, 1<<k, 1<<k+1)
+	}
+	for _, n := range ns {
+		w := FirstBits(n)
+		none := uint64(1)<<w - 1
+		if w < 1 || w > 32 || none < uint64(n) || w > 1 && uint64(1)<<(w-1)-1 >= uint64(n) {
+			t.Fatalf("FirstBits(%d) = %d: NONE %#x, ids below %d", n, w, none, n)
+		}
+		for k := 1; k <= FirstKMore; k++ {
+			b := FirstBytes(n, k)
+			bits := uint64(n) * uint64(k) * uint64(w)
+			if uint64(b) < (bits+63)/64*8 || b%4 != 0 || b%Align != 0 {
+				t.Fatalf("FirstBytes(%d, %d) = %d: %d entries of %d bits", n, k, b, uint64(n)*uint64(k), w)
+			}
+		}
+	}
+}
+
 // TestPlanCache checks the list cache on a grid 2^26's shape (four shards of 96 MiB of
 // lists): at a budget with two shards resident and two staging buffers of 64 MiB, the
 // buffers hold the first pinned shard (one of 96 MiB fits their 128, the second does
