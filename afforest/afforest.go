@@ -189,7 +189,7 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 				} else if serial {
 					// a vertex without neighbours passes too: nothing to link, and
 					// on graphs with many (Kronecker's), the loop's exit at each
-					// was a mispredicted branch
+					// would be a mispredicted branch
 					for ; v < end; v++ {
 						l := comp[comp[v]]
 						if comp[v] = l; l != sk && empty[v/64]>>(v%64)&1 == 0 {
@@ -364,7 +364,9 @@ func setBits(bm []uint64, n, u uint32, m uint64) []uint64 {
 // set it to 0 (no wait) to run the first mode on every group.
 var maxBack = 256
 
-// inTree reports whether u's tree has root a, looking at most 8 steps up.
+// inTree reports whether u's tree has root a, looking at most 8 steps up: a bound on
+// the loads a vertex's check costs. A vertex it misses has its second neighbour linked
+// (second), which is correct whichever tree it is in.
 func inTree(comp []uint32, u, a uint32) bool {
 	p := comp[u]
 	for k := 0; k < 8 && p != a && comp[p] != p; k++ {
@@ -376,7 +378,8 @@ func inTree(comp []uint32, u, a uint32) bool {
 // anchor is the first vertex of c with out-neighbours, looking at the first 64
 // groups (0 when they hold none): the vertices before it have none to link, so on an
 // undirected graph it is the root of its tree, and links, which hook the larger root
-// under the smaller, keep it so.
+// under the smaller, keep it so. The scan is bounded: where it finds none, anchor 0
+// only makes second link more second neighbours, which is correct either way.
 func anchor(c *store.Compressed) uint32 {
 	for v := range min(c.NumVertices(), 64*store.DirGroup) {
 		if c.Degree(store.Out, v) > 0 {

@@ -253,7 +253,8 @@ type bfs struct {
 	parent, level []uint32
 	// queue holds every vertex that was ever a top-down frontier, in order; [head, tail)
 	// is the current one (GAPBS's sliding queue). A vertex enters it at most once, so n
-	// entries suffice, and one more takes claimAll's write past the last.
+	// entries suffice, and one more takes the branch-free claims' write past the last
+	// (claimAllMax).
 	queue      []uint32
 	head, tail int
 	// scoutAt is where frontierScout stopped summing the degrees of the frontier
@@ -313,7 +314,7 @@ func newBFS(a store.Adjacency, workers int) *bfs {
 	}
 	b.parent = make([]uint32, b.n)
 	b.level = make([]uint32, b.n)
-	b.queue = make([]uint32, b.n+1) // a spare entry for claimAll's writes
+	b.queue = make([]uint32, b.n+1) // a spare entry for the branch-free claims (claimAllMax)
 	return b
 }
 

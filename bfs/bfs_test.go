@@ -60,7 +60,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for si, shardBytes := range []int64{1, 64, 0} {
-		// serial top-down claims short lists with and without a branch (claimAll)
+		// serial top-down claims short lists with and without a branch (claimAllMax)
 		claimAllMax = [3]uint32{^uint32(0), 0, ^uint32(0)}[si]
 		// bottom-up entries weighed as in a cached graph's search and as in a larger one's
 		cachedParents = [3]uint32{^uint32(0), ^uint32(0), 0}[si]
