@@ -74,3 +74,26 @@ func FuzzDecodeShortWord(f *testing.F) {
 		checkShortWord(t, withTail(rand.New(rand.NewPCG(uint64(pad), 7)), list, int(pad%16)), v%nv, uint32(d%PackedMin), nv)
 	})
 }
+
+// TestDecodeShortWordLongValue: a value of more than 5 bytes (past what the word's
+// gather reads) is refused, though its varint ends inside the word: read as 5 bytes,
+// these values of 2^35 would decode as 0.
+func TestDecodeShortWordLongValue(t *testing.T) {
+	for _, c := range []struct {
+		d    uint32
+		list []byte
+	}{
+		{1, []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x01}},       // a first value of 6 bytes
+		{2, []byte{0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}}, // a gap of 6 bytes
+	} {
+		var w [8]byte
+		copy(w[:], c.list)
+		if x0, x1, _, ok := DecodeShortWord(10, c.d, binary.LittleEndian.Uint64(w[:]), len(c.list), 1<<20); ok {
+			t.Fatalf("list %x of degree %d: decoded %d %d", c.list, c.d, x0, x1)
+		}
+		got := make([]uint32, c.d)
+		if _, ok := DecodeBlock(got, 10, c.list, 0, c.d, 1<<20); ok {
+			t.Fatalf("list %x of degree %d: DecodeBlock decodes %v", c.list, c.d, got)
+		}
+	}
+}
