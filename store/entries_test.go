@@ -20,7 +20,8 @@ func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
 	}
 }
 
-// checkShardEntries is checkEntries on shard s of a graph of n vertices.
+// checkShardEntries is checkEntries on shard s of a graph of n vertices (the vertices
+// of other shards drawn up to n or the shard's end, whichever is larger).
 func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
 	t.Helper()
 	var dst [16]ListEntry
@@ -29,7 +30,7 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 		for k := range vs {
 			vs[k] = s.Lo + i + uint32(k)
 			if k > 0 && r.Intn(8) == 0 {
-				vs[k] = uint32(r.Intn(int(n)))
+				vs[k] = uint32(r.Int63n(int64(max(n, s.Hi())) + 1))
 			}
 		}
 		want := 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	randv1 "math/rand"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -141,6 +142,8 @@ func FuzzShard(f *testing.F) {
 		// Over a checked directory, whatever the lists hold, HeadGroup reads what Head
 		// reads, and refuses the vertex Head refuses first.
 		checkHeadGroup(t, rand.New(rand.NewPCG(uint64(nv), 3)), s, nv)
+		// and Entries reads what ListAt reads, with the mapping's bytes at each start
+		checkShardEntries(t, int64(nv), s, nv, randv1.New(randv1.NewSource(int64(nv))))
 		if _, err := verifyLists(s, BuildOptions{KeepDuplicates: true, KeepSelfLoops: true}); err != nil {
 			mustCorrupt(t, err, path)
 			return
