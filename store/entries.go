@@ -31,6 +31,8 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 		j := i & (DirGroup - 1)
 		p := uint64(h[1])*64 + uint64(j*(wo+wd))
 		e := &dst[k]
+		// one load holds 57 bits past the pair's first byte's skipped ones: the pair
+		// and the next one's start when they fit
 		if 2*wo+wd > 57 {
 			e.Deg, e.Start, e.End = s.dirEntryWide(i, h, p, wo, wd)
 		} else {
