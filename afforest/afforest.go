@@ -80,6 +80,7 @@ type run struct {
 	// (linkHeads).
 	once, empty []uint64
 	anchor      uint32 // the vertex whose tree second looks for
+	last        uint32 // where the last vertex second linked with its second neighbour led
 	wait, back  int
 }
 
@@ -97,6 +98,7 @@ func (r *run) sample(rounds uint32) error {
 	if c, ok := r.a.(*store.Compressed); ok {
 		if r.serial && rounds == 2 {
 			r.anchor = anchor(c)
+			r.last = r.anchor
 		}
 		return r.parallel(func(_ int, lo, hi uint32) error {
 			if rounds == 2 {
@@ -216,29 +218,26 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if skip != nil && atomic.LoadUint32(&comp[v]) == v && s.DegreeAt(i) <= from {
 				continue
 			}
+			f := from
 			if skip != nil && d == store.Out && r.once != nil && r.once[v/64]>>(v%64)&1 != 0 {
-				// the sampling linked the first neighbour alone: the list from its second
-				if err := r.linkLists(c, d, v, v+1, 1, to, nil); err != nil {
-					return err
-				}
-				continue
+				f = 1 // the sampling linked the first neighbour alone: the list from its second
 			}
 			dv, list := dc.At(i)
 			last := min(to, dv)
-			if from >= last {
+			if f >= last {
 				continue
 			}
-			pos, err := store.BlockOffset(list, dv, from/store.BlockSize)
+			pos, err := store.BlockOffset(list, dv, f/store.BlockSize)
 			if err != nil {
 				return s.ListError(v)
 			}
-			for j, k := from&^(store.BlockSize-1), from/store.BlockSize; j < last; k++ {
+			for j, k := f&^(store.BlockSize-1), f/store.BlockSize; j < last; k++ {
 				c := store.BlockLen(dv, k)
 				nbrs := buf[:min(c, last-j)]
 				if pos, ok = store.DecodeBlock(nbrs, v, list, pos, c, r.n); !ok {
 					return s.ListError(v)
 				}
-				for _, u := range nbrs[min(uint32(len(nbrs)), from-min(from, j)):] {
+				for _, u := range nbrs[min(uint32(len(nbrs)), f-min(f, j)):] {
 					if serial { // inlined: most of a low-degree graph's links
 						linkSerial(r.comp, v, u)
 					} else {
@@ -312,11 +311,14 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 
 // second completes the sampling of the vertices base+j of shard s for the bits j of
 // once, whose lists HeadGroup's first mode gave their first neighbour alone. A vertex
-// already in the anchor's tree (found within a few steps up) keeps it so: where that
-// tree is the large component, as on graphs whose hubs come first (social networks'
-// and meshes' input orders, the degree order), the finish skips the vertex, and
-// otherwise it links the list from its second neighbour on (the bit in r.once). Each
-// other vertex is linked with its second neighbour (HeadSecond).
+// already in the anchor's tree or in r.last's (found within a few steps up) keeps it
+// so: where that tree is or joins the large component, the finish skips the vertex,
+// and otherwise it links the list from its second neighbour on (the bit in r.once).
+// The anchor's tree is the large one on graphs whose hubs come first (social networks'
+// and meshes' input orders, the degree order); r.last, the tree where the last vertex
+// linked with its second neighbour led, is the one the vertices around it are building
+// (a web graph's site, which joins the large component later). Each other vertex is
+// linked with its second neighbour (linkSecond).
 //
 // Where that took more than an eighth of a group's lists, the first mode costs more
 // than it saves, and the next groups (8, doubling up to maxBack while it keeps
@@ -327,14 +329,12 @@ func (r *run) second(s *store.Shard, base uint32, once uint64) error {
 	long := bits.OnesCount64(once)
 	for m := once; m != 0; m &= m - 1 {
 		j := uint32(bits.TrailingZeros64(m))
-		if inTree(comp, s.Lo+base+j, a) {
+		if p := top(comp, s.Lo+base+j, a); p == a || p == r.last {
 			continue
 		}
-		x, ok := s.HeadSecond(base+j, r.n)
-		if !ok {
-			return s.ListError(s.Lo + base + j)
+		if err := r.linkSecond(s, base+j); err != nil {
+			return err
 		}
-		linkSerial(comp, s.Lo+base+j, x)
 		once &^= 1 << j
 	}
 	if once != 0 {
@@ -346,6 +346,23 @@ func (r *run) second(s *store.Shard, base uint32, once uint64) error {
 		r.back = min(max(2*r.back, 8), maxBack)
 		r.wait = r.back
 	}
+	return nil
+}
+
+// linkSecond links the shard's i-th vertex with its second neighbour (HeadSecond) and
+// makes r.last the top of its tree. A call of its own, so that second's loop over the
+// vertices it keeps at one neighbour holds its values in registers (measured: inlined,
+// the loop's counter and mask went to the stack, +25% of second's instructions).
+//
+//go:noinline
+func (r *run) linkSecond(s *store.Shard, i uint32) error {
+	u := s.Lo + i
+	x, ok := s.HeadSecond(i, r.n)
+	if !ok {
+		return s.ListError(u)
+	}
+	linkSerial(r.comp, u, x)
+	r.last = top(r.comp, u, r.anchor)
 	return nil
 }
 
@@ -364,15 +381,15 @@ func setBits(bm []uint64, n, u uint32, m uint64) []uint64 {
 // set it to 0 (no wait) to run the first mode on every group.
 var maxBack = 256
 
-// inTree reports whether u's tree has root a, looking at most 8 steps up: a bound on
-// the loads a vertex's check costs. A vertex it misses has its second neighbour linked
-// (second), which is correct whichever tree it is in.
-func inTree(comp []uint32, u, a uint32) bool {
+// top climbs from u to its root, to a, or as far as 8 steps up (a bound on the loads
+// a vertex's check costs) and returns where it stopped. A vertex whose tree second
+// misses so has its second neighbour linked, which is correct whichever tree it is in.
+func top(comp []uint32, u, a uint32) uint32 {
 	p := comp[u]
 	for k := 0; k < 8 && p != a && comp[p] != p; k++ {
 		p = comp[p]
 	}
-	return p == a
+	return p
 }
 
 // anchor is the first vertex of c with out-neighbours, looking at the first 64

@@ -108,10 +108,29 @@ func TestCCFirstAlone(t *testing.T) {
 	checkAll(t, "first-alone", 203, edges, false)
 }
 
+// TestCCFirstAloneLast: vertex 200's list [5, 50, 201, 202] gives its first neighbour
+// alone in the sampling, kept so because 5 is in the tree of hub 4, whose list [5, 6,
+// 7, 8] was the last to need its second neighbour (second's r.last), not in the
+// anchor's; its second is the only link of {4, ..., 8, 200, 201, 202} to the cycle
+// 10..199, which the finish skips and whose vertex 50 holds 200 past its sampled
+// positions: the finish must link 200's list from its second neighbour on.
+func TestCCFirstAloneLast(t *testing.T) {
+	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 3, V: 0}, {U: 200, V: 5},
+		{U: 200, V: 50}, {U: 200, V: 201}, {U: 200, V: 202}, {U: 10, V: 199}}
+	for v := uint32(5); v <= 8; v++ {
+		edges = append(edges, testgraph.Edge{U: 4, V: v})
+	}
+	for v := uint32(10); v < 199; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v + 1})
+	}
+	checkAll(t, "first-alone-last", 203, edges, false)
+}
+
 // TestCCBadList runs CC on graphs with one list of PackedMin neighbours whose first
 // neighbour is in range and whose second is past the graph's end, where the sampling on
-// one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [151,
-// 300, ...] outside the anchor's tree makes the sampling read the second (HeadSecond),
+// one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [4,
+// 300, ...] outside the anchor's tree and the hub's makes the sampling read the second
+// (HeadSecond),
 // and vertex 2's list [0, 1, 3, 300] in the anchor's small component {0, 1, 2, 3} (the
 // star of hub 10 is skipped) makes the finish read the list from its second on. Each
 // run must fail naming the shard, not answer. maxBack is 0, so that the hub's list,
@@ -123,7 +142,7 @@ func TestCCBadList(t *testing.T) {
 	for _, c := range []struct {
 		bad  uint32
 		list []uint32
-	}{{150, []uint32{151, 300, 301, 302}}, {2, []uint32{0, 1, 3, 300}}} {
+	}{{150, []uint32{4, 300, 301, 302}}, {2, []uint32{0, 1, 3, 300}}} {
 		dir := filepath.Join(t.TempDir(), "g.ooc")
 		b, err := store.Create(dir, store.CreateOptions{})
 		if err != nil {
