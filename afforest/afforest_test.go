@@ -130,11 +130,10 @@ func TestCCFirstAloneLast(t *testing.T) {
 // neighbour is in range and whose second is past the graph's end, where the sampling on
 // one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [4,
 // 300, ...] outside the anchor's tree and the hub's makes the sampling read the second
-// (HeadSecond),
-// and vertex 2's list [0, 1, 3, 300] in the anchor's small component {0, 1, 2, 3} (the
-// star of hub 10 is skipped) makes the finish read the list from its second on. Each
-// run must fail naming the shard, not answer. maxBack is 0, so that the hub's list,
-// which needs its second, leaves the first mode on for the groups after it.
+// (HeadSecond), and vertex 2's list [0, 1, 3, 300] in the anchor's small component {0,
+// 1, 2, 3} (the star of hub 10 is skipped) makes the finish read the list from its
+// second on. Each run must fail naming the shard, not answer. maxBack is 0, so that the
+// hub's list, which needs its second, leaves the first mode on for the groups after it.
 func TestCCBadList(t *testing.T) {
 	defer func(mb int) { maxBack = mb }(maxBack)
 	maxBack = 0
