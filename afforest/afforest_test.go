@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -142,38 +141,24 @@ func TestCCBadList(t *testing.T) {
 		bad  uint32
 		list []uint32
 	}{{150, []uint32{4, 300, 301, 302}}, {2, []uint32{0, 1, 3, 300}}} {
-		dir := filepath.Join(t.TempDir(), "g.ooc")
-		b, err := store.Create(dir, store.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		lists := make([][]uint32, n)
 		for v := uint32(0); v < n; v++ {
-			var l []uint32
 			switch {
 			case v == c.bad:
-				l = c.list
+				lists[v] = c.list
 			case v < 4:
-				l = []uint32{(v + 1) % 4}
+				lists[v] = []uint32{(v + 1) % 4}
 			case v == hub:
 				for u := uint32(hub + 1); u < n; u++ {
 					if u != c.bad {
-						l = append(l, u)
+						lists[v] = append(lists[v], u)
 					}
 				}
 			case v > hub:
-				l = []uint32{hub}
-			}
-			if err := b.Writer(store.Out).AppendList(v, l); err != nil {
-				t.Fatal(err)
+				lists[v] = []uint32{hub}
 			}
 		}
-		if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-			t.Fatal(err)
-		}
-		g, err := store.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testgraph.BuildLists(t, lists, store.CreateOptions{})
 		for _, workers := range []int{1, 2} {
 			r, err := Run(store.NewCompressed(g), Options{Workers: workers})
 			if err == nil {
@@ -183,7 +168,6 @@ func TestCCBadList(t *testing.T) {
 				t.Fatalf("vertex %d's list %v, %d workers: %v names no shard", c.bad, c.list, workers, err)
 			}
 		}
-		g.Close()
 	}
 }
 

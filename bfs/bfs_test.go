@@ -462,36 +462,22 @@ func TestBFSBadListBottomUp(t *testing.T) {
 	long := append(seq(7, 27), 300)
 	for _, list := range [][]uint32{{300}, {7, 300}, long} {
 		for _, per := range []uint32{0, 37} {
-			dir := filepath.Join(t.TempDir(), "g.ooc")
-			b, err := store.Create(dir, store.CreateOptions{ShardVertices: per})
-			if err != nil {
-				t.Fatal(err)
-			}
+			lists := make([][]uint32, n)
 			for v := uint32(0); v < n; v++ {
-				var l []uint32
 				switch v {
 				case hub:
 					for u := uint32(0); u < n; u++ {
 						if u != hub && u != bad {
-							l = append(l, u)
+							lists[v] = append(lists[v], u)
 						}
 					}
 				case bad:
-					l = list
+					lists[v] = list
 				default:
-					l = []uint32{hub}
-				}
-				if err := b.Writer(store.Out).AppendList(v, l); err != nil {
-					t.Fatal(err)
+					lists[v] = []uint32{hub}
 				}
 			}
-			if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-				t.Fatal(err)
-			}
-			g, err := store.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardVertices: per})
 			c := store.NewCompressed(g)
 			for _, src := range []uint32{hub, bad} {
 				opt := Options{Workers: 1, Alpha: 1000, StrictSwitch: true}
@@ -506,7 +492,6 @@ func TestBFSBadListBottomUp(t *testing.T) {
 					t.Fatalf("list %v, %d vertices a shard, source %d: %v names no shard", list, per, src, err)
 				}
 			}
-			g.Close()
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -105,32 +106,17 @@ func work(n uint32, s []ShardSize) []Item {
 // TestSizesCountDirectory: the plan places each shard's DIRECTORY section as the shard's
 // index, at its length in the file, so what it counts resident is what Load copies.
 func TestSizesCountDirectory(t *testing.T) {
-	dir := t.TempDir() + "/g.ooc"
-	b, err := store.Create(dir, store.CreateOptions{ShardBytes: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 3000
+	lists := make([][]uint32, n)
 	for v := uint32(0); v < n; v++ {
-		var l []uint32
 		if v > 0 {
-			l = append(l, v-1)
+			lists[v] = append(lists[v], v-1)
 		}
 		if v+1 < n {
-			l = append(l, v+1)
-		}
-		if err := b.Writer(store.Out).AppendList(v, l); err != nil {
-			t.Fatal(err)
+			lists[v] = append(lists[v], v+1)
 		}
 	}
-	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardBytes: 2000})
 	sizes := Sizes(g)
 	if len(sizes) < 2 || len(sizes) != len(g.Out().Shards) {
 		t.Fatalf("%d sizes for %d shards; the test wants several", len(sizes), len(g.Out().Shards))

@@ -123,6 +123,32 @@ func build(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int6
 	return g
 }
 
+// BuildLists writes lists[v] as vertex v's out-list, as given (not symmetrised, sorted or
+// checked against the vertex count: a test's damaged lists stay damaged), into a fresh
+// temporary directory with opt, and opens it; it is closed when the test ends.
+func BuildLists(tb testing.TB, lists [][]uint32, opt store.CreateOptions) *store.Graph {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "g.ooc")
+	b, err := store.Create(dir, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for v, l := range lists {
+		if err := b.Writer(store.Out).AppendList(uint32(v), l); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := b.Commit(&store.Manifest{Vertices: uint32(len(lists))}); err != nil {
+		tb.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { g.Close() })
+	return g
+}
+
 // Random returns m uniformly random edges over n vertices.
 func Random(r *rand.Rand, n uint32, m int) []Edge {
 	e := make([]Edge, m)
