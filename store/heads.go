@@ -103,7 +103,6 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 				}
 			}
 		}
-		list := adj[start[j]:start[j+1]]
 		if first && d >= PackedMin {
 			// the first value alone (the mode bit's varint), from the word at the
 			// first block where it lies inside the mapping, as Head reads it (Head
@@ -117,11 +116,11 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 					continue
 				}
 			}
-		} else if a, b, ok := headWord(list, v, d, nv64); ok {
+		} else if a, b, ok := headWord(adj[start[j]:start[j+1]], v, d, nv64); ok {
 			x0[j], x1[j] = a, b
 			continue
 		}
-		a, b, n, ok := Head(list, v, d, nv)
+		a, b, n, ok := Head(adj[start[j]:start[j+1]], v, d, nv)
 		if !ok {
 			return once &^ (1 << j), empty, int(j)
 		} else if n == 1 || once>>j&1 != 0 {
