@@ -216,7 +216,9 @@ func TestCCRandom(t *testing.T) {
 // the sampling rounds on one goroutine.
 func TestMostFrequent(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 200; trial++ {
+	const trials = 200
+	unanimousTrials := 0
+	for trial := 0; trial < trials; trial++ {
 		n := uint32(1 + r.IntN(2000))
 		comp := make([]uint32, n)
 		labels := 1 + r.IntN(6)
@@ -244,18 +246,55 @@ func TestMostFrequent(t *testing.T) {
 			samples = DefaultSamples - 2 + r.IntN(5)
 		}
 		got := (&run{n: n, comp: comp}).mostFrequent(samples, seed)
-		// the count: the label drawn most often, the first to reach that count on ties
+		// the count: the label drawn most often, the first to reach that count on ties;
+		// or the first unanimous draws' label where they all found one
 		rng := rand.New(rand.NewPCG(seed, 0x5eed))
 		count := map[uint32]int{}
 		best, bestN := uint32(0), 0
-		for range samples {
+		for i := range samples {
 			c := root(rng.Uint32N(n))
 			if count[c]++; count[c] > bestN {
 				best, bestN = c, count[c]
 			}
+			if i+1 == unanimous && bestN == unanimous {
+				unanimousTrials++
+				break
+			}
 		}
 		if got != best {
 			t.Fatalf("trial %d (n=%d, samples=%d, seed=%d): mostFrequent %d, the count's %d", trial, n, samples, seed, got, best)
+		}
+	}
+	if unanimousTrials == 0 || unanimousTrials == trials {
+		t.Errorf("%d of %d trials had unanimous first draws: both cases wanted", unanimousTrials, trials)
+	}
+}
+
+// TestMostFrequentUnanimous builds labels around mostFrequent's own draws: the first
+// unanimous draws in a small component, every other vertex in a large one. The small
+// component is taken where those draws are all in it, and the large one where one of
+// them is not.
+func TestMostFrequentUnanimous(t *testing.T) {
+	const n, seed = 1 << 16, 7
+	for _, agree := range []int{unanimous, unanimous - 1} {
+		rng := rand.New(rand.NewPCG(seed, 0x5eed))
+		comp := make([]uint32, n)
+		for v := range comp {
+			comp[v] = 1 // the large component, rooted at 1
+		}
+		for range agree {
+			comp[rng.Uint32N(n)] = 0 // the small one, rooted at 0
+		}
+		comp[0] = 0
+		if comp[1] != 1 {
+			t.Fatal("seed draws vertex 1: pick another")
+		}
+		want := uint32(0)
+		if agree < unanimous {
+			want = 1
+		}
+		if got := (&run{n: n, comp: comp}).mostFrequent(DefaultSamples, seed); got != want {
+			t.Errorf("first %d draws in component 0: mostFrequent %d, want %d", agree, got, want)
 		}
 	}
 }
