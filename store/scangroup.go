@@ -13,6 +13,7 @@ type GroupScan struct {
 	Checked uint64 // neighbours checked, summed over the vertices scanned
 	Degrees uint64 // the Found vertices' degrees, summed
 	Parent  [DirGroup]uint32
+	pairs   [dirArea]byte // a copy of a group's pairs near the end of the directory
 }
 
 // ScanGroup is ScanList for the vertices of directory group g that todo names (bit j:
@@ -38,24 +39,26 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 	if 2*wo+wd > 57 {
 		return s.scanGroupWide(base, todo, nv, front, r)
 	}
-	span, dmin := h[4]-h[0], h[3]>>8&0xff
+	pairs := s.groupPairs(h[1], r)
+	wo, wd = wo&31, wd&31 // at most 57 together: the masks only tell the compiler so
+	ww := (wo + wd) & 63
+	span, dmin, h0 := h[4]-h[0], h[3]>>8&0xff, h[0]
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
-	p0, dirB := uint64(h[1])*64, s.dirB
 	adj, nv64 := s.Adj, uint64(nv)
-	var found, empty, checked, degs uint64
+	var found, empty, extra, degs uint64
 	bad = -1
 	for t := todo; t != 0; t &= t - 1 {
 		j := uint32(bits.TrailingZeros64(t))
-		p := p0 + uint64(j*(wo+wd))
-		x := binary.LittleEndian.Uint64(dirB[p>>3:][:8]) >> (p & 7)
+		p := j * ww // the pair's first bit from the group's first byte: below 64*57
+		x := binary.LittleEndian.Uint64(pairs[p>>3&dirAreaMask:]) >> (p & 7)
 		d := dmin + uint32(x>>wo)&md
 		if d == 0 {
 			empty |= 1 << j
 			continue
 		}
-		start, end := h[0]+dirStart(uint32(x)&mo, j, span), h[4]
+		start, end := h0+dirStart(uint32(x)&mo, j, span), h[4]
 		if j+1 < cnt {
-			end = h[0] + dirStart(uint32(x>>(wo+wd))&mo, j+1, span)
+			end = h0 + dirStart(uint32(x>>ww)&mo, j+1, span)
 		}
 		v := s.Lo + base + j
 		// the list's first value from one load: LEB128 gathered without a branch
@@ -63,7 +66,7 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 			w := binary.LittleEndian.Uint64(adj[q : q+8 : q+8])
 			k := uint64(bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1)
 			u := w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
-			u &= 1<<(7*k) - 1
+			u &= 1<<(7*k&63) - 1
 			if d >= PackedMin {
 				u >>= 1
 			}
@@ -71,16 +74,14 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 				if front[f>>6]&(1<<(f&63)) != 0 {
 					found |= 1 << j
 					r.Parent[j] = uint32(f)
-					checked++
 					degs += uint64(d)
 					continue
 				}
 				if d == 1 {
-					checked++
 					continue
 				}
 				x, c, st := scanRest(adj[start:end], int(q+k-uint64(start)), v, d, uint64(f), w, int(k), nv, front)
-				checked += uint64(c)
+				extra += uint64(c) - 1
 				if st == Found {
 					found |= 1 << j
 					r.Parent[j] = x
@@ -97,7 +98,7 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 			break
 		}
 		u, c, st := ScanList(adj[start:end], v, d, nv, front)
-		checked += uint64(c)
+		extra += uint64(c) - 1
 		if st == Found {
 			found |= 1 << j
 			r.Parent[j] = u
@@ -107,8 +108,36 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 			break
 		}
 	}
-	r.Found, r.Empty, r.Checked, r.Degrees = found, empty, checked, degs
+	// every list scanned checked its first neighbour, and extra counts the others
+	scanned := todo
+	if bad >= 0 {
+		scanned &= 1<<uint(bad) - 1
+	}
+	r.Found, r.Empty, r.Degrees = found, empty, degs
+	r.Checked = uint64(bits.OnesCount64(scanned&^empty)) + extra
 	return bad
+}
+
+// dirArea is the bytes ScanGroup reads a group's pairs from: 64 pairs of at most 57
+// bits end within 456 bytes of the group's first, and a load at the last pair's first
+// byte reads 8; an index masked with dirAreaMask stays 8 bytes inside it.
+const (
+	dirArea     = 520
+	dirAreaMask = 511
+)
+
+// groupPairs returns the packed pairs of the group whose first word is word as a
+// fixed-size array, so that the loads of its pairs need no bounds check: in place where
+// the packed area runs on far enough, else (the last groups of a shard) a zero-padded
+// copy in r.
+func (s *Shard) groupPairs(word uint32, r *GroupScan) *[dirArea]byte {
+	b := s.dirB[uint64(word)*8:]
+	if len(b) >= dirArea {
+		return (*[dirArea]byte)(b[:dirArea])
+	}
+	r.pairs = [dirArea]byte{}
+	copy(r.pairs[:], b)
+	return &r.pairs
 }
 
 // scanGroupWide is ScanGroup for a group whose directory fields need a load each.
