@@ -64,6 +64,9 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 		touchHeads(adj, start[j0:j1])
 	}
 	vb := s.Lo + base
+	// j1 <= DirGroup made known to the compiler, x0 and x1 checked for nil here: no
+	// check of either at each use below
+	j1, _, _ = min(j1, DirGroup), x0[0], x1[0]
 	for j := j0; j < j1; j++ {
 		v, d := vb+j, deg[j]
 		if d == 0 {
@@ -108,7 +111,8 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			// first block where it lies inside the mapping, as Head reads it (Head
 			// decides where it does not, on the same bytes)
 			once |= 1 << j
-			if a := uint64(start[j]) + uint64(FirstBlock(d)); a+8 <= uint64(cap(adj)) {
+			// FirstBlock(d), for d >= 1 without its branch
+			if a := uint64(start[j]) + uint64(4*((d-1)/BlockSize)); a+8 <= uint64(cap(adj)) {
 				u, k := wordUvarint(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8)))
 				f := int64(v) + Unzigzag(u>>1)
 				if k <= 5 && a+uint64(k) <= uint64(start[j+1]) && uint64(f) < nv64 {
