@@ -47,13 +47,15 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	if (p+uint64(last-j0)*uint64(wo+wd))/8+8 > uint64(len(s.dirB)) {
 		return 0, 0, int(j0) // pairs past the section: never in a checked directory
 	}
-	db, a0 := unsafe.Pointer(unsafe.SliceData(s.dirB)), h[0]
+	db := unsafe.Pointer(unsafe.SliceData(s.dirB))
+	lin := uint64(h[0])<<dirGroupShift + uint64(j0)*uint64(span) // 64 times h[0] + j*span/64
 	for j := j0; j < last; j++ {
 		// inside dirB, checked above for the group's last pair
-		x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(db, p>>3)), 8)) >> (p & 7)
-		start[j] = a0 + dirStart(uint32(x)&mo, j, span)
+		x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
+		z := uint32(x) & mo
+		start[j] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
 		deg[j] = dmin + uint32(x>>wo)&md
-		p += uint64(wo + wd)
+		p, lin = p+uint64(wo+wd), lin+uint64(span)
 	}
 	if last == j1 {
 		start[j1] = h[4]
@@ -79,7 +81,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			// meshes, half of social graphs'): both values from one word (inside ADJ,
 			// as just checked: loaded without a check of its own), their lengths from
 			// its clear high bits, without a branch on them
-			w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8))
+			w := loadWord(unsafe.Add(ap, a))
 			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
 				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
@@ -113,7 +115,7 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			once |= 1 << j
 			// FirstBlock(d), for d >= 1 without its branch
 			if a := uint64(start[j]) + uint64(4*((d-1)/BlockSize)); a+8 <= uint64(cap(adj)) {
-				u, k := wordUvarint(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(ap, a)), 8)))
+				u, k := wordUvarint(loadWord(unsafe.Add(ap, a)))
 				f := int64(v) + Unzigzag(u>>1)
 				if k <= 5 && a+uint64(k) <= uint64(start[j+1]) && uint64(f) < nv64 {
 					x0[j], x1[j] = uint32(f), v
@@ -134,6 +136,11 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	}
 	return once, empty, -1
 }
+
+// loadWord is the little-endian word at p, whose 8 bytes the caller has checked to
+// lie inside a mapping: one load, without the check that unsafe.Slice makes of its
+// address range.
+func loadWord(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
 
 // HeadSecond is the second neighbour of the shard's i-th vertex, of degree 2 or more,
 // as Head reads it; ok is false where Head refuses the list. It decodes the vertex's
