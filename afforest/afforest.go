@@ -283,10 +283,7 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 				touchLabels(comp, x0[j0:j0+n], x1[j0:j0+n])
 			}
 			if serial {
-				for j := j0; j < j0+n; j++ {
-					linkSerial(comp, v+j-j0, x0[j])
-					linkSerial(comp, v+j-j0, x1[j])
-				}
+				linkGroup(comp, v, x0[j0:j0+n], x1[j0:j0+n])
 				if once != 0 {
 					if err := r.second(s, g*store.DirGroup, once); err != nil {
 						return err
@@ -461,6 +458,18 @@ func linkSerial(comp []uint32, u, v uint32) {
 		g := comp[ph]
 		comp[high] = g
 		p1, p2 = g, comp[low]
+	}
+}
+
+// linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial). A function
+// of its own, so that its loop keeps its values in registers.
+//
+//go:noinline
+func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
+	x1 = x1[:len(x0)]
+	for j, a := range x0 {
+		linkSerial(comp, v+uint32(j), a)
+		linkSerial(comp, v+uint32(j), x1[j])
 	}
 }
 
