@@ -274,16 +274,17 @@ func scanMirror(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 // list[p]): the gaps' low bits and then the exceptions in one bit stream, each exception
 // read when the scan reaches the gap it names, with decodeCompact's checks. The gaps
 // between two exceptions are scanned in a loop of their own, with no test for an
-// exception per gap.
+// exception per gap. The stream is read through one fixed-size array (compactView), so
+// that neither its exceptions' loads nor its gaps' need a bounds check.
 func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	w := uint(list[p] & hdrWidth)
 	n, nv64, s := int(c)-1, uint64(nv), p+1
 	if s+(n*int(w)+excHeader+7)/8 > len(list) {
 		return 0, 1, 0, Malformed
 	}
-	b := compactStream(list, s, n)
+	b := compactView(list, s)
 	ebit := uint(n) * w
-	hd := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+	hd := loadCompact(b, ebit)
 	ne := int(hd & (1<<excCountBits - 1))
 	wi := uint(hd>>excCountBits) & (1<<excStepBits - 1)
 	wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
@@ -293,14 +294,14 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		return 0, 1, 0, Malformed
 	}
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	src := packedBytes(list, s, (n*int(w)+7)/8) // the low bits alone
-	cur, i, ei := first, 0, -1                  // the neighbour, the next gap, the last exception's gap
+	src := (*[packedArea]byte)(b[:packedArea]) // the low bits alone
+	cur, i, ei := first, 0, -1                 // the neighbour, the next gap, the last exception's gap
 	for ; ne >= 0; ne-- {
 		ehi := uint64(0) // the next exception's gap ei (n past the last) and high part
 		if ne == 0 {
 			ei = n
 		} else {
-			e := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+			e := loadCompact(b, ebit)
 			ei += 1 + int(e&mi)
 			ehi = e >> wi & mh
 			ebit += wi + wh
@@ -335,4 +336,38 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		i++
 	}
 	return 0, c, end, NotFound
+}
+
+// compactArea is the bytes scanCompact reads a compact block's stream through: the
+// stream (at most compactMaxBytes) and the 8 that a load at its last byte reads, rounded
+// so that an index masked with compactMask stays 8 bytes inside it.
+const (
+	compactArea = 1032
+	compactMask = 1023
+)
+
+// compactView returns the compact stream that starts at list[s] as a fixed-size array:
+// in place when the slice's capacity (the shard mapping) runs far enough past s, else a
+// zero-padded copy of the stream's bytes in list (on the heap: only near the end of a
+// mapping).
+func compactView(list []byte, s int) *[compactArea]byte {
+	if s+compactArea <= cap(list) {
+		return (*[compactArea]byte)(list[s : s+compactArea])
+	}
+	return compactViewCopy(list[s:])
+}
+
+// compactViewCopy is compactView's copy of b.
+//
+//go:noinline
+func compactViewCopy(b []byte) *[compactArea]byte {
+	tail := new([compactArea]byte)
+	copy(tail[:compactMaxBytes], b)
+	return tail
+}
+
+// loadCompact is the 64 bits of the stream b from bit on, less the bits of bit's byte
+// below it; bit lies within the stream (below 8*compactMaxBytes).
+func loadCompact(b *[compactArea]byte, bit uint) uint64 {
+	return binary.LittleEndian.Uint64(b[(bit>>3)&compactMask:]) >> (bit & 7)
 }
