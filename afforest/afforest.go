@@ -182,12 +182,15 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		for end := min(hi, s.Hi()); v < end; v++ {
 			if skip != nil {
 				if serial && empty == nil {
-					for ; v < end; v++ {
-						l := comp[comp[v]]
-						if comp[v] = l; l != sk {
+					tail := comp[v:end] // checked once, not at each vertex
+					k := 0
+					for ; k < len(tail); k++ {
+						l := comp[tail[k]]
+						if tail[k] = l; l != sk {
 							break
 						}
 					}
+					v += uint32(k)
 				} else if serial {
 					// a vertex without neighbours passes too: nothing to link, and
 					// on graphs with many (Kronecker's), the loop's exit at each
