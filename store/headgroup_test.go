@@ -242,3 +242,36 @@ func TestGroupEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadGroupCutLists compares HeadGroup with Head on a directory group, built by
+// hand, whose lists of 1 to 3 neighbours are cut short at random (a directory that
+// Check refuses): the bytes after a cut list are the next list's, one-byte values that
+// a load at the list's start reads as plausible neighbours. HeadGroup refuses such a
+// list where Head does.
+func TestHeadGroupCutLists(t *testing.T) {
+	const lo, nv = 100, 1000
+	r := rand.New(rand.NewPCG(testSeed(t), 27))
+	for range 32 {
+		var start, deg [DirGroup]uint32
+		var adj []byte
+		for j := range uint32(DirGroup) {
+			start[j], deg[j] = uint32(len(adj)), 1+r.Uint32N(3)
+			nbrs := make([]uint32, deg[j])
+			for k := range nbrs {
+				nbrs[k] = lo + j + r.Uint32N(30) // one-byte gaps
+			}
+			slices.Sort(nbrs)
+			list := AppendList(nil, lo+j, nbrs)
+			if r.IntN(3) == 0 {
+				list = list[:r.IntN(len(list))] // cut: 0 to len-1 bytes kept
+			}
+			adj = append(adj, list...)
+		}
+		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
+		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
+		s.Adj = adj[:len(adj)-8]
+		for range 8 {
+			checkHeadGroup(t, r, s, nv)
+		}
+	}
+}

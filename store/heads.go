@@ -92,6 +92,12 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 					continue
 				}
 			}
+			if w&0x80 == 0 && d == 1 && start[j+1] > a { // one one-byte value: a web graph's fifth
+				if f := int64(v) + Unzigzag(w&0x7f); uint64(f) < nv64 {
+					x0[j], x1[j] = uint32(f), v
+					continue
+				}
+			}
 			m := ^w & 0x8080808080808080
 			k1, k12 := uint32(bits.TrailingZeros64(m)>>3+1), uint32(bits.TrailingZeros64(m&(m-1))>>3+1)
 			if e := start[j+1] - a; k1 <= 5 && k1 <= e {
