@@ -51,6 +51,8 @@ var (
 	paramRE  = regexp.MustCompile(`^(const\s+)?([A-Za-z_][\w ]*?)\s*(\*?)\s*(\w+)$`)
 	// a call of bfs.cu's grid-wide barrier (a statement), not its definition
 	syncRE = regexp.MustCompile(`(?m)^\s*(?:if \([^)]*\) )?gridSync\(`)
+	// the start of a device function's definition (a template's too)
+	funcRE = regexp.MustCompile(`(?m)^(?:template ?<[^>]*>\s*)?__device__ [\w ]*?(\w+)\(`)
 )
 
 // Generate returns the wrapper file of the CUDA source at path cu.
@@ -82,15 +84,13 @@ func Generate(cu string) ([]byte, error) {
 	if len(ks) == 0 {
 		return nil, fmt.Errorf("%s: no extern \"C\" __global__ function", cu)
 	}
+	waits := waiting(src, at)
 	for i, k := range ks {
 		name := string(k[1])
-		// a kernel whose body waits at a grid-wide barrier needs every block resident
-		end := len(src)
-		if i+1 < len(at) {
-			end = at[i+1][0]
-		}
+		// a kernel whose body waits at a grid-wide barrier, itself or in a device function it
+		// calls, needs every block resident
 		launch, how := "Launch", ""
-		if syncRE.Match(src[at[i][1]:end]) {
+		if body := src[at[i][1]:bodyEnd(src, at, at[i][1])]; syncRE.Match(body) || calls(body, waits) {
 			launch, how = "LaunchCooperative", " (cooperative: every block resident, which bounds grid)"
 		}
 		list := strings.ReplaceAll(string(k[2]), "SHARD_PARAMS", shard)
@@ -132,4 +132,43 @@ func camel(s string, upper bool) string {
 		}
 	}
 	return strings.Join(parts, "")
+}
+
+// bodyEnd is where the text of the function whose body starts at from ends: at the next
+// kernel or device function, or the end of src. kernels are the kernels' spans in src.
+func bodyEnd(src []byte, kernels [][]int, from int) int {
+	end := len(src)
+	for _, k := range kernels {
+		if k[0] >= from {
+			end = min(end, k[0])
+			break
+		}
+	}
+	if f := funcRE.FindIndex(src[from:end]); f != nil {
+		end = from + f[0]
+	}
+	return end
+}
+
+// waiting returns the names of the device functions of src that wait at the grid-wide
+// barrier (a gridSync call in their own text).
+func waiting(src []byte, kernels [][]int) []string {
+	var names []string
+	for _, m := range funcRE.FindAllSubmatchIndex(src, -1) {
+		if syncRE.Match(src[m[1]:bodyEnd(src, kernels, m[1])]) {
+			names = append(names, string(src[m[2]:m[3]]))
+		}
+	}
+	return names
+}
+
+// calls reports whether body calls one of the functions names (plainly or with template
+// arguments).
+func calls(body []byte, names []string) bool {
+	for _, n := range names {
+		if regexp.MustCompile(`\b` + n + `\s*[<(]`).Match(body) {
+			return true
+		}
+	}
+	return false
 }

@@ -36,3 +36,60 @@ func TestCamel(t *testing.T) {
 		}
 	}
 }
+
+// TestCooperative: a kernel is launched cooperatively when it waits at gridSync itself
+// or calls a device function that does; a kernel after such a function's definition is
+// not.
+func TestCooperative(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"store", "k"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := os.ReadFile("../../" + header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, header), h, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `extern "C" __global__ void own(uint32_t *bar) {
+	if (bar) gridSync(bar);
+}
+
+extern "C" __global__ void plain(uint32_t *bar) {
+	bar[0] = 1;
+}
+
+template <bool X>
+__device__ __forceinline__ void levels(uint32_t *bar) {
+	gridSync(bar);
+}
+
+__device__ __forceinline__ void gridSync(uint32_t *bar) {
+	atomicAdd(bar, 1);
+}
+
+extern "C" __global__ void viaTemplate(uint32_t *bar) {
+	levels<true>(bar);
+}
+`
+	cu := filepath.Join(dir, "k", "k.cu")
+	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(cu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, coop := range map[string]bool{"own": true, "plain": false, "viaTemplate": true} {
+		want := `ctx.Launch(mod, "` + name + `"`
+		if coop {
+			want = `ctx.LaunchCooperative(mod, "` + name + `"`
+		}
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("%s: want %s in\n%s", name, want, out)
+		}
+	}
+}
