@@ -183,6 +183,133 @@ __device__ __forceinline__ void expandLong(const Shard *shards, int ns, const ui
 	addWarp(me + REC_LINK, lb);
 }
 
+// listEnd is the offset in adj where the list of the shard's i-th vertex ends: where the
+// next vertex's starts, or the next group's first list (FORMAT.md, DIRECTORY).
+__device__ __forceinline__ uint32_t listEnd(const Shard *s, uint32_t i) {
+	uint32_t start;
+	if ((i & 63) != 63 && i + 1 < s->n) {
+		shardList(s, i + 1, &start);
+		return start;
+	}
+	return __ldg(&s->dir[(i >> DIR_GROUP_SHIFT) + 1].x);
+}
+
+// A warp stages the bytes of the 32 long-list blocks it expands in STAGE_BYTES of shared
+// memory (blocks of at most STAGE_WARPS warps: bfs_kernels' block size).
+#define STAGE_BYTES 4096
+#define STAGE_WARPS 8
+#define STAGE_LOADS 4 // 16-byte loads a lane has in flight while staging
+
+// Decodes a block wherever its bytes lie (the warp's staged copy or the list itself).
+typedef BlockDecoderR<ByteReader16T<false> > StagedDecoder;
+
+// expandLongStaged is expandLong a warp 32 consecutive blocks at a time, a block a lane.
+// The warp first copies
+// the bytes of its blocks into shared memory with coalesced 16-byte loads, 512 contiguous
+// bytes a warp instruction, then each lane decodes its block from there. A lane reading
+// its own block costs a link request per 16 bytes, each waiting for the one before: a hub
+// level of kron26 in input order at 3 GiB (17,345 lists, 207 MiB pinned) read its lists
+// so at 6.4-8.5 GB/s, bound by the count of requests (GPU.md: 128-byte random reads reach
+// 42-51 GB/s). The blocks of one list lie end to end, so the warp copies one aligned
+// stretch per list it holds, all stretches together in one pass; a block whose stretch
+// would pass the STAGE_BYTES is decoded where it lies. The buffer (32 KiB a block) takes
+// the place of L1 cache, so only kernels for graphs with long lists use it (td_levels_staged).
+__device__ __forceinline__ void expandLongStaged(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
+                                           uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth,
+                                           uint32_t *out, unsigned long long *me) {
+	__shared__ uint4 stage[STAGE_WARPS][STAGE_BYTES / 16];
+	uint8_t *buf = (uint8_t *)stage[threadIdx.x >> 5];
+	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
+	unsigned long long w = *(volatile unsigned long long *)(me + REC_LONG);
+	uint32_t count = (uint32_t)(w >> 32), total = (uint32_t)w;
+	unsigned long long lb = 0;
+	uint32_t lane = laneId(), warps = gridDim.x * (blockDim.x >> 5);
+	for (uint32_t b0 = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * 32; b0 < total; b0 += warps * 32) {
+		uint32_t b = b0 + lane;
+		bool act = b < total;
+		const Shard *s = shards;
+		List l;
+		l.v = 0, l.deg = 0, l.nb = 0;
+		uint32_t k = 0, c = 0;
+		const uint8_t *start = NULL;
+		if (act) {
+			uint32_t a = 0, z = count - 1;
+			while (a < z) {
+				uint32_t m = (a + z + 1) >> 1;
+				if (longAt[m] <= b) a = m; else z = m - 1;
+			}
+			uint32_t u = longList[a];
+			s = findShard(shards, ns, u);
+			l.at(s, u);
+			k = b - longAt[a];
+			start = l.block(k, &c);
+		}
+		// the block ends where the list's next block starts (the next lane's, but for lane
+		// 31's), or the last block where the list does
+		const uint8_t *next = (const uint8_t *)__shfl_down_sync(0xffffffffu, (unsigned long long)start, 1);
+		const uint8_t *end = NULL;
+		if (act) {
+			if (k + 1 == l.nb) {
+				end = s->adj + listEnd(s, l.v - s->lo);
+			} else if (lane < 31) {
+				end = next;
+			} else {
+				ByteReader r;
+				r.init(l.base + 4 * k);
+				end = l.base + r.u32();
+			}
+		}
+		// a list's stretch: from its first block here (a head: k == 0, or lane 0) to its
+		// last, widened to 16-byte alignment
+		unsigned heads = __ballot_sync(0xffffffffu, act && (k == 0 || lane == 0));
+		unsigned acts = __ballot_sync(0xffffffffu, act);
+		uint32_t h = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
+		unsigned after = heads & ~(0xffffffffu >> (31 - lane));
+		uint32_t tail = after ? __ffs(after) - 2 : 31 - __clz(acts);
+		uintptr_t from = (uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)start, h) & ~(uintptr_t)15;
+		uintptr_t to = ((uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)end, tail) + 15) & ~(uintptr_t)15;
+		uint32_t len = act && lane == h ? (uint32_t)min(to - from, (uintptr_t)0xFFFFFFF0u) : 0;
+		uint32_t incl = warpScan(len);
+		uint32_t at = __shfl_sync(0xffffffffu, incl - len, h); // the stretch's offset in buf
+		uint32_t tot = __shfl_sync(0xffffffffu, incl, 31);
+		uint32_t ends = act ? at + (uint32_t)(to - from) : 0xFFFFFFFFu; // the stretch's end in buf
+		uint32_t lim = min(tot, (uint32_t)STAGE_BYTES);
+		for (uint32_t q0 = 0; q0 < lim; q0 += 512 * STAGE_LOADS) {
+			uint4 v[STAGE_LOADS];
+#pragma unroll
+			for (int j = 0; j < STAGE_LOADS; j++) {
+				uint32_t q = q0 + 512 * j + 16 * lane;
+				uint32_t o = warpOwner(ends, q);
+				const uint8_t *src = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)from, o);
+				uint32_t off = __shfl_sync(0xffffffffu, at, o);
+				if (q < lim) v[j] = __ldg((const uint4 *)(src + (q - off)));
+			}
+#pragma unroll
+			for (int j = 0; j < STAGE_LOADS; j++) {
+				uint32_t q = q0 + 512 * j + 16 * lane;
+				if (q < lim) *(uint4 *)(buf + q) = v[j];
+			}
+		}
+		__syncwarp();
+		if (act) {
+			// a block's last 16-byte load ends at its end rounded up (a packed word at or before)
+			uintptr_t last = ((uintptr_t)end + 15) & ~(uintptr_t)15;
+			const uint8_t *p = start;
+			if (at + (last - from) <= STAGE_BYTES) p = buf + at + (start - (const uint8_t *)from);
+			StagedDecoder d;
+			d.initAt(p, c, l.v);
+			uint32_t x;
+			while (d.next(&x)) {
+				bool got = visit(visited, parent, level, x, l.v, depth);
+				warpAppend(out, outCount, got, x);
+			}
+			if (s->pinned) lb += (unsigned long long)d.used() + (k > 0 ? 4 : 0);
+		}
+		__syncwarp();
+	}
+	addWarp(me + REC_LINK, lb);
+}
+
 // scoutQueue sums the out-degrees of the vertices the level of record me emitted into q
 // (Beamer's m_f of the next level: the edges it would check top-down) into the record,
 // reading the queue's length there; a level that did not run emitted none.
@@ -249,11 +376,19 @@ extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, u
 }
 
 // td_long runs expandLong for level j after td_expand. The counts are read on the device,
-// so the host need not wait between the two launches.
+// so the host need not wait between the two launches. td_long_staged runs
+// expandLongStaged instead, for a graph whose lists can pass two blocks.
 extern "C" __global__ void td_long(const Shard *shards, int ns, const uint32_t *longList, const uint32_t *longAt,
                                    uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth, uint32_t *out,
                                    unsigned long long *rec, uint32_t j) {
 	expandLong(shards, ns, longList, longAt, visited, parent, level, depth, out, rec + (size_t)j * REC_WORDS);
+}
+
+extern "C" __global__ void __launch_bounds__(256) td_long_staged(const Shard *shards, int ns, const uint32_t *longList,
+                                                               const uint32_t *longAt, uint32_t *visited, uint32_t *parent,
+                                                               uint32_t *level, uint32_t depth, uint32_t *out,
+                                                               unsigned long long *rec, uint32_t j) {
+	expandLongStaged(shards, ns, longList, longAt, visited, parent, level, depth, out, rec + (size_t)j * REC_WORDS);
 }
 
 // td_scout runs scoutQueue for level j after its expansion.
@@ -304,13 +439,16 @@ __device__ __forceinline__ void gridSync(uint32_t *bar) {
 // the exact scout the host reads. Every block keeps the same state from the same records
 // read after a barrier, so all agree on the level that does not run and return there
 // together.
-extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr,
-                                                          uint32_t *qa, uint32_t *qb, uint32_t *visited, uint32_t *parent,
-                                                          uint32_t *level, uint32_t depth, uint32_t *longList,
-                                                          uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
-                                                          uint32_t batch, uint32_t qn0, unsigned long long scout0,
-                                                          unsigned long long left0, uint32_t alpha, uint32_t qmax,
-                                                          unsigned long long maxDeg, uint32_t *bar) {
+//
+// td_levels_staged expands the long lists with expandLongStaged, for a graph whose lists
+// can pass two blocks; on the others its shared buffer would only take L1 cache (urand26
+// at 3 GiB: its td_levels levels 10% slower with it).
+template <bool STAGED>
+__device__ __forceinline__ void tdLevels(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr, uint32_t *qa,
+                                         uint32_t *qb, uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth,
+                                         uint32_t *longList, uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
+                                         uint32_t batch, uint32_t qn0, unsigned long long scout0, unsigned long long left0,
+                                         uint32_t alpha, uint32_t qmax, unsigned long long maxDeg, uint32_t *bar) {
 	__shared__ uint32_t sQn;
 	__shared__ bool sGo, sScout;
 	// thread 0's view of the rule: the queue, the edges left unchecked before the level, and
@@ -343,7 +481,8 @@ extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards,
 		}
 		gridSync(bar);
 		if (longCap > 0 && (uint32_t) * (volatile unsigned long long *)(me + REC_LONG) > 0) {
-			expandLong(shards, ns, longList, longAt, visited, parent, level, d, out, me);
+			if (STAGED) expandLongStaged(shards, ns, longList, longAt, visited, parent, level, d, out, me);
+			else expandLong(shards, ns, longList, longAt, visited, parent, level, d, out, me);
 			gridSync(bar);
 		}
 		if (threadIdx.x == 0) {
@@ -370,6 +509,28 @@ extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards,
 		uint32_t *t = in;
 		in = out, out = t;
 	}
+}
+
+extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr,
+                                                          uint32_t *qa, uint32_t *qb, uint32_t *visited, uint32_t *parent,
+                                                          uint32_t *level, uint32_t depth, uint32_t *longList,
+                                                          uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
+                                                          uint32_t batch, uint32_t qn0, unsigned long long scout0,
+                                                          unsigned long long left0, uint32_t alpha, uint32_t qmax,
+                                                          unsigned long long maxDeg, uint32_t *bar) {
+	tdLevels<false>(shards, ns, ranges, nr, qa, qb, visited, parent, level, depth, longList, longAt, longCap, rec, batch, qn0,
+	                scout0, left0, alpha, qmax, maxDeg, bar);
+}
+
+extern "C" __global__ void __launch_bounds__(256) td_levels_staged(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr,
+                                                                 uint32_t *qa, uint32_t *qb, uint32_t *visited, uint32_t *parent,
+                                                                 uint32_t *level, uint32_t depth, uint32_t *longList,
+                                                                 uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
+                                                                 uint32_t batch, uint32_t qn0, unsigned long long scout0,
+                                                                 unsigned long long left0, uint32_t alpha, uint32_t qmax,
+                                                                 unsigned long long maxDeg, uint32_t *bar) {
+	tdLevels<true>(shards, ns, ranges, nr, qa, qb, visited, parent, level, depth, longList, longAt, longCap, rec, batch, qn0,
+	               scout0, left0, alpha, qmax, maxDeg, bar);
 }
 
 // td_mark writes the time a batch's launches ended into record j (the one after its last
@@ -467,4 +628,60 @@ extern "C" __global__ void queue_bits(const uint32_t *q, uint32_t qn, uint32_t *
 		uint32_t v = q[t];
 		atomicOr(&bits[v >> 5], 1u << (v & 31));
 	}
+}
+
+// bu_sample estimates what a bottom-up level against frontier would examine (the host's
+// direction rule, as the CPU's sampleBottomUp): each thread draws vertices at random
+// (xorshift from seed and its index, up to 16 draws) until one is unvisited, and counts
+// the entries bu_sweep would check for it: its first K neighbours from first (when not
+// null; packed at W bits, graph.cuh's firstAt), then its in-list from entry K on, up to
+// the first neighbour in the frontier. out[0] receives the entries, out[1] the vertices
+// found.
+extern "C" __global__ void bu_sample(const Shard *shards, int ns, const uint32_t *visited, const uint32_t *frontier,
+                                     const unsigned long long *first, uint32_t K, uint32_t W, uint32_t n,
+                                     unsigned long long seed, unsigned long long *out) {
+	unsigned long long x = (seed + blockIdx.x * blockDim.x + threadIdx.x) * 0x9E3779B97F4A7C15ull | 1;
+	uint32_t v = 0;
+	bool have = false;
+	for (int k = 0; k < 16 && !have && n > 0; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (uint32_t)(((x >> 32) * (unsigned long long)n) >> 32);
+		have = !testBit(visited, v);
+	}
+	unsigned long long nc = 0;
+	if (have) {
+		bool hit = false;
+		uint32_t skip = 0;
+		if (first != NULL) {
+			for (uint32_t j = 0; j < K && !hit; j++) {
+				uint32_t w = firstAt(first, K, W, v, j);
+				if (w == NONE) break;
+				nc++;
+				hit = testBit(frontier, w);
+			}
+			skip = K;
+		}
+		const Shard *s = findShard(shards, ns, v);
+		if (!hit && shardDegree(s, v - s->lo) > skip) {
+			List l;
+			l.at(s, v);
+			for (uint32_t k = skip / OOC_BLOCK; k < l.nb && !hit; k++) {
+				Decoder d;
+				d.init(l, k);
+				uint32_t j = k * OOC_BLOCK, w;
+				while (d.next(&w)) {
+					if (j++ < skip) continue;
+					nc++;
+					if (testBit(frontier, w)) {
+						hit = true;
+						break;
+					}
+				}
+			}
+		}
+	}
+	addWarp(out, nc);
+	addWarp(out + 1, have ? 1 : 0);
 }

@@ -21,6 +21,11 @@ func launchTdLong(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.
 	return ctx.Launch(mod, "td_long", grid, block, uint64(shards), uint64(ns), uint64(longList), uint64(longAt), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(rec), uint64(j))
 }
 
+// launchTdLongStaged launches td_long_staged (bfs/bfs.cu) on grid blocks of block threads.
+func launchTdLongStaged(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, longList cuda.DevPtr, longAt cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
+	return ctx.Launch(mod, "td_long_staged", grid, block, uint64(shards), uint64(ns), uint64(longList), uint64(longAt), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(rec), uint64(j))
+}
+
 // launchTdScout launches td_scout (bfs/bfs.cu) on grid blocks of block threads.
 func launchTdScout(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, q cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
 	return ctx.Launch(mod, "td_scout", grid, block, uint64(shards), uint64(ns), uint64(q), uint64(rec), uint64(j))
@@ -29,6 +34,11 @@ func launchTdScout(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda
 // launchTdLevels launches td_levels (bfs/bfs.cu) on grid blocks of block threads (cooperative: every block resident, which bounds grid).
 func launchTdLevels(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, maxDeg uint64, bar cuda.DevPtr) error {
 	return ctx.LaunchCooperative(mod, "td_levels", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(maxDeg), uint64(bar))
+}
+
+// launchTdLevelsStaged launches td_levels_staged (bfs/bfs.cu) on grid blocks of block threads (cooperative: every block resident, which bounds grid).
+func launchTdLevelsStaged(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, maxDeg uint64, bar cuda.DevPtr) error {
+	return ctx.LaunchCooperative(mod, "td_levels_staged", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(maxDeg), uint64(bar))
 }
 
 // launchTdMark launches td_mark (bfs/bfs.cu) on grid blocks of block threads.
@@ -44,4 +54,9 @@ func launchBuSweep(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.D
 // launchQueueBits launches queue_bits (bfs/bfs.cu) on grid blocks of block threads.
 func launchQueueBits(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, q cuda.DevPtr, qn uint32, bits cuda.DevPtr) error {
 	return ctx.Launch(mod, "queue_bits", grid, block, uint64(q), uint64(qn), uint64(bits))
+}
+
+// launchBuSample launches bu_sample (bfs/bfs.cu) on grid blocks of block threads.
+func launchBuSample(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, visited cuda.DevPtr, frontier cuda.DevPtr, first cuda.DevPtr, K uint32, W uint32, n uint32, seed uint64, out cuda.DevPtr) error {
+	return ctx.Launch(mod, "bu_sample", grid, block, uint64(shards), uint64(ns), uint64(visited), uint64(frontier), uint64(first), uint64(K), uint64(W), uint64(n), uint64(seed), uint64(out))
 }

@@ -27,6 +27,7 @@ type GPU struct {
 	longCap uint64          // entries of the long-list queue (longCap)
 	coop    int             // td_levels' grid: the blocks the device holds at once (0: no cooperative launch)
 	maxDeg  uint64          // a bound on every out-degree, at least 1 (td_levels' scout rule)
+	staged  bool            // lists may pass two blocks: long lists are expanded by the staged kernels
 	streams [2]*cuda.Stream // td_expand's window launches alternate between these (topDownBatch)
 	fork    *cuda.Event     // recorded in the default stream before a level's window launches
 	join    [2]*cuda.Event  // recorded in each stream after them
@@ -50,6 +51,7 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	for _, s := range dg.G.Out().Shards {
 		g.maxDeg = max(g.maxDeg, s.MaxDegreeBound())
 	}
+	g.staged = g.maxDeg > 2*store.BlockSize
 	if e := gpu.MaxDirEdges(g.sizes); e/store.BlockSize >= maxBlocks {
 		return nil, fmt.Errorf("bfs: %d edges in one direction: the GPU search takes fewer than %d", e, uint64(maxBlocks)*store.BlockSize)
 	}
@@ -75,7 +77,7 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	}
 	if dg.Dev.Coop {
 		err = dg.Dev.Do(func(c *cuda.Ctx) error {
-			per, err := c.MaxActiveBlocks(g.mod, "td_levels", block)
+			per, err := c.MaxActiveBlocks(g.mod, g.tdLevels(), block)
 			g.coop = min(per, 8) * dg.Dev.SMs
 			return err
 		})
@@ -85,6 +87,16 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 		}
 	}
 	return g, nil
+}
+
+// tdLevels is the name of the td_levels kernel g launches: td_levels_staged when a list
+// may pass two blocks (expandQueue queues it for expandLong), else td_levels, which keeps
+// the L1 cache that the staged kernel's shared buffer takes.
+func (g *GPU) tdLevels() string {
+	if g.staged {
+		return "td_levels_staged"
+	}
+	return "td_levels"
 }
 
 // Close unloads the kernels and releases the streams and events.
@@ -135,6 +147,8 @@ type bfsRun struct {
 	link      linkStat // of the level being run
 	choices   []string // per level, for -v: per in shard r (resident), s (streamed), z (zero-copy)
 	buLevel   int      // bottom-up levels run so far in this search
+	reached   uint64   // vertices visited so far
+	rules     []string // for -v: each sampled direction choice
 }
 
 // linkStat is one level's traffic over the link.
@@ -153,7 +167,7 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	dg := g.dg
 	n := dg.N
 	res := &Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
-	var choices []string
+	var choices, rules []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		// top-down levels read lists where they lie: the idle staging buffers hold some
 		// pinned shards (a bottom-up sweep that streams gives them back)
@@ -173,12 +187,13 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 			r.lastBytes[i] = -1
 		}
 		t0 := time.Now()
-		if err := r.run(src, opt.Alpha, opt.Beta); err != nil {
+		if err := r.run(src, opt); err != nil {
 			return err
 		}
 		res.Seconds = time.Since(t0).Seconds()
 		res.Levels = r.levels
 		choices = r.choices
+		rules = r.rules
 		for _, l := range r.levels {
 			res.BytesCopied += l.BytesCopied
 			res.BytesZeroCopy += l.BytesZeroCopy
@@ -210,6 +225,9 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 			}
 			fmt.Fprintln(dg.Log)
 		}
+		for _, l := range rules {
+			fmt.Fprintf(dg.Log, "  %s\n", l)
+		}
 		if res.LinkSeconds > 0 {
 			fmt.Fprintf(dg.Log, "  link total: %s copied, %s zero-copy in %.3f ms: %.1f GB/s\n",
 				bytesize.Format(res.BytesCopied), bytesize.Format(res.BytesZeroCopy), 1e3*res.LinkSeconds,
@@ -231,7 +249,27 @@ func (r *bfsRun) counters() (out uint32, checked uint64, err error) {
 	return uint32(b[0]), b[2], nil
 }
 
-func (r *bfsRun) run(src uint32, alpha, beta int) error {
+// run is the CPU's switching rule on the device: GAPBS's (bottom-up when the frontier's
+// out-edges exceed the unchecked edges over alpha, top-down again once the frontier
+// shrinks and is at most n/beta), and, unless opt.StrictSwitch, a level GAPBS's rule
+// sends bottom-up stays top-down when its frontier's out-edges are at most what a
+// bottom-up level is estimated to examine (sampleBottomUp, as the CPU's run; the CPU
+// weighs every frontier, the device only some). Only a frontier of at least 1/sampledMin of the edges is weighed so: the sample and
+// the one-level batch it leads to cost a wait for the device, more than a small level
+// (grid 2^26 at 1410 MiB: its last ~35 levels, frontiers of ~1,800 edges, kept top-down
+// one at a time took 3.5 ms more a search than GAPBS's bottom-up levels).
+// Nor is a frontier of fewer than sampledDeg out-edges a vertex: its lists are expanded a
+// thread a list, with a claim per edge scattered over all vertices, and the sample, whose
+// lists lie across the link, costs more than it could save (urand26 at 3 GiB: level 5, 33
+// out-edges a vertex, sampled 0.2-0.4 ms a search and sent bottom-up every time).
+// Nor is one whose out-edges exceed the unchecked edges left beside them, on an undirected
+// graph: a bottom-up level examines at most the lists of the unvisited vertices, which are
+// among those (kron26 in degree order: its level 3, 1.9G out-edges against ~20M entries).
+// A hub frontier whose neighbours find it late in their lists is cheaper top-down: kron26
+// in input order, source 31661268, level 2: 17,345 hubs, 146M out-edges against 170-186M
+// entries bottom-up.
+func (r *bfsRun) run(src uint32, opt Options) error {
+	alpha, beta := opt.Alpha, opt.Beta
 	c, st, n := r.c, r.st, r.dg.N
 	if err := c.Memset32(st.parent.Ptr(), ^uint32(0), int64(n)); err != nil {
 		return err
@@ -249,8 +287,10 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 	for _, s := range r.dg.Out {
 		edgesToCheck += int64(s.Edges)
 	}
+	edgesTotal := edgesToCheck
 	scout := int64(store.NewCompressed(r.dg.G).Degree(store.Out, src))
 	qn := uint64(1)
+	r.reached = 1
 	depth := uint32(0)
 	batch := firstBatch
 	for qn > 0 {
@@ -261,6 +301,29 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 			if err := launchQueueBits(c, r.g.mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
 				return err
 			}
+			if !opt.StrictSwitch && scout >= edgesTotal/sampledMin && scout >= sampledDeg*int64(qn) &&
+				(r.dg.G.Directed() || 2*scout <= edgesToCheck) {
+				est, err := r.sampleBottomUp(src, depth)
+				if err != nil {
+					return err
+				}
+				keep := float64(scout) <= est
+				dir := BottomUp
+				if keep {
+					dir = TopDown
+				}
+				r.rules = append(r.rules, fmt.Sprintf("level %2d: frontier out-edges %d, bottom-up estimate %.0f: %s",
+					depth, scout, est, dir))
+				if keep {
+					ran, err := r.topDownBatch(1, &qn, &scout, &edgesToCheck, depth, alpha, true)
+					if err != nil {
+						return err
+					}
+					depth += uint32(ran)
+					batch = firstBatch
+					continue
+				}
+			}
 			awake := qn
 			for {
 				old := awake
@@ -270,6 +333,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 				if awake, examined, err = r.bottomUp(depth); err != nil {
 					return err
 				}
+				r.reached += awake
 				r.stat(depth, old, BottomUp, examined, time.Since(t).Seconds())
 				depth++
 				r.front, r.next = r.next, r.front
@@ -283,7 +347,7 @@ func (r *bfsRun) run(src uint32, alpha, beta int) error {
 			batch = firstBatch
 			continue
 		}
-		ran, err := r.topDownBatch(batch, &qn, &scout, &edgesToCheck, depth, alpha)
+		ran, err := r.topDownBatch(batch, &qn, &scout, &edgesToCheck, depth, alpha, false)
 		if err != nil {
 			return err
 		}
@@ -336,9 +400,16 @@ func (r *bfsRun) tdRanges() [][2]uint32 {
 // keeps it top-down (bfs.cu's tdLevel), so the levels that ran are those the host would
 // have run one by one. It records them, leaves the last one's output in the in queue,
 // updates *qn, *scout and *left, and returns how many ran (at least one: the caller
-// checked the rule for the first).
-func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth uint32, alpha int) (int, error) {
+// checked the rule for the first). With force, the first level runs alone whatever
+// GAPBS's rule says (run's sampled rule kept it top-down): the device is told that no
+// edge was checked yet (left0 maxLeft, so no rule stops it), and *left is set here from
+// the level's exact scout.
+func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth uint32, alpha int, force bool) (int, error) {
 	c, st, m := r.c, r.st, r.g.mod
+	left0, leftAfter := uint64(*left), *left-*scout
+	if force {
+		batch, left0 = 1, maxLeft
+	}
 	recs := st.recs.Ptr()
 	if err := c.Memset32(recs, 0, int64(2*recWords*(batch+1))); err != nil {
 		return 0, err
@@ -355,9 +426,13 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 		if err := c.Memset32(st.barrier.Ptr(), 0, 2); err != nil {
 			return 0, err
 		}
-		if err := launchTdLevels(c, m, r.g.coop, block, table, ns, st.ranges.Ptr(), uint32(len(ranges)), in.Ptr(), out.Ptr(),
+		launch := launchTdLevels
+		if r.g.staged {
+			launch = launchTdLevelsStaged
+		}
+		if err := launch(c, m, r.g.coop, block, table, ns, st.ranges.Ptr(), uint32(len(ranges)), in.Ptr(), out.Ptr(),
 			st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
-			recs, uint32(batch), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha), coopQueue, r.g.maxDeg, st.barrier.Ptr()); err != nil {
+			recs, uint32(batch), uint32(*qn), uint64(*scout), left0, uint32(alpha), coopQueue, r.g.maxDeg, st.barrier.Ptr()); err != nil {
 			return 0, err
 		}
 	} else {
@@ -389,7 +464,7 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 				err := c.OnStream(s, func() error {
 					return launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
 						st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
-						recs, uint32(j), uint32(*qn), uint64(*scout), uint64(*left), uint32(alpha))
+						recs, uint32(j), uint32(*qn), uint64(*scout), left0, uint32(alpha))
 				})
 				if err != nil {
 					return 0, err
@@ -401,7 +476,11 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 				}
 			}
 			if r.g.longCap > 0 {
-				if err := launchTdLong(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
+				launch := launchTdLong
+				if r.g.staged {
+					launch = launchTdLongStaged
+				}
+				if err := launch(c, m, grid, block, table, ns, st.long.Ptr(), st.longAt.Ptr(), st.visited.Ptr(), st.parent.Ptr(),
 					st.level.Ptr(), depth+uint32(j), out.Ptr(), recs, uint32(j)); err != nil {
 					return 0, err
 				}
@@ -430,6 +509,10 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 		*qn = uint64(uint32(rec[j][recCount]))
 		*scout = int64(rec[j][recDegrees])
 		*left = int64(rec[j][recLeft])
+		r.reached += *qn
+	}
+	if force && ran == 1 {
+		*left = leftAfter
 	}
 	if ran%2 == 1 {
 		r.in, r.out = r.out, r.in
@@ -438,6 +521,55 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 		return 0, fmt.Errorf("bfs: a top-down batch at level %d ran no level", depth)
 	}
 	return ran, nil
+}
+
+// sampledMin: run's sampled rule weighs frontiers of at least 1/sampledMin of the edges.
+const sampledMin = 256
+
+// sampledDeg: run's sampled rule weighs frontiers of at least sampledDeg out-edges a
+// vertex, lists that expandLong spreads over the device (more than two blocks).
+const sampledDeg = 2 * store.BlockSize
+
+// maxLeft is the unchecked edges topDownBatch tells the device for a level it must run:
+// GAPBS's rule (scout > left/alpha) stops no level then.
+const maxLeft = 1 << 62
+
+// sampleBuThreads is how many unvisited vertices bu_sample draws (a thread each).
+const sampleBuThreads = 4 * block
+
+// sampleBottomUp estimates the list entries a bottom-up level against the frontier
+// bitmap at depth would examine (bfs.cu's bu_sample, the CPU's sampleBottomUp): the mean
+// over sampleBuThreads unvisited vertices drawn at random (seeded by the source and the
+// depth, so a search decides the same way each time), times the unvisited vertices. A
+// sample that finds no unvisited vertex counts each at the mean in-degree.
+func (r *bfsRun) sampleBottomUp(src, depth uint32) (float64, error) {
+	c, st, n := r.c, r.st, r.dg.N
+	unvisited := uint64(n) - min(r.reached, uint64(n))
+	if unvisited == 0 {
+		return 0, nil
+	}
+	words := r.cnt + cntSample
+	if err := c.Memset32(words, 0, 4); err != nil {
+		return 0, err
+	}
+	first, k, w := r.dg.FirstArray()
+	seed := uint64(src)*0x9E3779B97F4A7C15 ^ uint64(depth)<<40
+	if err := launchBuSample(c, r.g.mod, sampleBuThreads/block, block, r.dg.InTable, int32(len(r.dg.In)), st.visited.Ptr(),
+		r.front.Ptr(), first, k, w, n, seed, words); err != nil {
+		return 0, err
+	}
+	var b [2]uint64
+	if err := c.DtoH(unsafe.Pointer(&b[0]), words, 16); err != nil {
+		return 0, err
+	}
+	if b[1] == 0 {
+		var edges uint64
+		for _, s := range r.dg.In {
+			edges += s.Edges
+		}
+		return float64(unvisited) * float64(edges) / float64(max(n, 1)), nil
+	}
+	return float64(b[0]) / float64(b[1]) * float64(unvisited), nil
 }
 
 // forkStreams makes both window streams wait for the work queued so far in the default

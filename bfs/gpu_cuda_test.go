@@ -5,8 +5,10 @@ package bfs
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -70,8 +72,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 // the levels run as launches (td_expand, td_long, td_scout), all in td_levels, or
 // td_levels for the levels of one vertex alone (coopQueue 1: the search moves between
 // the two). The levels must equal the CPU's, and so must each level's
-// direction and frontier under the CPU's GAPBS rule alone (StrictSwitch), which is the
-// GPU's.
+// direction and frontier under GAPBS's rule alone (StrictSwitch, on both).
 func TestGPUBatches(t *testing.T) {
 	const hub, path, bush, twigs = 2000, 700, 40, 150
 	var edges []testgraph.Edge
@@ -115,7 +116,7 @@ func TestGPUBatches(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := b.Run(run.src, Options{Alpha: run.alpha})
+				got, err := b.Run(run.src, Options{Alpha: run.alpha, StrictSwitch: true})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -134,6 +135,125 @@ func TestGPUBatches(t *testing.T) {
 					}
 				}
 				if err := validate.BFS(g, run.src, got.Parent, got.Level); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+			done()
+		}
+	}
+}
+
+// TestGPUSampledSwitch runs a search whose second level GAPBS's rule sends bottom-up (a hub
+// of 8,000 neighbours) though a bottom-up level would examine far more (a clique of 300
+// vertices the search never reaches, whose lists it would scan whole): the sampled rule
+// keeps that level top-down, StrictSwitch sends it bottom-up. The hub's list is long
+// (expanded by expandLong), in shards read a window at a time or all at once, by
+// launches or td_levels; the levels must equal the CPU's, whose sampled rule decides the
+// same, and the tree must be valid.
+func TestGPUSampledSwitch(t *testing.T) {
+	const hub, clique = 8000, 300
+	var edges []testgraph.Edge
+	edges = append(edges, testgraph.Edge{U: 0, V: 1})
+	for i := uint32(2); i < hub+2; i++ {
+		edges = append(edges, testgraph.Edge{U: 1, V: i})
+	}
+	for i := uint32(hub + 2); i < hub+2+clique; i++ {
+		for j := i + 1; j < hub+2+clique; j++ {
+			edges = append(edges, testgraph.Edge{U: i, V: j})
+		}
+	}
+	g := testgraph.Build(t, hub+2+clique, edges, false, 4096)
+	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
+	for _, c := range []struct {
+		w int64
+		q uint32
+	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}} {
+		window, coopQueue = c.w, c.q
+		w := c.w
+		for _, pinned := range []bool{false, true} {
+			b, done := onDevice(t, g, pinned)
+			for _, strict := range []bool{false, true} {
+				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/strict=%v", w, coopQueue, pinned, strict)
+				want, err := Run(store.NewCompressed(g), 0, Options{StrictSwitch: strict})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := b.Run(0, Options{StrictSwitch: strict})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.Equal(got.Level, want.Level) {
+					t.Errorf("%s: levels differ from the CPU's", name)
+				}
+				wantDir := TopDown
+				if strict {
+					wantDir = BottomUp
+				}
+				if len(got.Levels) < 2 || got.Levels[1].Direction != wantDir || want.Levels[1].Direction != wantDir {
+					t.Errorf("%s: level 1 should run %s (GPU %v, CPU %v)", name, wantDir, got.Levels, want.Levels)
+				}
+				if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+			done()
+		}
+	}
+}
+
+// TestGPULongLists expands top-down (alpha 1) a level of 48 long lists of random
+// neighbours spread over 2^24 vertices (3 to 11 blocks each, most of them packed at 15-17
+// bits a gap with exceptions), so expandLong's warps hold blocks of several lists and
+// their stretches pass its shared buffer: some of a warp's blocks are decoded from the
+// staged copy, the rest where they lie. Resident and all pinned, in windows of one shard
+// or all, by launches or td_levels, by the staged kernels and by the plain ones (a lane a
+// block: what a graph of shorter lists runs, whose lists never reach expandLong); the
+// levels must equal the CPU's.
+func TestGPULongLists(t *testing.T) {
+	const n, hubs = 1 << 24, 48
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 19))
+	var edges []testgraph.Edge
+	for h := uint32(1); h <= hubs; h++ {
+		edges = append(edges, testgraph.Edge{U: 0, V: h})
+		for range 129 + r.IntN(576) {
+			edges = append(edges, testgraph.Edge{U: h, V: hubs + 1 + r.Uint32N(n-hubs-1)})
+		}
+	}
+	g := testgraph.Build(t, n, edges, false, 1<<20)
+	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
+	for _, c := range []struct {
+		w int64
+		q uint32
+	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}} {
+		window, coopQueue = c.w, c.q
+		for _, pinned := range []bool{false, true} {
+			b, done := onDevice(t, g, pinned)
+			if !b.staged {
+				t.Fatalf("a graph of lists of up to %d neighbours runs the plain kernels", b.maxDeg)
+			}
+			// the staged kernels' occupancy bounds td_levels' grid, which the plain one fits
+			for _, run := range []struct {
+				alpha  int
+				staged bool
+			}{{1, true}, {0, true}, {1, false}} {
+				alpha := run.alpha
+				b.staged = run.staged
+				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/alpha=%d/staged=%v", c.w, coopQueue, pinned, alpha, b.staged)
+				want, err := Run(store.NewCompressed(g), 0, Options{Alpha: alpha, StrictSwitch: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := b.Run(0, Options{Alpha: alpha, StrictSwitch: true})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.Equal(got.Level, want.Level) || got.Reached != want.Reached {
+					t.Errorf("%s: GPU reached %d, CPU %d; levels equal %v", name, got.Reached, want.Reached,
+						slices.Equal(got.Level, want.Level))
+				}
+				if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
 					t.Errorf("%s: %v", name, err)
 				}
 			}

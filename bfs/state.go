@@ -9,6 +9,7 @@ import (
 const (
 	cntOut     = 0  // u32: vertices emitted into the out queue
 	cntChecked = 16 // u64: edges examined bottom-up
+	cntSample  = 32 // 2 x u64: bu_sample's entries and vertices
 )
 
 // A batch of top-down levels writes a record of recWords 64-bit words per level (bfs.cu's

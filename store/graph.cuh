@@ -98,6 +98,7 @@ struct ByteReader {
 	const uint8_t *p;
 	uint64_t w;
 	uintptr_t wa;
+	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return __ldg(q); }
 	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
 	__device__ __forceinline__ uint32_t byte() {
 		uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
@@ -128,19 +129,22 @@ struct ByteReader {
 	}
 };
 
-// ByteReader16 is ByteReader through aligned 16-byte loads: a short list costs one link
+// ByteReader16T is ByteReader through aligned 16-byte loads: a short list costs one link
 // request where 8-byte loads take two whenever it crosses an 8-byte boundary. Loads never
 // leave the aligned 16 bytes that hold a valid byte, hence never the page nor a device
-// allocation (multiples of 256 bytes).
-struct ByteReader16 {
+// allocation (multiples of 256 bytes). LDG reads through the read-only data cache
+// (__ldg: global memory only); without it the loads are generic, so the bytes may lie in
+// shared memory (a warp's staged copy of its lists: bfs.cu's expandLong).
+template <bool LDG> struct ByteReader16T {
 	const uint8_t *p;
 	uint64_t w0, w1;
 	uintptr_t wa;
+	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return LDG ? __ldg(q) : *q; }
 	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
 	__device__ __forceinline__ uint32_t byte() {
 		uintptr_t a = (uintptr_t)p & ~(uintptr_t)15;
 		if (a != wa) {
-			ulonglong2 v = __ldg((const ulonglong2 *)a);
+			ulonglong2 v = LDG ? __ldg((const ulonglong2 *)a) : *(const ulonglong2 *)a;
 			w0 = v.x, w1 = v.y;
 			wa = a;
 		}
@@ -167,6 +171,7 @@ struct ByteReader16 {
 		return x;
 	}
 };
+typedef ByteReader16T<true> ByteReader16;
 
 // List is the compressed list of vertex v.
 struct List {
@@ -221,6 +226,16 @@ template <class Reader> struct BlockDecoderR {
 	const uint8_t *start;
 	__device__ __forceinline__ void init(const List &l, uint32_t k) {
 		start = l.block(k, &left);
+		begin(l.v);
+	}
+	// initAt starts the block of c neighbours of vertex v whose bytes begin at p.
+	__device__ __forceinline__ void initAt(const uint8_t *p, uint32_t c, uint32_t v) {
+		start = p;
+		left = c;
+		begin(v);
+	}
+	// begin decodes the head of the block at start, of left neighbours of vertex v.
+	__device__ __forceinline__ void begin(uint32_t v) {
 		r.init(start);
 		first = true;
 		mode = OOC_VARINT;
@@ -229,13 +244,13 @@ template <class Reader> struct BlockDecoderR {
 		bool packed = c >= OOC_PACKED_MIN && (z & 1);
 		if (c >= OOC_PACKED_MIN) z >>= 1;
 		// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
-		x = (uint32_t)((int64_t)l.v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
+		x = (uint32_t)((int64_t)v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
 		if (!packed) return;
 		uint32_t h = r.byte();
 		if (h == 0xFFu) {
 			mode = OOC_MIRRORED;
 			half = c / 2;
-			v2 = 2 * l.v;
+			v2 = 2 * v;
 			i = 1;
 			m0 = x, m1 = m2 = m3 = 0;
 			uint32_t y = x;
@@ -281,7 +296,7 @@ template <class Reader> struct BlockDecoderR {
 	}
 	__device__ __forceinline__ uint64_t word(uint32_t k) {
 		if (k != cwi) {
-			cw = __ldg(words + k);
+			cw = Reader::load64(words + k);
 			cwi = k;
 		}
 		return cw;
