@@ -40,7 +40,7 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 		return s.scanGroupWide(base, todo, nv, front, r)
 	}
 	pairs := s.groupPairs(h[1], r)
-	wo, wd = wo&31, wd&31 // at most 57 together: the masks only tell the compiler so
+	wo, wd = wo&63, wd&63 // below 64: the masks only tell the compiler so
 	ww := (wo + wd) & 63
 	span, dmin, h0 := h[4]-h[0], h[3]>>8&0xff, h[0]
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1

@@ -183,3 +183,29 @@ func FuzzScanGroup(f *testing.F) {
 		checkScanGroup(t, r, s, nv, randomBits(r, nv))
 	})
 }
+
+// TestScanGroupWideDegree holds ScanGroup to ScanList on a group built by hand whose
+// starts lie on the interpolated line (wo 0) and one of whose degrees needs 32 bits (wd
+// 32): its pairs fit one load, so it takes the one-load path, whose masks must keep a
+// 32-bit field whole.
+func TestScanGroupWideDegree(t *testing.T) {
+	const span = 64 * 96
+	r := rand.New(rand.NewPCG(testSeed(t), 37))
+	var start, deg [DirGroup]uint32
+	for j := range DirGroup {
+		start[j] = uint32(j) * span / DirGroup
+		deg[j] = uint32(r.IntN(90))
+	}
+	deg[5] = 1<<31 + 7
+	adj := make([]byte, span+8)
+	for i := range adj {
+		adj[i] = byte(r.IntN(256))
+	}
+	s, wo, wd := wideGroup(0, adj[:span], &start, &deg)
+	if wo != 0 || wd != 32 {
+		t.Fatalf("widths %d and %d, want 0 and 32", wo, wd)
+	}
+	for range 8 {
+		checkScanGroup(t, r, s, 1<<16, randomBits(r, 1<<16))
+	}
+}
