@@ -446,8 +446,11 @@ func (r *run) link(u, v uint32) {
 // linkSerial is linkAtomic for a run on one goroutine, with plain loads and stores:
 // hook the larger root under the smaller, and point each vertex climbed past at its
 // grandparent (path halving).
-func linkSerial(comp []uint32, u, v uint32) {
-	p1, p2 := comp[u], comp[v]
+func linkSerial(comp []uint32, u, v uint32) { linkFrom(comp, comp[u], v) }
+
+// linkFrom is linkSerial from u's parent p1 (comp[u]).
+func linkFrom(comp []uint32, p1, v uint32) {
+	p2 := comp[v]
 	for p1 != p2 {
 		high, low := max(p1, p2), min(p1, p2)
 		ph := comp[high]
@@ -470,9 +473,10 @@ func linkSerial(comp []uint32, u, v uint32) {
 //go:noinline
 func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 	x1 = x1[:len(x0)]
+	cu := comp[v:][:len(x0)] // the vertices' own labels: checked once, not at each load
 	for j, a := range x0 {
-		linkSerial(comp, v+uint32(j), a)
-		linkSerial(comp, v+uint32(j), x1[j])
+		linkFrom(comp, cu[j], a)
+		linkFrom(comp, cu[j], x1[j])
 	}
 }
 
