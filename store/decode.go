@@ -333,67 +333,52 @@ const (
 // decodeCompact decodes the n gaps of a compact block (FORMAT.md) whose first neighbour,
 // first, is in dst[0]; p is the position of its header byte. Every gap is 1 plus its w
 // packed bits plus, for an exception, its high part shifted by w: at least 1, so
-// checking the last neighbour against nv checks them all.
+// checking the last neighbour against nv checks them all. The stream is read through
+// one fixed-size array (compactView: in place, or near the end of the mapping a
+// zero-padded copy of list's bytes), so that its loads need no bounds check.
 func decodeCompact(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
-	// s is where the bit stream starts; near the end of the mapping, or in a short
-	// slice, the stream may leave no room for 8-byte loads
 	s := p + 1
-	if s+compactMaxBytes+8 > cap(list) {
-		if l := compactLen(list, s, n); l < 0 || s+l+8 > cap(list) {
-			return decodeCompactCopy(dst, first, list, p, n, nv)
-		}
-	}
-	used, ok := unpackCompact(dst, first, list[p], list[s:len(list):cap(list)], n, nv)
+	used, ok := unpackCompact(dst, first, list[p], compactView(list, s), len(list)-s, n, nv)
 	return s + used, ok
 }
 
-// decodeCompactCopy is decodeCompact near the end of the mapping: it reads a zero-padded
-// copy of the stream. It is a function of its own so that decodeCompact's frame has no
-// room for the copy to clear on every call.
-//
-//go:noinline
-func decodeCompactCopy(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
-	var tail [compactMaxBytes + 8]byte
-	used, ok := unpackCompact(dst, first, list[p], tail[:copy(tail[:compactMaxBytes], list[p+1:])], n, nv)
-	return p + 1 + used, ok
-}
-
 // unpackCompact is decodeCompact on the bit stream b of a compact block whose header byte
-// is h; b's capacity runs at least 8 bytes past any of its bytes. It returns the stream's
-// length in bytes.
-func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint64) (int, bool) {
+// is h; blen is how many of b's bytes belong to the list. It returns the stream's length
+// in bytes.
+func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, blen, n int, nv uint64) (int, bool) {
 	w := uint(h & hdrWidth)
 	nbits := n * int(w)
 	if h&hdrExceptions != 0 {
 		nbits += excHeader
 	}
-	if w > 32 || (nbits+7)/8 > len(b) {
+	if w > 32 || n >= BlockSize || (nbits+7)/8 > blen {
 		return 0, false
 	}
+	src := (*[packedArea]byte)(b[:packedArea]) // the low bits: n*w < 8*(packedMask+1)
 	k := len(dst)
 	if h&hdrExceptions == 0 {
-		if cur := unpackGaps(dst, b, w, first); cur >= nv {
+		if cur := unpackGaps(dst, src, w, first); cur >= nv {
 			return 0, false
 		}
 		return (nbits + 7) / 8, true
 	}
 	ebit := uint(n) * w
-	x := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+	x := loadCompact(b, ebit)
 	ne := int(x & (1<<excCountBits - 1))
 	wi := uint(x>>excCountBits) & (1<<excStepBits - 1)
 	wh := uint(x>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
 	ebit += excHeader
 	end := (int(ebit) + ne*int(wi+wh) + 7) / 8
-	if ne == 0 || ne > n || end > len(b) {
+	if ne == 0 || ne > n || end > blen {
 		return 0, false
 	}
 	// The exceptions: unpack the low bits, patch the exceptions' gaps, then sum.
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	unpackFields(dst, b, w)
+	unpackFields(dst, src, w)
 	last := -1
 	for range ne {
 		// a step and a high part, at most 7 + 32 bits: one load
-		e := binary.LittleEndian.Uint64(b[ebit>>3:cap(b)]) >> (ebit & 7)
+		e := loadCompact(b, ebit)
 		ebit += wi + wh
 		step, hi := e&mi, e>>wi&mh
 		i := last + 1 + int(step)
@@ -421,17 +406,17 @@ func unpackCompact(dst []uint32, first uint64, h byte, b []byte, n int, nv uint6
 }
 
 // unpackFields sets dst[i] (i from 1) to the (i-1)th field of w bits (at most 32) of the
-// bit stream b, whose capacity runs at least 8 bytes past any of its bytes. One load
+// packed area src (len(dst) <= BlockSize, so every field lies inside it). One load
 // holds at least 57 bits past its first byte's skipped ones: four fields of up to 14
 // bits or two of up to 28, each then a shift and a mask.
-func unpackFields(dst []uint32, b []byte, w uint) {
+func unpackFields(dst []uint32, src *[packedArea]byte, w uint) {
 	w &= 63
 	mask := uint64(1)<<w - 1
 	i, k := 1, len(dst)
 	if w <= 14 {
 		for ; i+3 < k; i += 4 {
 			bit := uint(i-1) * w
-			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			x := loadBits(src, bit)
 			d := dst[i : i+4 : i+4]
 			d[0] = uint32(x & mask)
 			d[1] = uint32(x >> w & mask)
@@ -441,7 +426,7 @@ func unpackFields(dst []uint32, b []byte, w uint) {
 	} else if w <= 28 {
 		for ; i+1 < k; i += 2 {
 			bit := uint(i-1) * w
-			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			x := loadBits(src, bit)
 			d := dst[i : i+2 : i+2]
 			d[0] = uint32(x & mask)
 			d[1] = uint32(x >> w & mask)
@@ -449,20 +434,20 @@ func unpackFields(dst []uint32, b []byte, w uint) {
 	}
 	for ; i < k; i++ {
 		bit := uint(i-1) * w
-		dst[i] = uint32(binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7) & mask)
+		dst[i] = uint32(loadBits(src, bit) & mask)
 	}
 }
 
 // unpackGaps is unpackFields for a block without exceptions: dst[i] is dst[i-1] plus 1
 // plus field i-1, dst[0] being first; it returns the last neighbour.
-func unpackGaps(dst []uint32, b []byte, w uint, first uint64) uint64 {
+func unpackGaps(dst []uint32, src *[packedArea]byte, w uint, first uint64) uint64 {
 	w &= 63
 	mask := uint64(1)<<w - 1
 	i, k, cur := 1, len(dst), first
 	if w <= 14 {
 		for ; i+3 < k; i += 4 {
 			bit := uint(i-1) * w
-			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			x := loadBits(src, bit)
 			d := dst[i : i+4 : i+4]
 			c0 := cur + 1 + x&mask
 			c1 := c0 + 1 + x>>w&mask
@@ -473,7 +458,7 @@ func unpackGaps(dst []uint32, b []byte, w uint, first uint64) uint64 {
 	} else if w <= 28 {
 		for ; i+1 < k; i += 2 {
 			bit := uint(i-1) * w
-			x := binary.LittleEndian.Uint64(b[bit>>3:cap(b)]) >> (bit & 7)
+			x := loadBits(src, bit)
 			d := dst[i : i+2 : i+2]
 			c0 := cur + 1 + x&mask
 			cur = c0 + 1 + x>>w&mask
@@ -482,7 +467,7 @@ func unpackGaps(dst []uint32, b []byte, w uint, first uint64) uint64 {
 	}
 	for ; i < k; i++ {
 		bit := uint(i-1) * w
-		cur += 1 + binary.LittleEndian.Uint64(b[bit>>3:cap(b)])>>(bit&7)&mask
+		cur += 1 + loadBits(src, bit)&mask
 		dst[i] = uint32(cur)
 	}
 	return cur
