@@ -239,8 +239,10 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 		if wb > 32 || s+int(ebit+excHeader+7)/8 > len(list) {
 			return 0, 0, false
 		}
-		b := list[s:cap(list)]
-		hd := binary.LittleEndian.Uint64(b[ebit>>3:]) >> (ebit & 7)
+		// the stream's loads lie inside the compactMaxBytes+8 bytes after s that the
+		// case checked: unchecked each
+		b := unsafe.Add(unsafe.Pointer(unsafe.SliceData(list)), s)
+		hd := loadWord(unsafe.Add(b, ebit>>3)) >> (ebit & 7)
 		ne := uint(hd & (1<<excCountBits - 1))
 		wi := uint(hd>>excCountBits) & (1<<excStepBits - 1)
 		wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
@@ -248,8 +250,8 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 		if ne == 0 || ne > n || s+int(ebit+wi+wh+7)/8 > len(list) {
 			return 0, 0, false
 		}
-		g = binary.LittleEndian.Uint64(b) & (1<<wb - 1)
-		if e := binary.LittleEndian.Uint64(b[ebit>>3:]) >> (ebit & 7); e&(1<<wi-1) == 0 {
+		g = loadWord(b) & (1<<wb - 1)
+		if e := loadWord(unsafe.Add(b, ebit>>3)) >> (ebit & 7); e&(1<<wi-1) == 0 {
 			hi := e >> wi & (1<<wh - 1)
 			if hi >= nv {
 				return 0, 0, false
