@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // The DIRECTORY section (FORMAT.md, "DIRECTORY") says where each vertex's list starts in
@@ -188,8 +189,22 @@ func (c *DirCursor) load(i uint32) {
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	cnt := min(DirGroup, s.N-g<<dirGroupShift)
 	p, span, dmin := uint64(h[1])*64, h[4]-h[0], h[3]>>8&0xff
-	start := &c.start
-	if wo+wd <= 57 {
+	start, deg := &c.start, &c.deg
+	if wp := uint64(wo + wd); wp <= 57 && (p+uint64(cnt)*wp)/8+8 <= uint64(len(s.dirB)) {
+		// every pair's word inside dirB, as checked here for the one after the last:
+		// loaded without a check each, the start's linear part (64 times h[0] plus
+		// j*span) kept as a running sum
+		mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
+		db := unsafe.Pointer(unsafe.SliceData(s.dirB))
+		lin := uint64(h[0]) << dirGroupShift
+		for j := range cnt {
+			x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
+			z := uint32(x) & mo
+			start[j] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
+			deg[j] = dmin + uint32(x>>wo)&md
+			p, lin = p+wp, lin+uint64(span)
+		}
+	} else if wo+wd <= 57 { // pairs past the section: never in a checked directory
 		mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
 		b := s.dirB
 		for j := range cnt {
