@@ -51,8 +51,9 @@ var (
 	paramRE  = regexp.MustCompile(`^(const\s+)?([A-Za-z_][\w ]*?)\s*(\*?)\s*(\w+)$`)
 	// a call of bfs.cu's grid-wide barrier (a statement), not its definition
 	syncRE = regexp.MustCompile(`(?m)^\s*(?:if \([^)]*\) )?gridSync\(`)
-	// the start of a device function's definition (a template's too)
-	funcRE = regexp.MustCompile(`(?m)^(?:template ?<[^>]*>\s*)?__device__ [\w ]*?(\w+)\(`)
+	// the start of a device function's definition (a template's too, and one returning a
+	// pointer or reference)
+	funcRE = regexp.MustCompile(`(?m)^(?:template ?<[^>]*>\s*)?__device__ [\w *&]*?(\w+)\(`)
 )
 
 // Generate returns the wrapper file of the CUDA source at path cu.
@@ -151,15 +152,26 @@ func bodyEnd(src []byte, kernels [][]int, from int) int {
 }
 
 // waiting returns the names of the device functions of src that wait at the grid-wide
-// barrier (a gridSync call in their own text).
+// barrier: a gridSync call in their own text, or a call of another such function.
 func waiting(src []byte, kernels [][]int) []string {
 	var names []string
+	var bodies [][]byte
 	for _, m := range funcRE.FindAllSubmatchIndex(src, -1) {
-		if syncRE.Match(src[m[1]:bodyEnd(src, kernels, m[1])]) {
-			names = append(names, string(src[m[2]:m[3]]))
+		names = append(names, string(src[m[2]:m[3]]))
+		bodies = append(bodies, src[m[1]:bodyEnd(src, kernels, m[1])])
+	}
+	var waits []string
+	found := make([]bool, len(names))
+	for more := true; more; { // until a pass finds no new one: callers of callers too
+		more = false
+		for i, body := range bodies {
+			if !found[i] && (syncRE.Match(body) || calls(body, waits)) {
+				found[i], more = true, true
+				waits = append(waits, names[i])
+			}
 		}
 	}
-	return names
+	return waits
 }
 
 // calls reports whether body calls one of the functions names (plainly or with template

@@ -38,8 +38,9 @@ func TestCamel(t *testing.T) {
 }
 
 // TestCooperative: a kernel is launched cooperatively when it waits at gridSync itself
-// or calls a device function that does; a kernel after such a function's definition is
-// not.
+// or calls a device function that does, directly or through another device function; a
+// kernel whose text such a function's definition follows is not, also where that
+// function returns a pointer.
 func TestCooperative(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{"store", "k"} {
@@ -54,12 +55,19 @@ func TestCooperative(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, header), h, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src := `extern "C" __global__ void own(uint32_t *bar) {
+	src := `template <bool X> __device__ void levels(uint32_t *bar);
+
+extern "C" __global__ void own(uint32_t *bar) {
 	if (bar) gridSync(bar);
 }
 
 extern "C" __global__ void plain(uint32_t *bar) {
 	bar[0] = 1;
+}
+
+__device__ __forceinline__ uint32_t *outer(uint32_t *bar) {
+	levels<false>(bar);
+	return bar;
 }
 
 template <bool X>
@@ -74,6 +82,19 @@ __device__ __forceinline__ void gridSync(uint32_t *bar) {
 extern "C" __global__ void viaTemplate(uint32_t *bar) {
 	levels<true>(bar);
 }
+
+extern "C" __global__ void viaOuter(uint32_t *bar) {
+	outer(bar)[0] = 1;
+}
+
+extern "C" __global__ void plain2(uint32_t *bar) {
+	bar[1] = 1;
+}
+
+__device__ __forceinline__ uint32_t *syncs(uint32_t *bar) {
+	gridSync(bar);
+	return bar;
+}
 `
 	cu := filepath.Join(dir, "k", "k.cu")
 	if err := os.WriteFile(cu, []byte(src), 0o644); err != nil {
@@ -83,7 +104,7 @@ extern "C" __global__ void viaTemplate(uint32_t *bar) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, coop := range map[string]bool{"own": true, "plain": false, "viaTemplate": true} {
+	for name, coop := range map[string]bool{"own": true, "plain": false, "viaTemplate": true, "viaOuter": true, "plain2": false} {
 		want := `ctx.Launch(mod, "` + name + `"`
 		if coop {
 			want = `ctx.LaunchCooperative(mod, "` + name + `"`
