@@ -20,7 +20,8 @@ type GroupScan struct {
 // the shard's vertex 64g+j; bits at or past N are ignored) against the bitmap front of
 // at least nv bits. It fills r for them; bad is the j of the first vertex whose list
 // ScanList calls Malformed, or whose directory pair puts it outside ADJ, and -1 when
-// there is none. r then describes the vertices before bad only.
+// there is none. r's masks, parents and degree sum then describe the vertices before bad
+// only, and its Checked is not kept (a caller stops at a refused list).
 //
 // A bottom-up BFS level asks this of every group with unvisited vertices, and most
 // lists meet the frontier at their first neighbour: the cost per list is the cost of
