@@ -372,9 +372,11 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 	if ne == 0 || ne > n || end > blen {
 		return 0, false
 	}
-	// The exceptions: unpack the low bits, patch the exceptions' gaps, then sum.
+	// The exceptions: each one's high part, shifted by w, is added to its gap in the one
+	// pass that unpacks the low bits and sums (unpackGapsAdd); add holds them by the
+	// index of the neighbour they go to, 0 elsewhere.
+	var add [BlockSize + 3]uint32
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	unpackFields(dst, src, w)
 	last := -1
 	for range ne {
 		// a step and a high part, at most 7 + 32 bits: one load
@@ -382,92 +384,108 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		ebit += wi + wh
 		step, hi := e&mi, e>>wi&mh
 		i := last + 1 + int(step)
-		if i >= n || hi >= nv {
+		// hi is below nv, and so is the part it adds where the gap is decoded (i+1 <
+		// k): a larger gap fails as decodeCompact's last check would, before the sum
+		// can wrap; below nv (at most 2^32) the part fits add's 32 bits
+		t := hi
+		if i+1 < k {
+			t = hi << w
+		}
+		if i >= n || t >= nv {
 			return 0, false
 		}
 		last = i
-		if i+1 < k {
-			g := uint64(dst[i+1]) | hi<<w
-			if g >= nv {
-				return 0, false
-			}
-			dst[i+1] = uint32(g)
-		}
+		add[(i+1)&(BlockSize-1)] = uint32(hi << w)
 	}
-	cur := first
-	for i := 1; i < k; i++ {
-		cur += 1 + uint64(dst[i])
-		dst[i] = uint32(cur)
-	}
-	if cur >= nv {
+	if cur := unpackGapsAdd(dst, src, w, first, &add); cur >= nv {
 		return 0, false
 	}
 	return end, true
 }
 
-// unpackFields sets dst[i] (i from 1) to the (i-1)th field of w bits (at most 32) of the
-// packed area src (len(dst) <= BlockSize, so every field lies inside it). One load
-// holds at least 57 bits past its first byte's skipped ones: four fields of up to 14
-// bits or two of up to 28, each then a shift and a mask.
-func unpackFields(dst []uint32, src *[packedArea]byte, w uint) {
-	w &= 63
-	mask := uint64(1)<<w - 1
-	i, k := 1, len(dst)
-	if w <= 14 {
-		for ; i+3 < k; i += 4 {
-			bit := uint(i-1) * w
-			x := loadBits(src, bit)
-			d := dst[i : i+4 : i+4]
-			d[0] = uint32(x & mask)
-			d[1] = uint32(x >> w & mask)
-			d[2] = uint32(x >> (2 * w) & mask)
-			d[3] = uint32(x >> (3 * w) & mask)
-		}
-	} else if w <= 28 {
-		for ; i+1 < k; i += 2 {
-			bit := uint(i-1) * w
-			x := loadBits(src, bit)
-			d := dst[i : i+2 : i+2]
-			d[0] = uint32(x & mask)
-			d[1] = uint32(x >> w & mask)
-		}
-	}
-	for ; i < k; i++ {
-		bit := uint(i-1) * w
-		dst[i] = uint32(loadBits(src, bit) & mask)
-	}
-}
-
-// unpackGaps is unpackFields for a block without exceptions: dst[i] is dst[i-1] plus 1
-// plus field i-1, dst[0] being first; it returns the last neighbour.
+// unpackGaps decodes a compact block without exceptions from its packed area src
+// (len(dst) <= BlockSize, so every field lies inside it): dst[i] is dst[i-1] plus 1 plus
+// field i-1 (w bits, at most 32), dst[0] being first; it returns the last neighbour. One
+// load holds at least 57 bits past its first byte's skipped ones: four fields of up to
+// 14 bits or two of up to 28, each then a shift and a mask.
 func unpackGaps(dst []uint32, src *[packedArea]byte, w uint, first uint64) uint64 {
 	w &= 63
 	mask := uint64(1)<<w - 1
 	i, k, cur := 1, len(dst), first
 	if w <= 14 {
 		for ; i+3 < k; i += 4 {
-			bit := uint(i-1) * w
-			x := loadBits(src, bit)
+			// each field shifted down in turn and each neighbour stored when made, so
+			// that the step's values fit the registers
+			x := loadBits(src, uint(i-1)*w)
 			d := dst[i : i+4 : i+4]
-			c0 := cur + 1 + x&mask
-			c1 := c0 + 1 + x>>w&mask
-			c2 := c1 + 1 + x>>(2*w)&mask
-			cur = c2 + 1 + x>>(3*w)&mask
-			d[0], d[1], d[2], d[3] = uint32(c0), uint32(c1), uint32(c2), uint32(cur)
+			cur += 1 + x&mask
+			d[0] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask
+			d[1] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask
+			d[2] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask
+			d[3] = uint32(cur)
 		}
 	} else if w <= 28 {
 		for ; i+1 < k; i += 2 {
-			bit := uint(i-1) * w
-			x := loadBits(src, bit)
+			x := loadBits(src, uint(i-1)*w)
 			d := dst[i : i+2 : i+2]
-			c0 := cur + 1 + x&mask
-			cur = c0 + 1 + x>>w&mask
-			d[0], d[1] = uint32(c0), uint32(cur)
+			cur += 1 + x&mask
+			d[0] = uint32(cur)
+			cur += 1 + x>>w&mask
+			d[1] = uint32(cur)
 		}
 	}
 	for ; i < k; i++ {
-		bit := uint(i-1) * w
-		cur += 1 + loadBits(src, bit)&mask
+		cur += 1 + loadBits(src, uint(i-1)*w)&mask
+		dst[i] = uint32(cur)
+	}
+	return cur
+}
+
+// unpackGapsAdd is unpackGaps with add[i] added to the gap of dst[i]: dst[i] is dst[i-1]
+// plus 1 plus field i-1 plus add[i], dst[0] being first; it returns the last neighbour.
+// add's 3 entries past BlockSize let a step read 4 of them at any index below BlockSize.
+func unpackGapsAdd(dst []uint32, src *[packedArea]byte, w uint, first uint64, add *[BlockSize + 3]uint32) uint64 {
+	w &= 63
+	mask := uint64(1)<<w - 1
+	i, k, cur := 1, len(dst), first
+	if w <= 14 {
+		for ; i+3 < k; i += 4 {
+			// each field shifted down in turn and each neighbour stored when made, so
+			// that the step's values fit the registers
+			x := loadBits(src, uint(i-1)*w)
+			d := dst[i : i+4 : i+4]
+			a := (*[4]uint32)(add[i&(BlockSize-1):])
+			cur += 1 + x&mask + uint64(a[0])
+			d[0] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask + uint64(a[1])
+			d[1] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask + uint64(a[2])
+			d[2] = uint32(cur)
+			x >>= w
+			cur += 1 + x&mask + uint64(a[3])
+			d[3] = uint32(cur)
+		}
+	} else if w <= 28 {
+		for ; i+1 < k; i += 2 {
+			x := loadBits(src, uint(i-1)*w)
+			d := dst[i : i+2 : i+2]
+			a := (*[2]uint32)(add[i&(BlockSize-1):])
+			cur += 1 + x&mask + uint64(a[0])
+			d[0] = uint32(cur)
+			cur += 1 + x>>w&mask + uint64(a[1])
+			d[1] = uint32(cur)
+		}
+	}
+	for ; i < k; i++ {
+		cur += 1 + loadBits(src, uint(i-1)*w)&mask + uint64(add[i&(BlockSize-1)])
 		dst[i] = uint32(cur)
 	}
 	return cur
