@@ -49,7 +49,25 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 	}
 	db := unsafe.Pointer(unsafe.SliceData(s.dirB))
 	lin := uint64(h[0])<<dirGroupShift + uint64(j0)*uint64(span) // 64 times h[0] + j*span/64
-	for j := j0; j < last; j++ {
+	j := j0
+	if wp := uint64(wo + wd); wp <= 57/2 {
+		// two pairs from each word (most groups of low-degree graphs): one load, and
+		// one pass of the loop's bookkeeping, for the two
+		for ; j+1 < last; j += 2 {
+			// inside dirB, checked above for the group's last pair; i is j (j < last <=
+			// DirGroup) without the check that j's index needs
+			x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
+			z, i := uint32(x)&mo, j%DirGroup
+			start[i] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
+			deg[i] = dmin + uint32(x>>wo)&md
+			x, lin = x>>wp, lin+uint64(span)
+			z = uint32(x) & mo
+			start[j+1] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1))
+			deg[j+1] = dmin + uint32(x>>wo)&md
+			p, lin = p+2*wp, lin+uint64(span)
+		}
+	}
+	for ; j < last; j++ {
 		// inside dirB, checked above for the group's last pair
 		x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
 		z := uint32(x) & mo
