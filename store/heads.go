@@ -210,7 +210,7 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 	if q+8 > cap(list) {
 		return 0, 0, false
 	}
-	w := binary.LittleEndian.Uint64(list[q : q+8 : q+8])
+	w := loadWord(unsafe.Add(unsafe.Pointer(unsafe.SliceData(list)), q)) // inside cap, as just checked
 	u, k := wordUvarint(w)
 	c := min(d, BlockSize)
 	if k > 5 || q+k > len(list) {
@@ -227,7 +227,7 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 	if c == 1 {
 		return uint32(f), v, true
 	}
-	r := w >> (8 * k) // the bytes after the first value
+	r := w >> (8 * uint(k) & 63) // the bytes after the first value (k <= 5)
 	var g uint64
 	switch hdr := byte(r); {
 	case !packed: // the gap, a varint
