@@ -58,7 +58,7 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	dst[0] = uint32(f)
 	if packed {
 		if p < len(list) && list[p]&hdrCompact != 0 && list[p] != hdrMirror {
-			// a compact block (most packed ones): decodeCompact's work, two calls fewer
+			// a compact block (most packed ones)
 			s := p + 1
 			used, ok := unpackCompact(dst, uint64(f), list[p], compactView(list, s), len(list)-s, int(c)-1, uint64(nv))
 			return s + used, ok
@@ -84,18 +84,17 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 }
 
 // decodePacked decodes the packed gaps (n of them) of a block of v's list whose first
-// neighbour, first, is in dst[0]; p is the position of the block's header byte. The gaps
-// are non-negative, so checking the last neighbour against nv checks them all.
+// neighbour, first, is in dst[0]; p is the position of the block's header byte: a packed
+// or mirrored block (DecodeBlock gives compact ones to unpackCompact; any other header
+// with the compact bit is refused). The gaps are non-negative, so checking the last
+// neighbour against nv checks them all.
 func decodePacked(dst []uint32, v uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
 	if p >= len(list) {
 		return 0, false
 	}
 	h := list[p]
-	if h&hdrCompact != 0 {
-		if h == hdrMirror {
-			return decodeMirror(dst, v, first, list, p+1, n+1, nv)
-		}
-		return decodeCompact(dst, first, list, p, n, nv)
+	if h == hdrMirror {
+		return decodeMirror(dst, v, first, list, p+1, n+1, nv)
 	}
 	w := uint(h & hdrWidth)
 	if h&^(hdrWidth|hdrExceptions) != 0 || w > 32 {
@@ -336,20 +335,13 @@ const (
 	Malformed        // malformed bytes or a neighbour outside [0, nv)
 )
 
-// decodeCompact decodes the n gaps of a compact block (FORMAT.md) whose first neighbour,
-// first, is in dst[0]; p is the position of its header byte. Every gap is 1 plus its w
-// packed bits plus, for an exception, its high part shifted by w: at least 1, so
-// checking the last neighbour against nv checks them all. The stream is read through
-// one fixed-size array (compactView: in place, or near the end of the mapping a
-// zero-padded copy of list's bytes), so that its loads need no bounds check.
-func decodeCompact(dst []uint32, first uint64, list []byte, p, n int, nv uint64) (int, bool) {
-	s := p + 1
-	used, ok := unpackCompact(dst, first, list[p], compactView(list, s), len(list)-s, n, nv)
-	return s + used, ok
-}
-
-// unpackCompact is decodeCompact on the bit stream b of a compact block whose header byte
-// is h; blen is how many of b's bytes belong to the list. It returns the stream's length
+// unpackCompact decodes the n gaps of a compact block (FORMAT.md) whose first neighbour,
+// first, is in dst[0], from its header byte h and the bit stream b after it; blen is how
+// many of b's bytes belong to the list. Every gap is 1 plus its w packed bits plus, for
+// an exception, its high part shifted by w: at least 1, so checking the last neighbour
+// against nv checks them all. The stream is read through one fixed-size array
+// (compactView: in place, or near the end of the mapping a zero-padded copy of the
+// list's bytes), so that its loads need no bounds check. It returns the stream's length
 // in bytes.
 func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, blen, n int, nv uint64) (int, bool) {
 	w := uint(h & hdrWidth)
@@ -391,7 +383,7 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		step, hi := e&mi, e>>wi&mh
 		i := last + 1 + int(step)
 		// hi is below nv, and so is the part it adds where the gap is decoded (i+1 <
-		// k): a larger gap fails as decodeCompact's last check would, before the sum
+		// k): a larger gap fails as the last check below would, before the sum
 		// can wrap; below nv (at most 2^32) the part fits add's 32 bits
 		t := hi
 		if i+1 < k {

@@ -104,7 +104,7 @@ func packedGap0(list []byte, p int, c, nv uint32) (uint64, bool) {
 }
 
 // compactGap0 is packedGap0 for a compact block of n gaps at width w: 1 plus gap 0's low
-// bits, and its high part when the first exception names gap 0, with decodeCompact's
+// bits, and its high part when the first exception names gap 0, with unpackCompact's
 // checks on the bits it reads.
 func compactGap0(list []byte, p, n int, w uint, nv uint32) (uint64, bool) {
 	s := p + 1

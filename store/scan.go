@@ -272,7 +272,7 @@ func scanMirror(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 
 // scanCompact is scanPacked for a compact block with exceptions (its header byte at
 // list[p]): the gaps' low bits and then the exceptions in one bit stream, each exception
-// read when the scan reaches the gap it names, with decodeCompact's checks. The gaps
+// read when the scan reaches the gap it names, with unpackCompact's checks. The gaps
 // between two exceptions are scanned in a loop of their own, with no test for an
 // exception per gap. The stream is read through one fixed-size array (compactView), so
 // that neither its exceptions' loads nor its gaps' need a bounds check.
