@@ -371,9 +371,9 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		return 0, false
 	}
 	// The exceptions: each one's high part, shifted by w, is added to its gap in the one
-	// pass that unpacks the low bits and sums (unpackGapsAdd); add holds them by the
-	// index of the neighbour they go to, 0 elsewhere.
-	var add [BlockSize + 3]uint32
+	// pass that unpacks the low bits and sums (unpackGapsAdd); add holds every gap's 1
+	// and the high parts by the index of the neighbour they go to.
+	add := gapOnes
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
 	last := -1
 	for range ne {
@@ -384,7 +384,7 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		i := last + 1 + int(step)
 		// hi is below nv, and so is the part it adds where the gap is decoded (i+1 <
 		// k): a larger gap fails as the last check below would, before the sum
-		// can wrap; below nv (at most 2^32) the part fits add's 32 bits
+		// can wrap; below nv (below 2^32) the part plus the gap's 1 fits add's 32 bits
 		t := hi
 		if i+1 < k {
 			t = hi << w
@@ -393,7 +393,7 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 			return 0, false
 		}
 		last = i
-		add[(i+1)&(BlockSize-1)] = uint32(hi << w)
+		add[(i+1)&(BlockSize-1)] = 1 + uint32(hi<<w)
 	}
 	if cur := unpackGapsAdd(dst, src, w, first, &add); cur >= nv {
 		return 0, false
@@ -445,8 +445,16 @@ func unpackGaps(dst []uint32, src *[packedArea]byte, w uint, first uint64) uint6
 	return cur
 }
 
-// unpackGapsAdd is unpackGaps with add[i] added to the gap of dst[i]: dst[i] is dst[i-1]
-// plus 1 plus field i-1 plus add[i], dst[0] being first; it returns the last neighbour.
+// gapOnes is unpackGapsAdd's add for a block without exceptions: every gap's 1.
+var gapOnes = func() (a [BlockSize + 3]uint32) {
+	for i := range a {
+		a[i] = 1
+	}
+	return a
+}()
+
+// unpackGapsAdd is unpackGaps with add[i] in place of the gap's 1: dst[i] is dst[i-1]
+// plus field i-1 plus add[i], dst[0] being first; it returns the last neighbour.
 // add's 3 entries past BlockSize let a step read 4 of them at any index below BlockSize.
 func unpackGapsAdd(dst []uint32, src *[packedArea]byte, w uint, first uint64, add *[BlockSize + 3]uint32) uint64 {
 	w &= 63
@@ -459,16 +467,16 @@ func unpackGapsAdd(dst []uint32, src *[packedArea]byte, w uint, first uint64, ad
 			x := loadBits(src, uint(i-1)*w)
 			d := dst[i : i+4 : i+4]
 			a := (*[4]uint32)(add[i&(BlockSize-1):])
-			cur += 1 + x&mask + uint64(a[0])
+			cur += x&mask + uint64(a[0])
 			d[0] = uint32(cur)
 			x >>= w
-			cur += 1 + x&mask + uint64(a[1])
+			cur += x&mask + uint64(a[1])
 			d[1] = uint32(cur)
 			x >>= w
-			cur += 1 + x&mask + uint64(a[2])
+			cur += x&mask + uint64(a[2])
 			d[2] = uint32(cur)
 			x >>= w
-			cur += 1 + x&mask + uint64(a[3])
+			cur += x&mask + uint64(a[3])
 			d[3] = uint32(cur)
 		}
 	} else if w <= 28 {
@@ -476,14 +484,14 @@ func unpackGapsAdd(dst []uint32, src *[packedArea]byte, w uint, first uint64, ad
 			x := loadBits(src, uint(i-1)*w)
 			d := dst[i : i+2 : i+2]
 			a := (*[2]uint32)(add[i&(BlockSize-1):])
-			cur += 1 + x&mask + uint64(a[0])
+			cur += x&mask + uint64(a[0])
 			d[0] = uint32(cur)
-			cur += 1 + x>>w&mask + uint64(a[1])
+			cur += x>>w&mask + uint64(a[1])
 			d[1] = uint32(cur)
 		}
 	}
 	for ; i < k; i++ {
-		cur += 1 + loadBits(src, uint(i-1)*w)&mask + uint64(add[i&(BlockSize-1)])
+		cur += loadBits(src, uint(i-1)*w)&mask + uint64(add[i&(BlockSize-1)])
 		dst[i] = uint32(cur)
 	}
 	return cur
