@@ -29,6 +29,33 @@ func onDevice(t *testing.T, g *store.Graph, allPinned bool) (*GPU, func()) {
 	return b, func() { b.Close(); free() }
 }
 
+// eachPlacement runs f on g placed on the device resident and all pinned, with pinned
+// shards read a shard a window or all in one window, and the levels run as launches
+// (coopQueue 0) or all in td_levels (coopQueue MaxUint32), then with every coopQueue of
+// extra in one window; name says which. window and coopQueue are restored after.
+func eachPlacement(t *testing.T, g *store.Graph, extra []uint32, f func(b *GPU, name string)) {
+	t.Helper()
+	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
+	modes := []struct {
+		w int64
+		q uint32
+	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}}
+	for _, q := range extra {
+		modes = append(modes, struct {
+			w int64
+			q uint32
+		}{window, q})
+	}
+	for _, c := range modes {
+		window, coopQueue = c.w, c.q
+		for _, pinned := range []bool{false, true} {
+			b, done := onDevice(t, g, pinned)
+			f(b, fmt.Sprintf("window=%d/coop=%d/pinned=%v", c.w, c.q, pinned))
+			done()
+		}
+	}
+}
+
 // TestGPUMatchesCPU runs the GPU search on the edge cases, resident and all pinned, and
 // compares it with the CPU's: levels equal, parents a valid BFS tree.
 func TestGPUMatchesCPU(t *testing.T) {
@@ -95,52 +122,42 @@ func TestGPUBatches(t *testing.T) {
 	if c := longCap(gpu.Sizes(g)); c >= bush {
 		t.Fatalf("the long-list queue holds %d lists: the test needs fewer than %d", c, bush)
 	}
-	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
-	for _, c := range []struct {
-		w int64
-		q uint32
-	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}, {window, 1}} {
-		window, coopQueue = c.w, c.q
-		w := c.w
-		for _, pinned := range []bool{false, true} {
-			b, done := onDevice(t, g, pinned)
-			if coopQueue > 0 && b.coop == 0 {
-				t.Logf("the device takes no cooperative launch: td_levels not tested")
-			}
-			for _, run := range []struct {
-				src   uint32
-				alpha int
-			}{{0, 0}, {5, 0}, {hub + path, 0}, {root, 0}, {root, 1}, {0, 1}} {
-				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/src=%d/alpha=%d", w, coopQueue, pinned, run.src, run.alpha)
-				want, err := Run(store.NewCompressed(g), run.src, Options{Alpha: run.alpha, StrictSwitch: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := b.Run(run.src, Options{Alpha: run.alpha, StrictSwitch: true})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if !slices.Equal(got.Level, want.Level) {
-					t.Errorf("%s: levels differ from the CPU's", name)
-				}
-				if len(got.Levels) != len(want.Levels) {
-					t.Errorf("%s: %d levels, CPU %d", name, len(got.Levels), len(want.Levels))
-					continue
-				}
-				for i, l := range got.Levels {
-					if c := want.Levels[i]; l.Direction != c.Direction || l.Frontier != c.Frontier || l.Level != c.Level {
-						t.Errorf("%s: level %d %s frontier %d, CPU level %d %s frontier %d", name, l.Level, l.Direction,
-							l.Frontier, c.Level, c.Direction, c.Frontier)
-						break
-					}
-				}
-				if err := validate.BFS(g, run.src, got.Parent, got.Level); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
-			}
-			done()
+	eachPlacement(t, g, []uint32{1}, func(b *GPU, place string) {
+		if coopQueue > 0 && b.coop == 0 {
+			t.Logf("the device takes no cooperative launch: td_levels not tested")
 		}
-	}
+		for _, run := range []struct {
+			src   uint32
+			alpha int
+		}{{0, 0}, {5, 0}, {hub + path, 0}, {root, 0}, {root, 1}, {0, 1}} {
+			name := fmt.Sprintf("%s/src=%d/alpha=%d", place, run.src, run.alpha)
+			want, err := Run(store.NewCompressed(g), run.src, Options{Alpha: run.alpha, StrictSwitch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Run(run.src, Options{Alpha: run.alpha, StrictSwitch: true})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !slices.Equal(got.Level, want.Level) {
+				t.Errorf("%s: levels differ from the CPU's", name)
+			}
+			if len(got.Levels) != len(want.Levels) {
+				t.Errorf("%s: %d levels, CPU %d", name, len(got.Levels), len(want.Levels))
+				continue
+			}
+			for i, l := range got.Levels {
+				if c := want.Levels[i]; l.Direction != c.Direction || l.Frontier != c.Frontier || l.Level != c.Level {
+					t.Errorf("%s: level %d %s frontier %d, CPU level %d %s frontier %d", name, l.Level, l.Direction,
+						l.Frontier, c.Level, c.Direction, c.Frontier)
+					break
+				}
+			}
+			if err := validate.BFS(g, run.src, got.Parent, got.Level); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	})
 }
 
 // TestGPUSampledSwitch runs a search whose second level GAPBS's rule sends bottom-up (a hub
@@ -163,42 +180,32 @@ func TestGPUSampledSwitch(t *testing.T) {
 		}
 	}
 	g := testgraph.Build(t, hub+2+clique, edges, false, 4096)
-	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
-	for _, c := range []struct {
-		w int64
-		q uint32
-	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}} {
-		window, coopQueue = c.w, c.q
-		w := c.w
-		for _, pinned := range []bool{false, true} {
-			b, done := onDevice(t, g, pinned)
-			for _, strict := range []bool{false, true} {
-				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/strict=%v", w, coopQueue, pinned, strict)
-				want, err := Run(store.NewCompressed(g), 0, Options{StrictSwitch: strict})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := b.Run(0, Options{StrictSwitch: strict})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if !slices.Equal(got.Level, want.Level) {
-					t.Errorf("%s: levels differ from the CPU's", name)
-				}
-				wantDir := TopDown
-				if strict {
-					wantDir = BottomUp
-				}
-				if len(got.Levels) < 2 || got.Levels[1].Direction != wantDir || want.Levels[1].Direction != wantDir {
-					t.Errorf("%s: level 1 should run %s (GPU %v, CPU %v)", name, wantDir, got.Levels, want.Levels)
-				}
-				if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
+	eachPlacement(t, g, nil, func(b *GPU, place string) {
+		for _, strict := range []bool{false, true} {
+			name := fmt.Sprintf("%s/strict=%v", place, strict)
+			want, err := Run(store.NewCompressed(g), 0, Options{StrictSwitch: strict})
+			if err != nil {
+				t.Fatal(err)
 			}
-			done()
+			got, err := b.Run(0, Options{StrictSwitch: strict})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !slices.Equal(got.Level, want.Level) {
+				t.Errorf("%s: levels differ from the CPU's", name)
+			}
+			wantDir := TopDown
+			if strict {
+				wantDir = BottomUp
+			}
+			if len(got.Levels) < 2 || got.Levels[1].Direction != wantDir || want.Levels[1].Direction != wantDir {
+				t.Errorf("%s: level 1 should run %s (GPU %v, CPU %v)", name, wantDir, got.Levels, want.Levels)
+			}
+			if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
 		}
-	}
+	})
 }
 
 // TestGPULongLists expands top-down (alpha 1) a level of 48 long lists of random
@@ -222,42 +229,33 @@ func TestGPULongLists(t *testing.T) {
 		}
 	}
 	g := testgraph.Build(t, n, edges, false, 1<<20)
-	defer func(w int64, q uint32) { window, coopQueue = w, q }(window, coopQueue)
-	for _, c := range []struct {
-		w int64
-		q uint32
-	}{{1, 0}, {window, 0}, {1, math.MaxUint32}, {window, math.MaxUint32}} {
-		window, coopQueue = c.w, c.q
-		for _, pinned := range []bool{false, true} {
-			b, done := onDevice(t, g, pinned)
-			if !b.staged {
-				t.Fatalf("a graph of lists of up to %d neighbours runs the plain kernels", b.maxDeg)
-			}
-			// the staged kernels' occupancy bounds td_levels' grid, which the plain one fits
-			for _, run := range []struct {
-				alpha  int
-				staged bool
-			}{{1, true}, {0, true}, {1, false}} {
-				alpha := run.alpha
-				b.staged = run.staged
-				name := fmt.Sprintf("window=%d/coop=%d/pinned=%v/alpha=%d/staged=%v", c.w, coopQueue, pinned, alpha, b.staged)
-				want, err := Run(store.NewCompressed(g), 0, Options{Alpha: alpha, StrictSwitch: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := b.Run(0, Options{Alpha: alpha, StrictSwitch: true})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if !slices.Equal(got.Level, want.Level) || got.Reached != want.Reached {
-					t.Errorf("%s: GPU reached %d, CPU %d; levels equal %v", name, got.Reached, want.Reached,
-						slices.Equal(got.Level, want.Level))
-				}
-				if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
-			}
-			done()
+	eachPlacement(t, g, nil, func(b *GPU, place string) {
+		if !b.staged {
+			t.Fatalf("a graph of lists of up to %d neighbours runs the plain kernels", b.maxDeg)
 		}
-	}
+		// the staged kernels' occupancy bounds td_levels' grid, which the plain one fits
+		for _, run := range []struct {
+			alpha  int
+			staged bool
+		}{{1, true}, {0, true}, {1, false}} {
+			alpha := run.alpha
+			b.staged = run.staged
+			name := fmt.Sprintf("%s/alpha=%d/staged=%v", place, alpha, b.staged)
+			want, err := Run(store.NewCompressed(g), 0, Options{Alpha: alpha, StrictSwitch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Run(0, Options{Alpha: alpha, StrictSwitch: true})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !slices.Equal(got.Level, want.Level) || got.Reached != want.Reached {
+				t.Errorf("%s: GPU reached %d, CPU %d; levels equal %v", name, got.Reached, want.Reached,
+					slices.Equal(got.Level, want.Level))
+			}
+			if err := validate.BFS(g, 0, got.Parent, got.Level); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	})
 }
