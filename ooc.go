@@ -103,6 +103,11 @@ type Options struct {
 	// (15, 18).
 	Alpha, Beta int
 
+	// BFSNoLevels leaves BFSResult.Level nil on the CPU backend: each search writes
+	// parents alone, as GAPBS's does, and its Seconds covers that (bfs.Options.NoLevels).
+	// Reached, Depth and EdgesTraversed are filled either way.
+	BFSNoLevels bool
+
 	// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018): neighbour sampling rounds (<= 0
 	// means 2; use NoSampling to skip sampling) and vertices sampled to find the largest
 	// intermediate component (<= 0 means 1024).
@@ -168,7 +173,7 @@ func (o Options) WithDefaults() Options {
 
 // bfsOptions and ccOptions are o as the algorithm packages take it.
 func (o Options) bfsOptions() bfs.Options {
-	return bfs.Options{Workers: o.Workers, Alpha: o.Alpha, Beta: o.Beta}
+	return bfs.Options{Workers: o.Workers, Alpha: o.Alpha, Beta: o.Beta, NoLevels: o.BFSNoLevels}
 }
 
 func (o Options) ccOptions() afforest.Options {

@@ -20,8 +20,10 @@ const unreached = Unreached
 // a vertex's first neighbour in the frontier. On a directed graph top-down follows
 // out-lists and bottom-up reads in-lists.
 //
-// It fills Parent, Level, Levels and Seconds; Reached, Depth and EdgesTraversed are
-// filled as Summarize defines them.
+// It fills Parent, Level (unless opt.NoLevels), Levels, Depth and Seconds; Reached and
+// EdgesTraversed are filled as Summarize defines them. Seconds covers the search from
+// the initialisation of parent (and level) to the last level's fill; the arrays are
+// allocated before it.
 func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
@@ -31,20 +33,20 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if (uint64(a.NumVertices())+a.NumEdges())*uint64(workers-1) <= serialWork {
 		workers = 1
 	}
-	b := newBFS(a, workers)
+	b := newBFS(a, workers, !opt.NoLevels)
 	t0 := time.Now()
 	b.t0 = t0
 	b.init()
 	b.maxDeg = maxOutDegree(a)
 	err := b.run(src, opt.Alpha, opt.Beta, opt.StrictSwitch)
-	if err == nil {
+	if err == nil && b.level != nil {
 		b.fillLevels()
 	}
 	secs := time.Since(t0).Seconds()
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Source: src, Parent: b.parent, Level: b.level, Levels: b.levelStats(), Seconds: secs}
+	r := &Result{Source: src, Parent: b.parent, Level: b.level, Depth: b.depth, Levels: b.levelStats(), Seconds: secs}
 	summarize(a, r)
 	return r, nil
 }
@@ -250,7 +252,9 @@ type bfs struct {
 	n       uint32
 	workers int
 
-	parent, level []uint32
+	parent []uint32
+	level  []uint32 // nil when the search writes no levels (Options.NoLevels)
+	depth  uint32   // the largest level, once run returns
 	// queue holds every vertex that was ever a top-down frontier, in order; [head, tail)
 	// is the current one (GAPBS's sliding queue). A vertex enters it at most once, so n
 	// entries suffice, and one more takes the branch-free claims' write past the last
@@ -304,7 +308,7 @@ type workerState struct {
 
 const flushAt = 1024
 
-func newBFS(a store.Adjacency, workers int) *bfs {
+func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	b := &bfs{a: a, n: a.NumVertices(), workers: workers, ws: make([]workerState, workers)}
 	b.c, _ = a.(*store.Compressed)
 	b.f, _ = a.(*store.Flat)
@@ -313,13 +317,22 @@ func newBFS(a store.Adjacency, workers int) *bfs {
 		b.buWeight = buCached
 	}
 	b.parent = make([]uint32, b.n)
-	b.level = make([]uint32, b.n)
+	if levels {
+		b.level = make([]uint32, b.n)
+	}
 	b.queue = make([]uint32, b.n+1) // a spare entry for the branch-free claims (claimAllMax)
 	return b
 }
 
 func (b *bfs) init() {
 	parallel.For(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
+		if b.level == nil {
+			p := b.parent[lo:hi]
+			for i := range p {
+				p[i] = unreached
+			}
+			return
+		}
 		p, l := b.parent[lo:hi], b.level[lo:hi]
 		for i := range p {
 			p[i], l[i] = unreached, unreached
@@ -351,7 +364,10 @@ func (b *bfs) fail(err error) {
 // (facebook_combined). Going bottom-up, the estimate is weighed by what a bottom-up
 // entry costs against a top-down one (buWeight). strict turns both rules off.
 func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
-	b.parent[src], b.level[src] = src, 0
+	b.parent[src] = src
+	if b.level != nil {
+		b.level[src] = 0
+	}
 	b.queue[0], b.head, b.tail, b.scoutAt = src, 0, 1, 1
 	edgesToCheck := int64(b.a.NumEdges())
 	scout := int64(b.a.Degree(store.Out, src))
@@ -404,6 +420,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 		}
 		depth++
 	}
+	b.depth = depth - 1 // the last level discovered no vertex
 	return nil
 }
 
@@ -467,17 +484,17 @@ func (b *bfs) levelStats() []LevelStat {
 	return out
 }
 
-// summarize fills Reached, Depth and EdgesTraversed as Summarize defines them.
+// summarize fills Reached and EdgesTraversed as Summarize defines them (Depth is the
+// search's).
 func summarize(a store.Adjacency, r *Result) {
 	if c, ok := a.(*store.Compressed); ok {
 		Summarize(c.Graph(), r)
 		return
 	}
-	r.Reached, r.Depth, r.EdgesTraversed = 0, 0, 0
-	for v, l := range r.Level {
-		if l != unreached {
+	r.Reached, r.EdgesTraversed = 0, 0
+	for v, p := range r.Parent { // a vertex has a parent exactly when it has a level
+		if p != unreached {
 			r.Reached++
-			r.Depth = max(r.Depth, l)
 			r.EdgesTraversed += uint64(a.Degree(store.Out, uint32(v)))
 		}
 	}

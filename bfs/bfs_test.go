@@ -38,6 +38,57 @@ func refLevels(out [][]uint32, src uint32) []uint32 {
 	return level
 }
 
+// levelsFromParents derives each vertex's level from the parent tree, as Graph500's
+// validation does: the source's is 0, and a reached vertex's its parent's plus one. It
+// fails on a parent out of range and on a chain of parents that does not end at src.
+func levelsFromParents(parent []uint32, src uint32) ([]uint32, error) {
+	n := uint32(len(parent))
+	level := make([]uint32, n)
+	for i := range level {
+		level[i] = Unreached
+	}
+	if src >= n || parent[src] != src {
+		return nil, fmt.Errorf("source %d is not its own parent", src)
+	}
+	level[src] = 0
+	var chain []uint32
+	for v := range n {
+		chain = chain[:0]
+		x := v
+		for parent[x] != Unreached && level[x] == Unreached {
+			if parent[x] >= n || uint32(len(chain)) >= n {
+				return nil, fmt.Errorf("vertex %d: its chain of parents leaves the graph or does not end at the source", v)
+			}
+			chain = append(chain, x)
+			x = parent[x]
+		}
+		if parent[x] == Unreached && len(chain) > 0 {
+			return nil, fmt.Errorf("vertex %d: an ancestor of it, %d, has no parent", v, x)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			level[chain[i]] = level[parent[chain[i]]] + 1
+		}
+	}
+	return level, nil
+}
+
+// resultLevels is r.Level, or where the search ran with NoLevels (and left it nil, as
+// it must) the levels derived from its parents.
+func resultLevels(t *testing.T, where string, r *Result, opt Options, src uint32) []uint32 {
+	t.Helper()
+	if !opt.NoLevels {
+		return r.Level
+	}
+	if r.Level != nil {
+		t.Fatalf("%s: NoLevels, yet %d levels", where, len(r.Level))
+	}
+	lev, err := levelsFromParents(r.Parent, src)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	return lev
+}
+
 // variants are the option sets every graph is searched with: the default switching;
 // bottom-up from the first level on and to the end (a huge alpha makes the threshold 0,
 // a huge beta keeps it bottom-up while anything wakes, and no cost estimate switches
@@ -85,20 +136,23 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 					serialWork = [3]uint64{0, ^uint64(0), 0}[wi]
 					for vi, opt := range variants {
 						opt.Workers = workers
+						// every other run writes parents alone
+						opt.NoLevels = (i+wi+vi)%2 == 1
 						// every other run expands small frontiers on one goroutine (topDown)
 						serialEdges = [2]uint64{0, ^uint64(0)}[(vi+workers)%2]
-						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d serialWork=%d variant=%d serial=%d claimAllMax=%d", name, shardBytes, src, a, workers, serialWork, vi, serialEdges, claimAllMax)
+						where := fmt.Sprintf("%s shardBytes=%d src=%d %T workers=%d serialWork=%d variant=%d serial=%d claimAllMax=%d noLevels=%v", name, shardBytes, src, a, workers, serialWork, vi, serialEdges, claimAllMax, opt.NoLevels)
 						r, err := Run(a, src, opt)
 						if err != nil {
 							t.Fatalf("%s: %v", where, err)
 						}
-						if !slices.Equal(r.Level, want) {
-							t.Fatalf("%s: levels\n got %v\nwant %v", where, r.Level, want)
+						level := resultLevels(t, where, r, opt, src)
+						if !slices.Equal(level, want) {
+							t.Fatalf("%s: levels\n got %v\nwant %v", where, level, want)
 						}
-						if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+						if err := validate.BFS(g, src, r.Parent, level); err != nil {
 							t.Fatalf("%s: %v", where, err)
 						}
-						checkSummary(t, where, r, out, directed)
+						checkSummary(t, where, r, level, out, directed)
 						checkDirections(t, where, vi, r)
 						if vi == 0 {
 							checkWholeScout(t, where, a, src, opt, r)
@@ -137,11 +191,13 @@ func checkWholeScout(t *testing.T, where string, a store.Adjacency, src uint32, 
 	}
 }
 
-func checkSummary(t *testing.T, where string, r *Result, out [][]uint32, directed bool) {
+// checkSummary checks r's Reached, Depth, EdgesTraversed and level records against
+// level, its levels (r.Level or those its parents give).
+func checkSummary(t *testing.T, where string, r *Result, level []uint32, out [][]uint32, directed bool) {
 	t.Helper()
 	var reached, edges uint64
 	var depth uint32
-	for v, l := range r.Level {
+	for v, l := range level {
 		if l != Unreached {
 			reached++
 			depth = max(depth, l)
@@ -279,17 +335,22 @@ func checkLevels(t *testing.T, name string, g *store.Graph, out [][]uint32, srcs
 	for i, serial := range []uint64{serialEdges, 0, ^uint64(0), serialEdges} {
 		serialEdges = serial
 		serialWork = [4]uint64{0, 0, 0, work}[i]
-		for _, src := range srcs {
+		for k, src := range srcs {
 			want := refLevels(out, src)
-			r, err := Run(store.NewCompressed(g), src, Options{Workers: 2})
+			opt := Options{Workers: 2, NoLevels: (i+k)%2 == 1} // every other search writes parents alone
+			r, err := Run(store.NewCompressed(g), src, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			where := fmt.Sprintf("%s src=%d serial=%d serialWork=%d", name, src, serial, serialWork)
-			if !slices.Equal(r.Level, want) {
+			where := fmt.Sprintf("%s src=%d serial=%d serialWork=%d noLevels=%v", name, src, serial, serialWork, opt.NoLevels)
+			level := resultLevels(t, where, r, opt, src)
+			if !slices.Equal(level, want) {
 				t.Fatalf("%s: levels differ from the oracle's", where)
 			}
-			if err := validate.BFS(g, src, r.Parent, r.Level); err != nil {
+			if r.Depth != slices.Max(want) {
+				t.Fatalf("%s: depth %d, want %d", where, r.Depth, slices.Max(want))
+			}
+			if err := validate.BFS(g, src, r.Parent, level); err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			if len(r.Levels) < 500 {

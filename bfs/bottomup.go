@@ -76,7 +76,10 @@ func (b *bfs) bottomUp(depth uint32) (awake, examined, scout uint64) {
 }
 
 func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
-	b.parent[v], b.level[v] = u, depth+1
+	b.parent[v] = u
+	if b.level != nil {
+		b.level[v] = depth + 1
+	}
 	b.next[v>>6] |= 1 << (v & 63)
 	ws.awake++
 }
@@ -121,7 +124,12 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 			}
 			for t := r.Found; t != 0; t &= t - 1 {
 				k := bits.TrailingZeros64(t)
-				parent[base+uint32(k)], b.level[base+uint32(k)] = r.Parent[k], depth+1
+				parent[base+uint32(k)] = r.Parent[k]
+			}
+			if b.level != nil {
+				for t := r.Found; t != 0; t &= t - 1 {
+					b.level[base+uint32(bits.TrailingZeros64(t))] = depth + 1
+				}
 			}
 			b.next[w] |= r.Found
 			ws.awake += uint64(bits.OnesCount64(r.Found))

@@ -30,6 +30,13 @@ type Options struct {
 	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the
 	// sampled estimates of a bottom-up level's cost that run adds to it.
 	StrictSwitch bool
+
+	// NoLevels leaves Result.Level nil on the CPU: the search then writes parents alone,
+	// as GAPBS's does (its verifier derives the levels it checks), and Seconds covers
+	// that. On roads and meshes the level array (initialised, written for every vertex
+	// reached, its pages fresh in each process) was a tenth of a search. The GPU's
+	// search produces levels on the device either way and fills Level.
+	NoLevels bool
 }
 
 // Defaults for the zero Options.
@@ -69,11 +76,13 @@ type LevelStat struct {
 
 // Result is the outcome of one breadth-first search.
 type Result struct {
-	Source  uint32   // internal vertex id
-	Parent  []uint32 // Parent[Source] = Source; Unreached for unreached vertices
-	Level   []uint32 // Level[Source] = 0; Unreached for unreached vertices
-	Reached uint64   // vertices with a level, the source included
-	Depth   uint32   // the largest level
+	Source uint32   // internal vertex id
+	Parent []uint32 // Parent[Source] = Source; Unreached for unreached vertices
+	// Level[Source] = 0; Unreached for unreached vertices. Nil from a CPU search with
+	// Options.NoLevels.
+	Level   []uint32
+	Reached uint64 // vertices reached, the source included
+	Depth   uint32 // the largest level
 
 	// EdgesTraversed is the numerator of TEPS as Graph500 counts it: the edges of the
 	// component that was traversed. On an undirected graph that is the number of
@@ -91,8 +100,11 @@ type Result struct {
 	BytesZeroCopy int64
 	LinkSeconds   float64
 
-	Levels  []LevelStat
-	Seconds float64 // the search alone, excluding checks and allocation of the result
+	Levels []LevelStat
+	// Seconds is the search alone: on the CPU from the initialisation of parent (and of
+	// level) to the last level written; the arrays' allocation, the summary and any
+	// checks are excluded.
+	Seconds float64
 }
 
 // GTEPS is EdgesTraversed per second, in billions.
@@ -105,7 +117,9 @@ func (r *Result) GTEPS() float64 {
 
 // Summarize fills r.Reached, r.Depth and r.EdgesTraversed from r.Level and the graph's
 // out-degrees, so that every backend counts edges the same way (see
-// Result.EdgesTraversed). It reads only the DIRECTORY sections, in parallel.
+// Result.EdgesTraversed). Where r.Level is nil it counts the vertices r.Parent gives,
+// and leaves r.Depth as the search set it. It reads only the DIRECTORY sections, in
+// parallel.
 func Summarize(g *store.Graph, r *Result) {
 	type chunk struct {
 		s      *store.Shard
@@ -132,11 +146,21 @@ func Summarize(g *store.Graph, r *Result) {
 				c := chunks[i]
 				var p part
 				c.s.DegreesAt(deg[:c.hi-c.lo], c.lo)
-				for j, d := range deg[:c.hi-c.lo] {
-					if l := r.Level[c.s.Lo+c.lo+uint32(j)]; l != Unreached {
-						p.reached++
-						p.degSum += uint64(d)
-						p.depth = max(p.depth, l)
+				v0 := c.s.Lo + c.lo
+				if r.Level != nil {
+					for j, l := range r.Level[v0 : v0+c.hi-c.lo] {
+						if l != Unreached {
+							p.reached++
+							p.degSum += uint64(deg[j])
+							p.depth = max(p.depth, l)
+						}
+					}
+				} else {
+					for j, x := range r.Parent[v0 : v0+c.hi-c.lo] {
+						if x != Unreached {
+							p.reached++
+							p.degSum += uint64(deg[j])
+						}
 					}
 				}
 				parts[i] = p
@@ -150,7 +174,10 @@ func Summarize(g *store.Graph, r *Result) {
 		t.degSum += p.degSum
 		t.depth = max(t.depth, p.depth)
 	}
-	r.Reached, r.Depth, r.EdgesTraversed = t.reached, t.depth, t.degSum
+	r.Reached, r.EdgesTraversed = t.reached, t.degSum
+	if r.Level != nil {
+		r.Depth = t.depth
+	}
 	if !g.Directed() {
 		r.EdgesTraversed /= 2
 	}

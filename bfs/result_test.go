@@ -14,6 +14,12 @@ func TestSummarize(t *testing.T) {
 	if r.Reached != 3 || r.Depth != 2 || r.EdgesTraversed != 2 {
 		t.Fatalf("got reached %d depth %d edges %d, want 3 2 2", r.Reached, r.Depth, r.EdgesTraversed)
 	}
+	// without levels: the vertices with parents, the depth left as it was
+	r = &Result{Parent: []uint32{0, 0, 1, Unreached, Unreached, Unreached}, Depth: 7}
+	Summarize(g, r)
+	if r.Reached != 3 || r.Depth != 7 || r.EdgesTraversed != 2 {
+		t.Fatalf("parents alone: got reached %d depth %d edges %d, want 3 7 2", r.Reached, r.Depth, r.EdgesTraversed)
+	}
 }
 
 // pairs turns u0, v0, u1, v1, ... into edges.

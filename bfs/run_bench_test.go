@@ -28,7 +28,7 @@ func benchGraph(b *testing.B) (store.Adjacency, int) {
 // an edge each, one search per iteration: the engine's time without a process's start.
 // kernel-ns/op is the searches' own time (Result.Seconds), without the allocations and
 // the summary around them.
-// OOC_BENCH_STRICT=1 sets Options.StrictSwitch.
+// OOC_BENCH_STRICT=1 sets Options.StrictSwitch, OOC_BENCH_NOLEVELS=1 Options.NoLevels.
 func BenchmarkRun(b *testing.B) {
 	c, workers := benchGraph(b)
 	r := rand.New(rand.NewPCG(1, 1))
@@ -38,7 +38,7 @@ func BenchmarkRun(b *testing.B) {
 			srcs = append(srcs, v)
 		}
 	}
-	opt := Options{Workers: workers, StrictSwitch: os.Getenv("OOC_BENCH_STRICT") == "1"}
+	opt := Options{Workers: workers, StrictSwitch: os.Getenv("OOC_BENCH_STRICT") == "1", NoLevels: os.Getenv("OOC_BENCH_NOLEVELS") == "1"}
 	var edges uint64
 	var kernel float64
 	b.ResetTimer()

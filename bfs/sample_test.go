@@ -23,7 +23,7 @@ func TestSampleBottomUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
-		b := newBFS(a, 1)
+		b := newBFS(a, 1, true)
 		b.init()
 		for v := uint32(0); v < n; v += 2 { // half visited
 			b.parent[v] = v

@@ -62,6 +62,10 @@ unreached; the source is its own parent), ` + parquetHelp + `
 the source, tree edges join levels that differ by one, every edge joins levels that
 differ by at most one, and exactly the reached vertices have parents.
 
+The time is the search's alone (the graph open, the summary and the checks apart). With
+neither -o, --text nor --validate the CPU search writes parents alone, as GAPBS's
+does; with them it also writes every vertex's level, and its time includes that.
+
 Examples:
   ooc bfs --src 0
   ooc bfs --src random --sources 16 --validate kron24.ooc
@@ -77,11 +81,13 @@ type bfsArgs struct {
 	engineArgs
 }
 
-// engineArgs are the flags bfs and cc share.
+// engineArgs are the flags bfs and cc share, and what the command asks of the engine.
 type engineArgs struct {
 	backend string
 	vram    byteSize
 	workers int
+	// noLevels: the command uses no BFS levels (ooc.Options.BFSNoLevels); not a flag
+	noLevels bool
 }
 
 func addEngineFlags(fs *flag.FlagSet, a *engineArgs) {
@@ -148,6 +154,7 @@ func runBFS(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.noLevels = dest == nil && !a.validate // the summary needs parents alone
 	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoBFS)
 	if err != nil {
 		return err
@@ -293,7 +300,7 @@ func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool, algos ooc.Al
 	if err := checkWorkers(a.workers); err != nil {
 		return nil, err
 	}
-	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram), Algorithms: algos}
+	opt := ooc.Options{Workers: a.workers, VRAM: int64(a.vram), Algorithms: algos, BFSNoLevels: a.noLevels}
 	if verbose {
 		opt.Verbose = e.stderr
 	}
