@@ -286,13 +286,24 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 				touchLabels(comp, x0[j0:j0+n], x1[j0:j0+n])
 			}
 			if serial {
-				linkGroup(comp, v, x0[j0:j0+n], x1[j0:j0+n])
-				if once != 0 {
-					if err := r.second(s, g*store.DirGroup, once); err != nil {
+				if once == 0 {
+					linkGroup(comp, v, x0[j0:j0+n], x1[j0:j0+n])
+					r.wait -= min(r.wait, 1)
+				} else {
+					var in uint64 // first-mode vertices seen in the anchor's tree
+					if once|empty == (^uint64(0)>>(64-n))<<j0 {
+						// every list gave its first neighbour alone (meshes' groups):
+						// no second links, each vertex's tree checked as it is linked
+						in = linkFirsts(comp, v, x0[j0:j0+n], r.anchor) << j0
+					} else {
+						linkGroup(comp, v, x0[j0:j0+n], x1[j0:j0+n])
+					}
+					if once&^in == 0 { // second's outcome, without its climbs
+						r.once = setBits(r.once, r.n, s.Lo+g*store.DirGroup, once)
+						r.back = 0
+					} else if err := r.second(s, g*store.DirGroup, once); err != nil {
 						return err
 					}
-				} else if r.wait > 0 {
-					r.wait--
 				}
 				if empty != 0 {
 					r.empty = setBits(r.empty, r.n, s.Lo+g*store.DirGroup, empty)
@@ -478,6 +489,25 @@ func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 		linkFrom(comp, cu[j], a)
 		linkFrom(comp, cu[j], x1[j])
 	}
+}
+
+// linkFirsts links each vertex v+j with x0[j] (linkSerial) and returns the mask of
+// the j whose label is then a: the vertices that second would find in the anchor's
+// tree at its first step (a vertex pointing at the anchor, the root of its tree,
+// keeps pointing at it), checked here with the label the link just loaded instead
+// of in a pass of second's of their own. For groups whose lists all gave their
+// first neighbour alone, which need no second link.
+//
+//go:noinline
+func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
+	cu := comp[v:][:len(x0)] // checked once, not at each load
+	for j, x := range x0 {
+		linkFrom(comp, cu[j], x)
+		if cu[j] == a {
+			in |= 1 << (j & 63)
+		}
+	}
+	return in
 }
 
 // linkAtomic joins the trees of u and v, hooking the larger root under the smaller with a

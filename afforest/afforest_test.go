@@ -125,6 +125,47 @@ func TestCCFirstAloneLast(t *testing.T) {
 	checkAll(t, "first-alone-last", 203, edges, false)
 }
 
+// TestCCFirstAloneGroup is TestCCFirstAlone for a whole group kept at one neighbour:
+// vertices 192-255 (a ring with edges to the next two, and all to the anchor 0) give
+// their first neighbour 0 alone and are all found in the anchor's tree as they are
+// linked (linkFirsts); vertex 200's list [0, 50, 198, ...] holds the only link of that
+// component to the cycle 1-150, which the finish skips and whose vertex 50 holds 200
+// past its sampled positions: the finish must link 200's list from its second
+// neighbour on.
+func TestCCFirstAloneGroup(t *testing.T) {
+	edges := []testgraph.Edge{{U: 200, V: 50}, {U: 1, V: 150}}
+	for v := uint32(1); v < 150; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v + 1})
+	}
+	for i := uint32(0); i < 64; i++ {
+		edges = append(edges, testgraph.Edge{U: 0, V: 192 + i},
+			testgraph.Edge{U: 192 + i, V: 192 + (i+1)%64}, testgraph.Edge{U: 192 + i, V: 192 + (i+2)%64})
+	}
+	checkAll(t, "first-alone-group", 256, edges, false)
+}
+
+// TestCCFirstGroups: a 12 x 12 torus (vertices 0-143) and, after it, complete graphs on
+// five vertices each followed by an isolated one: every list holds PackedMin
+// neighbours, so the sampling on one goroutine gives every list of a group its first
+// neighbour alone and links whole groups without second neighbours (linkFirsts), the
+// torus in the anchor's tree and each K5 outside it; a link to a wrong vertex joins
+// two K5s.
+func TestCCFirstGroups(t *testing.T) {
+	const k, blocks = 12, 40
+	var edges []testgraph.Edge
+	for v := uint32(0); v < k*k; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v/k*k + (v+1)%k}, testgraph.Edge{U: v, V: (v + k) % (k * k)})
+	}
+	for b := uint32(0); b < blocks; b++ {
+		for i := uint32(0); i < 5; i++ {
+			for j := i + 1; j < 5; j++ {
+				edges = append(edges, testgraph.Edge{U: k*k + 6*b + i, V: k*k + 6*b + j})
+			}
+		}
+	}
+	checkAll(t, "first-groups", k*k+6*blocks, edges, false)
+}
+
 // TestCCBadList runs CC on graphs with one list of PackedMin neighbours whose first
 // neighbour is in range and whose second is past the graph's end, where the sampling on
 // one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [4,
