@@ -57,7 +57,7 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	if err := r.finish(uint32(rounds), skip); err != nil {
 		return nil, err
 	}
-	r.compress()
+	r.compressFinished(skip)
 	res := &Result{Labels: r.comp, Seconds: time.Since(t0).Seconds()}
 	r.logf(t0, "afforest: done")
 	CountComponents(res)
@@ -73,6 +73,11 @@ type run struct {
 	spare   []uint32 // compress's second array
 	log     io.Writer
 	bufs    [][]uint32 // per-worker decode buffers
+
+	// reached has bit b set where the finish on one goroutine (linkLists) reached a
+	// vertex of the b-th 64 vertices that it did not pass as inside the skipped
+	// component (compressFinished); nil on other paths.
+	reached []uint64
 
 	// once has bit v set where the sampling linked vertex v with its first neighbour
 	// alone, and empty where v has no out-neighbours (linkHeads on one goroutine);
@@ -123,6 +128,9 @@ func (r *run) sample(rounds uint32) error {
 // (trees only merge), so an edge skipped from both ends joins two vertices of one tree.
 func (r *run) finish(sampled, skip uint32) error {
 	if c, ok := r.a.(*store.Compressed); ok {
+		if r.serial {
+			r.reached = make([]uint64, r.n/(64*64)+1)
+		}
 		return r.parallel(func(_ int, lo, hi uint32) error {
 			err := r.linkLists(c, store.Out, lo, hi, sampled, ^uint32(0), &skip)
 			if err != nil || !c.Directed() {
@@ -170,6 +178,10 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		sk = *skip
 	}
 	empty := r.empty // the vertices without out-neighbours, in the finish's out pass
+	reached := r.reached
+	if skip == nil {
+		reached = nil
+	}
 	if skip == nil || d != store.Out {
 		empty = nil
 	}
@@ -214,6 +226,9 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if i%store.DirGroup == 0 && v+store.DirGroup <= end && s.GroupEmpty(i/store.DirGroup) {
 				v += store.DirGroup - 1 // a group without neighbours: nothing to link
 				continue
+			}
+			if reached != nil {
+				reached[v/(64*64)] |= 1 << (v / 64 % 64)
 			}
 			// in the finish, a root (an isolated vertex, or the smallest of a small
 			// tree) whose list ends before position from: nothing to link, known from
@@ -581,6 +596,34 @@ func (r *run) compress() {
 		r.comp, r.spare = dst, src
 		if !short.Load() {
 			return
+		}
+	}
+}
+
+// compressFinished is compress after the finish. On one goroutine the finish's scan
+// (linkLists) left every vertex it passed as inside the skipped component labelled
+// with that component's root, and those labels are final while it is still a root:
+// the finish's links hook roots, and point a vertex they climb past at its
+// grandparent, which for such a vertex is that root again. So where the root is one
+// at the end, only the blocks of 64 vertices in r.reached are compressed, in vertex
+// order (parents are smaller, so a vertex's parent is done or final). The vertices
+// the scan passed for having no out-neighbours (r.empty, whole groups) are isolated
+// on undirected graphs, and on directed ones the scan of the in-lists reached them.
+// On roads and meshes, whose skipped component after the sampling is nearly every
+// vertex, this takes out a pass over all labels.
+func (r *run) compressFinished(skip uint32) {
+	if !r.serial || r.reached == nil || skip >= r.n || r.comp[skip] != skip {
+		r.compress()
+		return
+	}
+	comp := r.comp
+	for i, w := range r.reached {
+		for ; w != 0; w &= w - 1 {
+			lo := (64*i + bits.TrailingZeros64(w)) * 64
+			b := comp[lo:min(lo+64, len(comp))]
+			for k, p := range b {
+				b[k] = comp[p]
+			}
 		}
 	}
 }

@@ -166,6 +166,23 @@ func TestCCFirstGroups(t *testing.T) {
 	checkAll(t, "first-groups", k*k+6*blocks, edges, false)
 }
 
+// TestCCDirectedReached: on a directed graph, vertex 200 has no out-neighbours, so the
+// finish's scan of the out-lists passes its group; its tree {170, 171, 200, 290} joins
+// the skipped cycle 0-159 only in the scan of the in-lists, at 290 (the cycle's vertex
+// 5 holds it past its sampled positions), after that scan reached 200. The final
+// compress must take 200's block of 64 (compressFinished), reached in the in-lists'
+// scan alone.
+func TestCCDirectedReached(t *testing.T) {
+	var edges []testgraph.Edge
+	for v := uint32(0); v < 160; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: (v + 1) % 160})
+	}
+	edges = append(edges, testgraph.Edge{U: 5, V: 7}, testgraph.Edge{U: 5, V: 290},
+		testgraph.Edge{U: 170, V: 171}, testgraph.Edge{U: 170, V: 200},
+		testgraph.Edge{U: 171, V: 170}, testgraph.Edge{U: 290, V: 170})
+	checkAll(t, "directed-reached", 320, edges, true)
+}
+
 // TestCCBadList runs CC on graphs with one list of PackedMin neighbours whose first
 // neighbour is in range and whose second is past the graph's end, where the sampling on
 // one goroutine gives the first alone (HeadGroup's first mode): vertex 150's list [4,
