@@ -403,13 +403,16 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 
 // unpackGaps decodes a compact block without exceptions from its packed area src
 // (len(dst) <= BlockSize, so every field lies inside it): dst[i] is dst[i-1] plus 1 plus
-// field i-1 (w bits, at most 32), dst[0] being first; it returns the last neighbour. One
-// load holds at least 57 bits past its first byte's skipped ones: four fields of up to
-// 14 bits or two of up to 28, each then a shift and a mask.
+// field i-1 (w bits, at most 32), dst[0] being first; it returns the last neighbour.
+// Where the processor has AVX2, whole groups of 8 gaps of up to vecMaxWidth bits go
+// through the vector decoder first (unpackVec). Else one load holds at least 57 bits
+// past its first byte's skipped ones: four fields of up to 14 bits or two of up to 28,
+// each then a shift and a mask.
 func unpackGaps(dst []uint32, src *[packedArea]byte, w uint, first uint64) uint64 {
 	w &= 63
 	mask := uint64(1)<<w - 1
-	i, k, cur := 1, len(dst), first
+	i, cur := unpackVec(dst, src, w, first, &gapOnes)
+	k := len(dst)
 	if w <= 14 {
 		for ; i+3 < k; i += 4 {
 			// each field shifted down in turn and each neighbour stored when made, so
@@ -454,12 +457,14 @@ var gapOnes = func() (a [BlockSize + 3]uint32) {
 }()
 
 // unpackGapsAdd is unpackGaps with add[i] in place of the gap's 1: dst[i] is dst[i-1]
-// plus field i-1 plus add[i], dst[0] being first; it returns the last neighbour.
+// plus field i-1 plus add[i], dst[0] being first; it returns the last neighbour (at
+// least 2^32 when a sum passes 32 bits, if the vector decoder made it).
 // add's 3 entries past BlockSize let a step read 4 of them at any index below BlockSize.
 func unpackGapsAdd(dst []uint32, src *[packedArea]byte, w uint, first uint64, add *[BlockSize + 3]uint32) uint64 {
 	w &= 63
 	mask := uint64(1)<<w - 1
-	i, k, cur := 1, len(dst), first
+	i, cur := unpackVec(dst, src, w, first, add)
+	k := len(dst)
 	if w <= 14 {
 		for ; i+3 < k; i += 4 {
 			// each field shifted down in turn and each neighbour stored when made, so

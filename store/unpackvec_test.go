@@ -1,0 +1,207 @@
+package store
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// unpackRef is the gap rule of the compact decoders in 64-bit arithmetic, field by
+// field: dst[i] is dst[i-1] plus 1 plus field i-1 of src plus add[i].
+func unpackRef(dst []uint32, src *[packedArea]byte, w uint, first uint64, add []uint64) uint64 {
+	cur := first
+	dst[0] = uint32(first)
+	for i := 1; i < len(dst); i++ {
+		var f uint64
+		for b := range w {
+			bit := uint(i-1)*w + b
+			f |= uint64(src[bit/8]>>(bit%8)&1) << b
+		}
+		cur += 1 + f + add[i]
+		dst[i] = uint32(cur)
+	}
+	return cur
+}
+
+// checkUnpack holds unpackGapsAdd (the vector decoder where the processor has one, and
+// its scalar tail) and unpackGaps (no exceptions) to unpackRef on a block of k
+// neighbours with exceptions exc (index | addend<<32, as unpackCompact puts them in its
+// add array): the same neighbours and last neighbour while the sums stay below 2^32,
+// and a last neighbour of 2^32 or more (refused against any vertex count) when they do
+// not.
+func checkUnpack(t *testing.T, k int, src *[packedArea]byte, w uint, first uint64, exc []uint64) {
+	t.Helper()
+	ref, add := make([]uint64, BlockSize+1), gapOnes
+	for _, e := range exc {
+		ref[uint32(e)] += e >> 32
+		add[uint32(e)&(BlockSize-1)] = 1 + uint32(e>>32)
+	}
+	want, got := make([]uint32, k), make([]uint32, k)
+	wantLast := unpackRef(want, src, w, first, ref)
+	got[0] = uint32(first)
+	var gotLast uint64
+	if len(exc) == 0 {
+		gotLast = unpackGaps(got, src, w, first)
+	} else {
+		gotLast = unpackGapsAdd(got, src, w, first, &add)
+	}
+	if wantLast >= 1<<32 {
+		if gotLast < 1<<32 {
+			t.Fatalf("k=%d w=%d first=%d exc=%x: sums past 2^32 (%d) decoded as %d", k, w, first, exc, wantLast, gotLast)
+		}
+		return
+	}
+	if gotLast != wantLast || !slices.Equal(got, want) {
+		t.Fatalf("k=%d w=%d first=%d exc=%x: got %v (last %d), want %v (last %d)", k, w, first, exc, got, gotLast, want, wantLast)
+	}
+}
+
+// randomExc draws exceptions as unpackCompact makes them: ascending indexes from 1 to
+// k-1, each a high part shifted by w below a vertex count (at most 2^32-1).
+func randomExc(r *rand.Rand, k int, w uint) []uint64 {
+	var exc []uint64
+	for i := 1 + r.IntN(8); i < k; i += 1 + r.IntN(12) {
+		h := uint64(r.Uint32N(1 << 20))
+		switch r.IntN(3) {
+		case 1:
+			h = uint64(r.Uint32N(1<<32 - 1))
+		case 2:
+			h = 1<<32 - 2 - uint64(r.Uint32N(4))
+		}
+		exc = append(exc, uint64(i)|(h>>w<<w)<<32)
+	}
+	return exc
+}
+
+// TestUnpackVec draws packed areas, exceptions (small ones, and ones that carry the
+// sums past 2^32) and first neighbours for every width and length.
+func TestUnpackVec(t *testing.T) {
+	seed := testSeed(t)
+	r := rand.New(rand.NewPCG(seed, 19))
+	t.Logf("vector decoder: %v", haveVec)
+	var src [packedArea]byte
+	for trial := range 20000 {
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		w := uint(trial % 33)
+		k := 1 + r.IntN(BlockSize)
+		var exc []uint64
+		if trial%4 != 0 {
+			exc = randomExc(r, k, w)
+		}
+		first := uint64(r.Uint32N(1 << 20))
+		switch trial % 5 {
+		case 0:
+			first = uint64(1<<32 - 1 - r.Uint32N(1<<12))
+		case 1:
+			first = uint64(r.Uint32())
+		}
+		checkUnpack(t, k, &src, w, first, exc)
+	}
+}
+
+// TestUnpackVecWrap pins sums that reach 2^32 exactly, or wrap to a neighbour below the
+// one before it in 32 bits.
+func TestUnpackVecWrap(t *testing.T) {
+	var src [packedArea]byte
+	for _, c := range []struct {
+		first uint64
+		exc   []uint64
+	}{
+		{0, []uint64{5 | (1<<32-2)<<32}},              // 4 ones, then 1 + 2^32-2: 2^32 at 5
+		{10, []uint64{3 | (1<<32-2)<<32}},             // a gap of 2^32 - 1 past 12: 11
+		{1<<32 - 9, nil},                              // ones alone reach 2^32 at 9
+		{1 << 31, []uint64{2 | 1<<62, 12 | 1<<62}},    // 2^31 + 2^30 twice, and ones
+		{5, []uint64{8 | (1<<32-2)<<32, 9 | 2<<32}},   // 2^32 + 3 at 8, 6 more at 9
+		{5, []uint64{16 | (1<<32-2)<<32, 17 | 2<<32}}, // the same in the second group
+	} {
+		for _, k := range []int{9, 17, 20, 64} {
+			checkUnpack(t, k, &src, 0, c.first, c.exc)
+		}
+	}
+}
+
+// FuzzUnpackVec holds the compact decoders to unpackRef on fuzzed packed bytes and
+// exceptions.
+func FuzzUnpackVec(f *testing.F) {
+	f.Add([]byte{0xff, 0x12, 0x34}, uint8(7), uint8(64), uint32(5), uint64(3))
+	f.Fuzz(func(t *testing.T, b []byte, w, k uint8, first uint32, seed uint64) {
+		var src [packedArea]byte
+		copy(src[:], b)
+		w %= 33
+		n := 1 + int(k)%BlockSize
+		checkUnpack(t, n, &src, uint(w), uint64(first), randomExc(rand.New(rand.NewPCG(seed, 1)), n, uint(w)))
+	})
+}
+
+// BenchmarkDecodeCompact decodes whole blocks of 64 neighbours whose gaps are mostly
+// small with a few jumps (web and social lists: compact blocks with exceptions), with
+// the vector decoder and without.
+func BenchmarkDecodeCompact(b *testing.B) {
+	const nv = 1 << 24
+	r := rand.New(rand.NewPCG(1, 1))
+	var all []byte
+	var ends []int
+	var owners []uint32
+	for range 1024 {
+		v, x := r.Uint32N(nv/2), r.Uint32N(nv/2)
+		nbrs := make([]uint32, BlockSize)
+		for i := range nbrs {
+			x += 1 + r.Uint32N(1<<r.IntN(8))
+			if r.IntN(10) == 0 {
+				x += r.Uint32N(1 << 16)
+			}
+			nbrs[i] = x
+		}
+		all = AppendList(all, v, nbrs)
+		ends = append(ends, len(all))
+		owners = append(owners, v)
+	}
+	// the lists in one buffer that runs on past them, as a shard's mapping does
+	all = append(all, make([]byte, compactArea)...)
+	lists := make([][]byte, len(ends))
+	for i, e := range ends {
+		if i > 0 {
+			lists[i] = all[ends[i-1]:e]
+		} else {
+			lists[i] = all[:e]
+		}
+	}
+	var modes [5]int
+	for _, l := range lists {
+		countModes(&modes, l, BlockSize)
+	}
+	b.Logf("codings (varint, packed, packed with exceptions, compact, mirrored): %v", modes)
+	dst := make([]uint32, BlockSize)
+	for _, vec := range []bool{false, true} {
+		if vec && !haveVec {
+			continue
+		}
+		b.Run(map[bool]string{false: "go", true: "vec"}[vec], func(b *testing.B) {
+			defer func(old bool) { haveVec = old }(haveVec)
+			haveVec = vec
+			for b.Loop() {
+				for j, l := range lists {
+					if _, ok := DecodeBlock(dst, owners[j], l, 0, BlockSize, nv); !ok {
+						b.Fatal("malformed")
+					}
+				}
+			}
+			b.ReportMetric(float64(len(lists)*BlockSize)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Medges/s")
+		})
+	}
+}
+
+// TestDecodersPureGo runs the compact decoders' reference tests with the vector decoder
+// off, where the processor has one (elsewhere the other tests ran the pure-Go path).
+func TestDecodersPureGo(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector decoder: the other tests ran the pure-Go one")
+	}
+	haveVec = false
+	defer func() { haveVec = true }()
+	t.Run("codec", TestCodecRandom)
+	t.Run("unpack", TestUnpackVec)
+	t.Run("wrap", TestUnpackVecWrap)
+}
