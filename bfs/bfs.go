@@ -326,18 +326,26 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 
 func (b *bfs) init() {
 	parallel.For(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
-		if b.level == nil {
-			p := b.parent[lo:hi]
-			for i := range p {
-				p[i] = unreached
-			}
-			return
-		}
-		p, l := b.parent[lo:hi], b.level[lo:hi]
-		for i := range p {
-			p[i], l[i] = unreached, unreached
+		fillUnreached(b.parent[lo:hi])
+		if b.level != nil {
+			fillUnreached(b.level[lo:hi])
 		}
 	})
+}
+
+// fillUnreached sets every entry of p to unreached: the first fillBlock entries one at
+// a time, the rest by copies of them (memmove's vector stores, a few instructions for
+// each 4 KiB where the loop took four an entry; on a road map the loop was 1.3% of a
+// search's instructions).
+func fillUnreached(p []uint32) {
+	const fillBlock = 1024
+	head := p[:min(len(p), fillBlock)]
+	for i := range head {
+		head[i] = unreached
+	}
+	for rest := p[len(head):]; len(rest) > 0; {
+		rest = rest[copy(rest, head):]
+	}
 }
 
 func (b *bfs) fail(err error) {
