@@ -88,9 +88,7 @@ func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, 
 		i := 0
 		for i < len(frontier) && int64(sum) <= limit {
 			end := min(i+scoutChunk, len(frontier))
-			for _, v := range frontier[i:end] {
-				sum += uint64(b.outDegree(ws, v))
-			}
+			sum += b.sumOutDegrees(ws, frontier[i:end])
 			i = end
 		}
 		b.scoutAt = b.head + i
@@ -98,9 +96,7 @@ func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, 
 	}
 	parallel.For(b.workers, len(frontier), scoutChunks, func(w, lo, hi int) {
 		ws := &b.ws[w]
-		for _, v := range frontier[lo:hi] {
-			ws.scout += uint64(b.outDegree(ws, v))
-		}
+		ws.scout += b.sumOutDegrees(ws, frontier[lo:hi])
 	})
 	for i := range b.ws {
 		edges += b.ws[i].scout
@@ -116,9 +112,7 @@ func (b *bfs) scoutAbove(scout int64, above float64) int64 {
 	ws := &b.ws[0]
 	for b.scoutAt < b.tail && float64(scout) <= above {
 		end := min(b.scoutAt+scoutChunk, b.tail)
-		for _, v := range b.queue[b.scoutAt:end] {
-			scout += int64(b.outDegree(ws, v))
-		}
+		scout += int64(b.sumOutDegrees(ws, b.queue[b.scoutAt:end]))
 		b.scoutAt = end
 	}
 	return scout

@@ -386,6 +386,29 @@ func (b *bfs) outDegree(ws *workerState, v uint32) uint32 {
 	return s.DegreeAt(v - s.Lo)
 }
 
+// sumOutDegrees is the sum of the out-degrees of vs, on compressed graphs a run of
+// vertices of one shard a call (store.Shard.SumDegrees; the worker's cached shard first).
+func (b *bfs) sumOutDegrees(ws *workerState, vs []uint32) uint64 {
+	var sum uint64
+	if b.c == nil {
+		for _, v := range vs {
+			sum += uint64(b.a.Degree(store.Out, v))
+		}
+		return sum
+	}
+	for len(vs) > 0 {
+		s := ws.degShard
+		if s == nil || vs[0] < s.Lo || vs[0] >= s.Hi() {
+			s = b.c.Shard(store.Out, vs[0])
+			ws.degShard = s
+		}
+		d, k := s.SumDegrees(vs)
+		sum += d
+		vs = vs[k:]
+	}
+	return sum
+}
+
 // outShard is the out-shard holding u, cached per worker.
 func (ws *workerState) outShard(c *store.Compressed, u uint32) *store.Shard {
 	s := ws.listShard

@@ -63,3 +63,28 @@ func tailWord(b []byte, a uint64) uint64 {
 	}
 	return w
 }
+
+// SumDegrees returns the sum of the degrees of vs (graph ids) from the first on while
+// they lie in the shard, and how many that is. A search weighing a frontier's edges
+// sums the degrees of vertices in no order, each in its own directory group; one call
+// for the lot instead of DegreeAt's per vertex keeps the shard's fields in registers
+// (on facebook_combined the degree sums took 87 instructions a vertex).
+func (s *Shard) SumDegrees(vs []uint32) (sum uint64, k int) {
+	hs, b, lo, n := s.dirH, s.dirB, s.Lo, s.N
+	for k, v := range vs {
+		i := v - lo
+		if i >= n {
+			return sum, k
+		}
+		// slices of constant length (no pointer masking for an empty one) and a shift
+		// the compiler knows is below 64: a dozen instructions fewer than DegreeAt's
+		g := uint64(i>>dirGroupShift) * 4
+		h := hs[g : g+4 : g+4]
+		w := h[3]
+		wo, wd := w>>16&0xff, w>>24
+		p := uint64(h[1])<<6 + uint64(i&(DirGroup-1)*(wo+wd)+wo)
+		x := binary.LittleEndian.Uint64(b[p>>3 : p>>3+8])
+		sum += uint64(w>>8&0xff) + x>>(p&7)&(1<<(wd&63)-1)
+	}
+	return sum, len(vs)
+}

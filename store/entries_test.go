@@ -12,7 +12,8 @@ import (
 
 // checkEntries holds Shard.Entries to ListAt on every vertex of g, read in batches of
 // random vertices, some of other shards (where Entries must stop), and its Head to the
-// mapping's bytes at the list's start.
+// mapping's bytes at the list's start; and SumDegrees on the same batches to the sum
+// of ListAt's degrees, stopping where Entries does but for dst's length.
 func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
 	t.Helper()
 	for _, s := range g.Out().Shards {
@@ -39,6 +40,15 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 		}
 		if got := s.Entries(dst[:], vs); got != want {
 			t.Fatalf("seed %d: Entries of %v in shard [%d, %d) filled %d, want %d", seed, vs, s.Lo, s.Hi(), got, want)
+		}
+		inShard, sumWant := 0, uint64(0)
+		for inShard < len(vs) && vs[inShard]-s.Lo < s.N {
+			d, _ := s.ListAt(vs[inShard] - s.Lo)
+			sumWant += uint64(d)
+			inShard++
+		}
+		if sum, k := s.SumDegrees(vs); sum != sumWant || k != inShard {
+			t.Fatalf("seed %d: SumDegrees of %v in shard [%d, %d) = %d over %d vertices, want %d over %d", seed, vs, s.Lo, s.Hi(), sum, k, sumWant, inShard)
 		}
 		for k, v := range vs[:want] {
 			e := dst[k]
