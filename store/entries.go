@@ -26,27 +26,31 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 		if i >= n {
 			return k
 		}
-		h := hs[(i>>dirGroupShift)*4:][:8]
-		wo, wd := h[3]>>16&0xff, h[3]>>24
+		// slices of constant length (no pointer masking as for one that may be empty)
+		// and shifts the compiler knows are below 64 (no test and mask of the count)
+		g := uint64(i>>dirGroupShift) * 4
+		h := hs[g : g+8 : g+8]
+		h3 := h[3]
+		wo, wd := h3>>16&0xff, h3>>24
 		j := i & (DirGroup - 1)
 		p := uint64(h[1])*64 + uint64(j*(wo+wd))
 		e := &dst[k]
 		// one load holds 57 bits past the pair's first byte's skipped ones: the pair
-		// and the next one's start when they fit
+		// and the next one's start when they fit (then wo+wd <= 57, wo <= 28)
 		if 2*wo+wd > 57 {
 			e.Deg, e.Start, e.End = s.dirEntryWide(i, h, p, wo, wd)
 		} else {
-			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
-			span := h[4] - h[0]
-			e.Start = h[0] + dirStart(uint32(x)&(1<<wo-1), j, span)
-			e.Deg = h[3]>>8&0xff + uint32(x>>wo)&(1<<wd-1)
+			x := binary.LittleEndian.Uint64(b[p>>3:p>>3+8]) >> (p & 7)
+			span, mo := h[4]-h[0], uint64(1)<<(wo&63)-1
+			e.Start = h[0] + dirStart(uint32(x&mo), j, span)
+			e.Deg = h3>>8&0xff + uint32(x>>(wo&63)&(1<<(wd&63)-1))
 			e.End = h[4]
 			if j+1 < DirGroup && i+1 < n {
-				e.End = h[0] + dirStart(uint32(x>>(wo+wd))&(1<<wo-1), j+1, span)
+				e.End = h[0] + dirStart(uint32(x>>((wo+wd)&63)&mo), j+1, span)
 			}
 		}
 		if a := uint64(e.Start); a+8 <= uint64(len(adj)) {
-			e.Head = binary.LittleEndian.Uint64(adj[a:][:8])
+			e.Head = binary.LittleEndian.Uint64(adj[a : a+8])
 		} else {
 			e.Head = tailWord(adj, a)
 		}
