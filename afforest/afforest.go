@@ -84,8 +84,10 @@ type run struct {
 	// each nil while no bit is set. wait and back pace HeadGroup's first mode
 	// (linkHeads).
 	once, empty []uint64
-	anchor      uint32 // the vertex whose tree second looks for
-	last        uint32 // where the last vertex second linked with its second neighbour led
+	settled     []uint64 // groups whose vertices linkFirsts found labelled with the anchor or empty
+	settledN    uint32   // the vertices settled holds
+	anchor      uint32   // the vertex whose tree second looks for
+	last        uint32   // where the last vertex second linked with its second neighbour led
 	wait, back  int
 }
 
@@ -132,7 +134,7 @@ func (r *run) finish(sampled, skip uint32) error {
 			r.reached = make([]uint64, r.n/(64*64)+1)
 		}
 		return r.parallel(func(_ int, lo, hi uint32) error {
-			err := r.linkLists(c, store.Out, lo, hi, sampled, ^uint32(0), &skip)
+			err := r.linkOut(c, lo, hi, sampled, skip)
 			if err != nil || !c.Directed() {
 				return err
 			}
@@ -155,6 +157,36 @@ func (r *run) finish(sampled, skip uint32) error {
 			}
 		})
 	})
+}
+
+// linkOut is the finish's linkLists of the out-lists of [lo, hi) from position from,
+// passing over each run of 64 vertices (at multiples of 64) that r.settled holds
+// whole, where skip is the anchor: the sampling found each of them labelled with the
+// anchor (or without out-neighbours), a label that stays while the anchor is a root,
+// as the skipped component's root is. The finish's scan would pass them one by one.
+// Where settled holds less than an eighth of the vertices, the runs are not looked
+// for: their search and the scan's restarts would cost more than they save.
+func (r *run) linkOut(c *store.Compressed, lo, hi, from, skip uint32) error {
+	settled := r.settled
+	if uint64(r.settledN)*8 < uint64(r.n) || skip != r.anchor || !r.serial {
+		return r.linkLists(c, store.Out, lo, hi, from, ^uint32(0), &skip)
+	}
+	for lo < hi {
+		u := lo // the first vertex from lo in a settled run, or hi
+		for u < hi && !(u%64 == 0 && u+64 <= hi && settled[u/64] == ^uint64(0)) {
+			u = min(u+64-u%64, hi)
+		}
+		if u > lo {
+			if err := r.linkLists(c, store.Out, lo, u, from, ^uint32(0), &skip); err != nil {
+				return err
+			}
+		}
+		for u+64 <= hi && settled[u/64] == ^uint64(0) {
+			u += 64
+		}
+		lo = u
+	}
+	return nil
 }
 
 // linkLists links every vertex u of [lo, hi) with the neighbours at positions [from, to)
@@ -306,10 +338,14 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 					r.wait -= min(r.wait, 1)
 				} else {
 					var in uint64 // first-mode vertices seen in the anchor's tree
-					if once|empty == (^uint64(0)>>(64-n))<<j0 {
+					if all := (^uint64(0) >> (64 - n)) << j0; once|empty == all {
 						// every list gave its first neighbour alone (meshes' groups):
 						// no second links, each vertex's tree checked as it is linked
 						in = linkFirsts(comp, v, x0[j0:j0+n], r.anchor) << j0
+						if in|empty == all {
+							r.settled = setBits(r.settled, r.n, s.Lo+g*store.DirGroup, all)
+							r.settledN += n
+						}
 					} else {
 						linkGroup(comp, v, x0[j0:j0+n], x1[j0:j0+n])
 					}

@@ -144,6 +144,26 @@ func TestCCFirstAloneGroup(t *testing.T) {
 	checkAll(t, "first-alone-group", 256, edges, false)
 }
 
+// TestCCSettled: a 16 x 16 torus (vertices 0-255, the anchor's tree, skipped) whose
+// groups the sampling finds settled (every vertex labelled with the anchor as it is
+// linked), the cycle 256-295, and vertex 300, whose list [0, 260, 301, 302] gives its
+// first neighbour 0 alone and holds the only link of the torus to the cycle. The
+// finish passes the settled groups without a scan (linkOut) and must still link the
+// cycle's vertex 260, whose list holds 300 past its sampled positions.
+func TestCCSettled(t *testing.T) {
+	const k = 16
+	var edges []testgraph.Edge
+	for v := uint32(0); v < k*k; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v/k*k + (v+1)%k}, testgraph.Edge{U: v, V: (v + k) % (k * k)})
+	}
+	for v := uint32(256); v < 296; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: 256 + (v+1-256)%40})
+	}
+	edges = append(edges, testgraph.Edge{U: 300, V: 0}, testgraph.Edge{U: 300, V: 260},
+		testgraph.Edge{U: 300, V: 301}, testgraph.Edge{U: 300, V: 302})
+	checkAll(t, "settled", 320, edges, false)
+}
+
 // TestCCFirstGroups: a 12 x 12 torus (vertices 0-143) and, after it, complete graphs on
 // five vertices each followed by an isolated one: every list holds PackedMin
 // neighbours, so the sampling on one goroutine gives every list of a group its first
