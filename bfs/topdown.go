@@ -3,6 +3,7 @@ package bfs
 import (
 	"github.com/oocgraph/ooc/internal/parallel"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -158,8 +159,16 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 		k := s.Entries(ents[:], frontier)
 		batch := frontier[:k]
 		frontier = frontier[k:]
-		for k, u := range batch {
-			e := &ents[k]
+		for k := 0; k < len(batch); k++ {
+			if branchFree && ents[k].Deg-1 < store.PackedMin-1 { // a road's list, maybe
+				var ex uint64
+				k, tail, ex = claimRoads(&ents, batch, k, parent, queue, tail, n)
+				examined += ex
+				if k == len(batch) {
+					break
+				}
+			}
+			u, e := batch[k], &ents[k]
 			d := e.Deg
 			examined += uint64(d)
 			if d < store.PackedMin && d > 0 {
@@ -239,6 +248,56 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 		}
 	}
 	return tail, examined
+}
+
+// claimRoads is expandSerial's expansion of the lists of batch[k:] (ents[k:] their
+// entries) while each is a block of one to three one-byte varints whose neighbours lie
+// in the graph (most lists of roads), for graphs of at most claimAllMax vertices, whose
+// claims take no branch on a parent (see claimAllMax). A list's neighbours are its first
+// value's vertex and then one per gap byte, up to the last nonzero one: a zero gap past
+// it (a byte past the list, masked, or a duplicate's) names the vertex just claimed. It
+// returns the index of the first list it left (len(batch) when none), the new tail and
+// the neighbours examined. A function of its own, without a call inside, so that its
+// few values stay in registers, and with unchecked parent and queue accesses: inside
+// expandSerial such a list took about 130 instructions, most of them spills and checks.
+func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
+	var examined uint64
+	// every neighbour claimed is checked below n <= len(parent), and tail stays within
+	// the queue (a vertex enters it at most once, and one spare entry follows: tail <= n
+	// < len(queue)): loads and stores without a check each
+	pp := unsafe.Pointer(unsafe.SliceData(parent))
+	qp := unsafe.Pointer(unsafe.SliceData(queue))
+	_, _ = parent[n-1], queue[n]
+	for ; k < len(batch); k++ {
+		e := &ents[uint(k)%serialBatch] // k < len(batch) <= serialBatch
+		d := e.Deg
+		if d-1 >= store.PackedMin-1 || e.End-e.Start != d {
+			break
+		}
+		w := e.Head & (1<<(8*(d&3)) - 1)
+		u := batch[k]
+		x := int64(u) + store.Unzigzag(w&0xff)
+		if w&0x808080 != 0 || x < 0 || x+int64(w>>8&0xff)+int64(w>>16) >= int64(n) {
+			break
+		}
+		examined += uint64(d)
+		for v := uint32(x); ; {
+			pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
+			p := *pv
+			np, inc := p, 0
+			if p == unreached {
+				np, inc = u, 1
+			}
+			*pv = np
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
+			tail += inc
+			if w >>= 8; w == 0 {
+				break
+			}
+			v += uint32(w & 0xff)
+		}
+	}
+	return k, tail, examined
 }
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
