@@ -414,7 +414,11 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 			edgesToCheck -= int64(examined)
 		}
 		unvisited -= uint64(b.tail - b.head)
-		b.found = append(b.found, segment{b.head, b.tail, depth + 1})
+		if b.level != nil {
+			b.found = append(b.found, segment{b.head, b.tail, depth + 1})
+		} else {
+			b.rewind()
+		}
 		scout, edges, exact = int64(s), s, true
 		b.scoutAt = b.tail
 		if b.maxDeg > 0 {
@@ -424,6 +428,17 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	}
 	b.depth = depth - 1 // the last level discovered no vertex
 	return nil
+}
+
+// rewind moves the frontier [head, tail) to the start of the queue. A search that
+// writes no levels reads no frontier after its level (fillLevels reads them all), so
+// its frontiers can share the queue's first entries: a road map's levels of a few
+// hundred vertices then reuse the same cached lines instead of running through the
+// queue's n entries of fresh pages, a page fault each 1024 vertices.
+func (b *bfs) rewind() {
+	k := copy(b.queue, b.queue[b.head:b.tail])
+	b.head, b.tail = 0, k
+	b.qtail.Store(int64(k))
 }
 
 // bottomUpLevels runs bottom-up levels from the frontier in b.front until run's rules
