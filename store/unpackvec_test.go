@@ -193,8 +193,8 @@ func BenchmarkDecodeCompact(b *testing.B) {
 	}
 }
 
-// TestDecodersPureGo runs the compact decoders' reference tests with the vector decoder
-// off, where the processor has one (elsewhere the other tests ran the pure-Go path).
+// TestDecodersPureGo runs the compact decoders' and ScanGroup's reference tests with the
+// vector steps off, where the processor has one (elsewhere the other tests ran the pure-Go path).
 func TestDecodersPureGo(t *testing.T) {
 	if !haveVec {
 		t.Skip("no vector decoder: the other tests ran the pure-Go one")
@@ -204,4 +204,6 @@ func TestDecodersPureGo(t *testing.T) {
 	t.Run("codec", TestCodecRandom)
 	t.Run("unpack", TestUnpackVec)
 	t.Run("wrap", TestUnpackVecWrap)
+	t.Run("scangroup", TestScanGroupRandom)
+	t.Run("scangroup-first", TestScanGroupFirstPastList)
 }

@@ -1,0 +1,304 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The offsets of firstArgs's fields (store/scanfirst.go).
+#define A_WW 0
+#define A_MO 32
+#define A_MD 64
+#define A_DMIN 96
+#define A_SPAN 128
+#define A_H0 160
+#define A_H4 192
+#define A_CNT 224
+#define A_V0 256
+#define A_NVM1 288
+#define A_ALEN 320
+#define A_ACAP8 352
+#define A_PAIRS 384
+#define A_ADJ 392
+#define A_FRONT 400
+#define A_TODO 408
+#define A_WO 416
+#define A_WWS 424
+#define A_FOUND 432
+#define A_EMPTY 440
+#define A_MISS 448
+#define A_DEGS 456
+#define A_PARENT 464
+#define A_TODOV 472
+#define A_MORE 504
+#define A_LANES 512
+
+DATA fLanes<>+0(SB)/8, $0
+DATA fLanes<>+8(SB)/8, $1
+DATA fLanes<>+16(SB)/8, $2
+DATA fLanes<>+24(SB)/8, $3
+GLOBL fLanes<>(SB), RODATA|NOPTR, $32
+
+// fConst: 1, 3, 7, 63, 511, 0xffffffff, 0x8080808080808080, 0x7f, 0x80, 0x8000,
+// 0x800000, 0x80000000, 2^63, 4 (each a quadword, broadcast when loaded)
+DATA fConst<>+0(SB)/8, $1
+DATA fConst<>+8(SB)/8, $3
+DATA fConst<>+16(SB)/8, $7
+DATA fConst<>+24(SB)/8, $63
+DATA fConst<>+32(SB)/8, $511
+DATA fConst<>+40(SB)/8, $0xffffffff
+DATA fConst<>+48(SB)/8, $0x8080808080808080
+DATA fConst<>+56(SB)/8, $0x7f
+DATA fConst<>+64(SB)/8, $0x80
+DATA fConst<>+72(SB)/8, $0x8000
+DATA fConst<>+80(SB)/8, $0x800000
+DATA fConst<>+88(SB)/8, $0x80000000
+DATA fConst<>+96(SB)/8, $0x8000000000000000
+DATA fConst<>+104(SB)/8, $4
+GLOBL fConst<>(SB), RODATA|NOPTR, $112
+
+// func scanFirstAVX2(a *firstArgs)
+//
+// ScanGroup's first step for the group that a describes, 4 vertices a step (a 64-bit
+// lane each): the directory pair (a gather from the packed pairs), the degree, the list's
+// start and end, the first value of the list (a gather of 8 bytes at the first block,
+// LEB128 gathered without a branch) and its bit in the frontier (a gather). Each lane
+// makes ScanGroup's checks; a lane that fails one, or whose list's first 8 bytes do not
+// load, is left to the scalar loop (neither found, nor empty, nor a miss). Outputs:
+// found (first neighbour in the frontier; its parent in parent[j]), empty (degree 0),
+// miss (degree 1, its one neighbour not in the frontier), more (the first neighbour
+// not in the frontier, more to scan: the lane's start, end, degree, first value's end
+// and first 8 bytes in lanes, its first neighbour in parent), degs (the found
+// vertices' degrees summed), for the lanes of todo.
+TEXT ·scanFirstAVX2(SB), NOSPLIT, $0-8
+	MOVQ a+0(FP), BX
+	MOVQ A_PAIRS(BX), R8
+	MOVQ A_ADJ(BX), R9
+	MOVQ A_FRONT(BX), R10
+	MOVQ A_TODO(BX), R11
+	MOVQ A_PARENT(BX), DI
+	MOVQ A_LANES(BX), SI
+	VMOVQ A_WO(BX), X14          // shift count: wo
+	VMOVQ A_WWS(BX), X13         // shift count: wo + wd
+	VMOVDQU fLanes<>(SB), Y15    // j of each lane
+	VPXOR Y12, Y12, Y12          // zero
+	VPXOR Y11, Y11, Y11          // the found vertices' degrees
+	VPBROADCASTQ fConst<>+0(SB), Y9 // ones
+	XORQ R12, R12                // found
+	XORQ R13, R13                // empty
+	XORQ R14, R14                // miss
+	XORQ DX, DX                  // more
+	XORQ CX, CX                  // j0
+
+chunk:
+	MOVQ R11, AX
+	SHRQ CX, AX
+	TESTQ $15, AX
+	JZ next
+
+	// the pair: x = 8 bytes at bit j*ww of the pairs, shifted to it
+	VPMULUDQ A_WW(BX), Y15, Y0
+	VPBROADCASTQ fConst<>+16(SB), Y2
+	VPAND Y2, Y0, Y1             // bit offset in its byte
+	VPSRLQ $3, Y0, Y0
+	VPBROADCASTQ fConst<>+32(SB), Y2
+	VPAND Y2, Y0, Y0             // byte, below dirArea-8
+	VPCMPEQQ Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPGATHERQQ Y2, (R8)(Y0*1), Y3
+	VPSRLVQ Y1, Y3, Y3           // x
+
+	// the degree d = dmin + field, in 32 bits
+	VPSRLQ X14, Y3, Y4
+	VPAND A_MD(BX), Y4, Y4
+	VPADDQ A_DMIN(BX), Y4, Y4
+	VPBROADCASTQ fConst<>+40(SB), Y10 // 2^32-1
+	VPAND Y10, Y4, Y4            // d
+
+	// start = h0 + j*span>>6 + unzigzag(z), in 32 bits
+	VPAND A_MO(BX), Y3, Y5
+	VPSRLQ $1, Y5, Y6
+	VPAND Y9, Y5, Y5
+	VPSUBQ Y5, Y12, Y5
+	VPXOR Y6, Y5, Y5
+	VPMULUDQ A_SPAN(BX), Y15, Y6
+	VPSRLQ $6, Y6, Y6
+	VPADDQ Y6, Y5, Y5
+	VPADDQ A_H0(BX), Y5, Y5
+	VPAND Y10, Y5, Y5            // start
+
+	// end: the next pair's start, or h4 for the group's last vertex
+	VPSRLQ X13, Y3, Y6
+	VPAND A_MO(BX), Y6, Y6
+	VPSRLQ $1, Y6, Y7
+	VPAND Y9, Y6, Y6
+	VPSUBQ Y6, Y12, Y6
+	VPXOR Y7, Y6, Y6
+	VPADDQ Y9, Y15, Y7           // j+1
+	VPMULUDQ A_SPAN(BX), Y7, Y8
+	VPSRLQ $6, Y8, Y8
+	VPADDQ Y8, Y6, Y6
+	VPADDQ A_H0(BX), Y6, Y6
+	VPAND Y10, Y6, Y6
+	VPCMPEQQ A_CNT(BX), Y7, Y7
+	VPBLENDVB Y7, A_H4(BX), Y6, Y6 // end
+	VPSHUFD $0x08, Y6, Y7
+	VPERMQ $0x08, Y7, Y7
+	VMOVDQU X7, 256(SI)(CX*4)    // lanes.end
+
+	// lanes not to load: start > end, end > len(adj), d == 0, q+8 > cap(adj)
+	VPCMPGTQ Y6, Y5, Y7
+	VPCMPGTQ A_ALEN(BX), Y6, Y8
+	VPOR Y8, Y7, Y7
+	VPCMPEQQ Y12, Y4, Y0         // empty
+	VPOR Y0, Y7, Y7
+	VPBROADCASTQ fConst<>+24(SB), Y1
+	VPADDQ Y1, Y4, Y8
+	VPSRLQ $6, Y8, Y8
+	VPSUBQ Y9, Y8, Y8
+	VPSLLQ $2, Y8, Y8            // FirstBlock(d), for d > 0
+	VPADDQ Y8, Y5, Y8            // q
+	VPCMPGTQ A_ACAP8(BX), Y8, Y1
+	VPOR Y1, Y7, Y7              // not loaded
+	VMOVDQU A_TODOV(BX), Y1
+	VPSRLVQ Y15, Y1, Y1
+	VPAND Y9, Y1, Y1
+	VPCMPEQQ Y9, Y1, Y1          // the lanes of todo
+	VPANDN Y1, Y7, Y1            // loaded
+	VMOVDQU Y1, Y2
+	VPXOR Y3, Y3, Y3
+	VPGATHERQQ Y2, (R9)(Y8*1), Y3 // w: the first block's first 8 bytes
+	VMOVDQU Y3, 1024(SI)(CX*8)   // lanes.w
+
+	// the first value: its bytes up to the first without the high bit
+	VPBROADCASTQ fConst<>+48(SB), Y2
+	VPANDN Y2, Y3, Y2            // high bits clear
+	VPSUBQ Y2, Y12, Y7
+	VPAND Y7, Y2, Y2             // the lowest: bit 8k-1
+	VPSRLQ $40, Y2, Y7
+	VPCMPEQQ Y12, Y7, Y7         // k <= 5
+	VPCMPEQQ Y12, Y2, Y10
+	VPANDN Y7, Y10, Y7           // and k > 0
+	VPAND Y7, Y1, Y1
+	VPSLLQ $1, Y2, Y10
+	VPSUBQ Y9, Y10, Y10
+	VPAND Y10, Y3, Y3            // the value's bytes
+	// k = 1 + (low > 0x80) + (low > 0x8000) + ...
+	VPBROADCASTQ fConst<>+64(SB), Y10
+	VPCMPGTQ Y10, Y2, Y10
+	VPSUBQ Y10, Y9, Y7
+	VPBROADCASTQ fConst<>+72(SB), Y10
+	VPCMPGTQ Y10, Y2, Y10
+	VPSUBQ Y10, Y7, Y7
+	VPBROADCASTQ fConst<>+80(SB), Y10
+	VPCMPGTQ Y10, Y2, Y10
+	VPSUBQ Y10, Y7, Y7
+	VPBROADCASTQ fConst<>+88(SB), Y10
+	VPCMPGTQ Y10, Y2, Y10
+	VPSUBQ Y10, Y7, Y7           // k
+	VPADDQ Y8, Y7, Y7            // q + k
+	VPSHUFD $0x08, Y7, Y10
+	VPERMQ $0x08, Y10, Y10
+	VMOVDQU X10, 768(SI)(CX*4)   // lanes.pk
+	VPCMPGTQ Y6, Y7, Y7
+	VPANDN Y1, Y7, Y1            // q + k <= end
+
+	// u: the 7-bit groups
+	VPBROADCASTQ fConst<>+56(SB), Y10 // 0x7f
+	VPAND Y10, Y3, Y2
+	VPSRLQ $1, Y3, Y6
+	VPSLLQ $7, Y10, Y10
+	VPAND Y10, Y6, Y6
+	VPOR Y6, Y2, Y2
+	VPSRLQ $2, Y3, Y6
+	VPSLLQ $7, Y10, Y10
+	VPAND Y10, Y6, Y6
+	VPOR Y6, Y2, Y2
+	VPSRLQ $3, Y3, Y6
+	VPSLLQ $7, Y10, Y10
+	VPAND Y10, Y6, Y6
+	VPOR Y6, Y2, Y2
+	VPSRLQ $4, Y3, Y6
+	VPSLLQ $7, Y10, Y10
+	VPAND Y10, Y6, Y6
+	VPOR Y6, Y2, Y2              // u
+	// the mode bit below it from PackedMin (4) on
+	VPBROADCASTQ fConst<>+8(SB), Y10
+	VPCMPGTQ Y10, Y4, Y10
+	VPAND Y9, Y10, Y10
+	VPSRLVQ Y10, Y2, Y2
+	// f = v0 + j + unzigzag(u)
+	VPSRLQ $1, Y2, Y6
+	VPAND Y9, Y2, Y2
+	VPSUBQ Y2, Y12, Y2
+	VPXOR Y6, Y2, Y2
+	VPADDQ A_V0(BX), Y2, Y2
+	VPADDQ Y15, Y2, Y2           // f
+	// f < nv, unsigned
+	VPBROADCASTQ fConst<>+96(SB), Y10
+	VPXOR Y10, Y2, Y6
+	VPCMPGTQ A_NVM1(BX), Y6, Y6
+	VPANDN Y1, Y6, Y1            // checked: the first neighbour is f
+
+	// f's bit in the frontier
+	VPSRLQ $6, Y2, Y6
+	VMOVDQU Y1, Y7
+	VPXOR Y3, Y3, Y3
+	VPGATHERQQ Y7, (R10)(Y6*8), Y3
+	VPBROADCASTQ fConst<>+24(SB), Y10
+	VPAND Y10, Y2, Y6
+	VPSRLVQ Y6, Y3, Y3
+	VPAND Y9, Y3, Y3
+	VPCMPEQQ Y9, Y3, Y3
+	VPAND Y1, Y3, Y3             // found
+	VPANDN Y1, Y3, Y1            // checked, not found
+	VPCMPEQQ Y9, Y4, Y6
+	VPANDN Y1, Y6, Y7            // a miss with more neighbours
+	VPAND Y6, Y1, Y1             // a miss of degree 1
+	VMOVMSKPD Y7, AX
+	SHLQ CX, AX
+	ORQ AX, DX
+
+	// the parents (every lane; ScanGroup reads the found ones, and scanRest the first
+	// neighbour of the others), the lanes' starts, ends and degrees, the masks, the
+	// found vertices' degrees
+	VPSHUFD $0x08, Y2, Y6
+	VPERMQ $0x08, Y6, Y6
+	VMOVDQU X6, (DI)(CX*4)
+	VPSHUFD $0x08, Y5, Y6
+	VPERMQ $0x08, Y6, Y6
+	VMOVDQU X6, 0(SI)(CX*4)      // lanes.start
+	VPSHUFD $0x08, Y4, Y6
+	VPERMQ $0x08, Y6, Y6
+	VMOVDQU X6, 512(SI)(CX*4)    // lanes.deg
+	VPAND Y3, Y4, Y6
+	VPADDQ Y6, Y11, Y11
+	VMOVMSKPD Y3, AX
+	SHLQ CX, AX
+	ORQ AX, R12
+	VMOVMSKPD Y0, AX
+	SHLQ CX, AX
+	ORQ AX, R13
+	VMOVMSKPD Y1, AX
+	SHLQ CX, AX
+	ORQ AX, R14
+
+next:
+	VPBROADCASTQ fConst<>+104(SB), Y10
+	VPADDQ Y10, Y15, Y15
+	ADDQ $4, CX
+	CMPQ CX, $64
+	JB chunk
+
+	ANDQ R11, R12
+	ANDQ R11, R13
+	ANDQ R11, R14
+	ANDQ R11, DX
+	MOVQ DX, A_MORE(BX)
+	MOVQ R12, A_FOUND(BX)
+	MOVQ R13, A_EMPTY(BX)
+	MOVQ R14, A_MISS(BX)
+	VEXTRACTI128 $1, Y11, X0
+	VPADDQ X0, X11, X0
+	VPSHUFD $0x4E, X0, X1
+	VPADDQ X1, X0, X0
+	VMOVQ X0, A_DEGS(BX)
+	VZEROUPPER
+	RET
