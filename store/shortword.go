@@ -15,31 +15,54 @@ func DecodeShortWord(v, d uint32, w uint64, n int, nv uint32) (x0, x1, x2 uint32
 	if d == 0 || d >= PackedMin || n < int(d) || n > 8 {
 		return 0, 0, 0, false
 	}
-	m := ^uint64(0) >> (64 - 8*n)
+	m := ^uint64(0) >> ((64 - 8*n) & 63)
 	ends := ^w & m & 0x8080808080808080 // the bytes that end a varint
-	if bits.OnesCount64(ends) != int(d) || ends>>(8*n-1) == 0 {
+	// the first three ends, as byte counts: e0 < e1 < e2 (9 past the last)
+	e0 := uint(bits.TrailingZeros64(ends)>>3) + 1
+	ends &= ends - 1
+	e1 := uint(bits.TrailingZeros64(ends)>>3) + 1
+	ends &= ends - 1
+	e2 := uint(bits.TrailingZeros64(ends)>>3) + 1
+	// exactly d varints in the n bytes: the d-th ends with them (the ends lie in them)
+	last := e0
+	if d == 2 {
+		last = e1
+	} else if d == 3 {
+		last = e2
+	}
+	if last != uint(n) {
 		return 0, 0, 0, false
 	}
-	var out [PackedMin - 1]uint32
-	cur := int64(v)
-	for i := range d {
-		k := bits.TrailingZeros64(ends)>>3 + 1
-		if k > 5 {
-			return 0, 0, 0, false
-		}
-		x := (w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)) & (1<<(7*k) - 1)
-		w, ends = w>>(8*k), ends>>(8*k)
-		if i == 0 {
-			cur += Unzigzag(x)
-		} else if x >= uint64(nv) {
-			return 0, 0, 0, false
-		} else {
-			cur += int64(x)
-		}
-		if cur < 0 || cur >= int64(nv) {
-			return 0, 0, 0, false
-		}
-		out[i] = uint32(cur)
+	// the bytes' 7-bit groups packed, byte k's at bit 7k: then a value is the bits from
+	// its first byte's group to its last's, without a gather per value
+	c := w & 0x7f7f7f7f7f7f7f7f
+	c = c&0x007f007f007f007f | c>>1&0x3f803f803f803f80
+	c = c&0x00003fff00003fff | c>>2&0x0fffc0000fffc000
+	c = c&0x000000000fffffff | c>>4&0x00fffffff0000000
+	// no value of more than 5 bytes (a uvarint32's most): past them the groups above
+	// run out of the 35 bits a value is read as
+	if e0 > 5 || d > 1 && e1-e0 > 5 || d > 2 && e2-e1 > 5 {
+		return 0, 0, 0, false
 	}
-	return out[0], out[1], out[2], true
+	cur := int64(v) + Unzigzag(c&(1<<(7*e0&63)-1))
+	if cur < 0 || cur >= int64(nv) {
+		return 0, 0, 0, false
+	}
+	x0 = uint32(cur)
+	if d == 1 {
+		return x0, 0, 0, true
+	}
+	g := c >> (7 * e0 & 63) & (1<<(7*(e1-e0)&63) - 1)
+	if cur += int64(g); g >= uint64(nv) || cur >= int64(nv) {
+		return 0, 0, 0, false
+	}
+	x1 = uint32(cur)
+	if d == 2 {
+		return x0, x1, 0, true
+	}
+	g = c >> (7 * e1 & 63) & (1<<(7*(e2-e1)&63) - 1)
+	if cur += int64(g); g >= uint64(nv) || cur >= int64(nv) {
+		return 0, 0, 0, false
+	}
+	return x0, x1, uint32(cur), true
 }
