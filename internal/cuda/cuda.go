@@ -567,6 +567,20 @@ func (c *Ctx) NewStream() (*Stream, error) {
 	return &Stream{s: s}, nil
 }
 
+// NewUrgentStream is NewStream with the greatest priority the device has: the blocks of
+// its kernels are scheduled before those of waiting launches in other streams.
+func (c *Ctx) NewUrgentStream() (*Stream, error) {
+	var least, greatest C.int
+	if err := check("cuCtxGetStreamPriorityRange", C.ooc_cuCtxGetStreamPriorityRange(&least, &greatest)); err != nil {
+		return nil, err
+	}
+	var s C.CUstream
+	if err := check("cuStreamCreateWithPriority", C.ooc_cuStreamCreateWithPriority(&s, C.CU_STREAM_NON_BLOCKING, greatest)); err != nil {
+		return nil, err
+	}
+	return &Stream{s: s}, nil
+}
+
 // DestroyStream releases s once its work is done; nil does nothing.
 func (c *Ctx) DestroyStream(s *Stream) error {
 	if s == nil || s.s == nil {

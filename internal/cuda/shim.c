@@ -34,6 +34,8 @@ static struct {
 	__typeof__(cuOccupancyMaxActiveBlocksPerMultiprocessor) *OccupancyMaxActiveBlocksPerMultiprocessor;
 	__typeof__(cuGetErrorName) *GetErrorName;
 	__typeof__(cuStreamCreate) *StreamCreate;
+	__typeof__(cuStreamCreateWithPriority) *StreamCreateWithPriority;
+	__typeof__(cuCtxGetStreamPriorityRange) *CtxGetStreamPriorityRange;
 	__typeof__(cuStreamDestroy) *StreamDestroy;
 	__typeof__(cuStreamSynchronize) *StreamSynchronize;
 	__typeof__(cuStreamWaitEvent) *StreamWaitEvent;
@@ -95,6 +97,8 @@ int ooc_load(char *err, size_t errlen) {
 	SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	SYM(GetErrorName, "cuGetErrorName");
 	SYM(StreamCreate, "cuStreamCreate");
+	SYM(StreamCreateWithPriority, "cuStreamCreateWithPriority");
+	SYM(CtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange");
 	SYM(StreamDestroy, "cuStreamDestroy_v2");
 	SYM(StreamSynchronize, "cuStreamSynchronize");
 	SYM(StreamWaitEvent, "cuStreamWaitEvent");
@@ -132,6 +136,8 @@ CUresult ooc_cuModuleUnload(CUmodule m) { return fn.ModuleUnload(m); }
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *n) { return fn.ModuleGetFunction(f, m, n); }
 
 CUresult ooc_cuStreamCreate(CUstream *s, unsigned f) { return fn.StreamCreate(s, f); }
+CUresult ooc_cuStreamCreateWithPriority(CUstream *s, unsigned f, int p) { return fn.StreamCreateWithPriority(s, f, p); }
+CUresult ooc_cuCtxGetStreamPriorityRange(int *least, int *greatest) { return fn.CtxGetStreamPriorityRange(least, greatest); }
 CUresult ooc_cuStreamDestroy(CUstream s) { return fn.StreamDestroy(s); }
 CUresult ooc_cuStreamSynchronize(CUstream s) { return fn.StreamSynchronize(s); }
 CUresult ooc_cuStreamWaitEvent(CUstream s, CUevent e) { return fn.StreamWaitEvent(s, e, 0); }

@@ -33,6 +33,8 @@ CUresult ooc_cuModuleLoadData(CUmodule *m, const void *image);
 CUresult ooc_cuModuleUnload(CUmodule m);
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name);
 CUresult ooc_cuStreamCreate(CUstream *s, unsigned flags);
+CUresult ooc_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority);
+CUresult ooc_cuCtxGetStreamPriorityRange(int *least, int *greatest);
 CUresult ooc_cuStreamDestroy(CUstream s);
 CUresult ooc_cuStreamSynchronize(CUstream s);
 CUresult ooc_cuStreamWaitEvent(CUstream s, CUevent e);
