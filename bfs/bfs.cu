@@ -107,7 +107,7 @@ __device__ __forceinline__ bool queueLongs(unsigned long long *word, uint32_t *l
 // top-down: scout <= left / alpha (the host's rule, in the same integer arithmetic).
 __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t j, uint32_t qn0,
                                         unsigned long long scout0, unsigned long long left0, uint32_t alpha,
-                                        uint32_t *qn, long long *left) {
+                                        uint32_t *qn, long long *left, long long *scoutOut = NULL) {
 	long long scout = (long long)scout0;
 	*qn = qn0;
 	*left = (long long)left0;
@@ -117,20 +117,35 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 		scout = (long long)p[REC_DEGREES];
 		*left = (long long)p[REC_LEFT];
 	}
+	if (scoutOut) *scoutOut = scout;
 	return *qn > 0 && !(scout > *left / (long long)alpha);
 }
 
+// gatherable says whether a top-down level the host gathers (td_gather_index) copies l's
+// bytes to the device instead of reading them where they lie: a list of one or two blocks
+// in a pinned shard. Its bytes are fewer than 65,536 (two blocks of 64 varints of at most
+// 5 bytes, their headers and one index word).
+__device__ __forceinline__ bool gatherable(const Shard *s, const List &l) { return s->pinned && l.nb >= 1 && l.nb <= 2; }
+
+// Modes of expandQueue: every list, every list but the gatherable ones (a gathered level's
+// pass over the lists it does not copy), or the gatherable ones alone (a gathered level
+// whose copies did not fit reads them where they lie).
+#define EXPAND_ALL 0
+#define EXPAND_KEPT 1
+#define EXPAND_GATHERABLE 2
+
 // expandQueue is the body of a top-down expansion: the threads of the grid stride over
-// the qn vertices of in and expand those in [lo, hi). A thread decodes a list of one or
-// two blocks itself; a longer list is queued for expandLong, which spreads the blocks of
+// the qn vertices of in and expand those in [lo, hi) that mode selects. A thread decodes
+// a list of one or two blocks itself; a longer list is queued for expandLong, which spreads the blocks of
 // all of them over the whole grid, a block a thread (Merrill et al. 2012 gather the lists
 // of a frontier cooperatively for the same reason: a few long lists must not leave most
 // threads idle); when the queue's longCap entries are taken, the thread expands its list
-// itself. me is the level's record.
+// itself. me is the level's record; the examined edges count every list in [lo, hi) but
+// in mode EXPAND_GATHERABLE (the level's EXPAND_KEPT pass counted them).
 __device__ __forceinline__ void expandQueue(const Shard *shards, int ns, uint32_t lo, uint32_t hi, const uint32_t *in,
                                             uint32_t qn, uint32_t *visited, uint32_t *parent, uint32_t *level,
                                             uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt,
-                                            uint32_t longCap, unsigned long long *me) {
+                                            uint32_t longCap, unsigned long long *me, uint32_t mode) {
 	uint32_t *outCount = (uint32_t *)(me + REC_COUNT);
 	unsigned long long ex = 0, lb = 0;
 	// The loop is the warp's, not the lane's (queueLongs needs all 32 lanes): blocks are whole
@@ -145,7 +160,8 @@ __device__ __forceinline__ void expandQueue(const Shard *shards, int ns, uint32_
 		if (have) {
 			s = findShard(shards, ns, u);
 			l.at(s, u);
-			ex += l.deg;
+			if (mode != EXPAND_GATHERABLE) ex += l.deg;
+			if (mode != EXPAND_ALL) have = gatherable(s, l) == (mode == EXPAND_GATHERABLE);
 		}
 		if (queueLongs(me + REC_LONG, longList, longAt, longCap, have && l.nb > 2, u, l.nb) || !have) continue;
 		for (uint32_t k = 0; k < l.nb; k++) {
@@ -324,18 +340,25 @@ __device__ __forceinline__ void scoutQueue(const Shard *shards, int ns, const ui
 	addWarp(me + REC_DEGREES, acc);
 }
 
+// gatherStop says whether level j of a batch, of qn vertices whose out-degrees sum to
+// scout, is left to the host, which gathers it (the host's GPU.gatherable): a level of at
+// least gmin vertices of at least gdeg out-neighbours on the mean, not the batch's first.
+__device__ __forceinline__ bool gatherStop(uint32_t j, uint32_t qn, long long scout, uint32_t gmin, uint32_t gdeg) {
+	return j > 0 && qn >= gmin && scout >= (long long)gdeg * qn;
+}
+
 // levelStart is what thread 0 of every block does when level j of a batch begins: it reads
-// whether the level runs (tdLevel, and a queue of at most qmax vertices) and its queue
-// length into *go and *qn, and block 0 of the level's first launch writes the record
-// fields that are not counters.
+// whether the level runs (tdLevel, a queue of at most qmax vertices, and not one the host
+// gathers: gatherStop) and its queue length into *go and *qn, and block 0 of the level's
+// first launch writes the record fields that are not counters.
 __device__ __forceinline__ void levelStart(unsigned long long *rec, uint32_t j, bool first, uint32_t qn0,
                                            unsigned long long scout0, unsigned long long left0, uint32_t alpha,
-                                           uint32_t qmax, bool *go, uint32_t *qn) {
+                                           uint32_t qmax, uint32_t gmin, uint32_t gdeg, bool *go, uint32_t *qn) {
 	unsigned long long *me = rec + (size_t)j * REC_WORDS;
-	long long left;
-	*go = tdLevel(rec, j, qn0, scout0, left0, alpha, qn, &left) && *qn <= qmax;
+	long long left, sc;
+	*go = tdLevel(rec, j, qn0, scout0, left0, alpha, qn, &left, &sc) && *qn <= qmax && !gatherStop(j, *qn, sc, gmin, gdeg);
 	if (first && blockIdx.x == 0) {
-		me[REC_T0] = globalTimer();
+		atomicCAS(me + REC_T0, 0ull, globalTimer()); // td_gather_index may have begun the level
 		if (*go) {
 			long long scout = j > 0 ? (long long)rec[(size_t)(j - 1) * REC_WORDS + REC_DEGREES] : (long long)scout0;
 			me[REC_LEFT] = (unsigned long long)(left - scout);
@@ -344,35 +367,105 @@ __device__ __forceinline__ void levelStart(unsigned long long *rec, uint32_t j, 
 	}
 }
 
-// td_expand expands level j's frontier (top-down) into out (expandQueue), for a device
-// that cannot run td_levels. Only frontier vertices in [lo, hi) are expanded: with pinned
-// adjacency the host launches it once per range of shards whose pinned lists fit one
-// window, so a large frontier's many short random reads stay inside it
+// td_expand expands level j's frontier (top-down) into out (expandQueue, the lists mode
+// selects), for a device that cannot run td_levels, for levels larger than those it runs,
+// and beside a gathered level's copies. Only frontier vertices in [lo, hi) are expanded:
+// with pinned adjacency the host launches it once per range of shards whose pinned lists
+// fit one window, so a large frontier's many short random reads stay inside it
 // (docs/design-link-policy.md: beyond ~512 MB such reads are bound by address
 // translation); a queue of at most SMALL_QUEUE vertices is expanded whole by the range
-// launch marked first, which also writes the level's record fields that are not counters.
+// launch from vertex 0. The launch marked first writes the level's record fields that are
+// not counters. A level the host gathers does not run (levelStart, gatherStop).
 extern "C" __global__ void td_expand(const Shard *shards, int ns, uint32_t lo, uint32_t hi, uint32_t first,
                                      const uint32_t *in, uint32_t *visited, uint32_t *parent, uint32_t *level,
                                      uint32_t depth, uint32_t *out, uint32_t *longList, uint32_t *longAt, uint32_t longCap,
                                      unsigned long long *rec, uint32_t j, uint32_t qn0, unsigned long long scout0,
-                                     unsigned long long left0, uint32_t alpha) {
+                                     unsigned long long left0, uint32_t alpha, uint32_t gmin, uint32_t gdeg,
+                                     uint32_t mode) {
 	__shared__ uint32_t sQn;
 	__shared__ bool sGo;
 	if (threadIdx.x == 0) {
 		bool go;
 		uint32_t qn;
-		levelStart(rec, j, first != 0, qn0, scout0, left0, alpha, 0xFFFFFFFFu, &go, &qn);
+		levelStart(rec, j, first != 0, qn0, scout0, left0, alpha, 0xFFFFFFFFu, gmin, gdeg, &go, &qn);
 		sGo = go, sQn = qn;
 	}
 	__syncthreads();
 	if (!sGo) return;
 	uint32_t qn = sQn;
 	if (qn <= SMALL_QUEUE) {
-		if (!first) return;
-		lo = 0, hi = 0xFFFFFFFFu;
+		if (lo != 0) return;
+		hi = 0xFFFFFFFFu;
 	}
 	expandQueue(shards, ns, lo, hi, in, qn, visited, parent, level, depth, out, longList, longAt, longCap,
-	            rec + (size_t)j * REC_WORDS);
+	            rec + (size_t)j * REC_WORDS, mode);
+}
+
+// td_gather_index starts the gathered part of a level the host gathers (bfs/gather_cuda.go),
+// the first of its batch: the gatherable lists of the in queue's vertices of at least lo.
+// For each it appends an entry to ents, {ADJ offset (bits 0-31), shard (32-47), bytes
+// (48-63); offset in the gathered copy (0-31), vertex (32-63)}, the copies laid end to end
+// in the entries' order: a warp reserves its entries and bytes with one atomic on *word
+// (entries from bit 40, bytes below: a level gathers fewer than 2^24 lists, of fewer than
+// 2^40 bytes). The host copies the lists and td_gathered expands them. A level that does
+// not run (tdLevel) gathers nothing. The kernel runs first (the stream of the greatest
+// priority), so it starts the level's time in the record when td_expand has not yet.
+extern "C" __global__ void td_gather_index(const Shard *shards, int ns, const uint32_t *in, uint32_t lo,
+                                           ulonglong2 *ents, unsigned long long *word, unsigned long long *rec,
+                                           uint32_t qn0, unsigned long long scout0, unsigned long long left0,
+                                           uint32_t alpha) {
+	uint32_t qn;
+	long long left;
+	if (!tdLevel(rec, 0, qn0, scout0, left0, alpha, &qn, &left)) return;
+	if (blockIdx.x == 0 && threadIdx.x == 0) atomicCAS(rec + REC_T0, 0ull, globalTimer()); // the level begins here
+	// the loop is the warp's (the ballot and the scan need all 32 lanes)
+	for (uint32_t t0 = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); t0 < qn; t0 += gridDim.x * blockDim.x) {
+		uint32_t t = t0 + laneId();
+		uint32_t u = t < qn ? in[t] : 0;
+		const Shard *s = shards;
+		uint32_t start = 0, bytes = 0;
+		bool want = false;
+		if (t < qn && u >= lo) {
+			s = findShard(shards, ns, u);
+			if (s->pinned) {
+				List l;
+				l.at(s, u);
+				if (gatherable(s, l)) {
+					start = (uint32_t)(l.base - s->adj);
+					bytes = listEnd(s, u - s->lo) - start;
+					want = true;
+				}
+			}
+		}
+		unsigned vote = __ballot_sync(0xffffffffu, want);
+		if (vote == 0) continue;
+		uint32_t incl = warpScan(bytes), total = __shfl_sync(0xffffffffu, incl, 31);
+		unsigned long long old = 0;
+		if (laneId() == 0) old = atomicAdd(word, (unsigned long long)__popc(vote) << 40 | total);
+		old = __shfl_sync(0xffffffffu, old, 0);
+		if (!want) continue;
+		uint32_t i = (uint32_t)(old >> 40) + __popc(vote & ((1u << laneId()) - 1));
+		unsigned long long at = (old & ((1ull << 40) - 1)) + incl - bytes;
+		ents[i] = make_ulonglong2(start | (unsigned long long)(s - shards) << 32 | (unsigned long long)bytes << 48,
+		                          at | (unsigned long long)u << 32);
+	}
+}
+
+// td_gathered expands, for level j, the gathered lists of entries [i0, i1) of ents
+// (td_gather_index's), each copied to bytes + its offset: decoded from device memory as a
+// resident list.
+extern "C" __global__ void td_gathered(const Shard *shards, int ns, const ulonglong2 *ents, uint32_t i0, uint32_t i1,
+                                       const uint8_t *bytes, uint32_t *visited, uint32_t *parent, uint32_t *level,
+                                       uint32_t depth, uint32_t *out, unsigned long long *rec, uint32_t j) {
+	uint32_t *outCount = (uint32_t *)(rec + (size_t)j * REC_WORDS + REC_COUNT);
+	for (uint32_t i = i0 + blockIdx.x * blockDim.x + threadIdx.x; i < i1; i += gridDim.x * blockDim.x) {
+		unsigned long long e = ents[i].y;
+		uint32_t u = (uint32_t)(e >> 32);
+		List l;
+		l.at(findShard(shards, ns, u), u);
+		l.base = bytes + (uint32_t)e;
+		for (uint32_t k = 0; k < l.nb; k++) expandBlock(l, k, visited, parent, level, depth, out, outCount);
+	}
 }
 
 // td_long runs expandLong for level j after td_expand. The counts are read on the device,
@@ -436,7 +529,10 @@ __device__ __forceinline__ void gridSync(uint32_t *bar) {
 // alpha, the next level is top-down whatever the exact sum, and that sum is the next
 // level's examined edges, which its expansion adds up anyway; the unchecked edges are
 // settled then. The batch's last level, and one whose successor would not run here, get
-// the exact scout the host reads. Every block keeps the same state from the same records
+// the exact scout the host reads, and so does a queue of gmin vertices or more after a
+// level of at least gdeg out-neighbours a vertex: gatherStop may leave its level to the
+// host (a grid's levels of 200K vertices of degree 4 skip the scout pass). Every block
+// keeps the same state from the same records
 // read after a barrier, so all agree on the level that does not run and return there
 // together.
 //
@@ -448,7 +544,8 @@ __device__ __forceinline__ void tdLevels(const Shard *shards, int ns, const uint
                                          uint32_t *qb, uint32_t *visited, uint32_t *parent, uint32_t *level, uint32_t depth,
                                          uint32_t *longList, uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
                                          uint32_t batch, uint32_t qn0, unsigned long long scout0, unsigned long long left0,
-                                         uint32_t alpha, uint32_t qmax, unsigned long long maxDeg, uint32_t *bar) {
+                                         uint32_t alpha, uint32_t qmax, uint32_t gmin, uint32_t gdeg,
+                                         unsigned long long maxDeg, uint32_t *bar) {
 	__shared__ uint32_t sQn;
 	__shared__ bool sGo, sScout;
 	// thread 0's view of the rule: the queue, the edges left unchecked before the level, and
@@ -460,7 +557,7 @@ __device__ __forceinline__ void tdLevels(const Shard *shards, int ns, const uint
 	for (uint32_t j = 0; j < batch; j++) {
 		unsigned long long *me = rec + (size_t)j * REC_WORDS;
 		if (threadIdx.x == 0) {
-			bool go = qn > 0 && qn <= qmax && (!exact || !(scout > left / (long long)alpha));
+			bool go = qn > 0 && qn <= qmax && (!exact || !(scout > left / (long long)alpha || gatherStop(j, qn, scout, gmin, gdeg)));
 			if (blockIdx.x == 0) {
 				me[REC_T0] = globalTimer();
 				if (go) {
@@ -477,7 +574,7 @@ __device__ __forceinline__ void tdLevels(const Shard *shards, int ns, const uint
 		for (uint32_t k = 0; k < nk; k++) {
 			if (k > 0) gridSync(bar);
 			uint32_t lo = nk == 1 ? 0 : ranges[2 * k], hi = nk == 1 ? 0xFFFFFFFFu : ranges[2 * k + 1];
-			expandQueue(shards, ns, lo, hi, in, n, visited, parent, level, d, out, longList, longAt, longCap, me);
+			expandQueue(shards, ns, lo, hi, in, n, visited, parent, level, d, out, longList, longAt, longCap, me, EXPAND_ALL);
 		}
 		gridSync(bar);
 		if (longCap > 0 && (uint32_t) * (volatile unsigned long long *)(me + REC_LONG) > 0) {
@@ -497,7 +594,11 @@ __device__ __forceinline__ void tdLevels(const Shard *shards, int ns, const uint
 			left -= scout;
 			qn = (uint32_t)v[REC_COUNT];
 			long long room = left / (long long)alpha;
-			exact = !(j + 1 < batch && qn <= qmax && room >= 0 && (unsigned long long)qn <= (unsigned long long)room / maxDeg);
+			// a next level the host may gather (as many vertices, this level's mean degree)
+			// needs its exact scout for gatherStop
+			bool gather = qn >= gmin && scout >= (long long)gdeg * n;
+			exact = !(j + 1 < batch && qn <= qmax && !gather && room >= 0 &&
+			          (unsigned long long)qn <= (unsigned long long)room / maxDeg);
 			sScout = exact;
 		}
 		__syncthreads();
@@ -517,9 +618,10 @@ extern "C" __global__ void __launch_bounds__(256) td_levels(const Shard *shards,
                                                           uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
                                                           uint32_t batch, uint32_t qn0, unsigned long long scout0,
                                                           unsigned long long left0, uint32_t alpha, uint32_t qmax,
-                                                          unsigned long long maxDeg, uint32_t *bar) {
+                                                          uint32_t gmin, uint32_t gdeg, unsigned long long maxDeg,
+                                                          uint32_t *bar) {
 	tdLevels<false>(shards, ns, ranges, nr, qa, qb, visited, parent, level, depth, longList, longAt, longCap, rec, batch, qn0,
-	                scout0, left0, alpha, qmax, maxDeg, bar);
+	                scout0, left0, alpha, qmax, gmin, gdeg, maxDeg, bar);
 }
 
 extern "C" __global__ void __launch_bounds__(256) td_levels_staged(const Shard *shards, int ns, const uint32_t *ranges, uint32_t nr,
@@ -528,9 +630,10 @@ extern "C" __global__ void __launch_bounds__(256) td_levels_staged(const Shard *
                                                                  uint32_t *longAt, uint32_t longCap, unsigned long long *rec,
                                                                  uint32_t batch, uint32_t qn0, unsigned long long scout0,
                                                                  unsigned long long left0, uint32_t alpha, uint32_t qmax,
-                                                                 unsigned long long maxDeg, uint32_t *bar) {
+                                                                 uint32_t gmin, uint32_t gdeg, unsigned long long maxDeg,
+                                                          uint32_t *bar) {
 	tdLevels<true>(shards, ns, ranges, nr, qa, qb, visited, parent, level, depth, longList, longAt, longCap, rec, batch, qn0,
-	               scout0, left0, alpha, qmax, maxDeg, bar);
+	               scout0, left0, alpha, qmax, gmin, gdeg, maxDeg, bar);
 }
 
 // td_mark writes the time a batch's launches ended into record j (the one after its last

@@ -12,8 +12,18 @@ func launchBfsInit(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, parent cuda
 }
 
 // launchTdExpand launches td_expand (bfs/bfs.cu) on grid blocks of block threads.
-func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, first uint32, in cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, j uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32) error {
-	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(first), uint64(in), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(j), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha))
+func launchTdExpand(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, lo uint32, hi uint32, first uint32, in cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, j uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, gmin uint32, gdeg uint32, mode uint32) error {
+	return ctx.Launch(mod, "td_expand", grid, block, uint64(shards), uint64(ns), uint64(lo), uint64(hi), uint64(first), uint64(in), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(j), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(gmin), uint64(gdeg), uint64(mode))
+}
+
+// launchTdGatherIndex launches td_gather_index (bfs/bfs.cu) on grid blocks of block threads.
+func launchTdGatherIndex(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, in cuda.DevPtr, lo uint32, ents cuda.DevPtr, word cuda.DevPtr, rec cuda.DevPtr, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32) error {
+	return ctx.Launch(mod, "td_gather_index", grid, block, uint64(shards), uint64(ns), uint64(in), uint64(lo), uint64(ents), uint64(word), uint64(rec), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha))
+}
+
+// launchTdGathered launches td_gathered (bfs/bfs.cu) on grid blocks of block threads.
+func launchTdGathered(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ents cuda.DevPtr, i0 uint32, i1 uint32, bytes cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, out cuda.DevPtr, rec cuda.DevPtr, j uint32) error {
+	return ctx.Launch(mod, "td_gathered", grid, block, uint64(shards), uint64(ns), uint64(ents), uint64(i0), uint64(i1), uint64(bytes), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(out), uint64(rec), uint64(j))
 }
 
 // launchTdLong launches td_long (bfs/bfs.cu) on grid blocks of block threads.
@@ -32,13 +42,13 @@ func launchTdScout(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda
 }
 
 // launchTdLevels launches td_levels (bfs/bfs.cu) on grid blocks of block threads (cooperative: every block resident, which bounds grid).
-func launchTdLevels(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, maxDeg uint64, bar cuda.DevPtr) error {
-	return ctx.LaunchCooperative(mod, "td_levels", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(maxDeg), uint64(bar))
+func launchTdLevels(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, gmin uint32, gdeg uint32, maxDeg uint64, bar cuda.DevPtr) error {
+	return ctx.LaunchCooperative(mod, "td_levels", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(gmin), uint64(gdeg), uint64(maxDeg), uint64(bar))
 }
 
 // launchTdLevelsStaged launches td_levels_staged (bfs/bfs.cu) on grid blocks of block threads (cooperative: every block resident, which bounds grid).
-func launchTdLevelsStaged(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, maxDeg uint64, bar cuda.DevPtr) error {
-	return ctx.LaunchCooperative(mod, "td_levels_staged", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(maxDeg), uint64(bar))
+func launchTdLevelsStaged(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, shards cuda.DevPtr, ns int32, ranges cuda.DevPtr, nr uint32, qa cuda.DevPtr, qb cuda.DevPtr, visited cuda.DevPtr, parent cuda.DevPtr, level cuda.DevPtr, depth uint32, longList cuda.DevPtr, longAt cuda.DevPtr, longCap uint32, rec cuda.DevPtr, batch uint32, qn0 uint32, scout0 uint64, left0 uint64, alpha uint32, qmax uint32, gmin uint32, gdeg uint32, maxDeg uint64, bar cuda.DevPtr) error {
+	return ctx.LaunchCooperative(mod, "td_levels_staged", grid, block, uint64(shards), uint64(ns), uint64(ranges), uint64(nr), uint64(qa), uint64(qb), uint64(visited), uint64(parent), uint64(level), uint64(depth), uint64(longList), uint64(longAt), uint64(longCap), uint64(rec), uint64(batch), uint64(qn0), uint64(scout0), uint64(left0), uint64(alpha), uint64(qmax), uint64(gmin), uint64(gdeg), uint64(maxDeg), uint64(bar))
 }
 
 // launchTdMark launches td_mark (bfs/bfs.cu) on grid blocks of block threads.

@@ -28,9 +28,12 @@ type GPU struct {
 	coop    int             // td_levels' grid: the blocks the device holds at once (0: no cooperative launch)
 	maxDeg  uint64          // a bound on every out-degree, at least 1 (td_levels' scout rule)
 	staged  bool            // lists may pass two blocks: long lists are expanded by the staged kernels
-	streams [2]*cuda.Stream // td_expand's window launches alternate between these (topDownBatch)
+	streams [3]*cuda.Stream // td_expand's window launches alternate between the first two (topDownBatch); a gathered level's index, copies and expansions go in the third, of the greatest priority
 	fork    *cuda.Event     // recorded in the default stream before a level's window launches
-	join    [2]*cuda.Event  // recorded in each stream after them
+	join    [3]*cuda.Event  // recorded in each stream after them
+	gbuf    *gatherBuf      // pinned host memory of gathered levels (gather_cuda.go); nil: none is gathered
+	gtime   [4]*cuda.Event  // a gathered level's timing events (gather_cuda.go)
+	grates  map[int]*gatherRates
 }
 
 // coopQueue is the largest queue a level run by td_levels may start from: its registers
@@ -61,15 +64,31 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	}
 	err = dg.Dev.Do(func(c *cuda.Ctx) error {
 		for i := range g.streams {
-			if g.streams[i], err = c.NewStream(); err != nil {
+			if i < 2 {
+				g.streams[i], err = c.NewStream()
+			} else {
+				g.streams[i], err = c.NewUrgentStream()
+			}
+			if err != nil {
 				return err
 			}
 			if g.join[i], err = c.NewEvent(false); err != nil {
 				return err
 			}
 		}
-		g.fork, err = c.NewEvent(false)
-		return err
+		if g.fork, err = c.NewEvent(false); err != nil {
+			return err
+		}
+		if canGather(dg) {
+			for i := range g.gtime {
+				if g.gtime[i], err = c.NewEvent(true); err != nil {
+					return err
+				}
+			}
+			g.gbuf = newGatherBuf(c, dg.N)
+			g.grates = map[int]*gatherRates{}
+		}
+		return nil
 	})
 	if err != nil {
 		g.Close()
@@ -110,15 +129,25 @@ func (g *GPU) Close() error {
 	}
 	keep(g.dg.Dev.Do(func(c *cuda.Ctx) error {
 		var first error
-		for _, e := range []error{c.DestroyStream(g.streams[0]), c.DestroyStream(g.streams[1]),
-			destroyEvent(c, g.join[0]), destroyEvent(c, g.join[1]), destroyEvent(c, g.fork)} {
+		var pin *cuda.Pinned
+		if g.gbuf != nil {
+			pin = g.gbuf.pin
+		}
+		errs := []error{destroyEvent(c, g.fork), c.Unregister(pin)}
+		for i := range g.streams {
+			errs = append(errs, c.DestroyStream(g.streams[i]), destroyEvent(c, g.join[i]))
+		}
+		for _, e := range g.gtime {
+			errs = append(errs, destroyEvent(c, e))
+		}
+		for _, e := range errs {
 			if e != nil && first == nil {
 				first = e
 			}
 		}
 		return first
 	}))
-	g.streams, g.join, g.fork = [2]*cuda.Stream{}, [2]*cuda.Event{}, nil
+	g.streams, g.join, g.fork, g.gbuf, g.gtime = [3]*cuda.Stream{}, [3]*cuda.Event{}, nil, nil, [4]*cuda.Event{}
 	return err
 }
 
@@ -394,6 +423,77 @@ func (r *bfsRun) tdRanges() [][2]uint32 {
 	return out
 }
 
+// tdLaunch is what every launch of one top-down level of a batch is told: its queues,
+// depth and index in the batch, and the batch's first level's queue length, out-degree
+// sum and unchecked edges (the device's rule, tdLevel).
+type tdLaunch struct {
+	in, out     gpu.Buf[uint32]
+	depth, j    uint32
+	qn          uint32
+	scout       uint64
+	left0       uint64
+	alpha       uint32
+	first, mode uint32 // td_expand's: the launch writes the record's fields; the lists it expands
+}
+
+// expandModes of td_expand (bfs.cu's EXPAND_*).
+const (
+	expandAll        = 0
+	expandKept       = 1
+	expandGatherable = 2
+)
+
+// tdGrid is td_expand's grid: one that fills the device once (the kernels stride over
+// larger queues): most levels of a deep search are small, and every block of a launch
+// reads the records.
+func (r *bfsRun) tdGrid() int { return min(r.dg.Grid(uint64(r.dg.N), block), r.dg.Dev.SMs*8) }
+
+// expandWindows launches td_expand for level lv over each of ranges, the lists mode
+// selects; the first range's launch writes the level's record fields when mode is
+// expandAll.
+//
+// A level's window launches alternate between two streams, so the next window's blocks
+// start as this one's retire: a launch ends with the slowest of its lists (a chain of
+// dependent link reads), which otherwise idles most of the device (urand26 at 3 GiB, 11
+// windows: its largest level 14.8 -> 13.9 ms). At most two windows are read at once: a
+// launch waits for the one two before it, in its stream.
+func (r *bfsRun) expandWindows(lv tdLaunch, ranges [][2]uint32, mode uint32) error {
+	fork := len(ranges) > 1
+	if fork {
+		if err := r.forkStreams(); err != nil {
+			return err
+		}
+	}
+	for k, rg := range ranges {
+		var s *cuda.Stream
+		if fork {
+			s = r.g.streams[k%2]
+		}
+		l := lv
+		l.mode = mode
+		if k == 0 && mode == expandAll {
+			l.first = 1
+		}
+		if err := r.tdExpand(s, l, rg[0], rg[1]); err != nil {
+			return err
+		}
+	}
+	if fork {
+		return r.joinStreams()
+	}
+	return nil
+}
+
+// tdExpand launches td_expand for level lv over the vertices [lo, hi) in stream s.
+func (r *bfsRun) tdExpand(s *cuda.Stream, lv tdLaunch, lo, hi uint32) error {
+	c, st := r.c, r.st
+	return c.OnStream(s, func() error {
+		return launchTdExpand(c, r.g.mod, r.tdGrid(), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), lo, hi, lv.first,
+			lv.in.Ptr(), st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), lv.depth, lv.out.Ptr(), st.long.Ptr(),
+			st.longAt.Ptr(), uint32(r.g.longCap), st.recs.Ptr(), lv.j, lv.qn, lv.scout, lv.left0, lv.alpha, r.g.gmin(), uint32(gatherDeg), lv.mode)
+	})
+}
+
 // topDownBatch queues up to batch top-down levels from the in queue of *qn vertices, whose
 // out-degrees sum to *scout, with *left edges unchecked, then reads their records once.
 // Each level runs on the device only if the one before it left a queue and GAPBS's rule
@@ -410,6 +510,13 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 	if force {
 		batch, left0 = 1, maxLeft
 	}
+	// a level the host gathers runs alone, by launches
+	gathered := r.g.gatherable(*qn, *scout)
+	if gathered {
+		batch = 1
+	}
+	var copied int64
+	var measure *gatherMeasure
 	recs := st.recs.Ptr()
 	if err := c.Memset32(recs, 0, int64(2*recWords*(batch+1))); err != nil {
 		return 0, err
@@ -417,7 +524,7 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 	table, ns := r.dg.OutTable.Ptr, int32(len(r.dg.Out))
 	ranges := r.tdRanges()
 	in, out := r.in, r.out
-	if r.g.coop > 0 && uint64(coopQueue) >= *qn {
+	if r.g.coop > 0 && uint64(coopQueue) >= *qn && !gathered {
 		if len(ranges) > 1 {
 			if err := c.HtoD(st.ranges.Ptr(), unsafe.Pointer(&ranges[0]), int64(8*len(ranges))); err != nil {
 				return 0, err
@@ -432,48 +539,23 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 		}
 		if err := launch(c, m, r.g.coop, block, table, ns, st.ranges.Ptr(), uint32(len(ranges)), in.Ptr(), out.Ptr(),
 			st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
-			recs, uint32(batch), uint32(*qn), uint64(*scout), left0, uint32(alpha), coopQueue, r.g.maxDeg, st.barrier.Ptr()); err != nil {
+			recs, uint32(batch), uint32(*qn), uint64(*scout), left0, uint32(alpha), coopQueue, r.g.gmin(), uint32(gatherDeg), r.g.maxDeg,
+			st.barrier.Ptr()); err != nil {
 			return 0, err
 		}
 	} else {
-		// grids that fill the device once (the kernels stride over larger queues): most
-		// levels of a deep search are small, and every block of a launch reads the records
-		grid := min(r.dg.Grid(uint64(r.dg.N), block), r.dg.Dev.SMs*8)
+		grid := r.tdGrid()
 		for j := range batch {
-			// A level's window launches alternate between two streams, so the next window's
-			// blocks start as this one's retire: a launch ends with the slowest of its lists
-			// (a chain of dependent link reads), which otherwise idles most of the device
-			// (urand26 at 3 GiB, 11 windows: its largest level 14.8 -> 13.9 ms). At most two
-			// windows are read at once: a launch waits for the one two before it, in its
-			// stream.
-			fork := len(ranges) > 1
-			if fork {
-				if err := r.forkStreams(); err != nil {
-					return 0, err
-				}
+			lv := tdLaunch{in: in, out: out, depth: depth + uint32(j), j: uint32(j), qn: uint32(*qn), scout: uint64(*scout),
+				left0: left0, alpha: uint32(alpha)}
+			var err error
+			if j == 0 && gathered {
+				copied, measure, err = r.gatherLevel(lv, ranges)
+			} else {
+				err = r.expandWindows(lv, ranges, expandAll)
 			}
-			for k, rg := range ranges {
-				first := uint32(0)
-				if k == 0 {
-					first = 1
-				}
-				var s *cuda.Stream
-				if fork {
-					s = r.g.streams[k%2]
-				}
-				err := c.OnStream(s, func() error {
-					return launchTdExpand(c, m, grid, block, table, ns, rg[0], rg[1], first, in.Ptr(), st.visited.Ptr(),
-						st.parent.Ptr(), st.level.Ptr(), depth+uint32(j), out.Ptr(), st.long.Ptr(), st.longAt.Ptr(), uint32(r.g.longCap),
-						recs, uint32(j), uint32(*qn), uint64(*scout), left0, uint32(alpha))
-				})
-				if err != nil {
-					return 0, err
-				}
-			}
-			if fork {
-				if err := r.joinStreams(); err != nil {
-					return 0, err
-				}
+			if err != nil {
+				return 0, err
 			}
 			if r.g.longCap > 0 {
 				launch := launchTdLong
@@ -498,12 +580,20 @@ func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth u
 	if err := c.DtoH(unsafe.Pointer(&rec[0][0]), recs, int64(8*recWords*(batch+1))); err != nil {
 		return 0, err
 	}
+	if measure != nil {
+		if err := r.settle(measure, rec[0][recLink]); err != nil {
+			return 0, err
+		}
+	}
 	ran := 0
 	for ran < batch && rec[ran][recRan] == 1 {
 		ran++
 	}
 	for j := range ran {
 		r.link = linkStat{zero: int64(rec[j][recLink])}
+		if j == 0 {
+			r.link.copied = copied
+		}
 		sec := float64(rec[j+1][recT0]-rec[j][recT0]) / 1e9
 		r.stat(depth+uint32(j), *qn, TopDown, rec[j][recExamined], sec)
 		*qn = uint64(uint32(rec[j][recCount]))
@@ -572,8 +662,8 @@ func (r *bfsRun) sampleBottomUp(src, depth uint32) (float64, error) {
 	return float64(b[0]) / float64(b[1]) * float64(unvisited), nil
 }
 
-// forkStreams makes both window streams wait for the work queued so far in the default
-// stream.
+// forkStreams makes the window streams and the gather stream wait for the work queued so
+// far in the default stream.
 func (r *bfsRun) forkStreams() error {
 	if err := r.c.Record(r.g.fork, nil); err != nil {
 		return err
@@ -586,7 +676,8 @@ func (r *bfsRun) forkStreams() error {
 	return nil
 }
 
-// joinStreams makes the default stream wait for the work queued in both window streams.
+// joinStreams makes the default stream wait for the work queued in the window streams and
+// the gather stream.
 func (r *bfsRun) joinStreams() error {
 	for i, s := range r.g.streams {
 		if err := r.c.Record(r.g.join[i], s); err != nil {

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/oocgraph/ooc/gpu"
+	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -258,4 +261,134 @@ func TestGPULongLists(t *testing.T) {
 			}
 		}
 	})
+}
+
+// gatherEach runs f with the host gathering every top-down level with a pinned list
+// (gatherMin 1, gatherDeg 0), share of its pinned windows, in chunks of chunk bytes, with
+// at most max list bytes a level (a level with more reads its lists where they lie); the
+// knobs are restored after.
+func gatherEach(share float64, chunk, max int64, f func()) {
+	defer func(m uint32, d, c, x int64, s float64) {
+		gatherMin, gatherDeg, gatherChunk, gatherMax, gatherShare = m, d, c, x, s
+	}(gatherMin, gatherDeg, gatherChunk, gatherMax, gatherShare)
+	gatherMin, gatherDeg, gatherChunk, gatherMax, gatherShare = 1, 0, chunk, max, share
+	f()
+}
+
+// TestGPUGathered forces the gathered top-down levels (gather_cuda.go) on a random graph
+// of short lists with a hub of long ones (left to td_expand beside the gathered lists,
+// expanded by td_long), on the edge cases and on a real graph: resident (nothing to
+// gather) and all pinned, in windows of one shard or all, with levels by launches or
+// td_levels (whose batches stop before a gathered level), every pinned window gathered,
+// half of them (the rest read zero-copy) or as the measured rates say, in chunks of 64
+// bytes (a chunk a slice of the entries) or 1 MiB, and with the gathered bytes capped at
+// one (every list read where it lies; -short: half the windows, chunks of 64 bytes,
+// levels of more than 4 KiB read where they lie). Levels must equal the CPU's, also each
+// level's direction and frontier under GAPBS's rule alone, the tree must be valid, and a
+// pinned search with every level top-down (alpha 1) and every window gathered must have
+// copied lists.
+func TestGPUGathered(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 25))
+	const n, hub = 3000, 400
+	var edges []testgraph.Edge
+	for u := uint32(1); u < n-50; u++ { // the last 50 vertices are isolated
+		for range 1 + r.IntN(20) {
+			edges = append(edges, testgraph.Edge{U: u, V: 1 + r.Uint32N(n-51)})
+		}
+	}
+	for range hub {
+		edges = append(edges, testgraph.Edge{U: 0, V: r.Uint32N(n - 50)})
+	}
+	random := testgraph.Build(t, n, edges, false, 8<<10)
+	check := func(t *testing.T, g *store.Graph, b *GPU, name string, srcs []uint32, copies bool) {
+		t.Helper()
+		for _, src := range srcs {
+			for _, alpha := range []int{0, 1} {
+				name := fmt.Sprintf("%s/src=%d/alpha=%d", name, src, alpha)
+				want, err := Run(store.NewCompressed(g), src, Options{Alpha: alpha, StrictSwitch: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := b.Run(src, Options{Alpha: alpha, StrictSwitch: true})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.Equal(got.Level, want.Level) || got.Reached != want.Reached {
+					t.Errorf("%s: GPU reached %d, CPU %d; levels equal %v", name, got.Reached, want.Reached,
+						slices.Equal(got.Level, want.Level))
+				}
+				if len(got.Levels) != len(want.Levels) {
+					t.Errorf("%s: %d levels, CPU %d", name, len(got.Levels), len(want.Levels))
+				} else {
+					for i, l := range got.Levels {
+						if c := want.Levels[i]; l.Direction != c.Direction || l.Frontier != c.Frontier {
+							t.Errorf("%s: level %d %s frontier %d, CPU %s frontier %d", name, l.Level, l.Direction,
+								l.Frontier, c.Direction, c.Frontier)
+							break
+						}
+					}
+				}
+				if err := validate.BFS(g, src, got.Parent, got.Level); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+				if copies && alpha == 1 && b.gbuf != nil && got.Reached > 1 && got.BytesCopied == 0 {
+					t.Errorf("%s: no list was gathered", name)
+				}
+			}
+		}
+	}
+	runs := []struct {
+		share      float64
+		chunk, max int64
+	}{{1, 64, math.MaxInt64}, {0.5, 64, math.MaxInt64}, {1, 1 << 20, math.MaxInt64}, {0, 1 << 20, math.MaxInt64}, {1, 1 << 20, 1}}
+	if testing.Short() { // under compute-sanitizer: one run of each path
+		runs = runs[1:2]
+		runs[0].max = 1 << 12
+	}
+	for _, run := range runs {
+		gatherEach(run.share, run.chunk, run.max, func() {
+			eachPlacement(t, random, nil, func(b *GPU, place string) {
+				if strings.Contains(place, "pinned=true") != (b.gbuf != nil) {
+					t.Fatalf("%s: gathering %v", place, b.gbuf != nil)
+				}
+				name := fmt.Sprintf("share=%.1f/chunk=%d/max=%d/%s", run.share, run.chunk, run.max, place)
+				check(t, random, b, name, []uint32{1, 0, n - 1, n / 2}, run.share == 1 && run.max == math.MaxInt64)
+			})
+		})
+	}
+	gatherEach(1, 64, math.MaxInt64, func() {
+		for _, c := range testgraph.Cases() {
+			g := testgraph.Build(t, c.N, c.Edges, c.Directed, 64)
+			b, done := onDevice(t, g, true)
+			if n := g.NumVertices(); n > 0 {
+				for _, share := range []float64{1, 0.5} {
+					gatherShare = share
+					check(t, g, b, fmt.Sprintf("%s/share=%.1f", c, share), []uint32{0, n / 2, n - 1}, false)
+				}
+			}
+			done()
+		}
+	})
+	path := testgraph.Real(t, testgraph.Bundled)
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	if _, err := ingest.File(path, ingest.Options{Dest: dir, ShardBytes: 64 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, share := range []float64{1, 0.5} {
+		gatherEach(share, 1<<16, math.MaxInt64, func() {
+			for _, pinned := range []bool{false, true} {
+				b, done := onDevice(t, g, pinned)
+				name := fmt.Sprintf("%s/share=%.1f/pinned=%v", testgraph.Bundled, share, pinned)
+				check(t, g, b, name, []uint32{0, 107, 1912, 4038}, share == 1)
+				done()
+			}
+		})
+	}
 }

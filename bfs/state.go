@@ -10,6 +10,7 @@ const (
 	cntOut     = 0  // u32: vertices emitted into the out queue
 	cntChecked = 16 // u64: edges examined bottom-up
 	cntSample  = 32 // 2 x u64: bu_sample's entries and vertices
+	cntGather  = 48 // u64: td_gather_index's lists (from bit 40) and bytes
 )
 
 // A batch of top-down levels writes a record of recWords 64-bit words per level (bfs.cu's

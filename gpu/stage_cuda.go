@@ -212,6 +212,11 @@ func (dg *Graph) OutShard(i int) (adj int64, pinned bool) {
 	return int64(len(h.adj)), h.pinned
 }
 
+// OutAdjHost is out shard i's ADJ section in host memory (its mapping), wherever the plan
+// or the list cache puts it on the device: for a step that copies lists itself (bfs's
+// gathered levels).
+func (dg *Graph) OutAdjHost(i int) []byte { return dg.outHost[i].adj }
+
 // SweepIn runs a sweep over in shard i as launch calls for vertex ranges [i0, i1) of the
 // shard, each reading the shard's ADJ at adj. When stream is set and the shard has chunks,
 // its pinned chunks are copied through the staging ring on the copy stream, up to one
