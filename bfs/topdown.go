@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"github.com/oocgraph/ooc/internal/parallel"
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -302,8 +303,10 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
 // block decoded into the worker's buffer, the unvisited neighbours claimed and queued
-// at tail in the same loop, as for short lists (no claim call, no worker buffer). It
-// returns the new tail, and false when a block does not decode.
+// at tail in the same loop, as for short lists (no claim call, no worker buffer). With
+// AVX2 the block's parents are tested 8 at a time by gathers (unvisited) and the loop
+// visits only the unvisited neighbours. It returns the new tail, and false when a
+// block does not decode.
 func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (int, bool) {
 	pos := store.FirstBlock(d)
 	parent, queue := b.parent, b.queue
@@ -312,6 +315,19 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 		var ok bool
 		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
 			return tail, false
+		}
+		if haveGather {
+			// the block's unvisited neighbours found by gathers, 8 a step, and only they
+			// looked at again (twice for a vertex the list holds twice, with
+			// --keep-duplicates: the second finds it claimed)
+			for m := unvisited(parent, &ws.buf, len(nbrs)); m != 0; m &= m - 1 {
+				if v := ws.buf[bits.TrailingZeros64(m)]; parent[v] == unreached {
+					parent[v] = u
+					queue[tail] = v
+					tail++
+				}
+			}
+			continue
 		}
 		// four neighbours a step: the loop's count, compare and branch once for four;
 		// i is a multiple of 4 below BlockSize, so the view of four stays in buf

@@ -1,0 +1,63 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+DATA laneIdx<>+0(SB)/4, $0
+DATA laneIdx<>+4(SB)/4, $1
+DATA laneIdx<>+8(SB)/4, $2
+DATA laneIdx<>+12(SB)/4, $3
+DATA laneIdx<>+16(SB)/4, $4
+DATA laneIdx<>+20(SB)/4, $5
+DATA laneIdx<>+24(SB)/4, $6
+DATA laneIdx<>+28(SB)/4, $7
+GLOBL laneIdx<>(SB), RODATA|NOPTR, $32
+
+DATA eight<>+0(SB)/4, $8
+GLOBL eight<>(SB), RODATA|NOPTR, $4
+
+// func unvisitedAVX2(parent *uint32, plen uint64, nbrs *uint32, n uint64) uint64
+//
+// Bit k of the result is set where k < n, nbrs[k] < plen and parent[nbrs[k]] is all
+// ones (unreached): 8 neighbours a step, their parents loaded by one gather, lanes at
+// or past n or with an index at or past plen not loaded. nbrs has room for 8 values
+// from each multiple of 8 below n.
+TEXT ·unvisitedAVX2(SB), NOSPLIT, $0-40
+	MOVQ parent+0(FP), SI
+	MOVQ nbrs+16(FP), DI
+	MOVQ n+24(FP), R8
+	VPBROADCASTD plen+8(FP), Y15
+	VPCMPEQD Y14, Y14, Y14       // all ones: unreached
+	VPSLLD $31, Y14, Y13         // the sign bits
+	VPXOR Y13, Y15, Y15          // plen, signed for an unsigned compare
+	VMOVDQU laneIdx<>(SB), Y12   // the lanes' index in the step
+	VPBROADCASTD eight<>(SB), Y11
+	MOVL R8, AX
+	VMOVD AX, X10
+	VPBROADCASTD X10, Y10        // n
+	XORQ CX, CX                  // the step's first neighbour
+	XORQ R9, R9                  // the mask
+
+loop:
+	CMPQ CX, R8
+	JAE done
+	VMOVDQU (DI)(CX*4), Y0
+	VPCMPGTD Y12, Y10, Y1        // k < n
+	VPXOR Y13, Y0, Y2
+	VPCMPGTD Y2, Y15, Y2         // nbrs[k] < plen
+	VPAND Y2, Y1, Y1
+	VMOVDQU Y1, Y3
+	VPXOR Y4, Y4, Y4
+	VPGATHERDD Y3, (SI)(Y0*4), Y4
+	VPCMPEQD Y14, Y4, Y4
+	VPAND Y1, Y4, Y4
+	VMOVMSKPS Y4, AX
+	SHLQ CX, AX
+	ORQ AX, R9
+	VPADDD Y11, Y12, Y12
+	ADDQ $8, CX
+	JMP loop
+
+done:
+	MOVQ R9, ret+32(FP)
+	VZEROUPPER
+	RET
