@@ -169,6 +169,14 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 					break
 				}
 			}
+			if ents[k].Deg == 4 { // a mesh's list, maybe (claimMeshes takes every one)
+				var ex uint64
+				k, tail, ex = claimMeshes(&ents, batch, k, parent, queue, tail, n)
+				examined += ex
+				if k == len(batch) {
+					break
+				}
+			}
 			u, e := batch[k], &ents[k]
 			d := e.Deg
 			examined += uint64(d)
@@ -201,18 +209,6 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				}
 				if ok {
 					for _, v := range nb[:d] {
-						if parent[v] == unreached {
-							parent[v] = u
-							queue[tail] = v
-							tail++
-						}
-					}
-					continue
-				}
-			}
-			if d == 4 { // a mesh's list: one mirrored block
-				if x0, x1, x2, x3, ok := store.DecodeMirror4Word(u, e.Head, int(e.End-e.Start), n); ok {
-					for _, v := range [4]uint32{x0, x1, x2, x3} {
 						if parent[v] == unreached {
 							parent[v] = u
 							queue[tail] = v
@@ -296,6 +292,39 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 				break
 			}
 			v += uint32(w & 0xff)
+		}
+	}
+	return k, tail, examined
+}
+
+// claimMeshes is expandSerial's expansion of the lists of batch[k:] (ents[k:] their
+// entries) while each is one mirrored block of 4 that DecodeMirror4Word decodes (a
+// mesh's list), in a loop of its own as claimRoads, the parent and queue accessed
+// without a check each (the neighbours are checked below n <= len(parent), tail <= n <
+// len(queue)). It returns the index of the first list it left (len(batch) when none),
+// the new tail and the neighbours examined.
+func claimMeshes(ents *[serialBatch]store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
+	var examined uint64
+	pp := unsafe.Pointer(unsafe.SliceData(parent))
+	qp := unsafe.Pointer(unsafe.SliceData(queue))
+	_, _ = parent[n-1], queue[n]
+	for ; k < len(batch); k++ {
+		e := &ents[uint(k)%serialBatch] // k < len(batch) <= serialBatch
+		if e.Deg != 4 {
+			break
+		}
+		u := batch[k]
+		x0, x1, x2, x3, ok := store.DecodeMirror4Word(u, e.Head, int(e.End-e.Start), n)
+		if !ok {
+			break
+		}
+		examined += 4
+		for _, v := range [4]uint32{x0, x1, x2, x3} {
+			if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v))); *pv == unreached {
+				*pv = u
+				*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
+				tail++
+			}
 		}
 	}
 	return k, tail, examined
