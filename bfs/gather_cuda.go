@@ -36,11 +36,18 @@ import (
 // gatherMin and gatherDeg: a top-down level of at least gatherMin vertices with at least
 // gatherDeg out-neighbours on the mean is split so (its lists' bytes, not their count,
 // are what the copies save: a level of lists of a few bytes, the tail of a Kronecker
-// graph, costs the host about as much a list as the device). Tests lower both.
+// graph, costs the host about as much a list as the device; urand26's levels 3, of
+// 16-42K vertices, took 1.6 ms split from 32K on and 0.95 from 16K on, against 2.2
+// zero-copy). Tests lower both.
 var (
-	gatherMin uint32 = 1 << 15
+	gatherMin uint32 = 1 << 14
 	gatherDeg int64  = 8
 )
+
+// splitGrid is the blocks a multiprocessor of a split level's zero-copy window launches:
+// four times an ordinary launch's, so more lists are in flight while the gathered part's
+// blocks take their turns (urand26 at 3 GiB: its search's median 20.1-20.3 -> 19.7 ms).
+const splitGrid = 32
 
 // gatherChunk is the list bytes of a gathered level copied to the device in one copy:
 // the device expands a chunk while the host gathers the next. Tests shrink it.
@@ -232,6 +239,7 @@ func (r *bfsRun) gatherLevel(lv tdLaunch, ranges [][2]uint32) (int64, *gatherMea
 	// the low windows zero-copy, as any level's
 	for i, rg := range ranges[:k] {
 		l := lv
+		l.grid = splitGrid * r.dg.Dev.SMs
 		if i == 0 {
 			l.first = 1
 		}
@@ -290,10 +298,12 @@ func (r *bfsRun) gatherLevel(lv tdLaunch, ranges [][2]uint32) (int64, *gatherMea
 	tIndex := time.Since(t0)
 	ents := unsafe.Slice((*[2]uint64)(unsafe.Pointer(&host[0])), lists)
 	bytes := host[hB : hB+total]
-	// chunks of entries of about gatherChunk bytes, in slices the workers take in order;
+	// chunks of entries of about gatherChunk bytes, in slices the workers take in order
+	// (half the host's cores: the device's zero-copy reads of the low windows share the
+	// host's memory, and 8 workers of 16 took urand26's level 4 from 10.8 to 10.2 ms);
 	// the last worker to finish a chunk's slices hands it to this thread, which queues its
 	// copy and its expansion on the gather stream
-	workers := runtime.GOMAXPROCS(0)
+	workers := max(1, runtime.GOMAXPROCS(0)/2)
 	slice := max(1, (lists+int64(64*workers)-1)/int64(64*workers))
 	per := max(1, (gatherChunk*lists/max(total, 1)+slice-1)/slice) // slices a chunk
 	nslices := (lists + slice - 1) / slice

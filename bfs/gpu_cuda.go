@@ -434,6 +434,7 @@ type tdLaunch struct {
 	left0       uint64
 	alpha       uint32
 	first, mode uint32 // td_expand's: the launch writes the record's fields; the lists it expands
+	grid        int    // td_expand's grid when not 0 (else tdGrid)
 }
 
 // expandModes of td_expand (bfs.cu's EXPAND_*).
@@ -488,7 +489,11 @@ func (r *bfsRun) expandWindows(lv tdLaunch, ranges [][2]uint32, mode uint32) err
 func (r *bfsRun) tdExpand(s *cuda.Stream, lv tdLaunch, lo, hi uint32) error {
 	c, st := r.c, r.st
 	return c.OnStream(s, func() error {
-		return launchTdExpand(c, r.g.mod, r.tdGrid(), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), lo, hi, lv.first,
+		grid := r.tdGrid()
+		if lv.grid > 0 {
+			grid = lv.grid
+		}
+		return launchTdExpand(c, r.g.mod, grid, block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), lo, hi, lv.first,
 			lv.in.Ptr(), st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), lv.depth, lv.out.Ptr(), st.long.Ptr(),
 			st.longAt.Ptr(), uint32(r.g.longCap), st.recs.Ptr(), lv.j, lv.qn, lv.scout, lv.left0, lv.alpha, r.g.gmin(), uint32(gatherDeg), lv.mode)
 	})
