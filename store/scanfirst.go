@@ -1,26 +1,25 @@
 package store
 
-// firstArgs is scanFirstAVX2's input and output: a directory group's fields, each
-// repeated in the 4 lanes where the assembly reads it as a vector (its offsets are
-// fixed in store/scanfirst_amd64.s: keep them).
+// firstArgs is scanFirstAVX2's input and output: a directory group's fields, which
+// the assembly broadcasts to its lanes, and the results (its offsets are fixed in
+// store/scanfirst_amd64.s: keep them).
 type firstArgs struct {
-	ww, mo, md, dmin [4]uint64 // pair width, start mask, degree mask, smallest degree
-	span, h0, h4     [4]uint64 // the group's bytes, its first list's and the next's start
-	cnt, v0, nvm1    [4]uint64 // vertices in the group, its first vertex, (nv-1) ^ 2^63
-	alen, acap8      [4]uint64 // len(adj), cap(adj) - 8 (signed)
+	ww, mo, md, dmin uint64 // pair width, start mask, degree mask, smallest degree
+	span, h0, h4     uint64 // the group's bytes, its first list's and the next's start
+	cnt, v0, nvm1    uint64 // vertices in the group, its first vertex, (nv-1) ^ 2^63
+	alen, acap8      uint64 // len(adj), cap(adj) - 8 (signed)
+	todo             uint64
 	pairs            *[dirArea]byte
 	adj              *byte // the ADJ mapping's first byte (nil when it has none)
 	front            *uint64
-	todo             uint64
-	wo, wws          uint64 // the shifts to a pair's degree and to the next pair
-	found            uint64 // out: first neighbour in the frontier (its parent in parent)
-	empty            uint64 // out: degree 0
-	miss             uint64 // out: degree 1, its neighbour not in the frontier
-	degs             uint64 // out: the found vertices' degrees, summed
-	parent           *[DirGroup]uint32
-	todoV            [4]uint64
-	more             uint64    // out: the first neighbour not in the frontier, more to scan
-	lanes            *vecLanes // out: what the lanes of more read
+	wo, wws          uint64            // the shifts to a pair's degree and to the next pair
+	found            uint64            // out: first neighbour in the frontier (its parent in parent)
+	empty            uint64            // out: degree 0
+	miss             uint64            // out: degree 1, its neighbour not in the frontier
+	degs             uint64            // out: the found vertices' degrees, summed
+	parent           *[DirGroup]uint32 // out
+	more             uint64            // out: the first neighbour not in the frontier, more to scan
+	lanes            *vecLanes         // out: what the lanes of more read
 }
 
 // vecLanes is what scanFirstAVX2 read of each vertex's list, for scanRest.
@@ -34,9 +33,6 @@ type vecLanes struct {
 // first neighbours in vectors: below it the skipped steps of 4 would cost more.
 const vecScanMin = 8
 
-// broadcast4 is x in 4 lanes.
-func broadcast4(x uint64) [4]uint64 { return [4]uint64{x, x, x, x} }
-
 // scanFirstVec runs scanFirstAVX2 on group g's vertices of todo (ScanGroup's values for
 // the group; 2*wo+wd <= 57, nv > 0) and returns the vertices found, empty, missed for
 // good (degree 1) and missed with more to scan (r.lanes says what was read of them); the
@@ -44,15 +40,11 @@ func broadcast4(x uint64) [4]uint64 { return [4]uint64{x, x, x, x} }
 // parents and the first neighbours of those of more.
 func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, dmin, span, h0, h4, cnt, v0, nv uint32, front []uint64, r *GroupScan) (found, empty, miss, more, degs uint64) {
 	a := firstArgs{
-		ww: broadcast4(uint64(wo + wd)), mo: broadcast4(uint64(mo)), md: broadcast4(uint64(md)),
-		dmin: broadcast4(uint64(dmin)), span: broadcast4(uint64(span)), h0: broadcast4(uint64(h0)),
-		h4: broadcast4(uint64(h4)), cnt: broadcast4(uint64(cnt)), v0: broadcast4(uint64(v0)),
-		nvm1:  broadcast4(uint64(nv-1) ^ 1<<63),
-		alen:  broadcast4(uint64(len(s.Adj))),
-		acap8: broadcast4(uint64(int64(cap(s.Adj)) - 8)),
-		pairs: pairs, front: &front[0], todo: todo,
-		wo: uint64(wo), wws: uint64(wo + wd), parent: &r.Parent, todoV: broadcast4(todo),
-		lanes: &r.lanes,
+		ww: uint64(wo + wd), mo: uint64(mo), md: uint64(md), dmin: uint64(dmin),
+		span: uint64(span), h0: uint64(h0), h4: uint64(h4), cnt: uint64(cnt), v0: uint64(v0),
+		nvm1: uint64(nv-1) ^ 1<<63, alen: uint64(len(s.Adj)), acap8: uint64(int64(cap(s.Adj)) - 8),
+		todo: todo, pairs: pairs, front: &front[0],
+		wo: uint64(wo), wws: uint64(wo + wd), parent: &r.Parent, lanes: &r.lanes,
 	}
 	if cap(s.Adj) > 0 {
 		a.adj = &s.Adj[:1][0]

@@ -2,33 +2,47 @@
 
 #include "textflag.h"
 
-// The offsets of firstArgs's fields (store/scanfirst.go).
+// The offsets of firstArgs's fields (store/scanfirst.go): the group's values, each
+// broadcast by the prologue into the frame (V_ offsets from SP), then the rest.
 #define A_WW 0
-#define A_MO 32
-#define A_MD 64
-#define A_DMIN 96
-#define A_SPAN 128
-#define A_H0 160
-#define A_H4 192
-#define A_CNT 224
-#define A_V0 256
-#define A_NVM1 288
-#define A_ALEN 320
-#define A_ACAP8 352
-#define A_PAIRS 384
-#define A_ADJ 392
-#define A_FRONT 400
-#define A_TODO 408
-#define A_WO 416
-#define A_WWS 424
-#define A_FOUND 432
-#define A_EMPTY 440
-#define A_MISS 448
-#define A_DEGS 456
-#define A_PARENT 464
-#define A_TODOV 472
-#define A_MORE 504
-#define A_LANES 512
+#define A_MO 8
+#define A_MD 16
+#define A_DMIN 24
+#define A_SPAN 32
+#define A_H0 40
+#define A_H4 48
+#define A_CNT 56
+#define A_V0 64
+#define A_NVM1 72
+#define A_ALEN 80
+#define A_ACAP8 88
+#define A_TODO 96
+#define A_PAIRS 104
+#define A_ADJ 112
+#define A_FRONT 120
+#define A_WO 128
+#define A_WWS 136
+#define A_FOUND 144
+#define A_EMPTY 152
+#define A_MISS 160
+#define A_DEGS 168
+#define A_PARENT 176
+#define A_MORE 184
+#define A_LANES 192
+
+#define V_WW 0
+#define V_MO 32
+#define V_MD 64
+#define V_DMIN 96
+#define V_SPAN 128
+#define V_H0 160
+#define V_H4 192
+#define V_CNT 224
+#define V_V0 256
+#define V_NVM1 288
+#define V_ALEN 320
+#define V_ACAP8 352
+#define V_TODO 384
 
 DATA fLanes<>+0(SB)/8, $0
 DATA fLanes<>+8(SB)/8, $1
@@ -67,8 +81,36 @@ GLOBL fConst<>(SB), RODATA|NOPTR, $112
 // not in the frontier, more to scan: the lane's start, end, degree, first value's end
 // and first 8 bytes in lanes, its first neighbour in parent), degs (the found
 // vertices' degrees summed), for the lanes of todo.
-TEXT ·scanFirstAVX2(SB), NOSPLIT, $0-8
+TEXT ·scanFirstAVX2(SB), NOSPLIT, $416-8
 	MOVQ a+0(FP), BX
+	// the group's values broadcast here: a vector load of values stored one by one
+	// just before would wait for those stores
+	VPBROADCASTQ A_WW(BX), Y0
+	VMOVDQU Y0, V_WW(SP)
+	VPBROADCASTQ A_MO(BX), Y0
+	VMOVDQU Y0, V_MO(SP)
+	VPBROADCASTQ A_MD(BX), Y0
+	VMOVDQU Y0, V_MD(SP)
+	VPBROADCASTQ A_DMIN(BX), Y0
+	VMOVDQU Y0, V_DMIN(SP)
+	VPBROADCASTQ A_SPAN(BX), Y0
+	VMOVDQU Y0, V_SPAN(SP)
+	VPBROADCASTQ A_H0(BX), Y0
+	VMOVDQU Y0, V_H0(SP)
+	VPBROADCASTQ A_H4(BX), Y0
+	VMOVDQU Y0, V_H4(SP)
+	VPBROADCASTQ A_CNT(BX), Y0
+	VMOVDQU Y0, V_CNT(SP)
+	VPBROADCASTQ A_V0(BX), Y0
+	VMOVDQU Y0, V_V0(SP)
+	VPBROADCASTQ A_NVM1(BX), Y0
+	VMOVDQU Y0, V_NVM1(SP)
+	VPBROADCASTQ A_ALEN(BX), Y0
+	VMOVDQU Y0, V_ALEN(SP)
+	VPBROADCASTQ A_ACAP8(BX), Y0
+	VMOVDQU Y0, V_ACAP8(SP)
+	VPBROADCASTQ A_TODO(BX), Y0
+	VMOVDQU Y0, V_TODO(SP)
 	MOVQ A_PAIRS(BX), R8
 	MOVQ A_ADJ(BX), R9
 	MOVQ A_FRONT(BX), R10
@@ -94,7 +136,7 @@ chunk:
 	JZ next
 
 	// the pair: x = 8 bytes at bit j*ww of the pairs, shifted to it
-	VPMULUDQ A_WW(BX), Y15, Y0
+	VPMULUDQ V_WW(SP), Y15, Y0
 	VPBROADCASTQ fConst<>+16(SB), Y2
 	VPAND Y2, Y0, Y1             // bit offset in its byte
 	VPSRLQ $3, Y0, Y0
@@ -107,45 +149,45 @@ chunk:
 
 	// the degree d = dmin + field, in 32 bits
 	VPSRLQ X14, Y3, Y4
-	VPAND A_MD(BX), Y4, Y4
-	VPADDQ A_DMIN(BX), Y4, Y4
+	VPAND V_MD(SP), Y4, Y4
+	VPADDQ V_DMIN(SP), Y4, Y4
 	VPBROADCASTQ fConst<>+40(SB), Y10 // 2^32-1
 	VPAND Y10, Y4, Y4            // d
 
 	// start = h0 + j*span>>6 + unzigzag(z), in 32 bits
-	VPAND A_MO(BX), Y3, Y5
+	VPAND V_MO(SP), Y3, Y5
 	VPSRLQ $1, Y5, Y6
 	VPAND Y9, Y5, Y5
 	VPSUBQ Y5, Y12, Y5
 	VPXOR Y6, Y5, Y5
-	VPMULUDQ A_SPAN(BX), Y15, Y6
+	VPMULUDQ V_SPAN(SP), Y15, Y6
 	VPSRLQ $6, Y6, Y6
 	VPADDQ Y6, Y5, Y5
-	VPADDQ A_H0(BX), Y5, Y5
+	VPADDQ V_H0(SP), Y5, Y5
 	VPAND Y10, Y5, Y5            // start
 
 	// end: the next pair's start, or h4 for the group's last vertex
 	VPSRLQ X13, Y3, Y6
-	VPAND A_MO(BX), Y6, Y6
+	VPAND V_MO(SP), Y6, Y6
 	VPSRLQ $1, Y6, Y7
 	VPAND Y9, Y6, Y6
 	VPSUBQ Y6, Y12, Y6
 	VPXOR Y7, Y6, Y6
 	VPADDQ Y9, Y15, Y7           // j+1
-	VPMULUDQ A_SPAN(BX), Y7, Y8
+	VPMULUDQ V_SPAN(SP), Y7, Y8
 	VPSRLQ $6, Y8, Y8
 	VPADDQ Y8, Y6, Y6
-	VPADDQ A_H0(BX), Y6, Y6
+	VPADDQ V_H0(SP), Y6, Y6
 	VPAND Y10, Y6, Y6
-	VPCMPEQQ A_CNT(BX), Y7, Y7
-	VPBLENDVB Y7, A_H4(BX), Y6, Y6 // end
+	VPCMPEQQ V_CNT(SP), Y7, Y7
+	VPBLENDVB Y7, V_H4(SP), Y6, Y6 // end
 	VPSHUFD $0x08, Y6, Y7
 	VPERMQ $0x08, Y7, Y7
 	VMOVDQU X7, 256(SI)(CX*4)    // lanes.end
 
 	// lanes not to load: start > end, end > len(adj), d == 0, q+8 > cap(adj)
 	VPCMPGTQ Y6, Y5, Y7
-	VPCMPGTQ A_ALEN(BX), Y6, Y8
+	VPCMPGTQ V_ALEN(SP), Y6, Y8
 	VPOR Y8, Y7, Y7
 	VPCMPEQQ Y12, Y4, Y0         // empty
 	VPOR Y0, Y7, Y7
@@ -155,9 +197,9 @@ chunk:
 	VPSUBQ Y9, Y8, Y8
 	VPSLLQ $2, Y8, Y8            // FirstBlock(d), for d > 0
 	VPADDQ Y8, Y5, Y8            // q
-	VPCMPGTQ A_ACAP8(BX), Y8, Y1
+	VPCMPGTQ V_ACAP8(SP), Y8, Y1
 	VPOR Y1, Y7, Y7              // not loaded
-	VMOVDQU A_TODOV(BX), Y1
+	VMOVDQU V_TODO(SP), Y1
 	VPSRLVQ Y15, Y1, Y1
 	VPAND Y9, Y1, Y1
 	VPCMPEQQ Y9, Y1, Y1          // the lanes of todo
@@ -229,12 +271,12 @@ chunk:
 	VPAND Y9, Y2, Y2
 	VPSUBQ Y2, Y12, Y2
 	VPXOR Y6, Y2, Y2
-	VPADDQ A_V0(BX), Y2, Y2
+	VPADDQ V_V0(SP), Y2, Y2
 	VPADDQ Y15, Y2, Y2           // f
 	// f < nv, unsigned
 	VPBROADCASTQ fConst<>+96(SB), Y10
 	VPXOR Y10, Y2, Y6
-	VPCMPGTQ A_NVM1(BX), Y6, Y6
+	VPCMPGTQ V_NVM1(SP), Y6, Y6
 	VPANDN Y1, Y6, Y1            // checked: the first neighbour is f
 
 	// f's bit in the frontier

@@ -207,3 +207,45 @@ func TestDecodersPureGo(t *testing.T) {
 	t.Run("scangroup", TestScanGroupRandom)
 	t.Run("scangroup-first", TestScanGroupFirstPastList)
 }
+
+// TestDecodeDamagedCompact flips bits in compact blocks with exceptions (gaps of 1 to 13
+// bits, jumps of up to 2^31, in a graph of 2^32-1 vertices, so that a damaged high part
+// shifted by w may pass 32 bits) and holds DecodeList, which decodes through
+// DecodeBlock and the vector decoders, to refDecode: refused exactly when the reference
+// refuses, else the same neighbours.
+func TestDecodeDamagedCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 23))
+	const nv = 1<<32 - 1
+	blocks := 0
+	for trial := range 4000 {
+		v, x := r.Uint32N(1<<20), r.Uint32N(1<<20)
+		nbrs := make([]uint32, BlockSize)
+		scale := 1 + r.IntN(13)
+		for i := range nbrs {
+			x += 1 + r.Uint32N(1<<scale)
+			if r.IntN(8) == 0 && x < 1<<31 {
+				x += r.Uint32N(1 << (20 + r.IntN(11)))
+			}
+			nbrs[i] = x
+		}
+		enc := AppendList(nil, v, nbrs)
+		var modes [5]int
+		if countModes(&modes, enc, BlockSize); modes[3] == 0 {
+			continue
+		}
+		blocks++
+		for range 1 + trial%3 {
+			bit := 16 + r.IntN(8*len(enc)-16) // past the first value and the header
+			enc[bit/8] ^= 1 << (bit % 8)
+		}
+		list := append(enc, make([]byte, 8)...)[:len(enc)]
+		got, err := DecodeList(nil, v, BlockSize, list, nv)
+		ref, ok := refDecode(v, BlockSize, list, nv)
+		if (err == nil) != ok || (ok && !slices.Equal(got, ref)) {
+			t.Fatalf("v=%d % x: DecodeList %v, %v; reference %v, %v", v, enc, got, err, ref, ok)
+		}
+	}
+	if blocks < 1000 {
+		t.Fatalf("%d compact blocks of 4000 lists", blocks)
+	}
+}
