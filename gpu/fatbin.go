@@ -20,7 +20,7 @@ const fatbinMagic = 0xBA55ED50
 // size u64, ..., arch u32 at +28}). It lets tests check the architectures without a GPU.
 func FatbinEntries(b []byte) ([]FatbinEntry, error) {
 	if len(b) < 16 || binary.LittleEndian.Uint32(b) != fatbinMagic {
-		return nil, fmt.Errorf("gpu: not a fatbin (want magic %#x at offset 0)", fatbinMagic)
+		return nil, fmt.Errorf("gpu: not a fatbin (want magic %#x at offset 0)", uint32(fatbinMagic))
 	}
 	hs := int64(binary.LittleEndian.Uint16(b[6:]))
 	end := hs + int64(binary.LittleEndian.Uint64(b[8:]))
