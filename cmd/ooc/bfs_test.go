@@ -25,15 +25,25 @@ func bfsGraph(t *testing.T) string {
 	return dir
 }
 
+// TestBFSCommand checks the summary with --validate (the search writes levels) and
+// without (parents alone: the reached vertices, depth and edges come from them and from
+// the search).
 func TestBFSCommand(t *testing.T) {
 	dir := bfsGraph(t)
-	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--validate", "--backend", "cpu", dir)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"source 1", "reached 4 vertices", "depth 2", "3 edges traversed", "GTEPS", "backend cpu", "validated"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("summary %q lacks %q", stdout, want)
+	for _, validate := range []bool{true, false} {
+		args := []string{"bfs", "--src", "1", "--backend", "cpu", dir}
+		want := []string{"source 1", "reached 4 vertices", "depth 2", "3 edges traversed", "GTEPS", "backend cpu"}
+		if validate {
+			args, want = append(args, "--validate"), append(want, "validated")
+		}
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v: summary %q lacks %q", args, stdout, w)
+			}
 		}
 	}
 }
