@@ -144,6 +144,73 @@ func TestCCFirstAloneGroup(t *testing.T) {
 	checkAll(t, "first-alone-group", 256, edges, false)
 }
 
+// TestCCMixedGroup: in the group of vertices 192-255 every list but vertex 201's has
+// PackedMin or more neighbours (anchor 0 and a ring) and gives its first neighbour
+// alone; the sampling links the group without their second neighbours (linkMixed)
+// and must still link vertex 201's second neighbour, 50: its list [0, 50, 200] holds
+// the only link of the group's component to the skipped cycle 1-150, whose vertex 50
+// holds 201 past its sampled positions.
+func TestCCMixedGroup(t *testing.T) {
+	n, edges := mixedGroupGraph(t)
+	checkAll(t, "mixed-group", n, edges, false)
+}
+
+func mixedGroupGraph(*testing.T) (uint32, []testgraph.Edge) {
+	edges := []testgraph.Edge{{U: 201, V: 0}, {U: 201, V: 50}, {U: 201, V: 200}, {U: 1, V: 150}}
+	for v := uint32(1); v < 150; v++ {
+		edges = append(edges, testgraph.Edge{U: v, V: v + 1})
+	}
+	for i := uint32(0); i < 64; i++ {
+		if v := 192 + i; v != 201 {
+			edges = append(edges, testgraph.Edge{U: 0, V: v})
+			for _, u := range []uint32{192 + (i+1)%64, 192 + (i+2)%64} {
+				if u != 201 {
+					edges = append(edges, testgraph.Edge{U: v, V: u})
+				}
+			}
+		}
+	}
+	return 256, edges
+}
+
+// TestCCSampleSplit runs the sampling on one goroutine over ranges that end inside
+// directory groups (steps of 1, 7, 37 and 100 vertices instead of Run's 2048), so
+// that linkHeads starts groups at other positions than 0 (linkFirsts' and linkMixed's
+// masks shifted), then the finish and the final compress as Run does, on the graphs
+// of the tests above whose groups give their first neighbours alone.
+func TestCCSampleSplit(t *testing.T) {
+	graphs := map[string]func(t *testing.T) (uint32, []testgraph.Edge){
+		"mixed-group": mixedGroupGraph, "settled": settledGraph,
+	}
+	for name, build := range graphs {
+		n, edges := build(t)
+		want := refComponents(n, edges)
+		g := testgraph.Build(t, n, edges, false, 0)
+		c := store.NewCompressed(g)
+		for _, step := range []uint32{1, 7, 37, 100} {
+			r := &run{a: c, n: n, workers: 1, serial: true, comp: make([]uint32, n)}
+			for v := range r.comp {
+				r.comp[v] = uint32(v)
+			}
+			r.anchor = anchor(c)
+			r.last = r.anchor
+			for lo := uint32(0); lo < n; lo += step {
+				if err := r.linkHeads(c, lo, min(lo+step, n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			skip := r.mostFrequent(DefaultSamples, 1)
+			if err := r.finish(2, skip); err != nil {
+				t.Fatal(err)
+			}
+			r.compressFinished(skip)
+			if !samePartition(r.comp, want) {
+				t.Fatalf("%s, sampled %d vertices a call: partition\n got %v\nwant %v", name, step, r.comp, want)
+			}
+		}
+	}
+}
+
 // TestCCSettled: a 16 x 16 torus (vertices 0-255, the anchor's tree, skipped) whose
 // groups the sampling finds settled (every vertex labelled with the anchor as it is
 // linked), the cycle 256-295, and vertex 300, whose list [0, 260, 301, 302] gives its
@@ -151,6 +218,11 @@ func TestCCFirstAloneGroup(t *testing.T) {
 // finish passes the settled groups without a scan (linkOut) and must still link the
 // cycle's vertex 260, whose list holds 300 past its sampled positions.
 func TestCCSettled(t *testing.T) {
+	n, edges := settledGraph(t)
+	checkAll(t, "settled", n, edges, false)
+}
+
+func settledGraph(*testing.T) (uint32, []testgraph.Edge) {
 	const k = 16
 	var edges []testgraph.Edge
 	for v := uint32(0); v < k*k; v++ {
@@ -161,7 +233,7 @@ func TestCCSettled(t *testing.T) {
 	}
 	edges = append(edges, testgraph.Edge{U: 300, V: 0}, testgraph.Edge{U: 300, V: 260},
 		testgraph.Edge{U: 300, V: 301}, testgraph.Edge{U: 300, V: 302})
-	checkAll(t, "settled", 320, edges, false)
+	return 320, edges
 }
 
 // TestCCFirstGroups: a 12 x 12 torus (vertices 0-143) and, after it, complete graphs on
