@@ -10,6 +10,7 @@
 package afforest
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math/bits"
@@ -17,6 +18,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
@@ -33,10 +35,7 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
 	r.parallel(func(_ int, lo, hi uint32) error {
-		c := r.comp[lo:hi] // one bounds check, not one a vertex
-		for i := range c {
-			c[i] = lo + uint32(i)
-		}
+		fill(r.comp[lo:hi], lo)
 		return nil
 	})
 	rounds := max(opt.Rounds, 0)
@@ -63,6 +62,32 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	CountComponents(res)
 	return res, nil
 }
+
+// fill sets c[i] to x+i, two labels a 64-bit store where c's data is 8-byte aligned
+// (the labels' allocation is, and the workers' ranges start at multiples of 2048):
+// 2.5 instructions a label instead of 5 in a loop of single stores.
+func fill(c []uint32, x uint32) {
+	i := 0
+	if p := unsafe.Pointer(unsafe.SliceData(c)); uintptr(p)%8 == 0 && len(c) >= 2 {
+		pairs := unsafe.Slice((*uint64)(p), len(c)/2) // inside c
+		first, second := uint64(x), uint64(x+1)       // c[2k] and c[2k+1], less 2k
+		if bigEndian {
+			first, second = second, first
+		}
+		y := first | second<<32
+		for k := range pairs {
+			pairs[k] = y // both halves labels below 2^32: the adds carry across neither
+			y += 2 | 2<<32
+		}
+		i = 2 * len(pairs)
+	}
+	for ; i < len(c); i++ {
+		c[i] = x + uint32(i)
+	}
+}
+
+// bigEndian is whether the machine stores a word's high half first (fill's pairs).
+var bigEndian = binary.NativeEndian.Uint16([]byte{0, 1}) == 1
 
 type run struct {
 	a       store.Adjacency
