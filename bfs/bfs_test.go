@@ -565,3 +565,38 @@ func seq(lo, hi uint32) []uint32 {
 	}
 	return l
 }
+
+// TestFrontierScoutParallel holds frontierScout's sum on all workers (a frontier of more
+// than scoutChunks vertices, at most 4*scoutSample, with two workers) to the frontier's
+// out-degrees summed one by one, on a graph of several shards.
+func TestFrontierScoutParallel(t *testing.T) {
+	const n = 6000
+	r := rand.New(rand.NewPCG(5, 6))
+	lists := make([][]uint32, n)
+	for v := range uint32(n) {
+		for range r.IntN(1 + int(v%40)) {
+			lists[v] = append(lists[v], r.Uint32N(n))
+		}
+		slices.Sort(lists[v])
+		lists[v] = slices.Compact(lists[v])
+	}
+	g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardBytes: 4096})
+	a := store.NewCompressed(g)
+	if len(g.Out().Shards) < 2 {
+		t.Fatalf("%d out-shards, want several", len(g.Out().Shards))
+	}
+	b := newBFS(a, 2, false)
+	b.maxDeg = maxOutDegree(a)
+	k := scoutChunks + 1000
+	var want uint64
+	for i := range k {
+		v := r.Uint32N(n)
+		b.queue[i] = v
+		want += uint64(len(lists[v]))
+	}
+	b.head, b.tail = 0, k
+	scout, edges, exact := b.frontierScout(0, int64(a.NumEdges()))
+	if edges != want || scout != int64(want) || !exact {
+		t.Fatalf("frontierScout of %d vertices: %d, %d edges (exact %v), want %d", k, scout, edges, exact, want)
+	}
+}
