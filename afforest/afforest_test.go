@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -446,5 +447,38 @@ func TestMostFrequentUnanimous(t *testing.T) {
 		if got := (&run{n: n, comp: comp}).mostFrequent(DefaultSamples, seed); got != want {
 			t.Errorf("first %d draws in component 0: mostFrequent %d, want %d", agree, got, want)
 		}
+	}
+}
+
+// TestCCBadListPastSettled: settledGraph's torus skipped in settled groups, and beside it
+// a vertex whose list's second block holds a vertex past the graph. The sampling reads
+// no further than the list's first neighbours; the finish's scan of the groups between
+// the settled runs (linkOut) decodes the rest and must refuse the graph.
+func TestCCBadListPastSettled(t *testing.T) {
+	defer func(mb int) { maxBack = mb }(maxBack)
+	maxBack = 0
+	const n, bad = 400, 310
+	_, edges := settledGraph(t)
+	lists := make([][]uint32, n)
+	for _, e := range edges {
+		lists[e.U] = append(lists[e.U], e.V)
+		lists[e.V] = append(lists[e.V], e.U)
+	}
+	for u := uint32(320); u < 390; u++ {
+		lists[bad] = append(lists[bad], u)
+		lists[u] = append(lists[u], bad)
+	}
+	lists[bad] = append(lists[bad], n+50) // past the graph, in the list's second block
+	for v := range lists {
+		slices.Sort(lists[v])
+		lists[v] = slices.Compact(lists[v])
+	}
+	g := testgraph.BuildLists(t, lists, store.CreateOptions{})
+	r, err := Run(store.NewCompressed(g), Options{Workers: 1})
+	if err == nil {
+		t.Fatalf("vertex %d's list holds %d of %d vertices: answered %d components", bad, n+50, n, r.Components)
+	}
+	if !strings.Contains(err.Error(), ".shard") {
+		t.Fatalf("%v names no shard", err)
 	}
 }
