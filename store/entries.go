@@ -1,6 +1,9 @@
 package store
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // ListEntry is where a vertex's list lies, as the directory says, and its first bytes.
 type ListEntry struct {
@@ -19,17 +22,19 @@ type ListEntry struct {
 // the list's first word comes back with them.
 func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 	adj := s.Adj[:cap(s.Adj)]
-	hs, b, lo, n := s.dirH, s.dirB, s.Lo, s.N
+	b, lo, n := s.dirB, s.Lo, s.N
+	hp := unsafe.Pointer(unsafe.SliceData(s.dirH))
 	vs = vs[:min(len(vs), len(dst))]
 	for k, v := range vs {
 		i := v - lo
 		if i >= n {
 			return k
 		}
-		// slices of constant length (no pointer masking as for one that may be empty)
-		// and shifts the compiler knows are below 64 (no test and mask of the count)
-		g := uint64(i>>dirGroupShift) * 4
-		h := hs[g : g+8 : g+8]
+		// the group's header and the next one's without a check: i < n, and
+		// openDirectory checked that dirH holds the shard's groups' headers and the
+		// sentinel; the other slices of constant length (no pointer masking as for one
+		// that may be empty) and shifts the compiler knows are below 64
+		h := (*[8]uint32)(unsafe.Add(hp, uintptr(i>>dirGroupShift)*dirHeader))
 		h3 := h[3]
 		wo, wd := h3>>16&0xff, h3>>24
 		j := i & (DirGroup - 1)
@@ -38,7 +43,7 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 		// one load holds 57 bits past the pair's first byte's skipped ones: the pair
 		// and the next one's start when they fit (then wo+wd <= 57, wo <= 28)
 		if 2*wo+wd > 57 {
-			e.Deg, e.Start, e.End = s.dirEntryWide(i, h, p, wo, wd)
+			e.Deg, e.Start, e.End = s.dirEntryWide(i, h[:], p, wo, wd)
 		} else {
 			x := binary.LittleEndian.Uint64(b[p>>3:p>>3+8]) >> (p & 7)
 			span, mo := h[4]-h[0], uint64(1)<<(wo&63)-1
@@ -74,16 +79,17 @@ func tailWord(b []byte, a uint64) uint64 {
 // for the lot instead of DegreeAt's per vertex keeps the shard's fields in registers
 // (on facebook_combined the degree sums took 87 instructions a vertex).
 func (s *Shard) SumDegrees(vs []uint32) (sum uint64, k int) {
-	hs, b, lo, n := s.dirH, s.dirB, s.Lo, s.N
+	b, lo, n := s.dirB, s.Lo, s.N
+	hp := unsafe.Pointer(unsafe.SliceData(s.dirH))
 	for k, v := range vs {
 		i := v - lo
 		if i >= n {
 			return sum, k
 		}
-		// slices of constant length (no pointer masking for an empty one) and a shift
+		// the group's header without a check (i < n: inside dirH, as Entries), a
+		// slice of constant length (no pointer masking for an empty one) and a shift
 		// the compiler knows is below 64: a dozen instructions fewer than DegreeAt's
-		g := uint64(i>>dirGroupShift) * 4
-		h := hs[g : g+4 : g+4]
+		h := (*[4]uint32)(unsafe.Add(hp, uintptr(i>>dirGroupShift)*dirHeader))
 		w := h[3]
 		wo, wd := w>>16&0xff, w>>24
 		p := uint64(h[1])<<6 + uint64(i&(DirGroup-1)*(wo+wd)+wo)
