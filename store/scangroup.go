@@ -66,7 +66,9 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 	var found, empty, extra, degs uint64
 	loop := todo
 	bad = -1
-	if vec && bits.OnesCount64(todo) >= vecScanMin && nv > 0 && len(front) > 0 {
+	// the step reads front's word of any first neighbour below nv: only where front
+	// holds nv bits, as the contract says it does (a shorter one panics in the loop)
+	if vec && bits.OnesCount64(todo) >= vecScanMin && nv > 0 && uint64(len(front))*64 >= uint64(nv) {
 		var miss, more uint64
 		found, empty, miss, more, degs = s.scanFirstVec(pairs, todo, wo, wd, mo, md, dmin, span, h0, h[4], cnt, s.Lo+base, nv, front, r)
 		loop = todo &^ (found | empty | miss | more)

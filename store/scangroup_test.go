@@ -246,3 +246,22 @@ func TestScanGroupFirstPastList(t *testing.T) {
 		}
 	}
 }
+
+// TestScanGroupShortFront gives ScanGroup a frontier of fewer than nv bits, against its
+// contract, and a list whose first neighbour lies past them: the vector step must not
+// read that word (past the slice's length, inside its capacity here, where the read
+// would not fault and the list would be called a miss); the scalar loop's bounds check
+// panics instead.
+func TestScanGroupShortFront(t *testing.T) {
+	const nv = 8192
+	// vertex 4096's list [4000]: zigzag(4000 - 4096) = 191, two bytes
+	s := oneListShard(4096, 0, 1, append([]byte{0xBF, 0x01}, make([]byte, 8)...)[:2])
+	front := make([]uint64, nv/64)[:1]
+	defer func() {
+		if recover() == nil {
+			t.Fatal("ScanGroup read the word of neighbour 4000 in a frontier of 64 bits")
+		}
+	}()
+	var res GroupScan
+	s.ScanGroup(0, ^uint64(0), nv, front, &res)
+}
