@@ -600,3 +600,54 @@ func TestFrontierScoutParallel(t *testing.T) {
 		t.Fatalf("frontierScout of %d vertices: %d, %d edges (exact %v), want %d", k, scout, edges, exact, want)
 	}
 }
+
+// TestBFSBadRoadList: the source's list holds one-byte varints ([1, 2, 3]: 02 01 01),
+// and its last byte is damaged to 0x81, a varint that runs past the list (the file's
+// checksums are not checked: Run trusts no byte). The serial top-down expansion of such
+// short lists (claimRoads) must leave the list to the checked decoders, which refuse it,
+// instead of decoding 1, 2 and 131 from the bytes it holds.
+func TestBFSBadRoadList(t *testing.T) {
+	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
+	serialWork, serialEdges = ^uint64(0), ^uint64(0) // one goroutine, serial top-down
+	const n = 300
+	lists := make([][]uint32, n)
+	lists[0] = []uint32{1, 2, 3}
+	for v := uint32(1); v < n; v++ {
+		lists[v] = []uint32{0}
+	}
+	g := testgraph.BuildLists(t, lists, store.CreateOptions{})
+	s := g.Out().Shards[0]
+	var at int64 = -1
+	for _, sec := range s.Sections {
+		if sec.ID == store.SecAdj {
+			at = sec.Offset + int64(s.ListOffset(0)) + 2
+		}
+	}
+	path, dir := s.Path, g.Dir
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at < 0 || b[at-2] != 0x02 || b[at-1] != 0x01 || b[at] != 0x01 {
+		t.Fatalf("vertex 0's list is not 02 01 01 at offset %d of %s", at-2, path)
+	}
+	b[at] = 0x81
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err = store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
+	if err == nil {
+		t.Fatalf("a list running past its end: answered %d reached, levels %+v", r.Reached, r.Levels)
+	}
+	if !strings.Contains(err.Error(), ".shard") {
+		t.Fatalf("%v names no shard", err)
+	}
+}
