@@ -117,6 +117,11 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 				b.done[w] = ^uint64(0)
 				continue
 			}
+			if b.doneValid {
+				// after the first level the unvisited vertices are few and their lists
+				// far apart: their first words are loaded together before the scan
+				ws.sink += s.TouchGroup(i/store.DirGroup, todo, &ws.group)
+			}
 			r := &ws.group
 			if bad := s.ScanGroup(i/store.DirGroup, todo, b.n, b.front, r); bad >= 0 {
 				b.fail(s.ListError(base + uint32(bad)))
