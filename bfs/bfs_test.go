@@ -651,3 +651,47 @@ func TestBFSBadRoadList(t *testing.T) {
 		t.Fatalf("%v names no shard", err)
 	}
 }
+
+// TestBFSShortRoadList: the source's list says 3 neighbours and holds 2 bytes (02 01,
+// written pre-encoded, its checksums valid), the next list's byte 01 after it. The
+// serial top-down expansion of short lists (claimRoads) reads the source's first word,
+// which runs into that byte; it must take only a list of as many bytes as neighbours,
+// leaving this one to the checked decoders, which refuse it, instead of decoding 1, 2
+// and 3.
+func TestBFSShortRoadList(t *testing.T) {
+	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
+	serialWork, serialEdges = ^uint64(0), ^uint64(0) // one goroutine, serial top-down
+	const n = 300
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	b, err := store.Create(dir, store.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	degrees, offsets, data := []uint32{3}, []uint32{0}, []byte{0x02, 0x01}
+	offsets = append(offsets, uint32(len(data)))
+	for v := uint32(1); v < n; v++ {
+		data = store.AppendList(data, v, []uint32{0})
+		degrees, offsets = append(degrees, 1), append(offsets, uint32(len(data)))
+	}
+	if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.Check(); err != nil {
+		t.Fatalf("the checksums and directory should pass: %v", err)
+	}
+	r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
+	if err == nil {
+		t.Fatalf("a list of 2 bytes for 3 neighbours: answered %d reached, levels %+v", r.Reached, r.Levels)
+	}
+	if !strings.Contains(err.Error(), ".shard") {
+		t.Fatalf("%v names no shard", err)
+	}
+}
