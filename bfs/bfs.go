@@ -22,8 +22,8 @@ const unreached = Unreached
 //
 // It fills Parent, Level (unless opt.NoLevels), Levels, Depth and Seconds; Reached and
 // EdgesTraversed are filled as Summarize defines them. Seconds covers the search from
-// the initialisation of parent (and level) to the last level's fill; the arrays are
-// allocated before it.
+// the allocation of its arrays (parent, level, queue), as GAPBS's trial times the
+// allocation of its parent array and frontiers, to the last level's fill.
 func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
@@ -33,8 +33,8 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if (uint64(a.NumVertices())+a.NumEdges())*uint64(workers-1) <= serialWork {
 		workers = 1
 	}
-	b := newBFS(a, workers, !opt.NoLevels)
 	t0 := time.Now()
+	b := newBFS(a, workers, !opt.NoLevels)
 	b.t0 = t0
 	b.init()
 	b.maxDeg = maxOutDegree(a)

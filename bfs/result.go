@@ -101,9 +101,9 @@ type Result struct {
 	LinkSeconds   float64
 
 	Levels []LevelStat
-	// Seconds is the search alone: on the CPU from the initialisation of parent (and of
-	// level) to the last level written; the arrays' allocation, the summary and any
-	// checks are excluded.
+	// Seconds is the search alone: on the CPU from the allocation of parent (and of
+	// level) and the queue to the last level written; the summary and any checks are
+	// excluded.
 	Seconds float64
 }
 
