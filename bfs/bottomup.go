@@ -34,8 +34,20 @@ func (b *bfs) queueToBitmap() {
 }
 
 // bitmapToQueue appends the vertices of b.front to the queue as the next top-down
-// frontier.
+// frontier. One worker writes them to the queue directly, without a worker buffer.
 func (b *bfs) bitmapToQueue() {
+	if b.workers == 1 {
+		tail := b.tail
+		for i, word := range b.front {
+			for ; word != 0; word &= word - 1 {
+				b.queue[tail] = uint32(i*64 + bits.TrailingZeros64(word))
+				tail++
+			}
+		}
+		b.head, b.tail = b.tail, tail
+		b.qtail.Store(int64(tail))
+		return
+	}
 	b.qtail.Store(int64(b.tail))
 	parallel.For(b.workers, len(b.front), 1<<10, func(w, lo, hi int) {
 		ws := &b.ws[w]
