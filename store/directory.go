@@ -45,13 +45,25 @@ func dirGroups(n uint32) uint64 { return (uint64(n) + DirGroup - 1) / DirGroup }
 
 // dirStart decodes the coded start z of pair j of a group of span bytes: its offset
 // from the group's adj.
-func dirStart(z, j, span uint32) uint32 {
-	return uint32(uint64(j)*uint64(span)>>dirGroupShift) + (z>>1 ^ -(z & 1))
+func dirStart(z, j, span uint32) uint32 { return dirLine(j, span) + (z>>1 ^ -(z & 1)) }
+
+// dirPair decodes a directory pair from x, the packed bits from its first bit on: its
+// list's start, base (the group's adj plus pair j's part j*span/64 of the group's span)
+// plus the zigzag offset in x's low wo bits (mo = 2^wo-1), and its degree, dmin plus the
+// wd bits above (md = 2^wd-1). Every reader that loads a pair as one word (Entries,
+// dirEntry, DirCursor, ScanGroup, TouchGroup, HeadGroup) decodes it through this.
+func dirPair(x uint64, base, wo, mo, dmin, md uint32) (start, deg uint32) {
+	z := uint32(x) & mo
+	return base + (z>>1 ^ -(z & 1)), dmin + uint32(x>>(wo&63))&md
 }
+
+// dirLine is pair j's part of a group's span bytes, j*span/64: where the straight line
+// from the group's adj to the next group's puts its list, less adj.
+func dirLine(j, span uint32) uint32 { return uint32(uint64(j) * uint64(span) >> dirGroupShift) }
 
 // dirCode is dirStart's inverse: the coded start of pair j at offset rel.
 func dirCode(rel, j, span uint32) uint32 {
-	r := int32(rel - uint32(uint64(j)*uint64(span)>>dirGroupShift))
+	r := int32(rel - dirLine(j, span))
 	return uint32(r<<1) ^ uint32(r>>31)
 }
 
@@ -76,12 +88,11 @@ func (s *Shard) dirEntry(i uint32) (deg, start, end uint32) {
 		return s.dirEntryWide(i, h, p, wo, wd)
 	}
 	x := binary.LittleEndian.Uint64(s.dirB[p>>3:][:8]) >> (p & 7)
-	span := h[4] - h[0]
-	start = h[0] + dirStart(uint32(x)&(1<<wo-1), j, span)
-	deg = h[3]>>8&0xff + uint32(x>>wo)&(1<<wd-1)
+	span, mo := h[4]-h[0], uint32(1)<<wo-1
+	start, deg = dirPair(x, h[0]+dirLine(j, span), wo, mo, h[3]>>8&0xff, 1<<wd-1)
 	end = h[4]
 	if j+1 < DirGroup && i+1 < s.N {
-		end = h[0] + dirStart(uint32(x>>(wo+wd))&(1<<wo-1), j+1, span)
+		end, _ = dirPair(x>>(wo+wd), h[0]+dirLine(j+1, span), 0, mo, 0, 0)
 	}
 	return deg, start, end
 }
@@ -199,9 +210,7 @@ func (c *DirCursor) load(i uint32) {
 		lin := uint64(h[0]) << dirGroupShift
 		for j := range cnt {
 			x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
-			z := uint32(x) & mo
-			start[j] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
-			deg[j] = dmin + uint32(x>>wo)&md
+			start[j], deg[j] = dirPair(x, uint32(lin>>dirGroupShift), wo, mo, dmin, md) // lin>>6 is h[0] + dirLine(j, span)
 			p, lin = p+wp, lin+uint64(span)
 		}
 	} else if wo+wd <= 57 { // pairs past the section: never in a checked directory
@@ -209,8 +218,7 @@ func (c *DirCursor) load(i uint32) {
 		b := s.dirB
 		for j := range cnt {
 			x := binary.LittleEndian.Uint64(b[p>>3:][:8]) >> (p & 7)
-			start[j] = h[0] + dirStart(uint32(x)&mo, j, span)
-			c.deg[j] = dmin + uint32(x>>wo)&md
+			start[j], c.deg[j] = dirPair(x, h[0]+dirLine(j, span), wo, mo, dmin, md)
 			p += uint64(wo + wd)
 		}
 	} else {

@@ -21,22 +21,21 @@ type ListEntry struct {
 // loop, without a call per vertex, lets those loads of different vertices overlap, and
 // the list's first word comes back with them.
 func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
-	adj := s.Adj[:cap(s.Adj)]
-	b, lo, n := s.dirB, s.Lo, s.N
-	hp := unsafe.Pointer(unsafe.SliceData(s.dirH))
 	vs = vs[:min(len(vs), len(dst))]
 	for k, v := range vs {
-		i := v - lo
-		if i >= n {
+		i := v - s.Lo
+		if i >= s.N {
 			return k
 		}
-		// the group's header and the next one's without a check: i < n, and
+		// the group's header and the next one's without a check: i < N, and
 		// openDirectory checked that dirH holds the shard's groups' headers and the
 		// sentinel; the other slices of constant length (no pointer masking as for one
-		// that may be empty) and shifts the compiler knows are below 64
-		h := (*[8]uint32)(unsafe.Add(hp, uintptr(i>>dirGroupShift)*dirHeader))
-		h3 := h[3]
-		wo, wd := h3>>16&0xff, h3>>24
+		// that may be empty), shifts the compiler knows are below 64, and the shard's
+		// fields read through s where used (copied into locals, they outnumbered the
+		// registers and were spilled and reloaded each vertex)
+		h := (*[8]uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.dirH)), uintptr(i>>dirGroupShift)*dirHeader))
+		c := h[3]
+		wo, wd := c>>16&0xff, c>>24
 		j := i & (DirGroup - 1)
 		p := uint64(h[1])*64 + uint64(j*(wo+wd))
 		e := &dst[k]
@@ -45,19 +44,18 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 		if 2*wo+wd > 57 {
 			e.Deg, e.Start, e.End = s.dirEntryWide(i, h[:], p, wo, wd)
 		} else {
-			x := binary.LittleEndian.Uint64(b[p>>3:p>>3+8]) >> (p & 7)
+			x := binary.LittleEndian.Uint64(s.dirB[p>>3:p>>3+8]) >> (p & 7)
 			span, mo := h[4]-h[0], uint64(1)<<(wo&63)-1
-			e.Start = h[0] + dirStart(uint32(x&mo), j, span)
-			e.Deg = h3>>8&0xff + uint32(x>>(wo&63)&(1<<(wd&63)-1))
+			e.Start, e.Deg = dirPair(x, h[0]+dirLine(j, span), wo, uint32(mo), c>>8&0xff, uint32(uint64(1)<<(wd&63)-1))
 			e.End = h[4]
-			if j+1 < DirGroup && i+1 < n {
-				e.End = h[0] + dirStart(uint32(x>>((wo+wd)&63)&mo), j+1, span)
+			if j+1 < DirGroup && i+1 < s.N {
+				e.End, _ = dirPair(x>>((wo+wd)&63), h[0]+dirLine(j+1, span), 0, uint32(mo), 0, 0)
 			}
 		}
-		if a := uint64(e.Start); a+8 <= uint64(len(adj)) {
-			e.Head = binary.LittleEndian.Uint64(adj[a : a+8])
+		if a := uint64(e.Start); a+8 <= uint64(cap(s.Adj)) {
+			e.Head = binary.LittleEndian.Uint64(s.Adj[a : a+8 : a+8])
 		} else {
-			e.Head = tailWord(adj, a)
+			e.Head = tailWord(s.Adj[:cap(s.Adj)], a)
 		}
 	}
 	return len(vs)

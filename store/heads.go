@@ -57,22 +57,17 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			// inside dirB, checked above for the group's last pair; i is j (j < last <=
 			// DirGroup) without the check that j's index needs
 			x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
-			z, i := uint32(x)&mo, j%DirGroup
-			start[i] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
-			deg[i] = dmin + uint32(x>>wo)&md
+			i := j % DirGroup
+			start[i], deg[i] = dirPair(x, uint32(lin>>dirGroupShift), wo, mo, dmin, md) // lin>>6 is h[0] + dirLine(j, span)
 			x, lin = x>>wp, lin+uint64(span)
-			z = uint32(x) & mo
-			start[j+1] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1))
-			deg[j+1] = dmin + uint32(x>>wo)&md
+			start[j+1], deg[j+1] = dirPair(x, uint32(lin>>dirGroupShift), wo, mo, dmin, md)
 			p, lin = p+2*wp, lin+uint64(span)
 		}
 	}
 	for ; j < last; j++ {
 		// inside dirB, checked above for the group's last pair
 		x := loadWord(unsafe.Add(db, p>>3)) >> (p & 7)
-		z := uint32(x) & mo
-		start[j] = uint32(lin>>dirGroupShift) + (z>>1 ^ -(z & 1)) // h[0] + dirStart(z, j, span)
-		deg[j] = dmin + uint32(x>>wo)&md
+		start[j], deg[j] = dirPair(x, uint32(lin>>dirGroupShift), wo, mo, dmin, md) // lin>>6 is h[0] + dirLine(j, span)
 		p, lin = p+uint64(wo+wd), lin+uint64(span)
 	}
 	if last == j1 {

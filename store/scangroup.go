@@ -94,14 +94,14 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 		j := uint32(bits.TrailingZeros64(t))
 		p := j * ww // the pair's first bit from the group's first byte: below 64*57
 		x := binary.LittleEndian.Uint64(pairs[p>>3&dirAreaMask:]) >> (p & 7)
-		d := dmin + uint32(x>>wo)&md
+		start, d := dirPair(x, h0+dirLine(j, span), wo, mo, dmin, md)
 		if d == 0 {
 			empty |= 1 << j
 			continue
 		}
-		start, end := h0+dirStart(uint32(x)&mo, j, span), h[4]
+		end := h[4]
 		if j+1 < cnt {
-			end = h0 + dirStart(uint32(x>>ww)&mo, j+1, span)
+			end, _ = dirPair(x>>ww, h0+dirLine(j+1, span), 0, mo, 0, 0)
 		}
 		v := s.Lo + base + j
 		// the list's first value from one load: LEB128 gathered without a branch

@@ -35,8 +35,8 @@ func (s *Shard) TouchGroup(g uint32, todo uint64, r *GroupScan) (sum byte) {
 		j := uint32(bits.TrailingZeros64(t))
 		p := j * ww
 		x := binary.LittleEndian.Uint64(pairs[p>>3&dirAreaMask:]) >> (p & 7)
-		d := dmin + uint32(x>>wo)&md
-		q := uint64(h0+dirStart(uint32(x)&mo, j, span)) + uint64(FirstBlock(d))
+		a, d := dirPair(x, h0+dirLine(j, span), wo, mo, dmin, md)
+		q := uint64(a) + uint64(FirstBlock(d))
 		if d != 0 && q < uint64(len(adj)) {
 			sum += adj[q]
 		}
