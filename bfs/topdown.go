@@ -271,7 +271,7 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 		if d-1 >= store.PackedMin-1 || e.End-e.Start != d {
 			break
 		}
-		w := e.Head & (1<<(8*(d&3)) - 1)
+		w := e.Head & roadMask[d&3] // the list's d bytes
 		u := batch[k]
 		x := int64(u) + store.Unzigzag(w&0xff)
 		if w&0x808080 != 0 || x < 0 || x+int64(w>>8&0xff)+int64(w>>16) >= int64(n) {
@@ -296,6 +296,10 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 	}
 	return k, tail, examined
 }
+
+// roadMask[d] keeps the low d bytes of a word: a list of d one-byte values. A load
+// instead of 1<<(8*d)-1, whose shift by a variable count ties up CX.
+var roadMask = [4]uint64{0, 0xff, 0xffff, 0xffffff}
 
 // claimMeshes is expandSerial's expansion of the lists of batch[k:] (ents[k:] their
 // entries) while each is one mirrored block of 4 that DecodeMirror4Word decodes (a
