@@ -45,8 +45,8 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 			e.Deg, e.Start, e.End = s.dirEntryWide(i, h[:], p, wo, wd)
 		} else {
 			x := binary.LittleEndian.Uint64(s.dirB[p>>3:p>>3+8]) >> (p & 7)
-			span, mo := h[4]-h[0], uint64(1)<<(wo&63)-1
-			e.Start, e.Deg = dirPair(x, h[0]+dirLine(j, span), wo, uint32(mo), c>>8&0xff, uint32(uint64(1)<<(wd&63)-1))
+			span, mo := h[4]-h[0], lowMask[wo&63]
+			e.Start, e.Deg = dirPair(x, h[0]+dirLine(j, span), wo, mo, c>>8&0xff, lowMask[wd&63])
 			e.End = h[4]
 			if j+1 < DirGroup && i+1 < s.N {
 				e.End, _ = dirPair(x>>((wo+wd)&63), h[0]+dirLine(j+1, span), 0, uint32(mo), 0, 0)
@@ -60,6 +60,15 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 	}
 	return len(vs)
 }
+
+// lowMask[w] is 2^w-1, a load instead of a shift by a variable count (which ties up
+// CX on amd64 without BMI2).
+var lowMask = func() (m [64]uint32) {
+	for w := range m {
+		m[w] = uint32(uint64(1)<<w - 1)
+	}
+	return m
+}()
 
 // tailWord is the little-endian word of the bytes of b from a on, fewer than 8, the
 // missing ones zero.
