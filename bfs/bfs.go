@@ -149,37 +149,81 @@ func maxOutDegree(a store.Adjacency) uint64 {
 // search takes a fifth of a millisecond, and 256 scans were a tenth of it.
 const buSamples = 256
 
+// buSample is the draws of an estimate so far: found unvisited vertices in tries draws,
+// whose scans examined examined entries, and rng, the xorshift state of the next draw.
+type buSample struct{ examined, found, tries, rng uint64 }
+
+// sampleAt is the start of the draws of a decision before the level at depth, whether
+// to go bottom-up (back false) or back top-down: a state of its own per search, level
+// and rule, so that how many draws one decision takes does not change the draws of
+// the next.
+func sampleAt(src, depth uint32, back bool) buSample {
+	d := uint64(depth) << 1
+	if back {
+		d |= 1
+	}
+	return buSample{rng: (uint64(src)*0x9E3779B97F4A7C15 ^ (d+1)*0xBF58476D1CE4E5B9) | 1}
+}
+
+// buSampleSize is the number of unvisited vertices an estimate draws: one in 64 of the
+// unvisited, at least 32, at most buSamples.
+func buSampleSize(unvisited uint64) uint64 { return min(max(unvisited/64, 32), buSamples) }
+
 // sampleBottomUp estimates the entries a bottom-up level against the frontier bitmap
 // b.front would examine, with unvisited vertices left: it scans the in-lists of some
-// (buSamples) unvisited vertices drawn at random (as the level would: up to the first
-// neighbour in the frontier) and scales their mean to all. The draws come from rng, a
-// xorshift state seeded per search, so a search decides the same way each time. A
-// sample that finds no unvisited vertex in 16 draws per sample counts each at its mean
-// degree.
+// (buSampleSize) unvisited vertices drawn at random (as the level would: up to the
+// first neighbour in the frontier) and scales their mean to all. The draws come from
+// the xorshift state rng (sampleAt's), so a search decides the same way each time.
+// A sample that finds no unvisited vertex in 16 draws per sample counts each at its
+// mean degree.
 func (b *bfs) sampleBottomUp(rng *uint64, unvisited uint64) float64 {
+	s := buSample{rng: *rng}
+	b.drawBottomUp(&s, unvisited, buSampleSize(unvisited))
+	*rng = s.rng
+	return b.estimate(&s, unvisited)
+}
+
+// drawBottomUp draws vertices into s until it holds want unvisited ones or 16*want
+// draws; with none unvisited it draws none. Drawing up to want in steps draws the
+// vertices that drawing up to want at once would.
+func (b *bfs) drawBottomUp(s *buSample, unvisited, want uint64) {
 	if unvisited == 0 {
-		return 0
+		return
 	}
-	var examined, found uint64
-	k := min(max(unvisited/64, 32), buSamples)
-	for try := uint64(0); try < 16*k && found < k; try++ {
-		x := *rng
+	for ; s.tries < 16*want && s.found < want; s.tries++ {
+		x := s.rng
 		x ^= x << 13
 		x ^= x >> 7
 		x ^= x << 17
-		*rng = x
+		s.rng = x
 		v := uint32((x >> 32) * uint64(b.n) >> 32)
 		if b.parent[v] != unreached {
 			continue
 		}
-		found++
-		examined += uint64(b.scanCost(v))
+		s.found++
+		s.examined += uint64(b.scanCost(v))
 	}
-	if found == 0 {
+}
+
+// estimate scales the mean of s's scans to unvisited vertices (see sampleBottomUp).
+func (b *bfs) estimate(s *buSample, unvisited uint64) float64 {
+	if unvisited == 0 {
+		return 0
+	}
+	if s.found == 0 {
 		return float64(unvisited) * float64(b.a.NumEdges()) / float64(b.n)
 	}
-	return float64(examined) / float64(found) * float64(unvisited)
+	return float64(s.examined) / float64(s.found) * float64(unvisited)
 }
+
+// buFirst is the number of unvisited vertices whose scans decide a direction alone
+// when their estimate and the frontier's edges differ by more than buMargin times
+// (run, bottomUpLevels); else the estimate draws all of buSampleSize. On cnr-2000
+// most decisions differ by 3-20 times, and the 256 scans of each, a cache miss or
+// more apiece, were 4% of a search. Tests set it to buSamples to draw all always.
+var buFirst uint64 = 32
+
+const buMargin = 2
 
 // scanCost is the number of v's in-neighbours a bottom-up level checks: up to the first
 // in the frontier bitmap b.front, or all. A list that does not decode counts whole;
@@ -244,6 +288,7 @@ type bfs struct {
 	c       *store.Compressed // non-nil when a is compressed: bottom-up decodes inline
 	f       *store.Flat       // non-nil when a is flat
 	n       uint32
+	src     uint32 // the search's source (seeds sampleAt)
 	workers int
 
 	parent []uint32
@@ -377,22 +422,39 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	edges := uint64(scout) // the frontier's out-edges; ^0 when not counted
 	depth := uint32(0)
 	unvisited := uint64(b.n) - 1
-	rng := uint64(src)*0x9E3779B97F4A7C15 | 1
+	b.src = src
 	exact := true // scout is the frontier's out-edges, not an estimate
 	for b.head < b.tail {
 		if scout >= 0 && scout > edgesToCheck/int64(alpha) {
 			b.queueToBitmap()
 			bottomUp := strict
 			if !strict {
-				est := b.buWeight * b.sampleBottomUp(&rng, unvisited)
+				smp := sampleAt(src, depth, false)
+				k := buSampleSize(unvisited)
+				b.drawBottomUp(&smp, unvisited, min(buFirst, k))
+				est := b.buWeight * b.estimate(&smp, unvisited)
+				decided := false
+				if k > buFirst && smp.found == buFirst {
+					// the first draws decide when the frontier's edges (summed far
+					// enough) exceed buMargin times their estimate, or fall below it
+					// over buMargin
+					if b.scoutAt < b.tail {
+						scout = b.scoutAbove(scout, buMargin*est)
+					}
+					decided = float64(scout) > buMargin*est || b.scoutAt == b.tail && buMargin*float64(scout) < est
+				}
+				if !decided {
+					b.drawBottomUp(&smp, unvisited, k)
+					est = b.buWeight * b.estimate(&smp, unvisited)
+				}
 				if b.scoutAt < b.tail {
 					scout = b.scoutAbove(scout, est)
-					edges = uint64(scout)
 				}
+				edges = uint64(scout)
 				bottomUp = float64(scout) > est
 			}
 			if bottomUp {
-				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, &rng, beta, strict)
+				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, beta, strict)
 				exact = true
 				if b.failed.Load() {
 					return b.err
@@ -444,7 +506,7 @@ func (b *bfs) rewind() {
 
 // bottomUpLevels runs bottom-up levels from the frontier in b.front until run's rules
 // send the search back top-down, and leaves the new frontier in b.front.
-func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, rng *uint64, beta int, strict bool) {
+func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, beta int, strict bool) {
 	awake := uint64(b.tail - b.head)
 	b.doneValid = false
 	for {
@@ -463,11 +525,27 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 			*scout, *edges = 1, ^uint64(0)
 			return
 		}
-		if !strict && !b.a.Directed() && float64(next) < b.sampleBottomUp(rng, *unvisited) {
+		if !strict && !b.a.Directed() && b.topDownCheaper(*depth, *unvisited, next) {
 			*scout, *edges = int64(next), next
 			return
 		}
 	}
+}
+
+// topDownCheaper says whether a top-down level from a frontier of next out-edges would
+// examine fewer entries than a bottom-up one with unvisited vertices left, by
+// sampleBottomUp's estimate: from its first buFirst draws where they differ by more
+// than buMargin times, else from all.
+func (b *bfs) topDownCheaper(depth uint32, unvisited, next uint64) bool {
+	smp := sampleAt(b.src, depth, true)
+	k := buSampleSize(unvisited)
+	b.drawBottomUp(&smp, unvisited, min(buFirst, k))
+	est := b.estimate(&smp, unvisited)
+	if k > buFirst && smp.found == buFirst && (est > buMargin*float64(next) || buMargin*est < float64(next)) {
+		return float64(next) < est
+	}
+	b.drawBottomUp(&smp, unvisited, k)
+	return float64(next) < b.estimate(&smp, unvisited)
 }
 
 // stat records a level. Its time runs from the end of the level before (the search's

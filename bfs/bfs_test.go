@@ -106,9 +106,9 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s, w uint64, k int, c, cp uint32) {
-		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents = p, s, w, k, c, cp
-	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents)
+	defer func(p uint32, s, w uint64, k int, c, cp uint32, f uint64) {
+		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst = p, s, w, k, c, cp, f
+	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for si, shardBytes := range []int64{1, 64, 0} {
 		// serial top-down claims short lists with and without a branch (claimAllMax)
@@ -125,10 +125,13 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 		}
 		for i, src := range srcs {
 			want := refLevels(out, src)
-			// every other source splits lists into one-block pieces (see topDown) and
+			// every other source splits lists into one-block pieces (see topDown),
 			// estimates the degrees of frontiers of more than 8 vertices (frontierScout)
+			// and lets two draws decide a direction (buFirst: these graphs' estimates
+			// draw 32)
 			pieceSize = [2]uint32{64 * store.BlockSize, store.BlockSize}[i%2]
 			scoutSample = [2]int{4096, 2}[i%2]
+			buFirst = [2]uint64{32, 2}[i%2]
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				// three workers, then one goroutine because the graph is small
 				// (serialWork ^0) or one worker was asked for
