@@ -374,31 +374,62 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 	// pass that unpacks the low bits and sums (unpackGapsAdd); add holds every gap's 1
 	// and the high parts by the index of the neighbour they go to.
 	add := gapOnes
-	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	last := -1
-	for range ne {
-		// a step and a high part, at most 7 + 32 bits: one load
-		e := loadCompact(b, ebit)
-		ebit += wi + wh
-		step, hi := e&mi, e>>wi&mh
-		i := last + 1 + int(step)
-		// hi is below nv, and so is the part it adds where the gap is decoded (i+1 <
-		// k): a larger gap fails as the last check below would, before the sum
-		// can wrap; below nv (below 2^32) the part plus the gap's 1 fits add's 32 bits
-		t := hi
-		if i+1 < k {
-			t = hi << w
-		}
-		if i >= n || t >= nv {
-			return 0, false
-		}
-		last = i
-		add[(i+1)&(BlockSize-1)] = 1 + uint32(hi<<w)
+	if !compactExceptions(&add, b, ebit, wi, wh, w, ne, n, k, nv) {
+		return 0, false
 	}
 	if cur := unpackGapsAdd(dst, src, w, first, &add); cur >= nv {
 		return 0, false
 	}
 	return end, true
+}
+
+// compactExceptions reads the ne exceptions of a compact block from b at bit ebit (a
+// step of wi bits, a high part of wh) into add: each one's high part, shifted by w, goes
+// to the index of the neighbour it is added to, after that neighbour's gap's 1. It is
+// false when an exception lies past the n gaps, or the part it adds to a gap that dst's
+// k neighbours decode (its high part, for the others) is not below nv. A function of its
+// own, without a call inside, so that the loop's values stay in registers: inside
+// unpackCompact an exception took about 40 instructions, most of them spills.
+func compactExceptions(add *[BlockSize + 3]uint32, b *[compactArea]byte, ebit, wi, wh, w uint, ne, n, k int, nv uint64) bool {
+	wi, w = wi&63, w&63
+	mi, mhw := uint64(1)<<wi-1, (uint64(1)<<(wh&63)-1)<<w
+	step := wi + wh
+	i := -1
+	if k > n { // every gap decoded
+		for ; ne > 0; ne-- {
+			// a step and a high part, at most 7 + 32 bits: one load
+			e := loadCompact(b, ebit)
+			ebit += step
+			i += 1 + int(e&mi)
+			// the high part shifted by w (below 2^64: wh and w are at most 32);
+			// below nv (below 2^32) it fits add's 32 bits with the gap's 1, and a
+			// larger one fails as the last neighbour's check would, before the sum
+			// can wrap
+			hw := e >> wi << w & mhw
+			if hw >= nv {
+				return false
+			}
+			add[(i+1)&(BlockSize-1)] = 1 + uint32(hw)
+		}
+		// i only grows: the last exception is past the gaps if any is
+		return i < n
+	}
+	for ; ne > 0; ne-- {
+		e := loadCompact(b, ebit)
+		ebit += step
+		i += 1 + int(e&mi)
+		hw := e >> wi << w & mhw
+		// an exception past dst's gaps checks its high part alone
+		t := hw >> w
+		if i+1 < k {
+			t = hw
+		}
+		if t >= nv {
+			return false
+		}
+		add[(i+1)&(BlockSize-1)] = 1 + uint32(hw)
+	}
+	return i < n
 }
 
 // unpackGaps decodes a compact block without exceptions from its packed area src
