@@ -248,15 +248,17 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 }
 
 // claimRoads is expandSerial's expansion of the lists of batch[k:] (ents[k:] their
-// entries) while each is a block of one to three one-byte varints whose neighbours lie
-// in the graph (most lists of roads), for graphs of at most claimAllMax vertices, whose
-// claims take no branch on a parent (see claimAllMax). A list's neighbours are its first
-// value's vertex and then one per gap byte, up to the last nonzero one: a zero gap past
-// it (a byte past the list, masked, or a duplicate's) names the vertex just claimed. It
-// returns the index of the first list it left (len(batch) when none), the new tail and
-// the neighbours examined. A function of its own, without a call inside, so that its
+// entries) while each is a block of one to three varints whose neighbours lie in the
+// graph (the lists of roads), for graphs of at most claimAllMax vertices, whose claims
+// take no branch on a parent (see claimAllMax). Where the values are one byte each (most
+// lists), a list's neighbours are its first value's vertex and then one per gap byte,
+// up to the last nonzero one: a zero gap past it (a byte past the list, masked, or a
+// duplicate's) names the vertex just claimed; other lists go through
+// store.DecodeShortWord. It returns the index of the first list it left (len(batch) when
+// none), the new tail and the neighbours examined. A function of its own, so that its
 // few values stay in registers, and with unchecked parent and queue accesses: inside
-// expandSerial such a list took about 130 instructions, most of them spills and checks.
+// expandSerial a list of one-byte values took about 130 instructions, most of them
+// spills and checks, and one of several-byte values about 90 besides DecodeShortWord.
 func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
 	var examined uint64
 	// every neighbour claimed is checked below n <= len(parent), and tail stays within
@@ -268,8 +270,32 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 	for ; k < len(batch); k++ {
 		e := &ents[uint(k)%serialBatch] // k < len(batch) <= serialBatch
 		d := e.Deg
-		if d-1 >= store.PackedMin-1 || e.End-e.Start != d {
+		if d-1 >= store.PackedMin-1 {
 			break
+		}
+		if e.End-e.Start != d {
+			// values of several bytes (a fifth of a road's lists)
+			x0, x1, x2, ok := store.DecodeShortWord(batch[k], d, e.Head, int(e.End-e.Start), n)
+			if !ok {
+				break
+			}
+			u := batch[k]
+			examined += uint64(d)
+			for _, v := range [3]uint32{x0, x1, x2} {
+				pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
+				p := *pv
+				np, inc := p, 0
+				if p == unreached {
+					np, inc = u, 1
+				}
+				*pv = np
+				*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
+				tail += inc
+				if d--; d == 0 {
+					break
+				}
+			}
+			continue
 		}
 		w := e.Head & roadMask[d&3] // the list's d bytes
 		u := batch[k]
