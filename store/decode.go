@@ -387,49 +387,59 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 // step of wi bits, a high part of wh) into add: each one's high part, shifted by w, goes
 // to the index of the neighbour it is added to, after that neighbour's gap's 1. It is
 // false when an exception lies past the n gaps, or the part it adds to a gap that dst's
-// k neighbours decode (its high part, for the others) is not below nv. A function of its
-// own, without a call inside, so that the loop's values stay in registers: inside
-// unpackCompact an exception took about 40 instructions, most of them spills.
+// k neighbours decode (its high part, for the others) is not below nv.
 func compactExceptions(add *[BlockSize + 3]uint32, b *[compactArea]byte, ebit, wi, wh, w uint, ne, n, k int, nv uint64) bool {
 	wi, w = wi&63, w&63
 	mi, mhw := uint64(1)<<wi-1, (uint64(1)<<(wh&63)-1)<<w
-	step := wi + wh
-	i := -1
+	// the high part, at bits [wi, wi+wh) of an exception's load, moved to [w, w+wh)
+	// (within 64: wh and w are at most 32) by one rotation; the bits rotated past
+	// either end land outside [w, w+wh) (at most 7 below wi, the rest above wi+wh)
+	rot := int(w) - int(wi)
 	if k > n { // every gap decoded
-		for ; ne > 0; ne-- {
-			// a step and a high part, at most 7 + 32 bits: one load
-			e := loadCompact(b, ebit)
-			ebit += step
-			i += 1 + int(e&mi)
-			// the high part shifted by w (below 2^64: wh and w are at most 32);
-			// below nv (below 2^32) it fits add's 32 bits with the gap's 1, and a
-			// larger one fails as the last neighbour's check would, before the sum
-			// can wrap
-			hw := e >> wi << w & mhw
-			if hw >= nv {
-				return false
-			}
-			add[(i+1)&(BlockSize-1)] = 1 + uint32(hw)
-		}
-		// i only grows: the last exception is past the gaps if any is
-		return i < n
+		j, ok := exceptionsWhole(add, b, ebit, wi+wh, ne, mi, mhw, rot, nv)
+		// j only grows: the last exception is past the gaps if any is
+		return ok && j <= n
 	}
+	j := 0
 	for ; ne > 0; ne-- {
 		e := loadCompact(b, ebit)
-		ebit += step
-		i += 1 + int(e&mi)
-		hw := e >> wi << w & mhw
+		ebit += wi + wh
+		j += 1 + int(e&mi)
+		hw := bits.RotateLeft64(e, rot) & mhw
 		// an exception past dst's gaps checks its high part alone
 		t := hw >> w
-		if i+1 < k {
+		if j < k {
 			t = hw
 		}
-		if t >= nv {
+		if j > n || t >= nv {
 			return false
 		}
-		add[(i+1)&(BlockSize-1)] = 1 + uint32(hw)
+		add[j&(BlockSize-1)] = 1 + uint32(hw)
 	}
-	return i < n
+	return true
+}
+
+// exceptionsWhole is compactExceptions' loop for a block decoded whole: each exception's
+// part goes to add at j, the index of its gap plus 1, and must be below nv (below 2^32,
+// so that it fits add's 32 bits with the gap's 1; a larger one fails as the last
+// neighbour's check would, before the sum can wrap). It returns the last j, and false
+// at a part not below nv. A function of its own, without a call inside, so that its
+// values stay in registers: inside unpackCompact an exception took about 40
+// instructions, most of them spills.
+func exceptionsWhole(add *[BlockSize + 3]uint32, b *[compactArea]byte, ebit, step uint, ne int, mi, mhw uint64, rot int, nv uint64) (int, bool) {
+	j := 0
+	for ; ne > 0; ne-- {
+		// a step and a high part, at most 7 + 32 bits: one load
+		e := loadCompact(b, ebit)
+		ebit += step
+		j += 1 + int(e&mi)
+		hw := bits.RotateLeft64(e, rot) & mhw
+		if hw >= nv {
+			return 0, false
+		}
+		add[j&(BlockSize-1)] = 1 + uint32(hw)
+	}
+	return j, true
 }
 
 // unpackGaps decodes a compact block without exceptions from its packed area src
