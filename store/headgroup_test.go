@@ -275,3 +275,31 @@ func TestHeadGroupCutLists(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadGroupLongValues compares HeadGroup with Head on short lists whose two values
+// take up to 5 bytes each, on a graph of 2^31 vertices: a second value whose last byte
+// lies past the list's first 8 bytes must not be read from them.
+func TestHeadGroupLongValues(t *testing.T) {
+	const lo, nv = 100, 1 << 31
+	r := rand.New(rand.NewPCG(testSeed(t), 28))
+	for range 32 {
+		var start, deg [DirGroup]uint32
+		var adj []byte
+		for j := range uint32(DirGroup) {
+			start[j], deg[j] = uint32(len(adj)), 2+r.Uint32N(2)
+			nbrs := make([]uint32, deg[j])
+			x := lo + j + r.Uint32N(1<<(7*(1+r.IntN(4)))) // a first delta of 1 to 5 bytes
+			for k := range nbrs {
+				nbrs[k] = x
+				x += 1 + r.Uint32N(1<<(7*(1+r.IntN(4)))) // gaps of 1 to 5 bytes
+			}
+			adj = AppendList(adj, lo+j, nbrs)
+		}
+		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
+		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
+		s.Adj = adj[:len(adj)-8]
+		for range 8 {
+			checkHeadGroup(t, r, s, nv)
+		}
+	}
+}

@@ -113,13 +113,15 @@ func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]ui
 			}
 			m := ^w & 0x8080808080808080
 			k1, k12 := uint32(bits.TrailingZeros64(m)>>3+1), uint32(bits.TrailingZeros64(m&(m-1))>>3+1)
-			if e := start[j+1] - a; k1 <= 5 && k1 <= e {
+			// e: the bytes the two values may take, the list's within the word (k12 is
+			// 9 where the word holds no second value's end)
+			if e := min(start[j+1]-a, 8); k1 <= 5 && k1 <= e {
 				f := int64(v) + Unzigzag(gather5(w)&(1<<(7*k1)-1))
 				sum, ok := uint64(v), uint64(f) < nv64 // a list of one: v again
 				if d > 1 {
 					k2 := k12 - k1
 					g := gather5(w>>(8*k1)) & (1<<(7*k2) - 1)
-					sum, ok = uint64(f)+g, ok && k2 <= 5 && k12 <= e && g < nv64 // k12 is 9 past the word
+					sum, ok = uint64(f)+g, ok && k2 <= 5 && k12 <= e && g < nv64
 				}
 				if ok && sum < nv64 {
 					x0[j], x1[j] = uint32(f), uint32(sum)
