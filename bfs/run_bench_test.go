@@ -26,8 +26,8 @@ func benchGraph(b *testing.B) (store.Adjacency, int) {
 
 // BenchmarkRun searches the graph in OOC_BENCH_GRAPH from 8 seeded random sources with
 // an edge each, one search per iteration: the engine's time without a process's start.
-// kernel-ns/op is the searches' own time (Result.Seconds), without the allocations and
-// the summary around them.
+// kernel-ns/op is the searches' own time (Result.Seconds: their arrays' allocation
+// included, the summary after them not).
 // OOC_BENCH_STRICT=1 sets Options.StrictSwitch, OOC_BENCH_NOLEVELS=1 Options.NoLevels.
 func BenchmarkRun(b *testing.B) {
 	c, workers := benchGraph(b)
