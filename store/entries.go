@@ -47,10 +47,11 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 			x := binary.LittleEndian.Uint64(s.dirB[p>>3:p>>3+8]) >> (p & 7)
 			span, mo := h[4]-h[0], lowMask[wo&63]
 			e.Start, e.Deg = dirPair(x, h[0]+dirLine(j, span), wo, mo, c>>8&0xff, lowMask[wd&63])
-			e.End = h[4]
+			end := h[4]
 			if j+1 < DirGroup && i+1 < s.N {
-				e.End, _ = dirPair(x>>((wo+wd)&63), h[0]+dirLine(j+1, span), 0, uint32(mo), 0, 0)
+				end, _ = dirPair(x>>((wo+wd)&63), h[0]+dirLine(j+1, span), 0, mo, 0, 0)
 			}
+			e.End = end
 		}
 		if a := uint64(e.Start); a+8 <= uint64(cap(s.Adj)) {
 			e.Head = binary.LittleEndian.Uint64(s.Adj[a : a+8 : a+8])
