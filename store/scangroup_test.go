@@ -45,7 +45,7 @@ func checkScanGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32, front []uin
 				break
 			}
 			list := s.Adj[a:b]
-			x, c, st := ScanList(list, s.Lo+g*DirGroup+j, d, nv, front)
+			x, c, st := scanScalar(list, s.Lo+g*DirGroup+j, d, nv, front)
 			want.Checked += uint64(c)
 			if st == Malformed {
 				wantBad = int(j)
@@ -131,26 +131,33 @@ func TestScanGroupRandom(t *testing.T) {
 // oneListShard is a shard of one directory group, vertices lo to lo+63, in which vertex
 // lo+j has the list adj (degree d) and the others none.
 func oneListShard(lo, j, d uint32, adj []byte) *Shard {
-	span := uint32(len(adj))
-	var codes [DirGroup]uint32
-	var zor uint32
-	for i := range uint32(DirGroup) {
-		rel := uint32(0)
-		if i > j {
-			rel = span
-		}
-		codes[i] = dirCode(rel, i, span)
-		zor |= codes[i]
+	var deg [DirGroup]uint32
+	var start [DirGroup + 1]uint32
+	deg[j] = d
+	for i := j + 1; i <= DirGroup; i++ {
+		start[i] = uint32(len(adj))
 	}
-	wo, wd := uint32(bits.Len32(zor)), uint32(bits.Len32(d))
+	return groupShard(lo, &deg, &start, adj)
+}
+
+// groupShard is a shard of one directory group, vertices lo to lo+63, in which vertex
+// lo+i has degree deg[i] and the list adj[start[i]:start[i+1]] (start ascending from 0,
+// start[64] = len(adj)).
+func groupShard(lo uint32, deg *[DirGroup]uint32, start *[DirGroup + 1]uint32, adj []byte) *Shard {
+	span := start[DirGroup]
+	var codes [DirGroup]uint32
+	var zor, dor, sum uint32
+	for i := range uint32(DirGroup) {
+		codes[i] = dirCode(start[i], i, span)
+		zor |= codes[i]
+		dor |= deg[i]
+		sum += deg[i]
+	}
+	wo, wd := uint32(bits.Len32(zor)), uint32(bits.Len32(dor))
 	var acc, have uint64
 	var words []uint64
 	for i := range uint32(DirGroup) {
-		deg := uint32(0)
-		if i == j {
-			deg = d
-		}
-		for _, f := range [2][2]uint32{{codes[i], wo}, {deg, wd}} {
+		for _, f := range [2][2]uint32{{codes[i], wo}, {deg[i], wd}} {
 			acc |= uint64(f[0]) << have
 			if have += uint64(f[1]); have >= 64 {
 				words = append(words, acc)
@@ -169,7 +176,7 @@ func oneListShard(lo, j, d uint32, adj []byte) *Shard {
 	for i, w := range words {
 		binary.LittleEndian.PutUint64(dirB[8*i:], w)
 	}
-	dirH := []uint32{0, 0, 0, wo<<16 | wd<<24, span, uint32(len(words)), d, 0}
+	dirH := []uint32{0, 0, 0, wo<<16 | wd<<24, span, uint32(len(words)), sum, 0}
 	return &Shard{Lo: lo, N: DirGroup, Adj: adj, dirH: dirH, dirB: dirB}
 }
 

@@ -1,0 +1,483 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The lane each lane's predecessor sits in, lane 0 taking the carry's.
+DATA cRot<>+0(SB)/4, $7
+DATA cRot<>+4(SB)/4, $0
+DATA cRot<>+8(SB)/4, $1
+DATA cRot<>+12(SB)/4, $2
+DATA cRot<>+16(SB)/4, $3
+DATA cRot<>+20(SB)/4, $4
+DATA cRot<>+24(SB)/4, $5
+DATA cRot<>+28(SB)/4, $6
+GLOBL cRot<>(SB), RODATA|NOPTR, $32
+
+DATA cLane<>+0(SB)/4, $0
+DATA cLane<>+4(SB)/4, $1
+DATA cLane<>+8(SB)/4, $2
+DATA cLane<>+12(SB)/4, $3
+DATA cLane<>+16(SB)/4, $4
+DATA cLane<>+20(SB)/4, $5
+DATA cLane<>+24(SB)/4, $6
+DATA cLane<>+28(SB)/4, $7
+GLOBL cLane<>(SB), RODATA|NOPTR, $32
+
+// cConst: 1, 7, 8, 31 (each a doubleword, broadcast when loaded)
+DATA cConst<>+0(SB)/4, $1
+DATA cConst<>+4(SB)/4, $7
+DATA cConst<>+8(SB)/4, $8
+DATA cConst<>+12(SB)/4, $31
+GLOBL cConst<>(SB), RODATA|NOPTR, $16
+
+// The frames' first 64 bytes: the add lanes of the group (1, or 1 plus an exception's
+// high part shifted by w) at 0, the group's neighbours at 32.
+#define F_ADD 0
+#define F_NBR 32
+
+// The block scan's registers (both functions): R14 the stream, SI the group's low bits,
+// DX the group's first gap, R8 w, R9 the table's high-half offset, DI front, BX wi, R10
+// the next exception's bit, R11 the exceptions not yet decoded, R12 the next exception's
+// gap (or 2^62 when none is left), R13 1 plus its high part shifted by w; Y15-Y13 the
+// width's table, Y12 the carry (the last neighbour so far, broadcast), Y11 the sign bits,
+// Y10 nv-1 with its sign bit flipped, Y9 cRot, Y8 cLane, Y7 ones, Y6 the gaps left from
+// the group's first.
+
+// NEXTEXC decodes the exception at bit R10 of the stream: its gap (the last one's plus
+// 1 plus its step) into R12, its high part shifted by w, plus 1, into R13; R10 past it,
+// R11 one less. It jumps to bail where the gap is not below n or the shifted high part
+// not below nv. mi and mh mask a step and a high part, wiwh is their two widths summed.
+// Clobbers AX, CX.
+#define NEXTEXC(mi, mh, wiwh, n, nv, bail) \
+	MOVQ R10, AX \
+	SHRQ $3, AX \
+	ANDQ $1023, AX \
+	MOVQ (R14)(AX*1), AX \
+	MOVQ R10, CX \
+	ANDQ $7, CX \
+	SHRQ CX, AX \
+	MOVQ AX, CX \
+	ANDQ mi, CX \
+	LEAQ 1(R12)(CX*1), R12 \
+	MOVQ BX, CX \
+	SHRQ CX, AX \
+	ANDQ mh, AX \
+	MOVQ R8, CX \
+	SHLQ CX, AX \
+	ADDQ wiwh, R10 \
+	DECQ R11 \
+	CMPQ R12, n \
+	JAE bail \
+	CMPQ AX, nv \
+	JAE bail \
+	LEAL 1(AX), R13
+
+// GAPS makes the group's 8 neighbours in Y0 (each lane the one before plus 1 plus its
+// field plus its exception's part) and sets Y4 to the lanes of gaps below n that are
+// not above the neighbour before them or not below nv (unsigned, 32 bits); Y5 holds the
+// lanes of gaps below n. Resets the add lanes to ones.
+#define GAPS \
+	VMOVDQU (SI), X0 \
+	VINSERTI128 $1, (SI)(R9*1), Y0, Y0 \
+	VPSHUFB Y15, Y0, Y0 \
+	VPSRLVD Y14, Y0, Y0 \
+	VPAND Y13, Y0, Y0 \
+	VPADDD F_ADD(SP), Y0, Y0 \
+	VMOVDQU Y7, F_ADD(SP) \
+	VPSLLDQ $4, Y0, Y1 \
+	VPADDD Y1, Y0, Y0 \
+	VPSLLDQ $8, Y0, Y1 \
+	VPADDD Y1, Y0, Y0 \
+	VPSHUFD $0xFF, Y0, Y1 \
+	VPERM2I128 $0x08, Y1, Y1, Y1 \
+	VPADDD Y1, Y0, Y0 \
+	VPADDD Y12, Y0, Y0 \
+	VPCMPGTD Y8, Y6, Y5 \
+	VPXOR Y11, Y0, Y2 \
+	VPXOR Y11, Y12, Y4 \
+	VPERMD Y2, Y9, Y3 \
+	VPBLENDD $1, Y4, Y3, Y3 \
+	VPCMPGTD Y3, Y2, Y3 \
+	VPCMPGTD Y10, Y2, Y4 \
+	VPANDN Y3, Y4, Y3 \
+	VPANDN Y5, Y3, Y4
+
+// BITS sets AX to the lanes of Y5 whose neighbour's bit is set in front (DI): the
+// 32-bit word x>>5 gathered, bit x&31 of it. Clobbers Y1, Y2, Y5.
+#define BITS \
+	VPSRLD $5, Y0, Y1 \
+	VPXOR Y2, Y2, Y2 \
+	VPGATHERDD Y5, (DI)(Y1*4), Y2 \
+	VPBROADCASTD cConst<>+12(SB), Y1 \
+	VPAND Y1, Y0, Y1 \
+	VPSRLVD Y1, Y2, Y2 \
+	VPSLLD $31, Y2, Y2 \
+	VMOVMSKPS Y2, AX
+
+// NEXTGROUP moves the scan's carry, lanes and pointers to the next group of 8 gaps.
+#define NEXTGROUP \
+	VPBROADCASTD cConst<>+4(SB), Y1 \
+	VPERMD Y0, Y1, Y12 \
+	VPBROADCASTD cConst<>+8(SB), Y1 \
+	VPSUBD Y1, Y6, Y6 \
+	ADDQ $8, DX \
+	ADDQ R8, SI
+
+// CONSTS loads the vector constants that do not depend on the block; nv is in AX.
+#define CONSTS \
+	VMOVDQU cRot<>(SB), Y9 \
+	VMOVDQU cLane<>(SB), Y8 \
+	VPBROADCASTD cConst<>+0(SB), Y7 \
+	VMOVDQU Y7, F_ADD(SP) \
+	VPCMPEQD Y11, Y11, Y11 \
+	VPSLLD $31, Y11, Y11 \
+	DECQ AX \
+	MOVQ AX, X10 \
+	VPBROADCASTD X10, Y10 \
+	VPXOR Y11, Y10, Y10
+
+// TABLE loads vecTables[w] (its address in AX) into Y15-Y13 and R9.
+#define TABLE \
+	VMOVDQU 0(AX), Y15 \
+	VMOVDQU 32(AX), Y14 \
+	VMOVDQU 64(AX), Y13 \
+	MOVQ 96(AX), R9
+
+// func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mi, mh, wiwh uint64) (x, k, status uint64)
+//
+// scanCompact's loop on the AVX2 unit: the n gaps of a compact block whose stream starts
+// at b (w <= vecMaxWidth bits each, group g of 8 from byte g*w on; tab is vecTables[w]),
+// with ne exceptions from bit ebit on (a step of wi bits, masked by mi, then a high part
+// masked by mh; wiwh bits each), made into neighbours 8 a step after first and their
+// bits in front tested by one gather. Each exception is decoded when the groups before
+// its gap are done, and written into its group's add lanes. status is NotFound (no
+// neighbour in front), Found (x the first one, made by the k-th gap), or 3: a bail,
+// where the block holds something that the scalar loop refuses or checks in an order of
+// its own (an exception's gap not below n, a high part not below nv, a neighbour not
+// below nv or not above the one before it in 32 bits), and the caller scans it again.
+// first < nv <= 2^32; front holds nv bits; b's exception area and 16 bytes at each
+// group's high half load.
+TEXT ·scanCompactAVX2(SB), NOSPLIT, $64-128
+	MOVQ b+0(FP), R14
+	MOVQ w+16(FP), R8
+	MOVQ front+48(FP), DI
+	MOVQ ebit+56(FP), R10
+	MOVQ ne+64(FP), R11
+	MOVQ wi+72(FP), BX
+	MOVQ nv+40(FP), AX
+	CONSTS
+	MOVQ tab+8(FP), AX
+	TABLE
+	VPBROADCASTD first+32(FP), Y12
+	VPBROADCASTD n+24(FP), Y6
+	MOVQ R14, SI
+	XORQ DX, DX
+	MOVQ $-1, R12
+	TESTQ R11, R11
+	JZ noexc
+	NEXTEXC(mi+80(FP), mh+88(FP), wiwh+96(FP), n+24(FP), nv+40(FP), bail)
+	JMP group
+
+noexc:
+	MOVQ $0x4000000000000000, R12
+
+group:
+	// the exceptions of the group's gaps into its add lanes
+	LEAQ 8(DX), AX
+	CMPQ R12, AX
+	JAE gaps
+	MOVQ R12, AX
+	SUBQ DX, AX
+	MOVL R13, F_ADD(SP)(AX*4)
+	TESTQ R11, R11
+	JZ noexc
+	NEXTEXC(mi+80(FP), mh+88(FP), wiwh+96(FP), n+24(FP), nv+40(FP), bail)
+	JMP group
+
+gaps:
+	GAPS
+	VPTEST Y4, Y4
+	JNZ bail
+	BITS
+	TESTL AX, AX
+	JNZ found
+	MOVQ n+24(FP), AX
+	SUBQ DX, AX
+	CMPQ AX, $8
+	JLE notfound
+	NEXTGROUP
+	JMP group
+
+found:
+	VMOVDQU Y0, F_NBR(SP)
+	BSFL AX, AX
+	MOVL F_NBR(SP)(AX*4), CX
+	MOVQ CX, x+104(FP)
+	LEAQ 1(DX)(AX*1), DX
+	MOVQ DX, k+112(FP)
+	MOVQ $1, status+120(FP)
+	VZEROUPPER
+	RET
+
+notfound:
+	MOVQ $0, x+104(FP)
+	MOVQ n+24(FP), AX
+	MOVQ AX, k+112(FP)
+	MOVQ $0, status+120(FP)
+	VZEROUPPER
+	RET
+
+bail:
+	MOVQ $0, x+104(FP)
+	MOVQ $0, k+112(FP)
+	MOVQ $3, status+120(FP)
+	VZEROUPPER
+	RET
+
+// moreArgs (store/scancompact.go)
+#define M_ADJ 0
+#define M_ACAP 8
+#define M_FRONT 16
+#define M_NV 24
+#define M_TODO 32
+#define M_LANES 40
+#define M_PARENT 48
+#define M_FOUND 56
+#define M_MISS 64
+#define M_CONT 72
+#define M_DEGS 80
+#define M_EXTRA 88
+
+// vecLanes (store/scanfirst.go)
+#define L_END 256
+#define L_DEG 512
+#define L_PK 768
+#define L_W 1024
+
+// scanMoreAVX2's frame past the first 64 bytes
+#define F_N 64
+#define F_MI 72
+#define F_MH 80
+#define F_WIWH 88
+#define F_TODO 96
+#define F_J 104
+#define F_NEXT 112
+#define F_D 120
+#define F_NV 128
+
+// func scanMoreAVX2(a *moreArgs)
+//
+// scanRest on the AVX2 unit for each list of a.todo whose first block is compact, of a
+// width up to vecMaxWidth: the lists that scanFirstAVX2 left with their first neighbour
+// not in the frontier (a.lanes says what it read; the first neighbour is in
+// a.parent), each block scanned as scanCompactAVX2 scans it, after scanCompact's checks
+// of its header and length. A list found is added to found (its parent in parent, its
+// degree to degs), a list of one block found in none of its neighbours to miss, and a
+// list of more blocks whose first one holds none of them to cont (the first block's end
+// in lanes.pk); extra counts the neighbours checked past the first of each of these
+// lists but those of cont. The lists of other codings, whose view of the stream would
+// pass cap(adj) (at most acap bytes from adj), or that bail, are left to the caller.
+TEXT ·scanMoreAVX2(SB), NOSPLIT, $136-8
+	MOVQ a+0(FP), BX
+	MOVQ M_FRONT(BX), DI
+	MOVQ M_NV(BX), AX
+	MOVQ AX, F_NV(SP)
+	CONSTS
+	MOVQ M_TODO(BX), AX
+	MOVQ AX, F_TODO(SP)
+
+lane:
+	MOVQ F_TODO(SP), AX
+	TESTQ AX, AX
+	JZ done
+	BSFQ AX, CX
+	LEAQ -1(AX), DX
+	ANDQ DX, AX
+	MOVQ AX, F_TODO(SP)
+	MOVQ CX, F_J(SP)
+	MOVQ a+0(FP), BX
+	MOVQ M_LANES(BX), SI
+	MOVL L_DEG(SI)(CX*4), AX
+	MOVQ AX, F_D(SP)
+	MOVL L_END(SI)(CX*4), R13    // the list's end in adj
+	MOVL L_PK(SI)(CX*4), R10     // the first value's end: the header byte
+	MOVQ L_W(SI)(CX*8), DX       // the first value's bytes
+	MOVQ $64, R12
+	CMPQ AX, R12
+	CMOVQCS AX, R12              // c, the first block's neighbours
+	CMPQ R12, $4
+	JCS lane                     // below PackedMin: varints
+	TESTQ $1, DX
+	JZ lane                      // the mode bit: varints
+	CMPQ R10, R13
+	JCC lane                     // no header byte in the list
+	LEAQ 1033(R10), AX
+	CMPQ AX, M_ACAP(BX)
+	JHI lane                     // the stream's view would pass the mapping
+	MOVQ M_PARENT(BX), AX
+	MOVL (AX)(CX*4), AX
+	CMPQ AX, F_NV(SP)
+	JCC lane                     // a first neighbour not below nv
+	MOVQ M_ADJ(BX), R14
+	MOVBQZX (R14)(R10*1), AX     // the header byte
+	CMPQ AX, $0xFF
+	JEQ lane                     // mirrored
+	TESTQ $0x80, AX
+	JZ lane                      // packed
+	MOVQ AX, R8
+	ANDQ $63, R8
+	CMPQ R8, $25
+	JHI lane                     // wider than vecMaxWidth
+	LEAQ 1(R14)(R10*1), R14      // the stream
+	INCQ R10                     // its start in adj
+	DECQ R12
+	MOVQ R12, F_N(SP)            // n, the gaps
+	IMULQ R8, R12                // their low bits
+	TESTQ $0x40, AX
+	JNZ exchdr
+	LEAQ 7(R12), AX
+	SHRQ $3, AX
+	ADDQ R10, AX                 // the block's end
+	CMPQ AX, R13
+	JHI lane
+	MOVQ AX, F_NEXT(SP)
+	XORQ R11, R11
+	JMP setup
+
+exchdr:
+	LEAQ 21(R12), AX
+	SHRQ $3, AX
+	ADDQ R10, AX
+	CMPQ AX, R13
+	JHI lane                     // the exception header past the list
+	MOVQ R12, AX
+	SHRQ $3, AX
+	MOVQ (R14)(AX*1), AX
+	MOVQ R12, CX
+	ANDQ $7, CX
+	SHRQ CX, AX                  // the exception header
+	MOVQ AX, R11
+	ANDQ $63, R11                // ne
+	JZ lane
+	CMPQ R11, F_N(SP)
+	JHI lane
+	MOVQ AX, BX
+	SHRQ $6, BX
+	ANDQ $7, BX                  // wi
+	SHRQ $9, AX
+	ANDQ $31, AX
+	INCQ AX                      // wh
+	MOVQ $1, DX
+	MOVQ BX, CX
+	SHLQ CX, DX
+	DECQ DX
+	MOVQ DX, F_MI(SP)
+	MOVQ $1, DX
+	MOVQ AX, CX
+	SHLQ CX, DX
+	DECQ DX
+	MOVQ DX, F_MH(SP)
+	ADDQ BX, AX
+	MOVQ AX, F_WIWH(SP)
+	ADDQ $14, R12                // the first exception's bit
+	IMULQ R11, AX
+	LEAQ 7(R12)(AX*1), AX
+	SHRQ $3, AX
+	ADDQ R10, AX                 // the block's end
+	CMPQ AX, R13
+	JHI lane
+	MOVQ AX, F_NEXT(SP)
+	MOVQ R12, R10
+
+setup:
+	IMUL3Q $104, R8, AX
+	LEAQ ·vecTables(SB), CX
+	ADDQ CX, AX
+	TABLE
+	MOVQ F_J(SP), CX
+	MOVQ a+0(FP), AX
+	MOVQ M_PARENT(AX), AX
+	VPBROADCASTD (AX)(CX*4), Y12
+	VPBROADCASTD F_N(SP), Y6
+	MOVQ R14, SI
+	XORQ DX, DX
+	MOVQ $-1, R12
+	TESTQ R11, R11
+	JZ mnoexc
+	NEXTEXC(F_MI(SP), F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	JMP mgroup
+
+mnoexc:
+	MOVQ $0x4000000000000000, R12
+
+mgroup:
+	LEAQ 8(DX), AX
+	CMPQ R12, AX
+	JAE mgaps
+	MOVQ R12, AX
+	SUBQ DX, AX
+	MOVL R13, F_ADD(SP)(AX*4)
+	TESTQ R11, R11
+	JZ mnoexc
+	NEXTEXC(F_MI(SP), F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	JMP mgroup
+
+mgaps:
+	GAPS
+	VPTEST Y4, Y4
+	JNZ mbail
+	BITS
+	TESTL AX, AX
+	JNZ mfound
+	MOVQ F_N(SP), AX
+	SUBQ DX, AX
+	CMPQ AX, $8
+	JLE mnotfound
+	NEXTGROUP
+	JMP mgroup
+
+mfound:
+	VMOVDQU Y0, F_NBR(SP)
+	BSFL AX, AX
+	MOVL F_NBR(SP)(AX*4), R13    // the neighbour found
+	LEAQ 1(DX)(AX*1), DX         // the gaps it took
+	MOVQ a+0(FP), BX
+	MOVQ F_J(SP), CX
+	MOVQ M_PARENT(BX), AX
+	MOVL R13, (AX)(CX*4)
+	MOVQ $1, AX
+	SHLQ CX, AX
+	ORQ AX, M_FOUND(BX)
+	ADDQ DX, M_EXTRA(BX)
+	MOVQ F_D(SP), AX
+	ADDQ AX, M_DEGS(BX)
+	JMP lane
+
+mnotfound:
+	MOVQ a+0(FP), BX
+	MOVQ F_J(SP), CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	CMPQ F_D(SP), $64
+	JHI mcont
+	ORQ AX, M_MISS(BX)
+	MOVQ F_N(SP), AX
+	ADDQ AX, M_EXTRA(BX)
+	JMP lane
+
+mcont:
+	ORQ AX, M_CONT(BX)
+	MOVQ M_LANES(BX), SI
+	MOVQ F_NEXT(SP), AX
+	MOVL AX, L_PK(SI)(CX*4)
+	JMP lane
+
+mbail:
+	// a block with something the scalar loop checks in an order of its own: the
+	// lane is left to the caller, and the add lanes to ones again
+	VMOVDQU Y7, F_ADD(SP)
+	JMP lane
+
+done:
+	VZEROUPPER
+	RET

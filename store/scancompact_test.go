@@ -1,0 +1,252 @@
+package store
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// compactNbrs draws d sorted neighbours below nv whose gaps are mostly 1 plus w bits
+// and, with probability pe, larger (an exception's high part, up to 2^31 where nv
+// allows), so that a block of 4 or more is most often coded compact at a width near w,
+// with exceptions when pe > 0.
+func compactNbrs(r *rand.Rand, d int, w uint, pe float64, nv uint32) []uint32 {
+	l := make([]uint32, 0, d)
+	x := uint64(r.Uint32N(nv))
+	for len(l) < d {
+		l = append(l, uint32(x))
+		g := 1 + r.Uint64N(1<<w)
+		if r.Float64() < pe {
+			g += r.Uint64N(1 << (w + 1 + uint(r.IntN(32-int(min(w, 31))))))
+		}
+		if x += g; x >= uint64(nv) {
+			x = uint64(nv) - 1
+		}
+	}
+	return slices.Compact(l)
+}
+
+// scanScalar is ScanList with the vector steps off.
+func scanScalar(list []byte, v, d, nv uint32, bits []uint64) (uint32, uint32, int) {
+	defer func(old bool) { haveVec = old }(haveVec)
+	haveVec = false
+	return ScanList(list, v, d, nv, bits)
+}
+
+// flipBit returns a copy of list with one bit flipped.
+func flipBit(r *rand.Rand, list []byte) []byte {
+	bad := slices.Clone(list)
+	if len(bad) > 0 {
+		bad[r.IntN(len(bad))] ^= 1 << r.IntN(8)
+	}
+	return bad
+}
+
+// TestScanGroupCompactVec holds ScanGroup (the vector steps for the first neighbours
+// and the compact blocks past them) to ScanList with the vector steps off, on groups of
+// lists of every width and length (as TestScanCompactVec draws them), whole and with
+// bytes changed in place, and with an ADJ of no room past its end.
+func TestScanGroupCompactVec(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector decoder")
+	}
+	r := rand.New(rand.NewPCG(testSeed(t), 47))
+	for trial := 0; trial < 16; trial++ {
+		// lists for the first m vertices of n: gaps of up to 24 bits, few groups
+		n, m := uint32(1<<24+r.IntN(1<<24)), uint32(64+r.IntN(200))
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := Create(dir, CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range m {
+			d := []int{0, 1, 3, 4, 9, 17, 40, 64, 65, 130}[r.IntN(10)]
+			if d == 0 {
+				continue
+			}
+			l := compactNbrs(r, d, uint(r.IntN(26)), []float64{0, 0.05, 0.2}[r.IntN(3)], n)
+			if err := b.Writer(Out).AppendList(v, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range g.Out().Shards {
+			if s.Lo >= m {
+				continue
+			}
+			s := &Shard{Lo: s.Lo, N: min(s.N, m-s.Lo), Adj: s.Adj, dirH: s.dirH, dirB: s.dirB}
+			for range 4 {
+				checkScanGroup(t, r, s, n, randomBits(r, n))
+			}
+			for range 4 {
+				adj := slices.Clone(s.Adj)
+				if r.IntN(2) == 0 {
+					adj = slices.Clip(adj)
+				}
+				for range 1 + len(adj)/200 {
+					if len(adj) > 0 {
+						adj[r.IntN(len(adj))] ^= 1 << r.IntN(8)
+					}
+				}
+				checkScanGroup(t, r, &Shard{Lo: s.Lo, N: s.N, Adj: adj, dirH: s.dirH, dirB: s.dirB}, n, randomBits(r, n))
+			}
+		}
+		g.Close()
+	}
+}
+
+// damagedCompact returns a copy of enc (the list of d neighbours) with one fault of
+// those the vector scan of its first block must refuse as ScanList does: cut short, a
+// bit flipped among its first bytes, the exception count of a compact first block set
+// to a random value, its first block's width set to one of 0 to 32, or one of these with bytes appended (room in the list for a
+// block that grew).
+func damagedCompact(r *rand.Rand, enc []byte, d int) []byte {
+	bad := slices.Clone(enc)
+	switch r.IntN(4) {
+	case 0:
+		bad = bad[:r.IntN(len(bad))]
+	case 1:
+		i := r.IntN(min(len(bad), 24))
+		bad[i] ^= 1 << r.IntN(8)
+	case 2:
+		z, p := Uvarint(bad, FirstBlock(uint32(d)))
+		if d < PackedMin || p < 0 || p >= len(bad) || z&1 == 0 {
+			break
+		}
+		if h := bad[p]; h != hdrMirror && h&(hdrCompact|hdrExceptions) == hdrCompact|hdrExceptions {
+			bit := 8*(p+1) + (min(d, BlockSize)-1)*int(h&hdrWidth)
+			for k := range min(excCountBits, 8*len(bad)-bit) {
+				bad[(bit+k)/8] &^= 1 << ((bit + k) % 8)
+				bad[(bit+k)/8] |= byte(r.IntN(2)) << ((bit + k) % 8)
+			}
+		}
+	case 3: // a width of 0 to 32 in the first block's header byte
+		if _, p := Uvarint(bad, FirstBlock(uint32(d))); d >= PackedMin && p >= 0 && p < len(bad) {
+			bad[p] = bad[p]&^hdrWidth | byte(r.IntN(33))
+		}
+	}
+	if r.IntN(2) == 0 {
+		for range r.IntN(300) {
+			bad = append(bad, byte(r.Uint32()))
+		}
+	}
+	return bad
+}
+
+// TestScanGroupCompactDamaged holds ScanGroup to ScanList with the vector steps off on
+// groups of lists (compact blocks of every width to 14 bits, with and without
+// exceptions) among which some are damaged (damagedCompact), against frontiers empty,
+// full, half full, and full but for each list's first neighbour: the vector scan's
+// checks of a block's header and length refuse what ScanList refuses, in its order, and
+// a list refused leaves the next one's scan as it was.
+func TestScanGroupCompactDamaged(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 53))
+	const nv = 1 << 20
+	for trial := 0; trial < 100; trial++ {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		lo := r.Uint32N(nv/DirGroup) * DirGroup
+		firsts := make([]uint64, nv/64)
+		for i := range uint32(DirGroup) {
+			d := []int{4, 9, 17, 40, 64, 65, 130}[r.IntN(7)]
+			nbrs := compactNbrs(r, d, uint(r.IntN(15)), []float64{0, 0.1, 0.3}[r.IntN(3)], nv)
+			enc := AppendList(nil, lo+i, nbrs)
+			if r.IntN(3) == 0 {
+				enc = damagedCompact(r, enc, len(nbrs))
+			}
+			firsts[nbrs[0]>>6] |= 1 << (nbrs[0] & 63)
+			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
+			adj = append(adj, enc...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		s := groupShard(lo, &deg, &start, withTail(r, adj, 1100))
+		empty, full := make([]uint64, nv/64), make([]uint64, nv/64)
+		for i := range full {
+			full[i] = ^uint64(0)
+		}
+		missFirst := slices.Clone(full)
+		for i, f := range firsts {
+			missFirst[i] &^= f
+		}
+		for _, f := range [][]uint64{empty, full, randomBits(r, nv), missFirst} {
+			checkScanGroup(t, r, s, nv, f)
+		}
+	}
+}
+
+// compactBlock is the bytes of a one-block list of vertex v: a compact block (FORMAT.md)
+// with first neighbour x0, the low bits lows of its gaps at width w, and the exceptions
+// exc ({step, high part} pairs at widths wi and wh; none when exc is nil).
+func compactBlock(v, x0 uint32, w uint, lows []uint64, exc [][2]uint64, wi, wh uint) []byte {
+	b := binary.AppendUvarint(nil, zigzag(int64(x0)-int64(v))<<1|1)
+	h := byte(hdrCompact) | byte(w)
+	if exc != nil {
+		h |= hdrExceptions
+	}
+	b = append(b, h)
+	var acc uint64
+	var have uint
+	put := func(x uint64, n uint) {
+		for k := range n {
+			acc |= (x >> k & 1) << have
+			if have++; have == 8 {
+				b, acc, have = append(b, byte(acc)), 0, 0
+			}
+		}
+	}
+	for _, l := range lows {
+		put(l, w)
+	}
+	if exc != nil {
+		put(uint64(len(exc)), excCountBits)
+		put(uint64(wi), excStepBits)
+		put(uint64(wh-1), excHighBits)
+		for _, e := range exc {
+			put(e[0], wi)
+			put(e[1], wh)
+		}
+	}
+	if have > 0 {
+		b = append(b, byte(acc))
+	}
+	return b
+}
+
+// TestScanMoreBailResets gives the vector scan a list that it leaves to ScanList after
+// writing an exception into its add lanes (vertex lo+0: a neighbour found at its first
+// gap, where ScanList stops, but its second exception names a gap past the block, which
+// the vector scan decodes before it tests the gaps), then a list without exceptions
+// (lo+1) found at its fourth gap: the second list's gaps must not carry the first's
+// exception.
+func TestScanMoreBailResets(t *testing.T) {
+	const nv, lo = 1 << 16, 4096
+	a := compactBlock(lo, 100, 2, make([]uint64, 7), [][2]uint64{{1, 1}, {6, 1}}, 3, 1)
+	b := compactBlock(lo+1, 1000, 2, make([]uint64, 7), nil, 0, 0)
+	var deg [DirGroup]uint32
+	var start [DirGroup + 1]uint32
+	deg[0], deg[1] = 8, 8
+	start[1] = uint32(len(a))
+	for i := 2; i <= DirGroup; i++ {
+		start[i] = uint32(len(a) + len(b))
+	}
+	s := groupShard(lo, &deg, &start, withTail(rand.New(rand.NewPCG(1, 2)), append(a, b...), 1100))
+	front := make([]uint64, nv/64)
+	for _, x := range []uint32{101, 1003} {
+		front[x>>6] |= 1 << (x & 63)
+	}
+	var g GroupScan
+	if bad := s.ScanGroup(0, ^uint64(0), nv, front, &g); bad >= 0 || g.Found != 3 || g.Parent[0] != 101 || g.Parent[1] != 1003 {
+		t.Fatalf("ScanGroup: refused %d, found %#x, parents %d and %d; want -1, 0x3, 101 and 1003", bad, g.Found, g.Parent[0], g.Parent[1])
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	checkScanGroup(t, r, s, nv, front)
+}
