@@ -352,51 +352,13 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 var roadMask = [4]uint64{0, 0xff, 0xffff, 0xffffff}
 
 // claimMeshes is expandSerial's expansion of the lists of batch[k:] (ents[k:] their
-// entries) while each is one mirrored block of 4 that DecodeMirror4Word decodes (a
-// mesh's list), in a loop of its own as claimRoads, the parent and queue accessed
-// without a check each (the neighbours are checked below n <= len(parent), tail <= n <
-// len(queue)). It returns the index of the first list it left (len(batch) when none),
-// the new tail and the neighbours examined.
+// entries) while each is one mirrored block of 4 that store.DecodeMirror4Word decodes
+// (a mesh's list): store.ClaimMirror4s decodes and claims them in one loop. It returns
+// the index of the first list it left (len(batch) when none), the new tail and the
+// neighbours examined.
 func claimMeshes(ents *[serialBatch]store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
-	var examined uint64
-	pp := unsafe.Pointer(unsafe.SliceData(parent))
-	qp := unsafe.Pointer(unsafe.SliceData(queue))
-	_, _ = parent[n-1], queue[n]
-	for ; k < len(batch); k++ {
-		e := &ents[uint(k)%serialBatch] // k < len(batch) <= serialBatch
-		if e.Deg != 4 {
-			break
-		}
-		u := batch[k]
-		x0, x1, x2, x3, ok := store.DecodeMirror4Word(u, e.Head, int(e.End-e.Start), n)
-		if !ok {
-			break
-		}
-		examined += 4
-		// the four claims written out: a range over [4]uint32{x0, ...} built the array
-		// on the stack and took 28 instructions a list more
-		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x0))); *pv == unreached {
-			*pv = u
-			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = x0
-			tail++
-		}
-		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x1))); *pv == unreached {
-			*pv = u
-			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = x1
-			tail++
-		}
-		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x2))); *pv == unreached {
-			*pv = u
-			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = x2
-			tail++
-		}
-		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x3))); *pv == unreached {
-			*pv = u
-			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = x3
-			tail++
-		}
-	}
-	return k, tail, examined
+	m, tail := store.ClaimMirror4s(ents[k:], batch[k:], parent, queue, tail, n)
+	return k + m, tail, 4 * uint64(m)
 }
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each

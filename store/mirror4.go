@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // DecodeMirror4 decodes v's list into dst when the list is one mirrored block of 4
@@ -47,4 +48,71 @@ func DecodeMirror4Word(v uint32, w uint64, n int, nv uint32) (x0, x1, x2, x3 uin
 		return 0, 0, 0, 0, false
 	}
 	return uint32(a), uint32(b), uint32(2*int64(v) - b), uint32(2*int64(v) - a), true
+}
+
+// ClaimMirror4s is a serial top-down BFS step over the lists of es[k] (vs[k]'s entries,
+// from ListEntry) from the first on while each is one that DecodeMirror4Word decodes (a
+// mesh's list): each neighbour x whose parent[x] is 2^32-1 (unreached) gets the vertex
+// as its parent and is written to queue[tail], tail advancing. parent holds at least nv
+// entries and queue more than nv; a tail past nv-4 stops the step. It returns how many
+// lists it expanded and the new tail. A list's decoding and claims in one loop without
+// a call: through DecodeMirror4Word, a call a list, its caller spilled and reloaded
+// its own values around each.
+func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int, nv uint32) (int, int) {
+	if nv == 0 || uint64(len(parent)) < uint64(nv) || uint64(len(queue)) <= uint64(nv) || tail < 0 {
+		return 0, tail
+	}
+	// parent and queue accessed without a check each: every neighbour is checked below
+	// nv <= len(parent), and a list's 4 neighbours go to the queue from a tail checked
+	// below nv-3 (< len(queue))
+	pp := unsafe.Pointer(unsafe.SliceData(parent))
+	qp := unsafe.Pointer(unsafe.SliceData(queue))
+	es = es[:min(len(es), len(vs))]
+	for k := range es {
+		e := &es[k]
+		if e.Deg != 4 || tail > int(nv)-4 {
+			return k, tail
+		}
+		v, w := vs[k], e.Head
+		// DecodeMirror4Word's steps
+		k1 := uint(bits.TrailingZeros64(^w&0x8080808080808080)>>3) + 1
+		if k1 > 3 {
+			return k, tail
+		}
+		r := w >> (8 * k1 & 63)
+		k2 := uint(bits.TrailingZeros64(^(r>>8)&0x80808080808080)>>3) + 1
+		if byte(r) != hdrMirror || k2 > 3 || uint32(k1+1+k2) != e.End-e.Start {
+			return k, tail
+		}
+		u := (w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14)) & (1<<(7*k1&63) - 1)
+		r >>= 8
+		g := (r&0x7f | r>>1&(0x7f<<7) | r>>2&(0x7f<<14)) & (1<<(7*k2&63) - 1)
+		x0 := int64(v) + Unzigzag(u>>1)
+		x1 := x0 + int64(g)
+		if u&1 == 0 || x0 < 0 || x1 > int64(v) || 2*int64(v)-x0 >= int64(nv) {
+			return k, tail
+		}
+		// the four claims written out (a range over them builds an array)
+		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x0))); *pv == 1<<32-1 {
+			*pv = v
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = uint32(x0)
+			tail++
+		}
+		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x1))); *pv == 1<<32-1 {
+			*pv = v
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = uint32(x1)
+			tail++
+		}
+		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(2*int64(v)-x1))); *pv == 1<<32-1 {
+			*pv = v
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = uint32(2*int64(v) - x1)
+			tail++
+		}
+		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(2*int64(v)-x0))); *pv == 1<<32-1 {
+			*pv = v
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = uint32(2*int64(v) - x0)
+			tail++
+		}
+	}
+	return len(es), tail
 }

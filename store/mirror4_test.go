@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -58,4 +60,67 @@ func FuzzDecodeMirror4(f *testing.F) {
 		nv = 1 + nv%(1<<24)
 		checkMirror4(t, withTail(rand.New(rand.NewPCG(uint64(pad), 7)), list, int(pad%16)), v%nv, nv)
 	})
+}
+
+// TestClaimMirror4s holds ClaimMirror4s to claims of DecodeMirror4Word's neighbours on
+// batches of mesh stencils, other lists of degree 4, corrupted ones and lists of other
+// degrees, from random parents: the lists it expands, the parents and the queue.
+func TestClaimMirror4s(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 43))
+	expanded := 0
+	for trial := 0; trial < 5000; trial++ {
+		nv := uint32(8 + r.IntN(1<<(4+r.IntN(12))))
+		es := make([]ListEntry, 1+r.IntN(16))
+		vs := make([]uint32, len(es))
+		for k := range es {
+			v := r.Uint32N(nv)
+			d := uint32(4)
+			var nbrs []uint32
+			if c := 1 + r.Uint32N(min(v, nv-1-v)+1); r.IntN(8) != 0 && c <= v && v+c < nv {
+				c2 := r.Uint32N(c)
+				nbrs = []uint32{v - c, v - c2, v + c2, v + c}
+			} else {
+				d = uint32(1 + r.IntN(6))
+				nbrs = randomNbrs(r, v, int(d), nv)
+			}
+			list := AppendList(nil, v, nbrs)
+			if r.IntN(16) == 0 {
+				list = corrupted(r, list)
+			}
+			var head [8]byte
+			copy(head[:], withTail(r, list, 8)[:8:8])
+			es[k] = ListEntry{Deg: d, Start: 100, End: 100 + uint32(len(list)), Head: binary.LittleEndian.Uint64(head[:])}
+			vs[k] = v
+		}
+		parent := make([]uint32, nv)
+		for x := range parent {
+			parent[x] = uint32(r.Int64N(int64(nv)))
+			if r.IntN(2) == 0 {
+				parent[x] = 1<<32 - 1
+			}
+		}
+		queue := make([]uint32, nv+1)
+		want, wantParent, wantQueue, wantTail := 0, slices.Clone(parent), slices.Clone(queue), 0
+		for k, e := range es {
+			x0, x1, x2, x3, ok := DecodeMirror4Word(vs[k], e.Head, int(e.End-e.Start), nv)
+			if e.Deg != 4 || !ok || wantTail > int(nv)-4 {
+				break
+			}
+			for _, x := range []uint32{x0, x1, x2, x3} {
+				if wantParent[x] == 1<<32-1 {
+					wantParent[x], wantQueue[wantTail] = vs[k], x
+					wantTail++
+				}
+			}
+			want++
+		}
+		got, tail := ClaimMirror4s(es, vs, parent, queue, 0, nv)
+		if got != want || tail != wantTail || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:tail], wantQueue[:tail]) {
+			t.Fatalf("trial %d: ClaimMirror4s of %v (entries %+v) expanded %d lists, tail %d, want %d, %d (or parents, queue differ)", trial, vs, es, got, tail, want, wantTail)
+		}
+		expanded += got
+	}
+	if expanded < 5000 {
+		t.Fatalf("ClaimMirror4s expanded only %d lists: the test does not exercise it", expanded)
+	}
 }
