@@ -11,20 +11,28 @@ import (
 // queueToBitmap turns the queue's frontier into b.front for a bottom-up level.
 func (b *bfs) queueToBitmap() {
 	words := (int(b.n) + 63) / 64
-	if b.front == nil {
+	fresh := b.front == nil
+	if fresh {
 		b.front, b.next = make([]uint64, words), make([]uint64, words)
 		if b.c != nil {
 			b.done = make([]uint64, words)
 		}
-	} else {
-		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
 	frontier := b.queue[b.head:b.tail]
 	if b.workers == 1 {
+		// the bitmap in a local: a store through b.front made the loop load its
+		// header again for each vertex
+		front := b.front
+		if !fresh {
+			clear(front)
+		}
 		for _, v := range frontier {
-			b.front[v>>6] |= 1 << (v & 63)
+			front[v>>6] |= 1 << (v & 63)
 		}
 		return
+	}
+	if !fresh {
+		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
 	}
 	parallel.For(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
 		for _, v := range frontier[lo:hi] {
