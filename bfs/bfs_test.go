@@ -421,7 +421,7 @@ func TestRange(t *testing.T) {
 						}
 					}
 					l := lists[v]
-					if !keep(v) || !slices.Equal(nbrs, l[:min(len(l), int(limit))]) {
+					if !keep(v) || !slices.Equal(nbrs, l[:min(uint32(len(l)), limit)]) {
 						t.Fatalf("%T %s limit %d: vertex %d got %v", a, d, limit, v, nbrs)
 					}
 					next = v + 1
