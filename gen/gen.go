@@ -69,7 +69,7 @@ func (s Spec) Validate() error {
 	switch {
 	case s.Kind != "grid" && uint64(s.EdgeFactor) > MaxEdges>>uint(s.Scale):
 		return fmt.Errorf("gen: %w: edgefactor %d at scale %d makes more than 2^48 edges", ErrSpec, s.EdgeFactor, s.Scale)
-	case s.Kind == "grid" && s.Shortcuts > MaxEdges:
+	case s.Kind == "grid" && int64(s.Shortcuts) > MaxEdges:
 		return fmt.Errorf("gen: %w: %d shortcuts, more than 2^48 edges", ErrSpec, s.Shortcuts)
 	}
 	return nil
