@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package store
+
+func prefetchLines(p *byte, n uintptr) {}
+
+const havePrefetch = false
