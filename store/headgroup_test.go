@@ -56,7 +56,9 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		}
 		var x0, x1, w0, w1 [DirGroup]uint32
 		first := r.IntN(2) == 0
+		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
 		once, empty, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
+		bmiWidth = 5
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
@@ -149,11 +151,16 @@ func TestHeadGroupShortDirectory(t *testing.T) {
 	end := (uint64(h[1])*64 + uint64(s.N-g*DirGroup)*uint64(wo+wd)) / 8
 	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: slices.Clip(s.dirB[:end+7])}
 	var x0, x1 [DirGroup]uint32
-	if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad != 0 {
-		t.Fatalf("group %d of a directory cut at byte %d: refused %d, expected 0", g, end+7, bad)
-	}
-	if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, false, &x0, &x1); bad >= 0 {
-		t.Fatalf("group %d: refused %d", g, bad)
+	defer func() { bmiWidth = 5 }()
+	for _, first := range []bool{false, true} {
+		for _, bmiWidth = range []uint32{0, 64} { // the assembly's loops, then Go's
+			if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x0, &x1); bad != 0 {
+				t.Fatalf("group %d of a directory cut at byte %d (first %v, width %d): refused %d, expected 0", g, end+7, first, bmiWidth, bad)
+			}
+			if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x0, &x1); bad >= 0 {
+				t.Fatalf("group %d (first %v, width %d): refused %d", g, first, bmiWidth, bad)
+			}
+		}
 	}
 }
 
@@ -278,13 +285,16 @@ func TestHeadGroupCutLists(t *testing.T) {
 
 // TestHeadGroupLongValues compares HeadGroup with Head on short lists whose two values
 // take up to 5 bytes each, on a graph of 2^31 vertices: a second value whose last byte
-// lies past the list's first 8 bytes must not be read from them.
+// lies past the list's first 8 bytes must not be read from them. An eighth of the lists
+// hold a first value or gap longer than Head reads (refused), and with nv a list's
+// first neighbour that list and the larger ones are refused.
 func TestHeadGroupLongValues(t *testing.T) {
 	const lo, nv = 100, 1 << 31
 	r := rand.New(rand.NewPCG(testSeed(t), 28))
 	for range 32 {
 		var start, deg [DirGroup]uint32
 		var adj []byte
+		var edge uint32
 		for j := range uint32(DirGroup) {
 			start[j], deg[j] = uint32(len(adj)), 2+r.Uint32N(2)
 			nbrs := make([]uint32, deg[j])
@@ -294,11 +304,66 @@ func TestHeadGroupLongValues(t *testing.T) {
 				x += 1 + r.Uint32N(1<<(7*(1+r.IntN(4)))) // gaps of 1 to 5 bytes
 			}
 			adj = AppendList(adj, lo+j, nbrs)
+			if j == 7 {
+				edge = nbrs[0]
+			}
+			// a first value, or a gap after it, of 6 bytes or more: Head refuses it
+			if c := r.IntN(16); c < 2 {
+				at := int(start[j])
+				for ; c == 1 && at < len(adj) && adj[at] >= 0x80; at++ { // past the first
+				}
+				for k := range min(5, len(adj)-at-c) {
+					adj[at+c+k] |= 0x80
+				}
+			}
 		}
 		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
 		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
 		s.Adj = adj[:len(adj)-8]
 		for range 8 {
+			checkHeadGroup(t, r, s, nv)
+			checkHeadGroup(t, r, s, edge) // nv at vertex 7's first neighbour: its list refused
+		}
+	}
+}
+
+// TestHeadGroupEdges compares HeadGroup with Head on a group whose vertex 5 has a list
+// at the edge of what its checks take: a first neighbour of exactly nv, a second of
+// exactly nv, a gap of 6 bytes, a first value of 5 bytes and one of 6 whose last byte
+// puts it past 2^32.
+func TestHeadGroupEdges(t *testing.T) {
+	const lo, nv = 100, 1000
+	r := rand.New(rand.NewPCG(testSeed(t), 29))
+	for _, edge := range [][]byte{
+		AppendList(nil, lo+5, []uint32{nv}),
+		AppendList(nil, lo+5, []uint32{lo + 7, nv}),
+		AppendList(nil, lo+5, []uint32{nv - 1, nv}),
+		{2, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+		{0x82, 0x80, 0x80, 0x80, 0x00, 0x01},
+		{0x82, 0x80, 0x80, 0x80, 0x80, 0x01, 0x01},
+	} {
+		var start, deg [DirGroup]uint32
+		var adj []byte
+		for j := range uint32(DirGroup) {
+			start[j] = uint32(len(adj))
+			if j == 5 {
+				adj, deg[j] = append(adj, edge...), 2
+				if len(edge) <= 2 {
+					deg[j] = 1
+				}
+				continue
+			}
+			deg[j] = 1 + r.Uint32N(3)
+			nbrs := make([]uint32, deg[j])
+			for k := range nbrs {
+				nbrs[k] = lo + j + 1 + uint32(k)
+			}
+			adj = AppendList(adj, lo+j, nbrs)
+		}
+		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
+		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
+		s.Adj = adj[:len(adj)-8]
+		for range 64 {
 			checkHeadGroup(t, r, s, nv)
 		}
 	}

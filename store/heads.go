@@ -11,8 +11,8 @@ import (
 // g; j0 < j1 <= 64, and 64g+j1 <= N): x0[j] and x1[j] are the first two neighbours of
 // vertex 64g+j, where a list of one neighbour repeats the vertex itself as x1[j] and an
 // empty one gives the vertex twice (a link with itself changes nothing). bad is the j of
-// the first vertex whose list Head refuses, or -1; the entries from it on are left
-// unwritten. Bit j of empty is set where vertex 64g+j has no neighbours (up to bad).
+// the first vertex whose list Head refuses, or -1; the entries from it on are
+// undefined. Bit j of empty is set where vertex 64g+j has no neighbours (up to bad).
 // A group whose directory pairs run past the section (never, once the directory is
 // checked) is refused at j0: its pairs are read without a check each.
 //
@@ -29,8 +29,17 @@ import (
 // the vertex and bit j of once is set (HeadSecond reads the second). The mode bit's
 // blocks are where the second neighbour costs most (a compact block's exceptions, a
 // packed block's base), and a caller that links the first neighbour may find the
-// second not needed.
+// second not needed. In first mode, on groups of varied degrees (bmiWidth) and where
+// the processor has BMI1 and BMI2, the loops run in assembly (headGroupBMI).
 func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
+	if h := s.dirH[g*4+3]; first && haveBMI && h>>24 >= bmiWidth && h>>16&0xff+h>>24 <= 57 && nv > 0 {
+		return s.headGroupBMI(g, j0, j1, nv, x0, x1)
+	}
+	return s.headGroupGo(g, j0, j1, nv, first, x0, x1)
+}
+
+// headGroupGo is HeadGroup's loops in Go.
+func (s *Shard) headGroupGo(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift

@@ -1,0 +1,101 @@
+package store
+
+import "math/bits"
+
+// headArgs is headFirstBMI's input and output: a directory group's fields and the
+// results (its offsets are fixed in store/headfirst_amd64.s: keep them).
+type headArgs struct {
+	ww, mo, md, dmin  uint64 // pair width, start mask, degree mask, smallest degree
+	span, h0, h4      uint64 // the group's bytes, its first list's and the next's start
+	cnt, v0, nv       uint64 // vertices in the group, its first vertex, the graph's
+	alen, acap8       uint64 // len(adj), cap(adj) - 8 (signed)
+	j0, j1            uint64 // the vertices to read: [j0, j1), j1 <= cnt
+	pairs             *[dirArea]byte
+	adj               *byte  // the ADJ mapping's first byte (nil when it has none)
+	wo                uint64 // the shift to a pair's degree
+	done, empty, once uint64 // out: lists finished, degree 0, first mode's lists
+	x0, x1            *[DirGroup]uint32
+	lanes             *headLanes // out: each list's bounds and degree
+}
+
+// headLanes is what headFirstBMI read of each vertex's directory pair, for the lists it
+// leaves to headGroupBMI's loop.
+type headLanes struct {
+	deg   [DirGroup]uint32
+	start [DirGroup + 1]uint32 // start[j+1]: the end of j's list
+}
+
+// headGroupBMI is HeadGroup's first mode in assembly (headFirstBMI) for a group whose
+// directory fields fit a word (wo+wd <= 57), nv > 0. headFirstBMI decodes the group's
+// directory pairs and reads each list's first value as HeadGroup's loop does, and
+// finishes the
+// lists without neighbours, those of one neighbour, the first mode's lists and the short
+// lists whose two values lie in their first 8 bytes: the cases HeadGroup's loop reads
+// without a call. Go's register allocator keeps that loop's values on the stack (each
+// list's slow paths are calls); the assembly keeps them in registers. The loop here
+// takes the lists it leaves as HeadGroup's loop does (headWord, then Head), in vertex
+// order, so that bad is the same; the entries of x0 and x1 from bad on are undefined.
+func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
+	h := s.dirH[g*4:][:8]
+	wo, wd := h[3]>>16&0xff, h[3]>>24
+	base := g << dirGroupShift
+	p := uint64(h[1])*64 + uint64(j0*(wo+wd))
+	last := min(j1+1, DirGroup, s.N-base) // the pairs to decode: j1's for its start
+	if (p+uint64(last-j0)*uint64(wo+wd))/8+8 > uint64(len(s.dirB)) {
+		return 0, 0, int(j0) // pairs past the section: never in a checked directory
+	}
+	var pairs *[dirArea]byte
+	if b := s.dirB[uint64(h[1])*8:]; len(b) >= dirArea {
+		pairs = (*[dirArea]byte)(b[:dirArea])
+	} else { // the last groups of the section: a zero-padded copy
+		pairs = new([dirArea]byte)
+		copy(pairs[:], b)
+	}
+	var l headLanes
+	adj := s.Adj
+	a := headArgs{
+		ww: uint64(wo + wd), mo: uint64(1)<<wo - 1, md: uint64(1)<<wd - 1, dmin: uint64(h[3] >> 8 & 0xff),
+		span: uint64(h[4] - h[0]), h0: uint64(h[0]), h4: uint64(h[4]),
+		cnt: uint64(min(DirGroup, s.N-base)), v0: uint64(s.Lo + base), nv: uint64(nv),
+		alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8),
+		j0: uint64(j0), j1: uint64(j1), pairs: pairs, wo: uint64(wo),
+		x0: x0, x1: x1, lanes: &l,
+	}
+	if cap(adj) > 0 {
+		a.adj = &adj[:1][0]
+	}
+	headFirstBMI(&a)
+	once, empty = a.once, a.empty
+	todo := (^uint64(0) >> (64 - (j1 - j0))) << j0
+	vb, nv64 := s.Lo+base, uint64(nv)
+	for t := todo &^ a.done; t != 0; t &= t - 1 {
+		j := uint32(bits.TrailingZeros64(t))
+		v, d, start, end := vb+j, l.deg[j], l.start[j], l.start[j+1]
+		if start > end || uint64(end) > uint64(len(adj)) { // never in a checked directory
+			return once & (1<<j - 1), empty & (1<<j - 1), int(j)
+		}
+		list := adj[start:end]
+		if d >= PackedMin {
+			once |= 1 << j // its first value did not read inline: Head's
+		} else if a, b, ok := headWord(list, v, d, nv64); ok {
+			x0[j], x1[j] = a, b
+			continue
+		}
+		a, b, n, ok := Head(list, v, d, nv)
+		if !ok {
+			return once & (1<<j - 1), empty & (1<<j - 1), int(j)
+		} else if n == 1 || once>>j&1 != 0 {
+			b = v
+		}
+		x0[j], x1[j] = a, b
+	}
+	return once, empty, -1
+}
+
+// bmiWidth is the narrowest degree field of a group that HeadGroup's first mode reads
+// through headGroupBMI: groups of social, web and random graphs, whose degrees vary.
+// Roads' and meshes' groups (degrees of a few bits) stay with HeadGroup's Go loop, whose
+// path for two one-byte values is shorter than the assembly's general one (measured:
+// luxembourg_osm's and grid22's HeadGroup 1.1-1.3x slower in assembly). Tests set it to
+// 0 and 64 to exercise both.
+var bmiWidth uint32 = 5
