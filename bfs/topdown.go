@@ -149,31 +149,7 @@ const smallList = 16
 // and buffer: on a compressed graph b.maxDeg is known (a graph without edges claims
 // nothing), so no degree is summed per vertex. It returns the new tail and the entries
 // examined.
-//
-// On graphs whose lists claimRoads takes (a road map's), store.Shard.ClaimShort
-// expands the frontier first, a vertex's directory pair, list word and claims in one
-// loop, and only the vertices it leaves go through the batches.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
-	var examined uint64
-	if b.n <= claimAllMax {
-		for len(frontier) > 0 && !b.failed.Load() {
-			s := ws.outShard(b.c, frontier[0])
-			k, t, ex := s.ClaimShort(frontier, b.parent, b.queue, tail, b.n)
-			tail, examined, frontier = t, examined+ex, frontier[k:]
-			if k == 0 || len(frontier) == 0 {
-				break // not a road map's level, or its end
-			}
-			// the vertex ClaimShort left (another shard's, a long list, a bad one)
-			t, ex = b.expandBatches(ws, frontier[:1], tail)
-			tail, examined, frontier = t, examined+ex, frontier[1:]
-		}
-	}
-	t, ex := b.expandBatches(ws, frontier, tail)
-	return t, examined + ex
-}
-
-// expandBatches is expandSerial's expansion of frontier, serialBatch vertices at a time.
-func (b *bfs) expandBatches(ws *workerState, frontier []uint32, tail int) (int, uint64) {
 	var ents [serialBatch]store.ListEntry
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
 	parent, queue, n := b.parent, b.queue, b.n

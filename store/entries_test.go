@@ -50,7 +50,6 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 		if sum, k := s.SumDegrees(vs); sum != sumWant || k != inShard {
 			t.Fatalf("seed %d: SumDegrees of %v in shard [%d, %d) = %d over %d vertices, want %d over %d", seed, vs, s.Lo, s.Hi(), sum, k, sumWant, inShard)
 		}
-		checkClaimShort(t, seed, s, vs, n, r)
 		for k, v := range vs[:want] {
 			e := dst[k]
 			d, l := s.ListAt(v - s.Lo)
@@ -62,61 +61,6 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 			}
 		}
 		i += uint32(want)
-	}
-}
-
-// checkClaimShort holds ClaimShort on vs to a search step through ListAt and
-// DecodeBlock from random parents of a graph of n vertices: the same parents and queue
-// for the vertices it expanded, and a stop no earlier than the reference's but at a
-// list whose bytes do not lie in one word (more than 8, or past the mapping's end) or
-// with the tail past n-3.
-func checkClaimShort(t *testing.T, seed int64, s *Shard, vs []uint32, n uint32, r *rand.Rand) {
-	t.Helper()
-	parent := make([]uint32, n)
-	for x := range parent {
-		if r.Intn(2) == 0 {
-			parent[x] = 1<<32 - 1
-		} else {
-			parent[x] = uint32(r.Int63n(int64(n)))
-		}
-	}
-	queue := make([]uint32, n+1)
-	wantParent, wantQueue := slices.Clone(parent), slices.Clone(queue)
-	got, tail, examined := s.ClaimShort(vs, parent, queue, 0, n)
-	wantTail, wantExamined := 0, uint64(0)
-	for k, v := range vs {
-		if v-s.Lo >= s.N {
-			if got != k {
-				t.Fatalf("seed %d: ClaimShort of %v in shard [%d, %d) expanded %d, want %d (the shard's end)", seed, vs, s.Lo, s.Hi(), got, k)
-			}
-			break
-		}
-		d, l := s.ListAt(v - s.Lo)
-		nb := make([]uint32, d)
-		ok := d < PackedMin
-		if ok && d > 0 {
-			_, ok = DecodeBlock(nb, v, l, 0, d, n)
-		}
-		if k == got {
-			if _, start, _ := s.dirEntry(v - s.Lo); ok && len(l) <= 8 && uint64(start)+8 <= uint64(cap(s.Adj)) && wantTail <= int(n)-3 {
-				t.Fatalf("seed %d: ClaimShort of %v in shard [%d, %d) stopped at %d (list %x), which it decodes", seed, vs, s.Lo, s.Hi(), k, l)
-			}
-			break
-		}
-		if !ok {
-			t.Fatalf("seed %d: ClaimShort of %v in shard [%d, %d) expanded %d, past %d (list %x, degree %d)", seed, vs, s.Lo, s.Hi(), got, k, l, d)
-		}
-		for _, x := range nb {
-			if wantParent[x] == 1<<32-1 {
-				wantParent[x] = v
-				wantQueue[wantTail] = x
-				wantTail++
-			}
-		}
-		wantExamined += uint64(d)
-	}
-	if tail != wantTail || examined != wantExamined || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:tail], wantQueue[:tail]) {
-		t.Fatalf("seed %d: ClaimShort of %v in shard [%d, %d): tail %d examined %d queue %v, want %d, %d, %v (or parents differ)", seed, vs, s.Lo, s.Hi(), tail, examined, queue[:tail], wantTail, wantExamined, wantQueue[:wantTail])
 	}
 }
 
