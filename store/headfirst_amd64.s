@@ -60,7 +60,8 @@
 // values in registers: first the directory pairs (each list's start, the next one's
 // being its end, and degree into lanes, as HeadGroup's directory loop decodes them),
 // then each list's first value from the 8 bytes at its first block (LEB128: the
-// length by TZCNT, the bytes by BZHI; the mode bit dropped from PackedMin on) with
+// length by TZCNT, the bytes by BZHI, their bits gathered by shifts, in fewer for a
+// value of 1 or 2 bytes; the mode bit dropped from PackedMin on) with
 // HeadGroup's checks: its bytes inside the list, at most 5, the value below nv. It
 // finishes (bit j of done) the
 // lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of one neighbour
@@ -164,9 +165,19 @@ loop:
 	CMPQ SI, BP
 	JA next
 	BZHIQ DX, R11, AX            // its bytes
+	CMPQ DX, $16
+	JA gather1
+	MOVQ AX, DI                  // 1 or 2 bytes (most first values of social graphs)
+	SHRQ $1, DI
+	ANDL $0x3f80, DI
+	ANDL $0x7f, AX
+	ORQ DI, AX                   // u
+	JMP gathered1
+gather1:
 	GATHER7(AX, DI, R10)         // u
 	MOVQ A_V0(BX), R10
 	ADDQ CX, R10                 // v again
+gathered1:
 	CMPL R15, $4
 	JB nomode
 	SHRQ $1, AX                  // the mode bit

@@ -56,9 +56,10 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		}
 		var x0, x1, w0, w1 [DirGroup]uint32
 		first := r.IntN(2) == 0
+		width := bmiWidth
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
 		once, empty, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
-		bmiWidth = 5
+		bmiWidth = width
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
@@ -151,7 +152,7 @@ func TestHeadGroupShortDirectory(t *testing.T) {
 	end := (uint64(h[1])*64 + uint64(s.N-g*DirGroup)*uint64(wo+wd)) / 8
 	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: slices.Clip(s.dirB[:end+7])}
 	var x0, x1 [DirGroup]uint32
-	defer func() { bmiWidth = 5 }()
+	defer func(w uint32) { bmiWidth = w }(bmiWidth)
 	for _, first := range []bool{false, true} {
 		for _, bmiWidth = range []uint32{0, 64} { // the assembly's loops, then Go's
 			if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x0, &x1); bad != 0 {
