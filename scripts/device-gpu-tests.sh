@@ -7,7 +7,7 @@
 #   go test -c -tags cuda -o bin/afforest.test ./afforest
 #   scripts/device-gpu-tests.sh
 #
-# A binary missing from bin/ is skipped. ROOTRUN (default: the root package's GPU tests,
+# A binary missing from bin/ is skipped; bin/data, when there, holds ../shared/data's files. ROOTRUN (default: the root package's GPU tests,
 # about 6 minutes in full) and ROOTTL (seconds) narrow the root package's run; MEMCHECK=0
 # skips memcheck. The root package's full set takes ~355 s on an H200: give it a command of
 # its own when the rest does not fit the device's 10-minute limit.
@@ -15,6 +15,8 @@ set -uo pipefail
 OUT=${OUT:-$PWD/dev-out}
 BIN=${BIN:-$PWD/bin}
 ROOTRUN=${ROOTRUN:-'GPU|TestCases|TestRandom|StreamModes|ListCache|Progress|Algos|BudgetRefused|AlgorithmsSubset|PageRankStream'}
+# The real graphs of shared/data, where the tests find them on a machine without ../shared.
+[ -d "$BIN/data" ] && export OOC_DATA=${OOC_DATA:-$BIN/data}
 mkdir -p "$OUT"
 T=$OUT/gpu-tests.txt
 : >"$T"
