@@ -370,10 +370,13 @@ func (s *Shard) openDirectory(sec Section) error {
 // right after the previous group's, starts that begin at the group's offset and never
 // decrease up to the next group's, degrees below 2^32 that sum to the difference of the
 // groups' neighbour indexes, and zero bits after each group's pairs; with openDirectory's checks, the lists tile ADJ and the
-// degrees sum to the shard's edges. It reads the whole section (Check calls it).
+// degrees sum to the shard's edges. Then each list's length and block index
+// (checkListBytes; an error there is reported only when the directory holds). It reads
+// the whole section and each block index (Check calls it).
 func (s *Shard) checkDirectory() error {
 	sec, _ := s.section(SecDirectory)
 	ng := uint32(dirGroups(s.N))
+	var listErr error // the first list's checkListBytes error, reported after the directory's own
 	for g := uint32(0); g < ng; g++ {
 		h := s.dirH[4*g : 4*g+8]
 		at := sec.Offset + dirHeader*int64(g)
@@ -390,10 +393,14 @@ func (s *Shard) checkDirectory() error {
 			return corrupt(s.Path, at+dirHeader, "DIRECTORY group %d starts at ADJ offset %d, below group %d's %d", g+1, h[4], g, h[0])
 		}
 		p, prev, sum, span, dmin := uint64(h[1])*64, uint32(0), uint64(0), h[4]-h[0], uint64(h[3]>>8&0xff)
+		var pd uint64 // the previous vertex's degree
 		for j := range cnt {
 			rel := dirStart(dirBits(s.dirB, p, wo), j, span)
 			if (j == 0 && rel != 0) || rel < prev || rel > span {
 				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: list of vertex %d starts at %d from its group's offset %d, expected %s", s.Lo+g<<dirGroupShift+j, rel, h[0], dirExpect(j, prev, span))
+			}
+			if j > 0 && !listFits(pd, rel-prev) && listErr == nil {
+				listErr = s.checkListBytes(s.Lo+g<<dirGroupShift+j-1, pd, h[0]+prev, h[0]+rel)
 			}
 			prev = rel
 			d := dmin + uint64(dirBits(s.dirB, p+uint64(wo), wd))
@@ -401,7 +408,11 @@ func (s *Shard) checkDirectory() error {
 				return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>3), "DIRECTORY: vertex %d has degree %d, more than 2^32-1", s.Lo+g<<dirGroupShift+j, d)
 			}
 			sum += d
+			pd = d
 			p += uint64(wo + wd)
+		}
+		if cnt > 0 && !listFits(pd, span-prev) && listErr == nil {
+			listErr = s.checkListBytes(s.Lo+g<<dirGroupShift+cnt-1, pd, h[0]+prev, h[4])
 		}
 		if r := p & 63; r != 0 && binary.LittleEndian.Uint64(s.dirB[p>>6*8:])>>r != 0 {
 			return corrupt(s.Path, sec.Offset+int64(len(s.dirH))*4+int64(p>>6*8), "DIRECTORY group %d: bits after its last pair are not zero", g)
@@ -413,6 +424,42 @@ func (s *Shard) checkDirectory() error {
 	}
 	if at := len(s.dirB) - 8; binary.LittleEndian.Uint64(s.dirB[at:]) != 0 {
 		return corrupt(s.Path, sec.Offset+sec.Length-8, "DIRECTORY's last word is not zero")
+	}
+	return listErr
+}
+
+// listFits says whether a list of d neighbours, one block at most, may take n bytes
+// (checkListBytes' rule, for the lists that need no more; the others it checks).
+func listFits(d uint64, n uint32) bool {
+	return d <= BlockSize && uint64(n) <= 5*d && (n > 0) == (d > 0)
+}
+
+// checkListBytes checks what can be known of vertex v's list without decoding it, from
+// its degree d and its bytes ADJ[start:end]: its length, between one byte a block and 5
+// bytes a neighbour (every coding is at most varints' 5: FORMAT.md, "ADJ: one list"),
+// plus the block index, and the index's entries, which must rise from past block 0's
+// first byte to below the end. So no list of one or two blocks reaches 65,536 bytes (the
+// GPU's gathered levels rely on it) and no block index points outside its list; whether
+// the bytes decode to d neighbours below the vertex count is Verify's (and each
+// decoder's) to find.
+func (s *Shard) checkListBytes(v uint32, d uint64, start, end uint32) error {
+	nb := (d + BlockSize - 1) / BlockSize
+	head, n := 4*max(nb, 1)-4, uint64(end)-uint64(start)
+	if end < start || uint64(end) > uint64(len(s.Adj)) { // the directory's own checks report it
+		return corrupt(s.Path, -1, "list of vertex %d at [%d, %d) is outside ADJ", v, start, end)
+	}
+	if n < head+nb || n > head+5*d {
+		sec, _ := s.section(SecAdj)
+		return corrupt(s.Path, sec.Offset+int64(start), "list of vertex %d is %d bytes, a list of %d neighbours takes %d to %d", v, n, d, head+nb, head+5*d)
+	}
+	last := head
+	for k := uint64(1); k < nb; k++ {
+		at := uint64(binary.LittleEndian.Uint32(s.Adj[uint64(start)+4*(k-1):]))
+		if at <= last || at >= n {
+			sec, _ := s.section(SecAdj)
+			return corrupt(s.Path, sec.Offset+int64(start)+int64(4*(k-1)), "block index of vertex %d's list puts block %d at byte %d, expected between %d and %d", v, k, at, last+1, n-1)
+		}
+		last = at
 	}
 	return nil
 }

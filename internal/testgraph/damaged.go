@@ -1,0 +1,98 @@
+package testgraph
+
+import (
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// DamagedKinds are the damaged lists Damaged writes: bytes whose checksums hold (the
+// writer computes them) but that do not decode to their vertex's degree of neighbours
+// below the vertex count, which only a graph written outside ooc's builder holds.
+var DamagedKinds = []string{"short", "range", "head", "index", "long"}
+
+// DamagedVertex is the vertex whose list Damaged damages, and DamagedNeighbour one of its
+// neighbours (whose only neighbour it is).
+const (
+	DamagedVertex    = 700
+	DamagedNeighbour = 701
+)
+
+// Damaged writes an undirected graph of 1,000 vertices: a ring of 600 (the largest
+// component), vertex DamagedVertex with 100 neighbours in 701..903, each of which has it
+// as its only neighbour, the rest isolated. DamagedVertex's list is written pre-encoded
+// and damaged as kind says; every other list is valid. All but "head" damage only its
+// second block, so that only a decoder that reads the whole list finds it (the GPU's
+// first-neighbour array reads the first block alone):
+//
+//   - "short": the list's last 3 bytes cut off (fewer bytes than its degree needs);
+//   - "range": its last neighbour 1,007, past the vertex count;
+//   - "head": every neighbour 1,000 above its own, past the vertex count from the first;
+//   - "index": the block index pointing past the list;
+//   - "long": 65,536 zero bytes after the list: two blocks of more than 65,535 bytes,
+//     whose length's low 16 bits are the valid list's (bfs.cu's gathered levels pack a
+//     length in 16 bits).
+//
+// Check finds "index" and "long" (a list's length and block index); the others need a
+// decoder. The graph is not checked here, and is closed when the test ends.
+func Damaged(tb testing.TB, kind string) *store.Graph {
+	tb.Helper()
+	const n, ring, bad = 1000, 600, DamagedVertex
+	lists := make([][]uint32, n)
+	for v := uint32(0); v < ring; v++ {
+		a, b := (v+ring-1)%ring, (v+1)%ring
+		lists[v] = []uint32{min(a, b), max(a, b)}
+	}
+	for k := uint32(0); k < 100; k++ {
+		u := bad + 1 + 2*k + k%3
+		lists[bad] = append(lists[bad], u)
+		lists[u] = []uint32{bad}
+	}
+	degrees, offsets := make([]uint32, n), []uint32{0}
+	var data []byte
+	for v := uint32(0); v < n; v++ {
+		l := lists[v]
+		if v == bad {
+			l = append([]uint32(nil), l...)
+			switch kind {
+			case "range":
+				l[len(l)-1] = n + 7
+			case "head":
+				for i := range l {
+					l[i] += n
+				}
+			}
+		}
+		enc := store.AppendList(nil, v, l)
+		if v == bad {
+			switch kind {
+			case "short":
+				enc = enc[:len(enc)-3]
+			case "index":
+				binary.LittleEndian.PutUint32(enc, uint32(len(enc)+16))
+			case "long":
+				enc = append(enc, make([]byte, 1<<16)...)
+			case "range", "head":
+			default:
+				tb.Fatalf("testgraph: no damaged kind %q", kind)
+			}
+		}
+		data = append(data, enc...)
+		degrees[v], offsets = uint32(len(l)), append(offsets, uint32(len(data)))
+	}
+	dir := filepath.Join(tb.TempDir(), kind+".ooc")
+	b, err := store.Create(dir, store.CreateOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
+		tb.Fatal(fmt.Errorf("testgraph: damaged %s: %w", kind, err))
+	}
+	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+		tb.Fatal(err)
+	}
+	return open(tb, dir)
+}
