@@ -16,6 +16,11 @@ func launchCcSample(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, sAdj cuda.
 	return ctx.Launch(mod, "cc_sample", grid, block, uint64(sAdj), uint64(sDir), uint64(sBits), uint64(sLo), uint64(sN), uint64(comp), uint64(r), uint64(first), uint64(K), uint64(W), uint64(i0), uint64(i1), uint64(bytes))
 }
 
+// launchCcSampleFirst launches cc_sample_first (afforest/afforest.cu) on grid blocks of block threads.
+func launchCcSampleFirst(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, lo uint32, i0 uint32, i1 uint32, comp cuda.DevPtr, r uint32, first cuda.DevPtr, K uint32, W uint32) error {
+	return ctx.Launch(mod, "cc_sample_first", grid, block, uint64(lo), uint64(i0), uint64(i1), uint64(comp), uint64(r), uint64(first), uint64(K), uint64(W))
+}
+
 // launchCcCompress launches cc_compress (afforest/afforest.cu) on grid blocks of block threads.
 func launchCcCompress(ctx *cuda.Ctx, mod *cuda.Module, grid, block int, comp cuda.DevPtr, n uint32) error {
 	return ctx.Launch(mod, "cc_compress", grid, block, uint64(comp), uint64(n))

@@ -96,10 +96,14 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 				f, fk, fw = first, k, w
 			}
 			var err error
-			if r < int(fk) || dg.G.Directed() {
+			if r < int(fk) {
+				err = perShard(dg.Out, func(s gpu.DevShard, _ cuda.DevPtr) error {
+					return launchCcSampleFirst(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Lo, 0, s.N, comp, uint32(r), f, fk, fw)
+				})
+			} else if dg.G.Directed() {
 				err = perShard(dg.Out, func(s gpu.DevShard, bytes cuda.DevPtr) error {
 					return launchCcSample(c, m, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
-						comp, uint32(r), f, fk, fw, 0, s.N, bytes)
+						comp, uint32(r), 0, 0, 0, 0, s.N, bytes)
 				})
 			} else {
 				var n int64
@@ -151,6 +155,9 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		}
 		return c.DtoH(unsafe.Pointer(&res.Labels[0]), comp, 4*int64(n))
 	})
+	if err == nil {
+		err = dg.CheckLists(m) // a damaged list gives no answer
+	}
 	if err != nil {
 		return nil, err
 	}

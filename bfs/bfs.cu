@@ -123,9 +123,14 @@ __device__ __forceinline__ bool tdLevel(const unsigned long long *rec, uint32_t 
 
 // gatherable says whether a top-down level the host gathers (td_gather_index) copies l's
 // bytes to the device instead of reading them where they lie: a list of one or two blocks
-// in a pinned shard. Its bytes are fewer than 65,536 (two blocks of 64 varints of at most
-// 5 bytes, their headers and one index word).
-__device__ __forceinline__ bool gatherable(const Shard *s, const List &l) { return s->pinned && l.nb >= 1 && l.nb <= 2; }
+// in a pinned shard, of fewer than 65,536 bytes, which td_gather_index's entry holds in 16
+// bits. The builder writes no such list of more than ~650 bytes (two blocks of 64 varints
+// of at most 5 bytes, their headers and one index word), but Check does not decode lists:
+// a longer one, which a crafted graph can hold, is read where it lies (its decoder then
+// finds it damaged). td_gather_index and td_expand's modes must agree, hence one rule.
+__device__ __forceinline__ bool gatherable(const Shard *s, const List &l) {
+	return s->pinned && l.nb >= 1 && l.nb <= 2 && l.end - l.base < 65536;
+}
 
 // Modes of expandQueue: every list, every list but the gatherable ones (a gathered level's
 // pass over the lists it does not copy), or the gatherable ones alone (a gathered level
@@ -199,17 +204,6 @@ __device__ __forceinline__ void expandLong(const Shard *shards, int ns, const ui
 	addWarp(me + REC_LINK, lb);
 }
 
-// listEnd is the offset in adj where the list of the shard's i-th vertex ends: where the
-// next vertex's starts, or the next group's first list (FORMAT.md, DIRECTORY).
-__device__ __forceinline__ uint32_t listEnd(const Shard *s, uint32_t i) {
-	uint32_t start;
-	if ((i & 63) != 63 && i + 1 < s->n) {
-		shardList(s, i + 1, &start);
-		return start;
-	}
-	return __ldg(&s->dir[(i >> DIR_GROUP_SHIFT) + 1].x);
-}
-
 // A warp stages the bytes of the 32 long-list blocks it expands in STAGE_BYTES of shared
 // memory (blocks of at most STAGE_WARPS warps: bfs_kernels' block size).
 #define STAGE_BYTES 4096
@@ -247,7 +241,8 @@ __device__ __forceinline__ void expandLongStaged(const Shard *shards, int ns, co
 		List l;
 		l.v = 0, l.deg = 0, l.nb = 0;
 		uint32_t k = 0, c = 0;
-		const uint8_t *start = NULL;
+		const uint8_t *start = NULL, *end = NULL;
+		bool broken = false;
 		if (act) {
 			uint32_t a = 0, z = count - 1;
 			while (a < z) {
@@ -258,52 +253,45 @@ __device__ __forceinline__ void expandLongStaged(const Shard *shards, int ns, co
 			s = findShard(shards, ns, u);
 			l.at(s, u);
 			k = b - longAt[a];
-			start = l.block(k, &c);
+			start = l.block(k, &c, &end); // its bytes [start, end), inside the list
+			broken = c == 0;              // the block index puts it outside the list (a fault)
+			act = !broken;
 		}
-		// the block ends where the list's next block starts (the next lane's, but for lane
-		// 31's), or the last block where the list does
-		const uint8_t *next = (const uint8_t *)__shfl_down_sync(0xffffffffu, (unsigned long long)start, 1);
-		const uint8_t *end = NULL;
-		if (act) {
-			if (k + 1 == l.nb) {
-				end = s->adj + listEnd(s, l.v - s->lo);
-			} else if (lane < 31) {
-				end = next;
-			} else {
-				ByteReader r;
-				r.init(l.base + 4 * k);
-				end = l.base + r.u32();
-			}
-		}
-		// a list's stretch: from its first block here (a head: k == 0, or lane 0) to its
-		// last, widened to 16-byte alignment
-		unsigned heads = __ballot_sync(0xffffffffu, act && (k == 0 || lane == 0));
-		unsigned acts = __ballot_sync(0xffffffffu, act);
-		uint32_t h = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
-		unsigned after = heads & ~(0xffffffffu >> (31 - lane));
-		uint32_t tail = after ? __ffs(after) - 2 : 31 - __clz(acts);
-		uintptr_t from = (uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)start, h) & ~(uintptr_t)15;
-		uintptr_t to = ((uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)end, tail) + 15) & ~(uintptr_t)15;
-		uint32_t len = act && lane == h ? (uint32_t)min(to - from, (uintptr_t)0xFFFFFFF0u) : 0;
-		uint32_t incl = warpScan(len);
-		uint32_t at = __shfl_sync(0xffffffffu, incl - len, h); // the stretch's offset in buf
-		uint32_t tot = __shfl_sync(0xffffffffu, incl, 31);
-		uint32_t ends = act ? at + (uint32_t)(to - from) : 0xFFFFFFFFu; // the stretch's end in buf
-		uint32_t lim = min(tot, (uint32_t)STAGE_BYTES);
-		for (uint32_t q0 = 0; q0 < lim; q0 += 512 * STAGE_LOADS) {
-			uint4 v[STAGE_LOADS];
+		// a warp with a broken block stages nothing: its stretches would not be one list's
+		bool stage = __ballot_sync(0xffffffffu, broken) == 0;
+		uintptr_t from = 0;
+		uint32_t at = 0;
+		if (stage) {
+			// a list's stretch: from its first block here (a head: k == 0, or lane 0) to its
+			// last, widened to 16-byte alignment
+			unsigned heads = __ballot_sync(0xffffffffu, act && (k == 0 || lane == 0));
+			unsigned acts = __ballot_sync(0xffffffffu, act);
+			uint32_t h = 31 - __clz(heads & (0xffffffffu >> (31 - lane)));
+			unsigned after = heads & ~(0xffffffffu >> (31 - lane));
+			uint32_t tail = after ? __ffs(after) - 2 : 31 - __clz(acts);
+			from = (uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)start, h) & ~(uintptr_t)15;
+			uintptr_t to = ((uintptr_t)__shfl_sync(0xffffffffu, (unsigned long long)end, tail) + 15) & ~(uintptr_t)15;
+			uint32_t len = act && lane == h ? (uint32_t)min(to - from, (uintptr_t)0xFFFFFFF0u) : 0;
+			uint32_t incl = warpScan(len);
+			at = __shfl_sync(0xffffffffu, incl - len, h); // the stretch's offset in buf
+			uint32_t tot = __shfl_sync(0xffffffffu, incl, 31);
+			uint32_t ends = act ? at + (uint32_t)(to - from) : 0xFFFFFFFFu; // the stretch's end in buf
+			uint32_t lim = min(tot, (uint32_t)STAGE_BYTES);
+			for (uint32_t q0 = 0; q0 < lim; q0 += 512 * STAGE_LOADS) {
+				uint4 v[STAGE_LOADS];
 #pragma unroll
-			for (int j = 0; j < STAGE_LOADS; j++) {
-				uint32_t q = q0 + 512 * j + 16 * lane;
-				uint32_t o = warpOwner(ends, q);
-				const uint8_t *src = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)from, o);
-				uint32_t off = __shfl_sync(0xffffffffu, at, o);
-				if (q < lim) v[j] = __ldg((const uint4 *)(src + (q - off)));
-			}
+				for (int j = 0; j < STAGE_LOADS; j++) {
+					uint32_t q = q0 + 512 * j + 16 * lane;
+					uint32_t o = warpOwner(ends, q);
+					const uint8_t *src = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)from, o);
+					uint32_t off = __shfl_sync(0xffffffffu, at, o);
+					if (q < lim) v[j] = __ldg((const uint4 *)(src + (q - off)));
+				}
 #pragma unroll
-			for (int j = 0; j < STAGE_LOADS; j++) {
-				uint32_t q = q0 + 512 * j + 16 * lane;
-				if (q < lim) *(uint4 *)(buf + q) = v[j];
+				for (int j = 0; j < STAGE_LOADS; j++) {
+					uint32_t q = q0 + 512 * j + 16 * lane;
+					if (q < lim) *(uint4 *)(buf + q) = v[j];
+				}
 			}
 		}
 		__syncwarp();
@@ -311,9 +299,9 @@ __device__ __forceinline__ void expandLongStaged(const Shard *shards, int ns, co
 			// a block's last 16-byte load ends at its end rounded up (a packed word at or before)
 			uintptr_t last = ((uintptr_t)end + 15) & ~(uintptr_t)15;
 			const uint8_t *p = start;
-			if (at + (last - from) <= STAGE_BYTES) p = buf + at + (start - (const uint8_t *)from);
+			if (stage && at + (last - from) <= STAGE_BYTES) p = buf + at + (start - (const uint8_t *)from);
 			StagedDecoder d;
-			d.initAt(p, c, l.v);
+			d.initAt(p, p + (end - start), c, l.v);
 			uint32_t x;
 			while (d.next(&x)) {
 				bool got = visit(visited, parent, level, x, l.v, depth);
@@ -432,7 +420,7 @@ extern "C" __global__ void td_gather_index(const Shard *shards, int ns, const ui
 				l.at(s, u);
 				if (gatherable(s, l)) {
 					start = (uint32_t)(l.base - s->adj);
-					bytes = listEnd(s, u - s->lo) - start;
+					bytes = (uint32_t)(l.end - l.base);
 					want = true;
 				}
 			}
@@ -459,11 +447,13 @@ extern "C" __global__ void td_gathered(const Shard *shards, int ns, const ulongl
                                        uint32_t depth, uint32_t *out, unsigned long long *rec, uint32_t j) {
 	uint32_t *outCount = (uint32_t *)(rec + (size_t)j * REC_WORDS + REC_COUNT);
 	for (uint32_t i = i0 + blockIdx.x * blockDim.x + threadIdx.x; i < i1; i += gridDim.x * blockDim.x) {
-		unsigned long long e = ents[i].y;
+		ulonglong2 en = ents[i];
+		unsigned long long e = en.y;
 		uint32_t u = (uint32_t)(e >> 32);
 		List l;
 		l.at(findShard(shards, ns, u), u);
 		l.base = bytes + (uint32_t)e;
+		l.end = l.base + (uint32_t)(en.x >> 48);
 		for (uint32_t k = 0; k < l.nb; k++) expandBlock(l, k, visited, parent, level, depth, out, outCount);
 	}
 }
@@ -654,8 +644,10 @@ extern "C" __global__ void td_mark(unsigned long long *rec, uint32_t j) {
 // adjacency through a device staging buffer one such sub-range at a time, passing
 // s_adj = staging - (first byte copied), so the offsets arithmetic is unchanged. bytes, when
 // not null, receives the list bytes decoded (block index words included), warp-aggregated:
-// the host counts them as zero-copy traffic when s_adj is pinned host memory.
-extern "C" __global__ void bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
+// the host counts them as zero-copy traffic when s_adj is pinned host memory. Four blocks
+// a multiprocessor (64 registers, no spill): the decoder's bounds checks would take 68
+// and leave three.
+extern "C" __global__ void __launch_bounds__(256, 4) bu_sweep(SHARD_PARAMS, const uint32_t *frontier, uint32_t *visited,
                                     uint32_t *next, uint32_t *parent, uint32_t *level,
                                     uint32_t depth, uint32_t *out, uint32_t *outCount,
                                     unsigned long long *checked, const unsigned long long *first, uint32_t K,

@@ -3,6 +3,7 @@
 package bfs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -391,4 +392,36 @@ func TestGPUGathered(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGPUDamagedLists searches testgraph.Damaged's graphs (not checked: Check refuses
+// "index" and "long", whose damage the device must find on its own too; "head" fails the
+// first-neighbour array's fill at load) top-down from the damaged vertex and from its
+// neighbour, in every placement, with every pinned list of one or two blocks gathered:
+// each search returns the device decoders' *gpu.ListError for the vertex. "long" holds
+// the gather bound: its list of two blocks is 65,536 bytes longer than its valid bytes,
+// so an entry that kept its length's low 16 bits would copy exactly the valid list and
+// the search would answer.
+func TestGPUDamagedLists(t *testing.T) {
+	gatherEach(1, 64, math.MaxInt64, func() {
+		for _, kind := range testgraph.DamagedKinds {
+			if kind == "head" {
+				continue
+			}
+			g := testgraph.Damaged(t, kind)
+			eachPlacement(t, g, nil, func(b *GPU, place string) {
+				for _, src := range []uint32{testgraph.DamagedVertex, testgraph.DamagedNeighbour} {
+					name := fmt.Sprintf("%s/%s/src=%d", kind, place, src)
+					r, err := b.Run(src, Options{Alpha: 1})
+					var le *gpu.ListError
+					switch {
+					case err == nil:
+						t.Errorf("%s: answered from a damaged list (%d reached)", name, r.Reached)
+					case !errors.As(err, &le) || le.Vertex != testgraph.DamagedVertex || !errors.Is(err, store.ErrCorrupt):
+						t.Errorf("%s: %v is not the device's error for vertex %d's list", name, err, testgraph.DamagedVertex)
+					}
+				}
+			})
+		}
+	})
 }

@@ -140,6 +140,9 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		if dg.mod, err = c.Load("runtime", runtimeFatbin); err != nil {
 			return err
 		}
+		if err := dg.guard(c, dg.mod); err != nil {
+			return err
+		}
 		if err := dg.setupStaging(c); err != nil {
 			return err
 		}
@@ -158,7 +161,10 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 				}
 			}
 		}
-		return c.Sync()
+		if err := c.Sync(); err != nil {
+			return err
+		}
+		return dg.listFault(c, dg.mod) // first_fill decoded every in-list's head
 	})
 	dg.LoadTime = time.Since(t0).Seconds()
 	if err != nil {
@@ -280,12 +286,19 @@ func (dg *Graph) String() string {
 }
 
 // LoadModule loads an algorithm's kernels (the fatbin image, named name in errors) into
-// dg's device context, for runs on dg.
+// dg's device context, for runs on dg, with its list checks readied (guard): a run of it
+// ends with CheckLists.
 func (dg *Graph) LoadModule(name string, image []byte) (*cuda.Module, error) {
 	var m *cuda.Module
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		var err error
-		m, err = c.Load(name, image)
+		if m, err = c.Load(name, image); err != nil {
+			return err
+		}
+		if err = dg.guard(c, m); err != nil {
+			c.Unload(m)
+			m = nil
+		}
 		return err
 	})
 	return m, err

@@ -96,6 +96,9 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		res.Seconds = time.Since(t0).Seconds()
 		return c.DtoH(unsafe.Pointer(&res.Core[0]), st.deg.Ptr(), 4*int64(n))
 	})
+	if err == nil {
+		err = dg.CheckLists(g.mod) // a damaged list gives no answer
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -235,7 +235,7 @@ __device__ __forceinline__ uint32_t peelWarp(const Shard *tab, int ns, uint32_t 
 // the lengths; longer lists are queued for kc_peel_hub. It returns v's list length.
 __device__ __forceinline__ uint32_t peelFlat(const Shard *tab, int ns, uint32_t v, bool mine, Peel &p) {
 	List l;
-	l.base = NULL;
+	l.base = l.end = NULL;
 	l.v = v;
 	l.nb = 0;
 	l.deg = 0;
@@ -252,11 +252,7 @@ __device__ __forceinline__ uint32_t peelFlat(const Shard *tab, int ns, uint32_t 
 	for (uint32_t j0 = 0; j0 < total; j0 += 32) {
 		uint32_t j = j0 + laneId();
 		uint32_t q = warpOwner(incl, j); // the lane whose list holds block j
-		List cl;
-		cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
-		cl.v = __shfl_sync(0xffffffffu, l.v, q);
-		cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
-		cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+		List cl = shflList(l, q);
 		uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
 		uint32_t pin = __shfl_sync(0xffffffffu, pinned, q);
 		if (j < total) {

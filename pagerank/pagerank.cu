@@ -100,7 +100,7 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 		bool mine = i < i1;
 		uint32_t v = s.lo + i, work = 0;
 		List l;
-		l.base = NULL;
+		l.base = l.end = NULL;
 		l.v = v;
 		l.nb = 0;
 		l.deg = 0;
@@ -124,11 +124,7 @@ extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *sc
 		for (uint32_t j0 = 0; j0 < total; j0 += 32) {
 			uint32_t j = j0 + lane;
 			uint32_t q = warpOwner(incl, j); // the lane whose list holds block j
-			List cl;
-			cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
-			cl.v = __shfl_sync(0xffffffffu, l.v, q);
-			cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
-			cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+			List cl = shflList(l, q);
 			uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
 			double part = 0;
 			uint32_t key = 32; // lanes past the last block form no list's segment

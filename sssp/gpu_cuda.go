@@ -169,6 +169,9 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		res.Parent = make([]uint32, n)
 		return r.parents(src, res.Parent)
 	})
+	if err == nil {
+		err = dg.CheckLists(g.mod) // a damaged list gives no answer
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -357,11 +357,7 @@ __device__ __forceinline__ uint32_t relaxLanes(const Relax &r, const List &l, co
 	for (uint32_t j0 = 0; j0 < total; j0 += 32) {
 		uint32_t j = j0 + laneId();
 		uint32_t q = warpOwner(incl, j); // the lane whose list holds block j
-		List cl;
-		cl.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
-		cl.v = __shfl_sync(0xffffffffu, l.v, q);
-		cl.deg = __shfl_sync(0xffffffffu, l.deg, q);
-		cl.nb = __shfl_sync(0xffffffffu, l.nb, q);
+		List cl = shflList(l, q);
 		uint32_t first = __shfl_sync(0xffffffffu, incl - work, q);
 		Weights cw = {(const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)wv.p, q), wv.shift,
 		              __shfl_sync(0xffffffffu, wv.pinned, q)};
@@ -418,7 +414,7 @@ __device__ __forceinline__ void relaxRound(const Shard *tab, int ns, const ulong
 	for (uint32_t b0 = blockIdx.x * blockDim.x; b0 < qn; b0 += gridDim.x * blockDim.x) {
 		uint32_t t = b0 + threadIdx.x;
 		List l;
-		l.base = NULL;
+		l.base = l.end = NULL;
 		l.v = 0;
 		l.nb = 0;
 		l.deg = 0;
@@ -604,7 +600,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) sp_relax_chunk(const Shard 
 			uint32_t q = warpOwner(incl, k); // the lane whose word holds set bit k
 			uint32_t qbits = __shfl_sync(0xffffffffu, bits, q), qfirst = __shfl_sync(0xffffffffu, incl - c, q);
 			List l;
-			l.base = NULL;
+			l.base = l.end = NULL;
 			l.v = 0;
 			l.nb = 0;
 			l.deg = 0;

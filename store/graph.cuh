@@ -72,6 +72,25 @@ __device__ __forceinline__ uint32_t shardList(const Shard *s, uint32_t i, uint32
 	return ((h.w >> 8) & 0xFF) + dirField(s->bits, p + wo, wd);
 }
 
+// shardSpan is shardList with where the list ends in adj: where the next vertex's starts,
+// or, for a group's last vertex, the next group's first list (Check holds start <= end <=
+// the ADJ length for every vertex).
+__device__ __forceinline__ uint32_t shardSpan(const Shard *s, uint32_t i, uint32_t *start, uint32_t *end) {
+	uint32_t g = i >> DIR_GROUP_SHIFT, j = i & 63;
+	uint4 h = __ldg(s->dir + g);
+	uint32_t next = __ldg(&s->dir[g + 1].x), span = next - h.x;
+	uint32_t wo = (h.w >> 16) & 0xFF, wd = h.w >> 24;
+	uint64_t p = (uint64_t)h.y * 64 + j * (wo + wd);
+	uint32_t z = dirField(s->bits, p, wo);
+	*start = h.x + (uint32_t)(((uint64_t)j * span) >> DIR_GROUP_SHIFT) + ((z >> 1) ^ (0u - (z & 1)));
+	*end = next;
+	if (j != 63 && i + 1 < s->n) {
+		uint32_t y = dirField(s->bits, p + wo + wd, wo);
+		*end = h.x + (uint32_t)(((uint64_t)(j + 1) * span) >> DIR_GROUP_SHIFT) + ((y >> 1) ^ (0u - (y & 1)));
+	}
+	return ((h.w >> 8) & 0xFF) + dirField(s->bits, p + wo, wd);
+}
+
 // findShard returns the shard holding v; shards are sorted by lo and cover [0, N).
 __device__ __forceinline__ const Shard *findShard(const Shard *s, int ns, uint32_t v) {
 	int a = 0, b = ns - 1;
@@ -91,18 +110,50 @@ __device__ __forceinline__ uint32_t firstAt(const unsigned long long *first, uin
 	return x == (uint32_t)((1ull << W) - 1) ? NONE : x;
 }
 
+// Damaged lists. Graph.Check (ooc.Open runs it) verifies the checksums and the directory
+// but decodes no list, so a graph written with valid checksums may hold a list shorter
+// than its degree, a neighbour at or past the vertex count, or a block index pointing
+// outside its list. The decoders below read a list's bytes only inside [start, end) of the
+// directory, yield only neighbours below ooc_vertices, and on anything else stop the block
+// and record the first fault in ooc_fault (the vertex whose list it is, and why). The host
+// sets ooc_vertices when it loads a module and reads ooc_fault once a run, where it waits
+// for the device anyway (gpu.Graph.ListFault): a run that faulted returns an error naming
+// the list, never an answer.
+__constant__ uint32_t ooc_vertices;
+__device__ unsigned long long ooc_fault; // 0, or FAULT_SET | reason << 32 | vertex
+#define FAULT_NEIGHBOUR 1 // a neighbour at or past the vertex count
+#define FAULT_BYTES 2     // a block read past its bytes, or ended before its last byte
+#define FAULT_INDEX 3     // the block index puts a block outside its list
+#define FAULT_SET_BIT 63
+
+// listFault records that vertex v's list is damaged (reason: a FAULT_ code), unless a
+// fault is recorded already.
+__device__ __forceinline__ void listFault(uint32_t reason, uint32_t v) {
+	atomicCAS(&ooc_fault, 0ull, 1ull << FAULT_SET_BIT | (unsigned long long)reason << 32 | v);
+}
+
+// sat32 is x, or 2^32-1 (past any vertex) when x does not fit 32 bits.
+__device__ __forceinline__ uint32_t sat32(uint64_t x) { return x > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)x; }
+
 // ByteReader reads a byte string through aligned 8-byte loads, so zero-copy lists cost one
-// link request per 8 bytes instead of one per byte. Loads never leave the aligned word that
-// holds a valid byte, hence never the page (sections are 4096-aligned).
+// link request per 8 bytes instead of one per byte. It loads only the aligned words that
+// hold a byte of [p, end) as init gave it, hence never past the list nor the page
+// (sections are 4096-aligned): a byte read at or past end without a load is 0 (which ends
+// a varint), and p passing end tells the caller it read too far.
 struct ByteReader {
-	const uint8_t *p;
+	const uint8_t *p, *end;
 	uint64_t w;
 	uintptr_t wa;
 	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return __ldg(q); }
-	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ void init(const uint8_t *q, const uint8_t *e) { p = q; end = e; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ void seek(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
 	__device__ __forceinline__ uint32_t byte() {
 		uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
 		if (a != wa) {
+			if (p >= end) {
+				p++;
+				return 0;
+			}
 			w = __ldg((const unsigned long long *)a);
 			wa = a;
 		}
@@ -110,15 +161,16 @@ struct ByteReader {
 		p++;
 		return b;
 	}
-	// uvarint reads LEB128; a first value's code can reach 34 bits.
+	// uvarint reads LEB128; a first value's code can reach 34 bits. A code of more than 5
+	// bytes is no value of the format: it reads 5 and returns one past any neighbour.
 	__device__ __forceinline__ uint64_t uvarint() {
 		uint64_t x = 0;
 		for (int s = 0; s < 35; s += 7) {
 			uint32_t b = byte();
 			x |= (uint64_t)(b & 0x7F) << s;
-			if (b < 0x80) break;
+			if (b < 0x80) return x;
 		}
-		return x;
+		return x | 1ull << 40;
 	}
 	__device__ __forceinline__ uint32_t u32() {
 		uint32_t x = byte();
@@ -131,19 +183,24 @@ struct ByteReader {
 
 // ByteReader16T is ByteReader through aligned 16-byte loads: a short list costs one link
 // request where 8-byte loads take two whenever it crosses an 8-byte boundary. Loads never
-// leave the aligned 16 bytes that hold a valid byte, hence never the page nor a device
-// allocation (multiples of 256 bytes). LDG reads through the read-only data cache
+// leave the aligned 16 bytes that hold a byte of [p, end), hence never the page nor a
+// device allocation (multiples of 256 bytes). LDG reads through the read-only data cache
 // (__ldg: global memory only); without it the loads are generic, so the bytes may lie in
 // shared memory (a warp's staged copy of its lists: bfs.cu's expandLong).
 template <bool LDG> struct ByteReader16T {
-	const uint8_t *p;
+	const uint8_t *p, *end;
 	uint64_t w0, w1;
 	uintptr_t wa;
 	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return LDG ? __ldg(q) : *q; }
-	__device__ __forceinline__ void init(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ void init(const uint8_t *q, const uint8_t *e) { p = q; end = e; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ void seek(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
 	__device__ __forceinline__ uint32_t byte() {
 		uintptr_t a = (uintptr_t)p & ~(uintptr_t)15;
 		if (a != wa) {
+			if (p >= end) { // as ByteReader's
+				p++;
+				return 0;
+			}
 			ulonglong2 v = LDG ? __ldg((const ulonglong2 *)a) : *(const ulonglong2 *)a;
 			w0 = v.x, w1 = v.y;
 			wa = a;
@@ -153,15 +210,16 @@ template <bool LDG> struct ByteReader16T {
 		p++;
 		return b;
 	}
-	// uvarint reads LEB128; a first value's code can reach 34 bits.
+	// uvarint reads LEB128; a first value's code can reach 34 bits. A code of more than 5
+	// bytes is no value of the format: it reads 5 and returns one past any neighbour.
 	__device__ __forceinline__ uint64_t uvarint() {
 		uint64_t x = 0;
 		for (int s = 0; s < 35; s += 7) {
 			uint32_t b = byte();
 			x |= (uint64_t)(b & 0x7F) << s;
-			if (b < 0x80) break;
+			if (b < 0x80) return x;
 		}
-		return x;
+		return x | 1ull << 40;
 	}
 	__device__ __forceinline__ uint32_t u32() {
 		uint32_t x = byte();
@@ -176,22 +234,36 @@ typedef ByteReader16T<true> ByteReader16;
 // List is the compressed list of vertex v.
 struct List {
 	const uint8_t *base; // start of the list (its block index, if any)
+	const uint8_t *end;  // the list's end: its bytes are [base, end)
 	uint32_t v, deg, nb;
 	__device__ __forceinline__ void at(const Shard *s, uint32_t vv) {
 		uint32_t i = vv - s->lo;
 		v = vv;
-		uint32_t start;
-		deg = shardList(s, i, &start);
+		uint32_t start, stop;
+		deg = shardSpan(s, i, &start, &stop);
 		nb = (deg + OOC_BLOCK - 1) / OOC_BLOCK;
 		base = s->adj + start;
+		end = s->adj + stop;
 	}
-	// block k: its first byte and neighbour count.
-	__device__ __forceinline__ const uint8_t *block(uint32_t k, uint32_t *count) const {
+	// block k (k < nb): its first byte, its end (the next block's first byte, or the
+	// list's end) and its neighbour count. A block index that puts the block outside the
+	// list, or its end before its start, is a fault: the block is then empty.
+	__device__ __forceinline__ const uint8_t *block(uint32_t k, uint32_t *count, const uint8_t **stop) const {
+		uint32_t head = 4 * (nb - 1), len = (uint32_t)(end - base), a = head, b = len;
+		if (nb > 1 && head <= len) {
+			ByteReader r;
+			r.init(base + 4 * (k > 0 ? k - 1 : 0), base + head);
+			if (k > 0) a = r.u32();
+			if (k + 1 < nb) b = r.u32();
+		}
 		*count = min((uint32_t)OOC_BLOCK, deg - k * OOC_BLOCK);
-		if (k == 0) return base + 4 * (nb - 1);
-		ByteReader r;
-		r.init(base + 4 * (k - 1));
-		return base + r.u32();
+		if (head > len || a < head || a > b || b > len) {
+			listFault(FAULT_INDEX, v);
+			*count = 0;
+			a = b = 0;
+		}
+		*stop = base + b;
+		return base + a;
 	}
 };
 
@@ -222,44 +294,63 @@ template <class Reader> struct BlockDecoderR {
 	uint32_t bit0;                     // packed, compact: the first packed bit's offset in *words
 	uint32_t cwi;                      // packed, compact: index (from words) of the cached word cw
 	uint64_t cw;
-	uint32_t m0, m1, m2, m3, half, v2; // mirrored: the lower half, its size, twice the vertex
+	uint32_t m0, m1, m2, m3, half;     // mirrored: the lower half, its size
+	uint32_t vtx;                      // the list's vertex
 	const uint8_t *start;
 	__device__ __forceinline__ void init(const List &l, uint32_t k) {
-		start = l.block(k, &left);
+		const uint8_t *e;
+		start = l.block(k, &left, &e);
+		r.init(start, e);
 		begin(l.v);
 	}
-	// initAt starts the block of c neighbours of vertex v whose bytes begin at p.
-	__device__ __forceinline__ void initAt(const uint8_t *p, uint32_t c, uint32_t v) {
+	// initAt starts the block of c neighbours of vertex v whose bytes are [p, e).
+	__device__ __forceinline__ void initAt(const uint8_t *p, const uint8_t *e, uint32_t c, uint32_t v) {
 		start = p;
 		left = c;
+		r.init(p, e);
 		begin(v);
 	}
-	// begin decodes the head of the block at start, of left neighbours of vertex v.
+	// fail stops the block at a fault of vertex vtx's list.
+	__device__ __forceinline__ void fail(uint32_t reason) {
+		left = 0;
+		listFault(reason, vtx);
+	}
+	// begin decodes the head of the block at start (r reads it), of left neighbours of
+	// vertex v. A packed or compact block whose packed bits would pass its bytes fails here,
+	// before next reads them; every other read past them is caught by next.
 	__device__ __forceinline__ void begin(uint32_t v) {
-		r.init(start);
+		vtx = v;
 		first = true;
 		mode = OOC_VARINT;
+		excLeft = 0;
 		uint32_t c = left;
 		uint64_t z = r.uvarint();
 		bool packed = c >= OOC_PACKED_MIN && (z & 1);
 		if (c >= OOC_PACKED_MIN) z >>= 1;
-		// zigzag-decoded offset from the vertex (FORMAT.md); the sum fits 32 bits
-		x = (uint32_t)((int64_t)v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1)));
+		// zigzag-decoded offset from the vertex (FORMAT.md); a sum outside 32 bits is kept as
+		// 2^32-1, past any vertex, for next to refuse
+		int64_t f = (int64_t)v + ((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
+		x = f < 0 || f > 0xFFFFFFFFll ? 0xFFFFFFFFu : (uint32_t)f;
 		if (!packed) return;
 		uint32_t h = r.byte();
 		if (h == 0xFFu) {
 			mode = OOC_MIRRORED;
 			half = c / 2;
-			v2 = 2 * v;
 			i = 1;
 			m0 = x, m1 = m2 = m3 = 0;
-			uint32_t y = x;
-			if (half > 1) m1 = y += (uint32_t)r.uvarint();
-			if (half > 2) m2 = y += (uint32_t)r.uvarint();
-			if (half > 3) m3 = y += (uint32_t)r.uvarint();
+			uint64_t y = x; // sums past 32 bits kept as 2^32-1, as the first value
+			if (half > 1) m1 = sat32(y += r.uvarint());
+			if (half > 2) m2 = sat32(y += r.uvarint());
+			if (half > 3) m3 = sat32(y += r.uvarint());
+			// an even count of at most OOC_MIRROR_MAX, the lower half at most the vertex
+			if (c % 2 || c > OOC_MIRROR_MAX || y > v) fail(FAULT_BYTES);
 			return;
 		}
-		w = min(h & 0x3Fu, 32u);
+		w = h & 0x3Fu;
+		if (w > 32) {
+			fail(FAULT_BYTES);
+			return;
+		}
 		i = 0;
 		cwi = 0xFFFFFFFFu;
 		if (h & 0x80u) {
@@ -270,23 +361,39 @@ template <class Reader> struct BlockDecoderR {
 			excLeft = 0;
 			exc = 0xFFFFFFFFu;
 			if (h & 0x40u) {
+				if ((const uint8_t *)words + (end + 14 + 7) / 8 > r.end) {
+					fail(FAULT_BYTES);
+					return;
+				}
 				uint32_t hd = (uint32_t)field(end, 14);
 				excLeft = hd & 63u;
 				wi = (hd >> 6) & 7u;
 				wh = (hd >> 9) + 1;
+				if (excLeft == 0 || excLeft > c - 1) {
+					fail(FAULT_BYTES);
+					return;
+				}
 				ebit = end + 14;
 				end = ebit + excLeft * (wi + wh);
 				exc = 0xFFFFFFFFu; // the index of the exception before the first
-				if (excLeft) nextException();
 			}
-			r.init(r.p + (end - bit0 + 7) / 8); // r.p is the block's end: used() counts it all
+			r.seek(r.p + (end - bit0 + 7) / 8); // r.p is the block's end: used() counts it all
+			if (r.p > r.end) {
+				fail(FAULT_BYTES);
+				return;
+			}
+			if (excLeft) nextException();
 			return;
 		}
 		mode = OOC_PACKED;
-		base = (uint32_t)r.uvarint();
+		base = sat32(r.uvarint());
 		excLeft = (h & 0x40u) ? r.byte() : 0;
 		setWords(r.p);
-		r.init(r.p + ((c - 1) * w + 7) / 8);
+		r.seek(r.p + ((c - 1) * w + 7) / 8);
+		if (r.p > r.end || ((h & 0x40u) && (excLeft == 0 || excLeft > c - 1))) {
+			fail(FAULT_BYTES);
+			return;
+		}
 		exc = excLeft ? r.byte() : 0xFFFFFFFFu;
 	}
 	__device__ __forceinline__ void setWords(const uint8_t *p) {
@@ -320,18 +427,21 @@ template <class Reader> struct BlockDecoderR {
 	__device__ __forceinline__ bool next(uint32_t *u) {
 		if (left == 0) return false;
 		left--;
+		uint64_t y = x; // the neighbour, summed in 64 bits: a sum past 32 bits is no vertex
 		if (first) {
 			first = false;
 		} else if (mode == OOC_VARINT) {
-			x += (uint32_t)r.uvarint();
+			y += r.uvarint();
 		} else if (mode == OOC_MIRRORED) {
 			uint32_t j = i++;
-			x = j < half ? lower(j) : v2 - lower(2 * half - 1 - j);
+			y = j < half ? lower(j) : 2ull * vtx - lower(2 * half - 1 - j);
 		} else {
 			uint64_t g = field(bit0 + i * w, w);
 			if (i == exc) {
 				if (mode == OOC_PACKED) {
-					g |= r.uvarint() << w;
+					uint64_t hi = r.uvarint();
+					g |= hi << w;
+					if (hi == 0) y = ~0ull; // no exception of the format
 					exc = --excLeft ? r.byte() : 0xFFFFFFFFu;
 				} else {
 					g |= excHi << w;
@@ -340,8 +450,15 @@ template <class Reader> struct BlockDecoderR {
 				}
 			}
 			i++;
-			x += base + (uint32_t)g;
+			y += base + g;
 		}
+		// a neighbour past the vertex count, a byte read past the block, or a block whose
+		// last neighbour leaves bytes or exceptions unread (the CPU's ListIter refuses each)
+		if (y >= ooc_vertices || r.p > r.end || (left == 0 && (r.p != r.end || excLeft != 0))) {
+			fail(y >= ooc_vertices ? FAULT_NEIGHBOUR : FAULT_BYTES);
+			return false;
+		}
+		x = (uint32_t)y;
 		*u = x;
 		return true;
 	}
@@ -353,6 +470,17 @@ template <class Reader> struct BlockDecoderR {
 typedef BlockDecoderR<ByteReader> BlockDecoder;
 
 __device__ __forceinline__ unsigned laneId() { return threadIdx.x & 31; }
+
+// shflList is lane q's list l, for a warp that shares one lane's list. All 32 lanes must call it.
+__device__ __forceinline__ List shflList(const List &l, int q) {
+	List c;
+	c.base = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.base, q);
+	c.end = (const uint8_t *)__shfl_sync(0xffffffffu, (unsigned long long)l.end, q);
+	c.v = __shfl_sync(0xffffffffu, l.v, q);
+	c.deg = __shfl_sync(0xffffffffu, l.deg, q);
+	c.nb = __shfl_sync(0xffffffffu, l.nb, q);
+	return c;
+}
 
 // warpAppend appends item to q when want holds, with one atomicAdd per warp: the active
 // lanes vote, the first of them reserves room for all, and each writes its own slot

@@ -425,6 +425,19 @@ func (c *Ctx) Load(name string, image []byte) (*Module, error) {
 	return &Module{m: m, funcs: map[string]C.CUfunction{}}, nil
 }
 
+// Global is the device address and size of the module-scope variable name of m
+// (a __device__ or __constant__ variable), which HtoD and DtoH then write and read.
+func (c *Ctx) Global(m *Module, name string) (DevPtr, int64, error) {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	var p C.CUdeviceptr
+	var n C.size_t
+	if err := check("cuModuleGetGlobal("+name+")", C.ooc_cuModuleGetGlobal(&p, &n, m.m, cname)); err != nil {
+		return 0, 0, err
+	}
+	return DevPtr(p), int64(n), nil
+}
+
 // Unload releases m.
 func (c *Ctx) Unload(m *Module) error {
 	if m == nil {

@@ -29,6 +29,7 @@ static struct {
 	__typeof__(cuModuleLoadData) *ModuleLoadData;
 	__typeof__(cuModuleUnload) *ModuleUnload;
 	__typeof__(cuModuleGetFunction) *ModuleGetFunction;
+	__typeof__(cuModuleGetGlobal) *ModuleGetGlobal;
 	__typeof__(cuLaunchKernel) *LaunchKernel;
 	__typeof__(cuLaunchCooperativeKernel) *LaunchCooperativeKernel;
 	__typeof__(cuOccupancyMaxActiveBlocksPerMultiprocessor) *OccupancyMaxActiveBlocksPerMultiprocessor;
@@ -92,6 +93,7 @@ int ooc_load(char *err, size_t errlen) {
 	SYM(ModuleLoadData, "cuModuleLoadData");
 	SYM(ModuleUnload, "cuModuleUnload");
 	SYM(ModuleGetFunction, "cuModuleGetFunction");
+	SYM(ModuleGetGlobal, "cuModuleGetGlobal_v2");
 	SYM(LaunchKernel, "cuLaunchKernel");
 	SYM(LaunchCooperativeKernel, "cuLaunchCooperativeKernel");
 	SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -134,6 +136,7 @@ CUresult ooc_cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) { re
 CUresult ooc_cuModuleLoadData(CUmodule *m, const void *img) { return fn.ModuleLoadData(m, img); }
 CUresult ooc_cuModuleUnload(CUmodule m) { return fn.ModuleUnload(m); }
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *n) { return fn.ModuleGetFunction(f, m, n); }
+CUresult ooc_cuModuleGetGlobal(CUdeviceptr *p, size_t *n, CUmodule m, const char *name) { return fn.ModuleGetGlobal(p, n, m, name); }
 
 CUresult ooc_cuStreamCreate(CUstream *s, unsigned f) { return fn.StreamCreate(s, f); }
 CUresult ooc_cuStreamCreateWithPriority(CUstream *s, unsigned f, int p) { return fn.StreamCreateWithPriority(s, f, p); }

@@ -32,6 +32,7 @@ CUresult ooc_cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned flags);
 CUresult ooc_cuModuleLoadData(CUmodule *m, const void *image);
 CUresult ooc_cuModuleUnload(CUmodule m);
 CUresult ooc_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name);
+CUresult ooc_cuModuleGetGlobal(CUdeviceptr *p, size_t *n, CUmodule m, const char *name);
 CUresult ooc_cuStreamCreate(CUstream *s, unsigned flags);
 CUresult ooc_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority);
 CUresult ooc_cuCtxGetStreamPriorityRange(int *least, int *greatest);

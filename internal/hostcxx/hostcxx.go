@@ -41,7 +41,7 @@ func CheckDefines(tb testing.TB, path string, want map[string]int) []byte {
 
 // Prelude stands before the cut code in a harness: the C headers harnesses use, and the
 // CUDA names the device code needs defined for the host (qualifiers away, uint4, __ldg
-// as a plain load).
+// as a plain load, atomicCAS as a plain compare and store).
 const Prelude = `#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +49,14 @@ const Prelude = `#include <stdint.h>
 struct uint4 { uint32_t x, y, z, w; };
 struct ulonglong2 { unsigned long long x, y; };
 #define __device__
+#define __constant__
 #define __forceinline__ inline
 template <class T> static inline T __ldg(const T *p) { return *p; }
+static inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long c, unsigned long long v) {
+	unsigned long long o = *p;
+	if (o == c) *p = v;
+	return o;
+}
 `
 
 // Source is the text of one CUDA source file, read to be cut into a harness.
