@@ -342,7 +342,6 @@ type workerState struct {
 	awake               uint64
 	buf                 [store.BlockSize]uint32 // a decoded block (not zeroed per list)
 	group               store.GroupScan         // what a bottom-up level found in a directory group
-	sink                byte                    // keeps the loads of store's TouchGroup
 	_                   [64]byte
 }
 

@@ -114,6 +114,8 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
 	var cur store.DirCursor // decodes a directory group at its first vertex looked at
+	var ahead store.GroupScan
+	asked := ^uint32(0) // the word whose heads were asked for last
 	parent := b.parent
 	for w := vlo / 64; w*64 < vhi; w++ {
 		base := w * 64
@@ -140,10 +142,17 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 			if !b.doneValid && len(s.Adj) >= prefetchMin {
 				s.PrefetchGroup(i/store.DirGroup + prefetchAhead)
 			}
-			if b.doneValid {
+			if b.doneValid && len(s.Adj) >= prefetchMin {
 				// after the first level the unvisited vertices are few and their lists
-				// far apart: their first words are loaded together before the scan
-				ws.sink += s.TouchGroup(i/store.DirGroup, todo, &ws.group)
+				// far apart: their first words are asked for a group ahead of the scan
+				// (and the chunk's first group's before its own)
+				if asked != w {
+					s.PrefetchHeads(i/store.DirGroup, todo, &ahead)
+				}
+				if (w+1)*64 < vhi {
+					s.PrefetchHeads(i/store.DirGroup+1, ^b.done[w+1], &ahead)
+					asked = w + 1
+				}
 			}
 			r := &ws.group
 			if bad := s.ScanGroup(i/store.DirGroup, todo, b.n, b.front, r); bad >= 0 {
@@ -199,7 +208,9 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 // read on): on a shard whose lists do not stay in the caches (prefetchMin bytes or
 // more), it asks for the lists of the group prefetchAhead groups on while it scans
 // one, so that the scan's gathers of list heads do not wait on memory one group at a
-// time (urand22's first bottom-up level spent half its time in that wait).
+// time (urand22's first bottom-up level spent half its time in that wait). The later
+// levels ask for the next group's list heads alone (PrefetchHeads). A smaller shard's
+// lists stay in the caches: neither is asked.
 const (
 	prefetchAhead = 2
 	prefetchMin   = 16 << 20

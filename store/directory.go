@@ -51,7 +51,7 @@ func dirStart(z, j, span uint32) uint32 { return dirLine(j, span) + (z>>1 ^ -(z 
 // list's start, base (the group's adj plus pair j's part j*span/64 of the group's span)
 // plus the zigzag offset in x's low wo bits (mo = 2^wo-1), and its degree, dmin plus the
 // wd bits above (md = 2^wd-1). Every reader that loads a pair as one word (Entries,
-// dirEntry, DirCursor, ScanGroup, TouchGroup, HeadGroup) decodes it through this.
+// dirEntry, DirCursor, ScanGroup, PrefetchHeads, HeadGroup) decodes it through this.
 func dirPair(x uint64, base, wo, mo, dmin, md uint32) (start, deg uint32) {
 	z := uint32(x) & mo
 	return base + (z>>1 ^ -(z & 1)), dmin + uint32(x>>(wo&63))&md

@@ -14,3 +14,19 @@ func (s *Shard) PrefetchGroup(g uint32) {
 		prefetchLines(&s.Adj[a], uintptr(b-a))
 	}
 }
+
+// PrefetchHeads asks the processor for the byte where the list of each vertex of
+// directory group g that todo names has its first value, without waiting for any: a
+// later bottom-up level (few unvisited vertices, their lists far apart, so that
+// ScanGroup's gathers would wait on each group's heads) asks for the next group's while
+// it scans one. r's copy of the pairs of a group at the directory's end is overwritten:
+// it must not be the GroupScan of a scan in progress.
+func (s *Shard) PrefetchHeads(g uint32, todo uint64, r *GroupScan) {
+	if !havePrefetch || len(s.Adj) == 0 || g >= (s.N+DirGroup-1)>>dirGroupShift {
+		return
+	}
+	var offs [DirGroup]uint32
+	if n := s.headOffsets(g, todo, r, &offs); n > 0 {
+		prefetchAt(&s.Adj[0], &offs[0], n)
+	}
+}

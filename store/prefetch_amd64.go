@@ -8,3 +8,9 @@ package store
 func prefetchLines(p *byte, n uintptr)
 
 const havePrefetch = true
+
+// prefetchAt asks for the cache line at base + offs[i] for each i below n
+// (store/prefetch_amd64.s).
+//
+//go:noescape
+func prefetchAt(base *byte, offs *uint32, n int)

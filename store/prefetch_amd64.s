@@ -19,3 +19,23 @@ loop:
 
 done:
 	RET
+
+// func prefetchAt(base *byte, offs *uint32, n int)
+//
+// A PREFETCHT0 at base + offs[i] for each i below n.
+TEXT ·prefetchAt(SB), NOSPLIT, $0-24
+	MOVQ base+0(FP), SI
+	MOVQ offs+8(FP), DI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+loop:
+	CMPQ AX, CX
+	JGE done
+	MOVL (DI)(AX*4), DX
+	PREFETCHT0 (SI)(DX*1)
+	INCQ AX
+	JMP loop
+
+done:
+	RET

@@ -5,3 +5,5 @@ package store
 func prefetchLines(p *byte, n uintptr) {}
 
 const havePrefetch = false
+
+func prefetchAt(base *byte, offs *uint32, n int) {}

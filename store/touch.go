@@ -5,16 +5,12 @@ import (
 	"math/bits"
 )
 
-// TouchGroup loads the byte where the list of each vertex of directory group g that
-// todo names has its first value (vertices without neighbours skipped), and returns
-// their sum so that the loads are kept. It is a prefetch for ScanGroup on a group whose
-// lists lie far apart: ScanGroup's loop waits on each list's first word in turn (the
-// branch on whether that neighbour is in the frontier follows the load and is a coin
-// toss), while this loop has no branch on what it loads, so the processor has all of
-// the group's misses in flight at once. r is ScanGroup's, whose copy of the pairs of a
-// group at the directory's end it fills. Groups whose directory ScanGroup reads field
-// by field (scanGroupWide) are left alone.
-func (s *Shard) TouchGroup(g uint32, todo uint64, r *GroupScan) (sum byte) {
+// headOffsets puts in offs the ADJ offset of the first value of the list of each
+// vertex of directory group g that todo names (vertices without neighbours and offsets
+// past ADJ skipped) and returns how many it put: PrefetchHeads asks for those bytes. r
+// is a GroupScan whose copy of the pairs of a group at the directory's end it fills.
+// Groups whose directory ScanGroup reads field by field (scanGroupWide) give none.
+func (s *Shard) headOffsets(g uint32, todo uint64, r *GroupScan, offs *[DirGroup]uint32) (n int) {
 	base := g << dirGroupShift
 	cnt := min(DirGroup, s.N-base)
 	if cnt < DirGroup {
@@ -38,8 +34,9 @@ func (s *Shard) TouchGroup(g uint32, todo uint64, r *GroupScan) (sum byte) {
 		a, d := dirPair(x, h0+dirLine(j, span), wo, mo, dmin, md)
 		q := uint64(a) + uint64(FirstBlock(d))
 		if d != 0 && q < uint64(len(adj)) {
-			sum += adj[q]
+			offs[n&(DirGroup-1)] = uint32(q)
+			n++
 		}
 	}
-	return sum
+	return n
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// touchWant is TouchGroup's sum from dirEntry: the byte at each named vertex's first
-// value, for groups whose pairs ScanGroup reads with one load.
+// touchWant is the sum of the bytes at headOffsets's offsets from dirEntry: the byte at
+// each named vertex's first value, for groups whose pairs ScanGroup reads with one load.
 func touchWant(s *Shard, g uint32, todo uint64) (sum byte, loads int) {
 	h := s.dirH[g*4:]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
@@ -28,12 +28,14 @@ func touchWant(s *Shard, g uint32, todo uint64) (sum byte, loads int) {
 	return sum, loads
 }
 
-// TestTouchGroup holds TouchGroup's loads to the directory (dirEntry) on random shards,
-// for random sets of vertices, and to nothing on a group of wide pairs.
-func TestTouchGroup(t *testing.T) {
+// TestHeadOffsets holds headOffsets's offsets to the directory (dirEntry) on random
+// shards, for random sets of vertices (their bytes summed), and to none on a group of
+// wide pairs; PrefetchHeads asks for them.
+func TestHeadOffsets(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 43))
 	loads := 0
 	var r0 GroupScan
+	var offs [DirGroup]uint32
 	for range 8 {
 		n := uint32(1 + r.IntN(3000))
 		g := shapesGraph(t, r, n)
@@ -41,9 +43,14 @@ func TestTouchGroup(t *testing.T) {
 			for grp := uint32(0); grp*DirGroup < s.N; grp++ {
 				for _, todo := range []uint64{^uint64(0), r.Uint64(), r.Uint64() & r.Uint64() & r.Uint64()} {
 					want, k := touchWant(s, grp, todo)
-					if got := s.TouchGroup(grp, todo, &r0); got != want {
-						t.Fatalf("shard at %d, group %d, vertices %#x: sum %d, want %d", s.Lo, grp, todo, got, want)
+					n, got := s.headOffsets(grp, todo, &r0, &offs), byte(0)
+					for _, q := range offs[:n] {
+						got += s.Adj[q]
 					}
+					if got != want || n != k {
+						t.Fatalf("shard at %d, group %d, vertices %#x: %d offsets, sum %d; want %d, %d", s.Lo, grp, todo, n, got, k, want)
+					}
+					s.PrefetchHeads(grp, todo, &r0)
 					loads += k
 				}
 			}
@@ -67,7 +74,7 @@ func TestTouchGroup(t *testing.T) {
 	if 2*wo+wd <= 57 {
 		t.Fatalf("widths %d and %d fit one load", wo, wd)
 	}
-	if got := s.TouchGroup(0, ^uint64(0), &r0); got != 0 {
-		t.Fatalf("group of wide pairs: sum %d, want 0 (no loads)", got)
+	if n := s.headOffsets(0, ^uint64(0), &r0, &offs); n != 0 {
+		t.Fatalf("group of wide pairs: %d offsets, want none", n)
 	}
 }
