@@ -28,10 +28,9 @@ type headLanes struct {
 // headGroupBMI is HeadGroup's first mode in assembly (headFirstBMI) for a group whose
 // directory fields fit a word (wo+wd <= 57), nv > 0. headFirstBMI decodes the group's
 // directory pairs and reads each list's first value as HeadGroup's loop does, and
-// finishes the
-// lists without neighbours, those of one neighbour, the first mode's lists and the short
-// lists whose two values lie in their first 8 bytes: the cases HeadGroup's loop reads
-// without a call. Go's register allocator keeps that loop's values on the stack (each
+// finishes the lists without neighbours, those of one neighbour, the first mode's lists
+// and the short lists whose two values lie in their first 8 bytes: the cases
+// HeadGroup's loop reads without a call. Go's register allocator keeps that loop's values on the stack (each
 // list's slow paths are calls); the assembly keeps them in registers. The loop here
 // takes the lists it leaves as HeadGroup's loop does (headWord, then Head), in vertex
 // order, so that bad is the same; the entries of x0 and x1 from bad on are undefined.

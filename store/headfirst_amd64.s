@@ -61,13 +61,13 @@
 // being its end, and degree into lanes, as HeadGroup's directory loop decodes them),
 // then each list's first value from the 8 bytes at its first block (LEB128: the
 // length by TZCNT, the bytes by BZHI, their bits gathered by shifts, in fewer for a
-// value of 1 or 2 bytes; the mode bit dropped from PackedMin on) with
-// HeadGroup's checks: its bytes inside the list, at most 5, the value below nv. It
-// finishes (bit j of done) the
-// lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of one neighbour
-// (x1[j] the vertex), the first mode's lists (PackedMin or more neighbours: x1[j] the
-// vertex, also in once) and those of 2 or 3 neighbours whose second value (a
-// gap after the first) ends inside the 8 bytes and the list, below nv with the sum.
+// value of 1 or 2 bytes; the mode bit dropped from PackedMin on) with HeadGroup's
+// checks: its bytes inside the list, at most 5, the value below nv. It finishes (bit j
+// of done) the lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
+// one neighbour (x1[j] the vertex), the first mode's lists (PackedMin or more
+// neighbours: x1[j] the vertex, also in once) and those of 2 or 3 neighbours whose
+// second value (a gap after the first) ends inside the 8 bytes and the list, below nv
+// with the sum.
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
 TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
 	MOVQ a+0(FP), BX
