@@ -97,9 +97,8 @@ __device__ __forceinline__ uint32_t linkBlock(const List &l, uint32_t k, uint32_
 }
 
 // cc_finish links every neighbour from position from onwards of each vertex of shard s
-// that is not in the largest component c. Three blocks a multiprocessor, as before the
-// decoder's bounds checks (89 registers unbounded, two blocks: kron26 at 3 GiB, CC 3.35
-// ms against 3.10 bounded).
+// that is not in the largest component c. Three blocks a multiprocessor (sm_90: 67
+// registers, no spill, with the decoder inlined once).
 extern "C" __global__ void __launch_bounds__(256, 3) cc_finish(SHARD_PARAMS, uint32_t *comp, uint32_t c, uint32_t from,
                                      unsigned long long *bytes) {
 	SHARD_LOCAL;
@@ -114,17 +113,19 @@ extern "C" __global__ void __launch_bounds__(256, 3) cc_finish(SHARD_PARAMS, uin
 		// of those outside the largest component of a Kronecker graph)
 		bool mine = i < s.n && comp[v] != c && shardDegree(&s, i) > from;
 		if (mine) l.at(&s, v);
-		if (mine && l.nb <= COOP_BLOCKS) {
-			for (uint32_t k = from / OOC_BLOCK; k < l.nb; k++) nb += linkBlock(l, k, from, comp);
-		}
 		unsigned coop = __ballot_sync(0xffffffffu, mine && l.nb > COOP_BLOCKS);
-		while (coop) {
+		// the lane's own short list, one block after another, then each long list of the
+		// warp, a block a lane: one loop, so the decoder is inlined once
+		uint32_t k = from / OOC_BLOCK, step = 1;
+		if (l.nb > COOP_BLOCKS) l.nb = 0;
+		for (;;) {
+			for (; k < l.nb; k += step) nb += linkBlock(l, k, from, comp);
+			__syncwarp();
+			if (!coop) break;
 			int src = __ffs(coop) - 1;
 			coop &= coop - 1;
-			List cl;
-			cl.at(&s, __shfl_sync(0xffffffffu, v, src));
-			for (uint32_t k = from / OOC_BLOCK + laneId(); k < cl.nb; k += 32) nb += linkBlock(cl, k, from, comp);
-			__syncwarp();
+			l.at(&s, __shfl_sync(0xffffffffu, v, src));
+			k = from / OOC_BLOCK + laneId(), step = 32;
 		}
 	}
 	addWarp(bytes, nb);

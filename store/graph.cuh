@@ -135,26 +135,38 @@ __device__ __forceinline__ void listFault(uint32_t reason, uint32_t v) {
 // sat32 is x, or 2^32-1 (past any vertex) when x does not fit 32 bits.
 __device__ __forceinline__ uint32_t sat32(uint64_t x) { return x > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)x; }
 
+// lo32 is an address's low 32 bits; lo32Diff(q, e) is q - e for the address whose low 32
+// bits are e, exact while they lie within 2^31 bytes of each other.
+__device__ __forceinline__ uint32_t lo32(const void *q) { return (uint32_t)(uintptr_t)q; }
+__device__ __forceinline__ int32_t lo32Diff(const void *q, uint32_t e) { return (int32_t)(lo32(q) - e); }
+
 // ByteReader reads a byte string through aligned 8-byte loads, so zero-copy lists cost one
 // link request per 8 bytes instead of one per byte. It loads only the aligned words that
 // hold a byte of [p, end) as init gave it, hence never past the list nor the page
 // (sections are 4096-aligned): a byte read at or past end without a load is 0 (which ends
 // a varint), and p passing end tells the caller it read too far.
+//
+// end and the cached word's address wa are kept as their low 32 bits, and compared by
+// lo32Diff: p and any address compared with end lie within 2^31 bytes of it (a block's
+// bytes are fewer than 2^30: List::block; p passes end by at most a few KiB).
 struct ByteReader {
-	const uint8_t *p, *end;
+	const uint8_t *p;
+	uint32_t end, wa;
 	uint64_t w;
-	uintptr_t wa;
 	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return __ldg(q); }
-	__device__ __forceinline__ void init(const uint8_t *q, const uint8_t *e) { p = q; end = e; wa = ~(uintptr_t)0; }
-	__device__ __forceinline__ void seek(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	__device__ __forceinline__ void init(const uint8_t *q, const uint8_t *e) { p = q; end = lo32(e); wa = 1; }
+	__device__ __forceinline__ void seek(const uint8_t *q) { p = q; wa = 1; }
+	// past(q): q lies beyond end; atEnd: p is at end.
+	__device__ __forceinline__ bool past(const uint8_t *q) const { return lo32Diff(q, end) > 0; }
+	__device__ __forceinline__ bool atEnd() const { return lo32(p) == end; }
 	__device__ __forceinline__ uint32_t byte() {
-		uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
+		uint32_t a = lo32(p) & ~7u;
 		if (a != wa) {
-			if (p >= end) {
+			if (lo32Diff(p, end) >= 0) {
 				p++;
 				return 0;
 			}
-			w = __ldg((const unsigned long long *)a);
+			w = __ldg((const unsigned long long *)((uintptr_t)p & ~(uintptr_t)7));
 			wa = a;
 		}
 		uint32_t b = (uint32_t)(w >> (((uintptr_t)p & 7) * 8)) & 0xFF;
@@ -194,6 +206,9 @@ template <bool LDG> struct ByteReader16T {
 	__device__ __forceinline__ static uint64_t load64(const unsigned long long *q) { return LDG ? __ldg(q) : *q; }
 	__device__ __forceinline__ void init(const uint8_t *q, const uint8_t *e) { p = q; end = e; wa = ~(uintptr_t)0; }
 	__device__ __forceinline__ void seek(const uint8_t *q) { p = q; wa = ~(uintptr_t)0; }
+	// as ByteReader's, on whole addresses (32-bit ones cost td_levels_staged spills, sm_90)
+	__device__ __forceinline__ bool past(const uint8_t *q) const { return q > end; }
+	__device__ __forceinline__ bool atEnd() const { return p == end; }
 	__device__ __forceinline__ uint32_t byte() {
 		uintptr_t a = (uintptr_t)p & ~(uintptr_t)15;
 		if (a != wa) {
@@ -247,7 +262,9 @@ struct List {
 	}
 	// block k (k < nb): its first byte, its end (the next block's first byte, or the
 	// list's end) and its neighbour count. A block index that puts the block outside the
-	// list, or its end before its start, is a fault: the block is then empty.
+	// list, its end before its start, or 2^30 bytes or more in it (a block of the format
+	// holds at most a few KiB; the readers' 32-bit compares need fewer than 2^31) is a
+	// fault: the block is then empty.
 	__device__ __forceinline__ const uint8_t *block(uint32_t k, uint32_t *count, const uint8_t **stop) const {
 		uint32_t head = 4 * (nb - 1), len = (uint32_t)(end - base), a = head, b = len;
 		if (nb > 1 && head <= len) {
@@ -257,7 +274,7 @@ struct List {
 			if (k + 1 < nb) b = r.u32();
 		}
 		*count = min((uint32_t)OOC_BLOCK, deg - k * OOC_BLOCK);
-		if (head > len || a < head || a > b || b > len) {
+		if (head > len || a < head || a > b || b > len || b - a >= 1u << 30) {
 			listFault(FAULT_INDEX, v);
 			*count = 0;
 			a = b = 0;
@@ -296,16 +313,16 @@ template <class Reader> struct BlockDecoderR {
 	uint64_t cw;
 	uint32_t m0, m1, m2, m3, half;     // mirrored: the lower half, its size
 	uint32_t vtx;                      // the list's vertex
-	const uint8_t *start;
+	uint32_t start;                    // the block's first byte's address, low 32 bits (lo32)
 	__device__ __forceinline__ void init(const List &l, uint32_t k) {
-		const uint8_t *e;
-		start = l.block(k, &left, &e);
-		r.init(start, e);
+		const uint8_t *e, *p = l.block(k, &left, &e);
+		start = lo32(p);
+		r.init(p, e);
 		begin(l.v);
 	}
 	// initAt starts the block of c neighbours of vertex v whose bytes are [p, e).
 	__device__ __forceinline__ void initAt(const uint8_t *p, const uint8_t *e, uint32_t c, uint32_t v) {
-		start = p;
+		start = lo32(p);
 		left = c;
 		r.init(p, e);
 		begin(v);
@@ -361,7 +378,7 @@ template <class Reader> struct BlockDecoderR {
 			excLeft = 0;
 			exc = 0xFFFFFFFFu;
 			if (h & 0x40u) {
-				if ((const uint8_t *)words + (end + 14 + 7) / 8 > r.end) {
+				if (r.past((const uint8_t *)words + (end + 14 + 7) / 8)) {
 					fail(FAULT_BYTES);
 					return;
 				}
@@ -378,7 +395,7 @@ template <class Reader> struct BlockDecoderR {
 				exc = 0xFFFFFFFFu; // the index of the exception before the first
 			}
 			r.seek(r.p + (end - bit0 + 7) / 8); // r.p is the block's end: used() counts it all
-			if (r.p > r.end) {
+			if (r.past(r.p)) {
 				fail(FAULT_BYTES);
 				return;
 			}
@@ -390,7 +407,7 @@ template <class Reader> struct BlockDecoderR {
 		excLeft = (h & 0x40u) ? r.byte() : 0;
 		setWords(r.p);
 		r.seek(r.p + ((c - 1) * w + 7) / 8);
-		if (r.p > r.end || ((h & 0x40u) && (excLeft == 0 || excLeft > c - 1))) {
+		if (r.past(r.p) || ((h & 0x40u) && (excLeft == 0 || excLeft > c - 1))) {
 			fail(FAULT_BYTES);
 			return;
 		}
@@ -454,7 +471,7 @@ template <class Reader> struct BlockDecoderR {
 		}
 		// a neighbour past the vertex count, a byte read past the block, or a block whose
 		// last neighbour leaves bytes or exceptions unread (the CPU's ListIter refuses each)
-		if (y >= ooc_vertices || r.p > r.end || (left == 0 && (r.p != r.end || excLeft != 0))) {
+		if (y >= ooc_vertices || r.past(r.p) || (left == 0 && (!r.atEnd() || excLeft != 0))) {
 			fail(y >= ooc_vertices ? FAULT_NEIGHBOUR : FAULT_BYTES);
 			return false;
 		}
@@ -465,7 +482,7 @@ template <class Reader> struct BlockDecoderR {
 	// used is how many of the block's bytes were read so far (for the link traffic
 	// count); a packed block counts its packed gaps as read from the start, a compact
 	// block all its bytes.
-	__device__ __forceinline__ uint32_t used() const { return (uint32_t)(r.p - start); }
+	__device__ __forceinline__ uint32_t used() const { return lo32(r.p) - start; }
 };
 typedef BlockDecoderR<ByteReader> BlockDecoder;
 
