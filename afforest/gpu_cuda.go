@@ -155,9 +155,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		}
 		return c.DtoH(unsafe.Pointer(&res.Labels[0]), comp, 4*int64(n))
 	})
-	if err == nil {
-		err = dg.CheckLists(m) // a damaged list gives no answer
-	}
+	err = dg.CheckLists(m, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}

@@ -235,9 +235,7 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 		}
 		return c.DtoH(unsafe.Pointer(&res.Level[0]), st.level.Ptr(), 4*int64(n))
 	})
-	if err == nil {
-		err = dg.CheckLists(g.mod) // a damaged list gives no answer
-	}
+	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}

@@ -149,22 +149,9 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		if err := dg.CacheLists(c); err != nil {
 			return err
 		}
-		if dg.First != nil {
-			// first_fill ORs the packed entries into zeroed words
-			if err := c.Memset32(dg.First.Ptr, 0, p.First/4); err != nil {
-				return err
-			}
-			for _, s := range dg.In {
-				if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
-					dg.First.Ptr, uint32(dg.FirstK), uint32(FirstBits(dg.G.NumVertices()))); err != nil {
-					return err
-				}
-			}
-		}
-		if err := c.Sync(); err != nil {
-			return err
-		}
-		return dg.listFault(c, dg.mod) // first_fill decoded every in-list's head
+		// first_fill decodes every in-list's head: its fault word is read whatever the
+		// launches and the wait return (runError)
+		return runError(dg.listFault(c, dg.mod), dg.fillFirst(c))
 	})
 	dg.LoadTime = time.Since(t0).Seconds()
 	if err != nil {
@@ -277,6 +264,23 @@ func (dg *Graph) Close() error {
 func (dg *Graph) Grid(work uint64, block int) int {
 	g := (work + uint64(block) - 1) / uint64(block)
 	return int(min(g, uint64(dg.Dev.SMs*16)))
+}
+
+// fillFirst fills the first-neighbour array, when the plan keeps one, and waits for it.
+func (dg *Graph) fillFirst(c *cuda.Ctx) error {
+	if dg.First != nil {
+		// first_fill ORs the packed entries into zeroed words
+		if err := c.Memset32(dg.First.Ptr, 0, dg.Plan.First/4); err != nil {
+			return err
+		}
+		for _, s := range dg.In {
+			if err := launchFirstFill(c, dg.mod, dg.Grid(uint64(s.N), 256), 256, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
+				dg.First.Ptr, uint32(dg.FirstK), uint32(FirstBits(dg.G.NumVertices()))); err != nil {
+				return err
+			}
+		}
+	}
+	return c.Sync()
 }
 
 // String says where the graph is, for -v.

@@ -25,6 +25,7 @@ type ListError struct {
 	Reason string   // what the device found
 	Shards []string // the shards holding the vertex's lists, when Err is nil
 	Err    error    // the CPU decoder's error for the list (a *store.CorruptError naming its shard), or nil
+	Run    error    // the run's own error (a CUDA call or a host check that failed after the fault), or nil
 }
 
 func (e *ListError) Error() string {
@@ -32,13 +33,46 @@ func (e *ListError) Error() string {
 	if e.Err != nil {
 		where = e.Err.Error()
 	}
-	return fmt.Sprintf("gpu: graph %s: the list of vertex %d is damaged (%s) though its checksums hold: %s; run `ooc verify %s`",
-		e.Graph, e.Vertex, e.Reason, where, e.Graph)
+	run := ""
+	if e.Run != nil {
+		run = fmt.Sprintf(" (the run then failed: %v)", e.Run)
+	}
+	return fmt.Sprintf("gpu: graph %s: the list of vertex %d is damaged (%s) though its checksums hold: %s; run `ooc verify %s`%s",
+		e.Graph, e.Vertex, e.Reason, where, e.Graph, run)
 }
 
 func (e *ListError) Is(target error) bool { return target == store.ErrCorrupt }
 
-func (e *ListError) Unwrap() error { return e.Err }
+// Unwrap gives the CPU decoder's error and the run's own, those that are set.
+func (e *ListError) Unwrap() []error {
+	var errs []error
+	for _, err := range []error{e.Err, e.Run} {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// runError is what a run that read its fault word returns: the ListError of a list the
+// device refused in preference to the run's own error run (a refused list can make a later
+// launch or host check fail, so the fault is the cause), which it carries; run alone when
+// no list was refused or the word could not be read (fault is then not a *ListError: a
+// failed context fails the read too).
+func runError(fault, run error) error {
+	if fault == nil {
+		return run
+	}
+	le, ok := fault.(*ListError)
+	if !ok {
+		if run != nil {
+			return run
+		}
+		return fault
+	}
+	le.Run = run
+	return le
+}
 
 // listError turns a nonzero fault word into the error that names the list: the CPU's
 // decoder (which bounds every neighbour and read) runs over the vertex's out- and in-list

@@ -49,9 +49,12 @@ func (dg *Graph) listFault(c *cuda.Ctx, m *cuda.Module) error {
 	return listError(dg.G, w)
 }
 
-// CheckLists returns the ListError of the first list module m's kernels refused since the
-// last call (nil if none). An algorithm calls it once a run, after the launches whose
-// results it returns have finished, and returns no answer when it is not nil.
-func (dg *Graph) CheckLists(m *cuda.Module) error {
-	return dg.Dev.Do(func(c *cuda.Ctx) error { return dg.listFault(c, m) })
+// CheckLists ends a run of module m's kernels whose own outcome is err: it reads the fault
+// word on every exit path, so a refused list is reported even where a later CUDA call or
+// host check failed (err), and the next run starts with the word clear. It returns the
+// ListError of the first list m's kernels refused since the last call (carrying err), else
+// err. An algorithm calls it once a run, after its launches, whatever err is, and returns
+// no answer when the result is not nil.
+func (dg *Graph) CheckLists(m *cuda.Module, err error) error {
+	return runError(dg.Dev.Do(func(c *cuda.Ctx) error { return dg.listFault(c, m) }), err)
 }

@@ -96,9 +96,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		res.Seconds = time.Since(t0).Seconds()
 		return c.DtoH(unsafe.Pointer(&res.Core[0]), st.deg.Ptr(), 4*int64(n))
 	})
-	if err == nil {
-		err = dg.CheckLists(g.mod) // a damaged list gives no answer
-	}
+	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}

@@ -169,9 +169,7 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		res.Parent = make([]uint32, n)
 		return r.parents(src, res.Parent)
 	})
-	if err == nil {
-		err = dg.CheckLists(g.mod) // a damaged list gives no answer
-	}
+	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}
