@@ -52,17 +52,11 @@ func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 // scanGroup is ScanGroup, with the vector step when vec allows it.
 func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *GroupScan, vec bool) (bad int) {
 	base := g << dirGroupShift
-	cnt := min(DirGroup, s.N-base)
-	if cnt < DirGroup {
-		todo &= 1<<cnt - 1
-	}
-	h := s.dirH[g*4:][:8]
-	wo, wd := h[3]>>16&0xff, h[3]>>24
-	if 2*wo+wd > 57 {
+	cnt, todo, h, wo, wd, packed := s.groupHeader(g, todo)
+	if !packed {
 		return s.scanGroupWide(base, todo, nv, front, r)
 	}
 	pairs := s.groupPairs(h[1], r)
-	wo, wd = wo&63, wd&63 // below 64: the masks only tell the compiler so
 	ww := (wo + wd) & 63
 	span, dmin, h0 := h[4]-h[0], h[3]>>8&0xff, h[0]
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
@@ -77,35 +71,30 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 		found, empty, miss, more, degs = s.scanFirstVec(pairs, todo, wo, wd, mo, md, dmin, span, h0, h[4], cnt, s.Lo+base, nv, front, r)
 		loop = todo &^ (found | empty | miss | more)
 		l := &r.lanes
+		var cont uint64
 		if more != 0 {
-			// the lists whose first block is compact, on the vector unit; those of
-			// more blocks whose first holds no neighbour in front go on from its end
+			// the lists whose first block is compact, on the vector unit
 			m := scanMoreVec(adj, front, nv, more, r)
 			found |= m.found
 			degs += m.degs
 			extra += m.extra
-			more &^= m.found | m.miss | m.cont
-			for t := m.cont; t != 0; t &= t - 1 {
-				j := uint32(bits.TrailingZeros64(t))
-				start, end, d := l.start[j], l.end[j], l.deg[j]
-				x, c, st := scanBlocks(adj[start:end], int(l.pk[j]-start), s.Lo+base+j, d, 1, BlockSize, nv, front)
-				extra += uint64(c) - 1
-				if st == Found {
-					found |= 1 << j
-					r.Parent[j] = x
-					degs += uint64(d)
-				} else if st == Malformed {
-					bad = int(j)
-					break
-				}
-			}
+			more &^= m.found | m.miss
+			cont = m.cont
 		}
-		// the other lists whose first neighbour missed, scanned on from what the step read
-		for t := more; t != 0 && bad < 0; t &= t - 1 {
+		// the lists the vector unit left, scanned on from what the steps read: those of
+		// more blocks whose compact first holds no neighbour in front from its end (cont),
+		// the others past their first neighbour
+		for t := more; t != 0; t &= t - 1 {
 			j := uint32(bits.TrailingZeros64(t))
 			start, end, d, pk := l.start[j], l.end[j], l.deg[j], l.pk[j]
-			q := start + uint32(FirstBlock(d))
-			x, c, st := scanRest(adj[start:end], int(pk-start), s.Lo+base+j, d, uint64(r.Parent[j]), l.w[j], int(pk-q), nv, front)
+			var x, c uint32
+			var st int
+			if cont&(1<<j) != 0 {
+				x, c, st = scanBlocks(adj[start:end], int(pk-start), s.Lo+base+j, d, 1, BlockSize, nv, front)
+			} else {
+				q := start + uint32(FirstBlock(d))
+				x, c, st = scanRest(adj[start:end], int(pk-start), s.Lo+base+j, d, uint64(r.Parent[j]), l.w[j], int(pk-q), nv, front)
+			}
 			extra += uint64(c) - 1
 			if st == Found {
 				found |= 1 << j
@@ -131,6 +120,8 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 			end, _ = dirPair(x>>ww, h0+dirLine(j+1, span), 0, mo, 0, 0)
 		}
 		v := s.Lo + base + j
+		var nb, c uint32
+		st := -1 // not scanned yet
 		// the list's first value from one load: LEB128 gathered without a branch
 		if q := uint64(start) + uint64(FirstBlock(d)); q+8 <= uint64(cap(adj)) && start <= end && uint64(end) <= uint64(len(adj)) {
 			w := binary.LittleEndian.Uint64(adj[q : q+8 : q+8])
@@ -150,28 +141,20 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 				if d == 1 {
 					continue
 				}
-				x, c, st := scanRest(adj[start:end], int(q+k-uint64(start)), v, d, uint64(f), w, int(k), nv, front)
-				extra += uint64(c) - 1
-				if st == Found {
-					found |= 1 << j
-					r.Parent[j] = x
-					degs += uint64(d)
-				} else if st == Malformed {
-					bad = int(j)
-					break
-				}
-				continue
+				nb, c, st = scanRest(adj[start:end], int(q+k-uint64(start)), v, d, uint64(f), w, int(k), nv, front)
 			}
 		}
-		if start > end || uint64(end) > uint64(len(adj)) {
-			bad = int(j)
-			break
+		if st < 0 {
+			if start > end || uint64(end) > uint64(len(adj)) {
+				bad = int(j)
+				break
+			}
+			nb, c, st = ScanList(adj[start:end], v, d, nv, front)
 		}
-		u, c, st := ScanList(adj[start:end], v, d, nv, front)
 		extra += uint64(c) - 1
 		if st == Found {
 			found |= 1 << j
-			r.Parent[j] = u
+			r.Parent[j] = nb
 			degs += uint64(d)
 		} else if st == Malformed {
 			bad = int(j)
@@ -186,6 +169,21 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 	r.Found, r.Empty, r.Degrees = found, empty, degs
 	r.Checked = uint64(bits.OnesCount64(scanned&^empty)) + extra
 	return bad
+}
+
+// groupHeader reads directory group g's header h (with the next group's first words:
+// h[4] is where its pairs' lines end): its vertex count cnt, todo without the bits at
+// or past cnt, and the widths wo and wd of its pairs' offset and degree fields (below
+// 64: the masks only tell the compiler so). packed says a pair loads in one 64-bit
+// word; groups where it does not are read field by field (scanGroupWide).
+func (s *Shard) groupHeader(g uint32, todo uint64) (cnt uint32, _ uint64, h []uint32, wo, wd uint32, packed bool) {
+	cnt = min(DirGroup, s.N-g<<dirGroupShift)
+	if cnt < DirGroup {
+		todo &= 1<<cnt - 1
+	}
+	h = s.dirH[g*4:][:8]
+	wo, wd = h[3]>>16&0xff, h[3]>>24
+	return cnt, todo, h, wo & 63, wd & 63, 2*wo+wd <= 57
 }
 
 // dirArea is the bytes ScanGroup reads a group's pairs from: 64 pairs of at most 57

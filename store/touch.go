@@ -11,18 +11,11 @@ import (
 // is a GroupScan whose copy of the pairs of a group at the directory's end it fills.
 // Groups whose directory ScanGroup reads field by field (scanGroupWide) give none.
 func (s *Shard) headOffsets(g uint32, todo uint64, r *GroupScan, offs *[DirGroup]uint32) (n int) {
-	base := g << dirGroupShift
-	cnt := min(DirGroup, s.N-base)
-	if cnt < DirGroup {
-		todo &= 1<<cnt - 1
-	}
-	h := s.dirH[g*4:][:8]
-	wo, wd := h[3]>>16&0xff, h[3]>>24
-	if 2*wo+wd > 57 {
+	_, todo, h, wo, wd, packed := s.groupHeader(g, todo)
+	if !packed {
 		return 0
 	}
 	pairs := s.groupPairs(h[1], r)
-	wo, wd = wo&63, wd&63
 	ww := (wo + wd) & 63
 	span, dmin, h0 := h[4]-h[0], h[3]>>8&0xff, h[0]
 	mo, md := uint32(1)<<wo-1, uint32(1)<<wd-1
