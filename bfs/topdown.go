@@ -282,15 +282,7 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 			u := batch[k]
 			examined += uint64(d)
 			for _, v := range [3]uint32{x0, x1, x2} {
-				pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
-				p := *pv
-				np, inc := p, 0
-				if p == unreached {
-					np, inc = u, 1
-				}
-				*pv = np
-				*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
-				tail += inc
+				tail += claimAll(pp, qp, v, u, tail)
 				if d--; d == 0 {
 					break
 				}
@@ -305,15 +297,7 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 		}
 		examined += uint64(d)
 		for v := uint32(x); ; {
-			pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
-			p := *pv
-			np, inc := p, 0
-			if p == unreached {
-				np, inc = u, 1
-			}
-			*pv = np
-			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
-			tail += inc
+			tail += claimAll(pp, qp, v, u, tail)
 			if w >>= 8; w == 0 {
 				break
 			}
@@ -321,6 +305,24 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 		}
 	}
 	return k, tail, examined
+}
+
+// claimAll is a claim without a branch on the parent (see claimAllMax): v's parent,
+// at pp (a parent array's data) plus 4*v, is written back, u where it was unreached,
+// and v is written to the queue at qp plus 4*tail; it returns 1 where v was claimed,
+// else 0, which the caller adds to the tail: that add is an instruction of the call's
+// own line, which takes the place of the inline mark (returned whole, the tail left a
+// NOP a claim). The caller has checked v and tail against the arrays' lengths.
+func claimAll(pp, qp unsafe.Pointer, v, u uint32, tail int) int {
+	pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
+	p := *pv
+	np, inc := p, 0
+	if p == unreached {
+		np, inc = u, 1
+	}
+	*pv = np
+	*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
+	return inc
 }
 
 // roadMask[d] keeps the low d bytes of a word: a list of d one-byte values. A load

@@ -92,7 +92,10 @@ func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int
 		if u&1 == 0 || x0 < 0 || x1 > int64(v) || 2*int64(v)-x0 >= int64(nv) {
 			return k, tail
 		}
-		// the four claims written out (a range over them builds an array)
+		// the four claims written out (a range over them builds an array; a helper
+		// inlined a claim leaves an inline mark's NOP each, as no instruction of the
+		// call's own line takes its place, and returning 0 or 1 for the caller's add
+		// turns the branch into a SETcc and a zero extension)
 		if pv := (*uint32)(unsafe.Add(pp, 4*uintptr(x0))); *pv == 1<<32-1 {
 			*pv = v
 			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = uint32(x0)
