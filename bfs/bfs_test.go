@@ -106,9 +106,9 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s, w uint64, k int, c, cp uint32, f uint64) {
-		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst = p, s, w, k, c, cp, f
-	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst)
+	defer func(p uint32, s, w uint64, k int, c, cp uint32, f, bs uint64) {
+		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan = p, s, w, k, c, cp, f, bs
+	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for si, shardBytes := range []int64{1, 64, 0} {
 		// serial top-down claims short lists with and without a branch (claimAllMax)
@@ -128,10 +128,12 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 			// every other source splits lists into one-block pieces (see topDown),
 			// estimates the degrees of frontiers of more than 8 vertices (frontierScout)
 			// and lets two draws decide a direction (buFirst: these graphs' estimates
-			// draw 32)
+			// draw 32); every third weighs bottom-up without its fixed cost (buScan), so
+			// that small frontiers of these small graphs go bottom-up too
 			pieceSize = [2]uint32{64 * store.BlockSize, store.BlockSize}[i%2]
 			scoutSample = [2]int{4096, 2}[i%2]
 			buFirst = [2]uint64{32, 2}[i%2]
+			buScan = [3]uint64{16, 16, 0}[i%3]
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				// three workers, then one goroutine because the graph is small
 				// (serialWork ^0) or one worker was asked for

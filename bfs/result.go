@@ -28,7 +28,8 @@ type Options struct {
 	Alpha, Beta int
 
 	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the
-	// sampled estimates of a bottom-up level's cost that run adds to it.
+	// sampled estimates of a bottom-up level's cost and the floor of its fixed cost
+	// that run adds to it.
 	StrictSwitch bool
 
 	// NoLevels leaves Result.Level nil on the CPU: the search then writes parents alone,
