@@ -143,6 +143,15 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 	VMOVDQU 64(AX), Y13 \
 	MOVQ 96(AX), R9
 
+// RESULT returns scanCompactAVX2's results: the neighbour found, the gaps taken, the
+// status.
+#define RESULT(rx, rk, rst) \
+	MOVQ rx, x+104(FP) \
+	MOVQ rk, k+112(FP) \
+	MOVQ rst, status+120(FP) \
+	VZEROUPPER \
+	RET
+
 // func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mi, mh, wiwh uint64) (x, k, status uint64)
 //
 // scanCompact's loop on the AVX2 unit: the n gaps of a compact block whose stream starts
@@ -212,27 +221,15 @@ found:
 	VMOVDQU Y0, F_NBR(SP)
 	BSFL AX, AX
 	MOVL F_NBR(SP)(AX*4), CX
-	MOVQ CX, x+104(FP)
 	LEAQ 1(DX)(AX*1), DX
-	MOVQ DX, k+112(FP)
-	MOVQ $1, status+120(FP)
-	VZEROUPPER
-	RET
+	RESULT(CX, DX, $1)
 
 notfound:
-	MOVQ $0, x+104(FP)
 	MOVQ n+24(FP), AX
-	MOVQ AX, k+112(FP)
-	MOVQ $0, status+120(FP)
-	VZEROUPPER
-	RET
+	RESULT($0, AX, $0)
 
 bail:
-	MOVQ $0, x+104(FP)
-	MOVQ $0, k+112(FP)
-	MOVQ $3, status+120(FP)
-	VZEROUPPER
-	RET
+	RESULT($0, $0, $3)
 
 // moreArgs (store/scancompact.go)
 #define M_ADJ 0
