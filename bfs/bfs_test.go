@@ -312,20 +312,18 @@ func TestBFSRealHighDiameter(t *testing.T) {
 	if _, err := ingest.File(path, ingest.Options{Dest: dir}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := testgraph.Open(t, dir)
 	if err := g.Check(); err != nil {
 		t.Fatal(err)
 	}
 	out := make([][]uint32, g.NumVertices())
 	a := store.NewCompressed(g)
 	for v := range out {
-		if out[v], err = a.List(store.Out, uint32(v), ^uint32(0), nil); err != nil {
+		l, err := a.List(store.Out, uint32(v), ^uint32(0), nil)
+		if err != nil {
 			t.Fatal(err)
 		}
+		out[v] = l
 	}
 	checkLevels(t, "luxembourg_osm", g, out, []uint32{0, g.NumVertices() / 2, g.NumVertices() - 1})
 }
@@ -497,11 +495,7 @@ func TestBFSBadList(t *testing.T) {
 	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
 	serialWork = 0
 	dir := filepath.Join("..", "store", "testdata", "broken", "bad-neighbour.ooc")
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := testgraph.Open(t, dir)
 	c := store.NewCompressed(g)
 	for _, workers := range []int{1, 2} {
 		for _, serial := range []uint64{0, ^uint64(0)} {
@@ -643,11 +637,7 @@ func TestBFSBadRoadList(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err = store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g = testgraph.Open(t, dir)
 	r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
 	if err == nil {
 		t.Fatalf("a list running past its end: answered %d reached, levels %+v", r.Reached, r.Levels)
@@ -684,11 +674,7 @@ func TestBFSShortRoadList(t *testing.T) {
 	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := testgraph.Open(t, dir)
 	if err := g.Check(); err != nil {
 		t.Fatalf("the checksums and directory should pass: %v", err)
 	}

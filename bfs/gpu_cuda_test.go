@@ -377,11 +377,7 @@ func TestGPUGathered(t *testing.T) {
 	if _, err := ingest.File(path, ingest.Options{Dest: dir, ShardBytes: 64 << 10}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := testgraph.Open(t, dir)
 	for _, share := range []float64{1, 0.5} {
 		gatherEach(share, 1<<16, math.MaxInt64, func() {
 			for _, pinned := range []bool{false, true} {

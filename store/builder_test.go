@@ -17,3 +17,18 @@ func TestShardNames(t *testing.T) {
 		}
 	}
 }
+
+// openCommitted commits b, a builder of n vertices writing to dir, opens the graph and
+// closes it when the test ends.
+func openCommitted(tb testing.TB, b *Builder, dir string, n uint32) *Graph {
+	tb.Helper()
+	if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
+		tb.Fatal(err)
+	}
+	g, err := Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { g.Close() })
+	return g
+}

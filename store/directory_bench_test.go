@@ -29,14 +29,7 @@ func BenchmarkDirectory(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if err := bld.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-		b.Fatal(err)
-	}
-	g, err := Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
+	g := openCommitted(b, bld, dir, n)
 	s := g.Out().Shards[0]
 	deg, off := make([]uint32, n), make([]uint32, n+1)
 	for i := uint32(0); i < n; i++ {

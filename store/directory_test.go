@@ -49,13 +49,7 @@ func TestDirectoryRoundTrip(t *testing.T) {
 		for _, l := range lists {
 			m += uint64(len(l))
 		}
-		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := openCommitted(t, b, dir, n)
 		if err := g.Check(); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -90,7 +84,6 @@ func TestDirectoryRoundTrip(t *testing.T) {
 				t.Fatalf("seed %d: shard ends at edge %d offset %d, want %d %d", seed, s.EdgeIndex(s.N), s.ListOffset(s.N), s.Edges, len(s.Adj))
 			}
 		}
-		g.Close()
 	}
 }
 

@@ -82,14 +82,7 @@ func TestEntriesMappingEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-		t.Fatal(err)
-	}
-	short, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer short.Close()
+	short := openCommitted(t, b, dir, n)
 	tail := 0
 	for _, g := range []*Graph{short, shapesGraph(t, randv2.New(randv2.NewPCG(uint64(seed), 24)), 2000)} {
 		for _, s := range g.Out().Shards {

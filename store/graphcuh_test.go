@@ -16,6 +16,21 @@ import (
 	"github.com/oocgraph/ooc/internal/hostcxx"
 )
 
+// readWhole is the harnesses' C function that reads the file at path whole into a
+// buffer aligned to 16 bytes, rounded up to 16 bytes past its end; NULL when it fails.
+const readWhole = `static uint8_t *readWhole(const char *path) {
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = (uint8_t *)aligned_alloc(16, (len + 16) / 16 * 16);
+	if (fread(b, 1, len, f) != (size_t)len) return NULL;
+	fclose(f);
+	return b;
+}
+`
+
 // TestGraphCuhDirectory compiles graph.cuh's directory decoder (struct Shard, dirField,
 // shardDegree, shardList, shardSpan) as host C++, with the CUDA qualifiers defined away, and holds
 // its degree and list start and end of every vertex of random shards to the Go reader's: the
@@ -27,16 +42,12 @@ func TestGraphCuhDirectory(t *testing.T) {
 		t.Fatal("graph.cuh: shardList and shardDegree are no longer between DIR_GROUP_SHIFT and findShard")
 	}
 	dir := t.TempDir()
-	harness := hostcxx.Prelude + `` + block + `
+	harness := hostcxx.Prelude + readWhole + block + `
 // usage: check DIRECTORY_FILE N: prints "degree degree start degree start end" per vertex
 int main(int argc, char **argv) {
-	FILE *f = fopen(argv[1], "rb");
 	uint32_t n = (uint32_t)atol(argv[2]);
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *d = (uint8_t *)aligned_alloc(16, (len + 15) / 16 * 16);
-	if (fread(d, 1, len, f) != (size_t)len) return 2;
+	uint8_t *d = readWhole(argv[1]);
+	if (!d) return 2;
 	uint64_t ng = (n + 63) / 64;
 	Shard s;
 	s.adj = 0;
@@ -118,18 +129,14 @@ func TestGraphCuhBlockDecoder(t *testing.T) {
 	block := src.Cut("#define OOC_BLOCK", "// One shard as placed") + src.Cut("struct Shard {", "static_assert(sizeof(Shard)") +
 		src.Cut("#define DIR_GROUP_SHIFT", "// findShard returns") + src.Cut("// Damaged lists.", "__device__ __forceinline__ unsigned laneId")
 	dir := t.TempDir()
-	harness := hostcxx.Prelude + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
+	harness := hostcxx.Prelude + readWhole + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
 ` + block + `
 // usage: check ADJ INDEX: INDEX holds (v, degree, offset, length, vertex count) uint32
 // quintuples; prints each list's neighbours on a line, decoded 8 bytes a load, then on
 // another 16, and a line "fault" where the decoder recorded one
 int main(int argc, char **argv) {
-	FILE *f = fopen(argv[1], "rb");
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *adj = (uint8_t *)aligned_alloc(16, (len + 15) / 16 * 16);
-	if (fread(adj, 1, len, f) != (size_t)len) return 2;
+	uint8_t *adj = readWhole(argv[1]);
+	if (!adj) return 2;
 	FILE *ix = fopen(argv[2], "rb");
 	uint32_t e[5];
 	while (fread(e, 4, 5, ix) == 5) {
@@ -224,7 +231,7 @@ func TestGraphCuhDamagedLists(t *testing.T) {
 	src := hostcxx.Read(t, "graph.cuh")
 	block := src.Cut("#define OOC_BLOCK", "// One shard as placed") + src.Cut("struct Shard {", "static_assert(sizeof(Shard)") +
 		src.Cut("#define DIR_GROUP_SHIFT", "// findShard returns") + src.Cut("// Damaged lists.", "__device__ __forceinline__ unsigned laneId")
-	harness := hostcxx.Prelude + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
+	harness := hostcxx.Prelude + readWhole + `static inline uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
 // the loads the decoders may make: inside [winLo, winHi)
 static uintptr_t winLo, winHi;
 static long cur; // the list being decoded
@@ -242,12 +249,8 @@ template <class T> static inline T checkedLdg(const T *p) {
 // uint32s a list; prints, for each list and each reader (8 and 16 bytes a load), its
 // neighbours and "fault" when the decoder recorded one
 int main(int argc, char **argv) {
-	FILE *f = fopen(argv[1], "rb");
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *adj = (uint8_t *)malloc(len + 1);
-	if (fread(adj, 1, len, f) != (size_t)len) return 2;
+	uint8_t *adj = readWhole(argv[1]);
+	if (!adj) return 2;
 	FILE *ix = fopen(argv[2], "rb");
 	uint32_t e[6];
 	for (cur = 0; fread(e, 4, 6, ix) == 6; cur++) {

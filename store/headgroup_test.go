@@ -28,15 +28,7 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 			t.Fatal(err)
 		}
 	}
-	if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-		t.Fatal(err)
-	}
-	g, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
-	return g
+	return openCommitted(t, b, dir, n)
 }
 
 // checkHeadGroup compares HeadGroup on random ranges of every group of s, with first
@@ -222,13 +214,7 @@ func TestGroupEmpty(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := openCommitted(t, b, dir, n)
 		empty := 0
 		for _, s := range g.Out().Shards {
 			for gr := uint32(0); gr*DirGroup < s.N; gr++ {
@@ -244,7 +230,6 @@ func TestGroupEmpty(t *testing.T) {
 				}
 			}
 		}
-		g.Close()
 		if n > 400 && empty == 0 {
 			t.Fatalf("n=%d: no empty group to check", n)
 		}

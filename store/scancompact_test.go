@@ -71,13 +71,7 @@ func TestScanGroupCompactVec(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := b.Commit(&Manifest{Vertices: n, Created: fixtureCreated}); err != nil {
-			t.Fatal(err)
-		}
-		g, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := openCommitted(t, b, dir, n)
 		for _, s := range g.Out().Shards {
 			if s.Lo >= m {
 				continue
@@ -99,7 +93,6 @@ func TestScanGroupCompactVec(t *testing.T) {
 				checkScanGroup(t, r, &Shard{Lo: s.Lo, N: s.N, Adj: adj, dirH: s.dirH, dirB: s.dirB}, n, randomBits(r, n))
 			}
 		}
-		g.Close()
 	}
 }
 

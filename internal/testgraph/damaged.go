@@ -94,5 +94,5 @@ func Damaged(tb testing.TB, kind string) *store.Graph {
 	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
 		tb.Fatal(err)
 	}
-	return open(tb, dir)
+	return Open(tb, dir)
 }

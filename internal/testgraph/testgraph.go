@@ -115,7 +115,7 @@ func build(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int6
 	if _, err := write(dir, n, edges, directed, shardBytes, loops); err != nil {
 		tb.Fatal(err)
 	}
-	return open(tb, dir)
+	return Open(tb, dir)
 }
 
 // BuildLists writes lists[v] as vertex v's out-list, as given (not symmetrised, sorted or
@@ -136,11 +136,11 @@ func BuildLists(tb testing.TB, lists [][]uint32, opt store.CreateOptions) *store
 	if err := b.Commit(&store.Manifest{Vertices: uint32(len(lists))}); err != nil {
 		tb.Fatal(err)
 	}
-	return open(tb, dir)
+	return Open(tb, dir)
 }
 
-// open opens the graph directory dir, to be closed when the test ends.
-func open(tb testing.TB, dir string) *store.Graph {
+// Open opens the graph directory dir, to be closed when the test ends.
+func Open(tb testing.TB, dir string) *store.Graph {
 	tb.Helper()
 	g, err := store.Open(dir)
 	if err != nil {
