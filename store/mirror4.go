@@ -75,18 +75,20 @@ func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int
 		}
 		v, w := vs[k], e.Head
 		// DecodeMirror4Word's steps
-		k1 := uint(bits.TrailingZeros64(^w&0x8080808080808080)>>3) + 1
+		// the first varint's length, 4 where none of the first 3 bytes ends it (a
+		// high bit past them: a nonzero count, no test for zero)
+		k1 := uint(bits.TrailingZeros32(^uint32(w)&0x808080|1<<31)>>3) + 1
 		if k1 > 3 {
 			return k, tail
 		}
 		r := w >> (8 * k1 & 63)
-		k2 := uint(bits.TrailingZeros64(^(r>>8)&0x80808080808080)>>3) + 1
+		k2 := uint(bits.TrailingZeros32(^uint32(r>>8)&0x808080|1<<31)>>3) + 1
 		if byte(r) != hdrMirror || k2 > 3 || uint32(k1+1+k2) != e.End-e.Start {
 			return k, tail
 		}
-		u := (w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14)) & (1<<(7*k1&63) - 1)
+		u := (w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14)) & varintMask[k1&3]
 		r >>= 8
-		g := (r&0x7f | r>>1&(0x7f<<7) | r>>2&(0x7f<<14)) & (1<<(7*k2&63) - 1)
+		g := (r&0x7f | r>>1&(0x7f<<7) | r>>2&(0x7f<<14)) & varintMask[k2&3]
 		x0 := int64(v) + Unzigzag(u>>1)
 		x1 := x0 + int64(g)
 		if u&1 == 0 || x0 < 0 || x1 > int64(v) || 2*int64(v)-x0 >= int64(nv) {
@@ -119,3 +121,7 @@ func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int
 	}
 	return len(es), tail
 }
+
+// varintMask[k] keeps the 7k value bits of a varint of k <= 3 bytes gathered into the
+// low bits: a load instead of 1<<(7*k)-1, whose shift by a variable count ties up CX.
+var varintMask = [4]uint64{0, 1<<7 - 1, 1<<14 - 1, 1<<21 - 1}
