@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package store
+
+func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int, m *uint32) int {
+	return 0
+}
+
+const haveEntriesNarrow = false
