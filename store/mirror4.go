@@ -57,7 +57,8 @@ func DecodeMirror4Word(v uint32, w uint64, n int, nv uint32) (x0, x1, x2, x3 uin
 // entries and queue more than nv; a tail past nv-4 stops the step. It returns how many
 // lists it expanded and the new tail. A list's decoding and claims in one loop without
 // a call: through DecodeMirror4Word, a call a list, its caller spilled and reloaded
-// its own values around each.
+// its own values around each. On amd64 the loop runs in assembly (claimMirror4s), the
+// same steps with every value in registers.
 func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int, nv uint32) (int, int) {
 	if nv == 0 || uint64(len(parent)) < uint64(nv) || uint64(len(queue)) <= uint64(nv) || tail < 0 {
 		return 0, tail
@@ -65,9 +66,21 @@ func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int
 	// parent and queue accessed without a check each: every neighbour is checked below
 	// nv <= len(parent), and a list's 4 neighbours go to the queue from a tail checked
 	// below nv-3 (< len(queue))
+	es = es[:min(len(es), len(vs))]
+	if haveClaimMirror4s {
+		// the call only where the first list may be a mirrored block (its header
+		// after a first varint of 1 to 3 bytes): lists of degree 4 of other graphs
+		// are not
+		if len(es) == 0 {
+			return 0, tail
+		}
+		if w := es[0].Head; byte(w>>8) != hdrMirror && byte(w>>16) != hdrMirror && byte(w>>24) != hdrMirror {
+			return 0, tail
+		}
+		return claimMirror4s(&es[0], &vs[0], len(es), &parent[0], &queue[0], tail, int(nv)-4, int(nv), &varintMask[0])
+	}
 	pp := unsafe.Pointer(unsafe.SliceData(parent))
 	qp := unsafe.Pointer(unsafe.SliceData(queue))
-	es = es[:min(len(es), len(vs))]
 	for k := range es {
 		e := &es[k]
 		if e.Deg != 4 || tail > int(nv)-4 {
