@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -225,5 +226,42 @@ func TestAutoReadAgainChanged(t *testing.T) {
 	}
 	if _, err := os.Stat(opt.Dest); !os.IsNotExist(err) {
 		t.Errorf("a failed ingest left %s", opt.Dest)
+	}
+}
+
+// TestAutoStarCentreZero: --order auto samples whole lists, doubling its rate until the
+// sample fits; vertex 0's list is in the sample at every rate (its hash is 0), so a star
+// round vertex 0 with more leaves than the sample's cap once doubled the rate past 2^63 to
+// 0 and spun forever (a hang no signal ended). The ingest must finish and store the star.
+func TestAutoStarCentreZero(t *testing.T) {
+	const leaves = 5000
+	var star []parse.Edge
+	for v := uint64(1); v <= leaves; v++ {
+		star = append(star, parse.Edge{U: 0, V: v})
+	}
+	for _, directed := range []bool{false, true} {
+		opt := Options{Workers: 2, sampleCap: 1 << 10, Order: OrderAuto, Directed: directed,
+			Dest: filepath.Join(t.TempDir(), "g.ooc")}
+		done := make(chan error, 1)
+		go func() {
+			_, err := fromEdges(t, star, opt, parse.Header{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("directed %v: the ingest of a star round vertex 0 did not finish in 60 s", directed)
+		}
+		g, err := store.Open(opt.Dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.NumVertices() != leaves+1 || g.NumEdges() != map[bool]uint64{false: 2 * leaves, true: leaves}[directed] {
+			t.Errorf("directed %v: %d vertices, %d out-edges", directed, g.NumVertices(), g.NumEdges())
+		}
+		g.Close()
 	}
 }

@@ -336,13 +336,23 @@ func (s *listSample) merge(es []parse.Edge) uint64 {
 			s.entries = append(s.entries, e)
 		}
 	}
-	for len(s.entries) > s.cap {
+	for len(s.entries) > s.cap && s.rate.Load() < maxListRate {
 		r := 2 * s.rate.Load()
 		s.entries = thinnedLists(s.entries, r)
 		s.rate.Store(r)
 	}
+	if len(s.entries) > s.cap {
+		// at maxListRate only the lists of hash 0 are left (vertex 0's among them): one
+		// list longer than the cap (a star's centre) keeps its first cap entries, so the
+		// sample stays within its memory and the estimate of that list is short
+		s.entries = s.entries[:s.cap]
+	}
 	return s.rate.Load() - 1
 }
+
+// maxListRate is the highest sampling rate: listHash has 32 bits, so at this rate only
+// the lists of hash 0 are sampled and a higher one would thin none of them.
+const maxListRate = 1 << 32
 
 // sortedKeys is the entries' keys with each id mapped by id, in order, duplicates dropped
 // unless keepDups.
