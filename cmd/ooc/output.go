@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -151,7 +154,11 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
+	// A SIGINT, SIGTERM or SIGHUP fails the next write, so the temporary file is removed
+	// below rather than left for CleanStale (gen's edge lists run to gigabytes).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	w := bufio.NewWriterSize(interruptible{ctx, tmp}, 1<<20)
 	if err = fill(w); err == nil {
 		err = w.Flush()
 	}
@@ -170,6 +177,19 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 		err = cerr
 	}
 	return err
+}
+
+// interruptible writes to w until ctx is done, then fails every write.
+type interruptible struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (i interruptible) Write(b []byte) (int, error) {
+	if i.ctx.Err() != nil {
+		return 0, fmt.Errorf("interrupted: %w", context.Cause(i.ctx))
+	}
+	return i.w.Write(b)
 }
 
 // checkedWriter remembers the first error of the writes to a command's stdout, so that

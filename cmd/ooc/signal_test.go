@@ -79,3 +79,44 @@ func TestHelperMain(t *testing.T) {
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}
 	os.Exit(runMain(e, strings.Split(args, "\x1f")))
 }
+
+// TestGenEdgeListSignal interrupts a gen writing an edge list file in a child process:
+// it must exit non-zero saying so, with neither the file nor its temporary file left
+// (the temporary file was left, for the next write's cleaning, before).
+func TestGenEdgeListSignal(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "e.txt")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
+		cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS=gen\x1fkron\x1f--scale\x1f28\x1f-q\x1f--workers\x1f1\x1f-o\x1f"+out)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if tmp, _ := filepath.Glob(filepath.Join(dir, ".e.txt.tmp-*")); len(tmp) > 0 {
+				if st, err := os.Stat(tmp[0]); err == nil && st.Size() > 0 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("gen never started writing")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if err == nil {
+			t.Fatalf("%v: gen exited 0 (it finished before the signal?)", sig)
+		}
+		if !strings.Contains(stderr.String(), "interrupted") || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: stderr %q, want one line saying interrupted", sig, stderr.String())
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, "*e.txt*")); len(left) > 0 {
+			t.Errorf("%v: files left: %v", sig, left)
+		}
+	}
+}
