@@ -205,7 +205,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			return pos, nil
+			return pos, emptyOutput(fs)
 		}
 		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
 			pos = append(pos, args[0])
@@ -213,6 +213,18 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 			continue
 		}
 	}
+}
+
+// emptyOutput refuses an -o given as the empty string (-o "$OUT" with OUT unset): the
+// commands would take it for no -o and drop the result, or write a default name the
+// user did not ask for.
+func emptyOutput(fs *flag.FlagSet) (err error) {
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "o" && f.Value.String() == "" {
+			err = usagef("-o: an empty name; give a file (- for standard output), or leave -o out")
+		}
+	})
+	return err
 }
 
 // printJSON writes v as one JSON object on a line.
