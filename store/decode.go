@@ -83,6 +83,24 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	return p, true
 }
 
+// packedSpan reads what follows a packed block's base (at list[p], h its header byte,
+// w its width, n its gaps): the exception count where h says it has one, then the
+// packed gaps' start and end. ok is false where the count is not 1 to n or the gaps
+// pass the list's end.
+func packedSpan(list []byte, p int, h byte, n int, w uint) (ne, start, end int, ok bool) {
+	if h&hdrExceptions != 0 {
+		if p >= len(list) {
+			return 0, 0, 0, false
+		}
+		ne, p = int(list[p]), p+1
+		if ne == 0 || ne > n {
+			return 0, 0, 0, false
+		}
+	}
+	end = p + (n*int(w)+7)/8
+	return ne, p, end, end <= len(list)
+}
+
 // decodePacked decodes the packed gaps (n of them) of a block of v's list whose first
 // neighbour, first, is in dst[0]; p is the position of the block's header byte: a packed
 // or mirrored block (DecodeBlock gives compact ones to unpackCompact; any other header
@@ -104,18 +122,8 @@ func decodePacked(dst []uint32, v uint32, first uint64, list []byte, p, n int, n
 	if p < 0 || base >= nv {
 		return 0, false
 	}
-	ne := 0
-	if h&hdrExceptions != 0 {
-		if p >= len(list) {
-			return 0, false
-		}
-		ne, p = int(list[p]), p+1
-		if ne == 0 || ne > n {
-			return 0, false
-		}
-	}
-	end := p + (n*int(w)+7)/8
-	if end > len(list) {
+	ne, p, end, ok := packedSpan(list, p, h, n, w)
+	if !ok {
 		return 0, false
 	}
 	packed := list[p:end:cap(list)]

@@ -71,18 +71,8 @@ func packedGap0(list []byte, p int, c, nv uint32) (uint64, bool) {
 	if p < 0 || base >= uint64(nv) {
 		return 0, false
 	}
-	ne := 0
-	if h&hdrExceptions != 0 {
-		if p >= len(list) {
-			return 0, false
-		}
-		ne, p = int(list[p]), p+1
-		if ne == 0 || ne > n {
-			return 0, false
-		}
-	}
-	end := p + (n*int(w)+7)/8
-	if end > len(list) {
+	ne, p, end, ok := packedSpan(list, p, h, n, w)
+	if !ok {
 		return 0, false
 	}
 	g := loadBits(packedBytes(list, p, end-p), 0) & (uint64(1)<<w - 1)

@@ -170,18 +170,8 @@ func scanPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 	if p < 0 || base >= uint64(nv) {
 		return 0, 1, 0, Malformed
 	}
-	ne := 0
-	if h&hdrExceptions != 0 {
-		if p >= len(list) {
-			return 0, 1, 0, Malformed
-		}
-		ne, p = int(list[p]), p+1
-		if ne == 0 || ne > n {
-			return 0, 1, 0, Malformed
-		}
-	}
-	end := p + (n*int(w)+7)/8
-	if end > len(list) {
+	ne, p, end, ok := packedSpan(list, p, h, n, w)
+	if !ok {
 		return 0, 1, 0, Malformed
 	}
 	src := packedBytes(list, p, end-p)
