@@ -92,9 +92,7 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (on
 }
 
 // bmiWidth is the narrowest degree field of a group that HeadGroup's first mode reads
-// through headGroupBMI: groups of social, web and random graphs, whose degrees vary.
-// Roads' and meshes' groups (degrees of a few bits) stay with HeadGroup's Go loop, whose
-// path for two one-byte values is shorter than the assembly's general one (measured:
-// luxembourg_osm's and grid22's HeadGroup 1.1-1.3x slower in assembly). Tests set it to
-// 0 and 64 to exercise both.
-var bmiWidth uint32 = 5
+// through headGroupBMI: 0, every group (roads' and meshes' too, whose short lists'
+// one-byte values and 1- or 2-byte first values it reads by branches, as Go's loop
+// does). Tests set it to 0 and 64 to exercise both.
+var bmiWidth uint32

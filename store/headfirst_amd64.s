@@ -58,11 +58,13 @@
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
 // values in registers: first the directory pairs (each list's start, the next one's
-// being its end, and degree into lanes, as HeadGroup's directory loop decodes them),
-// then each list's first value from the 8 bytes at its first block (LEB128: the
-// length by TZCNT, the bytes by BZHI, their bits gathered by shifts, in fewer for a
-// value of 1 or 2 bytes; the mode bit dropped from PackedMin on) with HeadGroup's
-// checks: its bytes inside the list, at most 5, the value below nv. It finishes (bit j
+// being its end, and degree into lanes, as HeadGroup's directory loop decodes them; two
+// pairs a load where both fit the word), then each list's first value from the 8 bytes
+// at its first block (a short list's two one-byte values as HeadGroup's loop reads
+// them; else a value of 1 or 2 bytes told apart by branches, a longer one by its
+// length from TZCNT, its bytes by BZHI and their bits gathered by shifts; the mode bit
+// dropped from PackedMin on) with HeadGroup's checks: its bytes inside the list, at
+// most 5, the value below nv. It finishes (bit j
 // of done) the lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
 // one neighbour (x1[j] the vertex), the first mode's lists (PackedMin or more
 // neighbours: x1[j] the vertex, also in once) and those of 2 or 3 neighbours whose
@@ -93,6 +95,62 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
 	SHLQ $6, AX
 	ADDQ AX, R13                 // 64 h0 + j span
 	MOVQ A_WO(BX), R14
+	MOVQ A_WW(BX), R15
+	CMPQ R15, $28
+	JA pairs
+	MOVQ A_MO(BX), BP
+	MOVQ A_MD(BX), R9
+	PCALIGN $32
+pairs2:
+	// two pairs from each word where they fit one (7 bits of offset and two pairs
+	// of at most 28): most groups of roads and meshes
+	LEAQ 1(CX), AX
+	CMPQ AX, R10
+	JAE pairs1
+	MOVQ R12, DX
+	SHRQ $3, DX
+	MOVQ (R8)(DX*1), DI
+	MOVL R12, AX
+	ANDL $7, AX
+	SHRXQ AX, DI, DI             // x: pair j, then pair j+1
+	SHRXQ R14, DI, SI
+	ANDQ R9, SI
+	ADDL A_DMIN(BX), SI
+	MOVL SI, L_DEG(R11)(CX*4)    // j's degree
+	MOVL DI, SI
+	ANDL BP, SI
+	MOVL SI, DX
+	SHRL $1, DX
+	ANDL $1, SI
+	NEGL SI
+	XORL DX, SI
+	MOVQ R13, AX
+	SHRQ $6, AX
+	ADDL AX, SI
+	MOVL SI, L_START(R11)(CX*4)  // j's start
+	ADDQ A_SPAN(BX), R13
+	SHRXQ R15, DI, DI
+	SHRXQ R14, DI, SI
+	ANDQ R9, SI
+	ADDL A_DMIN(BX), SI
+	MOVL SI, (L_DEG+4)(R11)(CX*4) // j+1's degree
+	ANDL BP, DI
+	MOVL DI, DX
+	SHRL $1, DX
+	ANDL $1, DI
+	NEGL DI
+	XORL DX, DI
+	MOVQ R13, AX
+	SHRQ $6, AX
+	ADDL AX, DI
+	MOVL DI, (L_START+4)(R11)(CX*4) // j+1's start
+	ADDQ A_SPAN(BX), R13
+	LEAQ (R12)(R15*2), R12
+	ADDQ $2, CX
+	JMP pairs2
+pairs1:
+	CMPQ CX, R10
+	JAE paired
 pairs:
 	MOVQ R12, DX
 	SHRQ $3, DX
@@ -119,6 +177,8 @@ pairs:
 	INCQ CX
 	CMPQ CX, R10
 	JB pairs
+paired:
+	MOVQ A_ADJ(BX), R9
 	XORQ R12, R12                // done
 	XORQ R13, R13                // empty
 	XORQ R14, R14                // once
@@ -128,7 +188,9 @@ pairs:
 	MOVL DI, L_START(R11)(CX*4)  // after the group's last vertex: h4
 lists:
 	MOVQ A_J0(BX), CX
+	MOVQ A_X0(BX), R8
 
+	PCALIGN $32
 loop:
 	MOVQ A_LANES(BX), DX
 	MOVL (L_START+4)(DX)(CX*4), BP // end
@@ -152,6 +214,69 @@ loop:
 	JA next
 	MOVQ (R9)(AX*1), R11         // w
 
+	// a short list (fewer than PackedMin neighbours, q its start) whose first two
+	// bytes are one-byte values and lie in the list: most lists of roads and meshes
+	CMPL R15, $4
+	JAE first
+	TESTL $0x8080, R11
+	JNZ first
+	MOVQ BP, DX
+	SUBQ AX, DX
+	CMPQ DX, $2
+	JB first
+	MOVBQZX R11, DX
+	MOVL DX, DI
+	SHRL $1, DI
+	ANDL $1, DX
+	NEGQ DX
+	XORQ DI, DX
+	ADDQ R10, DX                 // f = v + unzigzag(the first byte)
+	CMPQ DX, A_NV(BX)
+	JAE first                    // f >= nv, or negative
+	MOVQ R10, SI                 // a list of one: v again
+	CMPL R15, $1
+	JEQ short
+	MOVL R11, SI
+	SHRL $8, SI
+	MOVBQZX SI, SI
+	ADDQ DX, SI                  // f + the second byte
+	CMPQ SI, A_NV(BX)
+	JAE first
+short:
+	MOVL DX, (R8)(CX*4)
+	MOVQ A_X1(BX), DI
+	MOVL SI, (DI)(CX*4)
+	BTSQ CX, R12
+	JMP next
+
+first:
+	// the first value of one byte or two (most first values of roads, meshes and
+	// social graphs), told apart by branches as wordUvarint does: its value then
+	// depends on no length
+	TESTL $0x80, R11
+	JNZ first2
+	LEAQ 1(AX), SI               // q + k
+	CMPQ SI, BP
+	JA next
+	MOVL $8, DX                  // 8k
+	MOVL R11, AX
+	ANDL $0x7f, AX               // u
+	JMP gathered1
+first2:
+	TESTL $0x8000, R11
+	JNZ firstn
+	LEAQ 2(AX), SI               // q + k
+	CMPQ SI, BP
+	JA next
+	MOVL $16, DX                 // 8k
+	MOVL R11, AX
+	SHRL $1, AX
+	ANDL $0x3f80, AX
+	MOVL R11, DI
+	ANDL $0x7f, DI
+	ORL DI, AX                   // u
+	JMP gathered1
+firstn:
 	// the first value: 8k-1 is the bit of its last byte's clear high bit
 	MOVQ $0x8080808080808080, DX
 	ANDNQ DX, R11, DX
@@ -190,8 +315,7 @@ nomode:
 	ADDQ R10, AX                 // f = v + unzigzag(u)
 	CMPQ AX, A_NV(BX)
 	JAE next                     // f >= nv, or negative
-	MOVQ A_X0(BX), DI
-	MOVL AX, (DI)(CX*4)
+	MOVL AX, (R8)(CX*4)
 	CMPL R15, $1
 	JEQ vertex
 	CMPL R15, $4
@@ -235,8 +359,7 @@ vertex:
 	JMP next
 
 isempty:
-	MOVQ A_X0(BX), DI
-	MOVL R10, (DI)(CX*4)
+	MOVL R10, (R8)(CX*4)
 	MOVQ A_X1(BX), DI
 	MOVL R10, (DI)(CX*4)
 	BTSQ CX, R12

@@ -316,27 +316,41 @@ func TestHeadGroupLongValues(t *testing.T) {
 // TestHeadGroupEdges compares HeadGroup with Head on a group whose vertex 5 has a list
 // at the edge of what its checks take: a first neighbour of exactly nv, a second of
 // exactly nv, a gap of 6 bytes, a first value of 5 bytes and one of 6 whose last byte
-// puts it past 2^32.
+// puts it past 2^32; with nv = 167 (one-byte values reach it from vertex 105) the same
+// for two one-byte values, and lists cut inside their first value of 1 or 2 bytes.
 func TestHeadGroupEdges(t *testing.T) {
-	const lo, nv = 100, 1000
+	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 29))
-	for _, edge := range [][]byte{
-		AppendList(nil, lo+5, []uint32{nv}),
-		AppendList(nil, lo+5, []uint32{lo + 7, nv}),
-		AppendList(nil, lo+5, []uint32{nv - 1, nv}),
-		{2, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
-		{0x82, 0x80, 0x80, 0x80, 0x00, 0x01},
-		{0x82, 0x80, 0x80, 0x80, 0x80, 0x01, 0x01},
+	for _, c := range []struct {
+		nv, deg uint32
+		edge    []byte
+	}{
+		{1000, 1, AppendList(nil, lo+5, []uint32{1000})},
+		{1000, 2, AppendList(nil, lo+5, []uint32{lo + 7, 1000})},
+		{1000, 2, AppendList(nil, lo+5, []uint32{999, 1000})},
+		{1000, 2, []byte{2, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}},
+		{1000, 2, []byte{0x82, 0x80, 0x80, 0x80, 0x00, 0x01}},
+		{1000, 2, []byte{0x82, 0x80, 0x80, 0x80, 0x80, 0x01, 0x01}},
+		{167, 2, AppendList(nil, lo+5, []uint32{167, 168})}, // the first one byte, = nv
+		{167, 2, AppendList(nil, lo+5, []uint32{lo + 7, 167})},
+		{167, 3, AppendList(nil, lo+5, []uint32{lo + 7, 167, 168})},
+		{167, 2, AppendList(nil, lo+5, []uint32{166, 167})},
+		{167, 2, AppendList(nil, lo+5, []uint32{165, 166})}, // both below nv: read
+		{167, 1, []byte{124, 5}},                            // 167 and a byte past the list's value
+		{167, 1, []byte{0x81}},                              // cut inside a 2-byte value
+		{167, 1, []byte{0x81, 0x81}},
+		{167, 1, []byte{0x8a, 0x01}}, // 138 as a 2-byte value: vertex 105+69
+		{1000, 1, []byte{0x81}},
+		{1000, 2, []byte{0x81}},
+		{1000, 5, AppendList(nil, lo+5, []uint32{900, 901, 902, 903, 904})[:1]},
 	} {
+		nv, edge := c.nv, c.edge
 		var start, deg [DirGroup]uint32
 		var adj []byte
 		for j := range uint32(DirGroup) {
 			start[j] = uint32(len(adj))
 			if j == 5 {
-				adj, deg[j] = append(adj, edge...), 2
-				if len(edge) <= 2 {
-					deg[j] = 1
-				}
+				adj, deg[j] = append(adj, edge...), c.deg
 				continue
 			}
 			deg[j] = 1 + r.Uint32N(3)

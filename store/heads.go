@@ -29,8 +29,8 @@ import (
 // the vertex and bit j of once is set (HeadSecond reads the second). The mode bit's
 // blocks are where the second neighbour costs most (a compact block's exceptions, a
 // packed block's base), and a caller that links the first neighbour may find the
-// second not needed. In first mode, on groups of varied degrees (bmiWidth) and where
-// the processor has BMI1 and BMI2, the loops run in assembly (headGroupBMI).
+// second not needed. In first mode, where the processor has BMI1 and BMI2, the loops
+// run in assembly (headGroupBMI).
 func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
 	if h := s.dirH[g*4+3]; first && haveBMI && h>>24 >= bmiWidth && h>>16&0xff+h>>24 <= 57 && nv > 0 {
 		return s.headGroupBMI(g, j0, j1, nv, x0, x1)
