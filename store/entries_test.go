@@ -65,9 +65,10 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 }
 
 // TestEntriesMappingEnd reads the entries of shards whose mapping ends with ADJ (a
-// copy of each with ADJ's capacity clipped to its length), so that the lists starting
-// in ADJ's last 8 bytes take Head from the bytes up to the end, the rest zero: a graph
-// of one-byte lists, and one of every shape.
+// copy of each whose ADJ is a copy with its capacity clipped to its length, nonzero
+// bytes past it), so that the lists starting in ADJ's last 8 bytes take Head from the
+// bytes up to the end, the rest zero, and a load past the end shows: a graph of one-byte
+// lists, and one of every shape.
 func TestEntriesMappingEnd(t *testing.T) {
 	seed := rand.Int63()
 	r := rand.New(rand.NewSource(seed))
@@ -86,7 +87,8 @@ func TestEntriesMappingEnd(t *testing.T) {
 	tail := 0
 	for _, g := range []*Graph{short, shapesGraph(t, randv2.New(randv2.NewPCG(uint64(seed), 24)), 2000)} {
 		for _, s := range g.Out().Shards {
-			cut := &Shard{Lo: s.Lo, N: s.N, Adj: slices.Clip(s.Adj), dirH: s.dirH, dirB: s.dirB}
+			past := append(slices.Clone(s.Adj), 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5)
+			cut := &Shard{Lo: s.Lo, N: s.N, Adj: past[:len(s.Adj):len(s.Adj)], dirH: s.dirH, dirB: s.dirB}
 			checkShardEntries(t, seed, cut, g.NumVertices(), r)
 			for i := range s.N {
 				if _, l := cut.ListAt(i); len(l) > 0 && cap(l) < 8 { // cap: up to ADJ's end
