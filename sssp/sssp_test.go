@@ -280,3 +280,48 @@ func TestSSSPErrors(t *testing.T) {
 		t.Errorf("misaligned weights: %v", err)
 	}
 }
+
+// TestSSSPParentsHub: the parent check of a star's leaves, each the hub's child, holds the
+// hub's list decoded (walking it to each leaf took minutes: quadratic), and still
+// refuses a leaf whose parent is another leaf or whose distance is not the hub's plus
+// the weight.
+func TestSSSPParentsHub(t *testing.T) {
+	const leaves = 200_000
+	var star []testgraph.Edge
+	for v := uint32(1); v <= leaves; v++ {
+		star = append(star, testgraph.Edge{U: 0, V: v})
+	}
+	for _, directed := range []bool{false, true} {
+		g := testgraph.Build(t, leaves+1, star, directed, 0)
+		a := store.NewCompressed(g)
+		mw, err := NewMemWeights(a, hashWeight(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(a, mw, 0, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parent, err := Parents(a, mw, r, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		if err := validate.SSSPParents(g, mw, 0, r.Dist, parent); err != nil {
+			t.Fatal(err)
+		}
+		if s := time.Since(t0); s > 20*time.Second {
+			t.Errorf("directed %v: the check took %v", directed, s)
+		}
+		bad := slices.Clone(parent)
+		bad[leaves/2] = 7
+		if err := validate.SSSPParents(g, mw, 0, r.Dist, bad); !errors.Is(err, validate.ErrInvalid) {
+			t.Errorf("directed %v: a leaf's parent another leaf: %v, want ErrInvalid", directed, err)
+		}
+		dist := slices.Clone(r.Dist)
+		dist[leaves-3]++
+		if err := validate.SSSPParents(g, mw, 0, dist, parent); !errors.Is(err, validate.ErrInvalid) {
+			t.Errorf("directed %v: a leaf's distance off by one: %v, want ErrInvalid", directed, err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -148,6 +149,7 @@ func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) e
 	float := floatWeights(w)
 	return eachPiece(g.Out(), func(_ *store.Shard, lo, hi uint32) error {
 		var it store.ListIter
+		var hubs hubLists
 		for v := lo; v < hi; v++ {
 			p := parent[v]
 			if (p == unreachedDist) != (dist[v] == unreachedDist) {
@@ -162,15 +164,23 @@ func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) e
 			s := g.Out().ShardOf(p)
 			ws := w.Of(p)
 			found := false
-			k := 0
-			for s.Iter(&it, p); it.Next() && it.Value() <= v; k++ {
-				if it.Value() == v && k < len(ws) && addWeight(uint64(dist[p]), ws[k], float) == uint64(dist[v]) {
-					found = true
-					break
+			if nb, err := hubs.list(s, &it, p); err != nil {
+				return err
+			} else if nb != nil {
+				for k, _ := slices.BinarySearch(nb, v); k < len(nb) && nb[k] == v && !found; k++ {
+					found = k < len(ws) && addWeight(uint64(dist[p]), ws[k], float) == uint64(dist[v])
 				}
-			}
-			if it.Err() != nil {
-				return s.ListError(p)
+			} else {
+				k := 0
+				for s.Iter(&it, p); it.Next() && it.Value() <= v; k++ {
+					if it.Value() == v && k < len(ws) && addWeight(uint64(dist[p]), ws[k], float) == uint64(dist[v]) {
+						found = true
+						break
+					}
+				}
+				if it.Err() != nil {
+					return s.ListError(p)
+				}
 			}
 			if !found {
 				return invalid("tree edge %d -> %d: no such edge with dist %d + weight = dist %d", p, v, dist[p], dist[v])
@@ -178,4 +188,47 @@ func SSSPParents(g *store.Graph, w Weights, src uint32, dist, parent []uint32) e
 		}
 		return nil
 	})
+}
+
+// hubLists holds the decoded out-lists of the long-listed parents SSSPParents met more
+// than once lately: a hub parents many vertices, and walking its list to each child took
+// a star of 300,000 leaves minutes (quadratic); a held list is searched in O(log d). A
+// parent met once is walked to its child, as are lists of fewer than hubMin neighbours
+// (cheap) and of more than hubMax (memory: 16 lists of at most 4 MiB a goroutine).
+type hubLists struct {
+	v, seen        [16]uint32
+	nb             [16][]uint32
+	next, seenNext int
+}
+
+const hubMin, hubMax = 256, 1 << 20
+
+// list returns v's decoded out-list (sorted) when v's degree is within hubMin..hubMax
+// and v was met before, else nil; the error of a list that does not decode.
+func (h *hubLists) list(s *store.Shard, it *store.ListIter, v uint32) ([]uint32, error) {
+	if d := s.Degree(v); d < hubMin || d > hubMax {
+		return nil, nil
+	}
+	for i := range h.v {
+		if h.nb[i] != nil && h.v[i] == v {
+			return h.nb[i], nil
+		}
+	}
+	if !slices.Contains(h.seen[:], v+1) { // +1: the zero value holds no vertex
+		h.seen[h.seenNext] = v + 1
+		h.seenNext = (h.seenNext + 1) % len(h.seen)
+		return nil, nil
+	}
+	i := h.next
+	h.next = (h.next + 1) % len(h.v)
+	nb := h.nb[i][:0]
+	for s.Iter(it, v); it.Next(); {
+		nb = append(nb, it.Value())
+	}
+	if it.Err() != nil {
+		h.nb[i] = nil
+		return nil, s.ListError(v)
+	}
+	h.v[i], h.nb[i] = v, nb
+	return nb, nil
 }
