@@ -25,16 +25,17 @@ type headLanes struct {
 	start [DirGroup + 1]uint32 // start[j+1]: the end of j's list
 }
 
-// headGroupBMI is HeadGroup's first mode in assembly (headFirstBMI) for a group whose
+// headGroupBMI is HeadGroup's loops in assembly (headFirstBMI) for a group whose
 // directory fields fit a word (wo+wd <= 57), nv > 0. headFirstBMI decodes the group's
 // directory pairs and reads each list's first value as HeadGroup's loop does, and
-// finishes the lists without neighbours, those of one neighbour, the first mode's lists
-// and the short lists whose two values lie in their first 8 bytes: the cases
-// HeadGroup's loop reads without a call. Go's register allocator keeps that loop's values on the stack (each
-// list's slow paths are calls); the assembly keeps them in registers. The loop here
-// takes the lists it leaves as HeadGroup's loop does (headWord, then Head), in vertex
-// order, so that bad is the same; the entries of x0 and x1 from bad on are undefined.
-func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
+// finishes the lists without neighbours, those of one neighbour, in first mode the
+// first mode's lists, and the short lists whose two values lie in their first 8 bytes:
+// the cases HeadGroup's loop reads without a call. Go's register allocator keeps that
+// loop's values on the stack (each list's slow paths are calls); the assembly keeps
+// them in registers. The loop here takes the lists it leaves as HeadGroup's loop does
+// (headWord, then Head; outside first mode the long lists too), in vertex order, so
+// that bad is the same; the entries of x0 and x1 from bad on are undefined.
+func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift
@@ -64,6 +65,10 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (on
 		a.adj = &adj[:1][0]
 	}
 	headFirstBMI(&a)
+	if !first { // the long lists it read in first mode: both values, the loop's here
+		a.done &^= a.once
+		a.once = 0
+	}
 	once, empty = a.once, a.empty
 	todo := (^uint64(0) >> (64 - (j1 - j0))) << j0
 	vb, nv64 := s.Lo+base, uint64(nv)
@@ -74,7 +79,7 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (on
 			return once & (1<<j - 1), empty & (1<<j - 1), int(j)
 		}
 		list := adj[start:end]
-		if d >= PackedMin {
+		if first && d >= PackedMin {
 			once |= 1 << j // its first value did not read inline: Head's
 		} else if a, b, ok := headWord(list, v, d, nv64); ok {
 			x0[j], x1[j] = a, b
@@ -91,8 +96,8 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, x0, x1 *[DirGroup]uint32) (on
 	return once, empty, -1
 }
 
-// bmiWidth is the narrowest degree field of a group that HeadGroup's first mode reads
-// through headGroupBMI: 0, every group (roads' and meshes' too, whose short lists'
+// bmiWidth is the narrowest degree field of a group that HeadGroup reads through
+// headGroupBMI: 0, every group (roads' and meshes' too, whose short lists'
 // one-byte values and 1- or 2-byte first values it reads by branches, as Go's loop
 // does). Tests set it to 0 and 64 to exercise both.
 var bmiWidth uint32

@@ -368,3 +368,29 @@ func TestHeadGroupEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadGroupMappingEnd compares HeadGroup with Head on a group of long lists (4 to 7
+// neighbours: a narrow degree field) that ends where the mapping does, with no bytes
+// after it: the last lists' first words do not load, and outside first mode such a
+// list gives both values through Head, not its first alone.
+func TestHeadGroupMappingEnd(t *testing.T) {
+	const lo, nv = 100, 1000
+	r := rand.New(rand.NewPCG(testSeed(t), 30))
+	for range 16 {
+		var start, deg [DirGroup]uint32
+		var adj []byte
+		for j := range uint32(DirGroup) {
+			start[j], deg[j] = uint32(len(adj)), 4+r.Uint32N(4)
+			nbrs := make([]uint32, deg[j])
+			for k := range nbrs {
+				nbrs[k] = lo + j + 1 + uint32(k)*(1+r.Uint32N(3))
+			}
+			adj = AppendList(adj, lo+j, nbrs)
+		}
+		adj = slices.Clip(adj) // nothing past the last list
+		s, _, _ := wideGroup(lo, adj, &start, &deg)
+		for range 16 {
+			checkHeadGroup(t, r, s, nv)
+		}
+	}
+}
