@@ -686,3 +686,68 @@ func TestBFSShortRoadList(t *testing.T) {
 		t.Fatalf("%v names no shard", err)
 	}
 }
+
+// TestBFSBadOneByteRoadLists: a list of one-byte values (pre-encoded, its checksums and
+// directory valid) that decodes to a neighbour below 0, in the source's list or in one
+// after the first of a level's batch, or that holds fewer bytes than its degree, the next
+// list's bytes after it, in one after the first of a batch. The serial top-down expansion
+// of road lists (claimRoads, claimRoads1 on amd64, which takes a batch's lists from the
+// first of d bytes on) must leave it to the checked decoders, which refuse it, instead of
+// claiming parent[-1] or the next list's values.
+func TestBFSBadOneByteRoadLists(t *testing.T) {
+	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
+	serialWork, serialEdges = ^uint64(0), ^uint64(0) // one goroutine, serial top-down
+	const n = 300
+	for _, c := range []struct {
+		name string
+		v    uint32 // the vertex of the bad list: 0 (the source) or 2 (after 1 in level 1)
+		deg  uint32
+		list []byte
+	}{
+		{"source's neighbour -1", 0, 1, []byte{0x01}},
+		{"vertex 2's neighbour -1", 2, 1, []byte{0x05}},
+		{"vertex 2's neighbours -1 and 0", 2, 2, []byte{0x05, 0x01}},
+		{"vertex 2's 2 neighbours in 1 byte", 2, 2, []byte{0x03}},
+		{"vertex 2's 3 neighbours in 2 bytes", 2, 3, []byte{0x03, 0x01}},
+	} {
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := store.Create(dir, store.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var degrees, offsets []uint32
+		var data []byte
+		for v := uint32(0); v < n; v++ {
+			offsets = append(offsets, uint32(len(data)))
+			switch {
+			case v == c.v:
+				data = append(data, c.list...)
+				degrees = append(degrees, c.deg)
+			case v == 0:
+				data = store.AppendList(data, v, []uint32{1, 2, 3})
+				degrees = append(degrees, 3)
+			default:
+				data = store.AppendList(data, v, []uint32{0})
+				degrees = append(degrees, 1)
+			}
+		}
+		offsets = append(offsets, uint32(len(data)))
+		if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
+			t.Fatal(err)
+		}
+		g := testgraph.Open(t, dir)
+		if err := g.Check(); err != nil {
+			t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
+		}
+		r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
+		if err == nil {
+			t.Fatalf("%s: answered %d reached, levels %+v", c.name, r.Reached, r.Levels)
+		}
+		if !strings.Contains(err.Error(), ".shard") {
+			t.Fatalf("%s: %v names no shard", c.name, err)
+		}
+	}
+}
