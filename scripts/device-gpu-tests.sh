@@ -5,6 +5,7 @@
 #   go test -c -tags cuda -o bin/gpu.test .
 #   go test -c -tags cuda -o bin/bfs.test ./bfs
 #   go test -c -tags cuda -o bin/afforest.test ./afforest
+#   go test -c -tags cuda -o bin/gpupkg.test ./gpu
 #   scripts/device-gpu-tests.sh
 #
 # A binary missing from bin/ is skipped; bin/data, when there, holds ../shared/data's files. ROOTRUN (default: the root package's GPU tests,
@@ -34,6 +35,7 @@ run() { # run NAME TIMEOUT BINARY ARGS...: one test binary, its result in a line
 nvidia-smi -L >>"$T" 2>&1
 run bfs 200 "$BIN/bfs.test" -test.run 'GPU|Batches|LinkRule'
 run afforest 200 "$BIN/afforest.test" -test.run 'GPU'
+run gpu 120 "$BIN/gpupkg.test"
 run root "${ROOTTL:-400}" "$BIN/gpu.test" -test.run "$ROOTRUN"
 if [ "${MEMCHECK:-1}" = 1 ]; then
   cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
