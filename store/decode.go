@@ -47,12 +47,8 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	if p < 0 || len(dst) == 0 || uint32(len(dst)) > c {
 		return 0, false
 	}
-	packed := false
-	if c >= PackedMin {
-		packed, x = x&1 != 0, x>>1
-	}
-	f := int64(v) + Unzigzag(x)
-	if f < 0 || f >= int64(nv) {
+	f, packed, ok := blockFirst(x, v, c, uint64(nv))
+	if !ok {
 		return 0, false
 	}
 	dst[0] = uint32(f)
@@ -196,6 +192,17 @@ func FastUvarint(b []byte, pos int) (x uint64, next int) {
 		}
 	}
 	return Uvarint(b, pos)
+}
+
+// blockFirst makes a block's first value u (the block of c neighbours of v's list) into
+// its first neighbour f: the mode bit comes off where the block may be packed (c >=
+// PackedMin), and ok says f is a vertex below nv.
+func blockFirst(u uint64, v, c uint32, nv uint64) (f int64, packed, ok bool) {
+	if c >= PackedMin {
+		packed, u = u&1 != 0, u>>1
+	}
+	f = int64(v) + Unzigzag(u)
+	return f, packed, uint64(f) < nv
 }
 
 // Unzigzag inverts the zigzag coding of a block's first neighbour (FORMAT.md).

@@ -16,12 +16,8 @@ func Head(list []byte, v, d, nv uint32) (x0, x1 uint32, n int, ok bool) {
 	if p < 0 || d == 0 {
 		return 0, 0, 0, false
 	}
-	packed := false
-	if c >= PackedMin {
-		packed, u = u&1 != 0, u>>1
-	}
-	f := int64(v) + Unzigzag(u)
-	if f < 0 || f >= int64(nv) {
+	f, packed, ok := blockFirst(u, v, c, uint64(nv))
+	if !ok {
 		return 0, 0, 0, false
 	}
 	if c == 1 {

@@ -228,12 +228,8 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 	if k > 5 || q+k > len(list) {
 		return 0, 0, false
 	}
-	packed := false
-	if c >= PackedMin {
-		packed, u = u&1 != 0, u>>1
-	}
-	f := int64(v) + Unzigzag(u)
-	if f < 0 || f >= int64(nv) {
+	f, packed, ok := blockFirst(u, v, c, nv)
+	if !ok {
 		return 0, 0, false
 	}
 	if c == 1 {

@@ -43,12 +43,8 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 	if p < 0 || c == 0 {
 		return 0, 0, 0, Malformed
 	}
-	packed := false
-	if c >= PackedMin {
-		packed, u = u&1 != 0, u>>1
-	}
-	f := int64(v) + Unzigzag(u)
-	if f < 0 || f >= int64(nv) {
+	f, packed, ok := blockFirst(u, v, c, uint64(nv))
+	if !ok {
 		return 0, 0, 0, Malformed
 	}
 	cur := uint64(f)
