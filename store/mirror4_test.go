@@ -99,28 +99,79 @@ func TestClaimMirror4s(t *testing.T) {
 				parent[x] = 1<<32 - 1
 			}
 		}
-		queue := make([]uint32, nv+1)
-		want, wantParent, wantQueue, wantTail := 0, slices.Clone(parent), slices.Clone(queue), 0
-		for k, e := range es {
-			x0, x1, x2, x3, ok := DecodeMirror4Word(vs[k], e.Head, int(e.End-e.Start), nv)
-			if e.Deg != 4 || !ok || wantTail > int(nv)-4 {
-				break
-			}
-			for _, x := range []uint32{x0, x1, x2, x3} {
-				if wantParent[x] == 1<<32-1 {
-					wantParent[x], wantQueue[wantTail] = vs[k], x
-					wantTail++
-				}
-			}
-			want++
-		}
-		got, tail := ClaimMirror4s(es, vs, parent, queue, 0, nv)
-		if got != want || tail != wantTail || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:tail], wantQueue[:tail]) {
-			t.Fatalf("trial %d: ClaimMirror4s of %v (entries %+v) expanded %d lists, tail %d, want %d, %d (or parents, queue differ)", trial, vs, es, got, tail, want, wantTail)
-		}
+		got := checkClaimMirror4s(t, es, vs, parent, 0, nv)
 		expanded += got
 	}
 	if expanded < 5000 {
 		t.Fatalf("ClaimMirror4s expanded only %d lists: the test does not exercise it", expanded)
 	}
+}
+
+// checkClaimMirror4s holds ClaimMirror4s on es and vs, from parent and tail (a copy of
+// parent is claimed into), to the claims of DecodeMirror4Word's neighbours: the lists
+// it expands, the new tail, the parents and the queue up to the tail. It returns how
+// many lists it expanded.
+func checkClaimMirror4s(t *testing.T, es []ListEntry, vs, parent []uint32, tail int, nv uint32) int {
+	t.Helper()
+	queue := make([]uint32, nv+1)
+	parent = slices.Clone(parent)
+	want, wantParent, wantQueue, wantTail := 0, slices.Clone(parent), slices.Clone(queue), tail
+	for k, e := range es[:min(len(es), len(vs))] {
+		x0, x1, x2, x3, ok := DecodeMirror4Word(vs[k], e.Head, int(e.End-e.Start), nv)
+		if e.Deg != 4 || !ok || wantTail > int(nv)-4 {
+			break
+		}
+		for _, x := range []uint32{x0, x1, x2, x3} {
+			if wantParent[x] == 1<<32-1 {
+				wantParent[x], wantQueue[wantTail] = vs[k], x
+				wantTail++
+			}
+		}
+		want++
+	}
+	got, gotTail := ClaimMirror4s(es, vs, parent, queue, tail, nv)
+	if got != want || gotTail != wantTail || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:gotTail], wantQueue[:gotTail]) {
+		t.Fatalf("ClaimMirror4s of %v (entries %+v, tail %d, nv %d) expanded %d lists, tail %d, want %d, %d (or parents, queue differ)", vs, es, tail, nv, got, gotTail, want, wantTail)
+	}
+	return got
+}
+
+// FuzzClaimMirror4s feeds ClaimMirror4s arbitrary entries (14 bytes of data each: the
+// vertex's low 16 bits, its degree (4 below 0xe0), the list's length and its first 8
+// bytes; 2 more ignored), vertex counts, tails and parents: no panic, and the claims of
+// DecodeMirror4Word's neighbours (checkClaimMirror4s).
+func FuzzClaimMirror4s(f *testing.F) {
+	mesh := func(v, c, c2 uint32) []byte {
+		l := AppendList(nil, v, []uint32{v - c, v - c2, v + c2, v + c})
+		var e [14]byte
+		e[0], e[1], e[2], e[3] = byte(v), byte(v>>8), 4, byte(len(l))
+		copy(e[4:], l)
+		return e[:]
+	}
+	f.Add(uint32(1000), uint16(0), uint64(1), slices.Concat(mesh(500, 64, 1), mesh(501, 64, 1), mesh(502, 3, 0)))
+	f.Add(uint32(600), uint16(590), uint64(2), slices.Concat(mesh(500, 64, 1), mesh(501, 99, 1)))
+	f.Add(uint32(40), uint16(0), uint64(3), slices.Concat(mesh(20, 20, 1), mesh(20, 21, 1), mesh(30, 10, 9)))
+	f.Fuzz(func(t *testing.T, nv uint32, tail uint16, seed uint64, data []byte) {
+		nv = 1 + nv%(1<<16)
+		var es []ListEntry
+		var vs []uint32
+		for ; len(data) >= 14; data = data[14:] {
+			v := (uint32(data[0]) | uint32(data[1])<<8) % nv
+			d := uint32(4) // mostly 4, a mesh list's degree
+			if data[2] >= 0xe0 {
+				d = uint32(data[2] % 6)
+			}
+			es = append(es, ListEntry{Deg: d, Start: 7, End: 7 + uint32(data[3]%10), Head: binary.LittleEndian.Uint64(data[4:12])})
+			vs = append(vs, v)
+		}
+		r := rand.New(rand.NewPCG(seed, 44))
+		parent := make([]uint32, nv)
+		for x := range parent {
+			parent[x] = 1<<32 - 1
+			if r.IntN(4) == 0 {
+				parent[x] = r.Uint32N(nv)
+			}
+		}
+		checkClaimMirror4s(t, es, vs, parent, int(uint32(tail)%(nv+1)), nv)
+	})
 }
