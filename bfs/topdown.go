@@ -259,8 +259,8 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 // few values stay in registers, and with unchecked parent and queue accesses: inside
 // expandSerial a list of one-byte values took about 130 instructions, most of them
 // spills and checks, and one of several-byte values about 90 besides DecodeShortWord.
-// On amd64 runs of lists of one-byte values go through claimRoads1, the same steps in
-// assembly with every value in registers.
+// On amd64 such runs go through claimRoads1, the same steps in assembly with every
+// value in registers and DecodeShortWord's inline.
 func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
 	var examined uint64
 	// every neighbour claimed is checked below n <= len(parent), and tail stays within
@@ -271,9 +271,9 @@ func claimRoads(ents *[serialBatch]store.ListEntry, batch []uint32, k int, paren
 	_, _ = parent[n-1], queue[n]
 	for ; k < len(batch); k++ {
 		e := &ents[uint(k)%serialBatch] // k < len(batch) <= serialBatch
-		if haveClaimRoads1 && e.End-e.Start == e.Deg {
-			// a list of one-byte values, maybe: it and those after it in assembly,
-			// the others (and the one that ends the run) below
+		if haveClaimRoads1 && e.Deg-1 < store.PackedMin-1 {
+			// a road's list, maybe: it and those after it in assembly, the one that
+			// ends the run below
 			var ex uint64
 			k, tail, ex = claimRoads1(&ents[0], unsafe.SliceData(batch), k, min(len(batch), serialBatch), (*uint32)(pp), (*uint32)(qp), tail, int(n), &roadMask[0])
 			examined += ex
