@@ -11,34 +11,21 @@ import (
 // TestKCoreRealGraphs compares the core numbers of the four real graphs, undirected and
 // directed, with Batagelj-Zaversnik's.
 func TestKCoreRealGraphs(t *testing.T) {
-	for _, c := range []struct {
-		file string
-		long bool
-	}{
-		{"facebook_combined.txt.gz", false},
-		{"luxembourg_osm.mtx.gz", false},
-		{"soc-Slashdot0902.txt.gz", false},
-		{"cnr-2000.txt.gz", true},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			if c.long && testing.Short() {
-				t.Skip("long; run without -short")
+	realgraph.Each(t, func(t *testing.T, file string, long bool) {
+		for _, directed := range []bool{false, true} {
+			g := realgraph.Open(t, file, directed)
+			r, err := Run(store.NewCompressed(g), Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, directed := range []bool{false, true} {
-				g := realgraph.Open(t, c.file, directed)
-				r, err := Run(store.NewCompressed(g), Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				kmax, err := validate.KCore(g, r.Core)
-				if err != nil {
-					t.Fatalf("directed=%v: %v", directed, err)
-				}
-				if r.MaxCore != kmax {
-					t.Fatalf("directed=%v: max core %d, want %d", directed, r.MaxCore, kmax)
-				}
-				t.Logf("directed=%v: max core %d, %d levels, %.3f s", directed, kmax, len(r.Levels), r.Seconds)
+			kmax, err := validate.KCore(g, r.Core)
+			if err != nil {
+				t.Fatalf("directed=%v: %v", directed, err)
 			}
-		})
-	}
+			if r.MaxCore != kmax {
+				t.Fatalf("directed=%v: max core %d, want %d", directed, r.MaxCore, kmax)
+			}
+			t.Logf("directed=%v: max core %d, %d levels, %.3f s", directed, kmax, len(r.Levels), r.Seconds)
+		}
+	})
 }
