@@ -9,32 +9,6 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// claimRoadsRef is claimRoads's rule written plainly: from batch[k] on, while each list
-// has 1 to 3 neighbours that store.DecodeShortWord decodes (its bytes in Head, each
-// neighbour below n), each neighbour unreached gets the list's vertex as its parent and
-// goes to the queue at the tail.
-func claimRoadsRef(ents []store.ListEntry, batch []uint32, k int, parent, queue []uint32, tail int, n uint32) (int, int, uint64) {
-	var examined uint64
-	for ; k < len(batch); k++ {
-		e := ents[k]
-		if e.Deg == 0 || e.Deg >= store.PackedMin {
-			break
-		}
-		x0, x1, x2, ok := store.DecodeShortWord(batch[k], e.Deg, e.Head, int(e.End-e.Start), n)
-		if !ok {
-			break
-		}
-		examined += uint64(e.Deg)
-		for _, x := range []uint32{x0, x1, x2}[:e.Deg] {
-			if parent[x] == unreached {
-				parent[x], queue[tail] = batch[k], x
-				tail++
-			}
-		}
-	}
-	return k, tail, examined
-}
-
 // FuzzClaimRoads feeds claimRoads (claimRoads1's assembly on amd64) a batch of arbitrary
 // entries (13 bytes of data each: the vertex's low 16 bits, its degree, the list's
 // length, its first 8 bytes; 1 more ignored), a vertex count, a first list and parents:
