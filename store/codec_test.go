@@ -196,6 +196,20 @@ func refDecode(v, d uint32, list []byte, nv uint32) ([]uint32, bool) {
 	return out, pos == len(list)
 }
 
+// trialList is a random decoder test's list for trial: a degree from a fixed cycle (1 to
+// 300, around the block and packing thresholds), nv below 5000 or, every fifth trial,
+// above 2^20 (wide gaps: exceptions, wide packing), a random vertex and its neighbours.
+func trialList(r *rand.Rand, trial int) (v uint32, d int, nv uint32, nbrs []uint32) {
+	degrees := []int{1, 2, 3, 4, 5, 63, 64, 65, 128, 300}
+	nv = uint32(1 + r.IntN(5000))
+	if trial%5 == 0 {
+		nv = uint32(1<<20 + r.IntN(1<<20))
+	}
+	d = degrees[trial%len(degrees)]
+	v = r.Uint32N(nv)
+	return v, d, nv, randomNbrs(r, v, d, nv)
+}
+
 // randomNbrs draws a sorted list of degree d in [0, nv) of one of several shapes: uniform,
 // runs of consecutive ids (web crawls), duplicates, clustered near v, and gaps near 2^32.
 func randomNbrs(r *rand.Rand, v uint32, d int, nv uint32) []uint32 {

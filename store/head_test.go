@@ -24,15 +24,8 @@ func checkHead(t *testing.T, list []byte, v, d, nv uint32) {
 
 func TestHeadRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 8))
-	degrees := []int{1, 2, 3, 4, 5, 63, 64, 65, 128, 300}
 	for trial := 0; trial < 4000; trial++ {
-		nv := uint32(1 + r.IntN(5000))
-		if trial%5 == 0 {
-			nv = uint32(1<<20 + r.IntN(1<<20)) // wide gaps: exceptions, wide packing
-		}
-		d := degrees[trial%len(degrees)]
-		v := r.Uint32N(nv)
-		nbrs := randomNbrs(r, v, d, nv)
+		v, d, nv, nbrs := trialList(r, trial)
 		if trial%3 == 0 && d >= 4 { // a first gap far wider than the rest: an exception at 0
 			nbrs[0] = r.Uint32N(nbrs[1]/2 + 1)
 		}

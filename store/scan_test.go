@@ -44,15 +44,8 @@ func checkScan(t *testing.T, list []byte, v, d, nv uint32, bits []uint64) {
 
 func TestScanListRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 7))
-	degrees := []int{1, 2, 3, 4, 5, 63, 64, 65, 128, 300}
 	for trial := 0; trial < 4000; trial++ {
-		nv := uint32(1 + r.IntN(5000))
-		if trial%5 == 0 {
-			nv = uint32(1<<20 + r.IntN(1<<20)) // wide gaps: exceptions, wide packing
-		}
-		d := degrees[trial%len(degrees)]
-		v := r.Uint32N(nv)
-		nbrs := randomNbrs(r, v, d, nv)
+		v, d, nv, nbrs := trialList(r, trial)
 		if trial%7 == 0 && d >= 20 { // a run with jumps: width 0 with exceptions
 			x := r.Uint32N(nv/2 + 1)
 			for i := range nbrs {
