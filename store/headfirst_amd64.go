@@ -9,9 +9,30 @@ import (
 )
 
 // haveBMI says whether headFirstBMI may run: the processor has BMI1 and BMI2 (TZCNT,
-// ANDN, BZHI, SHRX). Tests turn it off to hold HeadGroup's Go loop to the same
-// references.
-var haveBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+// ANDN, BZHI, SHRX, PEXT) and its PEXT is not microcoded (slowPEXT). Tests turn it off
+// to hold HeadGroup's Go loop to the same references.
+var haveBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && !slowPEXT()
+
+// slowPEXT says whether the processor is an AMD one before Zen 3 (family 0x19), whose
+// PEXT is microcoded: tens to hundreds of cycles a use, against 3 on Intel's cores
+// since Haswell and AMD's since Zen 3.
+func slowPEXT() bool {
+	_, b, c, d := cpuid(0)
+	if b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163 { // "AuthenticAMD"
+		return false
+	}
+	a, _, _, _ := cpuid(1)
+	family := a >> 8 & 0xf
+	if family == 0xf {
+		family += a >> 20 & 0xff
+	}
+	return family < 0x19
+}
+
+// cpuid is the CPUID instruction's four registers for a leaf (subleaf 0).
+//
+//go:noescape
+func cpuid(leaf uint32) (a, b, c, d uint32)
 
 // The offsets headfirst_amd64.s reads (a build error here when they move).
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.j0)-96]

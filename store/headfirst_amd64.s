@@ -32,27 +32,10 @@
 #define L_START 256
 
 // GATHER7 packs the 7-bit groups of x's low five bytes into x (its bytes past the
-// varint's end already cleared): shifts and masks, as gather5 (PEXT measured slower on
-// AMD's family 26); t and u are scratch.
-#define GATHER7(x, t, u) \
-	MOVQ x, t \
-	ANDL $0x7f, t \
-	MOVQ x, u \
-	SHRQ $1, u \
-	ANDL $0x3f80, u \
-	ORQ u, t \
-	MOVQ x, u \
-	SHRQ $2, u \
-	ANDL $0x1fc000, u \
-	ORQ u, t \
-	MOVQ x, u \
-	SHRQ $3, u \
-	ANDL $0xfe00000, u \
-	ORQ u, t \
-	SHRQ $4, x \
-	MOVQ $0x7f0000000, u \
-	ANDQ u, x \
-	ORQ t, x
+// varint's end already cleared): one PEXT (BMI2); t is scratch.
+#define GATHER7(x, t) \
+	MOVQ $0x7f7f7f7f7f, t \
+	PEXTQ t, x, x
 
 // func headFirstBMI(a *headArgs)
 //
@@ -62,7 +45,7 @@
 // pairs a load where both fit the word), then each list's first value from the 8 bytes
 // at its first block (a short list's two one-byte values as HeadGroup's loop reads
 // them; else a value of 1 or 2 bytes told apart by branches, a longer one by its
-// length from TZCNT, its bytes by BZHI and their bits gathered by shifts; the mode bit
+// length from TZCNT, its bytes by BZHI and their bits gathered by PEXT; the mode bit
 // dropped from PackedMin on) with HeadGroup's checks: its bytes inside the list, at
 // most 5, the value below nv. It finishes (bit j
 // of done) the lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
@@ -299,9 +282,7 @@ firstn:
 	ORQ DI, AX                   // u
 	JMP gathered1
 gather1:
-	GATHER7(AX, DI, R10)         // u
-	MOVQ A_V0(BX), R10
-	ADDQ CX, R10                 // v again
+	GATHER7(AX, DI)              // u
 gathered1:
 	CMPL R15, $4
 	JB nomode
@@ -339,7 +320,7 @@ nomode:
 	JA next                      // past the list
 	LEAQ 1(DI), R15
 	BZHIQ R15, R11, R11
-	GATHER7(R11, DI, R15)        // the gap
+	GATHER7(R11, DI)             // the gap
 	CMPQ R11, A_NV(BX)
 	JAE next
 	ADDQ AX, R11
@@ -373,4 +354,15 @@ next:
 	MOVQ R12, A_DONE(BX)
 	MOVQ R13, A_EMPTY(BX)
 	MOVQ R14, A_ONCE(BX)
+	RET
+
+// func cpuid(leaf uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	XORL CX, CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
 	RET
