@@ -149,9 +149,10 @@ func Load(d *cuda.Device, g *store.Graph, p *Plan, log io.Writer) (*Graph, error
 		if err := dg.CacheLists(c); err != nil {
 			return err
 		}
-		// first_fill decodes every in-list's head: its fault word is read whatever the
-		// launches and the wait return (runError)
-		return runError(dg.listFault(c, dg.mod), dg.fillFirst(c))
+		// first_fill decodes every in-list's head: its fault word is read after it, whatever
+		// the launches and the wait return (runError)
+		fill := dg.fillFirst(c)
+		return runError(dg.listFault(c, dg.mod), fill)
 	})
 	dg.LoadTime = time.Since(t0).Seconds()
 	if err != nil {

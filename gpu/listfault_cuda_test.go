@@ -42,3 +42,36 @@ func TestCheckListsAfterFailedRun(t *testing.T) {
 		t.Errorf("third run: %v", err)
 	}
 }
+
+// TestLoadFirstFillFault: Load of a graph whose list heads are damaged ("head": every
+// neighbour of a list past the vertex count), with a plan that keeps the first-neighbour
+// array, refuses the graph with the ListError of first_fill's fault, the word read after
+// first_fill has run. The plan is the all-resident one with the array added by hand:
+// Make keeps one only where the adjacency does not fit, and this graph's adjacency is
+// smaller than the array.
+func TestLoadFirstFillFault(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	g := testgraph.Damaged(t, "head")
+	n := g.NumVertices()
+	p, err := Make(n, Sizes(g), 1<<40, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.FirstK, p.First = FirstK, FirstBytes(n, FirstK)
+	dev, err := cuda.Open(0, 0, 512<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	dg, err := Load(dev, g, p, nil)
+	if err == nil {
+		dg.Close()
+		t.Fatal("Load filled the first-neighbour array from a damaged list without an error")
+	}
+	var le *ListError
+	if !errors.As(err, &le) || le.Vertex != testgraph.DamagedVertex || le.Err == nil {
+		t.Fatalf("%v: want the ListError of vertex %d", err, testgraph.DamagedVertex)
+	}
+}
