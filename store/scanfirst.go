@@ -20,7 +20,38 @@ type firstArgs struct {
 	parent           *[DirGroup]uint32 // out
 	more             uint64            // out: the first neighbour not in the frontier, more to scan
 	lanes            *vecLanes         // out: what the lanes of more read
+	ptab             *[2]pairTab       // the pairs' shuffles for ww, nil where they gather
 }
+
+// pairTab places the pairs of a step's 4 vertices, from a 16-byte load at the byte of
+// the first one's first bit, in 64-bit lanes: the VPSHUFB control that gives lane i the
+// 8 bytes from its pair's first byte, and the shift from there to its first bit. A
+// group whose pair width ww is at most pairTabMax has two: the first pair of a step of 4
+// starts at bit 0 or 4 of its byte.
+type pairTab struct {
+	ctl [32]byte
+	sh  [4]uint64
+}
+
+// pairTabMax is the widest pair whose 4 of a step lie in 16 bytes with 8 to read from
+// each: (3*ww+4)/8 + 8 <= 16.
+const pairTabMax = 22
+
+var pairTabs = func() (t [pairTabMax + 1][2]pairTab) {
+	for ww := range t {
+		for ph := range 2 {
+			e := &t[ww][ph]
+			for i := range 4 {
+				bit := i*ww + 4*ph
+				for k := range 8 {
+					e.ctl[8*i+k] = byte(bit>>3 + k)
+				}
+				e.sh[i] = uint64(bit & 7)
+			}
+		}
+	}
+	return t
+}()
 
 // vecLanes is what scanFirstAVX2 read of each vertex's list, for scanRest.
 type vecLanes struct {
@@ -48,6 +79,9 @@ func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, 
 	}
 	if cap(s.Adj) > 0 {
 		a.adj = &s.Adj[:1][0]
+	}
+	if wo+wd <= pairTabMax {
+		a.ptab = &pairTabs[wo+wd]
 	}
 	scanFirstAVX2(&a)
 	return a.found, a.empty, a.miss, a.more, a.degs

@@ -29,6 +29,7 @@
 #define A_PARENT 176
 #define A_MORE 184
 #define A_LANES 192
+#define A_PTAB 200
 
 #define V_WW 0
 #define V_MO 32
@@ -51,28 +52,86 @@ DATA fLanes<>+16(SB)/8, $2
 DATA fLanes<>+24(SB)/8, $3
 GLOBL fLanes<>(SB), RODATA|NOPTR, $32
 
-// fConst: 1, 3, 7, 63, 511, 0xffffffff, 0x8080808080808080, 0x7f, 0x80, 0x8000,
-// 0x800000, 0x80000000, 2^63, 4 (each a quadword, broadcast when loaded)
+// fConst: 1 and 0xffffffff (quadwords, broadcast when loaded)
 DATA fConst<>+0(SB)/8, $1
-DATA fConst<>+8(SB)/8, $3
-DATA fConst<>+16(SB)/8, $7
-DATA fConst<>+24(SB)/8, $63
-DATA fConst<>+32(SB)/8, $511
-DATA fConst<>+40(SB)/8, $0xffffffff
-DATA fConst<>+48(SB)/8, $0x8080808080808080
-DATA fConst<>+56(SB)/8, $0x7f
-DATA fConst<>+64(SB)/8, $0x80
-DATA fConst<>+72(SB)/8, $0x8000
-DATA fConst<>+80(SB)/8, $0x800000
-DATA fConst<>+88(SB)/8, $0x80000000
-DATA fConst<>+96(SB)/8, $0x8000000000000000
-DATA fConst<>+104(SB)/8, $4
-GLOBL fConst<>(SB), RODATA|NOPTR, $112
+DATA fConst<>+8(SB)/8, $0xffffffff
+GLOBL fConst<>(SB), RODATA|NOPTR, $16
+
+#define VC_7 0
+#define VC_511 32
+#define VC_63 64
+#define VC_HIGH 96
+#define VC_U0 128
+#define VC_U1 160
+#define VC_U2 192
+#define VC_U3 224
+#define VC_U4 256
+#define VC_3 288
+#define VC_SIGN 320
+#define VC_4 352
+#define VC_BYTE1 384
+
+// vConst: each quadword constant 4 times, a 32-byte operand at VC_x (no broadcast)
+DATA vConst<>+0(SB)/8, $0x7
+DATA vConst<>+8(SB)/8, $0x7
+DATA vConst<>+16(SB)/8, $0x7
+DATA vConst<>+24(SB)/8, $0x7
+DATA vConst<>+32(SB)/8, $0x1ff
+DATA vConst<>+40(SB)/8, $0x1ff
+DATA vConst<>+48(SB)/8, $0x1ff
+DATA vConst<>+56(SB)/8, $0x1ff
+DATA vConst<>+64(SB)/8, $0x3f
+DATA vConst<>+72(SB)/8, $0x3f
+DATA vConst<>+80(SB)/8, $0x3f
+DATA vConst<>+88(SB)/8, $0x3f
+DATA vConst<>+96(SB)/8, $0x8080808080808080
+DATA vConst<>+104(SB)/8, $0x8080808080808080
+DATA vConst<>+112(SB)/8, $0x8080808080808080
+DATA vConst<>+120(SB)/8, $0x8080808080808080
+DATA vConst<>+128(SB)/8, $0x7f
+DATA vConst<>+136(SB)/8, $0x7f
+DATA vConst<>+144(SB)/8, $0x7f
+DATA vConst<>+152(SB)/8, $0x7f
+DATA vConst<>+160(SB)/8, $0x3f80
+DATA vConst<>+168(SB)/8, $0x3f80
+DATA vConst<>+176(SB)/8, $0x3f80
+DATA vConst<>+184(SB)/8, $0x3f80
+DATA vConst<>+192(SB)/8, $0x1fc000
+DATA vConst<>+200(SB)/8, $0x1fc000
+DATA vConst<>+208(SB)/8, $0x1fc000
+DATA vConst<>+216(SB)/8, $0x1fc000
+DATA vConst<>+224(SB)/8, $0xfe00000
+DATA vConst<>+232(SB)/8, $0xfe00000
+DATA vConst<>+240(SB)/8, $0xfe00000
+DATA vConst<>+248(SB)/8, $0xfe00000
+DATA vConst<>+256(SB)/8, $0x7f0000000
+DATA vConst<>+264(SB)/8, $0x7f0000000
+DATA vConst<>+272(SB)/8, $0x7f0000000
+DATA vConst<>+280(SB)/8, $0x7f0000000
+DATA vConst<>+288(SB)/8, $0x3
+DATA vConst<>+296(SB)/8, $0x3
+DATA vConst<>+304(SB)/8, $0x3
+DATA vConst<>+312(SB)/8, $0x3
+DATA vConst<>+320(SB)/8, $0x8000000000000000
+DATA vConst<>+328(SB)/8, $0x8000000000000000
+DATA vConst<>+336(SB)/8, $0x8000000000000000
+DATA vConst<>+344(SB)/8, $0x8000000000000000
+DATA vConst<>+352(SB)/8, $0x4
+DATA vConst<>+360(SB)/8, $0x4
+DATA vConst<>+368(SB)/8, $0x4
+DATA vConst<>+376(SB)/8, $0x4
+DATA vConst<>+384(SB)/8, $0x101010101010101
+DATA vConst<>+392(SB)/8, $0x101010101010101
+DATA vConst<>+400(SB)/8, $0x101010101010101
+DATA vConst<>+408(SB)/8, $0x101010101010101
+GLOBL vConst<>(SB), RODATA|NOPTR, $416
 
 // func scanFirstAVX2(a *firstArgs)
 //
 // ScanGroup's first step for the group that a describes, 4 vertices a step (a 64-bit
-// lane each): the directory pair (a gather from the packed pairs), the degree, the list's
+// lane each): the directory pair (where the pair width is at most pairTabMax, from one
+// 16-byte load placed in the lanes by a.ptab's shuffle and shifts; else a gather from
+// the packed pairs), the degree, the list's
 // start and end, the first value of the list (a gather of 8 bytes at the first block,
 // LEB128 gathered without a branch) and its bit in the frontier (a gather). Each lane
 // makes ScanGroup's checks; a lane that fails one, or whose list's first 8 bytes do not
@@ -89,9 +148,8 @@ GLOBL fConst<>(SB), RODATA|NOPTR, $112
 // second reads them back, decodes the first values and tests them. In one pass each
 // step's hundred operations waited on its own gather of list heads and filled the
 // scheduler, so that the next step's gathers issued late: the two passes take the
-// group's first neighbours about a third faster (4.5 against 6.6 ns a vertex on
-// soc-Slashdot0902, cnr-2000 and facebook_combined with every first neighbour found,
-// on an AMD EPYC), for about 25 more instructions a step.
+// group's first neighbours about a third faster, for about 25 more instructions a step.
+// The constants are 32-byte operands (vConst), not broadcast in the loop.
 TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
 	MOVQ a+0(FP), BX
 	// the group's values broadcast here: a vector load of values stored one by one
@@ -130,6 +188,7 @@ TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
 	MOVQ A_LANES(BX), SI
 	VMOVQ A_WO(BX), X14          // shift count: wo
 	VMOVQ A_WWS(BX), X13         // shift count: wo + wd
+	MOVQ A_PTAB(BX), BX          // the pairs' shuffles, or nil (a is read again at the end)
 	VMOVDQU fLanes<>(SB), Y15    // j of each lane
 	VPXOR Y12, Y12, Y12          // zero
 	VPXOR Y11, Y11, Y11          // the found vertices' degrees
@@ -137,7 +196,6 @@ TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
 	XORQ R12, R12                // found
 	XORQ R13, R13                // empty
 	XORQ R14, R14                // miss
-	XORQ DX, DX                  // more
 	XORQ CX, CX                  // j0
 	MOVQ $0, V_LOADED(SP)        // the lanes whose first 8 bytes load
 
@@ -149,22 +207,35 @@ chunk:
 	JZ nextA
 
 	// the pair: x = 8 bytes at bit j*ww of the pairs, shifted to it
+	TESTQ BX, BX
+	JZ gatherPairs
+	// from 16 bytes at the first lane's byte (below dirArea-16 for ww <= pairTabMax)
+	MOVQ V_WW(SP), AX
+	IMULQ CX, AX                 // the first lane's bit
+	MOVQ AX, DX
+	SHRQ $3, DX
+	ANDQ $4, AX                  // 0 or 4: j0 is a multiple of 4
+	SHLQ $4, AX                  // its pairTab
+	VBROADCASTI128 (R8)(DX*1), Y3
+	VPSHUFB (BX)(AX*1), Y3, Y3
+	VPSRLVQ 32(BX)(AX*1), Y3, Y3 // x
+	JMP havePairs
+gatherPairs:
 	VPMULUDQ V_WW(SP), Y15, Y0
-	VPBROADCASTQ fConst<>+16(SB), Y2
-	VPAND Y2, Y0, Y1             // bit offset in its byte
+	VPAND vConst<>+VC_7(SB), Y0, Y1 // bit offset in its byte
 	VPSRLQ $3, Y0, Y0
-	VPBROADCASTQ fConst<>+32(SB), Y2
-	VPAND Y2, Y0, Y0             // byte, below dirArea-8
+	VPAND vConst<>+VC_511(SB), Y0, Y0 // byte, below dirArea-8
 	VPCMPEQQ Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPGATHERQQ Y2, (R8)(Y0*1), Y3
 	VPSRLVQ Y1, Y3, Y3           // x
+havePairs:
 
 	// the degree d = dmin + field, in 32 bits
 	VPSRLQ X14, Y3, Y4
 	VPAND V_MD(SP), Y4, Y4
 	VPADDQ V_DMIN(SP), Y4, Y4
-	VPBROADCASTQ fConst<>+40(SB), Y10 // 2^32-1
+	VPBROADCASTQ fConst<>+8(SB), Y10 // 2^32-1
 	VPAND Y10, Y4, Y4            // d
 
 	// start = h0 + j*span>>6 + unzigzag(z), in 32 bits
@@ -204,8 +275,7 @@ chunk:
 	VPOR Y8, Y7, Y7
 	VPCMPEQQ Y12, Y4, Y0         // empty
 	VPOR Y0, Y7, Y7
-	VPBROADCASTQ fConst<>+24(SB), Y1
-	VPADDQ Y1, Y4, Y8
+	VPADDQ vConst<>+VC_63(SB), Y4, Y8
 	VPSRLQ $6, Y8, Y8
 	VPSUBQ Y9, Y8, Y8
 	VPSLLQ $2, Y8, Y8            // FirstBlock(d), for d > 0
@@ -240,8 +310,7 @@ chunk:
 	ORQ AX, V_LOADED(SP)
 
 nextA:
-	VPBROADCASTQ fConst<>+104(SB), Y10
-	VPADDQ Y10, Y15, Y15
+	VPADDQ vConst<>+VC_4(SB), Y15, Y15
 	ADDQ $4, CX
 	CMPQ CX, $64
 	JB chunk
@@ -249,6 +318,7 @@ nextA:
 	ANDQ R11, R13
 	// pass two: the first values of the loaded lanes, tested against the frontier
 	MOVQ V_LOADED(SP), R11
+	XORQ DX, DX                  // more
 	VMOVDQU fLanes<>(SB), Y15
 	XORQ CX, CX
 
@@ -268,8 +338,7 @@ chunkB:
 	VMOVDQU 1024(SI)(CX*8), Y3   // w
 
 	// the first value: its bytes up to the first without the high bit
-	VPBROADCASTQ fConst<>+48(SB), Y2
-	VPANDN Y2, Y3, Y2            // high bits clear
+	VPANDN vConst<>+VC_HIGH(SB), Y3, Y2            // high bits clear
 	VPSUBQ Y2, Y12, Y7
 	VPAND Y7, Y2, Y2             // the lowest: bit 8k-1
 	VPSRLQ $40, Y2, Y7
@@ -278,21 +347,11 @@ chunkB:
 	VPANDN Y7, Y10, Y7           // and k > 0
 	VPAND Y7, Y1, Y1
 	VPSLLQ $1, Y2, Y10
-	VPSUBQ Y9, Y10, Y10
-	VPAND Y10, Y3, Y3            // the value's bytes
-	// k = 1 + (low > 0x80) + (low > 0x8000) + ...
-	VPBROADCASTQ fConst<>+64(SB), Y10
-	VPCMPGTQ Y10, Y2, Y10
-	VPSUBQ Y10, Y9, Y7
-	VPBROADCASTQ fConst<>+72(SB), Y10
-	VPCMPGTQ Y10, Y2, Y10
-	VPSUBQ Y10, Y7, Y7
-	VPBROADCASTQ fConst<>+80(SB), Y10
-	VPCMPGTQ Y10, Y2, Y10
-	VPSUBQ Y10, Y7, Y7
-	VPBROADCASTQ fConst<>+88(SB), Y10
-	VPCMPGTQ Y10, Y2, Y10
-	VPSUBQ Y10, Y7, Y7           // k
+	VPSUBQ Y9, Y10, Y10          // the value's bytes: all ones
+	VPAND Y10, Y3, Y3
+	// k: the bytes of that mask, a one from each summed by VPSADBW
+	VPAND vConst<>+VC_BYTE1(SB), Y10, Y7
+	VPSADBW Y12, Y7, Y7          // k
 	VPADDQ Y8, Y7, Y7            // q + k
 	VPSHUFD $0x08, Y7, Y10
 	VPERMQ $0x08, Y10, Y10
@@ -301,27 +360,21 @@ chunkB:
 	VPANDN Y1, Y7, Y1            // q + k <= end
 
 	// u: the 7-bit groups
-	VPBROADCASTQ fConst<>+56(SB), Y10 // 0x7f
-	VPAND Y10, Y3, Y2
+	VPAND vConst<>+VC_U0(SB), Y3, Y2
 	VPSRLQ $1, Y3, Y6
-	VPSLLQ $7, Y10, Y10
-	VPAND Y10, Y6, Y6
+	VPAND vConst<>+VC_U1(SB), Y6, Y6
 	VPOR Y6, Y2, Y2
 	VPSRLQ $2, Y3, Y6
-	VPSLLQ $7, Y10, Y10
-	VPAND Y10, Y6, Y6
+	VPAND vConst<>+VC_U2(SB), Y6, Y6
 	VPOR Y6, Y2, Y2
 	VPSRLQ $3, Y3, Y6
-	VPSLLQ $7, Y10, Y10
-	VPAND Y10, Y6, Y6
+	VPAND vConst<>+VC_U3(SB), Y6, Y6
 	VPOR Y6, Y2, Y2
 	VPSRLQ $4, Y3, Y6
-	VPSLLQ $7, Y10, Y10
-	VPAND Y10, Y6, Y6
+	VPAND vConst<>+VC_U4(SB), Y6, Y6
 	VPOR Y6, Y2, Y2              // u
 	// the mode bit below it from PackedMin (4) on
-	VPBROADCASTQ fConst<>+8(SB), Y10
-	VPCMPGTQ Y10, Y4, Y10
+	VPCMPGTQ vConst<>+VC_3(SB), Y4, Y10
 	VPAND Y9, Y10, Y10
 	VPSRLVQ Y10, Y2, Y2
 	// f = v0 + j + unzigzag(u)
@@ -332,8 +385,7 @@ chunkB:
 	VPADDQ V_V0(SP), Y2, Y2
 	VPADDQ Y15, Y2, Y2           // f
 	// f < nv, unsigned
-	VPBROADCASTQ fConst<>+96(SB), Y10
-	VPXOR Y10, Y2, Y6
+	VPXOR vConst<>+VC_SIGN(SB), Y2, Y6
 	VPCMPGTQ V_NVM1(SP), Y6, Y6
 	VPANDN Y1, Y6, Y1            // checked: the first neighbour is f
 
@@ -342,8 +394,7 @@ chunkB:
 	VMOVDQU Y1, Y7
 	VPXOR Y3, Y3, Y3
 	VPGATHERQQ Y7, (R10)(Y6*8), Y3
-	VPBROADCASTQ fConst<>+24(SB), Y10
-	VPAND Y10, Y2, Y6
+	VPAND vConst<>+VC_63(SB), Y2, Y6
 	VPSRLVQ Y6, Y3, Y3
 	VPAND Y9, Y3, Y3
 	VPCMPEQQ Y9, Y3, Y3
@@ -372,8 +423,7 @@ chunkB:
 	ORQ AX, R14
 
 next:
-	VPBROADCASTQ fConst<>+104(SB), Y10
-	VPADDQ Y10, Y15, Y15
+	VPADDQ vConst<>+VC_4(SB), Y15, Y15
 	ADDQ $4, CX
 	CMPQ CX, $64
 	JB chunkB
@@ -381,6 +431,7 @@ next:
 	ANDQ R11, R12
 	ANDQ R11, R14
 	ANDQ R11, DX
+	MOVQ a+0(FP), BX
 	MOVQ DX, A_MORE(BX)
 	MOVQ R12, A_FOUND(BX)
 	MOVQ R13, A_EMPTY(BX)

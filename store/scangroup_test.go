@@ -265,3 +265,37 @@ func TestScanGroupShortFront(t *testing.T) {
 	var res GroupScan
 	s.ScanGroup(0, ^uint64(0), nv, front, &res)
 }
+
+// TestPairTabs holds each pairTab to the load it stands for: lane i of a step whose first
+// pair starts at bit 4*ph gets the 8 bytes from byte (i*ww+4*ph)/8 of a 16-byte load,
+// shifted right by (i*ww+4*ph)%8, which is the pair the gather would read, and needs no
+// byte past the 16th.
+func TestPairTabs(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 41))
+	var b [24]byte
+	for range 20 {
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		for ww := range pairTabMax + 1 {
+			for ph := range 2 {
+				e := &pairTabs[ww][ph]
+				for i := range 4 {
+					var x uint64
+					for k := range 8 {
+						c := e.ctl[8*i+k]
+						if c > 15 {
+							t.Fatalf("ww %d, phase %d, lane %d: control byte %d past the load", ww, ph, i, c)
+						}
+						x |= uint64(b[c]) << (8 * k)
+					}
+					x >>= e.sh[i]
+					bit := i*ww + 4*ph
+					if want := binary.LittleEndian.Uint64(b[bit>>3:]) >> (bit & 7); x != want {
+						t.Fatalf("ww %d, phase %d, lane %d: %#x, want %#x", ww, ph, i, x, want)
+					}
+				}
+			}
+		}
+	}
+}
