@@ -13,12 +13,14 @@ import (
 // to hold HeadGroup's Go loop to the same references.
 var haveBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && !slowPEXT()
 
-// slowPEXT says whether the processor is an AMD one before Zen 3 (family 0x19), whose
-// PEXT is microcoded: tens to hundreds of cycles a use, against 3 on Intel's cores
-// since Haswell and AMD's since Zen 3.
+// slowPEXT says whether the processor is an AMD (or Hygon) one before Zen 3 (family
+// 0x19), whose PEXT is microcoded: tens to hundreds of cycles a use, against 3 on
+// Intel's cores since Haswell and AMD's since Zen 3.
 func slowPEXT() bool {
 	_, b, c, d := cpuid(0)
-	if b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163 { // "AuthenticAMD"
+	amd := b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163   // "AuthenticAMD"
+	hygon := b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975 // "HygonGenuine"
+	if !amd && !hygon {
 		return false
 	}
 	a, _, _, _ := cpuid(1)
