@@ -1,6 +1,8 @@
 package store
 
 import (
+	"math"
+	randv1 "math/rand"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -397,6 +399,93 @@ func TestHeadGroupMappingEnd(t *testing.T) {
 		s, _, _ := wideGroup(lo, adj, &start, &deg)
 		for range 16 {
 			checkHeadGroup(t, r, s, nv)
+		}
+	}
+}
+
+// TestHeadGroupPairWidths compares HeadGroup, from every vertex of its group on and in
+// both modes, with Head, and Entries and ScanGroup with their references, on groups whose
+// pairs' width wo+wd is every one from 24 to 34 bits and more: vertex b's list of 2^10
+// to 2^16.5 neighbours (b 1 to 8) widens wd by its degree, the high bits of its degree
+// field set, and wo by its bytes (the lists after it start far past their lines), one
+// to two a gap. headFirstBMI reads two pairs from one word up to 28 bits; past that the
+// second pair's high bits, at an odd bit of the first's byte, do not fit the word.
+func TestHeadGroupPairWidths(t *testing.T) {
+	const lo = 100
+	r := rand.New(rand.NewPCG(testSeed(t), 31))
+	defer func(w uint32) { bmiWidth = w }(bmiWidth)
+	widths := map[uint32]bool{}
+	for x := 20; x <= 33; x++ {
+		for i := range 5 * 8 {
+			q, big := i%5, uint32(1+i/5) // q gaps of 4 take two bytes; vertex big's list is long
+			var start, deg [DirGroup]uint32
+			var adj []byte
+			d0 := uint32(math.Pow(2, float64(x)/2)) // 2^10 to 2^16.5 by half powers of two
+			nv := lo + DirGroup + 131*d0            // past every neighbour below
+			for j := range uint32(DirGroup) {
+				v := lo + j
+				nbrs := make([]uint32, 1+j%6)
+				if j == big {
+					nbrs = make([]uint32, d0)
+				}
+				for k := range nbrs {
+					u := v + 1
+					if k > 0 {
+						u = nbrs[k-1] + 1
+						if k%4 < q {
+							u = nbrs[k-1] + 130
+						}
+					}
+					nbrs[k] = u
+				}
+				start[j], deg[j] = uint32(len(adj)), uint32(len(nbrs))
+				adj = AppendList(adj, v, nbrs)
+			}
+			s, wo, wd := wideGroup(lo, adj, &start, &deg)
+			if 2*wo+wd > 57 {
+				t.Fatalf("degree %d, %d gaps of 4 of two bytes: widths %d and %d do not pack", d0, q, wo, wd)
+			}
+			widths[wo+wd] = true
+			for j0 := range uint32(DirGroup) {
+				for _, first := range []bool{true, false} {
+					var x0, x1 [DirGroup]uint32
+					bmiWidth = 0
+					once, _, bad := s.HeadGroup(0, j0, DirGroup, nv, first, &x0, &x1)
+					if bad >= 0 {
+						t.Fatalf("widths %d and %d, from %d (first %v): HeadGroup refused vertex %d", wo, wd, j0, first, bad)
+					}
+					for j := j0; j < DirGroup; j++ {
+						v := lo + j
+						d, list := s.ListAt(j)
+						a, b, n, ok := Head(list, v, d, nv)
+						if !ok {
+							t.Fatalf("vertex %d's list does not decode", v)
+						}
+						if n == 1 || once>>j&1 != 0 {
+							b = v
+						}
+						if x0[j] != a || x1[j] != b {
+							t.Fatalf("widths %d and %d, from %d (first %v): vertex %d (degree %d): HeadGroup %d %d, Head %d %d", wo, wd, j0, first, v, d, x0[j], x1[j], a, b)
+						}
+					}
+				}
+			}
+			if big > 1 {
+				continue
+			}
+			front := make([]uint64, (nv+63)/64)
+			for i := range front {
+				front[i] = r.Uint64() & r.Uint64()
+			}
+			for range 4 {
+				checkScanGroup(t, r, s, nv, front)
+			}
+			checkShardEntries(t, int64(x), s, nv, randv1.New(randv1.NewSource(int64(x))))
+		}
+	}
+	for ww := uint32(24); ww <= 34; ww++ {
+		if !widths[ww] {
+			t.Fatalf("no group of pair width %d (widths %v): widen the test", ww, widths)
 		}
 	}
 }
