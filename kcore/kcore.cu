@@ -271,9 +271,12 @@ __device__ __forceinline__ uint32_t peelFlat(const Shard *tab, int ns, uint32_t 
 // are queued for kc_peel_hub, out-lists in hubs[0, cap), in-lists in hubs[cap, 2 cap),
 // with their block counts in hubNb. acc receives the list entries read (queued lists'
 // included), the list bytes read from pinned host memory, the vertices and the round.
-extern "C" __global__ void kc_peel(const Shard *out, int nsOut, const Shard *in, int nsIn, uint32_t *deg, uint32_t *l0,
-                                   uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc, uint32_t *hubs,
-                                   uint32_t *hubNb, uint32_t cap) {
+// Launch bounds: kc_peel fits 128 registers (2 blocks of 256 a multiprocessor), kc_peel_hub
+// 80 (3 blocks); the host launches both on 256 threads.
+extern "C" __global__ void __launch_bounds__(256, 2)
+kc_peel(const Shard *out, int nsOut, const Shard *in, int nsIn, uint32_t *deg, uint32_t *l0,
+        uint32_t *l1, uint32_t *l2, uint32_t *ctl, unsigned long long *acc, uint32_t *hubs,
+        uint32_t *hubNb, uint32_t cap) {
 	if (ctl[C_MODE] == STEP_DONE) return;
 	uint32_t qn = ctl[C_NF];
 	const uint32_t *front = pickList(l0, l1, l2, ctl[C_FRONT]);
@@ -314,10 +317,11 @@ extern "C" __global__ void kc_peel(const Shard *out, int nsOut, const Shard *in,
 // the number of parts (enough for the longest list, at most HUB_PARTS), and a warp takes
 // a part, a lane a block. The parts go in order of p across the lists, so the warps
 // spread over every list at once.
-extern "C" __global__ void kc_peel_hub(const Shard *tab, int ns, const uint32_t *hubs, const uint32_t *hubNb,
-                                       const uint32_t *hubCount, const uint32_t *hubMax, uint32_t cap, uint32_t *deg,
-                                       uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
-                                       unsigned long long *acc) {
+extern "C" __global__ void __launch_bounds__(256, 3)
+kc_peel_hub(const Shard *tab, int ns, const uint32_t *hubs, const uint32_t *hubNb,
+            const uint32_t *hubCount, const uint32_t *hubMax, uint32_t cap, uint32_t *deg,
+            uint32_t *l0, uint32_t *l1, uint32_t *l2, uint32_t *ctl,
+            unsigned long long *acc) {
 	if (ctl[C_MODE] == STEP_DONE) return;
 	uint32_t nh = min(*hubCount, cap);
 	if (nh == 0) return;

@@ -84,10 +84,12 @@ __device__ __forceinline__ double finish(uint32_t v, double sum, double base, fl
 // block counts in hubNb, their sums zeroed in hubSum) for pr_hub and pr_hub_finish, which
 // the host launches next. base_bits holds (1-d)/n as a double. change receives the L1
 // change (double), bytes (when not null) the list bytes decoded.
-extern "C" __global__ void pr_pull(SHARD_PARAMS, const float *contrib, float *score, float *next,
-                                   const uint32_t *outdeg, unsigned long long base_bits, uint32_t i0, uint32_t i1,
-                                   double *change, unsigned long long *bytes, uint32_t *hubs, uint32_t *hubNb,
-                                   uint32_t *hubCount, double *hubSum) {
+// pr_pull fits 80 registers, so that 3 blocks of PULL_BLOCK threads share a multiprocessor.
+extern "C" __global__ void __launch_bounds__(PULL_BLOCK, 3)
+pr_pull(SHARD_PARAMS, const float *contrib, float *score, float *next,
+        const uint32_t *outdeg, unsigned long long base_bits, uint32_t i0, uint32_t i1,
+        double *change, unsigned long long *bytes, uint32_t *hubs, uint32_t *hubNb,
+        uint32_t *hubCount, double *hubSum) {
 	SHARD_LOCAL;
 	__shared__ double sums[PULL_BLOCK];
 	double base = __longlong_as_double((long long)base_bits);
