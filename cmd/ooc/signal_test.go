@@ -32,27 +32,11 @@ func TestIngestSignal(t *testing.T) {
 	t.Logf("input %d bytes", st.Size())
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		out := filepath.Join(dir, "g.ooc")
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
-		cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS=ingest\x1f-q\x1f--workers\x1f1\x1f-o\x1f"+out+"\x1f"+in)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait for the build to start, then interrupt it.
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			if tmp, _ := filepath.Glob(filepath.Join(dir, ".g.ooc.tmp-*", "*.spill")); len(tmp) > 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatal("the ingest never started spilling")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		cmd.Process.Signal(sig)
-		err := cmd.Wait()
+		// interrupted once the build spills
+		stderr, err := interruptWhen(t, sig, "the ingest never started spilling", func() bool {
+			tmp, _ := filepath.Glob(filepath.Join(dir, ".g.ooc.tmp-*", "*.spill"))
+			return len(tmp) > 0
+		}, "ingest", "-q", "--workers", "1", "-o", out, in)
 		if err == nil {
 			t.Fatalf("%v: the ingest exited 0 (it finished before the signal?)", sig)
 		}
@@ -67,6 +51,31 @@ func TestIngestSignal(t *testing.T) {
 			t.Errorf("%v: temporary files left: %v", sig, left)
 		}
 	}
+}
+
+// interruptWhen runs ooc with args in a child process (TestHelperMain), sends it sig once
+// ready reports true (polled every 5 ms; after 20 s the child is killed and the test
+// fails with never), and returns its stderr and its exit error.
+func interruptWhen(t *testing.T, sig syscall.Signal, never string, ready func() bool, args ...string) (*strings.Builder, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
+	cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS="+strings.Join(args, "\x1f"))
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !ready() {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal(never)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(sig)
+	return stderr, cmd.Wait()
 }
 
 // TestHelperMain runs ooc with the arguments in OOC_MAIN_ARGS (separated by \\x1f) and exits
@@ -87,28 +96,15 @@ func TestGenEdgeListSignal(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "e.txt")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperMain$")
-		cmd.Env = append(os.Environ(), "OOC_MAIN_ARGS=gen\x1fkron\x1f--scale\x1f28\x1f-q\x1f--workers\x1f1\x1f-o\x1f"+out)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			if tmp, _ := filepath.Glob(filepath.Join(dir, ".e.txt.tmp-*")); len(tmp) > 0 {
-				if st, err := os.Stat(tmp[0]); err == nil && st.Size() > 0 {
-					break
-				}
+		// interrupted once its temporary file holds bytes
+		stderr, err := interruptWhen(t, sig, "gen never started writing", func() bool {
+			tmp, _ := filepath.Glob(filepath.Join(dir, ".e.txt.tmp-*"))
+			if len(tmp) == 0 {
+				return false
 			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatal("gen never started writing")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		cmd.Process.Signal(sig)
-		err := cmd.Wait()
+			st, err := os.Stat(tmp[0])
+			return err == nil && st.Size() > 0
+		}, "gen", "kron", "--scale", "28", "-q", "--workers", "1", "-o", out)
 		if err == nil {
 			t.Fatalf("%v: gen exited 0 (it finished before the signal?)", sig)
 		}
