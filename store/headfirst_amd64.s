@@ -37,6 +37,19 @@
 	MOVQ $0x7f7f7f7f7f, t \
 	PEXTQ t, x, x
 
+// PAIRSTART turns a directory pair's zigzag start field z (its bits above the field
+// already cleared) into the list's start: the signed offset from the list's line,
+// R13>>6 (64 h0 + j span, over 64). t is scratch; AX is clobbered.
+#define PAIRSTART(z, t) \
+	MOVL z, t \
+	SHRL $1, t \
+	ANDL $1, z \
+	NEGL z \
+	XORL t, z \
+	MOVQ R13, AX \
+	SHRQ $6, AX \
+	ADDL AX, z
+
 // func headFirstBMI(a *headArgs)
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
@@ -102,14 +115,7 @@ pairs2:
 	MOVL SI, L_DEG(R11)(CX*4)    // j's degree
 	MOVL DI, SI
 	ANDL BP, SI
-	MOVL SI, DX
-	SHRL $1, DX
-	ANDL $1, SI
-	NEGL SI
-	XORL DX, SI
-	MOVQ R13, AX
-	SHRQ $6, AX
-	ADDL AX, SI
+	PAIRSTART(SI, DX)
 	MOVL SI, L_START(R11)(CX*4)  // j's start
 	ADDQ A_SPAN(BX), R13
 	SHRXQ R15, DI, DI
@@ -118,14 +124,7 @@ pairs2:
 	ADDL A_DMIN(BX), SI
 	MOVL SI, (L_DEG+4)(R11)(CX*4) // j+1's degree
 	ANDL BP, DI
-	MOVL DI, DX
-	SHRL $1, DX
-	ANDL $1, DI
-	NEGL DI
-	XORL DX, DI
-	MOVQ R13, AX
-	SHRQ $6, AX
-	ADDL AX, DI
+	PAIRSTART(DI, DX)
 	MOVL DI, (L_START+4)(R11)(CX*4) // j+1's start
 	ADDQ A_SPAN(BX), R13
 	LEAQ (R12)(R15*2), R12
@@ -145,14 +144,7 @@ pairs:
 	ANDQ A_MD(BX), SI
 	ADDL A_DMIN(BX), SI          // the degree
 	ANDQ A_MO(BX), DI            // z
-	MOVL DI, DX
-	SHRL $1, DX
-	ANDL $1, DI
-	NEGL DI
-	XORL DX, DI
-	MOVQ R13, AX
-	SHRQ $6, AX
-	ADDL AX, DI                  // the start
+	PAIRSTART(DI, DX)            // the start
 	MOVL DI, L_START(R11)(CX*4)
 	MOVL SI, L_DEG(R11)(CX*4)
 	ADDQ A_WW(BX), R12
