@@ -314,7 +314,7 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 				}
 				for _, u := range nbrs[min(uint32(len(nbrs)), f-min(f, j)):] {
 					if serial { // inlined: most of a low-degree graph's links
-						linkSerial(r.comp, v, u)
+						linkFrom(labels(comp), comp[v], u) // u checked below r.n
 					} else {
 						linkAtomic(r.comp, v, u)
 					}
@@ -537,37 +537,49 @@ func (r *run) link(u, v uint32) {
 // linkSerial is linkAtomic for a run on one goroutine, with plain loads and stores:
 // hook the larger root under the smaller, and point each vertex climbed past at its
 // grandparent (path halving).
-func linkSerial(comp []uint32, u, v uint32) { linkFrom(comp, comp[u], v) }
+func linkSerial(comp []uint32, u, v uint32) {
+	_ = comp[v] // the one index not yet a label: checked here, not in linkFrom
+	linkFrom(labels(comp), comp[u], v)
+}
 
-// linkFrom is linkSerial from u's parent p1 (comp[u]).
-func linkFrom(comp []uint32, p1, v uint32) {
-	p2 := comp[v]
+// linkFrom is linkSerial from u's parent p1 (comp[u]) on the labels at c (labels),
+// loaded and stored without a check each: every index it loads at is v or a label (a
+// vertex id), and its callers pass a v below the labels' count, a neighbour that its
+// decoder checked below n (HeadGroup's and DecodeBlock's nv). The checks cost two
+// instructions a load, a quarter of a road's links. A root whose parent is already
+// low (the trees joined) takes a climb step, after which p1 == p2: a test of its own
+// puts linkFrom past the inlining budget.
+func linkFrom(c unsafe.Pointer, p1, v uint32) {
+	p2 := *(*uint32)(unsafe.Add(c, 4*uintptr(v)))
 	for p1 != p2 {
 		high, low := max(p1, p2), min(p1, p2)
-		ph := comp[high]
+		h := (*uint32)(unsafe.Add(c, 4*uintptr(high)))
+		ph := *h
 		if ph == high {
-			comp[high] = low
+			*h = low
 			return
 		}
-		if ph == low {
-			return
-		}
-		g := comp[ph]
-		comp[high] = g
-		p1, p2 = g, comp[low]
+		g := *(*uint32)(unsafe.Add(c, 4*uintptr(ph)))
+		*h = g
+		p1, p2 = g, *(*uint32)(unsafe.Add(c, 4*uintptr(low)))
 	}
 }
 
-// linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial). A function
-// of its own, so that its loop keeps its values in registers.
+// labels is the address of comp's first label, for linkFrom.
+func labels(comp []uint32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(comp)) }
+
+// linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial), neighbours
+// below len(comp) (linkFrom). A function of its own, so that its loop keeps its values
+// in registers.
 //
 //go:noinline
 func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 	x1 = x1[:len(x0)]
 	cu := comp[v:][:len(x0)] // the vertices' own labels: checked once, not at each load
+	c := labels(comp)
 	for j, a := range x0 {
-		linkFrom(comp, cu[j], a)
-		linkFrom(comp, cu[j], x1[j])
+		linkFrom(c, cu[j], a)
+		linkFrom(c, cu[j], x1[j])
 	}
 }
 
@@ -581,8 +593,9 @@ func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 //go:noinline
 func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
 	cu := comp[v:][:len(x0)] // checked once, not at each load
+	c := labels(comp)
 	for j, x := range x0 {
-		linkFrom(comp, cu[j], x)
+		linkFrom(c, cu[j], x)
 		if cu[j] == a {
 			in |= 1 << (j & 63)
 		}
@@ -601,10 +614,11 @@ func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
 func linkMixed(comp []uint32, v uint32, x0, x1 []uint32, once uint64, a uint32) (in uint64) {
 	x1 = x1[:len(x0)]
 	cu := comp[v:][:len(x0)] // checked once, not at each load
+	c := labels(comp)
 	for j, x := range x0 {
-		linkFrom(comp, cu[j], x)
+		linkFrom(c, cu[j], x)
 		if once>>(j&63)&1 == 0 {
-			linkFrom(comp, cu[j], x1[j])
+			linkFrom(c, cu[j], x1[j])
 		} else if cu[j] == a {
 			in |= 1 << (j & 63)
 		}
