@@ -369,6 +369,9 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 	}
 	src := (*[packedArea]byte)(b[:packedArea]) // the low bits: n*w < 8*(packedMask+1)
 	k := len(dst)
+	if k > n && haveVec && haveShiftX && w <= vecMaxWidth && n >= vecMinGaps && first < 1<<32 {
+		return compactWhole(dst, first, h, b, blen, n, nv)
+	}
 	if h&hdrExceptions == 0 {
 		if cur := unpackGaps(dst, src, w, first); cur >= nv {
 			return 0, false
@@ -393,6 +396,30 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		return 0, false
 	}
 	if cur := unpackGapsAdd(dst, src, w, first, &add); cur >= nv {
+		return 0, false
+	}
+	return end, true
+}
+
+// compactWhole is unpackCompact for a block decoded whole (len(dst) is n+1) by
+// compactAVX2, its exceptions and gaps in one call; unpackCompact has checked the
+// header's width and the low bits' length.
+func compactWhole(dst []uint32, first uint64, h byte, b *[compactArea]byte, blen, n int, nv uint64) (int, bool) {
+	w := uint(h & hdrWidth)
+	ebit, ne, wi, wh, end := uint(n)*w, 0, uint(0), uint(0), (n*int(w)+7)/8
+	if h&hdrExceptions != 0 {
+		x := loadCompact(b, ebit)
+		ne = int(x & (1<<excCountBits - 1))
+		wi = uint(x>>excCountBits) & (1<<excStepBits - 1)
+		wh = uint(x>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+		ebit += excHeader
+		end = (int(ebit) + ne*int(wi+wh) + 7) / 8
+		if ne == 0 || ne > n || end > blen {
+			return 0, false
+		}
+	}
+	last, ok := compactAVX2(&dst[1], &b[0], &vecTables[w], uintptr(w), n, first, uintptr(ebit), ne, uintptr(wi+wh), uintptr(wi), 1<<wi-1, 1<<wh-1, nv)
+	if !ok || uint64(last) >= nv {
 		return 0, false
 	}
 	return end, true

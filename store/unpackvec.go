@@ -39,21 +39,27 @@ var vecTables = func() (t [vecMaxWidth + 1]vecTable) {
 	return t
 }()
 
-// unpackVec decodes the gaps of dst[1:] it can in whole groups of 8 with unpackAddAVX2
-// (dst[i] is dst[i-1] plus field i-1 of src plus add[i], dst[0] being first) and
-// returns the index of the first neighbour left to the caller and the last one made
-// (first when none). Each add entry it reads is 1 plus a multiple of 2^w below 2^32
-// (unpackCompact's), so a gap is 1 to 2^32 and a sum that passes 32 bits leaves a lane
-// not above the one before it; then it returns a last neighbour of 2^64-1, which the
-// callers' check against the vertex count refuses.
+// unpackVec decodes the gaps of dst[1:] with unpackAddAVX2 where it can (dst[i] is
+// dst[i-1] plus field i-1 of src plus add[i], dst[0] being first) and returns the index
+// of the first neighbour left to the caller (len(dst) when it decoded them all, 1 when
+// none) and the last one made (first when none). The vector decoder reads a whole group
+// of 8 past the last gap: src's bytes to 7*w + 4w/8 + 16 <= 203 < packedArea, add to
+// index 64 < BlockSize+3. Each add entry it reads for a gap is 1 plus a multiple of 2^w
+// below 2^32 (unpackCompact's), so a gap is 1 to 2^32 and a sum that passes 32 bits
+// leaves a lane not above the one before it; then it returns a last neighbour of
+// 2^64-1, which the callers' check against the vertex count refuses.
 func unpackVec(dst []uint32, src *[packedArea]byte, w uint, first uint64, add *[BlockSize + 3]uint32) (int, uint64) {
-	groups := (len(dst) - 1) / 8
-	if !haveVec || w > vecMaxWidth || groups == 0 || len(dst) > BlockSize || first >= 1<<32 {
+	n := len(dst) - 1
+	if !haveVec || w > vecMaxWidth || n < vecMinGaps || n >= BlockSize || first >= 1<<32 {
 		return 1, first
 	}
-	last, ok := unpackAddAVX2(&dst[1], &src[0], &add[1], &vecTables[w], uintptr(w), groups, first)
+	last, ok := unpackAddAVX2(&dst[1], &src[0], &add[1], &vecTables[w], uintptr(w), n, first)
 	if !ok {
 		return len(dst), ^uint64(0)
 	}
-	return 1 + 8*groups, uint64(last)
+	return len(dst), uint64(last)
 }
+
+// vecMinGaps is the fewest gaps unpackVec gives the vector decoder: below it the scalar
+// loops cost less than the call.
+const vecMinGaps = 4

@@ -8,11 +8,29 @@ import "golang.org/x/sys/cpu"
 // to hold the pure-Go decoders to the same references.
 var haveVec = cpu.X86.HasAVX2
 
-// unpackAddAVX2 decodes groups groups of 8 gaps of a compact block (w <= vecMaxWidth):
-// dst[i] is dst[i-1] plus field i of src (w bits each, group g from src's byte g*w on)
+// haveShiftX says whether compactAVX2 may run where haveVec allows: the processor has BMI2
+// (SHRX, SHLX).
+var haveShiftX = cpu.X86.HasBMI2
+
+// unpackAddAVX2 decodes n gaps of a compact block (w <= vecMaxWidth), 8 a step: dst[i]
+// is dst[i-1] plus field i of src (w bits each, group g of 8 from src's byte g*w on)
 // plus add[i], dst[-1] being first, in 32-bit arithmetic; tab is vecTables[w]. It
-// returns the last neighbour, and false when some neighbour is not above the one before
-// it in 32 bits (a sum wrapped: the true neighbour is at least 2^32).
+// stores dst[0:n] alone, but reads src and add as for a whole last group (src's bytes
+// to g*w + 4w/8 + 16 and add[0:8*ceil(n/8)] for the last group g). It returns the last
+// neighbour, and false when some neighbour is not above the one before it in 32 bits (a
+// sum wrapped: the true neighbour is at least 2^32).
 //
 //go:noescape
-func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, groups int, first uint64) (last uint32, ok bool)
+func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, n int, first uint64) (last uint32, ok bool)
+
+// compactAVX2 decodes a compact block of n gaps (w <= vecMaxWidth, n below BlockSize)
+// whole: its ne exceptions, from bit ebit of b on (each a step of wi bits, mi = 2^wi-1,
+// and a high part of wh bits, mh = 2^wh-1; step = wi+wh bits apart), as exceptionsWhole
+// reads them (false where one's high part shifted by w is not below nv, or the last one
+// lies past the n gaps), then the gaps as unpackAddAVX2 with those add entries: dst[i]
+// is dst[i-1] plus field i of b plus 1 plus the high part of an exception at i, dst[-1]
+// being first, in 32-bit arithmetic; tab is vecTables[w]. It stores dst[0:n] alone, and
+// returns the last neighbour and false where a check fails or a sum wrapped.
+//
+//go:noescape
+func compactAVX2(dst *uint32, b *byte, tab *vecTable, w uintptr, n int, first uint64, ebit uintptr, ne int, step, wi uintptr, mi, mh, nv uint64) (last uint32, ok bool)

@@ -13,68 +13,206 @@ DATA rotIdx<>+24(SB)/4, $5
 DATA rotIdx<>+28(SB)/4, $6
 GLOBL rotIdx<>(SB), RODATA|NOPTR, $32
 
+// Each lane's index.
+DATA laneIdx<>+0(SB)/4, $0
+DATA laneIdx<>+4(SB)/4, $1
+DATA laneIdx<>+8(SB)/4, $2
+DATA laneIdx<>+12(SB)/4, $3
+DATA laneIdx<>+16(SB)/4, $4
+DATA laneIdx<>+20(SB)/4, $5
+DATA laneIdx<>+24(SB)/4, $6
+DATA laneIdx<>+28(SB)/4, $7
+GLOBL laneIdx<>(SB), RODATA|NOPTR, $32
+
 DATA seven<>+0(SB)/4, $7
 GLOBL seven<>(SB), RODATA|NOPTR, $4
 
-// func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, groups int, first uint64) (last uint32, ok bool)
+// The gap decoder's constants: BX holds the vecTable. Y15 the byte shuffle, Y14 the
+// shifts, Y13 the masks, R9 the high half's bytes from the group's first, Y9 each lane's
+// predecessor's lane, Y8 lane 7, Y11 the sign bits (unsigned order by a signed compare),
+// Y10 all ones (every lane above its predecessor so far).
+#define GAPSETUP \
+	VMOVDQU 0(BX), Y15; \
+	VMOVDQU 32(BX), Y14; \
+	VMOVDQU 64(BX), Y13; \
+	MOVQ 96(BX), R9; \
+	VMOVDQU rotIdx<>(SB), Y9; \
+	VPBROADCASTD seven<>(SB), Y8; \
+	VPCMPEQD Y11, Y11, Y11; \
+	VPSLLD $31, Y11, Y11; \
+	VPCMPEQD Y10, Y10, Y10
+
+// A group of 8 gaps in Y0, from src at SI and the add entries at DX: the fields
+// gathered a lane each (VPSHUFB, each 128-bit half from its own 16 bytes), shifted down
+// and masked, the add entries added, the lanes summed in prefix order (two in-lane
+// steps, then the low half's total into the high half) on top of the carry Y12.
+#define GROUP \
+	VMOVDQU (SI), X0; \
+	VINSERTI128 $1, (SI)(R9*1), Y0, Y0; \
+	VPSHUFB Y15, Y0, Y0; \
+	VPSRLVD Y14, Y0, Y0; \
+	VPAND Y13, Y0, Y0; \
+	VPADDD (DX), Y0, Y0; \
+	VPSLLDQ $4, Y0, Y1; \
+	VPADDD Y1, Y0, Y0; \
+	VPSLLDQ $8, Y0, Y1; \
+	VPADDD Y1, Y0, Y0; \
+	VPSHUFD $0xFF, Y0, Y1; \
+	VPERM2I128 $0x08, Y1, Y1, Y1; \
+	VPADDD Y1, Y0, Y0; \
+	VPADDD Y12, Y0, Y0
+
+// Y3: the lanes of Y0 above their predecessors (lane 0's is the carry Y12), unsigned.
+#define ABOVE \
+	VPXOR Y11, Y0, Y2; \
+	VPXOR Y11, Y12, Y4; \
+	VPERMD Y2, Y9, Y3; \
+	VPBLENDD $1, Y4, Y3, Y3; \
+	VPCMPGTD Y3, Y2, Y3
+
+// The CX gaps to dst at DI, 8 a step: CX/8 whole groups and, where CX is not a multiple
+// of 8, a last group of CX%8 lanes that reads its bytes and add entries as a whole one
+// does but stores only its own lanes (VPMASKMOVD), whose checks alone count. Y12 ends as
+// the last neighbour, Y10's lanes all ones where every neighbour is above the one before
+// it. R8 is w, the bytes of a group.
+#define GAPS \
+	MOVQ CX, R10; \
+	ANDQ $7, R10; \
+	SHRQ $3, CX; \
+	JZ part; \
+loop: \
+	GROUP; \
+	VMOVDQU Y0, (DI); \
+	ABOVE; \
+	VPAND Y3, Y10, Y10; \
+	VPERMD Y0, Y8, Y12; \
+	ADDQ $32, DI; \
+	ADDQ $32, DX; \
+	ADDQ R8, SI; \
+	DECQ CX; \
+	JNZ loop; \
+part: \
+	TESTQ R10, R10; \
+	JZ gapsdone; \
+	MOVL R10, AX; \
+	VMOVD AX, X7; \
+	VPBROADCASTD X7, Y7; \
+	VPCMPGTD laneIdx<>(SB), Y7, Y7; \
+	DECL AX; \
+	VMOVD AX, X6; \
+	VPBROADCASTD X6, Y6; \
+	GROUP; \
+	VPMASKMOVD Y0, Y7, (DI); \
+	ABOVE; \
+	VPCMPEQD Y5, Y5, Y5; \
+	VPXOR Y5, Y7, Y5; \
+	VPOR Y5, Y3, Y3; \
+	VPAND Y3, Y10, Y10; \
+	VPERMD Y0, Y6, Y12; \
+gapsdone:
+
+// func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, n int, first uint64) (last uint32, ok bool)
 //
-// Each group of 8 fields of w bits (w bytes of src) is gathered a field per 32-bit lane
-// (VPSHUFB: the 4 bytes holding it, each 128-bit half from its own 16 loaded bytes),
-// shifted down (VPSRLVD) and masked; the add entries are added (the gaps) and the lanes
-// summed in prefix order (two in-lane steps, then the low half's total into the high
-// half) on top of the carry, the last neighbour so far. ok is false when some neighbour
-// is not above the one before it (unsigned, in 32 bits): a sum wrapped.
+// The n gaps of src (w bits each, group g of 8 from byte g*w on) plus the add entries,
+// summed on top of first, to dst (GAPS). ok is false when some neighbour is not above
+// the one before it (unsigned, in 32 bits): a sum wrapped.
 TEXT ·unpackAddAVX2(SB), NOSPLIT, $0-61
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ add+16(FP), DX
 	MOVQ tab+24(FP), BX
 	MOVQ w+32(FP), R8
-	MOVQ groups+40(FP), CX
-	VMOVDQU 0(BX), Y15           // the byte shuffle
-	VMOVDQU 32(BX), Y14          // the shifts
-	VMOVDQU 64(BX), Y13          // the masks
-	MOVQ 96(BX), R9              // the high half's bytes from the group's first
-	VMOVDQU rotIdx<>(SB), Y9
-	VPBROADCASTD seven<>(SB), Y8
+	MOVQ n+40(FP), CX
+	GAPSETUP
 	VPBROADCASTD first+48(FP), Y12
-	VPCMPEQD Y11, Y11, Y11
-	VPSLLD $31, Y11, Y11         // the sign bits: unsigned order by a signed compare
-	VPCMPEQD Y10, Y10, Y10       // every lane above its predecessor so far
-
-loop:
-	VMOVDQU (SI), X0
-	VINSERTI128 $1, (SI)(R9*1), Y0, Y0
-	VPSHUFB Y15, Y0, Y0
-	VPSRLVD Y14, Y0, Y0
-	VPAND Y13, Y0, Y0
-	VPADDD (DX), Y0, Y0          // the gaps
-	VPSLLDQ $4, Y0, Y1
-	VPADDD Y1, Y0, Y0
-	VPSLLDQ $8, Y0, Y1
-	VPADDD Y1, Y0, Y0            // prefix sums within each half
-	VPSHUFD $0xFF, Y0, Y1
-	VPERM2I128 $0x08, Y1, Y1, Y1 // the low half's total, in the high half only
-	VPADDD Y1, Y0, Y0
-	VPADDD Y12, Y0, Y0           // the neighbours
-	VMOVDQU Y0, (DI)
-	VPXOR Y11, Y0, Y2
-	VPXOR Y11, Y12, Y4
-	VPERMD Y2, Y9, Y3
-	VPBLENDD $1, Y4, Y3, Y3      // each lane's predecessor
-	VPCMPGTD Y3, Y2, Y3
-	VPAND Y3, Y10, Y10
-	VPERMD Y0, Y8, Y12           // the carry: the last neighbour
-	ADDQ $32, DI
-	ADDQ $32, DX
-	ADDQ R8, SI
-	DECQ CX
-	JNZ loop
-
+	GAPS
 	VMOVD X12, AX
 	MOVL AX, last+56(FP)
 	VMOVMSKPS Y10, AX
 	CMPL AX, $0xFF
 	SETEQ ok+60(FP)
+	VZEROUPPER
+	RET
+
+// func compactAVX2(dst *uint32, b *byte, tab *vecTable, w uintptr, n int, first uint64, ebit uintptr, ne int, step uintptr, wi uintptr, mi uint64, mh uint64, nv uint64) (last uint32, ok bool)
+//
+// A compact block decoded whole: the add array (72 entries in the frame) filled with
+// ones to entry 63 (a last group of 7 also reads entry 64, for the lane past gap 63 that
+// it neither stores nor checks), each of the ne exceptions (from bit ebit of b on, step bits apart) read as
+// exceptionsWhole reads it: its index step (the low wi bits, mi) moves j on by 1 plus
+// it, its high part (the wh bits above, mh) shifted by w must be below nv and goes to
+// add[j&63] plus the 1; the last j must be at most n. Then the n gaps from b's first
+// byte on, plus the add entries, summed on top of first, to dst (GAPS). ok is false
+// where an exception fails its check or some neighbour is not above the one before it
+// (unsigned, in 32 bits).
+TEXT ·compactAVX2(SB), NOSPLIT, $288-109
+	VPCMPEQD Y0, Y0, Y0
+	VPSRLD $31, Y0, Y0           // ones
+	VMOVDQU Y0, 0(SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU Y0, 192(SP)
+	VMOVDQU Y0, 224(SP)
+	MOVQ b+8(FP), SI
+	MOVQ ne+56(FP), R13
+	TESTQ R13, R13
+	JZ gaps
+	MOVQ ebit+48(FP), AX
+	MOVQ step+64(FP), R12
+	MOVQ wi+72(FP), R10
+	MOVQ mi+80(FP), R14
+	MOVQ mh+88(FP), R15
+	MOVQ w+24(FP), DI
+	MOVQ nv+96(FP), R11
+	XORQ DX, DX                  // j
+
+exc:
+	MOVQ AX, CX
+	SHRQ $3, CX
+	ANDQ $1023, CX               // compactMask: 8 bytes inside the view
+	MOVQ (SI)(CX*1), BX
+	MOVQ AX, R8
+	ANDQ $7, R8
+	SHRXQ R8, BX, BX             // e: the exception from its first bit on
+	ADDQ R12, AX
+	MOVQ R14, R9
+	ANDQ BX, R9
+	LEAQ 1(DX)(R9*1), DX         // j += 1 + step
+	SHRXQ R10, BX, BX
+	ANDQ R15, BX
+	SHLXQ DI, BX, BX             // its high part, shifted by w
+	CMPQ BX, R11
+	JAE fail
+	INCQ BX
+	MOVQ DX, R9
+	ANDQ $63, R9
+	MOVL BX, (SP)(R9*4)
+	DECQ R13
+	JNZ exc
+	CMPQ DX, n+32(FP)
+	JA fail
+
+gaps:
+	MOVQ dst+0(FP), DI
+	LEAQ 4(SP), DX               // add[1]
+	MOVQ tab+16(FP), BX
+	MOVQ w+24(FP), R8
+	MOVQ n+32(FP), CX
+	GAPSETUP
+	VPBROADCASTD first+40(FP), Y12
+	GAPS
+	VMOVD X12, AX
+	MOVL AX, last+104(FP)
+	VMOVMSKPS Y10, AX
+	CMPL AX, $0xFF
+	SETEQ ok+108(FP)
+	VZEROUPPER
+	RET
+
+fail:
+	MOVB $0, ok+108(FP)
 	VZEROUPPER
 	RET

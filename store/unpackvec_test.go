@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -247,5 +248,49 @@ func TestDecodeDamagedCompact(t *testing.T) {
 	}
 	if blocks < 1000 {
 		t.Fatalf("%d compact blocks of 4000 lists", blocks)
+	}
+}
+
+// TestDecodeCompactHighPast32 decodes compact blocks whose one exception's high part,
+// shifted by w, is 2^32 or a multiple of it plus a little (a neighbour past any vertex
+// count, whose 32 low bits alone would make a small gap): DecodeList must refuse each,
+// as refDecode does, with the vector decoders and without.
+func TestDecodeCompactHighPast32(t *testing.T) {
+	const nv = 1<<32 - 1
+	for _, vec := range []bool{false, true} {
+		if vec && !haveVec {
+			continue
+		}
+		old := haveVec
+		haveVec = vec
+		for w := uint(1); w <= 25; w++ {
+			for _, c := range []int{5, 9, 20, 63, 64} {
+				for _, hi := range []uint64{1 << (32 - w), 3 << (32 - w), 1<<(32-w) + 1} {
+					n := c - 1
+					i := min(n-1, 3) // the gap the exception goes to
+					wh := uint(64 - bits.LeadingZeros64(hi))
+					b := make([]byte, 64+compactArea)
+					b[0] = 1 // the first value: neighbour v, packed
+					b[1] = byte(hdrCompact | hdrExceptions | w)
+					var bw bitWriter
+					bw.init(b, 2)
+					for range n {
+						bw.put(0, w)
+					}
+					bw.put(1, excCountBits)
+					bw.put(3, excStepBits)
+					bw.put(uint64(wh-1), excHighBits)
+					bw.put(uint64(i), 3)
+					bw.put(hi, wh)
+					list := b[:bw.flush()]
+					got, err := DecodeList(nil, 7, uint32(c), list, nv)
+					ref, ok := refDecode(7, uint32(c), list, nv)
+					if ok || err == nil {
+						t.Fatalf("vec %v w=%d c=%d hi=%#x: DecodeList %v, %v; reference %v, %v", vec, w, c, hi, got, err, ref, ok)
+					}
+				}
+			}
+		}
+		haveVec = old
 	}
 }
