@@ -251,15 +251,7 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		for end := min(hi, s.Hi()); v < end; v++ {
 			if skip != nil {
 				if serial && empty == nil {
-					tail := comp[v:end] // checked once, not at each vertex
-					k := 0
-					for ; k < len(tail); k++ {
-						l := comp[tail[k]]
-						if tail[k] = l; l != sk {
-							break
-						}
-					}
-					v += uint32(k)
+					v += passSkipped(comp, comp[v:end], sk)
 				} else if serial {
 					// a vertex without neighbours passes too: nothing to link, and
 					// on graphs with many (Kronecker's), the loop's exit at each
@@ -324,6 +316,50 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 		}
 	}
 	return nil
+}
+
+// passSkipped compresses the labels of the vertices of tail (comp's, from a vertex
+// on) in order, each to its parent's label, up to the first whose label is then not
+// sk, and returns its index (len(tail) where there is none). The indices it loads at
+// are labels, so below len(comp): loaded without a check each. Eight vertices a step,
+// tested at once (most vertices the finish's scan passes are the skipped component's,
+// and a branch at each vertex was most of the scan's cost); where a step finds one,
+// its vertices are taken again one at a time (a second step up for those already
+// moved, which keeps each in its tree). Each label is stored before the next is
+// loaded: a vertex's parent is often the vertex before it.
+func passSkipped(comp, tail []uint32, sk uint32) uint32 {
+	c := labels(comp)
+	at := func(v uint32) uint32 { return *(*uint32)(unsafe.Add(c, 4*uintptr(v))) }
+	k, p := 0, unsafe.Pointer(unsafe.SliceData(tail))
+	for ; k+8 <= len(tail); k += 8 {
+		t := (*[8]uint32)(unsafe.Add(p, 4*k)) // tail[k:k+8]
+		l0 := at(t[0])
+		t[0] = l0
+		l1 := at(t[1])
+		t[1] = l1
+		l2 := at(t[2])
+		t[2] = l2
+		l3 := at(t[3])
+		t[3] = l3
+		l4 := at(t[4])
+		t[4] = l4
+		l5 := at(t[5])
+		t[5] = l5
+		l6 := at(t[6])
+		t[6] = l6
+		l7 := at(t[7])
+		t[7] = l7
+		if (l0^sk)|(l1^sk)|(l2^sk)|(l3^sk)|(l4^sk)|(l5^sk)|(l6^sk)|(l7^sk) != 0 {
+			break
+		}
+	}
+	for ; k < len(tail); k++ {
+		l := at(tail[k])
+		if tail[k] = l; l != sk {
+			break
+		}
+	}
+	return uint32(k)
 }
 
 // linkHeads is linkLists for the default two sampling rounds: each vertex of [lo, hi)

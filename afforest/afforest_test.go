@@ -482,3 +482,57 @@ func TestCCBadListPastSettled(t *testing.T) {
 		t.Fatalf("%v names no shard", err)
 	}
 }
+
+// TestPassSkipped holds passSkipped to its rule on random forests (parents smaller, as
+// after the sampling) where most vertices hang within a few steps of the root sk:
+// every vertex before the index it returns is labelled sk, the one at it (if any) is
+// not, and every label still leads to the vertex's root.
+func TestPassSkipped(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 19))
+	for it := range 2000 {
+		n := 1 + r.IntN(80)
+		comp := make([]uint32, n)
+		for v := range comp {
+			switch {
+			case v == 0 || r.IntN(8) == 0:
+				comp[v] = uint32(v) // a root
+			case r.IntN(4) == 0:
+				comp[v] = uint32(v - 1) // a chain through the vertex before
+			default:
+				comp[v] = uint32(r.IntN(v))
+			}
+		}
+		root := func(c []uint32, v uint32) uint32 {
+			for c[v] != v {
+				v = c[v]
+			}
+			return v
+		}
+		roots := make([]uint32, n)
+		for v := range roots {
+			roots[v] = root(comp, uint32(v))
+		}
+		sk := roots[r.IntN(n)]
+		from := r.IntN(n)
+		for v := 0; v < from; v++ { // compressed, as the scan leaves them
+			comp[v] = roots[v]
+		}
+		k := int(passSkipped(comp, comp[from:], sk))
+		if from+k > n {
+			t.Fatalf("#%d: index %d past the %d vertices from %d", it, k, n-from, from)
+		}
+		for v := range comp {
+			if comp[v] > uint32(v) || root(comp, uint32(v)) != roots[v] {
+				t.Fatalf("#%d: vertex %d labelled %d, not in its tree (root %d)", it, v, comp[v], roots[v])
+			}
+		}
+		for v := from; v < from+k; v++ {
+			if comp[v] != sk {
+				t.Fatalf("#%d: vertex %d passed with label %d, not %d", it, v, comp[v], sk)
+			}
+		}
+		if from+k < n && comp[from+k] == sk {
+			t.Fatalf("#%d: stopped at vertex %d, labelled %d", it, from+k, sk)
+		}
+	}
+}
