@@ -5,17 +5,18 @@ import "math/bits"
 // headArgs is headFirstBMI's input and output: a directory group's fields and the
 // results (its offsets are fixed in store/headfirst_amd64.s: keep them).
 type headArgs struct {
-	ww, mo, md, dmin  uint64 // pair width, start mask, degree mask, smallest degree
-	span, h0, h4      uint64 // the group's bytes, its first list's and the next's start
-	cnt, v0, nv       uint64 // vertices in the group, its first vertex, the graph's
-	alen, acap8       uint64 // len(adj), cap(adj) - 8 (signed)
-	j0, j1            uint64 // the vertices to read: [j0, j1), j1 <= cnt
-	pairs             *[dirArea]byte
-	adj               *byte  // the ADJ mapping's first byte (nil when it has none)
-	wo                uint64 // the shift to a pair's degree
-	done, empty, once uint64 // out: lists finished, degree 0, first mode's lists
-	x0, x1            *[DirGroup]uint32
-	lanes             *headLanes // out: each list's bounds and degree
+	ww, mo, md, dmin uint64 // pair width, start mask, degree mask, smallest degree
+	span, h0, h4     uint64 // the group's bytes, its first list's and the next's start
+	cnt, v0, nv      uint64 // vertices in the group, its first vertex, the graph's
+	alen, acap8      uint64 // len(adj), cap(adj) - 8 (signed)
+	j0, j1           uint64 // the vertices to read: [j0, j1), j1 <= cnt
+	pairs            *[dirArea]byte
+	adj              *byte  // the ADJ mapping's first byte (nil when it has none)
+	wo               uint64 // the shift to a pair's degree
+	done, empty      uint64 // out: lists finished, degree 0
+	once             uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
+	x0, x1           *[DirGroup]uint32
+	lanes            *headLanes // out: each list's bounds and degree
 }
 
 // headLanes is what headFirstBMI read of each vertex's directory pair, for the lists it
@@ -29,8 +30,11 @@ type headLanes struct {
 // directory fields fit a word (wo+wd <= 57), nv > 0. headFirstBMI decodes the group's
 // directory pairs and reads each list's first value as HeadGroup's loop does, and
 // finishes the lists without neighbours, those of one neighbour, in first mode the
-// first mode's lists, and the short lists whose two values lie in their first 8 bytes:
-// the cases HeadGroup's loop reads without a call. Go's register allocator keeps that
+// first mode's lists, the short lists whose two values lie in their first 8 bytes, and
+// outside first mode the longer lists whose first block is of varints or compact and
+// holds its two values where headWord reads them (within the word, or the compact
+// block's first exception): the cases HeadGroup's loop reads without a call, and
+// headWord's commonest. Go's register allocator keeps that
 // loop's values on the stack (each list's slow paths are calls); the assembly keeps
 // them in registers. The loop here takes the lists it leaves as HeadGroup's loop does
 // (headWord, then Head; outside first mode the long lists too), in vertex order, so
@@ -59,16 +63,15 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 		cnt: uint64(min(DirGroup, s.N-base)), v0: uint64(s.Lo + base), nv: uint64(nv),
 		alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8),
 		j0: uint64(j0), j1: uint64(j1), pairs: pairs, wo: uint64(wo),
-		x0: x0, x1: x1, lanes: &l,
+		x0: x0, x1: x1, lanes: &l, once: 1 << 32,
+	}
+	if first {
+		a.once = PackedMin
 	}
 	if cap(adj) > 0 {
 		a.adj = &adj[:1][0]
 	}
 	headFirstBMI(&a)
-	if !first { // the long lists it read in first mode: both values, the loop's here
-		a.done &^= a.once
-		a.once = 0
-	}
 	once, empty = a.once, a.empty
 	todo := (^uint64(0) >> (64 - (j1 - j0))) << j0
 	vb, nv64 := s.Lo+base, uint64(nv)

@@ -27,6 +27,12 @@
 #define A_X1 168
 #define A_LANES 176
 
+// The codec's constants (store/codec.go, store/decode.go): BlockSize, excHeader,
+// compactMaxBytes.
+#define BLOCK_SIZE 64
+#define EXC_HEADER 14
+#define COMPACT_MAX 561
+
 // The offsets of headLanes's arrays.
 #define L_DEG 0
 #define L_START 256
@@ -62,10 +68,11 @@
 // dropped from PackedMin on) with HeadGroup's checks: its bytes inside the list, at
 // most 5, the value below nv. It finishes (bit j
 // of done) the lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
-// one neighbour (x1[j] the vertex), the first mode's lists (PackedMin or more
-// neighbours: x1[j] the vertex, also in once) and those of 2 or 3 neighbours whose
-// second value (a gap after the first) ends inside the 8 bytes and the list, below nv
-// with the sum.
+// one neighbour (x1[j] the vertex), the first mode's lists (once's input or more
+// neighbours: PackedMin in first mode, none outside it; x1[j] the vertex, also in once)
+// and the others of 2 or more whose second value (a gap after the first) ends inside
+// the 8 bytes and the list, below nv with the sum: a varint's, or outside first mode
+// a compact block's first gap (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
 TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
 	MOVQ a+0(FP), BX
@@ -291,11 +298,15 @@ nomode:
 	MOVL AX, (R8)(CX*4)
 	CMPL R15, $1
 	JEQ vertex
-	CMPL R15, $4
+	CMPQ R15, A_ONCE(BX)
 	JAE long
+	CMPL R15, $4
+	JAE second
 
-	// 2 or 3 neighbours: the gap after the first value, its last byte inside the
-	// word and the list, the gap and the second neighbour below nv
+	// 2 or 3 neighbours, or a varint block outside first mode: the gap after the
+	// first value, its last byte inside the word and the list, the gap and the
+	// second neighbour below nv
+gap:
 	SHRXQ DX, R11, R11
 	MOVQ $0x8080808080808080, DI
 	ANDNQ DI, R11, DI
@@ -313,6 +324,7 @@ nomode:
 	LEAQ 1(DI), R15
 	BZHIQ R15, R11, R11
 	GATHER7(R11, DI)             // the gap
+gapped:
 	CMPQ R11, A_NV(BX)
 	JAE next
 	ADDQ AX, R11
@@ -322,6 +334,107 @@ nomode:
 	MOVL R11, (DI)(CX*4)
 	BTSQ CX, R12
 	JMP next
+
+second:
+	// PackedMin or more neighbours outside first mode: the block's mode bit (w's
+	// lowest) says whether a varint gap or a header follows the first value; a
+	// compact block's header (with exceptions or without) is read here as
+	// headWord reads it, the others (mirrored, packed) are left
+	TESTL $1, R11
+	JZ gap
+	SHRXQ DX, R11, R11           // r: the header, then the stream
+	MOVL $BLOCK_SIZE-1, DI
+	DECL R15
+	CMPL R15, DI
+	CMOVLHI DI, R15              // n: the block's gaps, min(d, 64) - 1
+	MOVBLZX R11, DI              // the header
+	MOVL DI, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JEQ compact
+	CMPL R10, $0xc0
+	JNE next                     // packed (a mirrored block's header, 0xff, has a width of 63)
+	// with exceptions: gap 0's low bits, and its high part where the first
+	// exception names gap 0; the stream's 8-byte loads inside compactMaxBytes+8
+	// bytes after its start s = q+k+1, which must lie inside the mapping
+	ANDL $0x3f, DI               // wb
+	CMPL DI, $32
+	JA next
+	LEAQ (1+COMPACT_MAX)(SI), R10
+	CMPQ R10, A_ACAP8(BX)
+	JGT next
+	MOVL R15, R10
+	IMULL DI, R10                // ebit: the exception header's first bit
+	LEAL (EXC_HEADER+7)(R10), DX
+	SHRL $3, DX
+	LEAQ 1(SI)(DX*1), DX
+	CMPQ DX, BP
+	JA next                      // the exception header past the list
+	MOVL R10, DX
+	SHRL $3, DX
+	ADDQ SI, DX
+	MOVQ 1(R9)(DX*1), R11
+	MOVL R10, DX
+	ANDL $7, DX
+	SHRXQ DX, R11, R11           // the exception header
+	MOVL R11, DX
+	ANDL $63, DX                 // ne
+	JZ next
+	CMPL DX, R15
+	JA next                      // more exceptions than gaps
+	MOVL R11, R15
+	SHRL $6, R15
+	ANDL $7, R15                 // wi
+	SHRL $9, R11
+	ANDL $31, R11
+	INCL R11                     // wh
+	ADDL $EXC_HEADER, R10        // the first exception's bit
+	LEAL 7(R10)(R15*1), DX
+	ADDL R11, DX
+	SHRL $3, DX
+	LEAQ 1(SI)(DX*1), DX
+	CMPQ DX, BP
+	JA next                      // the first exception past the list
+	MOVL R10, DX
+	SHRL $3, DX
+	ADDQ SI, DX
+	MOVQ 1(R9)(DX*1), DX
+	ANDL $7, R10
+	SHRXQ R10, DX, DX            // e: the first exception's index step, high part
+	MOVQ 1(R9)(SI*1), R10
+	BZHIQ DI, R10, R10           // gap 0's low bits
+	BZHIQ R15, DX, SI
+	JNZ excdone                  // the first exception is not gap 0's
+	SHRXQ R15, DX, DX
+	BZHIQ R11, DX, DX            // gap 0's high part
+	CMPQ DX, A_NV(BX)
+	JAE next
+	SHLXQ DI, DX, DX
+	ORQ DX, R10
+	CMPQ R10, A_NV(BX)
+	JAE next
+excdone:
+	LEAQ 1(R10), R11             // the gap
+	JMP gapped
+compact:
+	// without exceptions: 1 plus the stream's first wb bits, which end inside the
+	// word; the stream's n gaps inside the list
+	ANDL $0x3f, DI               // wb
+	CMPL DI, $32
+	JA next
+	LEAQ 8(DX)(DI*1), R10
+	CMPQ R10, $64
+	JA next                      // past the word
+	IMULL DI, R15
+	ADDL $7, R15
+	SHRL $3, R15
+	LEAQ 1(SI)(R15*1), R15
+	CMPQ R15, BP
+	JA next                      // the stream past the list
+	SHRQ $8, R11
+	BZHIQ DI, R11, R11
+	INCQ R11                     // the gap
+	JMP gapped
 
 long:
 	BTSQ CX, R14                 // the first mode's

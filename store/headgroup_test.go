@@ -325,7 +325,9 @@ func TestHeadGroupLongValues(t *testing.T) {
 // at the edge of what its checks take: a first neighbour of exactly nv, a second of
 // exactly nv, a gap of 6 bytes, a first value of 5 bytes and one of 6 whose last byte
 // puts it past 2^32; with nv = 167 (one-byte values reach it from vertex 105) the same
-// for two one-byte values, and lists cut inside their first value of 1 or 2 bytes.
+// for two one-byte values, lists cut inside their first value of 1 or 2 bytes, and
+// compact blocks (vertex 5's first neighbour 106, then a gap of 2) at the widest gaps
+// read.
 func TestHeadGroupEdges(t *testing.T) {
 	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 29))
@@ -351,6 +353,9 @@ func TestHeadGroupEdges(t *testing.T) {
 		{1000, 1, []byte{0x81}},
 		{1000, 2, []byte{0x81}},
 		{1000, 5, AppendList(nil, lo+5, []uint32{900, 901, 902, 903, 904})[:1]},
+		// compact blocks of gaps 32 bits wide (read) and 33 (refused)
+		{1000, 4, append([]byte{0x05, hdrCompact | 32, 1}, make([]byte, 11)...)},
+		{1000, 4, append([]byte{0x05, hdrCompact | 33, 1}, make([]byte, 12)...)},
 	} {
 		nv, edge := c.nv, c.edge
 		var start, deg [DirGroup]uint32

@@ -30,19 +30,13 @@ import (
 // blocks are where the second neighbour costs most (a compact block's exceptions, a
 // packed block's base), and a caller that links the first neighbour may find the
 // second not needed. Where the processor has BMI1 and BMI2, the loops run in assembly
-// (headGroupBMI): in first mode on every group, outside it on groups of degree fields
-// of narrowWidth bits or less (roads' and meshes': few long lists, whose first values
-// the assembly reads to no use outside first mode).
+// (headGroupBMI) on every group whose directory fields fit a word, in both modes.
 func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
-	if h := s.dirH[g*4+3]; haveBMI && h>>24 >= bmiWidth && (first || h>>24 <= narrowWidth) && h>>16&0xff+h>>24 <= 57 && nv > 0 {
+	if h := s.dirH[g*4+3]; haveBMI && h>>24 >= bmiWidth && h>>16&0xff+h>>24 <= 57 && nv > 0 {
 		return s.headGroupBMI(g, j0, j1, nv, first, x0, x1)
 	}
 	return s.headGroupGo(g, j0, j1, nv, first, x0, x1)
 }
-
-// narrowWidth is the widest degree field of a group that HeadGroup reads through
-// headGroupBMI outside first mode.
-const narrowWidth = 3
 
 // headGroupGo is HeadGroup's loops in Go.
 func (s *Shard) headGroupGo(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
