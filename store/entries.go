@@ -19,9 +19,9 @@ type ListEntry struct {
 // that expands a frontier of short lists (roads, meshes) waits mostly on each vertex's
 // directory pair and then on its list's first bytes; reading a batch's entries in one
 // loop, without a call per vertex, lets those loads of different vertices overlap, and
-// the list's first word comes back with them. On amd64 the loop runs in assembly
-// (entriesNarrow), which leaves the rare entries it does not take to entries, one at a
-// time.
+// the list's first word comes back with them. On amd64 with BMI2 the loop runs in
+// assembly (entriesNarrow), which leaves the rare entries it does not take to entries,
+// one at a time.
 func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 	vs = vs[:min(len(vs), len(dst))]
 	if !haveEntriesNarrow {
@@ -30,7 +30,7 @@ func (s *Shard) Entries(dst []ListEntry, vs []uint32) int {
 	adj := s.Adj[:cap(s.Adj)]
 	for k := 0; k < len(vs); k++ {
 		k += entriesNarrow(unsafe.SliceData(s.dirH), unsafe.SliceData(s.dirB), uintptr(len(s.dirB)),
-			unsafe.SliceData(adj), uintptr(len(adj)), s.Lo, s.N, &dst[k], &vs[k], len(vs)-k, &lowMask[0])
+			unsafe.SliceData(adj), uintptr(len(adj)), s.Lo, s.N, &dst[k], &vs[k], len(vs)-k)
 		if k == len(vs) || s.entries(dst[k:k+1], vs[k:k+1]) == 0 {
 			return k
 		}

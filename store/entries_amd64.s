@@ -2,23 +2,30 @@
 
 #include "textflag.h"
 
-// func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int, m *uint32) int
+// ZIGZAG decodes the zigzag code in X (z>>1 ^ -(z&1), 32 bits): the shift leaves the
+// low bit in the carry, SBB spreads it. T is clobbered.
+#define ZIGZAG(X, T) \
+	SHRL $1, X \
+	SBBL T, T \
+	XORL T, X
+
+// func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int) int
 //
-// Shard.Entries's loop (store/entries.go, entries) over vs[0:nv] into dst, for as long
-// as each vertex lies in the shard (v-lo < n), its group's pairs fit one load (2*wo+wd
-// <= 57), that load lies in b's nb bytes and its list's first word in adj's nadj
-// bytes; it returns how many it filled, and entries takes the vertex it stopped at.
-// h is the shard's group headers (4 words a group, the sentinel after them), m is
-// lowMask. Every value in registers: the Go loop spilled about twenty a vertex.
-TEXT ·entriesNarrow(SB), NOSPLIT, $0-88
+// Shard.Entries's loop (store/entries.go, entries) over vs[0:nv] (nv > 0) into dst, for
+// as long as each vertex lies in the shard (v-lo < n), its group's pairs fit one load
+// (2*wo+wd <= 57), that load lies in b's nb bytes and its list's first word in adj's
+// nadj bytes; it returns how many it filled, and entries takes the vertex it stopped
+// at. h is the shard's group headers (4 words a group, the sentinel after them). Every
+// value in registers; the fields by BMI1 and BMI2 (BEXTR, SHRX, BZHI: no shift count
+// in CX, no mask from a table).
+TEXT ·entriesNarrow(SB), NOSPLIT, $0-80
 	MOVQ dst+48(FP), R13
 	MOVQ vs+56(FP), BX
 	MOVQ nv+64(FP), R14
 	LEAQ (BX)(R14*4), R14 // the end of vs
+	MOVL $0x0810, R15     // BEXTR's 8 bits from bit 16: wo
 
 loop:
-	CMPQ BX, R14
-	JAE done
 	MOVL (BX), AX
 	SUBL lo+40(FP), AX // i
 	CMPL AX, n+44(FP)
@@ -30,16 +37,12 @@ loop:
 	SHLQ $4, AX
 	ADDQ h+0(FP), AX   // the group's header
 	MOVL 12(AX), R8
-	MOVL R8, R10
-	SHRL $16, R10
-	ANDL $0xff, R10    // wo
+	BEXTRL R15, R8, R10 // wo
 	MOVL R8, R11
 	SHRL $24, R11      // wd
 	LEAL (R11)(R10*2), CX
 	CMPL CX, $57
 	JA done            // a pair that does not fit one load
-	SHRL $8, R8
-	ANDL $0xff, R8     // dmin
 	LEAL (R10)(R11*1), R9 // wo+wd
 	MOVL R9, CX
 	IMULL R12, CX
@@ -52,66 +55,38 @@ loop:
 	CMPQ DI, nb+16(FP)
 	JA done            // the load past b's end
 	ADDQ b+8(FP), SI
-	MOVQ (SI), DI
 	ANDL $7, CX
-	SHRQ CX, DI        // x: the pair and the next one's start
+	SHRXQ CX, (SI), DI // x: the pair and the next one's start
 	MOVL (AX), SI      // the group's adj
-	MOVL 16(AX), AX    // the next group's
-	MOVL AX, CX
+	MOVL 16(AX), CX
 	SUBL SI, CX        // span
-	CMPL R12, $63
-	JEQ last
+	TESTL $63, DX
+	JEQ last           // j = 63
 	CMPL DX, n+44(FP)
-	JAE last
+	JAE last           // the shard's last vertex
 
-	// End: the next pair's start, at its part (j+1)*span/64 of the span
-	LEAL 1(R12), AX
-	IMULQ CX, AX
+	// the line's starts for j and j+1, j*span/64 and (j+1)*span/64 of the span
+	IMULQ CX, R12
+	LEAQ (R12)(CX*1), AX
+	SHRQ $6, R12
 	SHRQ $6, AX
-	ADDL SI, AX
-	IMULQ CX, R12
-	SHRQ $6, R12
-	ADDL SI, R12       // the line's start for j
-	MOVQ m+72(FP), SI
-	MOVL (SI)(R10*4), DX  // mo
-	MOVL (SI)(R11*4), R11 // md
-	MOVL R9, CX
-	MOVQ DI, R9
-	SHRQ CX, R9
-	ANDL DX, R9
-	MOVL R9, SI
-	SHRL $1, R9
-	ANDL $1, SI
-	NEGL SI
-	XORL SI, R9
-	ADDL R9, AX
-	MOVL AX, 8(R13)
-	JMP startdeg
-
-last:
-	// the group's last pair or the shard's last vertex: the list ends where the next
-	// group's lists start
-	MOVL AX, 8(R13)
-	IMULQ CX, R12
-	SHRQ $6, R12
 	ADDL SI, R12
-	MOVQ m+72(FP), SI
-	MOVL (SI)(R10*4), DX  // mo
-	MOVL (SI)(R11*4), R11 // md
+	ADDL SI, AX
+	SHRXQ R9, DI, DX   // the next pair
+	BZHIL R10, DX, DX  // its coded start
+	ZIGZAG(DX, CX)
+	ADDL DX, AX
+	MOVL AX, 8(R13)    // End: the next pair's start
 
 startdeg:
-	MOVL DI, AX
-	ANDL DX, AX
-	MOVL AX, SI
-	SHRL $1, AX
-	ANDL $1, SI
-	NEGL SI
-	XORL SI, AX
+	BZHIL R10, DI, AX
+	ZIGZAG(AX, CX)
 	ADDL R12, AX       // Start
 	MOVL AX, 4(R13)
-	MOVL R10, CX
-	SHRQ CX, DI
-	ANDL R11, DI
+	SHRXQ R10, DI, DI
+	BZHIL R11, DI, DI
+	SHRL $8, R8
+	MOVBLZX R8, R8     // dmin
 	ADDL R8, DI        // Deg
 	MOVL DI, 0(R13)
 	LEAQ 8(AX), CX
@@ -122,10 +97,21 @@ startdeg:
 	MOVQ CX, 16(R13)   // Head
 	ADDQ $24, R13
 	ADDQ $4, BX
-	JMP loop
+	CMPQ BX, R14
+	JB loop
 
 done:
 	SUBQ vs+56(FP), BX
 	SHRQ $2, BX
-	MOVQ BX, ret+80(FP)
+	MOVQ BX, ret+72(FP)
 	RET
+
+last:
+	// the group's last pair or the shard's last vertex: the list ends where the next
+	// group's lists start
+	LEAL (SI)(CX*1), AX
+	MOVL AX, 8(R13)
+	IMULQ CX, R12
+	SHRQ $6, R12
+	ADDL SI, R12
+	JMP startdeg

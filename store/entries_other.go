@@ -2,8 +2,9 @@
 
 package store
 
-func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int, m *uint32) int {
-	return 0
+func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int) int {
+	panic("store: entriesNarrow without its assembly")
 }
 
-const haveEntriesNarrow = false
+// haveEntriesNarrow says whether entriesNarrow may run: never here.
+var haveEntriesNarrow = false

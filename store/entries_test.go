@@ -22,8 +22,20 @@ func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
 }
 
 // checkShardEntries is checkEntries on shard s of a graph of n vertices (the vertices
-// of other shards drawn up to n or the shard's end, whichever is larger).
+// of other shards drawn up to n or the shard's end, whichever is larger): through
+// entriesNarrow where it runs, and through the Go loop alone.
 func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
+	t.Helper()
+	if haveEntriesNarrow {
+		haveEntriesNarrow = false
+		checkShardEntriesOnce(t, seed, s, n, r)
+		haveEntriesNarrow = true
+	}
+	checkShardEntriesOnce(t, seed, s, n, r)
+}
+
+// checkShardEntriesOnce is checkShardEntries through the loop haveEntriesNarrow picks.
+func checkShardEntriesOnce(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
 	t.Helper()
 	var dst [16]ListEntry
 	for i := uint32(0); i < s.N; {
