@@ -70,11 +70,12 @@ TEXT ·claimRoads1(SB), NOSPLIT, $24-96
 	MOVQ pp+32(FP), R9
 	MOVQ qp+40(FP), R10
 	MOVQ tail+48(FP), R11
+	MOVQ m+64(FP), R15
 	XORQ R13, R13
-
-loop:
 	CMPQ DI, R8
 	JAE done
+
+loop:
 	MOVL 0(SI), DX     // d
 	LEAL -1(DX), AX
 	CMPL AX, $2
@@ -83,25 +84,18 @@ loop:
 	SUBL 4(SI), AX
 	CMPL AX, DX
 	JNE multi          // values of several bytes
-	MOVQ m+64(FP), CX
 	MOVQ 16(SI), BX
-	ANDQ (CX)(DX*8), BX // w: the list's d bytes
+	ANDQ (R15)(DX*8), BX // w: the list's d bytes
 	TESTQ $0x808080, BX
 	JNE done
 	MOVL (DI), R12     // u
-	MOVQ BX, AX
-	ANDL $0xff, AX
-	MOVQ AX, CX
-	SHRQ $1, AX
-	ANDL $1, CX
-	NEGQ CX
+	MOVBQZX BX, AX
+	SHRL $1, AX        // the zigzag delta's low bit to the carry
+	SBBQ CX, CX
 	XORQ CX, AX
 	ADDQ R12, AX       // x: the first neighbour
-	TESTQ AX, AX
-	JL done
-	MOVQ BX, CX
-	SHRQ $8, CX
-	ANDL $0xff, CX
+	JS done
+	MOVBLZX BH, CX
 	ADDQ AX, CX
 	MOVQ BX, R14
 	SHRQ $16, R14
@@ -109,20 +103,23 @@ loop:
 	CMPQ CX, n+56(FP)
 	JGE done           // the last neighbour at or past n
 	ADDQ DX, R13
-
-claim:
 	CLAIMALL(AX)
 	SHRQ $8, BX
 	JEQ next           // no gap left but zeros: the vertex just claimed
-	MOVQ BX, CX
-	ANDL $0xff, CX
+
+claim:
+	MOVBQZX BX, CX
 	ADDL CX, AX
-	JMP claim
+	CLAIMALL(AX)
+	SHRQ $8, BX
+	JNE claim
 
 next:
 	ADDQ $24, SI
 	ADDQ $4, DI
-	JMP loop
+	CMPQ DI, R8
+	JB loop
+	JMP done
 
 multi:
 	// AX: the list's bytes, DX: its degree d (1 to 3); at most 8 bytes, at least d
@@ -133,10 +130,8 @@ multi:
 	MOVL AX, R14
 	MOVQ 16(SI), BX
 	VARINT(more0, last0)
-	MOVQ AX, CX
-	SHRQ $1, AX
-	ANDL $1, CX
-	NEGQ CX
+	SHRQ $1, AX        // the zigzag delta's low bit to the carry
+	SBBQ CX, CX
 	XORQ CX, AX
 	MOVL (DI), CX
 	ADDQ CX, AX        // the first neighbour: v + the zigzag delta
