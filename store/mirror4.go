@@ -77,7 +77,7 @@ func ClaimMirror4s(es []ListEntry, vs []uint32, parent, queue []uint32, tail int
 		if w := es[0].Head; byte(w>>8) != hdrMirror && byte(w>>16) != hdrMirror && byte(w>>24) != hdrMirror {
 			return 0, tail
 		}
-		return claimMirror4s(&es[0], &vs[0], len(es), &parent[0], &queue[0], tail, int(nv)-4, int(nv), &varintMask[0])
+		return claimMirror4s(&es[0], &vs[0], len(es), &parent[0], &queue[0], tail, int(nv)-4, int(nv))
 	}
 	pp := unsafe.Pointer(unsafe.SliceData(parent))
 	qp := unsafe.Pointer(unsafe.SliceData(queue))

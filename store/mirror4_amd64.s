@@ -13,12 +13,13 @@
 	INCQ R11 \
 next:
 
-// func claimMirror4s(es *ListEntry, vs *uint32, n int, pp, qp *uint32, tail, lim, nv int, m *uint64) (k, newTail int)
+// func claimMirror4s(es *ListEntry, vs *uint32, n int, pp, qp *uint32, tail, lim, nv int) (k, newTail int)
 //
-// ClaimMirror4s's loop (store/mirror4.go) over es[0:n] and vs[0:n]: lim is nv-4, m is
-// varintMask. It returns how many lists it expanded and the new tail. Every value in
-// registers: the Go loop spilled its index, a varint's length and a shifted word.
-TEXT ·claimMirror4s(SB), NOSPLIT, $0-88
+// ClaimMirror4s's loop (store/mirror4.go) over es[0:n] and vs[0:n]: lim is nv-4. It
+// returns how many lists it expanded and the new tail. Every value in registers; a
+// varint's end by ANDN and TZCNT (BMI1), its bytes by BZHI and their 7-bit groups by
+// PEXT (BMI2).
+TEXT ·claimMirror4s(SB), NOSPLIT, $0-80
 	MOVQ es+0(FP), SI
 	MOVQ vs+8(FP), DI
 	MOVQ n+16(FP), R8
@@ -26,102 +27,69 @@ TEXT ·claimMirror4s(SB), NOSPLIT, $0-88
 	MOVQ pp+24(FP), R9
 	MOVQ qp+32(FP), R10
 	MOVQ tail+40(FP), R11
-
-loop:
+	MOVL $0x80808080, R15 // the high bits of 4 bytes
+	MOVL $0x7f7f7f, R14   // the value bits of 3
 	CMPQ DI, R8
 	JAE done
+
+loop:
 	CMPL 0(SI), $4
 	JNE done           // not of degree 4
 	CMPQ R11, lim+48(FP)
 	JGT done           // no room for 4 in the queue
 	MOVQ 16(SI), AX    // w: the list's first 8 bytes
-	MOVL AX, CX
-	NOTL CX
-	ANDL $0x808080, CX
-	ORL $-2147483648, CX
-	BSFL CX, CX
-	SHRL $3, CX
-	INCL CX            // k1: the first varint's bytes, 4 when more than 3
-	CMPL CX, $3
-	JA done
-	MOVL CX, DX
-	SHLL $3, CX
-	MOVQ AX, BX
-	SHRQ CX, BX        // r: the bytes after the first varint
+	ANDNL R15, AX, CX
+	TZCNTL CX, CX      // 8*k1-1: k1 the first varint's bytes (past 4 bytes: 32)
+	CMPL CX, $23
+	JA done            // more than 3
+	INCL CX
+	SHRXQ CX, AX, BX   // r: the bytes after the first varint
+	BZHIQ CX, AX, AX
+	PEXTQ R14, AX, AX  // u
 	CMPB BX, $0xff
 	JNE done           // no mirror header
 	SHRQ $8, BX
-	MOVL BX, CX
-	NOTL CX
-	ANDL $0x808080, CX
-	ORL $-2147483648, CX
-	BSFL CX, CX
-	SHRL $3, CX
-	INCL CX            // k2: the gap's bytes
-	CMPL CX, $3
+	ANDNL R15, BX, DX
+	TZCNTL DX, DX      // 8*k2-1: k2 the gap's bytes
+	CMPL DX, $23
 	JA done
-	LEAL 1(DX)(CX*1), R12
+	INCL DX
+	LEAL 8(CX)(DX*1), R12
+	SHRL $3, R12       // k1+1+k2
 	ADDL 4(SI), R12
 	CMPL R12, 8(SI)
 	JNE done           // the list is not exactly its k1+1+k2 bytes
-
-	// u and g: the varints' 7-bit groups gathered, masked to their lengths
-	MOVQ AX, R12
-	ANDL $0x7f, AX
-	MOVQ R12, R13
-	SHRQ $1, R12
-	ANDL $0x3f80, R12
-	ORQ R12, AX
-	SHRQ $2, R13
-	ANDL $0x1fc000, R13
-	ORQ R13, AX
-	MOVQ m+64(FP), R12
-	ANDQ (R12)(DX*8), AX // u
-	MOVQ BX, R13
-	ANDL $0x7f, BX
-	MOVQ R13, R14
-	SHRQ $1, R13
-	ANDL $0x3f80, R13
-	ORQ R13, BX
-	SHRQ $2, R14
-	ANDL $0x1fc000, R14
-	ORQ R14, BX
-	ANDQ (R12)(CX*8), BX // g
-	BTL $0, AX
-	JAE done           // u's low bit (a mirrored block) clear
-
-	// x0 = v + unzigzag(u>>1), x1 = x0 + g; the mirror 2v-x1 and 2v-x0
-	MOVQ AX, CX
-	SHRQ $2, AX
-	SHRQ $1, CX
-	ANDL $1, CX
-	NEGQ CX
+	BZHIQ DX, BX, BX
+	PEXTQ R14, BX, BX  // g
+	SHRQ $1, AX
+	JCC done           // u's low bit (a mirrored block) clear
+	SHRQ $1, AX        // the zigzag delta's low bit to the carry
+	SBBQ CX, CX
 	XORQ CX, AX
-	MOVL (DI), DX      // v
-	ADDQ DX, AX        // x0
-	TESTQ AX, AX
-	JL done
+	MOVL (DI), R12     // v
+	ADDQ R12, AX       // x0
+	JS done
 	ADDQ AX, BX        // x1
-	CMPQ BX, DX
+	CMPQ BX, R12
 	JGT done           // x1 > v
-	LEAQ (DX)(DX*1), DX
+	LEAQ (R12)(R12*1), DX
 	MOVQ DX, CX
 	SUBQ AX, CX        // 2v-x0
 	CMPQ CX, nv+56(FP)
 	JGE done           // past the last vertex
 	SUBQ BX, DX        // 2v-x1
-	MOVL (DI), R12
 	CLAIM(AX, c0)
 	CLAIM(BX, c1)
 	CLAIM(DX, c2)
 	CLAIM(CX, c3)
 	ADDQ $24, SI
 	ADDQ $4, DI
-	JMP loop
+	CMPQ DI, R8
+	JB loop
 
 done:
 	SUBQ vs+8(FP), DI
 	SHRQ $2, DI
-	MOVQ DI, k+72(FP)
-	MOVQ R11, newTail+80(FP)
+	MOVQ DI, k+64(FP)
+	MOVQ R11, newTail+72(FP)
 	RET

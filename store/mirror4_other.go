@@ -2,8 +2,9 @@
 
 package store
 
-func claimMirror4s(es *ListEntry, vs *uint32, n int, pp, qp *uint32, tail, lim, nv int, m *uint64) (k, newTail int) {
-	return 0, tail
+func claimMirror4s(es *ListEntry, vs *uint32, n int, pp, qp *uint32, tail, lim, nv int) (k, newTail int) {
+	panic("store: claimMirror4s without its assembly")
 }
 
-const haveClaimMirror4s = false
+// haveClaimMirror4s says whether claimMirror4s may run: never here.
+var haveClaimMirror4s = false

@@ -87,6 +87,15 @@ func TestClaimMirror4s(t *testing.T) {
 			if r.IntN(16) == 0 {
 				list = corrupted(r, list)
 			}
+			if c := 1 + r.Uint32N(min(v, nv-1-v)+1); r.IntN(8) == 0 && c <= v && v+c < nv {
+				// a mesh list whose two varints take 1 to 4 bytes whatever their
+				// values (padded by continuation bytes): ClaimMirror4s takes those of
+				// at most 3 bytes each, as DecodeMirror4Word does
+				c2 := r.Uint32N(c)
+				d = 4
+				list = overlongVarint(nil, (2*c-1)<<1|1, 1+r.IntN(4))
+				list = overlongVarint(append(list, hdrMirror), c-c2, 1+r.IntN(4))
+			}
 			var head [8]byte
 			copy(head[:], withTail(r, list, 8)[:8:8])
 			es[k] = ListEntry{Deg: d, Start: 100, End: 100 + uint32(len(list)), Head: binary.LittleEndian.Uint64(head[:])}
@@ -107,11 +116,34 @@ func TestClaimMirror4s(t *testing.T) {
 	}
 }
 
+// overlongVarint appends x as a varint of at least k bytes (the value's 7-bit groups,
+// then groups of zeros with continuation bits up to the k-th byte).
+func overlongVarint(b []byte, x uint32, k int) []byte {
+	for ; x >= 0x80 || k > 1; k-- {
+		b = append(b, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(b, byte(x))
+}
+
 // checkClaimMirror4s holds ClaimMirror4s on es and vs, from parent and tail (a copy of
 // parent is claimed into), to the claims of DecodeMirror4Word's neighbours: the lists
-// it expands, the new tail, the parents and the queue up to the tail. It returns how
-// many lists it expanded.
+// it expands, the new tail, the parents and the queue up to the tail; through
+// claimMirror4s where it runs, and through the Go loop alone. It returns how many
+// lists it expanded.
 func checkClaimMirror4s(t *testing.T, es []ListEntry, vs, parent []uint32, tail int, nv uint32) int {
+	t.Helper()
+	if haveClaimMirror4s {
+		haveClaimMirror4s = false
+		checkClaimMirror4sOnce(t, es, vs, parent, tail, nv)
+		haveClaimMirror4s = true
+	}
+	return checkClaimMirror4sOnce(t, es, vs, parent, tail, nv)
+}
+
+// checkClaimMirror4sOnce is checkClaimMirror4s through the loop haveClaimMirror4s
+// picks.
+func checkClaimMirror4sOnce(t *testing.T, es []ListEntry, vs, parent []uint32, tail int, nv uint32) int {
 	t.Helper()
 	queue := make([]uint32, nv+1)
 	parent = slices.Clone(parent)
@@ -131,7 +163,7 @@ func checkClaimMirror4s(t *testing.T, es []ListEntry, vs, parent []uint32, tail 
 	}
 	got, gotTail := ClaimMirror4s(es, vs, parent, queue, tail, nv)
 	if got != want || gotTail != wantTail || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:gotTail], wantQueue[:gotTail]) {
-		t.Fatalf("ClaimMirror4s of %v (entries %+v, tail %d, nv %d) expanded %d lists, tail %d, want %d, %d (or parents, queue differ)", vs, es, tail, nv, got, gotTail, want, wantTail)
+		t.Fatalf("ClaimMirror4s (assembly %v) of %v (entries %+v, tail %d, nv %d) expanded %d lists, tail %d, want %d, %d (or parents, queue differ)", haveClaimMirror4s, vs, es, tail, nv, got, gotTail, want, wantTail)
 	}
 	return got
 }
