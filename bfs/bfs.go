@@ -343,6 +343,8 @@ type bfs struct {
 // workerState is one worker's scratch and counters, padded so that workers do not share
 // cache lines.
 type workerState struct {
+	ents [serialBatch]store.ListEntry // a serial top-down batch's entries (not zeroed per level)
+
 	out []uint32 // next-frontier vertices not yet flushed to the queue
 	// listShard and degShard are the shards of the last list expanded and of the last
 	// degree read (compressed graphs).
