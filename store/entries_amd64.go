@@ -12,7 +12,7 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func entriesNarrow(h *uint32, b *byte, nb uintptr, adj *byte, nadj uintptr, lo, n uint32, dst *ListEntry, vs *uint32, nv int) int
 
-// haveEntriesNarrow says whether entriesNarrow may run: the processor has BMI1 and
-// BMI2 (BEXTR, SHRX, BZHI). Tests turn it off to hold the Go loop to the same
+// haveEntriesNarrow says whether entriesNarrow may run: the processor has BMI2 (SHRX,
+// BZHI). Tests turn it off to hold the Go loop to the same
 // references.
-var haveEntriesNarrow = cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+var haveEntriesNarrow = cpu.X86.HasBMI2

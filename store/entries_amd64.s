@@ -16,14 +16,14 @@
 // (2*wo+wd <= 57), that load lies in b's nb bytes and its list's first word in adj's
 // nadj bytes; it returns how many it filled, and entries takes the vertex it stopped
 // at. h is the shard's group headers (4 words a group, the sentinel after them). Every
-// value in registers; the fields by BMI1 and BMI2 (BEXTR, SHRX, BZHI: no shift count
-// in CX, no mask from a table).
+// value in registers: a header's widths and dmin loaded a byte each, the pairs shifted
+// and masked by BMI2 (SHRX, BZHI: no shift count in CX, no mask from a table).
 TEXT ·entriesNarrow(SB), NOSPLIT, $0-80
 	MOVQ dst+48(FP), R13
 	MOVQ vs+56(FP), BX
 	MOVQ nv+64(FP), R14
 	LEAQ (BX)(R14*4), R14 // the end of vs
-	MOVL $0x0810, R15     // BEXTR's 8 bits from bit 16: wo
+	MOVQ h+0(FP), R15
 
 loop:
 	MOVL (BX), AX
@@ -34,19 +34,17 @@ loop:
 	ANDL $63, R12      // j
 	LEAL 1(AX), DX     // i+1, at most n
 	SHRL $6, AX
-	SHLQ $4, AX
-	ADDQ h+0(FP), AX   // the group's header
-	MOVL 12(AX), R8
-	BEXTRL R15, R8, R10 // wo
-	MOVL R8, R11
-	SHRL $24, R11      // wd
+	SHLQ $4, AX        // the group's header at R15+AX
+	MOVBLZX 14(R15)(AX*1), R10 // wo
+	MOVBLZX 15(R15)(AX*1), R11 // wd
 	LEAL (R11)(R10*2), CX
 	CMPL CX, $57
 	JA done            // a pair that does not fit one load
+	MOVBLZX 13(R15)(AX*1), R8 // dmin
 	LEAL (R10)(R11*1), R9 // wo+wd
 	MOVL R9, CX
 	IMULL R12, CX
-	MOVL 4(AX), SI
+	MOVL 4(R15)(AX*1), SI
 	SHLQ $6, SI
 	ADDQ SI, CX        // p: the pair's bit
 	MOVQ CX, SI
@@ -57,8 +55,8 @@ loop:
 	ADDQ b+8(FP), SI
 	ANDL $7, CX
 	SHRXQ CX, (SI), DI // x: the pair and the next one's start
-	MOVL (AX), SI      // the group's adj
-	MOVL 16(AX), CX
+	MOVL (R15)(AX*1), SI // the group's adj
+	MOVL 16(R15)(AX*1), CX
 	SUBL SI, CX        // span
 	TESTL $63, DX
 	JEQ last           // j = 63
@@ -85,8 +83,6 @@ startdeg:
 	MOVL AX, 4(R13)
 	SHRXQ R10, DI, DI
 	BZHIL R11, DI, DI
-	SHRL $8, R8
-	MOVBLZX R8, R8     // dmin
 	ADDL R8, DI        // Deg
 	MOVL DI, 0(R13)
 	LEAQ 8(AX), CX
