@@ -45,15 +45,13 @@
 
 // PAIRSTART turns a directory pair's zigzag start field z (its bits above the field
 // already cleared) into the list's start: the signed offset from the list's line,
-// R13>>6 (64 h0 + j span, over 64). t is scratch; AX is clobbered.
+// R13>>BP (64 h0 + j span, over 64; BP holds 6). The shift's carry is the zigzag's
+// sign, which SBB makes a mask of. t is scratch; AX is clobbered.
 #define PAIRSTART(z, t) \
-	MOVL z, t \
-	SHRL $1, t \
-	ANDL $1, z \
-	NEGL z \
+	SHRL $1, z \
+	SBBL t, t \
 	XORL t, z \
-	MOVQ R13, AX \
-	SHRQ $6, AX \
+	SHRXQ BP, R13, AX \
 	ADDL AX, z
 
 // func headFirstBMI(a *headArgs)
@@ -99,9 +97,9 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
 	ADDQ AX, R13                 // 64 h0 + j span
 	MOVQ A_WO(BX), R14
 	MOVQ A_WW(BX), R15
+	MOVL $6, BP
 	CMPQ R15, $28
 	JA pairs
-	MOVQ A_MO(BX), BP
 	MOVQ A_MD(BX), R9
 	PCALIGN $32
 pairs2:
@@ -120,8 +118,7 @@ pairs2:
 	ANDQ R9, SI
 	ADDL A_DMIN(BX), SI
 	MOVL SI, L_DEG(R11)(CX*4)    // j's degree
-	MOVL DI, SI
-	ANDL BP, SI
+	BZHIQ R14, DI, SI            // the start field: wo bits
 	PAIRSTART(SI, DX)
 	MOVL SI, L_START(R11)(CX*4)  // j's start
 	ADDQ A_SPAN(BX), R13
@@ -130,7 +127,7 @@ pairs2:
 	ANDQ R9, SI
 	ADDL A_DMIN(BX), SI
 	MOVL SI, (L_DEG+4)(R11)(CX*4) // j+1's degree
-	ANDL BP, DI
+	BZHIQ R14, DI, DI
 	PAIRSTART(DI, DX)
 	MOVL DI, (L_START+4)(R11)(CX*4) // j+1's start
 	ADDQ A_SPAN(BX), R13
@@ -150,7 +147,7 @@ pairs:
 	SHRXQ R14, DI, SI
 	ANDQ A_MD(BX), SI
 	ADDL A_DMIN(BX), SI          // the degree
-	ANDQ A_MO(BX), DI            // z
+	BZHIQ R14, DI, DI            // z
 	PAIRSTART(DI, DX)            // the start
 	MOVL DI, L_START(R11)(CX*4)
 	MOVL SI, L_DEG(R11)(CX*4)
@@ -202,15 +199,12 @@ loop:
 	JAE first
 	TESTL $0x8080, R11
 	JNZ first
-	MOVQ BP, DX
-	SUBQ AX, DX
-	CMPQ DX, $2
-	JB first
+	LEAQ 2(AX), DX
+	CMPQ DX, BP
+	JA first
 	MOVBQZX R11, DX
-	MOVL DX, DI
-	SHRL $1, DI
-	ANDL $1, DX
-	NEGQ DX
+	SHRL $1, DX
+	SBBQ DI, DI
 	XORQ DI, DX
 	ADDQ R10, DX                 // f = v + unzigzag(the first byte)
 	CMPQ DX, A_NV(BX)
@@ -218,9 +212,8 @@ loop:
 	MOVQ R10, SI                 // a list of one: v again
 	CMPL R15, $1
 	JEQ short
-	MOVL R11, SI
+	MOVWLZX R11, SI
 	SHRL $8, SI
-	MOVBQZX SI, SI
 	ADDQ DX, SI                  // f + the second byte
 	CMPQ SI, A_NV(BX)
 	JAE first
@@ -287,10 +280,8 @@ gathered1:
 	JB nomode
 	SHRQ $1, AX                  // the mode bit
 nomode:
-	MOVQ AX, DI
-	SHRQ $1, DI
-	ANDL $1, AX
-	NEGQ AX
+	SHRQ $1, AX
+	SBBQ DI, DI
 	XORQ DI, AX
 	ADDQ R10, AX                 // f = v + unzigzag(u)
 	CMPQ AX, A_NV(BX)
