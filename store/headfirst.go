@@ -16,14 +16,6 @@ type headArgs struct {
 	done, empty      uint64 // out: lists finished, degree 0
 	once             uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
 	x0, x1           *[DirGroup]uint32
-	lanes            *headLanes // out: each list's bounds and degree
-}
-
-// headLanes is what headFirstBMI read of each vertex's directory pair, for the lists it
-// leaves to headGroupBMI's loop.
-type headLanes struct {
-	deg   [DirGroup]uint32
-	start [DirGroup + 1]uint32 // start[j+1]: the end of j's list
 }
 
 // headGroupBMI is HeadGroup's loops in assembly (headFirstBMI) for a group whose
@@ -37,8 +29,11 @@ type headLanes struct {
 // headWord's commonest. Go's register allocator keeps that
 // loop's values on the stack (each list's slow paths are calls); the assembly keeps
 // them in registers. The loop here takes the lists it leaves as HeadGroup's loop does
-// (headWord, then Head; outside first mode the long lists too), in vertex order, so
-// that bad is the same; the entries of x0 and x1 from bad on are undefined.
+// (headWord, then Head), in vertex order, so that bad is the same; the entries of x0
+// and x1 from bad on are undefined. It decodes their directory pairs again (dirEntry):
+// few lists are left (under one in 200 on the graphs measured), and the pairs the
+// assembly decoded stay in its frame, which Go does not clear as it would a lanes
+// array of its own at every call.
 func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
@@ -55,7 +50,6 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 		pairs = new([dirArea]byte)
 		copy(pairs[:], b)
 	}
-	var l headLanes
 	adj := s.Adj
 	a := headArgs{
 		ww: uint64(wo + wd), mo: uint64(1)<<wo - 1, md: uint64(1)<<wd - 1, dmin: uint64(h[3] >> 8 & 0xff),
@@ -63,7 +57,7 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 		cnt: uint64(min(DirGroup, s.N-base)), v0: uint64(s.Lo + base), nv: uint64(nv),
 		alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8),
 		j0: uint64(j0), j1: uint64(j1), pairs: pairs, wo: uint64(wo),
-		x0: x0, x1: x1, lanes: &l, once: 1 << 32,
+		x0: x0, x1: x1, once: 1 << 32,
 	}
 	if first {
 		a.once = PackedMin
@@ -77,7 +71,8 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 	vb, nv64 := s.Lo+base, uint64(nv)
 	for t := todo &^ a.done; t != 0; t &= t - 1 {
 		j := uint32(bits.TrailingZeros64(t))
-		v, d, start, end := vb+j, l.deg[j], l.start[j], l.start[j+1]
+		d, start, end := s.dirEntry(base + j)
+		v := vb + j
 		if start > end || uint64(end) > uint64(len(adj)) { // never in a checked directory
 			return once & (1<<j - 1), empty & (1<<j - 1), int(j)
 		}

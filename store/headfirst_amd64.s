@@ -25,7 +25,6 @@
 #define A_ONCE 152
 #define A_X0 160
 #define A_X1 168
-#define A_LANES 176
 
 // The codec's constants (store/codec.go, store/decode.go): BlockSize, excHeader,
 // compactMaxBytes.
@@ -33,7 +32,8 @@
 #define EXC_HEADER 14
 #define COMPACT_MAX 561
 
-// The offsets of headLanes's arrays.
+// The lanes, headFirstBMI's frame: each vertex's degree, and its list's start
+// (start[j+1] is the end of j's list).
 #define L_DEG 0
 #define L_START 256
 
@@ -58,21 +58,21 @@
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
 // values in registers: first the directory pairs (each list's start, the next one's
-// being its end, and degree into lanes, as HeadGroup's directory loop decodes them; two
-// pairs a load where both fit the word), then each list's first value from the 8 bytes
-// at its first block (a short list's two one-byte values as HeadGroup's loop reads
-// them; else a value of 1 or 2 bytes told apart by branches, a longer one by its
-// length from TZCNT, its bytes by BZHI and their bits gathered by PEXT; the mode bit
-// dropped from PackedMin on) with HeadGroup's checks: its bytes inside the list, at
-// most 5, the value below nv. It finishes (bit j
-// of done) the lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
+// being its end, and degree into the lanes of its frame, as HeadGroup's directory loop
+// decodes them; two pairs a load where both fit the word), then each list's first
+// value from the 8 bytes at its first block (a short list's two one-byte values as
+// HeadGroup's loop reads them; else a value of 1 or 2 bytes told apart by branches, a
+// longer one by its length from TZCNT, its bytes by BZHI and their bits gathered by
+// PEXT; the mode bit dropped from PackedMin on) with HeadGroup's checks: its bytes
+// inside the list, at most 5, the value below nv. It finishes (bit j of done) the
+// lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
 // one neighbour (x1[j] the vertex), the first mode's lists (once's input or more
 // neighbours: PackedMin in first mode, none outside it; x1[j] the vertex, also in once)
 // and the others of 2 or more whose second value (a gap after the first) ends inside
 // the 8 bytes and the list, below nv with the sum: a varint's, or outside first mode
 // a compact block's first gap (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
-TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
+TEXT ·headFirstBMI(SB), NOSPLIT, $520-8
 	MOVQ a+0(FP), BX
 	MOVQ A_PAIRS(BX), R8
 	MOVQ A_ADJ(BX), R9
@@ -86,7 +86,7 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $8-8
 	INCQ R10
 	CMPQ R10, A_CNT(BX)
 	CMOVQHI A_CNT(BX), R10       // the pairs to decode: to j1's, at most cnt
-	MOVQ A_LANES(BX), R11
+	LEAQ 0(SP), R11              // the lanes
 	MOVQ A_J0(BX), CX
 	MOVQ CX, R12
 	IMULQ A_WW(BX), R12          // p: pair j's first bit
@@ -171,10 +171,9 @@ lists:
 
 	PCALIGN $32
 loop:
-	MOVQ A_LANES(BX), DX
-	MOVL (L_START+4)(DX)(CX*4), BP // end
-	MOVL L_START(DX)(CX*4), R11  // start
-	MOVL L_DEG(DX)(CX*4), R15    // d
+	MOVL (L_START+4)(SP)(CX*4), BP // end
+	MOVL L_START(SP)(CX*4), R11  // start
+	MOVL L_DEG(SP)(CX*4), R15    // d
 	MOVQ A_V0(BX), R10
 	ADDQ CX, R10                 // v
 	TESTL R15, R15
