@@ -55,7 +55,15 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 	if packed {
 		if p < len(list) && list[p]&hdrCompact != 0 && list[p] != hdrMirror {
 			// a compact block (most packed ones)
-			s := p + 1
+			s, h, n := p+1, list[p], int(c)-1
+			if len(dst) == int(c) && h&hdrWidth <= vecMaxWidth && n >= vecMinGaps && n < BlockSize && haveVec && haveShiftX {
+				// decoded whole by one call: as unpackCompact below decodes it
+				end, last, ok := compactBlockAVX2(&dst[1], &compactView(list, s)[0], uintptr(h), n, uint64(f), len(list)-s, uint64(nv))
+				if !ok || uint64(last) >= uint64(nv) {
+					return 0, false
+				}
+				return s + end, true
+			}
 			used, ok := unpackCompact(dst, uint64(f), list[p], compactView(list, s), len(list)-s, int(c)-1, uint64(nv))
 			return s + used, ok
 		}
@@ -369,9 +377,6 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 	}
 	src := (*[packedArea]byte)(b[:packedArea]) // the low bits: n*w < 8*(packedMask+1)
 	k := len(dst)
-	if k > n && haveVec && haveShiftX && w <= vecMaxWidth && n >= vecMinGaps && first < 1<<32 {
-		return compactWhole(dst, first, h, b, blen, n, nv)
-	}
 	if h&hdrExceptions == 0 {
 		if cur := unpackGaps(dst, src, w, first); cur >= nv {
 			return 0, false
@@ -396,30 +401,6 @@ func unpackCompact(dst []uint32, first uint64, h byte, b *[compactArea]byte, ble
 		return 0, false
 	}
 	if cur := unpackGapsAdd(dst, src, w, first, &add); cur >= nv {
-		return 0, false
-	}
-	return end, true
-}
-
-// compactWhole is unpackCompact for a block decoded whole (len(dst) is n+1) by
-// compactAVX2, its exceptions and gaps in one call; unpackCompact has checked the
-// header's width and the low bits' length.
-func compactWhole(dst []uint32, first uint64, h byte, b *[compactArea]byte, blen, n int, nv uint64) (int, bool) {
-	w := uint(h & hdrWidth)
-	ebit, ne, wi, wh, end := uint(n)*w, 0, uint(0), uint(0), (n*int(w)+7)/8
-	if h&hdrExceptions != 0 {
-		x := loadCompact(b, ebit)
-		ne = int(x & (1<<excCountBits - 1))
-		wi = uint(x>>excCountBits) & (1<<excStepBits - 1)
-		wh = uint(x>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
-		ebit += excHeader
-		end = (int(ebit) + ne*int(wi+wh) + 7) / 8
-		if ne == 0 || ne > n || end > blen {
-			return 0, false
-		}
-	}
-	last, ok := compactAVX2(&dst[1], &b[0], &vecTables[w], uintptr(w), n, first, uintptr(ebit), ne, uintptr(wi+wh), uintptr(wi), 1<<wi-1, 1<<wh-1, nv)
-	if !ok || uint64(last) >= nv {
 		return 0, false
 	}
 	return end, true

@@ -2,7 +2,11 @@
 
 package store
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // haveVec says whether unpackAddAVX2 may run: the processor has AVX2. Tests turn it off
 // to hold the pure-Go decoders to the same references.
@@ -23,14 +27,19 @@ var haveShiftX = cpu.X86.HasBMI2
 //go:noescape
 func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, n int, first uint64) (last uint32, ok bool)
 
-// compactAVX2 decodes a compact block of n gaps (w <= vecMaxWidth, n below BlockSize)
-// whole: its ne exceptions, from bit ebit of b on (each a step of wi bits, mi = 2^wi-1,
-// and a high part of wh bits, mh = 2^wh-1; step = wi+wh bits apart), as exceptionsWhole
-// reads them (false where one's high part shifted by w is not below nv, or the last one
-// lies past the n gaps), then the gaps as unpackAddAVX2 with those add entries: dst[i]
-// is dst[i-1] plus field i of b plus 1 plus the high part of an exception at i, dst[-1]
-// being first, in 32-bit arithmetic; tab is vecTables[w]. It stores dst[0:n] alone, and
-// returns the last neighbour and false where a check fails or a sum wrapped.
+// compactBlockAVX2 decodes a compact block of n gaps (n below BlockSize, its width w =
+// h&hdrWidth at most vecMaxWidth) whole from its header byte h and its stream b (a
+// compactView; blen bytes of it are the list's), as unpackCompact does: the exception
+// header and exceptions where h says so (false where the count is 0 or above n, the
+// stream passes blen, an exception's high part shifted by w is not below nv or the last
+// one lies past the n gaps), then the gaps as unpackAddAVX2 with the exceptions' add
+// entries: dst[i] is dst[i-1] plus field i of b plus 1 plus the high part of an
+// exception at i, dst[-1] being first, in 32-bit arithmetic. It stores dst[0:n] alone,
+// and returns the stream's length in bytes, the last neighbour and false where a check
+// fails or a sum wrapped.
 //
 //go:noescape
-func compactAVX2(dst *uint32, b *byte, tab *vecTable, w uintptr, n int, first uint64, ebit uintptr, ne int, step, wi uintptr, mi, mh, nv uint64) (last uint32, ok bool)
+func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64) (end int, last uint32, ok bool)
+
+// compactBlockAVX2 finds vecTables[w] at 104*w bytes from its start.
+var _ = [1]struct{}{}[unsafe.Sizeof(vecTable{})-104]

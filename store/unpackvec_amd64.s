@@ -134,18 +134,20 @@ TEXT ·unpackAddAVX2(SB), NOSPLIT, $0-61
 	VZEROUPPER
 	RET
 
-// func compactAVX2(dst *uint32, b *byte, tab *vecTable, w uintptr, n int, first uint64, ebit uintptr, ne int, step uintptr, wi uintptr, mi uint64, mh uint64, nv uint64) (last uint32, ok bool)
+// func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64) (end int, last uint32, ok bool)
 //
-// A compact block decoded whole: the add array (72 entries in the frame) filled with
-// ones to entry 63 (a last group of 7 also reads entry 64, for the lane past gap 63 that
-// it neither stores nor checks), each of the ne exceptions (from bit ebit of b on, step bits apart) read as
-// exceptionsWhole reads it: its index step (the low wi bits, mi) moves j on by 1 plus
-// it, its high part (the wh bits above, mh) shifted by w must be below nv and goes to
-// add[j&63] plus the 1; the last j must be at most n. Then the n gaps from b's first
-// byte on, plus the add entries, summed on top of first, to dst (GAPS). ok is false
-// where an exception fails its check or some neighbour is not above the one before it
-// (unsigned, in 32 bits).
-TEXT ·compactAVX2(SB), NOSPLIT, $288-109
+// A compact block of n gaps decoded whole from its header byte h and its stream b (blen
+// bytes of it the list's): w = h's width, the n low parts of w bits, then where h says
+// so the exception header (count, step width wi, high part width wh) and the exceptions,
+// each read as exceptionsWhole reads it: its index step (wi bits) moves j on by 1 plus
+// it, its high part (the wh bits above) shifted by w must be below nv and goes to the add
+// array (72 entries in the frame, ones to entry 63; a last group of 7 also reads entry
+// 64, for the lane past gap 63 that it neither stores nor checks) at j, plus the 1; the
+// last j must be at most n. Then the gaps plus the add entries, summed on top of first,
+// to dst (GAPS). ok is false where the count is 0 or above n, the stream passes blen,
+// an exception fails its check or some neighbour is not above the one before it
+// (unsigned, in 32 bits); end is the stream's length in bytes.
+TEXT ·compactBlockAVX2(SB), NOSPLIT, $288-69
 	VPCMPEQD Y0, Y0, Y0
 	VPSRLD $31, Y0, Y0           // ones
 	VMOVDQU Y0, 0(SP)
@@ -157,16 +159,56 @@ TEXT ·compactAVX2(SB), NOSPLIT, $288-109
 	VMOVDQU Y0, 192(SP)
 	VMOVDQU Y0, 224(SP)
 	MOVQ b+8(FP), SI
-	MOVQ ne+56(FP), R13
-	TESTQ R13, R13
-	JZ gaps
-	MOVQ ebit+48(FP), AX
-	MOVQ step+64(FP), R12
-	MOVQ wi+72(FP), R10
-	MOVQ mi+80(FP), R14
-	MOVQ mh+88(FP), R15
-	MOVQ w+24(FP), DI
-	MOVQ nv+96(FP), R11
+	MOVQ h+16(FP), BX
+	MOVQ BX, DI
+	ANDQ $63, DI                 // w
+	MOVQ n+24(FP), CX
+	MOVQ CX, AX
+	IMULQ DI, AX                 // the low parts' bits: the exceptions' first bit
+	TESTQ $0x40, BX
+	JNZ header
+	ADDQ $7, AX
+	SHRQ $3, AX
+	CMPQ AX, blen+40(FP)
+	JGT fail
+	MOVQ AX, end+56(FP)
+	JMP gaps
+
+header:
+	MOVQ AX, R9
+	SHRQ $3, R9
+	MOVQ (SI)(R9*1), BX          // n*w < 64*32 bits: inside the view
+	MOVQ AX, R8
+	ANDQ $7, R8
+	SHRXQ R8, BX, BX             // the exception header
+	MOVQ BX, R13
+	ANDQ $63, R13                // ne
+	JZ fail
+	CMPQ R13, CX
+	JGT fail
+	MOVQ BX, R10
+	SHRQ $6, R10
+	ANDQ $7, R10                 // wi
+	MOVQ BX, R15
+	SHRQ $9, R15
+	ANDQ $31, R15
+	INCQ R15                     // wh
+	ADDQ $14, AX                 // excHeader
+	LEAQ (R10)(R15*1), R12       // an exception's bits
+	MOVQ R13, R9
+	IMULQ R12, R9
+	LEAQ 7(AX)(R9*1), R9
+	SHRQ $3, R9
+	CMPQ R9, blen+40(FP)
+	JGT fail
+	MOVQ R9, end+56(FP)
+	MOVQ $1, R14
+	SHLXQ R10, R14, R14
+	DECQ R14                     // mi: 2^wi - 1
+	MOVQ $1, R9
+	SHLXQ R15, R9, R15
+	DECQ R15                     // mh: 2^wh - 1
+	MOVQ nv+48(FP), R11
 	XORQ DX, DX                  // j
 
 exc:
@@ -192,27 +234,29 @@ exc:
 	MOVL BX, (SP)(R9*4)
 	DECQ R13
 	JNZ exc
-	CMPQ DX, n+32(FP)
+	CMPQ DX, n+24(FP)
 	JA fail
 
 gaps:
+	MOVQ DI, R8                  // w
+	LEAQ ·vecTables(SB), BX
+	IMULQ $104, DI               // vecTable's size
+	ADDQ DI, BX
 	MOVQ dst+0(FP), DI
 	LEAQ 4(SP), DX               // add[1]
-	MOVQ tab+16(FP), BX
-	MOVQ w+24(FP), R8
-	MOVQ n+32(FP), CX
+	MOVQ n+24(FP), CX
 	GAPSETUP
-	VPBROADCASTD first+40(FP), Y12
+	VPBROADCASTD first+32(FP), Y12
 	GAPS
 	VMOVD X12, AX
-	MOVL AX, last+104(FP)
+	MOVL AX, last+64(FP)
 	VMOVMSKPS Y10, AX
 	CMPL AX, $0xFF
-	SETEQ ok+108(FP)
+	SETEQ ok+68(FP)
 	VZEROUPPER
 	RET
 
 fail:
-	MOVB $0, ok+108(FP)
+	MOVB $0, ok+68(FP)
 	VZEROUPPER
 	RET

@@ -13,7 +13,7 @@ func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr
 	panic("store: unpackAddAVX2 without AVX2")
 }
 
-// compactAVX2 is never called without haveVec.
-func compactAVX2(dst *uint32, b *byte, tab *vecTable, w uintptr, n int, first uint64, ebit uintptr, ne int, step, wi uintptr, mi, mh, nv uint64) (last uint32, ok bool) {
-	panic("store: compactAVX2 without AVX2")
+// compactBlockAVX2 is never called without haveVec and haveShiftX.
+func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64) (end int, last uint32, ok bool) {
+	panic("store: compactBlockAVX2 without AVX2")
 }
