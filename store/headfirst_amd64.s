@@ -54,6 +54,10 @@
 	SHRXQ BP, R13, AX \
 	ADDL AX, z
 
+// pext2 gathers a 2-byte varint's value bits (PEXT's mask).
+DATA pext2<>+0(SB)/4, $0x7f7f
+GLOBL pext2<>(SB), RODATA|NOPTR, $4
+
 // func headFirstBMI(a *headArgs)
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
@@ -226,7 +230,7 @@ short:
 first:
 	// the first value of one byte or two (most first values of roads, meshes and
 	// social graphs), told apart by branches as wordUvarint does: its value then
-	// depends on no length
+	// depends on no length (two bytes' bits gathered by PEXT of a fixed mask)
 	TESTL $0x80, R11
 	JNZ first2
 	LEAQ 1(AX), SI               // q + k
@@ -243,15 +247,11 @@ first2:
 	CMPQ SI, BP
 	JA next
 	MOVL $16, DX                 // 8k
-	MOVL R11, AX
-	SHRL $1, AX
-	ANDL $0x3f80, AX
-	MOVL R11, DI
-	ANDL $0x7f, DI
-	ORL DI, AX                   // u
+	PEXTL pext2<>(SB), R11, AX   // u
 	JMP gathered1
 firstn:
-	// the first value: 8k-1 is the bit of its last byte's clear high bit
+	// the first value of 3 bytes or more: 8k-1 is the bit of its last byte's clear
+	// high bit
 	MOVQ $0x8080808080808080, DX
 	ANDNQ DX, R11, DX
 	TZCNTQ DX, DI
@@ -264,22 +264,11 @@ firstn:
 	CMPQ SI, BP
 	JA next
 	BZHIQ DX, R11, AX            // its bytes
-	CMPQ DX, $16
-	JA gather1
-	MOVQ AX, DI                  // 1 or 2 bytes (most first values of social graphs)
-	SHRQ $1, DI
-	ANDL $0x3f80, DI
-	ANDL $0x7f, AX
-	ORQ DI, AX                   // u
-	JMP gathered1
-gather1:
 	GATHER7(AX, DI)              // u
 gathered1:
 	CMPL R15, $4
-	JB nomode
-	SHRQ $1, AX                  // the mode bit
-nomode:
-	SHRQ $1, AX
+	JAE moded
+	SHRQ $1, AX                  // the carry: the zigzag's sign
 	SBBQ DI, DI
 	XORQ DI, AX
 	ADDQ R10, AX                 // f = v + unzigzag(u)
@@ -288,10 +277,6 @@ nomode:
 	MOVL AX, (R8)(CX*4)
 	CMPL R15, $1
 	JEQ vertex
-	CMPQ R15, A_ONCE(BX)
-	JAE long
-	CMPL R15, $4
-	JAE second
 
 	// 2 or 3 neighbours, or a varint block outside first mode: the gap after the
 	// first value, its last byte inside the word and the list, the gap and the
@@ -325,7 +310,18 @@ gapped:
 	BTSQ CX, R12
 	JMP next
 
-second:
+moded:
+	// PackedMin or more neighbours: the mode bit, then the zigzag's sign shifted out
+	SHRQ $2, AX
+	SBBQ DI, DI
+	XORQ DI, AX
+	ADDQ R10, AX                 // f = v + unzigzag(u)
+	CMPQ AX, A_NV(BX)
+	JAE next                     // f >= nv, or negative
+	MOVL AX, (R8)(CX*4)
+	CMPQ R15, A_ONCE(BX)
+	JAE long
+
 	// PackedMin or more neighbours outside first mode: the block's mode bit (w's
 	// lowest) says whether a varint gap or a header follows the first value; a
 	// compact block's header (with exceptions or without) is read here as
