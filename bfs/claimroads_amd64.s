@@ -14,51 +14,30 @@
 	MOVL X, (R10)(R11*4) \
 	SBBQ $-1, R11
 
-// VARINT decodes the next varint of the list's bytes in BX (the low byte first; R14 of
-// them left) into AX, as DecodeShortWord reads them: at most 5 bytes, 7 bits each, the
-// low group first. A list that ends inside it or a sixth byte goes to done. CX and DX
-// are clobbered.
-#define VARINT(more, last) \
-	XORL AX, AX \
-	XORL CX, CX \
-more: \
-	DECL R14 \
-	JL done \
-	MOVBLZX BX, DX \
-	SHRQ $8, BX \
-	BTRL $7, DX \
-	JCC last \
-	SHLQ CX, DX \
-	ORQ DX, AX \
-	ADDL $7, CX \
-	CMPL CX, $28 \
-	JA done \
-	JMP more \
-last: \
-	SHLQ CX, DX \
-	ORQ DX, AX
-
-// GAP checks the gap in AX (below n, and the neighbour it leads to from the one at
-// prev(SP) below n) and stores that neighbour at next(SP).
-#define GAP(prev, next) \
-	CMPQ AX, n+56(FP) \
-	JAE done \
-	ADDQ prev(SP), AX \
-	CMPQ AX, n+56(FP) \
-	JGE done \
-	MOVQ AX, next(SP)
+// GATHER3 packs the 7-bit groups of X's low three bytes (a varint of at most 3 bytes,
+// the bytes after it cleared) into X. T and U are clobbered.
+#define GATHER3(X, T, U) \
+	MOVL X, T \
+	SHRL $1, T \
+	ANDL $0x3f80, T \
+	MOVL X, U \
+	SHRL $2, U \
+	ANDL $0x1fc000, U \
+	ANDL $0x7f, X \
+	ORL T, X \
+	ORL U, X
 
 // func claimRoads1(ents *store.ListEntry, batch *uint32, k, nb int, pp, qp *uint32, tail, n int, m *uint64) (k2, tail2 int, examined uint64)
 //
 // claimRoads's loop (bfs/topdown.go) over the lists of batch[k:nb] (ents[k:nb] their
 // entries) while each is a block of one to three varints whose neighbours lie below n:
 // where its values are one byte each, from the list's word as claimRoads reads it, else
-// as DecodeShortWord decodes them (the same lists taken, the same neighbours), all of a
-// list decoded and checked before its claims. Each neighbour is claimed without a branch
-// (claimAll). m is roadMask. It returns the index of the first list it left, the new
-// tail and the neighbours examined; claimRoads takes that list. The frame holds a list's
-// neighbours of several-byte values.
-TEXT ·claimRoads1(SB), NOSPLIT, $24-96
+// (values of at most 3 bytes) as DecodeShortWord decodes them (the same lists taken,
+// the same neighbours), all of a list decoded and checked before its claims. Each
+// neighbour is claimed without a branch (claimAll). m is roadMask. It returns the index
+// of the first list it left, the new tail and the neighbours examined; claimRoads takes
+// that list. BMI1, BMI2 and POPCNT.
+TEXT ·claimRoads1(SB), NOSPLIT, $0-96
 	MOVQ k+16(FP), CX
 	MOVQ ents+0(FP), SI
 	LEAQ (CX)(CX*2), AX
@@ -122,49 +101,66 @@ next:
 	JMP done
 
 multi:
-	// AX: the list's bytes, DX: its degree d (1 to 3); at most 8 bytes, at least d
+	// AX: the list's bytes, DX: its degree d (1 to 3). Its d varints of at most 3
+	// bytes each (a graph of at most claimAllMax vertices has no larger value; other
+	// lists go to done, and claimRoads to DecodeShortWord), decoded without a branch
+	// on their lengths: each one's last byte from the high bits, the bytes after the
+	// list read as varints of 0 (a third neighbour that is the second again, which
+	// the claim leaves as it is).
 	CMPL AX, $8
 	JA done
-	CMPL AX, DX
-	JB done
-	MOVL AX, R14
-	MOVQ 16(SI), BX
-	VARINT(more0, last0)
-	SHRQ $1, AX        // the zigzag delta's low bit to the carry
-	SBBQ CX, CX
-	XORQ CX, AX
-	MOVL (DI), CX
-	ADDQ CX, AX        // the first neighbour: v + the zigzag delta
-	TESTQ AX, AX
-	JL done
-	CMPQ AX, n+56(FP)
-	JGE done
-	MOVQ AX, 0(SP)
-	CMPL 0(SI), $1
-	JEQ decoded
-	VARINT(more1, last1)
-	GAP(0, 8)
-	CMPL 0(SI), $2
-	JEQ decoded
-	VARINT(more2, last2)
-	GAP(8, 16)
-
-decoded:
-	TESTL R14, R14
-	JNE done           // bytes past the d-th varint
-	MOVL 0(SI), DX
-	ADDQ DX, R13
+	SHLL $3, AX
+	BZHIQ AX, 16(SI), BX // w: the list's bytes, zeros after them
+	MOVQ $0x8080808080808080, CX
+	ANDNQ CX, BX, CX   // the varints' last bytes' high bits
+	BZHIQ AX, CX, R12  // those of the list
+	POPCNTQ R12, R14
+	CMPL R14, DX
+	JNE done           // not d varints
+	DECL AX
+	BTQ AX, R12
+	JCC done           // bytes after the d-th varint
+	TZCNTQ CX, R12     // e1: the first varint's last bit
+	BLSRQ CX, CX
+	TZCNTQ CX, R14     // e2
+	BLSRQ CX, CX
+	TZCNTQ CX, AX      // e3
+	CMPL R12, $23
+	JA done            // a first varint of more than 3 bytes
+	SUBL R14, AX       // the third's bits
+	CMPL AX, $24
+	JA done
+	INCL R12           // the second's first bit
+	INCL R14           // the third's
+	MOVL R14, CX
+	SUBL R12, CX       // the second's bits
+	CMPL CX, $24
+	JA done
+	SHRXQ R14, BX, DX
+	BZHIQ AX, DX, DX
+	GATHER3(DX, AX, R14) // the third value: a gap
+	SHRXQ R12, BX, R14
+	BZHIQ CX, R14, R14
+	GATHER3(R14, AX, CX) // the second: a gap
+	BZHIQ R12, BX, BX
+	GATHER3(BX, AX, CX)  // the first: a zigzag delta from u
+	SHRQ $1, BX        // its low bit to the carry
+	SBBQ AX, AX
+	XORQ AX, BX
 	MOVL (DI), R12     // u
-	MOVQ 0(SP), AX
-	CLAIMALL(AX)
-	CMPL DX, $1
-	JEQ next
-	MOVQ 8(SP), AX
-	CLAIMALL(AX)
-	CMPL DX, $2
-	JEQ next
-	MOVQ 16(SP), AX
-	CLAIMALL(AX)
+	ADDQ R12, BX       // the first neighbour
+	JS done
+	LEAQ (BX)(R14*1), AX
+	ADDQ DX, AX
+	CMPQ AX, n+56(FP)
+	JGE done           // the last neighbour at or past n
+	MOVL 0(SI), AX
+	ADDQ AX, R13
+	CLAIMALL(BX)
+	ADDQ R14, BX
+	CLAIMALL(BX)
+	ADDQ DX, BX
+	CLAIMALL(BX)
 	JMP next
 
 done:

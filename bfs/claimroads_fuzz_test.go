@@ -46,10 +46,14 @@ func FuzzClaimRoads(f *testing.F) {
 		queue := make([]uint32, n+1)
 		wantParent, wantQueue := slices.Clone(parent), slices.Clone(queue)
 		wantK, wantTail, wantEx := claimRoadsRef(ents[:], batch, start, wantParent, wantQueue, 0, n)
-		gotK, gotTail, gotEx := claimRoads(&ents, batch, start, parent, queue, 0, n)
-		if gotK != wantK || gotTail != wantTail || gotEx != wantEx || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:gotTail], wantQueue[:gotTail]) {
-			t.Fatalf("claimRoads of %v from %d (entries %+v, n %d): list %d, tail %d, examined %d, want %d, %d, %d (or parents, queue differ)",
-				batch, start, ents[:len(batch)], n, gotK, gotTail, gotEx, wantK, wantTail, wantEx)
+		for _, asm := range claimRoadsModes(t) {
+			haveClaimRoads1 = asm
+			parent, queue := slices.Clone(parent), slices.Clone(queue)
+			gotK, gotTail, gotEx := claimRoads(&ents, batch, start, parent, queue, 0, n)
+			if gotK != wantK || gotTail != wantTail || gotEx != wantEx || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:gotTail], wantQueue[:gotTail]) {
+				t.Fatalf("claimRoads (assembly %v) of %v from %d (entries %+v, n %d): list %d, tail %d, examined %d, want %d, %d, %d (or parents, queue differ)",
+					asm, batch, start, ents[:len(batch)], n, gotK, gotTail, gotEx, wantK, wantTail, wantEx)
+			}
 		}
 	})
 }

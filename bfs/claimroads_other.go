@@ -8,4 +8,5 @@ func claimRoads1(ents *store.ListEntry, batch *uint32, k, nb int, pp, qp *uint32
 	return k, tail, 0
 }
 
-const haveClaimRoads1 = false
+// haveClaimRoads1 says whether claimRoads1 may run: never here.
+var haveClaimRoads1 = false

@@ -79,6 +79,21 @@ func TestClaimRoads(t *testing.T) {
 					}
 					list = appendVarint(list, g, 1+r.IntN(6))
 				}
+			case 3: // one value with a bit from 18 to 27 added (a varint of 3 or 4 bytes
+				// whose bits past the first 18 or 21 put it out of range, or do not)
+				list = list[:0]
+				hi := r.IntN(max(1, len(nbrs)))
+				for i, x := range nbrs {
+					g := uint64(x) - uint64(nbrs[max(i, 1)-1])
+					if i == 0 {
+						z := int64(x) - int64(v)
+						g = uint64(z<<1) ^ uint64(z>>63)
+					}
+					if i == hi {
+						g |= 1 << (18 + r.IntN(10))
+					}
+					list = appendVarint(list, g, 1)
+				}
 			case 2: // random bytes
 				list = make([]byte, 1+r.IntN(8))
 				for i := range list {
@@ -118,16 +133,33 @@ func TestClaimRoads(t *testing.T) {
 		wantParent, wantQueue := slices.Clone(parent), slices.Clone(queue)
 		tail0 := r.IntN(int(n) - open + 1)
 		wantK, wantTail, wantEx := claimRoadsRef(ents[:], batch, 0, wantParent, wantQueue, tail0, n)
-		k, tail, ex := claimRoads(&ents, batch, 0, parent, queue, tail0, n)
-		if k != wantK || tail != wantTail || ex != wantEx || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:tail], wantQueue[:tail]) {
-			t.Fatalf("seed %d trial %d: claimRoads of %v (entries %+v, n %d) = %d lists, tail %d, %d examined, want %d, %d, %d (or parents, queue differ)", seed, trial, batch, ents[:len(batch)], n, k, tail, ex, wantK, wantTail, wantEx)
+		for _, asm := range claimRoadsModes(t) {
+			haveClaimRoads1 = asm
+			parent, queue := slices.Clone(parent), slices.Clone(queue)
+			k, tail, ex := claimRoads(&ents, batch, 0, parent, queue, tail0, n)
+			if k != wantK || tail != wantTail || ex != wantEx || !slices.Equal(parent, wantParent) || !slices.Equal(queue[:tail], wantQueue[:tail]) {
+				t.Fatalf("seed %d trial %d: claimRoads (assembly %v) of %v (entries %+v, n %d) = %d lists, tail %d, %d examined, want %d, %d, %d (or parents, queue differ)", seed, trial, asm, batch, ents[:len(batch)], n, k, tail, ex, wantK, wantTail, wantEx)
+			}
 		}
-		expanded += k
+		expanded += wantK
 	}
 	if expanded < 6000 || multi < 1500 {
 		t.Fatalf("seed %d: %d lists expanded, %d of several-byte values: the test does not exercise claimRoads", seed, expanded, multi)
 	}
 }
+
+// claimRoadsModes is the values of haveClaimRoads1 a test runs claimRoads with: false
+// (the Go loop) and, where claimRoads1 runs, true; the test's end restores it.
+func claimRoadsModes(t testing.TB) []bool {
+	if !claimRoads1Runs {
+		return []bool{false}
+	}
+	t.Cleanup(func() { haveClaimRoads1 = claimRoads1Runs })
+	return []bool{false, true}
+}
+
+// claimRoads1Runs is haveClaimRoads1 as the processor sets it.
+var claimRoads1Runs = haveClaimRoads1
 
 // appendVarint appends x as a varint of at least l bytes (zero groups after its own,
 // continued): the format's decoders read such a value as x up to 5 bytes.
