@@ -30,18 +30,18 @@ DATA cConst<>+8(SB)/4, $8
 DATA cConst<>+12(SB)/4, $31
 GLOBL cConst<>(SB), RODATA|NOPTR, $16
 
-// The frames' first 64 bytes: the add lanes of the group (1, or 1 plus an exception's
-// high part shifted by w) at 0, the group's neighbours at 32.
-#define F_ADD 0
-#define F_NBR 32
+// The frames' first 32 bytes: the group's neighbours, for the one found.
+#define F_NBR 0
 
 // The block scan's registers (both functions): R14 the stream, SI the group's low bits,
 // DX the group's first gap, R8 w, R9 the table's high-half offset, DI front, BX wi, R10
 // the next exception's bit, R11 the exceptions not yet decoded, R12 the next exception's
 // gap (or 2^62 when none is left), R13 1 plus its high part shifted by w; Y15-Y13 the
 // width's table, Y12 the carry (the last neighbour so far, broadcast), Y11 the sign bits,
-// Y10 nv-1 with its sign bit flipped, Y9 cRot, Y8 cLane, Y7 ones, Y6 the gaps left from
-// the group's first.
+// Y10 nv-1 with its sign bit flipped, Y9 cRot, Y8 cLane, Y7 the group's add lanes (1, or
+// 1 plus an exception's high part shifted by w), Y6 the gaps left from the group's first.
+// The add lanes stay in a register: an exception written into them in the frame made
+// the group's 32-byte load wait on a 4-byte store, which cannot be forwarded.
 
 // NEXTEXC decodes the exception at bit R10 of the stream: its gap (the last one's plus
 // 1 plus its step) into R12, its high part shifted by w, plus 1, into R13; R10 past it,
@@ -82,8 +82,8 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 	VPSHUFB Y15, Y0, Y0 \
 	VPSRLVD Y14, Y0, Y0 \
 	VPAND Y13, Y0, Y0 \
-	VPADDD F_ADD(SP), Y0, Y0 \
-	VMOVDQU Y7, F_ADD(SP) \
+	VPADDD Y7, Y0, Y0 \
+	VPBROADCASTD cConst<>+0(SB), Y7 \
 	VPSLLDQ $4, Y0, Y1 \
 	VPADDD Y1, Y0, Y0 \
 	VPSLLDQ $8, Y0, Y1 \
@@ -114,6 +114,15 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 	VPSLLD $31, Y2, Y2 \
 	VMOVMSKPS Y2, AX
 
+// SETADD sets add lane AX (below 8) to R13. Clobbers Y1, Y2.
+#define SETADD \
+	VMOVD R13, X1 \
+	VPBROADCASTD X1, Y1 \
+	VMOVD AX, X2 \
+	VPBROADCASTD X2, Y2 \
+	VPCMPEQD Y8, Y2, Y2 \
+	VPBLENDVB Y2, Y1, Y7, Y7
+
 // NEXTGROUP moves the scan's carry, lanes and pointers to the next group of 8 gaps.
 #define NEXTGROUP \
 	VPBROADCASTD cConst<>+4(SB), Y1 \
@@ -131,7 +140,6 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 	VMOVDQU cRot<>(SB), Y9 \
 	VMOVDQU cLane<>(SB), Y8 \
 	VPBROADCASTD cConst<>+0(SB), Y7 \
-	VMOVDQU Y7, F_ADD(SP) \
 	VPCMPEQD Y11, Y11, Y11 \
 	VPSLLD $31, Y11, Y11 \
 	DECQ AX \
@@ -169,7 +177,7 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // below nv or not above the one before it in 32 bits), and the caller scans it again.
 // first < nv <= 2^32; front holds nv bits; b's exception area and 16 bytes at each
 // group's high half load.
-TEXT ·scanCompactAVX2(SB), NOSPLIT, $64-128
+TEXT ·scanCompactAVX2(SB), NOSPLIT, $32-128
 	MOVQ b+0(FP), R14
 	MOVQ w+16(FP), R8
 	MOVQ front+48(FP), DI
@@ -200,7 +208,7 @@ group:
 	JAE gaps
 	MOVQ R12, AX
 	SUBQ DX, AX
-	MOVL R13, F_ADD(SP)(AX*4)
+	SETADD
 	TESTQ R11, R11
 	JZ noexc
 	NEXTEXC(mi+80(FP), mh+88(FP), wiwh+96(FP), n+24(FP), nv+40(FP), bail)
@@ -254,7 +262,7 @@ bail:
 #define L_PK 768
 #define L_W 1024
 
-// scanMoreAVX2's frame past the first 64 bytes
+// scanMoreAVX2's frame past its first 64 bytes (32 to 63 spare)
 #define F_N 64
 #define F_MI 72
 #define F_MH 80
@@ -416,7 +424,7 @@ mgroup:
 	JAE mgaps
 	MOVQ R12, AX
 	SUBQ DX, AX
-	MOVL R13, F_ADD(SP)(AX*4)
+	SETADD
 	TESTQ R11, R11
 	JZ mnoexc
 	NEXTEXC(F_MI(SP), F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
@@ -475,7 +483,7 @@ mcont:
 mbail:
 	// a block with something the scalar loop checks in an order of its own: the
 	// lane is left to the caller, and the add lanes to ones again
-	VMOVDQU Y7, F_ADD(SP)
+	VPBROADCASTD cConst<>+0(SB), Y7
 	JMP lane
 
 done:
