@@ -316,7 +316,13 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 			if err != nil {
 				return s.ListError(v)
 			}
-			for j, k := f&^(store.BlockSize-1), f/store.BlockSize; j < last; k++ {
+			// store.BlockEnds's checks: each block after the first where the index
+			// says, and a list read to its last neighbour ending with its last block
+			k0 := f / store.BlockSize
+			for j, k := f&^(store.BlockSize-1), k0; j < last; k++ {
+				if k > k0 && !store.BlockIndexed(list, k, pos) {
+					return s.ListError(v)
+				}
 				c := store.BlockLen(dv, k)
 				nbrs := buf[:min(c, last-j)]
 				if pos, ok = store.DecodeBlock(nbrs, v, list, pos, c, r.n); !ok {
@@ -330,6 +336,9 @@ func (r *run) linkLists(c *store.Compressed, d store.Direction, lo, hi, from, to
 					}
 				}
 				j += c
+			}
+			if last == dv && pos != len(list) {
+				return s.ListError(v)
 			}
 		}
 	}

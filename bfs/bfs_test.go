@@ -657,24 +657,11 @@ func TestBFSShortRoadList(t *testing.T) {
 	defer func(s, w uint64) { serialEdges, serialWork = s, w }(serialEdges, serialWork)
 	serialWork, serialEdges = ^uint64(0), ^uint64(0) // one goroutine, serial top-down
 	const n = 300
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	b, err := store.Create(dir, store.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	degrees, offsets, data := []uint32{3}, []uint32{0}, []byte{0x02, 0x01}
-	offsets = append(offsets, uint32(len(data)))
+	degrees, lists := []uint32{3}, [][]byte{{0x02, 0x01}}
 	for v := uint32(1); v < n; v++ {
-		data = store.AppendList(data, v, []uint32{0})
-		degrees, offsets = append(degrees, 1), append(offsets, uint32(len(data)))
+		degrees, lists = append(degrees, 1), append(lists, store.AppendList(nil, v, []uint32{0}))
 	}
-	if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-		t.Fatal(err)
-	}
-	g := testgraph.Open(t, dir)
+	g := testgraph.BuildEncoded(t, degrees, lists)
 	if err := g.Check(); err != nil {
 		t.Fatalf("the checksums and directory should pass: %v", err)
 	}
@@ -710,35 +697,18 @@ func TestBFSBadOneByteRoadLists(t *testing.T) {
 		{"vertex 2's 2 neighbours in 1 byte", 2, 2, []byte{0x03}},
 		{"vertex 2's 3 neighbours in 2 bytes", 2, 3, []byte{0x03, 0x01}},
 	} {
-		dir := filepath.Join(t.TempDir(), "g.ooc")
-		b, err := store.Create(dir, store.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var degrees, offsets []uint32
-		var data []byte
+		degrees, lists := make([]uint32, n), make([][]byte, n)
 		for v := uint32(0); v < n; v++ {
-			offsets = append(offsets, uint32(len(data)))
 			switch {
 			case v == c.v:
-				data = append(data, c.list...)
-				degrees = append(degrees, c.deg)
+				degrees[v], lists[v] = c.deg, c.list
 			case v == 0:
-				data = store.AppendList(data, v, []uint32{1, 2, 3})
-				degrees = append(degrees, 3)
+				degrees[v], lists[v] = 3, store.AppendList(nil, v, []uint32{1, 2, 3})
 			default:
-				data = store.AppendList(data, v, []uint32{0})
-				degrees = append(degrees, 1)
+				degrees[v], lists[v] = 1, store.AppendList(nil, v, []uint32{0})
 			}
 		}
-		offsets = append(offsets, uint32(len(data)))
-		if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-			t.Fatal(err)
-		}
-		g := testgraph.Open(t, dir)
+		g := testgraph.BuildEncoded(t, degrees, lists)
 		if err := g.Check(); err != nil {
 			t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
 		}

@@ -150,8 +150,9 @@ const smallList = 16
 // neighbours (one block) are decoded into a buffer and claimed here, longer ones by
 // claimList. The claims queue what they discover at tail, without discovered's call
 // and buffer: on a compressed graph b.maxDeg is known (a graph without edges claims
-// nothing), so no degree is summed per vertex. It returns the new tail and the entries
-// examined.
+// nothing), so no degree is summed per vertex. Every path reads a list to its end and
+// refuses it where store.ListIter does, bytes past its last block included. It returns
+// the new tail and the entries examined.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
 	ents := &ws.ents
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
@@ -234,7 +235,7 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				continue
 			}
 			nbrs := buf[:d]
-			if _, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok {
+			if next, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok || next != len(list) {
 				b.fail(s.ListError(u))
 				return tail, examined
 			}
@@ -361,11 +362,15 @@ func claimMeshes(ents *[serialBatch]store.ListEntry, batch []uint32, k int, pare
 // at tail in the same loop, as for short lists (no claim call, no worker buffer). With
 // AVX2 the block's parents are tested 8 at a time by gathers (unvisited) and the loop
 // visits only the unvisited neighbours. It returns the new tail, and false when a
-// block does not decode.
+// block does not decode or does not end where the list says (store.BlockEnds).
 func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (int, bool) {
 	pos := store.FirstBlock(d)
 	parent, queue := b.parent, b.queue
 	for k := uint32(0); k*store.BlockSize < d; k++ {
+		// store.BlockEnds's checks, the list's end once after the loop
+		if k > 0 && !store.BlockIndexed(list, k, pos) {
+			return tail, false
+		}
 		nbrs := ws.buf[:store.BlockLen(d, k)]
 		var ok bool
 		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
@@ -418,7 +423,7 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 			}
 		}
 	}
-	return tail, true
+	return tail, pos == len(list)
 }
 
 // claimAllMax is the most vertices for which expandSerial claims a list of one-byte
@@ -442,7 +447,8 @@ func (b *bfs) expandCompressed(ws *workerState, u, lo, depth uint32) int {
 
 // expandList claims the unvisited vertices among the neighbours of u at positions [lo,
 // lo+pieceSize) of its list (degree d, encoded list) and returns how many it read. It
-// decodes the list where it lies, a block at a time, with no interface call per vertex.
+// decodes the list where it lies, a block at a time, with no interface call per vertex;
+// each block it decodes whole must end where the list says (store.BlockEnds).
 func (b *bfs) expandList(ws *workerState, u, d uint32, list []byte, lo, depth uint32) int {
 	hi := min(d, lo+pieceSize)
 	if lo >= hi {
@@ -460,7 +466,7 @@ func (b *bfs) expandList(ws *workerState, u, d uint32, list []byte, lo, depth ui
 		c := store.BlockLen(d, k)
 		nbrs := ws.buf[:min(c, hi-j)]
 		var ok bool
-		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, c, b.n); !ok {
+		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, c, b.n); !ok || uint32(len(nbrs)) == c && !store.BlockEnds(list, d, k, pos) {
 			b.fail(b.c.Shard(store.Out, u).ListError(u))
 			return 0
 		}

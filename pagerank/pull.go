@@ -32,7 +32,8 @@ func pullCompressed(c *store.Compressed, lo, hi uint32, contrib []float32, sums 
 }
 
 // sumList adds contrib over the d neighbours of v encoded in list; false means malformed
-// bytes or a neighbour outside [0, nv). It decodes a block at a time into an array on
+// bytes, a neighbour outside [0, nv), or a block that does not end where the list says
+// (store.BlockEnds). It decodes a block at a time into an array on
 // the stack and then adds the block's contributions: the loads of a block, which miss
 // the cache on graphs numbered at random, are then independent of the decoding and
 // overlap, where adding each neighbour as it is decoded measured up to 1.5x slower.
@@ -41,6 +42,11 @@ func sumList(list []byte, v, d uint32, contrib []float32, nv uint64) (float64, b
 	var sum float64
 	var block [store.BlockSize]uint32
 	for j, k := uint32(0), uint32(0); j < d; j, k = j+store.BlockLen(d, k), k+1 {
+		// store.BlockEnds's checks: each block after the first where the index says,
+		// the list's end after the loop
+		if k > 0 && !store.BlockIndexed(list, k, pos) {
+			return 0, false
+		}
 		c := store.BlockLen(d, k)
 		var ok bool
 		if pos, ok = store.DecodeBlock(block[:c], v, list, pos, c, uint32(nv)); !ok {
@@ -50,5 +56,5 @@ func sumList(list []byte, v, d uint32, contrib []float32, nv uint64) (float64, b
 			sum += float64(contrib[u])
 		}
 	}
-	return sum, true
+	return sum, pos == len(list)
 }

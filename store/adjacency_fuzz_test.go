@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzDecode checks the inline decoder (decodePrefix) against DecodeList on arbitrary bytes: no
-// panic, the same neighbours wherever the list is well formed, and never a neighbour
-// outside the graph.
+// panic, the same neighbours wherever the list is well formed, a refusal wherever it is
+// not, and never a neighbour outside the graph.
 func FuzzDecode(f *testing.F) {
 	f.Add(uint32(10), uint32(3), []byte{0x09, 0x02, 0xA5, 0x02}, byte(0x80))
 	f.Add(uint32(10), uint32(3), []byte{0x06, 0, 0, 0, 0x09, 0x02, 0xC4, 0x04}, byte(0))
@@ -20,6 +20,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint32(3), uint32(150), AppendList(nil, 3, nbrs), byte(0xff))
 	f.Add(uint32(10), uint32(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, byte(0)) // compact, exceptions
 	f.Add(uint32(10), uint32(4), []byte{0x1F, 0xFF, 0x07}, byte(0x80))                // mirrored
+	f.Add(uint32(0), uint32(1), []byte{0x02, 0x00}, byte(0))                          // a byte past the list
 	const nv = 1000
 	f.Fuzz(func(t *testing.T, v, d uint32, list []byte, pad byte) {
 		v, d = v%nv, d%400
@@ -32,6 +33,11 @@ func FuzzDecode(f *testing.F) {
 		ok := decodePrefix(got, v, list, d, nv)
 		if err == nil && (!ok || !slices.Equal(got, want)) {
 			t.Fatalf("decodePrefix = %v, %v; DecodeList = %v", got, ok, want)
+		}
+		// a list decoded to its end is refused where DecodeList refuses it (but a list
+		// of degree 0, which no decoder reads)
+		if err != nil && ok && d > 0 {
+			t.Fatalf("decodePrefix of all %d neighbours = %v; DecodeList: %v", d, got, err)
 		}
 		if ref, rok := refDecode(v, d, list, nv); (err == nil) != rok || (rok && !slices.Equal(ref, want)) {
 			t.Fatalf("reference decoder = %v, %v; DecodeList = %v, %v", ref, rok, want, err)

@@ -36,12 +36,33 @@ func BlockOffset(list []byte, d, k uint32) (int, error) {
 	return off, nil
 }
 
+// BlockEnds reports whether pos, the position after block k of a list of degree d
+// (list: exactly the list's bytes), is where the list says the next block starts: entry
+// k of its block index, or, after its last block, the list's end. ListIter checks both;
+// a decoder that reads a list to its end checks each block it finishes with BlockEnds,
+// so that it refuses what ListIter refuses (DecodeBlock alone reads one block and knows
+// neither).
+func BlockEnds(list []byte, d, k uint32, pos int) bool {
+	if uint64(k)*BlockSize+BlockSize >= uint64(d) { // the last block
+		return pos == len(list)
+	}
+	return BlockIndexed(list, k+1, pos)
+}
+
+// BlockIndexed reports whether pos is where the block index of list (a list of more than
+// k blocks) puts block k >= 1.
+func BlockIndexed(list []byte, k uint32, pos int) bool {
+	i := 4 * (int(k) - 1)
+	return i >= 0 && i+4 <= len(list) && int(binary.LittleEndian.Uint32(list[i:i+4])) == pos
+}
+
 // DecodeBlock decodes the first len(dst) neighbours (1 to c) of the block of c neighbours
 // of v's list that starts at list[pos]. It reports false for malformed bytes or a
 // neighbour outside [0, nv); it reads only bytes of list (its capacity may run past it,
 // as shard lists do, which lets it load 8 bytes at a time). When len(dst) == c, next is
 // the position after the block; a shorter dst stops early, and next is then only a
-// position inside the block.
+// position inside the block. Whether the block ends where its list says the next one
+// starts is the caller's check (BlockEnds).
 func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint32) (next int, ok bool) {
 	x, p := FastUvarint(list, pos)
 	if p < 0 || len(dst) == 0 || uint32(len(dst)) > c {
@@ -224,7 +245,8 @@ func decodePrefix(dst []uint32, v uint32, list []byte, d, nv uint32) bool {
 }
 
 // decodeFrom decodes len(dst) neighbours of v's list (degree d) from block k, which
-// starts at byte pos.
+// starts at byte pos. Each block it decodes whole must end where the list says
+// (BlockEnds): decoded to its end, a list is refused where ListIter refuses it.
 //
 // It is DecodeBlock's loop over the blocks, with the short blocks of low-degree lists
 // (roads, meshes), where the call per block was a tenth of the time, decoded here.
@@ -234,7 +256,7 @@ func decodeFrom(dst []uint32, v uint32, list []byte, pos int, d, k, nv uint32) b
 		n := min(len(dst)-j, int(c))
 		if c >= PackedMin {
 			var ok bool
-			if pos, ok = DecodeBlock(dst[j:j+n], v, list, pos, c, nv); !ok {
+			if pos, ok = DecodeBlock(dst[j:j+n], v, list, pos, c, nv); !ok || n == int(c) && !BlockEnds(list, d, k, pos) {
 				return false
 			}
 			j += n
@@ -257,6 +279,9 @@ func decodeFrom(dst []uint32, v uint32, list []byte, pos int, d, k, nv uint32) b
 			}
 			dst[i] = uint32(cur)
 		}
+		if n == int(c) && !BlockEnds(list, d, k, p) {
+			return false
+		}
 		pos, j = p, j+n
 	}
 	return true
@@ -275,8 +300,9 @@ func DecodeList(dst []uint32, v, d uint32, list []byte, nv uint32) ([]uint32, er
 
 // ListIter walks one encoded list in order, a block at a time; it allows early
 // termination without decoding the blocks after the one it stops in, and checks what
-// the fast decoders leave to the checksums: every block starts where the index says,
-// and the list ends right after its last block. The zero value is an empty list.
+// DecodeBlock leaves to its callers: every block starts where the index says, and the
+// list ends right after its last block (BlockEnds; the engines' decoders that read a
+// list to its end check both). The zero value is an empty list.
 //
 //	it.Reset(v, d, list, nv)
 //	for it.Next() { use(it.Value()) }

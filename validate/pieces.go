@@ -92,14 +92,15 @@ func (b *blocks) reset(v, deg uint32, list []byte, nv uint32) {
 }
 
 // next decodes the next block; it returns nil at the end of the list, and false for
-// malformed bytes or a neighbour outside the graph.
+// malformed bytes, a neighbour outside the graph, or a block that does not end where the
+// list says (store.BlockEnds).
 func (b *blocks) next() ([]uint32, bool) {
 	if uint64(b.k)*store.BlockSize >= uint64(b.deg) {
 		return nil, true
 	}
 	c := store.BlockLen(b.deg, b.k)
 	pos, ok := store.DecodeBlock(b.buf[:c], b.v, b.list, b.pos, c, b.nv)
-	if !ok {
+	if !ok || !store.BlockEnds(b.list, b.deg, b.k, pos) {
 		return nil, false
 	}
 	b.pos, b.k = pos, b.k+1

@@ -2,8 +2,6 @@ package testgraph
 
 import (
 	"encoding/binary"
-	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/oocgraph/ooc/store"
@@ -12,7 +10,7 @@ import (
 // DamagedKinds are the damaged lists Damaged writes: bytes whose checksums hold (the
 // writer computes them) but that do not decode to their vertex's degree of neighbours
 // below the vertex count, which only a graph written outside ooc's builder holds.
-var DamagedKinds = []string{"short", "range", "head", "index", "long"}
+var DamagedKinds = []string{"short", "range", "head", "index", "long", "trailing"}
 
 // DamagedVertex is the vertex whose list Damaged damages, and DamagedNeighbour one of its
 // neighbours (whose only neighbour it is).
@@ -34,7 +32,9 @@ const (
 //   - "index": the block index pointing past the list;
 //   - "long": 65,536 zero bytes after the list: two blocks of more than 65,535 bytes,
 //     whose length's low 16 bits are the valid list's (bfs.cu's gathered levels pack a
-//     length in 16 bits).
+//     length in 16 bits);
+//   - "trailing": a zero byte after the list's last block, which a decoder of that block
+//     alone does not see (store.BlockEnds).
 //
 // Check finds "index" and "long" (a list's length and block index); the others need a
 // decoder. The graph is not checked here, and is closed when the test ends.
@@ -51,8 +51,7 @@ func Damaged(tb testing.TB, kind string) *store.Graph {
 		lists[bad] = append(lists[bad], u)
 		lists[u] = []uint32{bad}
 	}
-	degrees, offsets := make([]uint32, n), []uint32{0}
-	var data []byte
+	degrees, enc := make([]uint32, n), make([][]byte, n)
 	for v := uint32(0); v < n; v++ {
 		l := lists[v]
 		if v == bad {
@@ -66,33 +65,23 @@ func Damaged(tb testing.TB, kind string) *store.Graph {
 				}
 			}
 		}
-		enc := store.AppendList(nil, v, l)
+		e := store.AppendList(nil, v, l)
 		if v == bad {
 			switch kind {
 			case "short":
-				enc = enc[:len(enc)-3]
+				e = e[:len(e)-3]
 			case "index":
-				binary.LittleEndian.PutUint32(enc, uint32(len(enc)+16))
+				binary.LittleEndian.PutUint32(e, uint32(len(e)+16))
 			case "long":
-				enc = append(enc, make([]byte, 1<<16)...)
+				e = append(e, make([]byte, 1<<16)...)
+			case "trailing":
+				e = append(e, 0)
 			case "range", "head":
 			default:
 				tb.Fatalf("testgraph: no damaged kind %q", kind)
 			}
 		}
-		data = append(data, enc...)
-		degrees[v], offsets = uint32(len(l)), append(offsets, uint32(len(data)))
+		degrees[v], enc[v] = uint32(len(l)), e
 	}
-	dir := filepath.Join(tb.TempDir(), kind+".ooc")
-	b, err := store.Create(dir, store.CreateOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
-		tb.Fatal(fmt.Errorf("testgraph: damaged %s: %w", kind, err))
-	}
-	if err := b.Commit(&store.Manifest{Vertices: n}); err != nil {
-		tb.Fatal(err)
-	}
-	return Open(tb, dir)
+	return BuildEncoded(tb, degrees, enc)
 }

@@ -139,6 +139,34 @@ func BuildLists(tb testing.TB, lists [][]uint32, opt store.CreateOptions) *store
 	return Open(tb, dir)
 }
 
+// BuildEncoded writes lists[v], bytes taken as they are, as vertex v's out-list of
+// degrees[v] neighbours (len(lists) vertices, one shard), into a fresh temporary
+// directory, and opens it; it is closed when the test ends. The checksums and directory
+// hold whatever the bytes are: a list that does not decode is left to the decoders.
+func BuildEncoded(tb testing.TB, degrees []uint32, lists [][]byte) *store.Graph {
+	tb.Helper()
+	if len(degrees) != len(lists) {
+		tb.Fatalf("testgraph: %d degrees for %d lists", len(degrees), len(lists))
+	}
+	offsets, data := []uint32{0}, []byte(nil)
+	for _, l := range lists {
+		data = append(data, l...)
+		offsets = append(offsets, uint32(len(data)))
+	}
+	dir := filepath.Join(tb.TempDir(), "g.ooc")
+	b, err := store.Create(dir, store.CreateOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.Writer(store.Out).AppendRange(0, degrees, offsets, data); err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.Commit(&store.Manifest{Vertices: uint32(len(lists))}); err != nil {
+		tb.Fatal(err)
+	}
+	return Open(tb, dir)
+}
+
 // Open opens the graph directory dir, to be closed when the test ends.
 func Open(tb testing.TB, dir string) *store.Graph {
 	tb.Helper()
