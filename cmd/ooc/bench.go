@@ -8,12 +8,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/oocgraph/ooc"
@@ -98,7 +96,7 @@ func runBench(e *env, args []string) error {
 		Started: time.Now().UTC().Format(time.RFC3339)}
 	start := time.Now()
 	// Interrupted, the bench stops between runs and still removes its temporary graph.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	dir, cleanup, err := benchGraph(ctx, e, fs, &a, pos[0], rep)
 	if err != nil {

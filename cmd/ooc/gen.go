@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -271,7 +268,7 @@ func genEdgeList(e *env, a *genArgs) error {
 // pipeline: no edge list touches the disk.
 // A SIGINT, SIGTERM or SIGHUP (or ctx) cancels it and removes the partial graph.
 func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Report, error) {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(ctx)
 	defer stop()
 	if err := checkOrder(a.order); err != nil {
 		return nil, err

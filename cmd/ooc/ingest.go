@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -274,7 +271,7 @@ func runIngest(e *env, args []string) error {
 			opt.Progress = e.stderr
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	opt.Context = ctx
 	var rep *ingest.Report

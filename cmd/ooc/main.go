@@ -56,9 +56,12 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exitCode maps an error to the process exit code.
 func exitCode(err error) int {
 	var u usageError
+	var sig signalError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	case errors.Is(err, store.ErrCorrupt):
 		return exitCorrupt
 	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNoParent), errors.Is(err, store.ErrInsideGraph), errors.Is(err, store.ErrTooManyShards),
@@ -148,7 +151,8 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'ooc help COMMAND' for a command's flags and examples.")
-	fmt.Fprintln(w, "Exit codes: 0 success, 1 runtime failure, 2 usage or bad input, 3 corrupt graph.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 runtime failure, 2 usage or bad input, 3 corrupt graph,")
+	fmt.Fprintln(w, "128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).")
 }
 
 func runHelp(e *env, args []string) int {

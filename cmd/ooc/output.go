@@ -8,9 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -156,7 +154,7 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 	}
 	// A SIGINT, SIGTERM or SIGHUP fails the next write, so the temporary file is removed
 	// below rather than left for CleanStale (gen's edge lists run to gigabytes).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	w := bufio.NewWriterSize(interruptible{ctx, tmp}, 1<<20)
 	if err = fill(w); err == nil {

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +17,8 @@ import (
 )
 
 // TestIngestSignal interrupts an ingest running in a child process with SIGINT, SIGTERM
-// and SIGHUP (the terminal closed): it must exit non-zero, leave no graph and remove its temporary files.
+// and SIGHUP (the terminal closed): it must exit 128 plus the signal's number, leave no
+// graph and remove its temporary files.
 func TestIngestSignal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 60 MB input")
@@ -40,6 +45,7 @@ func TestIngestSignal(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%v: the ingest exited 0 (it finished before the signal?)", sig)
 		}
+		wantSignalExit(t, sig, err)
 		t.Logf("%v: %v, stderr %q", sig, err, stderr.String())
 		if !strings.Contains(stderr.String(), "interrupted") {
 			t.Errorf("%v: stderr %q, want it to say interrupted", sig, stderr.String())
@@ -90,8 +96,9 @@ func TestHelperMain(t *testing.T) {
 }
 
 // TestGenEdgeListSignal interrupts a gen writing an edge list file in a child process:
-// it must exit non-zero saying so, with neither the file nor its temporary file left
-// (the temporary file was left, for the next write's cleaning, before).
+// it must exit 128 plus the signal's number saying so, with neither the file nor its
+// temporary file left (the temporary file was left, for the next write's cleaning,
+// before; and the exit was 1).
 func TestGenEdgeListSignal(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "e.txt")
@@ -108,6 +115,7 @@ func TestGenEdgeListSignal(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%v: gen exited 0 (it finished before the signal?)", sig)
 		}
+		wantSignalExit(t, sig, err)
 		if !strings.Contains(stderr.String(), "interrupted") || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%v: stderr %q, want one line saying interrupted", sig, stderr.String())
 		}
@@ -115,4 +123,65 @@ func TestGenEdgeListSignal(t *testing.T) {
 			t.Errorf("%v: files left: %v", sig, left)
 		}
 	}
+}
+
+// wantSignalExit fails t unless err is the exit of a child process that exited 128 plus
+// sig's number, as a shell reports a process that sig ended.
+func wantSignalExit(t *testing.T, sig syscall.Signal, err error) {
+	t.Helper()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
+		t.Errorf("%v: exit %v, want status %d", sig, err, 128+int(sig))
+	}
+}
+
+// TestSecondSignal: after the first SIGINT or SIGTERM has cancelled signalContext's
+// context (the command cleaning up), a second ends the process at once by the signal's
+// default action, in a child process (TestHelperSignal) that would otherwise sleep on.
+func TestSecondSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSignal$")
+		cmd.Env = append(os.Environ(), "OOC_SIGNAL_CHILD=1")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(out)
+		next := func(want string) {
+			if !lines.Scan() || lines.Text() != want {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("%v: the child said %q, want %q", sig, lines.Text(), want)
+			}
+		}
+		next("ready")
+		cmd.Process.Signal(sig)
+		next("cancelled: " + sig.String() + " signal received")
+		start := time.Now()
+		cmd.Process.Signal(sig)
+		err = cmd.Wait()
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !ws.Signaled() || ws.Signal() != sig {
+			t.Fatalf("%v: the second signal: %v, want the child ended by it", sig, err)
+		}
+		t.Logf("%v: the child ended %v after the second signal", sig, time.Since(start))
+	}
+}
+
+// TestHelperSignal, in the child process of TestSecondSignal, waits on signalContext,
+// says when it is cancelled and what by, and then sleeps for 20 s and exits 0.
+func TestHelperSignal(t *testing.T) {
+	if os.Getenv("OOC_SIGNAL_CHILD") == "" {
+		t.Skip("run by TestSecondSignal")
+	}
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	fmt.Println("ready")
+	<-ctx.Done()
+	fmt.Println("cancelled:", context.Cause(ctx))
+	time.Sleep(20 * time.Second)
+	os.Exit(0)
 }
