@@ -45,3 +45,21 @@ func (e *OldVersionError) Error() string {
 }
 
 func (e *OldVersionError) Is(target error) bool { return target == ErrOldVersion }
+
+// ErrNewVersion is matched (errors.Is) by the error of opening a graph whose manifest,
+// its checksum valid, names a format version newer than this ooc reads: written by a
+// later ooc, not damaged.
+var ErrNewVersion = errors.New("newer format version")
+
+// NewVersionError says that the manifest at Path names format version Version, newer
+// than MaxVersion.
+type NewVersionError struct {
+	Path    string
+	Version uint32
+}
+
+func (e *NewVersionError) Error() string {
+	return fmt.Sprintf("store: %s is of format version %d, newer than this ooc reads (%d to %d): read it with a newer ooc", e.Path, e.Version, MinVersion, MaxVersion)
+}
+
+func (e *NewVersionError) Is(target error) bool { return target == ErrNewVersion }

@@ -227,6 +227,7 @@ type brokenFixture struct {
 	offset  int64  // the offset it names (-1: the whole file)
 	reason  string // a substring of the reason
 	opens   bool   // Open and Check accept it (damage only a full decode finds)
+	newer   bool   // not damaged: its manifest names a newer version (a NewVersionError)
 	damage  func(dir string) error
 	rebuild func(dir string) error // builds the graph from scratch instead of from baseSpec
 }
@@ -299,7 +300,7 @@ func brokenFixtures() []brokenFixture {
 			damage: func(d string) error { return editManifest(d, `"vertices":70`, 11, 1, false) }},
 		{name: "manifest-truncated", file: ManifestName, offset: 200, reason: "missing the trailing checksum",
 			damage: func(d string) error { return truncate(d, ManifestName, 200) }},
-		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 8",
+		{name: "version-manifest", file: ManifestName, offset: -1, reason: "format version 8", newer: true,
 			damage: func(d string) error { return editManifest(d, `"format_version":6`, 17, 2, true) }},
 		{name: "bad-neighbour", file: baseShard, offset: 4096, reason: "does not decode", opens: true,
 			rebuild: rebuildLists(fixtureSpec{name: "base", n: 70, out: map[uint32][]uint32{0: {1, 80}}})},
@@ -497,6 +498,16 @@ func (f brokenFixture) build(dir string) error {
 
 func (f brokenFixture) check(t *testing.T, dir string) {
 	_, err := Verify(dir)
+	if f.newer {
+		var ne *NewVersionError
+		if !errors.As(err, &ne) || ne.Path != filepath.Join(dir, f.file) || !strings.Contains(err.Error(), f.reason) {
+			t.Fatalf("Verify = %v, want a NewVersionError naming %s", err, filepath.Join(dir, f.file))
+		}
+		if _, err := Open(dir); !errors.Is(err, ErrNewVersion) {
+			t.Fatalf("Open = %v, want ErrNewVersion", err)
+		}
+		return
+	}
 	var ce *CorruptError
 	if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Verify = %v, want a CorruptError", err)

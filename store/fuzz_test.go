@@ -217,6 +217,13 @@ func FuzzManifest(f *testing.F) {
 		}
 		const path = "fuzz/manifest.json"
 		m, err := ParseManifest(path, b)
+		var ne *NewVersionError
+		if errors.As(err, &ne) {
+			if ne.Path != path || ne.Version <= MaxVersion {
+				t.Fatalf("%v: a newer version's error for version %d of %s", err, ne.Version, ne.Path)
+			}
+			return
+		}
 		if err != nil {
 			mustCorrupt(t, err, path)
 			return

@@ -154,7 +154,10 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 	if m.Magic != manifestMagic {
 		return nil, corrupt(path, 0, "magic %q, expected %q", m.Magic, manifestMagic)
 	}
-	if m.FormatVersion < MinVersion || m.FormatVersion > MaxVersion {
+	if m.FormatVersion > MaxVersion {
+		return nil, &NewVersionError{Path: path, Version: m.FormatVersion}
+	}
+	if m.FormatVersion < MinVersion {
 		return nil, corrupt(path, -1, "format version %d, this ooc reads versions %d to %d", m.FormatVersion, MinVersion, MaxVersion)
 	}
 	if float := m.FormatVersion == FloatVersion; float != (m.WeightType != "") || (float && (m.WeightType != WeightFloat32 || !m.Weighted)) {

@@ -65,7 +65,7 @@ func exitCode(err error) int {
 	case errors.Is(err, store.ErrCorrupt):
 		return exitCorrupt
 	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNoParent), errors.Is(err, store.ErrInsideGraph), errors.Is(err, store.ErrTooManyShards),
-		errors.Is(err, store.ErrNoVertex), errors.Is(err, store.ErrOldVersion), errors.Is(err, errBadInput):
+		errors.Is(err, store.ErrNoVertex), errors.Is(err, store.ErrOldVersion), errors.Is(err, store.ErrNewVersion), errors.Is(err, errBadInput):
 		return exitUsage
 	}
 	return exitFailure
