@@ -172,34 +172,42 @@ paired:
 lists:
 	MOVQ A_J0(BX), CX
 	MOVQ A_X0(BX), R8
+	MOVQ A_V0(BX), R10
+	ADDQ CX, R10                 // v, kept with j
+	JMP loop
+
+	// q: the first block's start, start + FirstBlock(d), for PackedMin or more
+	// neighbours (a short list's is its start); its 8 bytes inside the mapping,
+	// else the list is left
+longq:
+	LEAL -1(R15), AX
+	SHRL $6, AX
+	LEAQ (R11)(AX*4), AX
+	CMPQ AX, A_ACAP8(BX)
+	JGT next
+	MOVQ (R9)(AX*1), R11         // w
+	JMP first
 
 	PCALIGN $32
 loop:
 	MOVL (L_START+4)(SP)(CX*4), BP // end
 	MOVL L_START(SP)(CX*4), R11  // start
 	MOVL L_DEG(SP)(CX*4), R15    // d
-	MOVQ A_V0(BX), R10
-	ADDQ CX, R10                 // v
 	TESTL R15, R15
 	JZ isempty
-
-	// q: the first block's start, start + FirstBlock(d); its 8 bytes inside the
-	// mapping and the list inside ADJ, else the list is left
-	LEAL -1(R15), AX
-	SHRL $6, AX
-	LEAQ (R11)(AX*4), AX
-	CMPQ AX, A_ACAP8(BX)
-	JGT next
 	CMPL R11, BP
-	JA next
+	JA next                      // the list inside ADJ, else it is left
 	CMPQ BP, A_ALEN(BX)
 	JA next
-	MOVQ (R9)(AX*1), R11         // w
+	CMPL R15, $4
+	JAE longq
+	CMPQ R11, A_ACAP8(BX)
+	JGT next
+	MOVQ R11, AX                 // q
+	MOVQ (R9)(R11*1), R11        // w
 
 	// a short list (fewer than PackedMin neighbours, q its start) whose first two
 	// bytes are one-byte values and lie in the list: most lists of roads and meshes
-	CMPL R15, $4
-	JAE first
 	TESTL $0x8080, R11
 	JNZ first
 	LEAQ 2(AX), DX
@@ -212,20 +220,22 @@ loop:
 	ADDQ R10, DX                 // f = v + unzigzag(the first byte)
 	CMPQ DX, A_NV(BX)
 	JAE first                    // f >= nv, or negative
-	MOVQ R10, SI                 // a list of one: v again
-	CMPL R15, $1
-	JEQ short
 	MOVWLZX R11, SI
 	SHRL $8, SI
 	ADDQ DX, SI                  // f + the second byte
+	CMPL R15, $1
+	CMOVQEQ R10, SI              // a list of one: v again
 	CMPQ SI, A_NV(BX)
 	JAE first
-short:
 	MOVL DX, (R8)(CX*4)
 	MOVQ A_X1(BX), DI
 	MOVL SI, (DI)(CX*4)
 	BTSQ CX, R12
-	JMP next
+	INCQ CX                      // next's, without the jump
+	INCQ R10
+	CMPQ CX, A_J1(BX)
+	JB loop
+	JMP done
 
 first:
 	// the first value of one byte or two (most first values of roads, meshes and
@@ -334,20 +344,18 @@ moded:
 	CMPL R15, DI
 	CMOVLHI DI, R15              // n: the block's gaps, min(d, 64) - 1
 	MOVBLZX R11, DI              // the header
-	MOVL DI, R10
-	ANDL $0xc0, R10
-	CMPL R10, $0x80
-	JEQ compact
-	CMPL R10, $0xc0
-	JNE next                     // packed (a mirrored block's header, 0xff, has a width of 63)
+	TESTL $0x80, DI
+	JZ next                      // packed
+	TESTL $0x40, DI
+	JZ compact                   // a mirrored block's header, 0xff, has a width of 63
 	// with exceptions: gap 0's low bits, and its high part where the first
 	// exception names gap 0; the stream's 8-byte loads inside compactMaxBytes+8
 	// bytes after its start s = q+k+1, which must lie inside the mapping
 	ANDL $0x3f, DI               // wb
 	CMPL DI, $32
 	JA next
-	LEAQ (1+COMPACT_MAX)(SI), R10
-	CMPQ R10, A_ACAP8(BX)
+	LEAQ (1+COMPACT_MAX)(SI), DX
+	CMPQ DX, A_ACAP8(BX)
 	JGT next
 	MOVL R15, R10
 	IMULL DI, R10                // ebit: the exception header's first bit
@@ -355,7 +363,7 @@ moded:
 	SHRL $3, DX
 	LEAQ 1(SI)(DX*1), DX
 	CMPQ DX, BP
-	JA next                      // the exception header past the list
+	JA excnext                   // the exception header past the list
 	MOVL R10, DX
 	SHRL $3, DX
 	ADDQ SI, DX
@@ -365,9 +373,9 @@ moded:
 	SHRXQ DX, R11, R11           // the exception header
 	MOVL R11, DX
 	ANDL $63, DX                 // ne
-	JZ next
+	JZ excnext
 	CMPL DX, R15
-	JA next                      // more exceptions than gaps
+	JA excnext                   // more exceptions than gaps
 	MOVL R11, R15
 	SHRL $6, R15
 	ANDL $7, R15                 // wi
@@ -380,7 +388,7 @@ moded:
 	SHRL $3, DX
 	LEAQ 1(SI)(DX*1), DX
 	CMPQ DX, BP
-	JA next                      // the first exception past the list
+	JA excnext                   // the first exception past the list
 	MOVL R10, DX
 	SHRL $3, DX
 	ADDQ SI, DX
@@ -394,22 +402,28 @@ moded:
 	SHRXQ R15, DX, DX
 	BZHIQ R11, DX, DX            // gap 0's high part
 	CMPQ DX, A_NV(BX)
-	JAE next
+	JAE excnext
 	SHLXQ DI, DX, DX
 	ORQ DX, R10
 	CMPQ R10, A_NV(BX)
-	JAE next
+	JAE excnext
 excdone:
 	LEAQ 1(R10), R11             // the gap
+	MOVQ A_V0(BX), R10
+	ADDQ CX, R10                 // v again
 	JMP gapped
+excnext:
+	MOVQ A_V0(BX), R10
+	ADDQ CX, R10                 // v again
+	JMP next
 compact:
 	// without exceptions: 1 plus the stream's first wb bits, which end inside the
 	// word; the stream's n gaps inside the list
 	ANDL $0x3f, DI               // wb
 	CMPL DI, $32
 	JA next
-	LEAQ 8(DX)(DI*1), R10
-	CMPQ R10, $64
+	LEAQ 8(DX)(DI*1), DX
+	CMPQ DX, $64
 	JA next                      // past the word
 	IMULL DI, R15
 	ADDL $7, R15
@@ -439,9 +453,11 @@ isempty:
 
 next:
 	INCQ CX
+	INCQ R10
 	CMPQ CX, A_J1(BX)
 	JB loop
 
+done:
 	MOVQ R12, A_DONE(BX)
 	MOVQ R13, A_EMPTY(BX)
 	MOVQ R14, A_ONCE(BX)
