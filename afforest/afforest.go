@@ -638,11 +638,20 @@ func linkFrom(c unsafe.Pointer, p1, v uint32) {
 func labels(comp []uint32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(comp)) }
 
 // linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial), neighbours
-// below len(comp) (linkFrom). A function of its own, so that its loop keeps its values
-// in registers.
+// below len(comp) (linkFrom): linkGroupAsm where it runs, else linkGroupGo.
+func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
+	if haveLinkAsm {
+		linkGroupFast(comp, comp[v:][:len(x0)], x0, x1[:len(x0)])
+		return
+	}
+	linkGroupGo(comp, v, x0, x1)
+}
+
+// linkGroupGo is linkGroup in Go. A function of its own, so that its loop keeps its
+// values in registers.
 //
 //go:noinline
-func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
+func linkGroupGo(comp []uint32, v uint32, x0, x1 []uint32) {
 	x1 = x1[:len(x0)]
 	cu := comp[v:][:len(x0)] // the vertices' own labels: checked once, not at each load
 	c := labels(comp)
@@ -657,10 +666,19 @@ func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 // tree at its first step (a vertex pointing at the anchor, the root of its tree,
 // keeps pointing at it), checked here with the label the link just loaded instead
 // of in a pass of second's of their own. For groups whose lists all gave their
-// first neighbour alone, which need no second link.
+// first neighbour alone, which need no second link. linkFirstsAsm where it runs,
+// else linkFirstsGo (len(x0) <= 64).
+func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
+	if haveLinkAsm {
+		return linkFirstsFast(comp, comp[v:][:len(x0)], x0, a)
+	}
+	return linkFirstsGo(comp, v, x0, a)
+}
+
+// linkFirstsGo is linkFirsts in Go.
 //
 //go:noinline
-func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
+func linkFirstsGo(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
 	cu := comp[v:][:len(x0)] // checked once, not at each load
 	c := labels(comp)
 	for j, x := range x0 {
@@ -677,10 +695,19 @@ func linkFirsts(comp []uint32, v uint32, x0 []uint32, a uint32) (in uint64) {
 // and their vertices are checked as linkFirsts checks them. For groups of nearly all
 // such lists: where the two kinds alternate, the branch on the kind is mispredicted
 // at many vertices (measured: soc-Slashdot0902's groups, 4-6% slower than linkGroup
-// for 3% fewer instructions).
+// for 3% fewer instructions). linkMixedAsm where it runs, else linkMixedGo
+// (len(x0) <= 64).
+func linkMixed(comp []uint32, v uint32, x0, x1 []uint32, once uint64, a uint32) (in uint64) {
+	if haveLinkAsm {
+		return linkMixedFast(comp, comp[v:][:len(x0)], x0, x1[:len(x0)], once, a)
+	}
+	return linkMixedGo(comp, v, x0, x1, once, a)
+}
+
+// linkMixedGo is linkMixed in Go.
 //
 //go:noinline
-func linkMixed(comp []uint32, v uint32, x0, x1 []uint32, once uint64, a uint32) (in uint64) {
+func linkMixedGo(comp []uint32, v uint32, x0, x1 []uint32, once uint64, a uint32) (in uint64) {
 	x1 = x1[:len(x0)]
 	cu := comp[v:][:len(x0)] // checked once, not at each load
 	c := labels(comp)

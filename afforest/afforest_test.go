@@ -536,3 +536,56 @@ func TestPassSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkGroupAsm holds linkGroup, linkFirsts and linkMixed (their assembly where it
+// runs) to linkGroupGo, linkFirstsGo and linkMixedGo store for store: the same labels
+// and masks after the same groups of links, on random forests whose parents are
+// smaller (as during the sampling) and neighbours near and far.
+func TestLinkGroupAsm(t *testing.T) {
+	if !haveLinkAsm {
+		t.Skip("no assembly on this architecture or build")
+	}
+	r := rand.New(rand.NewPCG(11, 23))
+	for it := range 3000 {
+		n := 1 + r.IntN(300)
+		want := make([]uint32, n)
+		for v := range want {
+			want[v] = uint32(v)
+			if v > 0 && r.IntN(3) > 0 {
+				want[v] = uint32(r.IntN(v))
+			}
+		}
+		got := slices.Clone(want)
+		for range 1 + r.IntN(6) {
+			v := uint32(r.IntN(n))
+			k := r.IntN(min(64, n-int(v)) + 1)
+			x0, x1 := make([]uint32, k), make([]uint32, k)
+			for j := range x0 {
+				near := func() uint32 {
+					if r.IntN(2) == 0 {
+						return uint32(min(max(int(v)+j+r.IntN(9)-4, 0), n-1))
+					}
+					return uint32(r.IntN(n))
+				}
+				x0[j], x1[j] = near(), near()
+			}
+			a, once := want[r.IntN(n)], r.Uint64()
+			var gotIn, wantIn uint64
+			kind := []string{"linkGroup", "linkFirsts", "linkMixed"}[r.IntN(3)]
+			switch kind {
+			case "linkGroup":
+				linkGroupGo(want, v, x0, x1)
+				linkGroup(got, v, x0, x1)
+			case "linkFirsts":
+				wantIn = linkFirstsGo(want, v, x0, a)
+				gotIn = linkFirsts(got, v, x0, a)
+			default:
+				wantIn = linkMixedGo(want, v, x0, x1, once, a)
+				gotIn = linkMixed(got, v, x0, x1, once, a)
+			}
+			if !slices.Equal(got, want) || gotIn != wantIn {
+				t.Fatalf("#%d: %s at %d of %d: labels or mask differ (mask %#x, want %#x)\n got %v\nwant %v", it, kind, v, k, gotIn, wantIn, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,276 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func linkGroupAsm(comp, cu, x0, x1 *uint32, n uint64)
+//
+// For j < n: linkFrom(comp, cu[j], x0[j]), then linkFrom(comp, cu[j], x1[j]) with
+// cu[j] loaded again. Each link: p2 = comp[x]; while p1 != p2, high and low the
+// larger and smaller (unsigned), ph = comp[high]; where ph == high, comp[high] = low
+// and done; else g = comp[ph], comp[high] = g, p1 = g, p2 = comp[low]. The case each
+// link takes most on roads (the vertex's root the larger for its first neighbour, the
+// neighbour's for its second) falls through to the next link; the other is out of
+// line. Registers: AX comp, BX cu, CX x0, DX x1, SI j, DI n, R8 p1, R9 p2, R10 ph,
+// R11 g.
+TEXT ·linkGroupAsm(SB), NOSPLIT, $0-40
+	MOVQ comp+0(FP), AX
+	MOVQ cu+8(FP), BX
+	MOVQ x0+16(FP), CX
+	MOVQ x1+24(FP), DX
+	MOVQ n+32(FP), DI
+	XORQ SI, SI
+	TESTQ DI, DI
+	JEQ  done
+
+next:
+	// the first link: cu[j] with x0[j]
+	MOVL (CX)(SI*4), R9
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R9*4), R9
+
+loopA:
+	CMPL R8, R9
+	JEQ  secondLink
+	JB   p2HighA             // p1 < p2: p2 the high root
+	MOVL (AX)(R8*4), R10     // high p1, low p2
+	CMPL R10, R8
+	JNE  climb1A
+	MOVL R9, (AX)(R8*4)
+
+secondLink:
+	// the second link: cu[j], loaded again, with x1[j]
+	MOVL (DX)(SI*4), R9
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R9*4), R9
+
+loopB:
+	CMPL R8, R9
+	JEQ  step
+	JA   p1HighB             // p1 > p2: p1 the high root
+	MOVL (AX)(R9*4), R10     // high p2, low p1
+	CMPL R10, R9
+	JNE  climb2B
+	MOVL R8, (AX)(R9*4)
+
+step:
+	INCQ SI
+	CMPQ SI, DI
+	JB   next
+
+done:
+	RET
+
+climb1A: // high p1 (R8), ph R10, low p2 (R9)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R8*4)
+	MOVL R11, R8
+	MOVL (AX)(R9*4), R9
+	JMP  loopA
+
+p2HighA: // high p2 (R9), low p1 (R8)
+	MOVL (AX)(R9*4), R10
+	CMPL R10, R9
+	JNE  climb2A
+	MOVL R8, (AX)(R9*4)
+	JMP  secondLink
+
+climb2A: // high p2 (R9), ph R10, low p1 (R8)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R9*4)
+	MOVL R11, R9
+	MOVL (AX)(R8*4), R8
+	JMP  loopA
+
+p1HighB: // high p1 (R8), low p2 (R9)
+	MOVL (AX)(R8*4), R10
+	CMPL R10, R8
+	JNE  climb1B
+	MOVL R9, (AX)(R8*4)
+	JMP  step
+
+climb1B: // high p1 (R8), ph R10, low p2 (R9)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R8*4)
+	MOVL R11, R8
+	MOVL (AX)(R9*4), R9
+	JMP  loopB
+
+climb2B: // high p2 (R9), ph R10, low p1 (R8)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R9*4)
+	MOVL R11, R9
+	MOVL (AX)(R8*4), R8
+	JMP  loopB
+
+// func linkFirstsAsm(comp, cu, x0 *uint32, n uint64, a uint32) (in uint64)
+//
+// linkFirstsGo's loop: for j < n, linkFrom(comp, cu[j], x0[j]), then bit j of in set
+// where cu[j] is a, without a branch (the mask with the bit set taken by CMOVQEQ).
+// Registers as linkGroupAsm's, DX a, R12 in.
+TEXT ·linkFirstsAsm(SB), NOSPLIT, $0-48
+	MOVQ comp+0(FP), AX
+	MOVQ cu+8(FP), BX
+	MOVQ x0+16(FP), CX
+	MOVQ n+24(FP), DI
+	MOVL a+32(FP), DX
+	XORQ R12, R12
+	XORQ SI, SI
+	TESTQ DI, DI
+	JEQ  firstsDone
+
+firstsNext:
+	MOVL (CX)(SI*4), R9
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R9*4), R9
+
+firstsLoop:
+	CMPL R8, R9
+	JEQ  firstsCheck
+	JB   firstsP2High        // p1 < p2: p2 the high root
+	MOVL (AX)(R8*4), R10     // high p1, low p2
+	CMPL R10, R8
+	JNE  firstsClimb1
+	MOVL R9, (AX)(R8*4)
+
+firstsCheck:
+	MOVQ R12, R11
+	BTSQ SI, R11             // in with bit j set
+	CMPL (BX)(SI*4), DX      // cu[j], after the link, against a
+	CMOVQEQ R11, R12
+	INCQ SI
+	CMPQ SI, DI
+	JB   firstsNext
+
+firstsDone:
+	MOVQ R12, in+40(FP)
+	RET
+
+firstsClimb1: // high p1 (R8), ph R10, low p2 (R9)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R8*4)
+	MOVL R11, R8
+	MOVL (AX)(R9*4), R9
+	JMP  firstsLoop
+
+firstsP2High: // high p2 (R9), low p1 (R8)
+	MOVL (AX)(R9*4), R10
+	CMPL R10, R9
+	JNE  firstsClimb2
+	MOVL R8, (AX)(R9*4)
+	JMP  firstsCheck
+
+firstsClimb2: // high p2 (R9), ph R10, low p1 (R8)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R9*4)
+	MOVL R11, R9
+	MOVL (AX)(R8*4), R8
+	JMP  firstsLoop
+
+// func linkMixedAsm(comp, cu, x0, x1 *uint32, n, once uint64, a uint32) (in uint64)
+//
+// linkMixedGo's loop: for j < n, linkFrom(comp, cu[j], x0[j]); then where bit j of
+// once is clear, linkFrom(comp, cu[j], x1[j]) (out of line: the groups it runs on are
+// nearly all first-mode lists), else bit j of in set where cu[j] is a, as
+// linkFirstsAsm sets it. Registers as linkGroupAsm's, but DI a (n is read from the
+// frame), R12 in, R13 once.
+TEXT ·linkMixedAsm(SB), NOSPLIT, $0-64
+	MOVQ comp+0(FP), AX
+	MOVQ cu+8(FP), BX
+	MOVQ x0+16(FP), CX
+	MOVQ x1+24(FP), DX
+	MOVQ once+40(FP), R13
+	MOVL a+48(FP), DI
+	XORQ R12, R12
+	XORQ SI, SI
+	CMPQ SI, n+32(FP)
+	JAE  mixedDone
+
+mixedNext:
+	MOVL (CX)(SI*4), R9
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R9*4), R9
+
+mixedLoopA:
+	CMPL R8, R9
+	JEQ  mixedKind
+	JB   mixedP2HighA        // p1 < p2: p2 the high root
+	MOVL (AX)(R8*4), R10     // high p1, low p2
+	CMPL R10, R8
+	JNE  mixedClimb1A
+	MOVL R9, (AX)(R8*4)
+
+mixedKind:
+	BTQ  SI, R13
+	JCC  mixedSecond         // a list of two or more neighbours read: its second link
+
+	MOVQ R12, R10
+	BTSQ SI, R10             // in with bit j set
+	CMPL (BX)(SI*4), DI      // cu[j], after the link, against a
+	CMOVQEQ R10, R12
+
+mixedStep:
+	INCQ SI
+	CMPQ SI, n+32(FP)
+	JB   mixedNext
+
+mixedDone:
+	MOVQ R12, in+56(FP)
+	RET
+
+mixedClimb1A: // high p1 (R8), ph R10, low p2 (R9)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R8*4)
+	MOVL R11, R8
+	MOVL (AX)(R9*4), R9
+	JMP  mixedLoopA
+
+mixedP2HighA: // high p2 (R9), low p1 (R8)
+	MOVL (AX)(R9*4), R10
+	CMPL R10, R9
+	JNE  mixedClimb2A
+	MOVL R8, (AX)(R9*4)
+	JMP  mixedKind
+
+mixedClimb2A: // high p2 (R9), ph R10, low p1 (R8)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R9*4)
+	MOVL R11, R9
+	MOVL (AX)(R8*4), R8
+	JMP  mixedLoopA
+
+mixedSecond:
+	// the second link: cu[j], loaded again, with x1[j]
+	MOVL (DX)(SI*4), R9
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R9*4), R9
+
+mixedLoopB:
+	CMPL R8, R9
+	JEQ  mixedStep
+	JA   mixedP1HighB        // p1 > p2: p1 the high root
+	MOVL (AX)(R9*4), R10     // high p2, low p1
+	CMPL R10, R9
+	JNE  mixedClimb2B
+	MOVL R8, (AX)(R9*4)
+	JMP  mixedStep
+
+mixedP1HighB: // high p1 (R8), low p2 (R9)
+	MOVL (AX)(R8*4), R10
+	CMPL R10, R8
+	JNE  mixedClimb1B
+	MOVL R9, (AX)(R8*4)
+	JMP  mixedStep
+
+mixedClimb1B: // high p1 (R8), ph R10, low p2 (R9)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R8*4)
+	MOVL R11, R8
+	MOVL (AX)(R9*4), R9
+	JMP  mixedLoopB
+
+mixedClimb2B: // high p2 (R9), ph R10, low p1 (R8)
+	MOVL (AX)(R10*4), R11
+	MOVL R11, (AX)(R9*4)
+	MOVL R11, R9
+	MOVL (AX)(R8*4), R8
+	JMP  mixedLoopB
