@@ -373,14 +373,20 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 		}
 		nbrs := ws.buf[:store.BlockLen(d, k)]
 		var ok bool
-		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
-			return tail, false
-		}
 		if haveGather {
-			// the block's unvisited neighbours found by gathers, 8 a step, and only they
+			// the block's unvisited neighbours found by gathers, 8 a step (by the
+			// compact decoder as it makes them, else by unvisited), and only they
 			// looked at again (twice for a vertex the list holds twice, with
 			// --keep-duplicates: the second finds it claimed)
-			for m := unvisited(parent, &ws.buf, len(nbrs)); m != 0; m &= m - 1 {
+			var m uint64
+			var tested bool
+			if pos, m, tested, ok = store.DecodeUnvisited(nbrs, u, list, pos, uint32(len(nbrs)), b.n, parent); !ok {
+				return tail, false
+			}
+			if !tested {
+				m = unvisited(parent, &ws.buf, len(nbrs))
+			}
+			for ; m != 0; m &= m - 1 {
 				if v := ws.buf[bits.TrailingZeros64(m)]; parent[v] == unreached {
 					parent[v] = u
 					queue[tail] = v
@@ -388,6 +394,9 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 				}
 			}
 			continue
+		}
+		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
+			return tail, false
 		}
 		// four neighbours a step: the loop's count, compare and branch once for four;
 		// i is a multiple of 4 below BlockSize, so the view of four stays in buf

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // The decoders of the list codec (FORMAT.md, "ADJ: one list"). DecodeBlock is the one
@@ -106,6 +107,40 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 		dst[i] = uint32(cur)
 	}
 	return p, true
+}
+
+// DecodeUnvisited is DecodeBlock for a block decoded whole (len(dst) == c) that also
+// tests the entries of parent of the neighbours it decodes, where the vector decoder
+// decodes the block (a compact one): then tested is true and bit i of mask is set where
+// dst[i] < len(parent) and parent[dst[i]] is ^0 (a breadth-first search's unreached);
+// else tested is false and the caller tests dst itself.
+func DecodeUnvisited(dst []uint32, v uint32, list []byte, pos int, c, nv uint32, parent []uint32) (next int, mask uint64, tested, ok bool) {
+	if len(dst) != int(c) || c <= vecMinGaps || c > BlockSize || !haveVec || !haveShiftX {
+		next, ok = DecodeBlock(dst, v, list, pos, c, nv)
+		return next, 0, false, ok
+	}
+	x, p := FastUvarint(list, pos)
+	if p < 0 {
+		return 0, 0, false, false
+	}
+	f, packed, ok := blockFirst(x, v, c, uint64(nv))
+	if !ok {
+		return 0, 0, false, false
+	}
+	if !packed || p >= len(list) || list[p]&hdrCompact == 0 || list[p] == hdrMirror || list[p]&hdrWidth > vecMaxWidth {
+		next, ok = DecodeBlock(dst, v, list, pos, c, nv) // not a compact block for the vector decoder
+		return next, 0, false, ok
+	}
+	s, h := p+1, list[p]
+	end, last, ok, m := compactClaimAVX2(&dst[1], &compactView(list, s)[0], uintptr(h), int(c)-1, uint64(f), len(list)-s, uint64(nv), unsafe.SliceData(parent), min(uint64(len(parent)), 1<<32-1))
+	if !ok || uint64(last) >= uint64(nv) {
+		return 0, 0, false, false
+	}
+	dst[0] = uint32(f)
+	if uint64(f) < uint64(len(parent)) && parent[f] == ^uint32(0) {
+		m |= 1
+	}
+	return s + end, m, true, true
 }
 
 // packedSpan reads what follows a packed block's base (at list[p], h its header byte,

@@ -41,5 +41,12 @@ func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr
 //go:noescape
 func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64) (end int, last uint32, ok bool)
 
+// compactClaimAVX2 is compactBlockAVX2 that also tests the parent entries of the
+// neighbours it makes, by gathers: bit i+1 of mask is set where dst[i] < plen (at most
+// 2^32-1) and parent[dst[i]] is all ones.
+//
+//go:noescape
+func compactClaimAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64, parent *uint32, plen uint64) (end int, last uint32, ok bool, mask uint64)
+
 // compactBlockAVX2 finds vecTables[w] at 104*w bytes from its start.
 var _ = [1]struct{}{}[unsafe.Sizeof(vecTable{})-104]

@@ -111,6 +111,167 @@ part: \
 	VPERMD Y0, Y6, Y12; \
 gapsdone:
 
+// A whole group's parent entries gathered (R11 the base, Y2 the lanes less 2^31, Y6 the
+// parent array's length less 2^31, both signed): the bits of the lanes whose entry is all
+// ones, shifted by R14 (1 plus the group's first gap), go into R13. A lane not loaded
+// (at or past the length) keeps the zero it starts with and so is not set.
+#define UNVISITED \
+	VPCMPGTD Y2, Y6, Y1; \
+	VPXOR Y4, Y4, Y4; \
+	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
+	VPCMPEQD Y1, Y1, Y1; \
+	VPCMPEQD Y1, Y4, Y4; \
+	VMOVMSKPS Y4, AX; \
+	SHLXQ R14, AX, AX; \
+	ORQ AX, R13; \
+	ADDQ $8, R14
+
+// GAPS with each group's parent entries tested as UNVISITED tests them; a last group
+// loads its own lanes only. The last lane's index goes through Y5 (Y6 holds the length).
+#define GAPSCLAIM \
+	MOVQ CX, R10; \
+	ANDQ $7, R10; \
+	SHRQ $3, CX; \
+	JZ part; \
+loop: \
+	GROUP; \
+	VMOVDQU Y0, (DI); \
+	ABOVE; \
+	VPAND Y3, Y10, Y10; \
+	VPERMD Y0, Y8, Y12; \
+	UNVISITED; \
+	ADDQ $32, DI; \
+	ADDQ $32, DX; \
+	ADDQ R8, SI; \
+	DECQ CX; \
+	JNZ loop; \
+part: \
+	TESTQ R10, R10; \
+	JZ gapsdone; \
+	MOVL R10, AX; \
+	VMOVD AX, X7; \
+	VPBROADCASTD X7, Y7; \
+	VPCMPGTD laneIdx<>(SB), Y7, Y7; \
+	GROUP; \
+	VPMASKMOVD Y0, Y7, (DI); \
+	ABOVE; \
+	VPCMPEQD Y5, Y5, Y5; \
+	VPXOR Y5, Y7, Y5; \
+	VPOR Y5, Y3, Y3; \
+	VPAND Y3, Y10, Y10; \
+	VPCMPGTD Y2, Y6, Y1; \
+	VPAND Y7, Y1, Y1; \
+	VPXOR Y4, Y4, Y4; \
+	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
+	VPCMPEQD Y1, Y1, Y1; \
+	VPCMPEQD Y1, Y4, Y4; \
+	VMOVMSKPS Y4, AX; \
+	SHLXQ R14, AX, AX; \
+	ORQ AX, R13; \
+	LEAL -1(R10), AX; \
+	VMOVD AX, X5; \
+	VPBROADCASTD X5, Y5; \
+	VPERMD Y0, Y5, Y12; \
+gapsdone:
+
+// A compact block's header and exceptions (compactBlockAVX2's first part; both
+// functions' first 7 arguments are the same): the add array (frame bytes 0-287) filled
+// with ones to entry 63; w = h's width (DI); the low parts' n*w bits (AX); without
+// exceptions the stream's length checked against blen; else the exception header loaded
+// from bit n*w (below 64*32: inside the view), its count (R13) 1 to n, its step width wi
+// (R10) and high part width wh (R15), the stream's end checked against blen, then each
+// exception from its bit on (the byte offset masked by compactMask: 8 bytes inside the
+// view): j (DX) moved on by 1 plus its step (mi, R14), its high part (mh) shifted by w
+// below nv (R11), 1 plus it stored at add[j&63]; the last j at most n. A failed check
+// jumps to fail. It leaves the stream's length in bytes at 272(SP), DI = w, SI = b.
+#define COMPACTHEAD \
+	VPCMPEQD Y0, Y0, Y0; \
+	VPSRLD $31, Y0, Y0; \
+	VMOVDQU Y0, 0(SP); \
+	VMOVDQU Y0, 32(SP); \
+	VMOVDQU Y0, 64(SP); \
+	VMOVDQU Y0, 96(SP); \
+	VMOVDQU Y0, 128(SP); \
+	VMOVDQU Y0, 160(SP); \
+	VMOVDQU Y0, 192(SP); \
+	VMOVDQU Y0, 224(SP); \
+	MOVQ b+8(FP), SI; \
+	MOVQ h+16(FP), BX; \
+	MOVQ BX, DI; \
+	ANDQ $63, DI; \
+	MOVQ n+24(FP), CX; \
+	MOVQ CX, AX; \
+	IMULQ DI, AX; \
+	TESTQ $0x40, BX; \
+	JNZ header; \
+	ADDQ $7, AX; \
+	SHRQ $3, AX; \
+	CMPQ AX, blen+40(FP); \
+	JGT fail; \
+	MOVQ AX, 272(SP); \
+	JMP gaps; \
+header: \
+	MOVQ AX, R9; \
+	SHRQ $3, R9; \
+	MOVQ (SI)(R9*1), BX; \
+	MOVQ AX, R8; \
+	ANDQ $7, R8; \
+	SHRXQ R8, BX, BX; \
+	MOVQ BX, R13; \
+	ANDQ $63, R13; \
+	JZ fail; \
+	CMPQ R13, CX; \
+	JGT fail; \
+	MOVQ BX, R10; \
+	SHRQ $6, R10; \
+	ANDQ $7, R10; \
+	MOVQ BX, R15; \
+	SHRQ $9, R15; \
+	ANDQ $31, R15; \
+	INCQ R15; \
+	ADDQ $14, AX; \
+	LEAQ (R10)(R15*1), R12; \
+	MOVQ R13, R9; \
+	IMULQ R12, R9; \
+	LEAQ 7(AX)(R9*1), R9; \
+	SHRQ $3, R9; \
+	CMPQ R9, blen+40(FP); \
+	JGT fail; \
+	MOVQ R9, 272(SP); \
+	MOVQ $1, R14; \
+	SHLXQ R10, R14, R14; \
+	DECQ R14; \
+	MOVQ $1, R9; \
+	SHLXQ R15, R9, R15; \
+	DECQ R15; \
+	MOVQ nv+48(FP), R11; \
+	XORQ DX, DX; \
+exc: \
+	MOVQ AX, CX; \
+	SHRQ $3, CX; \
+	ANDQ $1023, CX; \
+	MOVQ (SI)(CX*1), BX; \
+	MOVQ AX, R8; \
+	ANDQ $7, R8; \
+	SHRXQ R8, BX, BX; \
+	ADDQ R12, AX; \
+	MOVQ R14, R9; \
+	ANDQ BX, R9; \
+	LEAQ 1(DX)(R9*1), DX; \
+	SHRXQ R10, BX, BX; \
+	ANDQ R15, BX; \
+	SHLXQ DI, BX, BX; \
+	CMPQ BX, R11; \
+	JAE fail; \
+	INCQ BX; \
+	MOVQ DX, R9; \
+	ANDQ $63, R9; \
+	MOVL BX, (SP)(R9*4); \
+	DECQ R13; \
+	JNZ exc; \
+	CMPQ DX, n+24(FP); \
+	JA fail
+
 // func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, n int, first uint64) (last uint32, ok bool)
 //
 // The n gaps of src (w bits each, group g of 8 from byte g*w on) plus the add entries,
@@ -148,94 +309,7 @@ TEXT ·unpackAddAVX2(SB), NOSPLIT, $0-61
 // an exception fails its check or some neighbour is not above the one before it
 // (unsigned, in 32 bits); end is the stream's length in bytes.
 TEXT ·compactBlockAVX2(SB), NOSPLIT, $288-69
-	VPCMPEQD Y0, Y0, Y0
-	VPSRLD $31, Y0, Y0           // ones
-	VMOVDQU Y0, 0(SP)
-	VMOVDQU Y0, 32(SP)
-	VMOVDQU Y0, 64(SP)
-	VMOVDQU Y0, 96(SP)
-	VMOVDQU Y0, 128(SP)
-	VMOVDQU Y0, 160(SP)
-	VMOVDQU Y0, 192(SP)
-	VMOVDQU Y0, 224(SP)
-	MOVQ b+8(FP), SI
-	MOVQ h+16(FP), BX
-	MOVQ BX, DI
-	ANDQ $63, DI                 // w
-	MOVQ n+24(FP), CX
-	MOVQ CX, AX
-	IMULQ DI, AX                 // the low parts' bits: the exceptions' first bit
-	TESTQ $0x40, BX
-	JNZ header
-	ADDQ $7, AX
-	SHRQ $3, AX
-	CMPQ AX, blen+40(FP)
-	JGT fail
-	MOVQ AX, end+56(FP)
-	JMP gaps
-
-header:
-	MOVQ AX, R9
-	SHRQ $3, R9
-	MOVQ (SI)(R9*1), BX          // n*w < 64*32 bits: inside the view
-	MOVQ AX, R8
-	ANDQ $7, R8
-	SHRXQ R8, BX, BX             // the exception header
-	MOVQ BX, R13
-	ANDQ $63, R13                // ne
-	JZ fail
-	CMPQ R13, CX
-	JGT fail
-	MOVQ BX, R10
-	SHRQ $6, R10
-	ANDQ $7, R10                 // wi
-	MOVQ BX, R15
-	SHRQ $9, R15
-	ANDQ $31, R15
-	INCQ R15                     // wh
-	ADDQ $14, AX                 // excHeader
-	LEAQ (R10)(R15*1), R12       // an exception's bits
-	MOVQ R13, R9
-	IMULQ R12, R9
-	LEAQ 7(AX)(R9*1), R9
-	SHRQ $3, R9
-	CMPQ R9, blen+40(FP)
-	JGT fail
-	MOVQ R9, end+56(FP)
-	MOVQ $1, R14
-	SHLXQ R10, R14, R14
-	DECQ R14                     // mi: 2^wi - 1
-	MOVQ $1, R9
-	SHLXQ R15, R9, R15
-	DECQ R15                     // mh: 2^wh - 1
-	MOVQ nv+48(FP), R11
-	XORQ DX, DX                  // j
-
-exc:
-	MOVQ AX, CX
-	SHRQ $3, CX
-	ANDQ $1023, CX               // compactMask: 8 bytes inside the view
-	MOVQ (SI)(CX*1), BX
-	MOVQ AX, R8
-	ANDQ $7, R8
-	SHRXQ R8, BX, BX             // e: the exception from its first bit on
-	ADDQ R12, AX
-	MOVQ R14, R9
-	ANDQ BX, R9
-	LEAQ 1(DX)(R9*1), DX         // j += 1 + step
-	SHRXQ R10, BX, BX
-	ANDQ R15, BX
-	SHLXQ DI, BX, BX             // its high part, shifted by w
-	CMPQ BX, R11
-	JAE fail
-	INCQ BX
-	MOVQ DX, R9
-	ANDQ $63, R9
-	MOVL BX, (SP)(R9*4)
-	DECQ R13
-	JNZ exc
-	CMPQ DX, n+24(FP)
-	JA fail
+	COMPACTHEAD
 
 gaps:
 	MOVQ DI, R8                  // w
@@ -248,6 +322,8 @@ gaps:
 	GAPSETUP
 	VPBROADCASTD first+32(FP), Y12
 	GAPS
+	MOVQ 272(SP), AX
+	MOVQ AX, end+56(FP)
 	VMOVD X12, AX
 	MOVL AX, last+64(FP)
 	VMOVMSKPS Y10, AX
@@ -258,5 +334,49 @@ gaps:
 
 fail:
 	MOVB $0, ok+68(FP)
+	VZEROUPPER
+	RET
+
+// func compactClaimAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64, parent *uint32, plen uint64) (end int, last uint32, ok bool, mask uint64)
+//
+// compactBlockAVX2 that also tests each neighbour's parent entry as it is made, 8 a step
+// by one gather (GAPSCLAIM): bit i+1 of mask is set where dst[i] < plen and parent[dst[i]]
+// is all ones (unreached). The gather sign-extends its 32-bit indexes, so it takes each
+// index less 2^31 (its sign bit flipped, as the order check has it in Y2) from parent +
+// 4*2^31: every index below 2^32 reaches its entry.
+TEXT ·compactClaimAVX2(SB), NOSPLIT, $288-96
+	COMPACTHEAD
+
+gaps:
+	MOVQ DI, R8                  // w
+	LEAQ ·vecTables(SB), BX
+	IMULQ $104, DI               // vecTable's size
+	ADDQ DI, BX
+	MOVQ dst+0(FP), DI
+	LEAQ 4(SP), DX               // add[1]
+	MOVQ n+24(FP), CX
+	GAPSETUP
+	VPBROADCASTD first+32(FP), Y12
+	MOVQ parent+56(FP), R11
+	MOVQ $0x200000000, AX
+	ADDQ AX, R11                 // parent + 4*2^31: the base of the indexes less 2^31
+	VPBROADCASTD plen+64(FP), Y6
+	VPXOR Y11, Y6, Y6            // plen, signed for an unsigned compare
+	XORQ R13, R13                // the mask
+	MOVQ $1, R14                 // its bit for the group's first lane
+	GAPSCLAIM
+	MOVQ 272(SP), AX
+	MOVQ AX, end+72(FP)
+	MOVQ R13, mask+88(FP)
+	VMOVD X12, AX
+	MOVL AX, last+80(FP)
+	VMOVMSKPS Y10, AX
+	CMPL AX, $0xFF
+	SETEQ ok+84(FP)
+	VZEROUPPER
+	RET
+
+fail:
+	MOVB $0, ok+84(FP)
 	VZEROUPPER
 	RET

@@ -17,3 +17,8 @@ func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr
 func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64) (end int, last uint32, ok bool) {
 	panic("store: compactBlockAVX2 without AVX2")
 }
+
+// compactClaimAVX2 is never called without haveVec and haveShiftX.
+func compactClaimAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64, parent *uint32, plen uint64) (end int, last uint32, ok bool, mask uint64) {
+	panic("store: compactClaimAVX2 without AVX2")
+}

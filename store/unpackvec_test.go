@@ -294,3 +294,69 @@ func TestDecodeCompactHighPast32(t *testing.T) {
 		haveVec = old
 	}
 }
+
+// TestDecodeUnvisited holds DecodeUnvisited to DecodeBlock and a test of each neighbour's
+// parent entry: blocks of web- and social-like gaps with jumps (compact blocks with and
+// without exceptions, and others), some with bits flipped, vertex counts up to 2^32-1
+// and parent arrays shorter than the count (entries past them never set in the mask);
+// the same next and ok as DecodeBlock, the same neighbours, and where tested, mask bit i
+// set exactly where dst[i] < len(parent) and parent[dst[i]] is ^0.
+func TestDecodeUnvisited(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 29))
+	parents := make([]uint32, 1<<20)
+	for i := range parents {
+		if r.IntN(3) == 0 {
+			parents[i] = ^uint32(0)
+		}
+	}
+	tested := 0
+	for trial := range 6000 {
+		nv := uint32(1 << 20)
+		if trial%3 == 0 {
+			nv = 1<<32 - 1
+		}
+		c := 1 + r.IntN(BlockSize)
+		v, x := r.Uint32N(nv/2), r.Uint32N(nv/4)
+		nbrs := make([]uint32, c)
+		scale := 1 + r.IntN(10)
+		for i := range nbrs {
+			x += 1 + r.Uint32N(1<<scale)
+			if r.IntN(6) == 0 {
+				x += r.Uint32N(nv / 256)
+			}
+			nbrs[i] = min(x, nv-1-uint32(c-i))
+			x = nbrs[i]
+		}
+		enc := AppendList(nil, v, nbrs)
+		if trial%4 == 1 {
+			bit := 16 + r.IntN(max(1, 8*len(enc)-16))
+			enc[bit/8%len(enc)] ^= 1 << (bit % 8)
+		}
+		list := append(enc, make([]byte, 8+r.IntN(2*compactArea))...)[:len(enc)]
+		parent := parents[:1+r.IntN(len(parents))]
+		want := make([]uint32, c)
+		wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
+		got := make([]uint32, c)
+		next, mask, ok2, ok := DecodeUnvisited(got, v, list, 0, uint32(c), nv, parent)
+		if ok != wantOK || (ok && (next != wantNext || !slices.Equal(got, want))) {
+			t.Fatalf("trial %d: DecodeUnvisited %v, %d, %v; DecodeBlock %v, %d, %v", trial, got, next, ok, want, wantNext, wantOK)
+		}
+		if !ok || !ok2 {
+			continue
+		}
+		tested++
+		for i, u := range got {
+			unreached := int(u) < len(parent) && parent[u] == ^uint32(0)
+			if mask>>i&1 == 1 != unreached {
+				t.Fatalf("trial %d: neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", trial, i, u, c, len(parent), mask>>i&1, unreached)
+			}
+		}
+		if mask>>c != 0 {
+			t.Fatalf("trial %d: mask %#x has bits past the %d neighbours", trial, mask, c)
+		}
+	}
+	if haveVec && haveShiftX && tested < 1000 {
+		t.Fatalf("%d of 6000 blocks through the vector decoder", tested)
+	}
+	t.Logf("%d blocks tested by gathers", tested)
+}
