@@ -5,7 +5,7 @@ import "math/bits"
 // headArgs is headFirstBMI's input and output: a directory group's fields and the
 // results (its offsets are fixed in store/headfirst_amd64.s: keep them).
 type headArgs struct {
-	ww, mo, md, dmin uint64 // pair width, start mask, degree mask, smallest degree
+	ww, mo, md, dmin uint64 // pair width, (unused), degree mask, smallest degree
 	span, h0, h4     uint64 // the group's bytes, its first list's and the next's start
 	cnt, v0, nv      uint64 // vertices in the group, its first vertex, the graph's
 	alen, acap8      uint64 // len(adj), cap(adj) - 8 (signed)
@@ -51,14 +51,13 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 		copy(pairs[:], b)
 	}
 	adj := s.Adj
-	a := headArgs{
-		ww: uint64(wo + wd), mo: uint64(1)<<wo - 1, md: uint64(1)<<wd - 1, dmin: uint64(h[3] >> 8 & 0xff),
-		span: uint64(h[4] - h[0]), h0: uint64(h[0]), h4: uint64(h[4]),
-		cnt: uint64(min(DirGroup, s.N-base)), v0: uint64(s.Lo + base), nv: uint64(nv),
-		alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8),
-		j0: uint64(j0), j1: uint64(j1), pairs: pairs, wo: uint64(wo),
-		x0: x0, x1: x1, once: 1 << 32,
-	}
+	var a headArgs // field by field: a literal of them builds a copy to move
+	a.ww, a.md, a.dmin, a.wo = uint64(wo+wd), uint64(1)<<wd-1, uint64(h[3]>>8&0xff), uint64(wo)
+	a.span, a.h0, a.h4 = uint64(h[4]-h[0]), uint64(h[0]), uint64(h[4])
+	a.cnt, a.v0, a.nv = uint64(min(DirGroup, s.N-base)), uint64(s.Lo+base), uint64(nv)
+	a.alen, a.acap8 = uint64(len(adj)), uint64(int64(cap(adj))-8)
+	a.j0, a.j1, a.pairs, a.x0, a.x1 = uint64(j0), uint64(j1), pairs, x0, x1
+	a.once = 1 << 32
 	if first {
 		a.once = PackedMin
 	}
