@@ -455,16 +455,20 @@ template <class Reader> struct BlockDecoderR {
 		} else {
 			uint64_t g = field(bit0 + i * w, w);
 			if (i == exc) {
+				// a gap with its high part, below the vertex count as the CPU's checks
+				// hold it (else kept as 2^40, past any vertex: the sum below then fits 64
+				// bits); a packed block's high part is 1 to the vertex count, so that
+				// its shift by w (at most 32) fits 64 bits too
 				if (mode == OOC_PACKED) {
 					uint64_t hi = r.uvarint();
-					g |= hi << w;
-					if (hi == 0) y = ~0ull; // no exception of the format
+					g = hi == 0 || hi >= ooc_vertices ? 1ull << 40 : g | hi << w;
 					exc = --excLeft ? r.byte() : 0xFFFFFFFFu;
 				} else {
-					g |= excHi << w;
+					g |= excHi << w; // excHi < 2^32
 					if (--excLeft) nextException();
 					else exc = 0xFFFFFFFFu;
 				}
+				if (g >= ooc_vertices) g = 1ull << 40;
 			}
 			i++;
 			y += base + g;
