@@ -119,19 +119,30 @@ func DecodeUnvisited(dst []uint32, v uint32, list []byte, pos int, c, nv uint32,
 		next, ok = DecodeBlock(dst, v, list, pos, c, nv)
 		return next, 0, false, ok
 	}
-	x, p := FastUvarint(list, pos)
-	if p < 0 {
-		return 0, 0, false, false
+	// the first value (as FastUvarint reads it, inline, one and two bytes by their own
+	// branches) and the header byte after it, from one word; other blocks (a value of more than 5 bytes, one near the mapping's
+	// end, a header past the list) go to DecodeBlock
+	var x uint64
+	var h byte
+	p := -1
+	if pos >= 0 && pos+8 <= cap(list) {
+		w := binary.LittleEndian.Uint64(list[pos : pos+8 : pos+8])
+		if w&0x80 == 0 { // one byte: blocks of lists near their vertex
+			x, h, p = w&0x7f, byte(w>>8), pos+1
+		} else if w&0x8000 == 0 {
+			x, h, p = w&0x7f|w>>1&0x3f80, byte(w>>16), pos+2
+		} else if k := bits.TrailingZeros64(^w&0x8080808080808080)>>3 + 1; k <= 5 {
+			x = w&0x7f | w>>1&(0x7f<<7) | w>>2&(0x7f<<14) | w>>3&(0x7f<<21) | w>>4&(0x7f<<28)
+			x &= 1<<(7*k) - 1
+			h, p = byte(w>>(8*k)), pos+k
+		}
 	}
 	f, packed, ok := blockFirst(x, v, c, uint64(nv))
-	if !ok {
-		return 0, 0, false, false
-	}
-	if !packed || p >= len(list) || list[p]&hdrCompact == 0 || list[p] == hdrMirror || list[p]&hdrWidth > vecMaxWidth {
+	if p < 0 || p >= len(list) || !ok || !packed || h&hdrCompact == 0 || h == hdrMirror || h&hdrWidth > vecMaxWidth {
 		next, ok = DecodeBlock(dst, v, list, pos, c, nv) // not a compact block for the vector decoder
 		return next, 0, false, ok
 	}
-	s, h := p+1, list[p]
+	s := p + 1
 	end, last, ok, m := compactClaimAVX2(&dst[1], &compactView(list, s)[0], uintptr(h), int(c)-1, uint64(f), len(list)-s, uint64(nv), unsafe.SliceData(parent), min(uint64(len(parent)), 1<<32-1))
 	if !ok || uint64(last) >= uint64(nv) {
 		return 0, 0, false, false
