@@ -186,16 +186,16 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	if a.noCC {
 		return nil
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("bench: interrupted before CC: %w", err)
+	if ctx.Err() != nil {
+		return fmt.Errorf("bench: interrupted before CC: %w", context.Cause(ctx))
 	}
 	return benchCC(a, g, eng, rep)
 }
 
 func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng ooc.Engine, srcs []uint32, rep *benchReport) error {
 	for i, src := range srcs {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("bench: interrupted after %d of %d searches: %w", i, len(srcs), err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("bench: interrupted after %d of %d searches: %w", i, len(srcs), context.Cause(ctx))
 		}
 		r, err := eng.BFS(src)
 		if err != nil {

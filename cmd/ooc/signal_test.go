@@ -185,3 +185,15 @@ func TestHelperSignal(t *testing.T) {
 	time.Sleep(20 * time.Second)
 	os.Exit(0)
 }
+
+// TestBenchSignalExit: a bench stopped by a signal between its searches exits 128 plus
+// the signal's number, as gen and ingest do: its error carries signalContext's cause,
+// not the bare context.Canceled of ctx.Err().
+func TestBenchSignalExit(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(signalError{syscall.SIGTERM})
+	err := benchBFS(ctx, nil, nil, nil, nil, []uint32{0}, nil)
+	if code := exitCode(err); err == nil || code != 128+int(syscall.SIGTERM) {
+		t.Fatalf("benchBFS interrupted: %v, exit %d; want exit %d", err, code, 128+int(syscall.SIGTERM))
+	}
+}
