@@ -12,14 +12,14 @@ import (
 )
 
 // damagedCheck holds Check on a testgraph.Damaged of kind to what it finds without
-// decoding: the checksums hold, so "short", "range", "head" and "trailing" pass; "index"
-// and "long" fail on the list's length and block index (store's checkListBytes), so
-// ooc.Open refuses them. It reports whether Check passed.
+// decoding: the checksums hold, so "short", "range", "head", "trailing" and "early"
+// pass; "index" and "long" fail on the list's length and block index (store's
+// checkListBytes), so ooc.Open refuses them. It reports whether Check passed.
 func damagedCheck(t *testing.T, kind string, g *store.Graph) bool {
 	t.Helper()
 	err := g.Check()
 	switch kind {
-	case "short", "range", "head", "trailing":
+	case "short", "range", "head", "trailing", "early":
 		if err != nil {
 			t.Fatalf("%s: Check: %v, want nil (the checksums are valid)", kind, err)
 		}

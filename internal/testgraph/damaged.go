@@ -10,7 +10,7 @@ import (
 // DamagedKinds are the damaged lists Damaged writes: bytes whose checksums hold (the
 // writer computes them) but that do not decode to their vertex's degree of neighbours
 // below the vertex count, which only a graph written outside ooc's builder holds.
-var DamagedKinds = []string{"short", "range", "head", "index", "long", "trailing"}
+var DamagedKinds = []string{"short", "range", "head", "index", "long", "trailing", "early"}
 
 // DamagedVertex is the vertex whose list Damaged damages, and DamagedNeighbour one of its
 // neighbours (whose only neighbour it is).
@@ -34,7 +34,10 @@ const (
 //     whose length's low 16 bits are the valid list's (bfs.cu's gathered levels pack a
 //     length in 16 bits);
 //   - "trailing": a zero byte after the list's last block, which a decoder of that block
-//     alone does not see (store.BlockEnds).
+//     alone does not see (store.BlockEnds);
+//   - "early": the block index putting the second block one byte before the first
+//     block's end, inside the list: each block decodes, but not where the index says
+//     (store.BlockIndexed).
 //
 // Check finds "index" and "long" (a list's length and block index); the others need a
 // decoder. The graph is not checked here, and is closed when the test ends.
@@ -76,6 +79,8 @@ func Damaged(tb testing.TB, kind string) *store.Graph {
 				e = append(e, make([]byte, 1<<16)...)
 			case "trailing":
 				e = append(e, 0)
+			case "early":
+				binary.LittleEndian.PutUint32(e, binary.LittleEndian.Uint32(e)-1)
 			case "range", "head":
 			default:
 				tb.Fatalf("testgraph: no damaged kind %q", kind)
