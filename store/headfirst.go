@@ -66,7 +66,7 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 	}
 	headFirstBMI(&a)
 	once, empty = a.once, a.empty
-	todo := (^uint64(0) >> (64 - (j1 - j0))) << j0
+	todo := (^uint64(0) >> ((64 - (j1 - j0)) & 63)) << (j0 & 63) // j0 < j1 <= 64: no count of 64
 	vb, nv64 := s.Lo+base, uint64(nv)
 	for t := todo &^ a.done; t != 0; t &= t - 1 {
 		j := uint32(bits.TrailingZeros64(t))
