@@ -33,6 +33,16 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 	return openCommitted(t, b, dir, n)
 }
 
+// paddedGroup is wideGroup's shard of one group of lists adj (start and deg their
+// offsets and degrees, vertices from lo), its ADJ followed by 8 zero bytes past its end
+// for 8-byte loads, as a mapping's.
+func paddedGroup(lo uint32, adj []byte, start, deg *[DirGroup]uint32) *Shard {
+	adj = append(adj, make([]byte, 8)...)
+	s, _, _ := wideGroup(lo, adj[:len(adj)-8], start, deg)
+	s.Adj = adj[:len(adj)-8]
+	return s
+}
+
 // checkHeadGroup compares HeadGroup on random ranges of every group of s, with first
 // set or not, and its path for wide directory fields, with Head on each vertex in
 // order: the same neighbours, the same first refused vertex and, before it, the empty
@@ -268,9 +278,7 @@ func TestHeadGroupCutLists(t *testing.T) {
 			}
 			adj = append(adj, list...)
 		}
-		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
-		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
-		s.Adj = adj[:len(adj)-8]
+		s := paddedGroup(lo, adj, &start, &deg)
 		for range 8 {
 			checkHeadGroup(t, r, s, nv)
 		}
@@ -311,9 +319,7 @@ func TestHeadGroupLongValues(t *testing.T) {
 				}
 			}
 		}
-		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
-		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
-		s.Adj = adj[:len(adj)-8]
+		s := paddedGroup(lo, adj, &start, &deg)
 		for range 8 {
 			checkHeadGroup(t, r, s, nv)
 			checkHeadGroup(t, r, s, edge) // nv at vertex 7's first neighbour: its list refused
@@ -373,9 +379,7 @@ func TestHeadGroupEdges(t *testing.T) {
 			}
 			adj = AppendList(adj, lo+j, nbrs)
 		}
-		adj = append(adj, make([]byte, 8)...) // room for 8-byte loads past the last list
-		s, _, _ := wideGroup(lo, adj[:len(adj)-8], &start, &deg)
-		s.Adj = adj[:len(adj)-8]
+		s := paddedGroup(lo, adj, &start, &deg)
 		for range 64 {
 			checkHeadGroup(t, r, s, nv)
 		}
