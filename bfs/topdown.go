@@ -235,7 +235,26 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				continue
 			}
 			nbrs := buf[:d]
-			if next, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok || next != len(list) {
+			if haveGather && d >= 8 {
+				// as claimList: the unvisited found by gathers as the block decodes (from
+				// 8 neighbours: shorter lists are mostly not compact blocks, and the
+				// call cost more than it saved on luxembourg_osm)
+				next, m, tested, ok := store.DecodeUnvisited(nbrs, u, list, 0, d, n, parent)
+				if !ok || next != len(list) {
+					b.fail(s.ListError(u))
+					return tail, examined
+				}
+				if tested {
+					for ; m != 0; m &= m - 1 {
+						if v := buf[bits.TrailingZeros64(m)&(smallList-1)]; parent[v] == unreached {
+							parent[v] = u
+							queue[tail] = v
+							tail++
+						}
+					}
+					continue
+				}
+			} else if next, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok || next != len(list) {
 				b.fail(s.ListError(u))
 				return tail, examined
 			}
