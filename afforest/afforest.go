@@ -359,12 +359,16 @@ const readAlone = 3
 // and a branch at each vertex was most of the scan's cost); where a step finds one,
 // its vertices are taken again one at a time (a second step up for those already
 // moved, which keeps each in its tree). Each label is stored before the next is
-// loaded: a vertex's parent is often the vertex before it.
+// loaded: a vertex's parent is often the vertex before it. The steps of eight run in
+// assembly where linkGroup's do (passEightAsm), else in the loop below.
 func passSkipped(comp, tail []uint32, sk uint32) uint32 {
 	c := labels(comp)
 	at := func(v uint32) uint32 { return *(*uint32)(unsafe.Add(c, 4*uintptr(v))) }
 	k, p := 0, unsafe.Pointer(unsafe.SliceData(tail))
-	for ; k+8 <= len(tail); k += 8 {
+	if haveLinkAsm {
+		k = passEight(comp, tail, sk)
+	}
+	for ; !haveLinkAsm && k+8 <= len(tail); k += 8 {
 		t := (*[8]uint32)(unsafe.Add(p, 4*k)) // tail[k:k+8]
 		l0 := at(t[0])
 		t[0] = l0

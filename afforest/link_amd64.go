@@ -47,3 +47,15 @@ func linkMixedAsm(comp, cu, x0, x1 *uint32, n, once uint64, a uint32) (in uint64
 func linkMixedFast(comp, cu, x0, x1 []uint32, once uint64, a uint32) uint64 {
 	return linkMixedAsm((*uint32)(labels(comp)), unsafe.SliceData(cu), unsafe.SliceData(x0), unsafe.SliceData(x1), uint64(len(x0)), once, a)
 }
+
+// passEightAsm is passSkippedGo's steps of eight in assembly: it returns the index of
+// the first step of eight of tail (n labels) whose labels, each replaced by its
+// parent's, are not all sk, or n rounded down to a multiple of 8.
+//
+//go:noescape
+func passEightAsm(comp, tail *uint32, n uint64, sk uint32) (k uint64)
+
+// passEight is passEightAsm on passSkipped's slices.
+func passEight(comp, tail []uint32, sk uint32) int {
+	return int(passEightAsm((*uint32)(labels(comp)), unsafe.SliceData(tail), uint64(len(tail)), sk))
+}

@@ -274,3 +274,70 @@ mixedClimb2B: // high p2 (R9), ph R10, low p1 (R8)
 	MOVL R11, R9
 	MOVL (AX)(R8*4), R8
 	JMP  mixedLoopB
+
+// func passEightAsm(comp, tail *uint32, n uint64, sk uint32) (k uint64)
+//
+// passSkippedGo's steps of eight: for each eight vertices of tail from k = 0 (while
+// k+8 <= n), each label replaced by its parent's label (tail[i] = comp[tail[i]], stored
+// before the next is loaded), and the eight tested against sk at once; k is the first
+// step whose eight are not all sk, else the multiple of 8 at or below n. Registers: AX
+// comp, BX tail, CX n rounded down to a multiple of 8, DX sk, SI k, R8 the step's
+// labels XORed with sk and ORed, R9 the next label.
+TEXT ·passEightAsm(SB), NOSPLIT, $0-40
+	MOVQ comp+0(FP), AX
+	MOVQ tail+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVL sk+24(FP), DX
+	ANDQ $-8, CX
+	XORQ SI, SI
+	CMPQ SI, CX
+	JAE  passDone
+
+passStep:
+	MOVL (BX)(SI*4), R8
+	MOVL (AX)(R8*4), R8
+	MOVL R8, (BX)(SI*4)
+	XORL DX, R8
+	MOVL 4(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 4(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 8(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 8(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 12(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 12(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 16(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 16(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 20(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 20(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 24(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 24(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	MOVL 28(BX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
+	MOVL R9, 28(BX)(SI*4)
+	XORL DX, R9
+	ORL  R9, R8
+	JNE  passDone            // one of the eight is not sk
+	ADDQ $8, SI
+	CMPQ SI, CX
+	JB   passStep
+
+passDone:
+	MOVQ SI, k+32(FP)
+	RET

@@ -20,3 +20,8 @@ func linkFirstsFast(comp, cu, x0 []uint32, a uint32) uint64 {
 func linkMixedFast(comp, cu, x0, x1 []uint32, once uint64, a uint32) uint64 {
 	panic("afforest: linkMixedFast without its assembly")
 }
+
+// passEight is never called without haveLinkAsm.
+func passEight(comp, tail []uint32, sk uint32) int {
+	panic("afforest: passEight without its assembly")
+}
