@@ -29,7 +29,7 @@ func TestHeadGroupCompactMappingEnd(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(testSeed(t), 61))
 	const lo = 8192
-	for range 50 {
+	for range 400 {
 		var deg [DirGroup]uint32
 		var start [DirGroup + 1]uint32
 		var adj []byte

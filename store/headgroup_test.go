@@ -34,12 +34,14 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 }
 
 // paddedGroup is wideGroup's shard of one group of lists adj (start and deg their
-// offsets and degrees, vertices from lo), its ADJ followed by 8 zero bytes past its end
-// for 8-byte loads, as a mapping's.
+// offsets and degrees, vertices from lo), its ADJ followed by zero bytes past its end,
+// as a mapping's: room for 8-byte loads and for a compact block's stream loads
+// (compactMaxBytes+8 bytes after its header), so that HeadGroup's every path runs.
 func paddedGroup(lo uint32, adj []byte, start, deg *[DirGroup]uint32) *Shard {
-	adj = append(adj, make([]byte, 8)...)
-	s, _, _ := wideGroup(lo, adj[:len(adj)-8], start, deg)
-	s.Adj = adj[:len(adj)-8]
+	const pad = compactMaxBytes + 16
+	adj = append(adj, make([]byte, pad)...)
+	s, _, _ := wideGroup(lo, adj[:len(adj)-pad], start, deg)
+	s.Adj = adj[:len(adj)-pad]
 	return s
 }
 
@@ -94,7 +96,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 					t.Fatalf("shard at %d, vertex %d (degree %d, first %v): once", s.Lo, v, d, first)
 				}
 				u, p := FastUvarint(list, FirstBlock(d))
-				if f := int64(v) + Unzigzag(u>>1); p < 0 || x0[j] != uint32(f) || x1[j] != v {
+				if f := int64(v) + Unzigzag(u>>1); p < 0 || f < 0 || f >= int64(nv) || x0[j] != uint32(f) || x1[j] != v {
 					t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup once %d %d, first value %d", s.Lo, v, d, list, x0[j], x1[j], f)
 				}
 				x, ok2 := s.HeadSecond(g*DirGroup+j, nv)
@@ -255,23 +257,39 @@ func TestGroupEmpty(t *testing.T) {
 }
 
 // TestHeadGroupCutLists compares HeadGroup with Head on a directory group, built by
-// hand, whose lists of 1 to 3 neighbours are cut short at random (a directory that
-// Check refuses): the bytes after a cut list are the next list's, one-byte values that
-// a load at the list's start reads as plausible neighbours. HeadGroup refuses such a
-// list where Head does.
+// hand, whose lists of 1 to 3 or 4 to 6 neighbours are cut short at random (a
+// directory that Check refuses): the bytes after a cut list are the next list's,
+// one-byte values that a load at the list's start reads as plausible neighbours. In
+// half the groups the first neighbours lie up to 2^21 from their vertex (first values
+// of up to 3 bytes, which a cut leaves ending in the next list; a quarter of the groups
+// compact blocks, some with exceptions, cut before or inside their exception header),
+// and every other check
+// takes a vertex count that some first neighbours reach. HeadGroup refuses such a list
+// where Head does.
 func TestHeadGroupCutLists(t *testing.T) {
-	const lo, nv = 100, 1000
+	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 27))
-	for range 32 {
+	for trial := range 64 {
+		nv, far, dmin := uint32(1000), uint32(1), uint32(1)
+		if trial%2 == 1 {
+			nv, far = 1<<22, 1<<21-30
+		}
+		if trial%4 >= 2 {
+			dmin = PackedMin
+		}
 		var start, deg [DirGroup]uint32
 		var adj []byte
 		for j := range uint32(DirGroup) {
-			start[j], deg[j] = uint32(len(adj)), 1+r.Uint32N(3)
-			nbrs := make([]uint32, deg[j])
+			nbrs := make([]uint32, dmin+r.Uint32N(3))
+			x := lo + j + r.Uint32N(far)
 			for k := range nbrs {
-				nbrs[k] = lo + j + r.Uint32N(30) // one-byte gaps
+				nbrs[k] = x + r.Uint32N(30) // one-byte gaps
 			}
 			slices.Sort(nbrs)
+			if trial%4 == 3 { // compact blocks, some with exceptions
+				nbrs = compactNbrs(r, 4+r.IntN(17), uint(r.IntN(25)), 0.3, nv)
+			}
+			start[j], deg[j] = uint32(len(adj)), uint32(len(nbrs))
 			list := AppendList(nil, lo+j, nbrs)
 			if r.IntN(3) == 0 {
 				list = list[:r.IntN(len(list))] // cut: 0 to len-1 bytes kept
@@ -279,8 +297,12 @@ func TestHeadGroupCutLists(t *testing.T) {
 			adj = append(adj, list...)
 		}
 		s := paddedGroup(lo, adj, &start, &deg)
-		for range 8 {
-			checkHeadGroup(t, r, s, nv)
+		for i := range 8 {
+			n := nv // or, every other time, a count that some first neighbours reach
+			if i%2 == 1 {
+				n = lo + DirGroup + r.Uint32N(far+30)
+			}
+			checkHeadGroup(t, r, s, n)
 		}
 	}
 }
@@ -333,7 +355,7 @@ func TestHeadGroupLongValues(t *testing.T) {
 // puts it past 2^32; with nv = 167 (one-byte values reach it from vertex 105) the same
 // for two one-byte values, lists cut inside their first value of 1 or 2 bytes, and
 // compact blocks (vertex 5's first neighbour 106, then a gap of 2) at the widest gaps
-// read.
+// read, without exceptions and with one.
 func TestHeadGroupEdges(t *testing.T) {
 	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 29))
@@ -362,6 +384,9 @@ func TestHeadGroupEdges(t *testing.T) {
 		// compact blocks of gaps 32 bits wide (read) and 33 (refused)
 		{1000, 4, append([]byte{0x05, hdrCompact | 32, 1}, make([]byte, 11)...)},
 		{1000, 4, append([]byte{0x05, hdrCompact | 33, 1}, make([]byte, 12)...)},
+		// the same with an exception naming gap 0 (its high part 0)
+		{1000, 4, []byte{0x05, hdrCompact | hdrExceptions | 32, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0}},
+		{1000, 4, []byte{0x05, hdrCompact | hdrExceptions | 33, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0}},
 	} {
 		nv, edge := c.nv, c.edge
 		var start, deg [DirGroup]uint32
