@@ -295,7 +295,8 @@ func TestDecodeCompactHighPast32(t *testing.T) {
 	}
 }
 
-// TestDecodeUnvisited holds DecodeUnvisited to DecodeBlock and a test of each neighbour's
+// TestDecodeUnvisited holds DecodeUnvisited to DecodeBlock's Go decoders (haveVec off;
+// on, DecodeBlock shares the vector decoder's checks) and a test of each neighbour's
 // parent entry: blocks of web- and social-like gaps with jumps (compact blocks with and
 // without exceptions, and others), some with bits flipped, vertex counts up to 2^32-1
 // and parent arrays shorter than the count (entries past them never set in the mask);
@@ -335,7 +336,10 @@ func TestDecodeUnvisited(t *testing.T) {
 		list := append(enc, make([]byte, 8+r.IntN(2*compactArea))...)[:len(enc)]
 		parent := parents[:1+r.IntN(len(parents))]
 		want := make([]uint32, c)
+		vec := haveVec
+		haveVec = false // the reference: DecodeBlock's Go decoders
 		wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
+		haveVec = vec
 		got := make([]uint32, c)
 		next, mask, ok2, ok := DecodeUnvisited(got, v, list, 0, uint32(c), nv, parent)
 		if ok != wantOK || (ok && (next != wantNext || !slices.Equal(got, want))) {
@@ -359,4 +363,57 @@ func TestDecodeUnvisited(t *testing.T) {
 		t.Fatalf("%d of 6000 blocks through the vector decoder", tested)
 	}
 	t.Logf("%d blocks tested by gathers", tested)
+}
+
+// FuzzDecodeUnvisited holds DecodeUnvisited to DecodeBlock's Go decoders (haveVec off)
+// on arbitrary bytes as a block of c neighbours (its first value and header read inline,
+// the vector decoder's header, exception and gap checks, which DecodeBlock shares with
+// it where haveVec is on): the same ok, next and neighbours, and where it tested the
+// parents, mask bit i set exactly where dst[i] < len(parent) and parent[dst[i]] is ^0.
+// The list's capacity runs past it (pad bytes), as a shard's does.
+func FuzzDecodeUnvisited(f *testing.F) {
+	r := rand.New(rand.NewPCG(3, 31))
+	for _, c := range []int{5, 9, 16, 40, 64} {
+		nbrs := compactNbrs(r, c, uint(r.IntN(25)), 0.3, 1<<20)
+		f.Add(uint32(7), uint8(len(nbrs)), AppendList(nil, 7, nbrs), false, uint16(3000), byte(0))
+	}
+	f.Add(uint32(5), uint8(9), []byte{0x05, hdrCompact | 2, 0xff, 0xff, 0x0f}, true, uint16(9), byte(0xff))
+	f.Fuzz(func(t *testing.T, v uint32, c uint8, list []byte, wide bool, plen uint16, pad byte) {
+		nv := uint32(1 << 20)
+		if wide {
+			nv = 1<<32 - 1
+		}
+		v, c = v%nv, 1+c%BlockSize
+		tail := make([]byte, compactArea+8)
+		for i := range tail {
+			tail[i] = pad
+		}
+		list = append(slices.Clip(list), tail...)[:len(list)]
+		parent := make([]uint32, 1+int(plen)%4096)
+		for i := range parent {
+			if (uint32(i)*2654435761)>>29&1 == 0 {
+				parent[i] = ^uint32(0)
+			}
+		}
+		want, got := make([]uint32, c), make([]uint32, c)
+		vec := haveVec
+		haveVec = false // the reference: DecodeBlock's Go decoders
+		wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
+		haveVec = vec
+		next, mask, tested, ok := DecodeUnvisited(got, v, list, 0, uint32(c), nv, parent)
+		if ok != wantOK || ok && (next != wantNext || !slices.Equal(got, want)) {
+			t.Fatalf("DecodeUnvisited %v, %d, %v; DecodeBlock %v, %d, %v", got, next, ok, want, wantNext, wantOK)
+		}
+		if !ok || !tested {
+			return
+		}
+		for i, u := range got {
+			if unreached := int(u) < len(parent) && parent[u] == ^uint32(0); mask>>i&1 == 1 != unreached {
+				t.Fatalf("neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", i, u, c, len(parent), mask>>i&1, unreached)
+			}
+		}
+		if mask>>c != 0 {
+			t.Fatalf("mask %#x has bits past the %d neighbours", mask, c)
+		}
+	})
 }
