@@ -48,7 +48,7 @@ func linkMixedFast(comp, cu, x0, x1 []uint32, once uint64, a uint32) uint64 {
 	return linkMixedAsm((*uint32)(labels(comp)), unsafe.SliceData(cu), unsafe.SliceData(x0), unsafe.SliceData(x1), uint64(len(x0)), once, a)
 }
 
-// passEightAsm is passSkippedGo's steps of eight in assembly: it returns the index of
+// passEightAsm is passSkipped's steps of eight in assembly: it returns the index of
 // the first step of eight of tail (n labels) whose labels, each replaced by its
 // parent's, are not all sk, or n rounded down to a multiple of 8.
 //

@@ -277,7 +277,7 @@ mixedClimb2B: // high p2 (R9), ph R10, low p1 (R8)
 
 // func passEightAsm(comp, tail *uint32, n uint64, sk uint32) (k uint64)
 //
-// passSkippedGo's steps of eight: for each eight vertices of tail from k = 0 (while
+// passSkipped's steps of eight: for each eight vertices of tail from k = 0 (while
 // k+8 <= n), each label replaced by its parent's label (tail[i] = comp[tail[i]], stored
 // before the next is loaded), and the eight tested against sk at once; k is the first
 // step whose eight are not all sk, else the multiple of 8 at or below n. Registers: AX

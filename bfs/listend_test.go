@@ -41,8 +41,9 @@ func oneList(t *testing.T, n, v, deg uint32, list []byte) *store.Graph {
 // TestBFSListEnd: a list whose blocks decode but that does not end where its last block
 // does (a byte after it), or whose second block is not where its index says, passes
 // Check (checksums, directory, the index within the list) and must be refused by every
-// top-down path as store.ListIter refuses it, wherever the list is read; before
-// store.BlockEnds, the paths that decode one block (DecodeBlock) answered on it.
+// top-down path as store.ListIter refuses it, wherever the list is read: DecodeBlock
+// reads one block and checks neither, so each path that reads a list to its end checks
+// store.BlockEnds.
 func TestBFSListEnd(t *testing.T) {
 	const n = 300
 	seq := func(lo, k uint32) []uint32 {

@@ -120,8 +120,9 @@ func DecodeUnvisited(dst []uint32, v uint32, list []byte, pos int, c, nv uint32,
 		return next, 0, false, ok
 	}
 	// the first value (as FastUvarint reads it, inline, one and two bytes by their own
-	// branches) and the header byte after it, from one word; other blocks (a value of more than 5 bytes, one near the mapping's
-	// end, a header past the list) go to DecodeBlock
+	// branches) and the header byte after it, from one word; other blocks (a value of
+	// more than 5 bytes, one near the mapping's end, a header past the list) go to
+	// DecodeBlock
 	var x uint64
 	var h byte
 	p := -1

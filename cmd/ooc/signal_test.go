@@ -97,8 +97,7 @@ func TestHelperMain(t *testing.T) {
 
 // TestGenEdgeListSignal interrupts a gen writing an edge list file in a child process:
 // it must exit 128 plus the signal's number saying so, with neither the file nor its
-// temporary file left (the temporary file was left, for the next write's cleaning,
-// before; and the exit was 1).
+// temporary file left (writeAtomic removes it; CleanStale is for a process killed).
 func TestGenEdgeListSignal(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "e.txt")
