@@ -63,8 +63,9 @@ func FuzzDecodeMirror4(f *testing.F) {
 }
 
 // TestClaimMirror4s holds ClaimMirror4s to claims of DecodeMirror4Word's neighbours on
-// batches of mesh stencils, other lists of degree 4, corrupted ones and lists of other
-// degrees, from random parents: the lists it expands, the parents and the queue.
+// batches of mesh stencils, other lists of degree 4, corrupted ones, lists of other
+// degrees, mesh lists under another degree and mesh lists whose first neighbour lies
+// below 0, from random parents: the lists it expands, the parents and the queue.
 func TestClaimMirror4s(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 43))
 	expanded := 0
@@ -95,6 +96,18 @@ func TestClaimMirror4s(t *testing.T) {
 				d = 4
 				list = overlongVarint(nil, (2*c-1)<<1|1, 1+r.IntN(4))
 				list = overlongVarint(append(list, hdrMirror), c-c2, 1+r.IntN(4))
+			}
+			if r.IntN(16) == 0 && nv >= 16 {
+				// a mesh list whose first neighbour lies below 0 (its delta past the
+				// vertex), the others in the graph: refused
+				v = r.Uint32N(nv / 3)
+				e := r.Uint32N(4)
+				d = 4
+				list = overlongVarint(nil, (2*(v+1+e)-1)<<1|1, 1)
+				list = overlongVarint(append(list, hdrMirror), r.Uint32N(v+2+e), 1)
+			}
+			if r.IntN(16) == 0 {
+				d = []uint32{2, 3, 5}[r.IntN(3)] // a list's bytes under another degree
 			}
 			var head [8]byte
 			copy(head[:], withTail(r, list, 8)[:8:8])
