@@ -37,7 +37,8 @@ func claimRoadsRef(ents []store.ListEntry, batch []uint32, k int, parent, queue 
 
 // TestClaimRoads holds claimRoads (claimRoads1 where it runs) to claimRoadsRef on batches
 // of short lists of one-byte and several-byte values, lists of other degrees, lists
-// whose bytes or whose extent are corrupted, from random parents: the lists it expands,
+// whose bytes or whose extent are corrupted, lists of more than 8 bytes (the values
+// followed by continuation bytes), from random parents: the lists it expands,
 // the neighbours examined, the parents and the queue up to the tail.
 func TestClaimRoads(t *testing.T) {
 	seed := rand.Uint64()
@@ -93,6 +94,11 @@ func TestClaimRoads(t *testing.T) {
 						g |= 1 << (18 + r.IntN(10))
 					}
 					list = appendVarint(list, g, 1)
+				}
+			case 4: // the list, then bytes with their high bits set to 9 to 12 bytes in
+				// all: the word holds the d values and continuation bytes, not the end
+				for want := 9 + r.IntN(4); len(list) < want; {
+					list = append(list, 0x80|byte(r.Uint32()))
 				}
 			case 2: // random bytes
 				list = make([]byte, 1+r.IntN(8))
