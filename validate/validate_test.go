@@ -2,7 +2,9 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -123,6 +125,35 @@ func TestDeepBFS(t *testing.T) {
 			if err := BFS(g, 0, p, l); !errors.Is(err, ErrInvalid) {
 				t.Errorf("path of %d, %s: got %v, want an ErrInvalid", n, name, err)
 			}
+		}
+	}
+}
+
+// TestBFSDamagedList: BFS reads testgraph.DamagedVertex's list on to its parent, its
+// largest neighbour (the search's source), so to the list's end; on Damaged's
+// "trailing" and "early" lists, whose blocks each decode, it must refuse the list where
+// store.ListIter does (store.BlockEnds), not accept the result.
+func TestBFSDamagedList(t *testing.T) {
+	bad := uint32(testgraph.DamagedVertex)
+	var nbrs []uint32 // bad's neighbours, as Damaged lays them out
+	for k := uint32(0); k < 100; k++ {
+		nbrs = append(nbrs, bad+1+2*k+k%3)
+	}
+	src := nbrs[len(nbrs)-1]
+	for _, kind := range []string{"trailing", "early"} {
+		g := testgraph.Damaged(t, kind)
+		parent, level := make([]uint32, g.NumVertices()), make([]uint32, g.NumVertices())
+		for i := range parent {
+			parent[i], level[i] = U, U
+		}
+		for _, u := range nbrs {
+			parent[u], level[u] = bad, 2
+		}
+		parent[src], level[src] = src, 0
+		parent[bad], level[bad] = src, 1
+		err := BFS(g, src, parent, level)
+		if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("vertex %d", bad)) {
+			t.Errorf("%s: BFS = %v, want vertex %d's list refused", kind, err, bad)
 		}
 	}
 }
