@@ -175,8 +175,8 @@ func scanPacked(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 		return scanExceptions(list, src, end, ne, first, base, w, c, nv, bits)
 	}
 	// a compact block without exceptions, 8 gaps a step, as scanCompact scans one with
-	if h&hdrCompact != 0 && haveVec && w <= vecMaxWidth && first < uint64(nv) && uint64(len(bits))*64 >= uint64(nv) {
-		x, k, st := scanCompactAVX2(&src[0], &vecTables[w], uint64(w), uint64(n), first, uint64(nv), &bits[0], 0, 0, 0, 0, 0, 0)
+	if h&hdrCompact != 0 && haveVec && haveShiftX && w <= vecMaxWidth && first < uint64(nv) && uint64(len(bits))*64 >= uint64(nv) {
+		x, k, st := scanCompactAVX2(&src[0], &vecTables[w], uint64(w), uint64(n), first, uint64(nv), &bits[0], 0, 0, 0, 0, 0)
 		if st == Found {
 			return uint32(x), uint32(k) + 1, 0, Found
 		}
@@ -272,9 +272,9 @@ func scanMirror(list []byte, p int, v uint32, first uint64, c, nv uint32, bits [
 // between two exceptions are scanned in a loop of their own, with no test for an
 // exception per gap. The stream is read through one fixed-size array (compactView), so
 // that neither its exceptions' loads nor its gaps' need a bounds check. Where the
-// processor has AVX2 and the width is at most vecMaxWidth, scanCompactAVX2 makes and
-// tests the neighbours 8 a step instead; a block it bails on (one that ScanList refuses
-// somewhere) is scanned again by the loop, which says where.
+// processor has AVX2 and BMI2 and the width is at most vecMaxWidth, scanCompactAVX2
+// makes and tests the neighbours 8 a step instead; a block it bails on (one that
+// ScanList refuses somewhere) is scanned again by the loop, which says where.
 func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	w := uint(list[p] & hdrWidth)
 	n, nv64, s := int(c)-1, uint64(nv), p+1
@@ -293,8 +293,8 @@ func scanCompact(list []byte, p int, first uint64, c, nv uint32, bits []uint64) 
 		return 0, 1, 0, Malformed
 	}
 	mi, mh := uint64(1)<<wi-1, uint64(1)<<wh-1
-	if haveVec && w <= vecMaxWidth && first < nv64 && uint64(len(bits))*64 >= nv64 {
-		x, k, st := scanCompactAVX2(&b[0], &vecTables[w], uint64(w), uint64(n), first, nv64, &bits[0], uint64(ebit), uint64(ne), uint64(wi), mi, mh, uint64(wi+wh))
+	if haveVec && haveShiftX && w <= vecMaxWidth && first < nv64 && uint64(len(bits))*64 >= nv64 {
+		x, k, st := scanCompactAVX2(&b[0], &vecTables[w], uint64(w), uint64(n), first, nv64, &bits[0], uint64(ebit), uint64(ne), uint64(wi), mh, uint64(wi+wh))
 		if st == Found {
 			return uint32(x), uint32(k) + 1, 0, Found
 		}

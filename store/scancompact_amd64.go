@@ -8,7 +8,7 @@ import "unsafe"
 // (store/scancompact_amd64.s), 8 gaps a step; see scanCompactVec.
 //
 //go:noescape
-func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mi, mh, wiwh uint64) (x, k, status uint64)
+func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mh, wiwh uint64) (x, k, status uint64)
 
 // The offsets scancompact_amd64.s reads (a build error here when they move).
 var _ = [1]struct{}{}[unsafe.Offsetof(moreArgs{}.extra)-88]

@@ -46,24 +46,21 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // NEXTEXC decodes the exception at bit R10 of the stream: its gap (the last one's plus
 // 1 plus its step) into R12, its high part shifted by w, plus 1, into R13; R10 past it,
 // R11 one less. It jumps to bail where the gap is not below n or the shifted high part
-// not below nv. mi and mh mask a step and a high part, wiwh is their two widths summed.
-// Clobbers AX, CX.
-#define NEXTEXC(mi, mh, wiwh, n, nv, bail) \
+// not below nv. The step is the low wi (BX) bits, cut by BZHI; mh masks a high part,
+// wiwh is the two widths summed. The shifts are BMI2's (SHRX, SHLX): one uop each, no
+// count in CX. Clobbers AX, CX.
+#define NEXTEXC(mh, wiwh, n, nv, bail) \
 	MOVQ R10, AX \
 	SHRQ $3, AX \
 	ANDQ $1023, AX \
-	MOVQ (R14)(AX*1), AX \
 	MOVQ R10, CX \
 	ANDQ $7, CX \
-	SHRQ CX, AX \
-	MOVQ AX, CX \
-	ANDQ mi, CX \
+	SHRXQ CX, (R14)(AX*1), AX \
+	BZHIQ BX, AX, CX \
 	LEAQ 1(R12)(CX*1), R12 \
-	MOVQ BX, CX \
-	SHRQ CX, AX \
+	SHRXQ BX, AX, AX \
 	ANDQ mh, AX \
-	MOVQ R8, CX \
-	SHLQ CX, AX \
+	SHLXQ R8, AX, AX \
 	ADDQ wiwh, R10 \
 	DECQ R11 \
 	CMPQ R12, n \
@@ -157,13 +154,13 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // RESULT returns scanCompactAVX2's results: the neighbour found, the gaps taken, the
 // status.
 #define RESULT(rx, rk, rst) \
-	MOVQ rx, x+104(FP) \
-	MOVQ rk, k+112(FP) \
-	MOVQ rst, status+120(FP) \
+	MOVQ rx, x+96(FP) \
+	MOVQ rk, k+104(FP) \
+	MOVQ rst, status+112(FP) \
 	VZEROUPPER \
 	RET
 
-// func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mi, mh, wiwh uint64) (x, k, status uint64)
+// func scanCompactAVX2(b *byte, tab *vecTable, w, n, first, nv uint64, front *uint64, ebit, ne, wi, mh, wiwh uint64) (x, k, status uint64)
 //
 // scanCompact's loop on the AVX2 unit: the n gaps of a compact block whose stream starts
 // at b (w <= vecMaxWidth bits each, group g of 8 from byte g*w on; tab is vecTables[w]),
@@ -177,7 +174,7 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // below nv or not above the one before it in 32 bits), and the caller scans it again.
 // first < nv <= 2^32; front holds nv bits; b's exception area and 16 bytes at each
 // group's high half load.
-TEXT ·scanCompactAVX2(SB), NOSPLIT, $32-128
+TEXT ·scanCompactAVX2(SB), NOSPLIT, $32-120
 	MOVQ b+0(FP), R14
 	MOVQ w+16(FP), R8
 	MOVQ front+48(FP), DI
@@ -195,7 +192,7 @@ TEXT ·scanCompactAVX2(SB), NOSPLIT, $32-128
 	MOVQ $-1, R12
 	TESTQ R11, R11
 	JZ noexc
-	NEXTEXC(mi+80(FP), mh+88(FP), wiwh+96(FP), n+24(FP), nv+40(FP), bail)
+	NEXTEXC(mh+80(FP), wiwh+88(FP), n+24(FP), nv+40(FP), bail)
 	JMP group
 
 noexc:
@@ -211,7 +208,7 @@ group:
 	SETADD
 	TESTQ R11, R11
 	JZ noexc
-	NEXTEXC(mi+80(FP), mh+88(FP), wiwh+96(FP), n+24(FP), nv+40(FP), bail)
+	NEXTEXC(mh+80(FP), wiwh+88(FP), n+24(FP), nv+40(FP), bail)
 	JMP group
 
 gaps:
@@ -264,7 +261,6 @@ bail:
 
 // scanMoreAVX2's frame past its first 64 bytes (32 to 63 spare)
 #define F_N 64
-#define F_MI 72
 #define F_MH 80
 #define F_WIWH 88
 #define F_TODO 96
@@ -360,10 +356,9 @@ exchdr:
 	JHI lane                     // the exception header past the list
 	MOVQ R12, AX
 	SHRQ $3, AX
-	MOVQ (R14)(AX*1), AX
 	MOVQ R12, CX
 	ANDQ $7, CX
-	SHRQ CX, AX                  // the exception header
+	SHRXQ CX, (R14)(AX*1), AX    // the exception header
 	MOVQ AX, R11
 	ANDQ $63, R11                // ne
 	JZ lane
@@ -375,15 +370,8 @@ exchdr:
 	SHRQ $9, AX
 	ANDQ $31, AX
 	INCQ AX                      // wh
-	MOVQ $1, DX
-	MOVQ BX, CX
-	SHLQ CX, DX
-	DECQ DX
-	MOVQ DX, F_MI(SP)
-	MOVQ $1, DX
-	MOVQ AX, CX
-	SHLQ CX, DX
-	DECQ DX
+	MOVQ $-1, DX
+	BZHIQ AX, DX, DX
 	MOVQ DX, F_MH(SP)
 	ADDQ BX, AX
 	MOVQ AX, F_WIWH(SP)
@@ -412,7 +400,7 @@ setup:
 	MOVQ $-1, R12
 	TESTQ R11, R11
 	JZ mnoexc
-	NEXTEXC(F_MI(SP), F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	NEXTEXC(F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
 	JMP mgroup
 
 mnoexc:
@@ -427,7 +415,7 @@ mgroup:
 	SETADD
 	TESTQ R11, R11
 	JZ mnoexc
-	NEXTEXC(F_MI(SP), F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	NEXTEXC(F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
 	JMP mgroup
 
 mgaps:

@@ -72,8 +72,9 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 		loop = todo &^ (found | empty | miss | more)
 		l := &r.lanes
 		var cont uint64
-		if more != 0 {
-			// the lists whose first block is compact, on the vector unit
+		if more != 0 && haveShiftX {
+			// the lists whose first block is compact, on the vector unit (its exceptions
+			// read by BMI2's shifts)
 			m := scanMoreVec(adj, front, nv, more, r)
 			found |= m.found
 			degs += m.degs

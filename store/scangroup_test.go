@@ -60,17 +60,26 @@ func checkScanGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32, front []uin
 		// the vector step's own answer, without ScanGroup's scalar pass after a refusal
 		// (which would hide a list it read wrong and refused): a refusal exactly when
 		// ScanList refuses a list, and where none does, the same results
-		var vec GroupScan
+		// and the same without BMI2, where the lists that miss their first neighbour go on
+		// in the scalar loop
+		var vec, vecNoX GroupScan
 		if haveVec {
 			if vbad := s.scanGroup(g, todo, nv, front, &vec, true); (vbad >= 0) != (wantBad >= 0) {
 				t.Fatalf("shard at %d, group %d, todo %#x: the vector step refuses %d, ScanList %d", s.Lo, g, todo, vbad, wantBad)
+			}
+			old := haveShiftX
+			haveShiftX = false
+			xbad := s.scanGroup(g, todo, nv, front, &vecNoX, true)
+			haveShiftX = old
+			if (xbad >= 0) != (wantBad >= 0) {
+				t.Fatalf("shard at %d, group %d, todo %#x: the vector step without BMI2 refuses %d, ScanList %d", s.Lo, g, todo, xbad, wantBad)
 			}
 		}
 		for _, c := range []struct {
 			name string
 			bad  int
 			r    *GroupScan
-		}{{"ScanGroup", bad, &got}, {"wide", wbad, &wide}, {"vector", -2, &vec}} {
+		}{{"ScanGroup", bad, &got}, {"wide", wbad, &wide}, {"vector", -2, &vec}, {"vector without BMI2", -2, &vecNoX}} {
 			if c.bad == -2 { // the vector step: checked above
 				if !haveVec || wantBad >= 0 {
 					continue
