@@ -400,9 +400,9 @@ func passSkipped(comp, tail []uint32, sk uint32) uint32 {
 }
 
 // linkHeads is linkLists for the default two sampling rounds: each vertex of [lo, hi)
-// is linked with the first two of its out-neighbours, which store.Shard.HeadGroup
-// decodes for a directory group at a time without the rest of their blocks. On
-// low-degree graphs (roads, meshes, social graphs' long tail) this per-vertex step is
+// is linked with the first two of its out-neighbours, which store.Shard.HeadGroup (a
+// store.HeadReader a shard) decodes for a directory group at a time without the rest
+// of their blocks. On low-degree graphs (roads, meshes, social graphs' long tail) this per-vertex step is
 // most of a run. On one goroutine a list of PackedMin or more neighbours gives its
 // first alone (HeadGroup's first mode), and second decides whether the vertex needs
 // its second: the decode of a packed block's second neighbour is most of a long
@@ -411,8 +411,10 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 	var x0, x1 [store.DirGroup]uint32
 	comp, serial := r.comp, r.serial
 	far := uint64(r.n)*4 > uint64(touchBytes)
+	var heads store.HeadReader
 	for v := lo; v < hi; {
 		s := c.Shard(store.Out, v)
+		heads.Reset(s, r.n, &x0, &x1)
 		for end := min(hi, s.Hi()); v < end; {
 			i := v - s.Lo
 			g, j0 := i/store.DirGroup, i%store.DirGroup
@@ -421,7 +423,7 @@ func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
 				v += n
 				continue
 			}
-			once, empty, bad := s.HeadGroup(g, j0, j0+n, r.n, serial && r.wait == 0, &x0, &x1)
+			once, empty, bad := heads.Group(g, j0, j0+n, serial && r.wait == 0)
 			if bad >= 0 {
 				return s.ListError(s.Lo + g*store.DirGroup + uint32(bad))
 			}

@@ -34,7 +34,8 @@ type headArgs struct {
 // few lists are left (under one in 200 on the graphs measured), and the pairs the
 // assembly decoded stay in its frame, which Go does not clear as it would a lanes
 // array of its own at every call.
-func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
+func (r *HeadReader) headGroupBMI(g, j0, j1 uint32, first bool) (once, empty uint64, bad int) {
+	s := r.s
 	h := s.dirH[g*4:][:8]
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	base := g << dirGroupShift
@@ -43,28 +44,23 @@ func (s *Shard) headGroupBMI(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup
 	if (p+uint64(last-j0)*uint64(wo+wd))/8+8 > uint64(len(s.dirB)) {
 		return 0, 0, int(j0) // pairs past the section: never in a checked directory
 	}
-	var pairs *[dirArea]byte
+	a := &r.a // the shard's fields set by Reset; the group's here, field by field
 	if b := s.dirB[uint64(h[1])*8:]; len(b) >= dirArea {
-		pairs = (*[dirArea]byte)(b[:dirArea])
+		a.pairs = (*[dirArea]byte)(b[:dirArea])
 	} else { // the last groups of the section: a zero-padded copy
-		pairs = new([dirArea]byte)
-		copy(pairs[:], b)
+		a.pairs = new([dirArea]byte)
+		copy(a.pairs[:], b)
 	}
-	adj := s.Adj
-	var a headArgs // field by field: a literal of them builds a copy to move
 	a.ww, a.md, a.dmin, a.wo = uint64(wo+wd), uint64(1)<<wd-1, uint64(h[3]>>8&0xff), uint64(wo)
 	a.span, a.h0, a.h4 = uint64(h[4]-h[0]), uint64(h[0]), uint64(h[4])
-	a.cnt, a.v0, a.nv = uint64(min(DirGroup, s.N-base)), uint64(s.Lo+base), uint64(nv)
-	a.alen, a.acap8 = uint64(len(adj)), uint64(int64(cap(adj))-8)
-	a.j0, a.j1, a.pairs, a.x0, a.x1 = uint64(j0), uint64(j1), pairs, x0, x1
+	a.cnt, a.v0 = uint64(min(DirGroup, s.N-base)), uint64(s.Lo+base)
+	a.j0, a.j1 = uint64(j0), uint64(j1)
 	a.once = 1 << 32
 	if first {
 		a.once = PackedMin
 	}
-	if cap(adj) > 0 {
-		a.adj = &adj[:1][0]
-	}
-	headFirstBMI(&a)
+	headFirstBMI(a)
+	adj, nv, x0, x1 := s.Adj, r.nv, r.x0, r.x1 // read after the call: not kept across it
 	once, empty = a.once, a.empty
 	todo := (^uint64(0) >> ((64 - (j1 - j0)) & 63)) << (j0 & 63) // j0 < j1 <= 64: no count of 64
 	vb, nv64 := s.Lo+base, uint64(nv)

@@ -53,6 +53,11 @@ func paddedGroup(lo uint32, adj []byte, start, deg *[DirGroup]uint32) *Shard {
 // HeadSecond gives Head's second or refuses as Head does.
 func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 	t.Helper()
+	// one HeadReader for the shard's groups, taking every other group's read from
+	// HeadGroup: a group's fields set by one call do not leak into the next
+	var x0, x1 [DirGroup]uint32
+	var hr HeadReader
+	hr.Reset(s, nv, &x0, &x1)
 	for g := uint32(0); g*DirGroup < s.N; g++ {
 		cnt := min(DirGroup, s.N-g*DirGroup)
 		j0, j1 := uint32(0), cnt
@@ -60,11 +65,18 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 			j0 = r.Uint32N(cnt)
 			j1 = j0 + 1 + r.Uint32N(cnt-j0)
 		}
-		var x0, x1, w0, w1 [DirGroup]uint32
+		var w0, w1 [DirGroup]uint32
+		x0, x1 = w0, w1
 		first := r.IntN(2) == 0
 		width := bmiWidth
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
-		once, empty, bad := s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
+		once, empty, bad := hr.Group(g, j0, j1, first)
+		if r.IntN(2) == 0 {
+			once, empty, bad = s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
+		}
+		if in := (^uint64(0) >> (64 - (j1 - j0))) << j0; (once|empty)&^in != 0 {
+			t.Fatalf("shard at %d, group %d [%d, %d): once %x, empty %x outside the vertices read", s.Lo, g, j0, j1, once, empty)
+		}
 		bmiWidth = width
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1

@@ -32,10 +32,41 @@ import (
 // second not needed. Where the processor has BMI1 and BMI2, the loops run in assembly
 // (headGroupBMI) on every group whose directory fields fit a word, in both modes.
 func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
-	if h := s.dirH[g*4+3]; haveBMI && h>>24 >= bmiWidth && h>>16&0xff+h>>24 <= 57 && nv > 0 {
-		return s.headGroupBMI(g, j0, j1, nv, first, x0, x1)
+	var r HeadReader
+	r.Reset(s, nv, x0, x1)
+	return r.Group(g, j0, j1, first)
+}
+
+// HeadReader is HeadGroup for many groups of one shard, the arguments that stay the
+// same from group to group (the shard, nv, x0 and x1, and what headFirstBMI reads of
+// them) set once by Reset: a caller that reads a shard a group at a time (Afforest's
+// sampling) keeps one, and each group's call stores only that group's fields. Its zero
+// value reads nothing: Reset it first.
+type HeadReader struct {
+	s      *Shard
+	nv     uint32
+	x0, x1 *[DirGroup]uint32
+	a      headArgs // the shard's fields set by Reset, a group's by headGroupBMI
+}
+
+// Reset makes r read shard s's groups into x0 and x1 with neighbours below nv.
+func (r *HeadReader) Reset(s *Shard, nv uint32, x0, x1 *[DirGroup]uint32) {
+	r.s, r.nv, r.x0, r.x1 = s, nv, x0, x1
+	adj := s.Adj
+	r.a = headArgs{nv: uint64(nv), alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8), x0: x0, x1: x1}
+	if cap(adj) > 0 {
+		r.a.adj = &adj[:1][0]
 	}
-	return s.headGroupGo(g, j0, j1, nv, first, x0, x1)
+}
+
+// Group is HeadGroup(g, j0, j1, nv, first, x0, x1) of the shard, nv, x0 and x1 that r
+// was Reset with.
+func (r *HeadReader) Group(g, j0, j1 uint32, first bool) (once, empty uint64, bad int) {
+	s := r.s
+	if h := s.dirH[g*4+3]; haveBMI && h>>24 >= bmiWidth && h>>16&0xff+h>>24 <= 57 && r.nv > 0 {
+		return r.headGroupBMI(g, j0, j1, first)
+	}
+	return s.headGroupGo(g, j0, j1, r.nv, first, r.x0, r.x1)
 }
 
 // headGroupGo is HeadGroup's loops in Go.
