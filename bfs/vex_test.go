@@ -1,0 +1,11 @@
+package bfs
+
+import (
+	"testing"
+
+	"github.com/oocgraph/ooc/internal/vexcheck"
+)
+
+// TestVEXOnly holds the package's assembly to VEX-encoded instructions wherever an
+// operand is an X or Y register (vexcheck says why).
+func TestVEXOnly(t *testing.T) { vexcheck.Test(t, ".", true) }

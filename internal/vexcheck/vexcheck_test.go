@@ -1,0 +1,47 @@
+package vexcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScan holds Scan to the forms the repository's assembly uses: a legacy
+// instruction on an X or Y register is found, in a macro body too, and a VEX one,
+// a general-register one, a comment or a label is not.
+func TestScan(t *testing.T) {
+	src := `#define LOAD(r) \
+	MOVOU (r), X3 \
+	VPADDD Y1, Y2, Y3
+TEXT ·f(SB), NOSPLIT, $0-8
+	MOVQ AX, X10            // the legacy form
+	VMOVQ AX, X10
+	MOVQ X, AX              // a macro argument named X
+	PEXTQ BX, CX, DX
+	// MOVQ AX, X1 in a comment
+loop:
+	PXOR X15, X15
+	VZEROUPPER
+	RET
+`
+	bad, seen, err := Scan("f.s", strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"f.s:2: MOVOU is not VEX-encoded: MOVOU (r), X3",
+		"f.s:5: MOVQ is not VEX-encoded: MOVQ AX, X10",
+		"f.s:11: PXOR is not VEX-encoded: PXOR X15, X15",
+	}
+	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
+		t.Errorf("found\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(want, "\n"))
+	}
+	if seen != 5 {
+		t.Errorf("seen %d instructions on X or Y registers, want 5", seen)
+	}
+}
+
+func TestDirWithoutAssembly(t *testing.T) {
+	if _, _, err := Dir(t.TempDir()); err == nil {
+		t.Error("a directory without .s files passed")
+	}
+}
