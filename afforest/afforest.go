@@ -34,6 +34,9 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	r.serial = r.workers == 1
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
+	if r.serial {
+		populate(r.comp)
+	}
 	r.parallel(func(_ int, lo, hi uint32) error {
 		fill(r.comp[lo:hi], lo)
 		return nil
