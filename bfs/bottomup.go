@@ -26,9 +26,7 @@ func (b *bfs) queueToBitmap() {
 		if !fresh {
 			clear(front)
 		}
-		for _, v := range frontier {
-			front[v>>6] |= 1 << (v & 63)
-		}
+		setBits4(front, frontier)
 		return
 	}
 	if !fresh {
@@ -39,6 +37,26 @@ func (b *bfs) queueToBitmap() {
 			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))
 		}
 	})
+}
+
+// setBits4 sets the bits of front that f names, from four quarters of f at once. A
+// top-down level claims a frontier vertex's neighbours in their order, so two vertices
+// in a row of a queue often share a word (two in three on soc-Slashdot0902's largest
+// frontier): one stream of read-modify-writes then waits on the store before it at each
+// such pair, and four streams wait four at a time (39,997 vertices 41 -> 26 us here).
+func setBits4(front []uint64, f []uint32) {
+	q := len(f) / 4
+	f0, f1, f2, f3 := f[:q], f[q:][:q], f[2*q:][:q], f[3*q:][:q]
+	for i, a := range f0 {
+		b, c, d := f1[i], f2[i], f3[i]
+		front[a>>6] |= 1 << (a & 63)
+		front[b>>6] |= 1 << (b & 63)
+		front[c>>6] |= 1 << (c & 63)
+		front[d>>6] |= 1 << (d & 63)
+	}
+	for _, v := range f[4*q:] {
+		front[v>>6] |= 1 << (v & 63)
+	}
 }
 
 // bitmapToQueue appends the vertices of b.front to the queue as the next top-down
