@@ -20,6 +20,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/internal/pages"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
@@ -35,7 +36,9 @@ func Run(a store.Adjacency, opt Options) (*Result, error) {
 	t0 := time.Now()
 	r.comp = make([]uint32, r.n)
 	if r.serial {
-		populate(r.comp)
+		pages.Fill(r.comp)
+	} else {
+		pages.Reserve(r.comp)
 	}
 	r.parallel(func(_ int, lo, hi uint32) error {
 		fill(r.comp[lo:hi], lo)

@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"fmt"
+	"github.com/oocgraph/ooc/internal/pages"
 	"github.com/oocgraph/ooc/internal/parallel"
 	"sort"
 	"sync"
@@ -367,11 +368,21 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	if b.c != nil && b.n <= cachedParents {
 		b.buWeight = buCached
 	}
+	// init writes parent and level whole (one worker maps their pages in one call first,
+	// more fault their own parts in parallel); the queue is written only as far as the
+	// search reaches.
+	ready := pages.Fill[uint32]
+	if workers > 1 {
+		ready = pages.Reserve[uint32]
+	}
 	b.parent = make([]uint32, b.n)
+	ready(b.parent)
 	if levels {
 		b.level = make([]uint32, b.n)
+		ready(b.level)
 	}
 	b.queue = make([]uint32, b.n+1) // a spare entry for the branch-free claims (claimAllMax)
+	pages.Reserve(b.queue)
 	return b
 }
 
