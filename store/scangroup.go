@@ -239,15 +239,25 @@ func (s *Shard) scanGroupWide(base uint32, todo uint64, nv uint32, front []uint6
 	return -1
 }
 
+// secondLen is the length of the LEB128 value that starts at byte k of w, where it ends
+// inside w in at most 5 bytes (what scanVarints decodes inline); 0 where not (k >= 8
+// too: w is then all shifted out).
+func secondLen(w uint64, k int) int {
+	n := bits.TrailingZeros64(^w>>(8*k)&0x8080808080808080)>>3 + 1 // 9 where no end byte follows
+	if n > 5 {
+		return 0
+	}
+	return n
+}
+
 // scanRest is ScanList on v's list (degree d > 1) past its first neighbour f, which
 // ScanGroup read from the word w at the first block's start (k bytes) and found not in
 // front; p is the position after it. A block of varints whose second value is in w
-// checks it inline; a packed block goes straight to its coding's scan.
+// (up to 5 bytes) checks it inline; a packed block goes straight to its coding's scan.
 func scanRest(list []byte, p int, v, d uint32, f, w uint64, k int, nv uint32, front []uint64) (x, checked uint32, status int) {
 	c := min(d, BlockSize)
 	var next int
-	switch {
-	case c >= PackedMin && w&1 != 0: // the mode bit: packed
+	if c >= PackedMin && w&1 != 0 { // the mode bit: packed
 		if p >= len(list) {
 			return 0, 1, Malformed
 		}
@@ -256,19 +266,21 @@ func scanRest(list []byte, p int, v, d uint32, f, w uint64, k int, nv uint32, fr
 		} else {
 			x, checked, next, status = scanPacked(list, p, v, f, c, nv, front)
 		}
-	case k < 8 && w>>(8*k)&0x80 == 0 && p < len(list): // a one-byte second value
-		cur := f + w>>(8*k)&0x7f
+	} else if k2 := secondLen(w, k); k2 > 0 && k2 <= len(list)-p { // a second value of up to 5 bytes in w
+		u := w >> (8 * k)
+		u = u&0x7f | u>>1&(0x7f<<7) | u>>2&(0x7f<<14) | u>>3&(0x7f<<21) | u>>4&(0x7f<<28)
+		cur := f + u&(1<<(7*k2)-1)
 		if cur >= uint64(nv) {
 			return 0, 1, Malformed
 		}
 		if front[cur>>6]&(1<<(cur&63)) != 0 {
 			return uint32(cur), 2, Found
 		}
-		x, checked, next, status = 0, 2, p+1, NotFound
+		x, checked, next, status = 0, 2, p+k2, NotFound
 		if c > 2 {
-			x, checked, next, status = scanVarintBlock(list, p+1, cur, c, 2, nv, front)
+			x, checked, next, status = scanVarintBlock(list, p+k2, cur, c, 2, nv, front)
 		}
-	default:
+	} else {
 		x, checked, next, status = scanVarintBlock(list, p, f, c, 1, nv, front)
 	}
 	if status == NotFound && d > c {
