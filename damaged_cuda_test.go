@@ -23,7 +23,7 @@ func TestGPUDamagedLists(t *testing.T) {
 		g := testgraph.Damaged(t, kind)
 		if !damagedCheck(t, kind, g) {
 			e, err := ooc.Open(g, "gpu", ooc.Options{})
-			wantDamaged(t, kind+"/gpu/open", e != nil, err)
+			wantDamaged(t, kind+"/gpu/open", testgraph.DamagedVertex, e != nil, err)
 			continue
 		}
 		for _, b := range budgets(t, g) {
@@ -33,7 +33,7 @@ func TestGPUDamagedLists(t *testing.T) {
 				wantDevice(t, name+"/open", false, err)
 				continue
 			}
-			eachAlgorithm(e, func(algo string, answered bool, err error) {
+			eachAlgorithm(e, testgraph.DamagedVertex, func(algo string, answered bool, err error) {
 				wantDevice(t, name+"/"+algo, answered, err)
 			})
 			if err := e.Close(); err != nil {
@@ -47,7 +47,7 @@ func TestGPUDamagedLists(t *testing.T) {
 // for testgraph.DamagedVertex whose CPU check named the list's shard.
 func wantDevice(t *testing.T, name string, answered bool, err error) {
 	t.Helper()
-	wantDamaged(t, name, answered, err)
+	wantDamaged(t, name, testgraph.DamagedVertex, answered, err)
 	var le *gpu.ListError
 	if !errors.As(err, &le) || le.Vertex != testgraph.DamagedVertex || le.Err == nil {
 		t.Errorf("%s: %v is not the device's error for vertex %d's list", name, err, testgraph.DamagedVertex)

@@ -9,7 +9,8 @@ import "encoding/binary"
 //
 // Where DecodeBlock decodes the first min(d, 2) neighbours, Head returns the same ones.
 // It checks only the bytes it reads: of a packed block the header, base, first gap and
-// first exception, not the exceptions after it.
+// first exception, not the exceptions after it. A list of one or two neighbours it
+// reads whole, and refuses, as ListIter does, bytes after its last value.
 func Head(list []byte, v, d, nv uint32) (x0, x1 uint32, n int, ok bool) {
 	c := BlockLen(d, 0)
 	u, p := FastUvarint(list, FirstBlock(d))
@@ -21,7 +22,7 @@ func Head(list []byte, v, d, nv uint32) (x0, x1 uint32, n int, ok bool) {
 		return 0, 0, 0, false
 	}
 	if c == 1 {
-		return uint32(f), 0, 1, true
+		return uint32(f), 0, 1, p == len(list)
 	}
 	var g uint64
 	switch {
@@ -31,13 +32,14 @@ func Head(list []byte, v, d, nv uint32) (x0, x1 uint32, n int, ok bool) {
 		}
 	case uint(p) < uint(len(list)) && list[p] < 0x80: // a one-byte gap
 		g = uint64(list[p])
+		p++
 	default:
 		if g, p = FastUvarint(list, p); p < 0 {
 			return 0, 0, 0, false
 		}
 	}
 	s := uint64(f) + g
-	if g >= uint64(nv) || s >= uint64(nv) {
+	if g >= uint64(nv) || s >= uint64(nv) || d == 2 && p != len(list) { // d == 2: not packed
 		return 0, 0, 0, false
 	}
 	return uint32(f), uint32(s), 2, true

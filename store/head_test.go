@@ -6,14 +6,21 @@ import (
 )
 
 // checkHead compares Head on v's list (degree d) with DecodeBlock on the first
-// min(d, 2) neighbours of block 0: the same neighbours wherever DecodeBlock decodes
-// them, and on other bytes either a refusal or neighbours below nv.
+// min(d, 2) neighbours of block 0 (held to the list's end, BlockEnds, where that is
+// the whole list): the same neighbours wherever DecodeBlock decodes them, and on other
+// bytes either a refusal or neighbours below nv.
 func checkHead(t *testing.T, list []byte, v, d, nv uint32) {
 	t.Helper()
 	x0, x1, n, ok := Head(list, v, d, nv)
 	k := min(d, 2)
 	dst := make([]uint32, k)
-	_, dok := DecodeBlock(dst, v, list, FirstBlock(d), BlockLen(d, 0), nv)
+	next, dok := DecodeBlock(dst, v, list, FirstBlock(d), BlockLen(d, 0), nv)
+	if d <= 2 {
+		dok = dok && BlockEnds(list, d, 0, next)
+	}
+	if dok != ok && d <= 2 {
+		t.Fatalf("v=%d d=%d list %x: Head's ok %v, DecodeBlock's held to the end %v", v, d, list, ok, dok)
+	}
 	switch {
 	case dok && (!ok || n != int(k) || x0 != dst[0] || (k == 2 && x1 != dst[1])):
 		t.Fatalf("v=%d d=%d: Head = %d %d (%d, %v), DecodeBlock %v", v, d, x0, x1, n, ok, dst)

@@ -70,11 +70,12 @@ GLOBL pext2<>(SB), RODATA|NOPTR, $4
 // PEXT; the mode bit dropped from PackedMin on) with HeadGroup's checks: its bytes
 // inside the list, at most 5, the value below nv. It finishes (bit j of done) the
 // lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
-// one neighbour (x1[j] the vertex), the first mode's lists (once's input or more
-// neighbours: PackedMin in first mode, none outside it; x1[j] the vertex, also in once)
-// and the others of 2 or more whose second value (a gap after the first) ends inside
-// the 8 bytes and the list, below nv with the sum: a varint's, or outside first mode
-// a compact block's first gap (headWord's reading and checks).
+// one neighbour that ends at its value (x1[j] the vertex), the first mode's lists
+// (once's input or more neighbours: PackedMin in first mode, none outside it; x1[j] the
+// vertex, also in once) and the others of 2 or more whose second value (a gap after
+// the first) ends inside the 8 bytes and the list (at its end for a list of two),
+// below nv with the sum: a varint's, or outside first mode a compact block's first gap
+// (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
 TEXT ·headFirstBMI(SB), NOSPLIT, $520-8
 	MOVQ a+0(FP), BX
@@ -207,12 +208,14 @@ loop:
 	MOVQ (R9)(R11*1), R11        // w
 
 	// a short list (fewer than PackedMin neighbours, q its start) whose first two
-	// bytes are one-byte values and lie in the list: most lists of roads and meshes
+	// bytes are one-byte values and lie in the list: most lists of roads and meshes.
+	// A list of one or two, read whole, ends at its last value: d bytes after q
 	TESTL $0x8080, R11
 	JNZ first
-	LEAQ 2(AX), DX
+	LEAQ (AX)(R15*1), DX
 	CMPQ DX, BP
-	JA first
+	JNE pairlong
+pairin:
 	MOVBQZX R11, DX
 	SHRL $1, DX
 	SBBQ DI, DI
@@ -236,6 +239,13 @@ loop:
 	CMPQ CX, A_J1(BX)
 	JB loop
 	JMP done
+
+pairlong:
+	// a list longer than d bytes: of three, whose third value takes more than one
+	JA first
+	CMPL R15, $3
+	JEQ pairin
+	JMP first
 
 first:
 	// the first value of one byte or two (most first values of roads, meshes and
@@ -286,7 +296,7 @@ gathered1:
 	JAE next                     // f >= nv, or negative
 	MOVL AX, (R8)(CX*4)
 	CMPL R15, $1
-	JEQ vertex
+	JEQ one
 
 	// 2 or 3 neighbours, or a varint block outside first mode: the gap after the
 	// first value, its last byte inside the word and the list, the gap and the
@@ -306,6 +316,10 @@ gap:
 	ADDQ SI, R15
 	CMPQ R15, BP
 	JA next                      // past the list
+	JEQ gapin
+	CMPL L_DEG(SP)(CX*4), $2
+	JEQ next                     // a list of two, read whole, ends at its second value
+gapin:
 	LEAQ 1(DI), R15
 	BZHIQ R15, R11, R11
 	GATHER7(R11, DI)             // the gap
@@ -436,6 +450,10 @@ compact:
 	INCQ R11                     // the gap
 	JMP gapped
 
+one:
+	CMPQ SI, BP
+	JEQ vertex                   // a list of one ends at its value, else it is left
+	JMP next
 long:
 	BTSQ CX, R14                 // the first mode's
 vertex:

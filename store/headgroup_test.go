@@ -535,3 +535,45 @@ func TestHeadGroupPairWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadGroupTrailingBytes compares HeadGroup with Head on lists of 1 to 3
+// neighbours whose values take 1 to 3 bytes, an eighth of them followed by 1 to 3 bytes
+// more: a list of one or two is read whole, so every path of HeadGroup (the
+// assembly's one-byte pair, its first value and gap; the Go loop's; headWord's; Head's)
+// refuses bytes after its last value, as ListIter does; a list of three is not read
+// whole and keeps them.
+func TestHeadGroupTrailingBytes(t *testing.T) {
+	const lo, nv = 100, 1 << 22
+	r := rand.New(rand.NewPCG(testSeed(t), 29))
+	width := func() uint32 { return 1 << (7*[4]int{1, 1, 2, 3}[r.IntN(4)] - 2) } // a delta of 1-3 bytes
+	for range 200 {
+		var start, deg [DirGroup]uint32
+		var adj []byte
+		trailing := 0
+		for j := range uint32(DirGroup) {
+			start[j], deg[j] = uint32(len(adj)), 1+r.Uint32N(3)
+			nbrs := make([]uint32, deg[j])
+			x := lo + j + r.Uint32N(width())
+			for k := range nbrs {
+				nbrs[k] = x
+				x += 1 + r.Uint32N(width())
+			}
+			adj = AppendList(adj, lo+j, nbrs)
+			if r.IntN(8) == 0 {
+				for range 1 + r.IntN(3) {
+					adj = append(adj, byte(r.Uint32()))
+				}
+				if deg[j] <= 2 {
+					trailing++
+				}
+			}
+		}
+		if trailing == 0 {
+			continue
+		}
+		s := paddedGroup(lo, adj, &start, &deg)
+		for range 8 {
+			checkHeadGroup(t, r, s, nv)
+		}
+	}
+}

@@ -135,7 +135,9 @@ func (s *Shard) headGroupGo(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]
 			// as just checked: loaded without a check of its own), their lengths from
 			// its clear high bits, without a branch on them
 			w := loadWord(unsafe.Add(ap, a))
-			if w&0x8080 == 0 && start[j+1]-a >= 2 { // two one-byte values: most of roads'
+			// two one-byte values (most of roads'), in a list of d bytes, or more for
+			// d = 3: a list of one or two, read whole, ends at its last value
+			if w&0x8080 == 0 && (start[j+1]-a == d || d == 3 && start[j+1]-a > d) {
 				f, sum := int64(v)+Unzigzag(w&0xff), uint64(v) // a list of one: v again
 				if d > 1 {
 					sum = uint64(f) + w>>8&0xff
@@ -145,7 +147,7 @@ func (s *Shard) headGroupGo(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]
 					continue
 				}
 			}
-			if w&0x80 == 0 && d == 1 && start[j+1] > a { // one one-byte value: a web graph's fifth
+			if w&0x80 == 0 && d == 1 && start[j+1] == a+1 { // one one-byte value: a web graph's fifth
 				if f := int64(v) + Unzigzag(w&0x7f); uint64(f) < nv64 {
 					x0[j], x1[j] = uint32(f), v
 					continue
@@ -155,13 +157,17 @@ func (s *Shard) headGroupGo(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]
 			k1, k12 := uint32(bits.TrailingZeros64(m)>>3+1), uint32(bits.TrailingZeros64(m&(m-1))>>3+1)
 			// e: the bytes the two values may take, the list's within the word (k12 is
 			// 9 where the word holds no second value's end)
+			// (a list of one or two ends at its last value: k1 == e is k1 == the list's
+			// length, as k1 <= 5)
 			if e := min(start[j+1]-a, 8); k1 <= 5 && k1 <= e {
 				f := int64(v) + Unzigzag(gather5(w)&(1<<(7*k1)-1))
 				sum, ok := uint64(v), uint64(f) < nv64 // a list of one: v again
 				if d > 1 {
 					k2 := k12 - k1
 					g := gather5(w>>(8*k1)) & (1<<(7*k2) - 1)
-					sum, ok = uint64(f)+g, ok && k2 <= 5 && k12 <= e && g < nv64
+					sum, ok = uint64(f)+g, ok && k2 <= 5 && k12 <= e && g < nv64 && (d > 2 || k12 == start[j+1]-a)
+				} else {
+					ok = ok && k1 == e
 				}
 				if ok && sum < nv64 {
 					x0[j], x1[j] = uint32(f), uint32(sum)
@@ -258,7 +264,7 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 		return 0, 0, false
 	}
 	if c == 1 {
-		return uint32(f), v, true
+		return uint32(f), v, k == len(list) // a list of one ends at its value (q is 0)
 	}
 	r := w >> (8 * uint(k) & 63) // the bytes after the first value (k <= 5)
 	var g uint64
@@ -266,8 +272,8 @@ func headWord(list []byte, v, d uint32, nv uint64) (x0, x1 uint32, ok bool) {
 	case !packed: // the gap, a varint
 		var k2 int
 		g, k2 = wordUvarint(r)
-		if k2 > 5 || k+k2 >= 8 || q+k+k2 > len(list) {
-			return 0, 0, false
+		if k2 > 5 || k+k2 >= 8 || q+k+k2 > len(list) || d == 2 && k+k2 != len(list) {
+			return 0, 0, false // a list of two ends at its second value
 		}
 	case hdr == hdrMirror: // the lower half's first gap, a varint
 		var k2 int
