@@ -307,3 +307,68 @@ func TestScanMoreBailResets(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	checkScanGroup(t, r, s, nv, front)
 }
+
+// TestScanGroupExceptionPair holds scanMoreAVX2 to ScanList on one list each group (the
+// group's last vertex, the others empty; zero bytes after it in the mapping): one compact
+// block whose gaps ea and eb (ea < eb) are exceptions of high parts of 1 to 3 bits, and a
+// frontier of one neighbour, the one ea's gap makes. A high part read with the stream's
+// bits past its width takes eb's index step and high part with it: never zero, and with
+// the zero bytes after the block and nv 2^30 a shift below nv, so the scan would miss
+// that neighbour (and every later one, each past its own) where ScanList finds it. Every
+// list is checked to be coded so.
+func TestScanGroupExceptionPair(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const lo, nv = 1000, 1 << 30
+	r := rand.New(rand.NewPCG(testSeed(t), 59))
+	for trial := range 48 {
+		w := uint(1 + trial%4)
+		d := 20 + r.IntN(40)
+		ea := 1 + r.IntN(d/2)
+		eb := ea + 1 + r.IntN(3)
+		v := uint32(lo + DirGroup - 1)
+		nbrs := make([]uint32, d)
+		x := uint64(v) + 1 + r.Uint64N(100)
+		for i := range nbrs {
+			nbrs[i] = uint32(x)
+			g := r.Uint64N(1 << w) // gap i's low bits (a gap is 1 plus them)
+			if i == ea || i == eb {
+				g |= (1 + r.Uint64N(7)) << w
+			}
+			x += 1 + g
+		}
+		enc := AppendList(nil, v, nbrs)
+		// the coding: a compact block with exceptions at a width of w, high parts of
+		// at most 3 bits
+		_, k := FastUvarint(enc, 0)
+		h := enc[k]
+		s := k + 1
+		ebit := (d - 1) * int(h&hdrWidth)
+		hd := binary.LittleEndian.Uint64(append(slices.Clone(enc[s+ebit/8:]), make([]byte, 8)...)) >> (ebit % 8)
+		wh := uint(hd>>(excCountBits+excStepBits))&(1<<excHighBits-1) + 1
+		if h&(hdrCompact|hdrExceptions) != hdrCompact|hdrExceptions || uint(h&hdrWidth) != w || hd&(1<<excCountBits-1) != 2 || wh > 3 {
+			t.Fatalf("trial %d: list %x not a compact block of width %d with 2 exceptions of narrow high parts (header %#x, exception header %#x)", trial, enc, w, h, hd&(1<<excHeader-1))
+		}
+		var start, deg [DirGroup]uint32
+		deg[DirGroup-1] = uint32(d)
+		// zero bytes after the list, as many as scanMoreAVX2's view of a stream needs
+		// (a 1024-byte window from the header on, and a load's 8 bytes)
+		padded := append(slices.Clone(enc), make([]byte, 1040)...)
+		sh, _, _ := wideGroup(lo, padded[:len(enc)], &start, &deg)
+		front := make([]uint64, nv/64)
+		y := nbrs[ea+1] // the neighbour gap ea makes
+		front[y/64] |= 1 << (y % 64)
+		var got GroupScan
+		if bad := sh.ScanGroup(0, ^uint64(0), nv, front, &got); bad >= 0 {
+			t.Fatalf("trial %d: list %d refused", trial, bad)
+		}
+		want, _, st := scanScalar(enc, v, uint32(d), nv, front)
+		if st != Found || want != y {
+			t.Fatalf("trial %d: ScanList found %d (status %d), want %d", trial, want, st, y)
+		}
+		if got.Found != 1<<(DirGroup-1) || got.Parent[DirGroup-1] != y {
+			t.Fatalf("trial %d: list %x (neighbours %v, exceptions at gaps %d and %d): ScanGroup found %x, parent %d, want %d", trial, enc, nbrs, ea, eb, got.Found, got.Parent[DirGroup-1], y)
+		}
+	}
+}
