@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/oocgraph/ooc/internal/pages"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"math/bits"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -152,7 +153,11 @@ const buSamples = 256
 
 // buSample is the draws of an estimate so far: found unvisited vertices in tries draws,
 // whose scans examined examined entries, and rng, the xorshift state of the next draw.
-type buSample struct{ examined, found, tries, rng uint64 }
+// With visited set the scans meet the frontier at a visited neighbour (scanCost).
+type buSample struct {
+	examined, found, tries, rng uint64
+	visited                     bool
+}
 
 // sampleAt is the start of the draws of a decision before the level at depth, whether
 // to go bottom-up (back false) or back top-down: a state of its own per search, level
@@ -202,7 +207,7 @@ func (b *bfs) drawBottomUp(s *buSample, unvisited, want uint64) {
 			continue
 		}
 		s.found++
-		s.examined += uint64(b.scanCost(v))
+		s.examined += uint64(b.scanCost(v, s.visited))
 	}
 }
 
@@ -239,13 +244,23 @@ var buScan uint64 = 16
 // scanCost is the number of v's in-neighbours a bottom-up level checks: up to the first
 // in the frontier bitmap b.front, or all. A list that does not decode counts whole;
 // the level itself reports it.
-func (b *bfs) scanCost(v uint32) uint32 {
+//
+// With visited it reads the first visited neighbour instead, without b.front: before a
+// level, every visited in-neighbour of an unvisited vertex is in the frontier (a vertex
+// of an earlier level was expanded, which visited its out-neighbours), so the count is
+// the same, and run decides a level's direction before it builds the frontier's bitmap,
+// which a level that stays top-down does not read (cnr-2000 built it at ten levels a
+// search).
+func (b *bfs) scanCost(v uint32, visited bool) uint32 {
 	switch {
 	case b.c != nil:
 		s := b.c.Shard(store.In, v)
 		d, list := s.ListAt(v - s.Lo)
 		if d == 0 {
 			return 0
+		}
+		if visited {
+			return b.scanVisited(list, v, d)
 		}
 		_, checked, st := store.ScanList(list, v, d, b.n, b.front)
 		if st == store.Malformed {
@@ -255,13 +270,45 @@ func (b *bfs) scanCost(v uint32) uint32 {
 	case b.f != nil:
 		nbrs := b.f.InAdj[b.f.InOff[v]:b.f.InOff[v+1]]
 		for i, u := range nbrs {
-			if b.front[u>>6]&(1<<(u&63)) != 0 {
+			if visited && b.parent[u] != unreached || !visited && b.front[u>>6]&(1<<(u&63)) != 0 {
 				return uint32(i) + 1
 			}
 		}
 		return uint32(len(nbrs))
 	}
 	return b.a.Degree(store.In, v)
+}
+
+// scanVisited is scanCost's count on v's list (degree d > 0) by its first visited
+// neighbour: a block's first neighbour alone, then the block decoded whole (its parents
+// tested on the vector unit where DecodeUnvisited decodes it there).
+func (b *bfs) scanVisited(list []byte, v, d uint32) uint32 {
+	var buf [store.BlockSize]uint32
+	pos := store.FirstBlock(d)
+	for k, checked := uint32(0), uint32(0); checked < d; k++ {
+		c := store.BlockLen(d, k)
+		if u, ok := store.FirstNeighbour(v, list, pos, c, b.n); ok && b.parent[u] != unreached {
+			return checked + 1 // most scans that meet the frontier meet it here
+		}
+		next, mask, tested, ok := store.DecodeUnvisited(buf[:c], v, list, pos, c, b.n, b.parent)
+		if !ok {
+			return d
+		}
+		if !tested {
+			mask = 0
+			for i, u := range buf[:c] {
+				if b.parent[u] == unreached {
+					mask |= 1 << i
+				}
+			}
+		}
+		if seen := ^mask & (1<<c - 1); seen != 0 {
+			return checked + uint32(bits.TrailingZeros64(seen)) + 1
+		}
+		checked += c
+		pos = next
+	}
+	return d
 }
 
 // buCached is what an entry a bottom-up level examines costs, in entries a top-down level
@@ -458,10 +505,10 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 			break
 		}
 		if scout >= 0 && scout > edgesToCheck/int64(alpha) && (strict || uint64(scout)*buScan > uint64(b.n)) {
-			b.queueToBitmap()
 			bottomUp := strict
 			if !strict {
 				smp := sampleAt(src, depth, false)
+				smp.visited = true // the frontier's bitmap is built for a bottom-up level alone
 				k := buSampleSize(unvisited)
 				b.drawBottomUp(&smp, unvisited, min(buFirst, k))
 				est := b.buWeight * b.estimate(&smp, unvisited)
@@ -486,6 +533,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 				bottomUp = float64(scout) > est
 			}
 			if bottomUp {
+				b.queueToBitmap()
 				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, beta, strict)
 				exact = true
 				if b.failed.Load() {

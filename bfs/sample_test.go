@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -47,6 +48,74 @@ func TestSampleBottomUp(t *testing.T) {
 		}
 		if got := b.sampleBottomUp(&rng, 0); got != 0 {
 			t.Errorf("%T, none unvisited: estimate %v, want 0", a, got)
+		}
+	}
+}
+
+// TestScanCostVisited holds scanCost by the first visited neighbour to scanCost by the
+// frontier's bitmap before every level of searches on random graphs (directed and
+// undirected, with hubs whose lists run to several blocks): an unvisited vertex's
+// visited in-neighbours are all in the frontier, so the counts agree.
+func TestScanCostVisited(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for _, directed := range []bool{false, true} {
+		const n = 3000
+		edges := testgraph.Random(r, n, 6000)
+		for h := range uint32(4) { // hubs: lists of many blocks, near and far gaps
+			for range 400 {
+				edges = append(edges, testgraph.Edge{U: h * 700, V: uint32(r.IntN(n))})
+				edges = append(edges, testgraph.Edge{U: uint32(r.IntN(n)), V: h*700 + 1})
+			}
+			for k := range uint32(300) {
+				edges = append(edges, testgraph.Edge{U: h*700 + 2, V: h*700 + 3 + k})
+			}
+		}
+		g := testgraph.Build(t, n, edges, directed, 0)
+		out, _ := testgraph.Lists(n, edges, directed)
+		flat, err := store.NewFlat(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range []uint32{0, 1, 2, 1402, 2999} {
+			// levels by a plain breadth-first search over out-lists
+			level := make([]int, n)
+			for i := range level {
+				level[i] = -1
+			}
+			level[src] = 0
+			q := []uint32{src}
+			for i := 0; i < len(q); i++ {
+				for _, u := range out[q[i]] {
+					if level[u] < 0 {
+						level[u] = level[q[i]] + 1
+						q = append(q, u)
+					}
+				}
+			}
+			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
+				b := newBFS(a, 1, false)
+				b.init()
+				b.front = make([]uint64, (n+63)/64)
+				for depth := 0; depth <= level[q[len(q)-1]]; depth++ {
+					clear(b.front)
+					for v := range uint32(n) {
+						if l := level[v]; l >= 0 && l <= depth {
+							b.parent[v] = v
+							if l == depth {
+								b.front[v>>6] |= 1 << (v & 63)
+							}
+						}
+					}
+					for v := range uint32(n) {
+						if b.parent[v] != unreached {
+							continue
+						}
+						if got, want := b.scanCost(v, true), b.scanCost(v, false); got != want {
+							t.Fatalf("%T directed %v source %d depth %d vertex %d: %d by visited, %d by the frontier", a, directed, src, depth, v, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }
