@@ -372,3 +372,42 @@ func TestScanGroupExceptionPair(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMoreExceptionCount gives the vector scan compact blocks whose exception
+// count is 0 (with the exceptions bit set) or one more than the block's gaps, each
+// with a frontier neighbour at its second gap, before the exception past the block:
+// ScanList refuses both counts up front, and so must the vector scan, not find the
+// neighbour first.
+func TestScanMoreExceptionCount(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const nv, lo, n = 1 << 16, 4096, 20
+	lows := make([]uint64, n) // gaps of 1: neighbours 100, 101, ...
+	over := make([][2]uint64, n+1)
+	for i := range over {
+		over[i] = [2]uint64{0, 1} // at gaps 0, 1, ..., n: the last past the block
+	}
+	r := rand.New(rand.NewPCG(testSeed(t), 61))
+	for _, exc := range [][][2]uint64{{}, over} {
+		a := compactBlock(lo, 100, 2, lows, exc, 3, 1)
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		deg[0] = n + 1
+		for i := 1; i <= DirGroup; i++ {
+			start[i] = uint32(len(a))
+		}
+		s := groupShard(lo, &deg, &start, withTail(r, a, 1100))
+		front := make([]uint64, nv/64)
+		for _, x := range []uint32{102, 110} { // the neighbour of gap 1 without, and with, the exceptions
+			front[x/64] |= 1 << (x % 64)
+		}
+		if _, _, st := scanScalar(a, lo, n+1, nv, front); st != Malformed {
+			t.Fatalf("%d exceptions: ScanList's status %d, want Malformed", len(exc), st)
+		}
+		var res GroupScan
+		if bad := s.ScanGroup(0, ^uint64(0), nv, front, &res); bad != 0 {
+			t.Fatalf("%d exceptions: ScanGroup refused %d, found %x (parent %d), want list 0 refused", len(exc), bad, res.Found, res.Parent[0])
+		}
+	}
+}

@@ -379,3 +379,34 @@ func TestScanGroupSecondValue(t *testing.T) {
 		}
 	}
 }
+
+// TestScanGroupLongFirstValue gives ScanGroup lists whose first value takes 6 to 8
+// bytes, or has no last byte in its first 8, its bits from the 36th on not all zero,
+// against a full frontier: ScanList reads the whole value, past nv, and calls the list
+// Malformed; the vector step must leave it to ScanList though the value's low 35 bits
+// make a neighbour below nv (its length's checks: at most 5 bytes, and a last byte
+// within the word).
+func TestScanGroupLongFirstValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 43))
+	const nv = 1 << 16
+	front := make([]uint64, nv/64)
+	for i := range front {
+		front[i] = ^uint64(0)
+	}
+	for _, k := range []int{6, 7, 8, 12} {
+		list := append([]byte{0x82}, slices.Repeat([]byte{0x80}, k-2)...)
+		list = append(list, 0x01, 0x02, 0x02, 0x02) // the value's last byte, then more
+		for _, d := range []uint32{1, 3, 5, 40} { // one block: the value at the list's start
+			for _, j := range []uint32{0, 5, 63} {
+				s := oneListShard(4096, j, d, withTail(r, list, 16))
+				if _, _, st := scanScalar(s.Adj, 4096+j, d, nv, front); st != Malformed {
+					t.Fatalf("%d bytes, degree %d: ScanList's status %d, want Malformed", k, d, st)
+				}
+				var res GroupScan
+				if bad := s.ScanGroup(0, ^uint64(0), nv, front, &res); bad != int(j) {
+					t.Fatalf("%d bytes, degree %d, vertex %d: ScanGroup refused %d, found %x", k, d, j, bad, res.Found)
+				}
+			}
+		}
+	}
+}
