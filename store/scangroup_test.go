@@ -396,7 +396,7 @@ func TestScanGroupLongFirstValue(t *testing.T) {
 	for _, k := range []int{6, 7, 8, 12} {
 		list := append([]byte{0x82}, slices.Repeat([]byte{0x80}, k-2)...)
 		list = append(list, 0x01, 0x02, 0x02, 0x02) // the value's last byte, then more
-		for _, d := range []uint32{1, 3, 5, 40} { // one block: the value at the list's start
+		for _, d := range []uint32{1, 3, 5, 40} {   // one block: the value at the list's start
 			for _, j := range []uint32{0, 5, 63} {
 				s := oneListShard(4096, j, d, withTail(r, list, 16))
 				if _, _, st := scanScalar(s.Adj, 4096+j, d, nv, front); st != Malformed {
