@@ -16,6 +16,25 @@ type headArgs struct {
 	done, empty      uint64 // out: lists finished, degree 0
 	once             uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
 	x0, x1           *[DirGroup]uint32
+	mixed            uint64 // in: a first mode's group through the branch-free loop; out: the next (mixedNext)
+}
+
+// mixedNext is the rule by which headFirstBMI reads the next group in first mode
+// through its branch-free loop (headArgs.mixed, which it sets for that group):
+// where this group gave between an eighth and three quarters of its lists' first
+// neighbours alone (once), a mix of lists of PackedMin or more and shorter ones (a
+// social graph's, a Kronecker graph's in input order; groups of one graph look
+// alike). Its loop of branches mispredicts such a mix at a third to half of the
+// lists where the cases come in no order (soc-Slashdot0902: 41% PackedMin or more,
+// 33% one neighbour, 25% two or three; about 0.6 mispredictions a list). The
+// branch-free loop reads every list's first value and the gap after it by one
+// path: more instructions a list than the branches' common cases, which roads'
+// groups (nearly all two one-byte values), meshes' (every list 4 neighbours) and
+// dense graphs' (nearly all PackedMin or more) keep. Its assembly computes it;
+// this is the rule in Go, for the tests.
+func mixedNext(once uint64, n uint32) bool {
+	l := uint32(bits.OnesCount64(once))
+	return 8*l >= n && 4*l <= 3*n
 }
 
 // headGroupBMI is HeadGroup's loops in assembly (headFirstBMI) for a group whose
@@ -58,6 +77,11 @@ func (r *HeadReader) headGroupBMI(g, j0, j1 uint32, first bool) (once, empty uin
 	a.once = 1 << 32
 	if first {
 		a.once = PackedMin
+		if mixedAll {
+			a.mixed = 1
+		}
+	} else {
+		a.mixed = 0
 	}
 	headFirstBMI(a)
 	adj, nv, x0, x1 := s.Adj, r.nv, r.x0, r.x1 // read after the call: not kept across it
@@ -88,6 +112,10 @@ func (r *HeadReader) headGroupBMI(g, j0, j1 uint32, first bool) (once, empty uin
 	}
 	return once, empty, -1
 }
+
+// mixedAll makes headFirstBMI read every first mode's group through its branch-free
+// loop (tests).
+var mixedAll bool
 
 // bmiWidth is the narrowest degree field of a group that HeadGroup reads through
 // headGroupBMI: 0, every group (roads' and meshes' too, whose short lists'

@@ -9,9 +9,9 @@ import (
 )
 
 // haveBMI says whether headFirstBMI may run: the processor has BMI1 and BMI2 (TZCNT,
-// ANDN, BZHI, SHRX, PEXT) and its PEXT is not microcoded (slowPEXT). Tests turn it off
-// to hold HeadGroup's Go loop to the same references.
-var haveBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && !slowPEXT()
+// BLSR, ANDN, BZHI, SHRX, PEXT) and POPCNT, and its PEXT is not microcoded
+// (slowPEXT). Tests turn it off to hold HeadGroup's Go loop to the same references.
+var haveBMI = cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT && !slowPEXT()
 
 // slowPEXT says whether the processor is an AMD (or Hygon) one before Zen 3 (family
 // 0x19), whose PEXT is microcoded: tens to hundreds of cycles a use, against 3 on
@@ -40,6 +40,7 @@ func cpuid(leaf uint32) (a, b, c, d uint32)
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.j0)-96]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.wo)-128]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.done)-136]
+var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.mixed)-176]
 
 // headFirstBMI is HeadGroup's loops in assembly (store/headfirst_amd64.s) for the lists
 // read without a call; headGroupBMI takes the others.

@@ -25,10 +25,12 @@
 #define A_ONCE 152
 #define A_X0 160
 #define A_X1 168
+#define A_MIXED 176
 
 // The codec's constants (store/codec.go, store/decode.go): BlockSize, excHeader,
-// compactMaxBytes.
+// compactMaxBytes, PackedMin.
 #define BLOCK_SIZE 64
+#define PACKED_MIN 4
 #define EXC_HEADER 14
 #define COMPACT_MAX 561
 
@@ -57,6 +59,13 @@
 // pext2 gathers a 2-byte varint's value bits (PEXT's mask).
 DATA pext2<>+0(SB)/4, $0x7f7f
 GLOBL pext2<>(SB), RODATA|NOPTR, $4
+
+// pext5 gathers the value bits of a varint of up to 5 bytes (its bytes past its end
+// cleared); hibits are the bytes' continuation bits.
+DATA pext5<>+0(SB)/8, $0x7f7f7f7f7f
+GLOBL pext5<>(SB), RODATA|NOPTR, $8
+DATA hibits<>+0(SB)/8, $0x8080808080808080
+GLOBL hibits<>(SB), RODATA|NOPTR, $8
 
 // func headFirstBMI(a *headArgs)
 //
@@ -175,6 +184,8 @@ lists:
 	MOVQ A_X0(BX), R8
 	MOVQ A_V0(BX), R10
 	ADDQ CX, R10                 // v, kept with j
+	CMPQ A_MIXED(BX), $0
+	JNE mloop
 	JMP loop
 
 	// q: the first block's start, start + FirstBlock(d), for PackedMin or more
@@ -479,7 +490,112 @@ done:
 	MOVQ R12, A_DONE(BX)
 	MOVQ R13, A_EMPTY(BX)
 	MOVQ R14, A_ONCE(BX)
+	// the next group's loop (mixedNext; headArgs.mixed's high bytes stay 0):
+	// branch-free where n <= 8 l <= 6 n, l the lists in once, n = j1 - j0: 8 l - n
+	// <= 5 n, unsigned (no list in once outside first mode: 0 there)
+	POPCNTQ R14, AX
+	SHLQ $3, AX
+	MOVQ A_J1(BX), DX
+	SUBQ A_J0(BX), DX            // n
+	SUBQ DX, AX                  // 8 l - n
+	LEAQ (DX)(DX*4), DX
+	CMPQ AX, DX
+	SETLS A_MIXED(BX)
 	RET
+
+	// The branch-free loop, for a first mode's groups that mix lists of one
+	// neighbour, of two or three and of PackedMin or more (mixedGroup): every
+	// list with neighbours takes one path, its cases chosen by CMOV and masks
+	// instead of branches. The first value at q = start + FirstBlock(d) (the
+	// mode bit dropped from PackedMin on), its length from TZCNT of the word's
+	// clear continuation bits; then the gap after it, its end the next clear
+	// bit, read whatever d is and kept only for 2 or 3 neighbours (x1 is the
+	// vertex otherwise, and a list of PackedMin or more goes to once). The
+	// checks are the branches' loop's: each value at most 5 bytes, the values
+	// used inside the word and the list (a list of one or two ending at its
+	// last), each neighbour below nv; a list that fails one is left unfinished.
+	PCALIGN $32
+mloop:
+	MOVL (L_START+4)(SP)(CX*4), BP // end
+	MOVL L_START(SP)(CX*4), R11  // start
+	MOVL L_DEG(SP)(CX*4), R15    // d
+	TESTL R15, R15
+	JZ misempty
+	CMPQ BP, A_ALEN(BX)
+	JA mnext                     // the list inside ADJ (from its start on: end - q below), else it is left
+	LEAL -1(R15), AX
+	SHRL $6, AX
+	LEAQ (R11)(AX*4), SI         // q: FirstBlock(d) is 4((d-1)/64) for d >= 1
+	CMPQ SI, A_ACAP8(BX)
+	JGT mnext
+	MOVQ (R9)(SI*1), R11         // w
+	SUBQ SI, BP                  // the list's bytes from q (negative: none)
+	ANDNQ hibits<>(SB), R11, DX  // bit 8k-1 set where a value ends at byte k
+	TZCNTQ DX, DI                // 8k1-1
+	CMPQ DI, $40
+	JAE mnext                    // longer than 5 bytes, or past the word
+	INCQ DI                      // 8k1
+	BZHIQ DI, R11, AX
+	PEXTQ pext5<>(SB), AX, AX    // u
+	CMPL R15, $PACKED_MIN
+	SBBL SI, SI
+	INCL SI                      // 1 from PackedMin on: the mode bit
+	SHRXQ SI, AX, AX
+	SHRQ $1, AX                  // the carry: the zigzag's sign
+	SBBQ SI, SI
+	XORQ SI, AX
+	ADDQ R10, AX                 // f = v + unzigzag(u)
+	CMPQ AX, A_NV(BX)
+	JAE mnext                    // f >= nv, or negative
+	MOVL AX, (R8)(CX*4)
+	BLSRQ DX, DX
+	TZCNTQ DX, DX                // 8(k1+k2)-1; 64 and the carry where the word holds no end
+	SBBQ SI, SI                  // -1 there
+	INCQ DX
+	BZHIQ DX, R11, R11
+	SHRXQ DI, R11, R11
+	PEXTQ pext5<>(SB), R11, R11  // g: a gap of up to 5 bytes (k2 checked below)
+	ADDQ AX, R11                 // f + g
+	SUBQ DI, DX                  // 8k2
+	ORQ SI, DX                   // or -1 past the word
+	LEAL -2(R15), SI
+	CMPL SI, $2                  // the carry: 2 or 3 neighbours, x1 = f + g
+	CMOVQCC R10, R11             // else the vertex
+	SBBQ SI, SI
+	ANDQ SI, DX                  // 8k2 where the gap is used, else 0
+	CMPQ DX, $40
+	JA mnext                     // longer than 5 bytes, or past the word
+	ADDQ DI, DX
+	SHRQ $3, DX                  // the bytes the values used take
+	SUBQ DX, BP                  // the list's bytes after them
+	JS mnext                     // past the list
+	CMPL R15, $3
+	SBBQ SI, SI
+	TESTQ SI, BP
+	JNZ mnext                    // a list of one or two, read whole, ends at its last value
+	CMPQ R11, A_NV(BX)
+	JAE mnext                    // x1 >= nv (so g < nv too, f being below it)
+	MOVQ A_X1(BX), SI
+	MOVL R11, (SI)(CX*4)
+	BTSQ CX, R12
+	MOVQ R14, SI
+	BTSQ CX, SI
+	CMPL R15, $PACKED_MIN
+	CMOVQCC SI, R14              // PackedMin or more: the first mode's
+mnext:
+	INCQ CX
+	INCQ R10
+	CMPQ CX, A_J1(BX)
+	JB mloop
+	JMP done
+
+misempty:
+	MOVL R10, (R8)(CX*4)
+	MOVQ A_X1(BX), DI
+	MOVL R10, (DI)(CX*4)
+	BTSQ CX, R12
+	BTSQ CX, R13
+	JMP mnext
 
 // func cpuid(leaf uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

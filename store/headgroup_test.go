@@ -68,16 +68,21 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		var w0, w1 [DirGroup]uint32
 		x0, x1 = w0, w1
 		first := r.IntN(2) == 0
-		width := bmiWidth
+		width, mixed := bmiWidth, mixedAll
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
+		mixedAll = r.IntN(2) == 0              // a first mode's group in its branch-free loop
+		hr.a.mixed = 7 // left so where headFirstBMI does not run
 		once, empty, bad := hr.Group(g, j0, j1, first)
+		if m := hr.a.mixed; m != 7 && (m != 0) != mixedNext(hr.a.once, j1-j0) {
+			t.Fatalf("shard at %d, group %d [%d, %d): next group's loop %d, once %x", s.Lo, g, j0, j1, m, hr.a.once)
+		}
 		if r.IntN(2) == 0 {
 			once, empty, bad = s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
 		}
 		if in := (^uint64(0) >> (64 - (j1 - j0))) << j0; (once|empty)&^in != 0 {
 			t.Fatalf("shard at %d, group %d [%d, %d): once %x, empty %x outside the vertices read", s.Lo, g, j0, j1, once, empty)
 		}
-		bmiWidth = width
+		bmiWidth, mixedAll = width, mixed
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
