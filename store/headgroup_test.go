@@ -71,7 +71,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		width, mixed := bmiWidth, mixedAll
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
 		mixedAll = r.IntN(2) == 0              // a first mode's group in its branch-free loop
-		hr.a.mixed = 7 // left so where headFirstBMI does not run
+		hr.a.mixed = 7                         // left so where headFirstBMI does not run
 		once, empty, bad := hr.Group(g, j0, j1, first)
 		if m := hr.a.mixed; m != 7 && (m != 0) != mixedNext(hr.a.once, j1-j0) {
 			t.Fatalf("shard at %d, group %d [%d, %d): next group's loop %d, once %x", s.Lo, g, j0, j1, m, hr.a.once)
