@@ -47,9 +47,11 @@ func Dir(dir string) (bad []string, seen int, err error) {
 }
 
 // Scan reads one assembly file, named name in the lines it returns, and reports each
-// instruction (macro bodies included) that names an X or Y register and whose mnemonic
-// is not a VEX form (V...), as "name:line: op is not VEX-encoded: text". seen counts
-// the instructions on X or Y registers read, TEXT, DATA and GLOBL lines included.
+// instruction that names an X or Y register and whose mnemonic is not a VEX form
+// (V...), as "name:line: op is not VEX-encoded: text". It reads every statement of a
+// line as the assembler does: those after a ';', after a label, and in macro bodies,
+// the #define line's own included. seen counts the instructions on X or Y registers
+// read, TEXT, DATA and GLOBL lines included.
 func Scan(name string, r io.Reader) (bad []string, seen int, err error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
@@ -60,20 +62,49 @@ func Scan(name string, r io.Reader) (bad []string, seen int, err error) {
 			line = line[:k]
 		}
 		line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "\\"))
-		op, args, _ := strings.Cut(line, " ")
-		if op == "" || strings.HasPrefix(op, "#") || strings.HasSuffix(op, ":") || !vreg.MatchString(args) {
+		if rest, ok := strings.CutPrefix(line, "#define"); ok {
+			line = macroBody(rest)
+		} else if strings.HasPrefix(line, "#") {
 			continue
 		}
-		seen++
-		switch op {
-		case "TEXT", "DATA", "GLOBL":
-			continue
-		}
-		if op[0] != 'V' {
-			bad = append(bad, fmt.Sprintf("%s:%d: %s is not VEX-encoded: %s", name, i+1, op, line))
+		for _, stmt := range strings.Split(line, ";") {
+			stmt = strings.TrimSpace(stmt)
+			op, args, _ := strings.Cut(stmt, " ")
+			if strings.HasSuffix(op, ":") { // a label, then perhaps an instruction
+				op, args, _ = strings.Cut(strings.TrimSpace(args), " ")
+			}
+			if op == "" || !vreg.MatchString(args) {
+				continue
+			}
+			seen++
+			switch op {
+			case "TEXT", "DATA", "GLOBL":
+				continue
+			}
+			if op[0] != 'V' {
+				stmt = strings.TrimSpace(op + " " + strings.TrimSpace(args))
+				bad = append(bad, fmt.Sprintf("%s:%d: %s is not VEX-encoded: %s", name, i+1, op, stmt))
+			}
 		}
 	}
 	return bad, seen, nil
+}
+
+// macroBody is what follows a #define's name and parameters on its line: the start of
+// its body.
+func macroBody(rest string) string {
+	rest = strings.TrimLeft(rest, " \t")
+	k := strings.IndexAny(rest, " \t(")
+	if k < 0 {
+		return "" // the name alone
+	}
+	if rest[k] == '(' {
+		if e := strings.IndexByte(rest, ')'); e >= 0 {
+			return rest[e+1:]
+		}
+		return ""
+	}
+	return rest[k:]
 }
 
 // Test fails t for each legacy-encoded instruction in dir's assembly, and when the scan

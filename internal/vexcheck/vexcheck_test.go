@@ -45,3 +45,33 @@ func TestDirWithoutAssembly(t *testing.T) {
 		t.Error("a directory without .s files passed")
 	}
 }
+
+// TestScanStatements holds Scan to every instruction of a line: those after a ';'
+// (groupword_amd64.s writes its macros' calls so), after a label, and on a #define
+// line itself, as the assembler reads them.
+func TestScanStatements(t *testing.T) {
+	src := `#define ZERO PXOR X2, X2
+#define ONE(r) VPCMPEQD r, r, r; MOVOU r, X4
+TEXT ·f(SB), NOSPLIT, $0-8
+	VMOVD AX, X14; PXOR X1, X1
+	MOVQ AX, BX; VMOVQ AX, X10
+done: MOVQ AX, X3
+	VZEROUPPER; RET
+`
+	bad, seen, err := Scan("f.s", strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"f.s:1: PXOR is not VEX-encoded: PXOR X2, X2",
+		"f.s:2: MOVOU is not VEX-encoded: MOVOU r, X4",
+		"f.s:4: PXOR is not VEX-encoded: PXOR X1, X1",
+		"f.s:6: MOVQ is not VEX-encoded: MOVQ AX, X3",
+	}
+	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
+		t.Errorf("found\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(want, "\n"))
+	}
+	if seen != 6 {
+		t.Errorf("seen %d instructions on X or Y registers, want 6", seen)
+	}
+}
