@@ -30,3 +30,15 @@ func (s *Shard) PrefetchHeads(g uint32, todo uint64, r *GroupScan) {
 		prefetchAt(&s.Adj[0], &offs[0], n)
 	}
 }
+
+// PrefetchIndexed asks the processor for the cache line of a[i] for each i of idx,
+// without waiting for any: a search that will test the parents of a batch's neighbours
+// one list after another asks for all of them first, so that their misses overlap. The
+// caller passes indexes below len(a) (a hint outside a never faults, but asks for a
+// line of no use).
+func PrefetchIndexed(a []uint32, idx []uint32) {
+	if !havePrefetch || len(a) == 0 || len(idx) == 0 {
+		return
+	}
+	prefetchIdx4(&a[0], &idx[0], len(idx))
+}

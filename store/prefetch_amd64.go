@@ -14,3 +14,9 @@ const havePrefetch = true
 //
 //go:noescape
 func prefetchAt(base *byte, offs *uint32, n int)
+
+// prefetchIdx4 asks for the cache line of base[idx[i]] (4-byte elements) for each i
+// below n (store/prefetch_amd64.s).
+//
+//go:noescape
+func prefetchIdx4(base *uint32, idx *uint32, n int)

@@ -39,3 +39,20 @@ loop:
 
 done:
 	RET
+
+// func prefetchIdx4(base *uint32, idx *uint32, n int)
+//
+// A PREFETCHT0 at base + 4*idx[i] for each i below n (n > 0).
+TEXT ·prefetchIdx4(SB), NOSPLIT, $0-24
+	MOVQ base+0(FP), SI
+	MOVQ idx+8(FP), DI
+	MOVQ n+16(FP), CX
+	LEAQ (DI)(CX*4), CX
+
+loop:
+	MOVL (DI), DX
+	PREFETCHT0 (SI)(DX*4)
+	ADDQ $4, DI
+	CMPQ DI, CX
+	JB loop
+	RET

@@ -22,3 +22,21 @@ func TestPrefetchGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchIndexed asks for the lines of every index of arrays of 0 to 3 lines, in
+// order, reversed and at random, and for none: a hint, which must not panic.
+func TestPrefetchIndexed(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 62))
+	for n := range 48 {
+		a := make([]uint32, n)
+		idx := make([]uint32, 0, 2*n)
+		for i := range n {
+			idx = append(idx, uint32(i), uint32(n-1-i))
+		}
+		PrefetchIndexed(a, idx)
+		PrefetchIndexed(a, nil)
+		if n > 0 {
+			PrefetchIndexed(a, []uint32{uint32(r.IntN(n))})
+		}
+	}
+}
