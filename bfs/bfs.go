@@ -392,6 +392,11 @@ type bfs struct {
 // cache lines.
 type workerState struct {
 	ents [serialBatch]store.ListEntry // a serial top-down batch's entries (not zeroed per level)
+	// ones is how many lists of one varint (of several bytes, or any where oneVarints
+	// ran) the last serial top-down batch claimed: expandSerial's gate for oneVarints,
+	// kept from level to level; oneNbrs is what oneVarints decoded
+	ones    int
+	oneNbrs [serialBatch]uint32
 
 	out []uint32 // next-frontier vertices not yet flushed to the queue
 	// listShard and degShard are the shards of the last list expanded and of the last

@@ -106,13 +106,15 @@ var variants = []Options{
 // levels with the oracle and the whole result with the validator.
 func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, directed bool, srcs []uint32) {
 	t.Helper()
-	defer func(p uint32, s, w uint64, k int, c, cp uint32, f, bs uint64) {
-		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan = p, s, w, k, c, cp, f, bs
-	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan)
+	defer func(p uint32, s, w uint64, k int, c, cp uint32, f, bs uint64, pp uint32) {
+		pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan, prefetchParentsMin = p, s, w, k, c, cp, f, bs, pp
+	}(pieceSize, serialEdges, serialWork, scoutSample, claimAllMax, cachedParents, buFirst, buScan, prefetchParentsMin)
 	out, _ := testgraph.Lists(n, edges, directed)
 	for si, shardBytes := range []int64{1, 64, 0} {
 		// serial top-down claims short lists with and without a branch (claimAllMax)
 		claimAllMax = [3]uint32{^uint32(0), 0, ^uint32(0)}[si]
+		// and with their lists of one varint decoded first (oneVarints), or not
+		prefetchParentsMin = [3]uint32{0, 0, ^uint32(0)}[si]
 		// bottom-up entries weighed as in a cached graph's search and as in a larger one's
 		cachedParents = [3]uint32{^uint32(0), ^uint32(0), 0}[si]
 		g := testgraph.Build(t, n, edges, directed, shardBytes)

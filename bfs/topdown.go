@@ -151,8 +151,12 @@ const smallList = 16
 // claimList. The claims queue what they discover at tail, without discovered's call
 // and buffer: on a compressed graph b.maxDeg is known (a graph without edges claims
 // nothing), so no degree is summed per vertex. Every path reads a list to its end and
-// refuses it where store.ListIter does, bytes past its last block included. It returns
-// the new tail and the entries examined.
+// refuses it where store.ListIter does, bytes past its last block included. On a graph
+// whose parents do not stay in the caches, a batch whose lists are mostly one varint
+// (a top-down level after a bottom-up run on a skewed graph) has them decoded first
+// (oneVarints) and their parents asked for at once: the claims then find them on the
+// way, where each list's test waited on its own miss. It returns the new tail and the
+// entries examined.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
 	ents := &ws.ents
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
@@ -164,6 +168,15 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 		k := s.Entries(ents[:], frontier)
 		batch := frontier[:k]
 		frontier = frontier[k:]
+		// the lists of one varint decoded first, their parents asked for, while the
+		// batch before claimed at least serialBatch/4 such lists
+		pass := n >= prefetchParentsMin && ws.ones >= serialBatch/4
+		if pass {
+			var idx [serialBatch]uint32
+			m := oneVarints(ents, batch, &ws.oneNbrs, &idx, n)
+			store.PrefetchIndexed(parent, idx[:m])
+		}
+		ws.ones = 0
 		for k := 0; k < len(batch); k++ {
 			if branchFree && ents[k].Deg-1 < store.PackedMin-1 { // a road's list, maybe
 				var ex uint64
@@ -185,6 +198,16 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 			d := e.Deg
 			examined += uint64(d)
 			if d < store.PackedMin && d > 0 {
+				if pass && ws.oneNbrs[k%serialBatch] < n {
+					// one varint, decoded by oneVarints
+					ws.ones++
+					if v := ws.oneNbrs[k%serialBatch]; parent[v] == unreached {
+						parent[v] = u
+						queue[tail] = v
+						tail++
+					}
+					continue
+				}
 				// a block of d varints: in d bytes, one byte each when none has its high
 				// bit (most lists of roads), the first a zigzag delta from u, the others
 				// gaps; else values of several bytes, in one word too
@@ -195,6 +218,15 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				ok := e.End-e.Start == d && w&0x8080808080808080 == 0 && x >= 0 && x+int64(g1)+int64(g2) < int64(n)
 				if ok {
 					nb = [...]uint32{uint32(x), uint32(x) + g1, uint32(x) + g1 + g2}
+				} else if v := oneVarint(u, e, n); v != ^uint32(0) {
+					// one varint of several bytes
+					ws.ones++
+					if parent[v] == unreached {
+						parent[v] = u
+						queue[tail] = v
+						tail++
+					}
+					continue
 				} else {
 					nb[0], nb[1], nb[2], ok = store.DecodeShortWord(u, d, e.Head, int(e.End-e.Start), n)
 				}
@@ -361,6 +393,54 @@ func claimAll(pp, qp unsafe.Pointer, v, u uint32, tail int) int {
 	*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
 	return inc
 }
+
+// prefetchParentsMin is the fewest vertices for which expandSerial asks for the parents
+// of a batch's lists of one varint before it claims them (oneVarints): 4 MiB of
+// parents, past a core's own caches. A top-down level after a bottom-up run on a
+// skewed graph (kron22: 178,414 vertices, 1.2 neighbours each) otherwise waits on a
+// parent's miss a list. Tests lower it.
+var prefetchParentsMin uint32 = 1 << 20
+
+// oneVarints sets ones[k], for each list of batch (ents its entries), to its neighbour
+// where the list is one varint of at most 5 bytes (the rule DecodeShortWord holds such
+// a list to for d = 1) whose vertex lies below n, else to ^0; it writes those
+// neighbours to idx in order and returns how many. A loop of its own, without the
+// claims' loads, so that the neighbours' parents can be asked for before any is tested.
+func oneVarints(ents *[serialBatch]store.ListEntry, batch []uint32, ones, idx *[serialBatch]uint32, n uint32) int {
+	m := 0
+	for k, u := range batch[:min(len(batch), serialBatch)] {
+		x := oneVarint(u, &ents[k], n)
+		ones[k] = x
+		idx[m&(serialBatch-1)] = x
+		if x != ^uint32(0) {
+			m++
+		}
+	}
+	return m
+}
+
+// oneVarint returns the neighbour of u's list (e its entry) where the list is one
+// varint of at most 5 bytes (DecodeShortWord's rule for d = 1: the high bits of its
+// bytes but the last set) whose vertex lies below n, else ^0.
+func oneVarint(u uint32, e *store.ListEntry, n uint32) uint32 {
+	l := e.End - e.Start
+	if e.Deg != 1 || l-1 >= 5 || e.Head&varintHigh[l&7] != varintHigh[(l-1)&7] {
+		return ^uint32(0)
+	}
+	// the bytes' 7-bit groups packed
+	c := e.Head & 0x7f7f7f7f7f
+	c = c&0x007f007f007f | c>>1&0x3f803f803f80
+	c = c&0x00003fff00003fff | c>>2&0x0fffc0000fffc000
+	c = c&0x000000000fffffff | c>>4&0x00fffffff0000000
+	if v := int64(u) + store.Unzigzag(c&(1<<(7*l)-1)); uint64(v) < uint64(n) {
+		return uint32(v)
+	}
+	return ^uint32(0)
+}
+
+// varintHigh[l] is the high bits of a word's low l bytes (l <= 5): those of a varint of
+// l bytes but its last's.
+var varintHigh = [8]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080}
 
 // roadMask[d] keeps the low d bytes of a word: a list of d one-byte values. A load
 // instead of 1<<(8*d)-1, whose shift by a variable count ties up CX.
