@@ -165,3 +165,54 @@ func FuzzTopDownList(f *testing.F) {
 		})
 	})
 }
+
+// TestBFSBottomUpListEnd: a list that bottom-up reads to its end (no neighbour in the
+// frontier, or a list of one, found or not) with a byte after its last block, or a list
+// whose second block is not where its index says, must be refused by the bottom-up
+// scans (store.ScanGroup, both its vector steps and its scalar loop, and ScanList) as
+// store.ListIter refuses it. The search runs bottom-up from level 0 (StrictSwitch, alpha
+// and beta 2^30); vertex v's list is scanned there against the frontier {0}.
+func TestBFSBottomUpListEnd(t *testing.T) {
+	const n = 300
+	seq := func(lo, k uint32) []uint32 {
+		l := make([]uint32, k)
+		for i := range l {
+			l[i] = lo + 2*uint32(i)
+		}
+		return l
+	}
+	trailing := func(v uint32, l []uint32) []byte { return append(store.AppendList(nil, v, l), 0) }
+	early := store.AppendList(nil, 7, seq(11, 100))
+	binary.LittleEndian.PutUint32(early, binary.LittleEndian.Uint32(early)-1)
+	for _, c := range []struct {
+		name string
+		v    uint32
+		deg  uint32
+		list []byte
+	}{
+		{"vertex 5's neighbour 0 (found), then 00", 5, 1, trailing(5, []uint32{0})},
+		{"vertex 5's neighbour 3 (a miss), then 00", 5, 1, trailing(5, []uint32{3})},
+		{"vertex 70's neighbour 0 (found, 2 bytes), then 00", 70, 1, trailing(70, []uint32{0})},
+		{"vertex 5's 2 neighbours, then 00", 5, 2, trailing(5, []uint32{3, 4})},
+		{"vertex 5's 3 neighbours, then 00", 5, 3, trailing(5, []uint32{3, 4, 6})},
+		{"vertex 7's 10 neighbours, then 00", 7, 10, trailing(7, seq(11, 10))},
+		{"vertex 7's 40 neighbours, then 00", 7, 40, trailing(7, seq(11, 40))},
+		{"vertex 7's 100 neighbours, then 00", 7, 100, trailing(7, seq(11, 100))},
+		{"vertex 7's 100 neighbours, block 1 indexed a byte early", 7, 100, early},
+	} {
+		if _, err := store.DecodeList(nil, c.v, c.deg, c.list, n); err == nil {
+			t.Fatalf("%s: store.DecodeList decodes it", c.name)
+		}
+		g := oneList(t, n, c.v, c.deg, c.list)
+		if err := g.Check(); err != nil {
+			t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
+		}
+		r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1 << 30, Beta: 1 << 30, StrictSwitch: true})
+		if err == nil {
+			t.Fatalf("%s: answered %d reached, levels %+v", c.name, r.Reached, r.Levels)
+		}
+		if !strings.Contains(err.Error(), ".shard") {
+			t.Fatalf("%s: %v names no shard", c.name, err)
+		}
+	}
+}

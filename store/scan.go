@@ -15,8 +15,11 @@ import (
 //
 // On a list whose blocks DecodeBlock decodes, ScanList finds what DecodeBlock and a scan
 // in order would; it reports Malformed only when DecodeBlock refuses a block it reaches,
-// though in such a block it may find a neighbour before the fault. Like DecodeBlock it
-// reads only bytes of list, loading 8 at a time where the capacity allows.
+// though in such a block it may find a neighbour before the fault, and, as ListIter
+// does, where a block after the first does not start where the block index says or a
+// list it reads to its end (NotFound, or Found at a list of one) has bytes after its
+// last block. Like DecodeBlock it reads only bytes of list, loading 8 at a time where
+// the capacity allows.
 func ScanList(list []byte, v, d, nv uint32, bits []uint64) (x, checked uint32, status int) {
 	return scanBlocks(list, FirstBlock(d), v, d, 0, 0, nv, bits)
 }
@@ -25,6 +28,9 @@ func ScanList(list []byte, v, d, nv uint32, bits []uint64) (x, checked uint32, s
 // checked neighbours checked before it.
 func scanBlocks(list []byte, pos int, v, d, k, checked, nv uint32, bits []uint64) (x, _ uint32, status int) {
 	for ; checked < d; k++ {
+		if k > 0 && !BlockIndexed(list, k, pos) {
+			return 0, checked, Malformed
+		}
 		c := BlockLen(d, k)
 		var n uint32
 		x, n, pos, status = scanListBlock(list, pos, v, c, nv, bits)
@@ -32,6 +38,9 @@ func scanBlocks(list []byte, pos int, v, d, k, checked, nv uint32, bits []uint64
 		if status != NotFound {
 			return x, checked, status
 		}
+	}
+	if pos != len(list) { // read to its end, it ends there
+		return 0, checked, Malformed
 	}
 	return 0, checked, NotFound
 }
@@ -49,6 +58,9 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 	}
 	cur := uint64(f)
 	if bits[cur>>6]&(1<<(cur&63)) != 0 {
+		if c == 1 && p != len(list) { // a block of one is its list's last, read whole
+			return 0, 1, 0, Malformed
+		}
 		return uint32(cur), 1, 0, Found
 	}
 	if packed {

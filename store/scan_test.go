@@ -10,13 +10,21 @@ import (
 // turn and a scan in order: the same first neighbour in bits, after as many checks, on
 // lists whose blocks decode up to it; NotFound after d checks on lists that decode whole;
 // and where a block DecodeBlock refuses comes first, Malformed or a neighbour of bits
-// found in that block, never NotFound.
+// found in that block, never NotFound. Where a block after the first is not where the
+// block index says, or a list read to its end (no neighbour in bits, or one found in a
+// last block of one) does not end there, Malformed, as ListIter refuses it.
 func checkScan(t *testing.T, list []byte, v, d, nv uint32, bits []uint64) {
 	t.Helper()
 	in := func(x uint32) bool { return bits[x>>6]&(1<<(x&63)) != 0 }
 	x, checked, st := ScanList(list, v, d, nv, bits)
 	pos, before := FirstBlock(d), uint32(0)
 	for k := uint32(0); k < NumBlocks(d); k++ {
+		if k > 0 && !BlockIndexed(list, k, pos) {
+			if st != Malformed {
+				t.Fatalf("v=%d d=%d: block %d not where the index says: ScanList = %d after %d (status %d), want Malformed", v, d, k, x, checked, st)
+			}
+			return
+		}
 		c := BlockLen(d, k)
 		dst := make([]uint32, c)
 		next, ok := DecodeBlock(dst, v, list, pos, c, nv)
@@ -30,12 +38,24 @@ func checkScan(t *testing.T, list []byte, v, d, nv uint32, bits []uint64) {
 			return
 		}
 		if i := slices.IndexFunc(dst, in); i >= 0 {
+			if c == 1 && next != len(list) {
+				if st != Malformed {
+					t.Fatalf("v=%d d=%d: a last block of one and bytes after it: ScanList = %d (status %d), want Malformed", v, d, x, st)
+				}
+				return
+			}
 			if st != Found || x != dst[i] || checked != before+uint32(i)+1 {
 				t.Fatalf("v=%d d=%d block %d %v: ScanList = %d after %d (status %d), want %d after %d", v, d, k, dst, x, checked, st, dst[i], before+uint32(i)+1)
 			}
 			return
 		}
 		pos, before = next, before+c
+	}
+	if pos != len(list) {
+		if st != Malformed {
+			t.Fatalf("v=%d d=%d: %d bytes after the last block: ScanList = %d after %d (status %d), want Malformed", v, d, len(list)-pos, x, checked, st)
+		}
+		return
 	}
 	if st != NotFound || checked != d {
 		t.Fatalf("v=%d d=%d: ScanList = %d after %d (status %d), want NotFound after %d", v, d, x, checked, st, d)

@@ -278,7 +278,8 @@ bail:
 // of its header and length. A list found is added to found (its parent in parent, its
 // degree to degs), a list of one block found in none of its neighbours to miss, and a
 // list of more blocks whose first one holds none of them to cont (the first block's end
-// in lanes.pk); extra counts the neighbours checked past the first of each of these
+// in lanes.pk; a list of one block read to its end without a find ends there, else it is
+// left); extra counts the neighbours checked past the first of each of these
 // lists but those of cont. The lists of other codings, whose view of the stream would
 // pass cap(adj) (at most acap bytes from adj), or that bail, are left to the caller.
 TEXT ·scanMoreAVX2(SB), NOSPLIT, $136-8
@@ -456,6 +457,10 @@ mnotfound:
 	SHLQ CX, AX
 	CMPQ F_D(SP), $64
 	JHI mcont
+	MOVQ M_LANES(BX), SI
+	MOVL L_END(SI)(CX*4), DX
+	CMPQ DX, F_NEXT(SP)
+	JNE lane                     // bytes after the list's one block: left to the caller
 	ORQ AX, M_MISS(BX)
 	MOVQ F_N(SP), AX
 	ADDQ AX, M_EXTRA(BX)

@@ -145,7 +145,8 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $416
 // It runs in two passes over the group's steps: the first decodes each lane's pair and
 // gathers its list's first 8 bytes into lanes (a lane whose first value would start at
 // or past its list's end is not loaded: lanes.pk holds q in 32 bits meanwhile), the
-// second reads them back, decodes the first values and tests them. In one pass each
+// second reads them back, decodes the first values and tests them (a list of one, read
+// whole, must end at its value: else it is left to the scalar loop). In one pass each
 // step's hundred operations waited on its own gather of list heads and filled the
 // scheduler, so that the next step's gathers issued late: the two passes take the
 // group's first neighbours about a third faster, for about 25 more instructions a step.
@@ -356,6 +357,10 @@ chunkB:
 	VPSHUFD $0x08, Y7, Y10
 	VPERMQ $0x08, Y10, Y10
 	VMOVDQU X10, 768(SI)(CX*4)   // lanes.pk
+	VPCMPEQQ Y6, Y7, Y0
+	VPCMPEQQ Y9, Y4, Y5          // d == 1: the list read whole
+	VPANDN Y5, Y0, Y0
+	VPANDN Y1, Y0, Y1            // a list of one ends at its value
 	VPCMPGTQ Y6, Y7, Y7
 	VPANDN Y1, Y7, Y1            // q + k <= end
 
@@ -400,9 +405,8 @@ chunkB:
 	VPCMPEQQ Y9, Y3, Y3
 	VPAND Y1, Y3, Y3             // found
 	VPANDN Y1, Y3, Y1            // checked, not found
-	VPCMPEQQ Y9, Y4, Y6
-	VPANDN Y1, Y6, Y7            // a miss with more neighbours
-	VPAND Y6, Y1, Y1             // a miss of degree 1
+	VPANDN Y1, Y5, Y7            // a miss with more neighbours
+	VPAND Y5, Y1, Y1             // a miss of degree 1
 	VMOVMSKPD Y7, AX
 	SHLQ CX, AX
 	ORQ AX, DX

@@ -132,7 +132,8 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 			if d >= PackedMin {
 				u >>= 1
 			}
-			if f := int64(v) + Unzigzag(u); k <= 5 && q+k <= uint64(end) && uint64(f) < nv64 {
+			// (a list of one, read whole, ends at its value; else ScanList refuses it)
+			if f := int64(v) + Unzigzag(u); k <= 5 && q+k <= uint64(end) && uint64(f) < nv64 && (d > 1 || q+k == uint64(end)) {
 				if front[f>>6]&(1<<(f&63)) != 0 {
 					found |= 1 << j
 					r.Parent[j] = uint32(f)
@@ -285,6 +286,9 @@ func scanRest(list []byte, p int, v, d uint32, f, w uint64, k int, nv uint32, fr
 	}
 	if status == NotFound && d > c {
 		return scanBlocks(list, next, v, d, 1, checked, nv, front)
+	}
+	if status == NotFound && next != len(list) { // read to its end, it ends there
+		return 0, checked, Malformed
 	}
 	return x, checked, status
 }
