@@ -427,11 +427,9 @@ func oneVarint(u uint32, e *store.ListEntry, n uint32) uint32 {
 	if e.Deg != 1 || l-1 >= 5 || e.Head&varintHigh[l&7] != varintHigh[(l-1)&7] {
 		return ^uint32(0)
 	}
-	// the bytes' 7-bit groups packed
-	c := e.Head & 0x7f7f7f7f7f
-	c = c&0x007f007f007f | c>>1&0x3f803f803f80
-	c = c&0x00003fff00003fff | c>>2&0x0fffc0000fffc000
-	c = c&0x000000000fffffff | c>>4&0x00fffffff0000000
+	// the 7-bit groups of its bytes packed
+	w := e.Head
+	c := w&0x7f | w>>1&0x3f80 | w>>2&0x1fc000 | w>>3&0xfe00000 | w>>4&0x7f0000000
 	if v := int64(u) + store.Unzigzag(c&(1<<(7*l)-1)); uint64(v) < uint64(n) {
 		return uint32(v)
 	}
