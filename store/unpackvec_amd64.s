@@ -183,7 +183,9 @@ gapsdone:
 // exception from its bit on (the byte offset masked by compactMask: 8 bytes inside the
 // view): j (DX) moved on by 1 plus its step (mi, R14), its high part (mh) shifted by w
 // below nv (R11), 1 plus it stored at add[j&63]; the last j at most n. A failed check
-// jumps to fail. It leaves the stream's length in bytes at 272(SP), DI = w, SI = b.
+// jumps to fail. It leaves the stream's length in bytes at 272(SP), SI = b, and the
+// gap decoder set up for GAPS or GAPSCLAIM: w in R8, its vecTable in BX (GAPSETUP's
+// constants loaded), DI = dst, DX = &add[1], CX = n, first broadcast in Y12.
 #define COMPACTHEAD \
 	VPCMPEQD Y0, Y0, Y0; \
 	VPSRLD $31, Y0, Y0; \
@@ -270,7 +272,17 @@ exc: \
 	DECQ R13; \
 	JNZ exc; \
 	CMPQ DX, n+24(FP); \
-	JA fail
+	JA fail; \
+gaps: \
+	MOVQ DI, R8; \
+	LEAQ ·vecTables(SB), BX; \
+	IMULQ $104, DI; \
+	ADDQ DI, BX; \
+	MOVQ dst+0(FP), DI; \
+	LEAQ 4(SP), DX; \
+	MOVQ n+24(FP), CX; \
+	GAPSETUP; \
+	VPBROADCASTD first+32(FP), Y12
 
 // func unpackAddAVX2(dst *uint32, src *byte, add *uint32, tab *vecTable, w uintptr, n int, first uint64) (last uint32, ok bool)
 //
@@ -310,17 +322,6 @@ TEXT ·unpackAddAVX2(SB), NOSPLIT, $0-61
 // (unsigned, in 32 bits); end is the stream's length in bytes.
 TEXT ·compactBlockAVX2(SB), NOSPLIT, $288-69
 	COMPACTHEAD
-
-gaps:
-	MOVQ DI, R8                  // w
-	LEAQ ·vecTables(SB), BX
-	IMULQ $104, DI               // vecTable's size
-	ADDQ DI, BX
-	MOVQ dst+0(FP), DI
-	LEAQ 4(SP), DX               // add[1]
-	MOVQ n+24(FP), CX
-	GAPSETUP
-	VPBROADCASTD first+32(FP), Y12
 	GAPS
 	MOVQ 272(SP), AX
 	MOVQ AX, end+56(FP)
@@ -346,17 +347,6 @@ fail:
 // 4*2^31: every index below 2^32 reaches its entry.
 TEXT ·compactClaimAVX2(SB), NOSPLIT, $288-96
 	COMPACTHEAD
-
-gaps:
-	MOVQ DI, R8                  // w
-	LEAQ ·vecTables(SB), BX
-	IMULQ $104, DI               // vecTable's size
-	ADDQ DI, BX
-	MOVQ dst+0(FP), DI
-	LEAQ 4(SP), DX               // add[1]
-	MOVQ n+24(FP), CX
-	GAPSETUP
-	VPBROADCASTD first+32(FP), Y12
 	MOVQ parent+56(FP), R11
 	MOVQ $0x200000000, AX
 	ADDQ AX, R11                 // parent + 4*2^31: the base of the indexes less 2^31
