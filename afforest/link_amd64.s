@@ -2,6 +2,34 @@
 
 #include "textflag.h"
 
+// The links' steps (linkFrom's, afforest.go), in the registers every link routine
+// keeps: AX comp, BX cu, SI j; R8 p1, R9 p2, R10 ph, R11 g.
+
+// ROOTS(x) starts link j with x[j] (x the array's register): p1 = cu[j], p2 =
+// comp[x[j]].
+#define ROOTS(x) \
+	MOVL (x)(SI*4), R9 \
+	MOVL (BX)(SI*4), R8 \
+	MOVL (AX)(R9*4), R9
+
+// ROOTED(hi, lo, climb) takes the high root hi (a register, lo the other): ph =
+// comp[hi]; where ph == hi, comp[hi] = lo, the link done (falls through), else on to
+// climb.
+#define ROOTED(hi, lo, climb) \
+	MOVL (AX)(hi*4), R10 \
+	CMPL R10, hi \
+	JNE  climb \
+	MOVL lo, (AX)(hi*4)
+
+// CLIMB(hi, lo, loop) climbs where the high root hi is not its own parent (ph): g =
+// comp[ph], comp[hi] = g, hi = g, lo = comp[lo]; back to loop.
+#define CLIMB(hi, lo, loop) \
+	MOVL (AX)(R10*4), R11 \
+	MOVL R11, (AX)(hi*4) \
+	MOVL R11, hi \
+	MOVL (AX)(lo*4), lo \
+	JMP  loop
+
 // func linkGroupAsm(comp, cu, x0, x1 *uint32, n uint64)
 //
 // For j < n: linkFrom(comp, cu[j], x0[j]), then linkFrom(comp, cu[j], x1[j]) with
@@ -24,33 +52,23 @@ TEXT ·linkGroupAsm(SB), NOSPLIT, $0-40
 
 next:
 	// the first link: cu[j] with x0[j]
-	MOVL (CX)(SI*4), R9
-	MOVL (BX)(SI*4), R8
-	MOVL (AX)(R9*4), R9
+	ROOTS(CX)
 
 loopA:
 	CMPL R8, R9
 	JEQ  secondLink
 	JB   p2HighA             // p1 < p2: p2 the high root
-	MOVL (AX)(R8*4), R10     // high p1, low p2
-	CMPL R10, R8
-	JNE  climb1A
-	MOVL R9, (AX)(R8*4)
+	ROOTED(R8, R9, climb1A) // high p1, low p2
 
 secondLink:
 	// the second link: cu[j], loaded again, with x1[j]
-	MOVL (DX)(SI*4), R9
-	MOVL (BX)(SI*4), R8
-	MOVL (AX)(R9*4), R9
+	ROOTS(DX)
 
 loopB:
 	CMPL R8, R9
 	JEQ  step
 	JA   p1HighB             // p1 > p2: p1 the high root
-	MOVL (AX)(R9*4), R10     // high p2, low p1
-	CMPL R10, R9
-	JNE  climb2B
-	MOVL R8, (AX)(R9*4)
+	ROOTED(R9, R8, climb2B) // high p2, low p1
 
 step:
 	INCQ SI
@@ -60,47 +78,25 @@ step:
 done:
 	RET
 
-climb1A: // high p1 (R8), ph R10, low p2 (R9)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R8*4)
-	MOVL R11, R8
-	MOVL (AX)(R9*4), R9
-	JMP  loopA
+climb1A: // high p1, low p2
+	CLIMB(R8, R9, loopA)
 
-p2HighA: // high p2 (R9), low p1 (R8)
-	MOVL (AX)(R9*4), R10
-	CMPL R10, R9
-	JNE  climb2A
-	MOVL R8, (AX)(R9*4)
+p2HighA: // high p2, low p1
+	ROOTED(R9, R8, climb2A)
 	JMP  secondLink
 
-climb2A: // high p2 (R9), ph R10, low p1 (R8)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R9*4)
-	MOVL R11, R9
-	MOVL (AX)(R8*4), R8
-	JMP  loopA
+climb2A: // high p2, low p1
+	CLIMB(R9, R8, loopA)
 
-p1HighB: // high p1 (R8), low p2 (R9)
-	MOVL (AX)(R8*4), R10
-	CMPL R10, R8
-	JNE  climb1B
-	MOVL R9, (AX)(R8*4)
+p1HighB: // high p1, low p2
+	ROOTED(R8, R9, climb1B)
 	JMP  step
 
-climb1B: // high p1 (R8), ph R10, low p2 (R9)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R8*4)
-	MOVL R11, R8
-	MOVL (AX)(R9*4), R9
-	JMP  loopB
+climb1B: // high p1, low p2
+	CLIMB(R8, R9, loopB)
 
-climb2B: // high p2 (R9), ph R10, low p1 (R8)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R9*4)
-	MOVL R11, R9
-	MOVL (AX)(R8*4), R8
-	JMP  loopB
+climb2B: // high p2, low p1
+	CLIMB(R9, R8, loopB)
 
 // func linkFirstsAsm(comp, cu, x0 *uint32, n uint64, a uint32) (in uint64)
 //
@@ -119,18 +115,13 @@ TEXT ·linkFirstsAsm(SB), NOSPLIT, $0-48
 	JEQ  firstsDone
 
 firstsNext:
-	MOVL (CX)(SI*4), R9
-	MOVL (BX)(SI*4), R8
-	MOVL (AX)(R9*4), R9
+	ROOTS(CX)
 
 firstsLoop:
 	CMPL R8, R9
 	JEQ  firstsCheck
 	JB   firstsP2High        // p1 < p2: p2 the high root
-	MOVL (AX)(R8*4), R10     // high p1, low p2
-	CMPL R10, R8
-	JNE  firstsClimb1
-	MOVL R9, (AX)(R8*4)
+	ROOTED(R8, R9, firstsClimb1) // high p1, low p2
 
 firstsCheck:
 	MOVQ R12, R11
@@ -145,26 +136,15 @@ firstsDone:
 	MOVQ R12, in+40(FP)
 	RET
 
-firstsClimb1: // high p1 (R8), ph R10, low p2 (R9)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R8*4)
-	MOVL R11, R8
-	MOVL (AX)(R9*4), R9
-	JMP  firstsLoop
+firstsClimb1: // high p1, low p2
+	CLIMB(R8, R9, firstsLoop)
 
-firstsP2High: // high p2 (R9), low p1 (R8)
-	MOVL (AX)(R9*4), R10
-	CMPL R10, R9
-	JNE  firstsClimb2
-	MOVL R8, (AX)(R9*4)
+firstsP2High: // high p2, low p1
+	ROOTED(R9, R8, firstsClimb2)
 	JMP  firstsCheck
 
-firstsClimb2: // high p2 (R9), ph R10, low p1 (R8)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R9*4)
-	MOVL R11, R9
-	MOVL (AX)(R8*4), R8
-	JMP  firstsLoop
+firstsClimb2: // high p2, low p1
+	CLIMB(R9, R8, firstsLoop)
 
 // func linkMixedAsm(comp, cu, x0, x1 *uint32, n, once uint64, a uint32) (in uint64)
 //
@@ -186,18 +166,13 @@ TEXT ·linkMixedAsm(SB), NOSPLIT, $0-64
 	JAE  mixedDone
 
 mixedNext:
-	MOVL (CX)(SI*4), R9
-	MOVL (BX)(SI*4), R8
-	MOVL (AX)(R9*4), R9
+	ROOTS(CX)
 
 mixedLoopA:
 	CMPL R8, R9
 	JEQ  mixedKind
 	JB   mixedP2HighA        // p1 < p2: p2 the high root
-	MOVL (AX)(R8*4), R10     // high p1, low p2
-	CMPL R10, R8
-	JNE  mixedClimb1A
-	MOVL R9, (AX)(R8*4)
+	ROOTED(R8, R9, mixedClimb1A) // high p1, low p2
 
 mixedKind:
 	BTQ  SI, R13
@@ -217,63 +192,36 @@ mixedDone:
 	MOVQ R12, in+56(FP)
 	RET
 
-mixedClimb1A: // high p1 (R8), ph R10, low p2 (R9)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R8*4)
-	MOVL R11, R8
-	MOVL (AX)(R9*4), R9
-	JMP  mixedLoopA
+mixedClimb1A: // high p1, low p2
+	CLIMB(R8, R9, mixedLoopA)
 
-mixedP2HighA: // high p2 (R9), low p1 (R8)
-	MOVL (AX)(R9*4), R10
-	CMPL R10, R9
-	JNE  mixedClimb2A
-	MOVL R8, (AX)(R9*4)
+mixedP2HighA: // high p2, low p1
+	ROOTED(R9, R8, mixedClimb2A)
 	JMP  mixedKind
 
-mixedClimb2A: // high p2 (R9), ph R10, low p1 (R8)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R9*4)
-	MOVL R11, R9
-	MOVL (AX)(R8*4), R8
-	JMP  mixedLoopA
+mixedClimb2A: // high p2, low p1
+	CLIMB(R9, R8, mixedLoopA)
 
 mixedSecond:
 	// the second link: cu[j], loaded again, with x1[j]
-	MOVL (DX)(SI*4), R9
-	MOVL (BX)(SI*4), R8
-	MOVL (AX)(R9*4), R9
+	ROOTS(DX)
 
 mixedLoopB:
 	CMPL R8, R9
 	JEQ  mixedStep
 	JA   mixedP1HighB        // p1 > p2: p1 the high root
-	MOVL (AX)(R9*4), R10     // high p2, low p1
-	CMPL R10, R9
-	JNE  mixedClimb2B
-	MOVL R8, (AX)(R9*4)
+	ROOTED(R9, R8, mixedClimb2B) // high p2, low p1
 	JMP  mixedStep
 
-mixedP1HighB: // high p1 (R8), low p2 (R9)
-	MOVL (AX)(R8*4), R10
-	CMPL R10, R8
-	JNE  mixedClimb1B
-	MOVL R9, (AX)(R8*4)
+mixedP1HighB: // high p1, low p2
+	ROOTED(R8, R9, mixedClimb1B)
 	JMP  mixedStep
 
-mixedClimb1B: // high p1 (R8), ph R10, low p2 (R9)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R8*4)
-	MOVL R11, R8
-	MOVL (AX)(R9*4), R9
-	JMP  mixedLoopB
+mixedClimb1B: // high p1, low p2
+	CLIMB(R8, R9, mixedLoopB)
 
-mixedClimb2B: // high p2 (R9), ph R10, low p1 (R8)
-	MOVL (AX)(R10*4), R11
-	MOVL R11, (AX)(R9*4)
-	MOVL R11, R9
-	MOVL (AX)(R8*4), R8
-	JMP  mixedLoopB
+mixedClimb2B: // high p2, low p1
+	CLIMB(R9, R8, mixedLoopB)
 
 // func passEightAsm(comp, tail *uint32, n uint64, sk uint32) (k uint64)
 //
