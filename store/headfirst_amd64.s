@@ -56,6 +56,20 @@
 	SHRXQ BP, R13, AX \
 	ADDL AX, z
 
+// STREAMAT(x) loads into x the 8 bytes of a compact block's stream (from SI+1 in ADJ,
+// R9) at the byte of its bit R10, after checking that the stream's bits up to DX
+// (rounded up to a byte: DX holds their count plus 7) end inside the list (BP): else
+// the list is left (excnext). DX is clobbered.
+#define STREAMAT(x) \
+	SHRL $3, DX \
+	LEAQ 1(SI)(DX*1), DX \
+	CMPQ DX, BP \
+	JA excnext \
+	MOVL R10, DX \
+	SHRL $3, DX \
+	ADDQ SI, DX \
+	MOVQ 1(R9)(DX*1), x
+
 // pext2 gathers a 2-byte varint's value bits (PEXT's mask).
 DATA pext2<>+0(SB)/4, $0x7f7f
 GLOBL pext2<>(SB), RODATA|NOPTR, $4
@@ -385,14 +399,7 @@ moded:
 	MOVL R15, R10
 	IMULL DI, R10                // ebit: the exception header's first bit
 	LEAL (EXC_HEADER+7)(R10), DX
-	SHRL $3, DX
-	LEAQ 1(SI)(DX*1), DX
-	CMPQ DX, BP
-	JA excnext                   // the exception header past the list
-	MOVL R10, DX
-	SHRL $3, DX
-	ADDQ SI, DX
-	MOVQ 1(R9)(DX*1), R11
+	STREAMAT(R11)                // the exception header's word, inside the list
 	MOVL R10, DX
 	ANDL $7, DX
 	SHRXQ DX, R11, R11           // the exception header
@@ -410,14 +417,7 @@ moded:
 	ADDL $EXC_HEADER, R10        // the first exception's bit
 	LEAL 7(R10)(R15*1), DX
 	ADDL R11, DX
-	SHRL $3, DX
-	LEAQ 1(SI)(DX*1), DX
-	CMPQ DX, BP
-	JA excnext                   // the first exception past the list
-	MOVL R10, DX
-	SHRL $3, DX
-	ADDQ SI, DX
-	MOVQ 1(R9)(DX*1), DX
+	STREAMAT(DX)                 // the first exception's word, inside the list
 	ANDL $7, R10
 	SHRXQ R10, DX, DX            // e: the first exception's index step, high part
 	MOVQ 1(R9)(SI*1), R10
