@@ -46,48 +46,78 @@ func oneList(t *testing.T, n, v, deg uint32, list []byte) *store.Graph {
 // store.BlockEnds.
 func TestBFSListEnd(t *testing.T) {
 	const n = 300
-	seq := func(lo, k uint32) []uint32 {
-		l := make([]uint32, k)
-		for i := range l {
-			l[i] = lo + 2*uint32(i)
-		}
-		return l
-	}
-	trailing := func(v uint32, l []uint32) []byte { return append(store.AppendList(nil, v, l), 0) }
-	early := store.AppendList(nil, 0, seq(1, 100))
-	binary.LittleEndian.PutUint32(early, binary.LittleEndian.Uint32(early)-1)
-	for _, c := range []struct {
-		name string
-		v    uint32
-		deg  uint32
-		list []byte
-	}{
+	for _, c := range []listEndCase{
 		{"source's neighbour 1, then 00", 0, 1, []byte{0x02, 0x00}},
 		{"vertex 2's neighbour 0, then 00", 2, 1, []byte{0x03, 0x00}},
 		{"vertex 2's 3 neighbours, then 00", 2, 3, trailing(2, []uint32{0, 1, 3})},
 		{"vertex 10's mirrored 4, then 00", 10, 4, trailing(10, []uint32{8, 9, 11, 12})},
-		{"source's 10 neighbours, then 00", 0, 10, trailing(0, seq(1, 10))},
-		{"vertex 7's 10 neighbours, then 00", 7, 10, trailing(7, seq(11, 10))},
-		{"source's 40 neighbours, then 00", 0, 40, trailing(0, seq(1, 40))},
-		{"source's 100 neighbours, then 00", 0, 100, trailing(0, seq(1, 100))},
-		{"source's 100 neighbours, block 1 indexed a byte early", 0, 100, early},
+		{"source's 10 neighbours, then 00", 0, 10, trailing(0, apart(1, 10))},
+		{"vertex 7's 10 neighbours, then 00", 7, 10, trailing(7, apart(11, 10))},
+		{"source's 40 neighbours, then 00", 0, 40, trailing(0, apart(1, 40))},
+		{"source's 100 neighbours, then 00", 0, 100, trailing(0, apart(1, 100))},
+		{"source's 100 neighbours, block 1 indexed a byte early", 0, 100, indexedEarly(0, apart(1, 100))},
 	} {
-		if _, err := store.DecodeList(nil, c.v, c.deg, c.list, n); err == nil {
-			t.Fatalf("%s: store.DecodeList decodes it", c.name)
-		}
-		g := oneList(t, n, c.v, c.deg, c.list)
-		if err := g.Check(); err != nil {
-			t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
-		}
+		g := c.graph(t, n)
 		topDownModes(t, func(mode string, opt Options) {
-			r, err := Run(store.NewCompressed(g), 0, opt)
-			if err == nil {
-				t.Fatalf("%s, %s: answered %d reached, levels %+v", c.name, mode, r.Reached, r.Levels)
-			}
-			if !strings.Contains(err.Error(), ".shard") {
-				t.Fatalf("%s, %s: %v names no shard", c.name, mode, err)
-			}
+			c.refused(t, mode, g, opt)
 		})
+	}
+}
+
+// listEndCase is vertex v's list of deg neighbours whose blocks decode but which
+// store.ListIter refuses: a byte after its last block, or a block not where the block
+// index says.
+type listEndCase struct {
+	name string
+	v    uint32
+	deg  uint32
+	list []byte
+}
+
+// apart is k neighbours from lo on, 2 apart.
+func apart(lo, k uint32) []uint32 {
+	l := make([]uint32, k)
+	for i := range l {
+		l[i] = lo + 2*uint32(i)
+	}
+	return l
+}
+
+// trailing is v's list l with a zero byte after it.
+func trailing(v uint32, l []uint32) []byte { return append(store.AppendList(nil, v, l), 0) }
+
+// indexedEarly is v's list l (more than one block) with its second block's index entry
+// a byte early, inside the first block.
+func indexedEarly(v uint32, l []uint32) []byte {
+	b := store.AppendList(nil, v, l)
+	binary.LittleEndian.PutUint32(b, binary.LittleEndian.Uint32(b)-1)
+	return b
+}
+
+// graph is oneList's graph of n vertices for c, after checking that DecodeList refuses
+// c's list and Check passes the graph (checksums, directory, the index within the list).
+func (c listEndCase) graph(t *testing.T, n uint32) *store.Graph {
+	t.Helper()
+	if _, err := store.DecodeList(nil, c.v, c.deg, c.list, n); err == nil {
+		t.Fatalf("%s: store.DecodeList decodes it", c.name)
+	}
+	g := oneList(t, n, c.v, c.deg, c.list)
+	if err := g.Check(); err != nil {
+		t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
+	}
+	return g
+}
+
+// refused fails t unless a search of g from vertex 0 with opt returns an error that
+// names the list's shard.
+func (c listEndCase) refused(t *testing.T, mode string, g *store.Graph, opt Options) {
+	t.Helper()
+	r, err := Run(store.NewCompressed(g), 0, opt)
+	if err == nil {
+		t.Fatalf("%s, %s: answered %d reached, levels %+v", c.name, mode, r.Reached, r.Levels)
+	}
+	if !strings.Contains(err.Error(), ".shard") {
+		t.Fatalf("%s, %s: %v names no shard", c.name, mode, err)
 	}
 }
 
@@ -174,45 +204,17 @@ func FuzzTopDownList(f *testing.F) {
 // and beta 2^30); vertex v's list is scanned there against the frontier {0}.
 func TestBFSBottomUpListEnd(t *testing.T) {
 	const n = 300
-	seq := func(lo, k uint32) []uint32 {
-		l := make([]uint32, k)
-		for i := range l {
-			l[i] = lo + 2*uint32(i)
-		}
-		return l
-	}
-	trailing := func(v uint32, l []uint32) []byte { return append(store.AppendList(nil, v, l), 0) }
-	early := store.AppendList(nil, 7, seq(11, 100))
-	binary.LittleEndian.PutUint32(early, binary.LittleEndian.Uint32(early)-1)
-	for _, c := range []struct {
-		name string
-		v    uint32
-		deg  uint32
-		list []byte
-	}{
+	for _, c := range []listEndCase{
 		{"vertex 5's neighbour 0 (found), then 00", 5, 1, trailing(5, []uint32{0})},
 		{"vertex 5's neighbour 3 (a miss), then 00", 5, 1, trailing(5, []uint32{3})},
 		{"vertex 70's neighbour 0 (found, 2 bytes), then 00", 70, 1, trailing(70, []uint32{0})},
 		{"vertex 5's 2 neighbours, then 00", 5, 2, trailing(5, []uint32{3, 4})},
 		{"vertex 5's 3 neighbours, then 00", 5, 3, trailing(5, []uint32{3, 4, 6})},
-		{"vertex 7's 10 neighbours, then 00", 7, 10, trailing(7, seq(11, 10))},
-		{"vertex 7's 40 neighbours, then 00", 7, 40, trailing(7, seq(11, 40))},
-		{"vertex 7's 100 neighbours, then 00", 7, 100, trailing(7, seq(11, 100))},
-		{"vertex 7's 100 neighbours, block 1 indexed a byte early", 7, 100, early},
+		{"vertex 7's 10 neighbours, then 00", 7, 10, trailing(7, apart(11, 10))},
+		{"vertex 7's 40 neighbours, then 00", 7, 40, trailing(7, apart(11, 40))},
+		{"vertex 7's 100 neighbours, then 00", 7, 100, trailing(7, apart(11, 100))},
+		{"vertex 7's 100 neighbours, block 1 indexed a byte early", 7, 100, indexedEarly(7, apart(11, 100))},
 	} {
-		if _, err := store.DecodeList(nil, c.v, c.deg, c.list, n); err == nil {
-			t.Fatalf("%s: store.DecodeList decodes it", c.name)
-		}
-		g := oneList(t, n, c.v, c.deg, c.list)
-		if err := g.Check(); err != nil {
-			t.Fatalf("%s: the checksums and directory should pass: %v", c.name, err)
-		}
-		r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1 << 30, Beta: 1 << 30, StrictSwitch: true})
-		if err == nil {
-			t.Fatalf("%s: answered %d reached, levels %+v", c.name, r.Reached, r.Levels)
-		}
-		if !strings.Contains(err.Error(), ".shard") {
-			t.Fatalf("%s: %v names no shard", c.name, err)
-		}
+		c.refused(t, "bottom-up", c.graph(t, n), Options{Workers: 1, Alpha: 1 << 30, Beta: 1 << 30, StrictSwitch: true})
 	}
 }
