@@ -5,22 +5,22 @@ import "math/bits"
 // headArgs is headFirstBMI's input and output: a directory group's fields and the
 // results (its offsets are fixed in store/headfirst_amd64.s: keep them).
 type headArgs struct {
-	ww, mo, md, dmin uint64 // pair width, (unused), degree mask, smallest degree
-	span, h0, h4     uint64 // the group's bytes, its first list's and the next's start
-	cnt, v0, nv      uint64 // vertices in the group, its first vertex, the graph's
-	alen, acap8      uint64 // len(adj), cap(adj) - 8 (signed)
-	j0, j1           uint64 // the vertices to read: [j0, j1), j1 <= cnt
-	pairs            *[dirArea]byte
-	adj              *byte  // the ADJ mapping's first byte (nil when it has none)
-	wo               uint64 // the shift to a pair's degree
-	done, empty      uint64 // out: lists finished, degree 0
-	once             uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
-	x0, x1           *[DirGroup]uint32
-	mixed            uint64 // in: a first mode's group through the branch-free loop; out: the next (mixedNext)
+	ww, mixed, md, dmin uint64 // pair width, in and out: the branch-free loop (mixedNext), degree mask, smallest degree
+	span, h0, h4        uint64 // the group's bytes, its first list's and the next's start
+	cnt, v0, nv         uint64 // vertices in the group, its first vertex, the graph's
+	alen, acap8         uint64 // len(adj), cap(adj) - 8 (signed)
+	j0, j1              uint64 // the vertices to read: [j0, j1), j1 <= cnt
+	pairs               *[dirArea]byte
+	adj                 *byte  // the ADJ mapping's first byte (nil when it has none)
+	wo                  uint64 // the shift to a pair's degree
+	done, empty         uint64 // out: lists finished, degree 0
+	once                uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
+	x0, x1              *[DirGroup]uint32
 }
 
 // mixedNext is the rule by which headFirstBMI reads the next group in first mode
-// through its branch-free loop (headArgs.mixed, which it sets for that group):
+// through its branch-free loop (headArgs.mixed: nonzero in, this group through it;
+// out, the next group's):
 // where this group gave between an eighth and three quarters of its lists' first
 // neighbours alone (once), a mix of lists of PackedMin or more and shorter ones (a
 // social graph's, a Kronecker graph's in input order; groups of one graph look

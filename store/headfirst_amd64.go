@@ -40,7 +40,8 @@ func cpuid(leaf uint32) (a, b, c, d uint32)
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.j0)-96]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.wo)-128]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.done)-136]
-var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.mixed)-176]
+var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.mixed)-8]
+var _ = [1]struct{}{}[unsafe.Sizeof(headArgs{})-176]
 
 // headFirstBMI is HeadGroup's loops in assembly (store/headfirst_amd64.s) for the lists
 // read without a call; headGroupBMI takes the others.

@@ -4,7 +4,7 @@
 
 // The offsets of headArgs's fields (store/headfirst.go).
 #define A_WW 0
-#define A_MO 8
+#define A_MIXED 8
 #define A_MD 16
 #define A_DMIN 24
 #define A_SPAN 32
@@ -25,7 +25,6 @@
 #define A_ONCE 152
 #define A_X0 160
 #define A_X1 168
-#define A_MIXED 176
 
 // The codec's constants (store/codec.go, store/decode.go): BlockSize, excHeader,
 // compactMaxBytes, PackedMin.
@@ -499,8 +498,10 @@ done:
 	SUBQ A_J0(BX), DX            // n
 	SUBQ DX, AX                  // 8 l - n
 	LEAQ (DX)(DX*4), DX
+	XORL SI, SI
 	CMPQ AX, DX
-	SETLS A_MIXED(BX)
+	SETLS SI
+	MOVQ SI, A_MIXED(BX)
 	RET
 
 	// The branch-free loop, for a first mode's groups that mix lists of one
