@@ -44,7 +44,10 @@
 #define V_ALEN 320
 #define V_ACAP8 352
 #define V_TODO 384
-#define V_LOADED 416
+#define V_WO 416
+#define V_WWS 448
+#define V_LOADED 480
+#define V_LM 512
 
 DATA fLanes<>+0(SB)/8, $0
 DATA fLanes<>+8(SB)/8, $1
@@ -52,26 +55,37 @@ DATA fLanes<>+16(SB)/8, $2
 DATA fLanes<>+24(SB)/8, $3
 GLOBL fLanes<>(SB), RODATA|NOPTR, $32
 
-// fConst: 1 and 0xffffffff (quadwords, broadcast when loaded)
+// fConst: 1 and 0xffffffff (quadwords, broadcast when loaded), then VPMADDUBSW's
+// multipliers of a value's bytes (1 and 128: two 7-bit groups to 14 bits in a word)
 DATA fConst<>+0(SB)/8, $1
 DATA fConst<>+8(SB)/8, $0xffffffff
-GLOBL fConst<>(SB), RODATA|NOPTR, $16
+DATA fConst<>+16(SB)/8, $0x8001800180018001
+GLOBL fConst<>(SB), RODATA|NOPTR, $24
+
+// fNarrow: VPERMD's control that puts the low doublewords of 4 quadword lanes in the
+// low 16 bytes
+DATA fNarrow<>+0(SB)/8, $0x0000000200000000
+DATA fNarrow<>+8(SB)/8, $0x0000000600000004
+DATA fNarrow<>+16(SB)/8, $0
+DATA fNarrow<>+24(SB)/8, $0
+GLOBL fNarrow<>(SB), RODATA|NOPTR, $32
 
 #define VC_7 0
 #define VC_511 32
 #define VC_63 64
 #define VC_HIGH 96
-#define VC_U0 128
-#define VC_U1 160
-#define VC_U2 192
-#define VC_U3 224
-#define VC_U4 256
-#define VC_3 288
-#define VC_SIGN 320
-#define VC_4 352
-#define VC_BYTE1 384
+#define VC_7F 128
+#define VC_MADD2 160
+#define VC_HI28 192
+#define VC_3 224
+#define VC_SIGN 256
+#define VC_4 288
+#define VC_BYTE1 320
+#define VC_5 352
 
-// vConst: each quadword constant 4 times, a 32-byte operand at VC_x (no broadcast)
+// vConst: each quadword constant 4 times, a 32-byte operand at VC_x (no broadcast);
+// VC_MADD2 is VPMADDWD's multipliers (1 and 2^14: two 14-bit words to 28 bits), VC_HI28
+// what takes a value's second 28 bits from bit 32 to bit 28 (t - (t>>32)*(2^32-2^28))
 DATA vConst<>+0(SB)/8, $0x7
 DATA vConst<>+8(SB)/8, $0x7
 DATA vConst<>+16(SB)/8, $0x7
@@ -88,43 +102,39 @@ DATA vConst<>+96(SB)/8, $0x8080808080808080
 DATA vConst<>+104(SB)/8, $0x8080808080808080
 DATA vConst<>+112(SB)/8, $0x8080808080808080
 DATA vConst<>+120(SB)/8, $0x8080808080808080
-DATA vConst<>+128(SB)/8, $0x7f
-DATA vConst<>+136(SB)/8, $0x7f
-DATA vConst<>+144(SB)/8, $0x7f
-DATA vConst<>+152(SB)/8, $0x7f
-DATA vConst<>+160(SB)/8, $0x3f80
-DATA vConst<>+168(SB)/8, $0x3f80
-DATA vConst<>+176(SB)/8, $0x3f80
-DATA vConst<>+184(SB)/8, $0x3f80
-DATA vConst<>+192(SB)/8, $0x1fc000
-DATA vConst<>+200(SB)/8, $0x1fc000
-DATA vConst<>+208(SB)/8, $0x1fc000
-DATA vConst<>+216(SB)/8, $0x1fc000
-DATA vConst<>+224(SB)/8, $0xfe00000
-DATA vConst<>+232(SB)/8, $0xfe00000
-DATA vConst<>+240(SB)/8, $0xfe00000
-DATA vConst<>+248(SB)/8, $0xfe00000
-DATA vConst<>+256(SB)/8, $0x7f0000000
-DATA vConst<>+264(SB)/8, $0x7f0000000
-DATA vConst<>+272(SB)/8, $0x7f0000000
-DATA vConst<>+280(SB)/8, $0x7f0000000
-DATA vConst<>+288(SB)/8, $0x3
-DATA vConst<>+296(SB)/8, $0x3
-DATA vConst<>+304(SB)/8, $0x3
-DATA vConst<>+312(SB)/8, $0x3
-DATA vConst<>+320(SB)/8, $0x8000000000000000
-DATA vConst<>+328(SB)/8, $0x8000000000000000
-DATA vConst<>+336(SB)/8, $0x8000000000000000
-DATA vConst<>+344(SB)/8, $0x8000000000000000
-DATA vConst<>+352(SB)/8, $0x4
-DATA vConst<>+360(SB)/8, $0x4
-DATA vConst<>+368(SB)/8, $0x4
-DATA vConst<>+376(SB)/8, $0x4
-DATA vConst<>+384(SB)/8, $0x101010101010101
-DATA vConst<>+392(SB)/8, $0x101010101010101
-DATA vConst<>+400(SB)/8, $0x101010101010101
-DATA vConst<>+408(SB)/8, $0x101010101010101
-GLOBL vConst<>(SB), RODATA|NOPTR, $416
+DATA vConst<>+128(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA vConst<>+136(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA vConst<>+144(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA vConst<>+152(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA vConst<>+160(SB)/8, $0x4000000140000001
+DATA vConst<>+168(SB)/8, $0x4000000140000001
+DATA vConst<>+176(SB)/8, $0x4000000140000001
+DATA vConst<>+184(SB)/8, $0x4000000140000001
+DATA vConst<>+192(SB)/8, $0xf0000000
+DATA vConst<>+200(SB)/8, $0xf0000000
+DATA vConst<>+208(SB)/8, $0xf0000000
+DATA vConst<>+216(SB)/8, $0xf0000000
+DATA vConst<>+224(SB)/8, $0x3
+DATA vConst<>+232(SB)/8, $0x3
+DATA vConst<>+240(SB)/8, $0x3
+DATA vConst<>+248(SB)/8, $0x3
+DATA vConst<>+256(SB)/8, $0x8000000000000000
+DATA vConst<>+264(SB)/8, $0x8000000000000000
+DATA vConst<>+272(SB)/8, $0x8000000000000000
+DATA vConst<>+280(SB)/8, $0x8000000000000000
+DATA vConst<>+288(SB)/8, $0x4
+DATA vConst<>+296(SB)/8, $0x4
+DATA vConst<>+304(SB)/8, $0x4
+DATA vConst<>+312(SB)/8, $0x4
+DATA vConst<>+320(SB)/8, $0x101010101010101
+DATA vConst<>+328(SB)/8, $0x101010101010101
+DATA vConst<>+336(SB)/8, $0x101010101010101
+DATA vConst<>+344(SB)/8, $0x101010101010101
+DATA vConst<>+352(SB)/8, $0x5
+DATA vConst<>+360(SB)/8, $0x5
+DATA vConst<>+368(SB)/8, $0x5
+DATA vConst<>+376(SB)/8, $0x5
+GLOBL vConst<>(SB), RODATA|NOPTR, $384
 
 // func scanFirstAVX2(a *firstArgs)
 //
@@ -150,8 +160,11 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $416
 // step's hundred operations waited on its own gather of list heads and filled the
 // scheduler, so that the next step's gathers issued late: the two passes take the
 // group's first neighbours about a third faster, for about 25 more instructions a step.
-// The constants are 32-byte operands (vConst), not broadcast in the loop.
-TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
+// The constants are 32-byte operands (vConst), not broadcast in the loop; pass one
+// leaves each step's mask of loaded lanes in the frame for pass two, and the 32-bit
+// fields leave their quadword lanes by one VPERMD. The frame is past NOSPLIT's limit:
+// the function checks its stack.
+TEXT ·scanFirstAVX2(SB), $1024-8
 	MOVQ a+0(FP), BX
 	// the group's values broadcast here: a vector load of values stored one by one
 	// just before would wait for those stores
@@ -169,8 +182,11 @@ TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
 	VMOVDQU Y0, V_H0(SP)
 	VPBROADCASTQ A_H4(BX), Y0
 	VMOVDQU Y0, V_H4(SP)
-	VPBROADCASTQ A_CNT(BX), Y0
-	VMOVDQU Y0, V_CNT(SP)
+	MOVQ A_CNT(BX), AX
+	DECQ AX
+	VMOVQ AX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU Y0, V_CNT(SP)        // cnt-1
 	VPBROADCASTQ A_V0(BX), Y0
 	VMOVDQU Y0, V_V0(SP)
 	VPBROADCASTQ A_NVM1(BX), Y0
@@ -181,14 +197,18 @@ TEXT ·scanFirstAVX2(SB), NOSPLIT, $424-8
 	VMOVDQU Y0, V_ACAP8(SP)
 	VPBROADCASTQ A_TODO(BX), Y0
 	VMOVDQU Y0, V_TODO(SP)
+	VPBROADCASTQ A_WO(BX), Y0
+	VMOVDQU Y0, V_WO(SP)         // shift count: wo
+	VPBROADCASTQ A_WWS(BX), Y0
+	VMOVDQU Y0, V_WWS(SP)        // shift count: wo + wd
 	MOVQ A_PAIRS(BX), R8
 	MOVQ A_ADJ(BX), R9
 	MOVQ A_FRONT(BX), R10
 	MOVQ A_TODO(BX), R11
 	MOVQ A_PARENT(BX), DI
 	MOVQ A_LANES(BX), SI
-	VMOVQ A_WO(BX), X14          // shift count: wo
-	VMOVQ A_WWS(BX), X13         // shift count: wo + wd
+	VPBROADCASTQ fConst<>+8(SB), Y13 // 2^32-1
+	VMOVDQU fNarrow<>(SB), Y14   // the quadword lanes' low halves to 16 bytes
 	MOVQ A_PTAB(BX), BX          // the pairs' shuffles, or nil (a is read again at the end)
 	VMOVDQU fLanes<>(SB), Y15    // j of each lane
 	VPXOR Y12, Y12, Y12          // zero
@@ -233,11 +253,10 @@ gatherPairs:
 havePairs:
 
 	// the degree d = dmin + field, in 32 bits
-	VPSRLQ X14, Y3, Y4
+	VPSRLVQ V_WO(SP), Y3, Y4
 	VPAND V_MD(SP), Y4, Y4
 	VPADDQ V_DMIN(SP), Y4, Y4
-	VPBROADCASTQ fConst<>+8(SB), Y10 // 2^32-1
-	VPAND Y10, Y4, Y4            // d
+	VPAND Y13, Y4, Y4            // d
 
 	// start = h0 + j*span>>6 + unzigzag(z), in 32 bits
 	VPAND V_MO(SP), Y3, Y5
@@ -245,29 +264,27 @@ havePairs:
 	VPAND Y9, Y5, Y5
 	VPSUBQ Y5, Y12, Y5
 	VPXOR Y6, Y5, Y5
-	VPMULUDQ V_SPAN(SP), Y15, Y6
-	VPSRLQ $6, Y6, Y6
+	VPMULUDQ V_SPAN(SP), Y15, Y0 // j*span
+	VPSRLQ $6, Y0, Y6
 	VPADDQ Y6, Y5, Y5
 	VPADDQ V_H0(SP), Y5, Y5
-	VPAND Y10, Y5, Y5            // start
+	VPAND Y13, Y5, Y5            // start
 
 	// end: the next pair's start, or h4 for the group's last vertex
-	VPSRLQ X13, Y3, Y6
+	VPSRLVQ V_WWS(SP), Y3, Y6
 	VPAND V_MO(SP), Y6, Y6
 	VPSRLQ $1, Y6, Y7
 	VPAND Y9, Y6, Y6
 	VPSUBQ Y6, Y12, Y6
 	VPXOR Y7, Y6, Y6
-	VPADDQ Y9, Y15, Y7           // j+1
-	VPMULUDQ V_SPAN(SP), Y7, Y8
+	VPADDQ V_SPAN(SP), Y0, Y8    // (j+1)*span
 	VPSRLQ $6, Y8, Y8
 	VPADDQ Y8, Y6, Y6
 	VPADDQ V_H0(SP), Y6, Y6
-	VPAND Y10, Y6, Y6
-	VPCMPEQQ V_CNT(SP), Y7, Y7
+	VPAND Y13, Y6, Y6
+	VPCMPEQQ V_CNT(SP), Y15, Y7  // j == cnt-1
 	VPBLENDVB Y7, V_H4(SP), Y6, Y6 // end
-	VPSHUFD $0x08, Y6, Y7
-	VPERMQ $0x08, Y7, Y7
+	VPERMD Y6, Y14, Y7
 	VMOVDQU X7, 256(SI)(CX*4)    // lanes.end
 
 	// lanes not to load: start > end, end > len(adj), d == 0, q+8 > cap(adj)
@@ -291,18 +308,15 @@ havePairs:
 	VPCMPGTQ Y8, Y6, Y2
 	VPAND Y2, Y1, Y1             // and q < end (q+k <= end is checked below)
 	VMOVDQU Y1, Y2
-	VPXOR Y3, Y3, Y3
-	VPGATHERQQ Y2, (R9)(Y8*1), Y3 // w: the first block's first 8 bytes
+	VPGATHERQQ Y2, (R9)(Y8*1), Y3 // w: the first block's first 8 bytes (x where not loaded)
 	VMOVDQU Y3, 1024(SI)(CX*8)   // lanes.w
-	VPSHUFD $0x08, Y5, Y6
-	VPERMQ $0x08, Y6, Y6
+	VPERMD Y5, Y14, Y6
 	VMOVDQU X6, 0(SI)(CX*4)      // lanes.start
-	VPSHUFD $0x08, Y4, Y6
-	VPERMQ $0x08, Y6, Y6
+	VPERMD Y4, Y14, Y6
 	VMOVDQU X6, 512(SI)(CX*4)    // lanes.deg
-	VPSHUFD $0x08, Y8, Y6
-	VPERMQ $0x08, Y6, Y6
+	VPERMD Y8, Y14, Y6
 	VMOVDQU X6, 768(SI)(CX*4)    // lanes.pk: q, below end for the loaded lanes
+	VMOVDQU Y1, V_LM(SP)(CX*8)   // the step's loaded lanes, for pass two
 	VMOVMSKPD Y0, AX
 	SHLQ CX, AX
 	ORQ AX, R13
@@ -321,6 +335,7 @@ nextA:
 	MOVQ V_LOADED(SP), R11
 	XORQ DX, DX                  // more
 	VMOVDQU fLanes<>(SB), Y15
+	VPBROADCASTQ fConst<>+16(SB), Y13 // VPMADDUBSW's byte multipliers (Y13 is free in pass two)
 	XORQ CX, CX
 
 chunkB:
@@ -328,11 +343,7 @@ chunkB:
 	SHRQ CX, AX
 	ANDQ $15, AX
 	JZ next
-	VMOVQ AX, X1
-	VPBROADCASTQ X1, Y1
-	VPSRLVQ fLanes<>(SB), Y1, Y1
-	VPAND Y9, Y1, Y1
-	VPCMPEQQ Y9, Y1, Y1          // the loaded lanes
+	VMOVDQU V_LM(SP)(CX*8), Y1   // the loaded lanes (pass one wrote them where any)
 	VPMOVZXDQ 512(SI)(CX*4), Y4  // d
 	VPMOVZXDQ 256(SI)(CX*4), Y6  // end
 	VPMOVZXDQ 768(SI)(CX*4), Y8  // q
@@ -341,21 +352,17 @@ chunkB:
 	// the first value: its bytes up to the first without the high bit
 	VPANDN vConst<>+VC_HIGH(SB), Y3, Y2            // high bits clear
 	VPSUBQ Y2, Y12, Y7
-	VPAND Y7, Y2, Y2             // the lowest: bit 8k-1
-	VPSRLQ $40, Y2, Y7
-	VPCMPEQQ Y12, Y7, Y7         // k <= 5
-	VPCMPEQQ Y12, Y2, Y10
-	VPANDN Y7, Y10, Y7           // and k > 0
-	VPAND Y7, Y1, Y1
+	VPAND Y7, Y2, Y2             // the lowest: bit 8k-1 (none: 0)
 	VPSLLQ $1, Y2, Y10
-	VPSUBQ Y9, Y10, Y10          // the value's bytes: all ones
+	VPSUBQ Y9, Y10, Y10          // the value's bytes: all ones (none, or k = 8: all 8)
 	VPAND Y10, Y3, Y3
 	// k: the bytes of that mask, a one from each summed by VPSADBW
 	VPAND vConst<>+VC_BYTE1(SB), Y10, Y7
 	VPSADBW Y12, Y7, Y7          // k
+	VPCMPGTQ vConst<>+VC_5(SB), Y7, Y10
+	VPANDN Y1, Y10, Y1           // k <= 5
 	VPADDQ Y8, Y7, Y7            // q + k
-	VPSHUFD $0x08, Y7, Y10
-	VPERMQ $0x08, Y10, Y10
+	VPERMD Y7, Y14, Y10
 	VMOVDQU X10, 768(SI)(CX*4)   // lanes.pk
 	VPCMPEQQ Y6, Y7, Y0
 	VPCMPEQQ Y9, Y4, Y5          // d == 1: the list read whole
@@ -364,20 +371,15 @@ chunkB:
 	VPCMPGTQ Y6, Y7, Y7
 	VPANDN Y1, Y7, Y1            // q + k <= end
 
-	// u: the 7-bit groups
-	VPAND vConst<>+VC_U0(SB), Y3, Y2
-	VPSRLQ $1, Y3, Y6
-	VPAND vConst<>+VC_U1(SB), Y6, Y6
-	VPOR Y6, Y2, Y2
-	VPSRLQ $2, Y3, Y6
-	VPAND vConst<>+VC_U2(SB), Y6, Y6
-	VPOR Y6, Y2, Y2
-	VPSRLQ $3, Y3, Y6
-	VPAND vConst<>+VC_U3(SB), Y6, Y6
-	VPOR Y6, Y2, Y2
-	VPSRLQ $4, Y3, Y6
-	VPAND vConst<>+VC_U4(SB), Y6, Y6
-	VPOR Y6, Y2, Y2              // u
+	// u: the 7-bit groups, joined in pairs to words (VPMADDUBSW), in pairs of those to
+	// 28 bits a doubleword (VPMADDWD), and the high doubleword's 28 bits moved down
+	// next to the low's (at most 35 bits: k <= 5)
+	VPAND vConst<>+VC_7F(SB), Y3, Y2
+	VPMADDUBSW Y2, Y13, Y2
+	VPMADDWD vConst<>+VC_MADD2(SB), Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPMULUDQ vConst<>+VC_HI28(SB), Y6, Y6
+	VPSUBQ Y6, Y2, Y2            // u
 	// the mode bit below it from PackedMin (4) on
 	VPCMPGTQ vConst<>+VC_3(SB), Y4, Y10
 	VPAND Y9, Y10, Y10
@@ -397,8 +399,7 @@ chunkB:
 	// f's bit in the frontier
 	VPSRLQ $6, Y2, Y6
 	VMOVDQU Y1, Y7
-	VPXOR Y3, Y3, Y3
-	VPGATHERQQ Y7, (R10)(Y6*8), Y3
+	VPGATHERQQ Y7, (R10)(Y6*8), Y3 // the lanes not checked keep their value bytes
 	VPAND vConst<>+VC_63(SB), Y2, Y6
 	VPSRLVQ Y6, Y3, Y3
 	VPAND Y9, Y3, Y3
@@ -414,8 +415,7 @@ chunkB:
 	// the parents (every lane; ScanGroup reads the found ones, and scanRest the first
 	// neighbour of the others), the lanes' starts, ends and degrees, the masks, the
 	// found vertices' degrees
-	VPSHUFD $0x08, Y2, Y6
-	VPERMQ $0x08, Y6, Y6
+	VPERMD Y2, Y14, Y6
 	VMOVDQU X6, (DI)(CX*4)
 	VPAND Y3, Y4, Y6
 	VPADDQ Y6, Y11, Y11

@@ -410,3 +410,43 @@ func TestScanGroupLongFirstValue(t *testing.T) {
 		}
 	}
 }
+
+// TestScanGroupFiveByteFirstValue gives ScanGroup lists whose first value takes 5 bytes
+// (a neighbour 2^27 or more below the vertex, on a shard of vertices from 3*2^27) against
+// a frontier of that neighbour alone: the vector step's decode of the value's high bits
+// must find it where ScanList does. A wrong weight of the fifth byte lands on a vertex in
+// range that is not in the frontier.
+func TestScanGroupFiveByteFirstValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 44))
+	const lo = 3 << 27
+	const nv = lo + DirGroup
+	front := make([]uint64, nv/64)
+	for _, f := range []uint32{1<<27 + 1<<26, 1<<27 + 12345, 1<<28 - 7, 1<<27 + 1<<25 + 3} {
+		front[f>>6] |= 1 << (f & 63)
+		for _, d := range []uint32{1, 2, 3, 5} {
+			for _, j := range []uint32{0, 9, 63} {
+				u := zigzag(int64(f) - int64(lo+j))
+				if d >= PackedMin {
+					u <<= 1 // the mode bit: varints
+				}
+				list := appendUvarint(nil, u)
+				if len(list) != 5 {
+					t.Fatalf("neighbour %d of %d: %d bytes, want 5", f, lo+j, len(list))
+				}
+				for range d - 1 {
+					list = append(list, 0x02)
+				}
+				s := oneListShard(lo, j, d, withTail(r, list, 16))
+				x, _, st := scanScalar(s.Adj, lo+j, d, nv, front)
+				if st != Found || x != f {
+					t.Fatalf("neighbour %d of %d, degree %d: ScanList found %d, status %d", f, lo+j, d, x, st)
+				}
+				var res GroupScan
+				if bad := s.ScanGroup(0, ^uint64(0), nv, front, &res); bad >= 0 || res.Found != 1<<j || res.Parent[j] != f {
+					t.Fatalf("neighbour %d of %d, degree %d: ScanGroup refused %d, found %x, parent %d", f, lo+j, d, bad, res.Found, res.Parent[j])
+				}
+			}
+		}
+		front[f>>6] = 0
+	}
+}
