@@ -5,7 +5,9 @@ package bfs
 import "golang.org/x/sys/cpu"
 
 // haveGroupWord says whether unreachedAVX2 and applyFoundAVX2 may run: the processor
-// has AVX2. Tests turn it off to hold the Go loops to the same answers.
+// has AVX2. TestGroupWord holds both to the Go loops they replace (unreachedMask, the
+// parents' and levels' loops), which groups of fewer than 64 vertices and the purego
+// build run.
 var haveGroupWord = cpu.X86.HasAVX2
 
 // unreachedAVX2 is unreachedMask of p[0:64] (bfs/groupword_amd64.s).
