@@ -1,5 +1,7 @@
 package store
 
+import "math/bits"
+
 // firstArgs is scanFirstAVX2's input and output: a directory group's fields, which
 // the assembly broadcasts to its lanes, and the results (its offsets are fixed in
 // store/scanfirst_amd64.s: keep them).
@@ -21,6 +23,7 @@ type firstArgs struct {
 	more             uint64            // out: the first neighbour not in the frontier, more to scan
 	lanes            *vecLanes         // out: what the lanes of more read
 	ptab             *[2]pairTab       // the pairs' shuffles for ww, nil where they gather
+	steps            uint64            // bit 4i: take step i (lanes 4i to 4i+3)
 }
 
 // pairTab places the pairs of a step's 4 vertices, from a 16-byte load at the byte of
@@ -60,6 +63,10 @@ type vecLanes struct {
 	w               [DirGroup]uint64 // the 8 bytes at its first block's start
 }
 
+// sparseSteps is the most vertices to look at in a group for which scanFirstAVX2 takes
+// only the steps of 4 with one among them.
+const sparseSteps = 24
+
 // vecScanMin is the fewest vertices to look at in a group for ScanGroup to take their
 // first neighbours in vectors: below it the skipped steps of 4 would cost more.
 const vecScanMin = 8
@@ -82,6 +89,11 @@ func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, 
 	}
 	if wo+wd <= pairTabMax {
 		a.ptab = &pairTabs[wo+wd]
+	}
+	a.steps = 0x1111111111111111
+	if bits.OnesCount64(todo) < sparseSteps {
+		x := todo | todo>>1
+		a.steps &= x | x>>2
 	}
 	scanFirstAVX2(&a)
 	return a.found, a.empty, a.miss, a.more, a.degs

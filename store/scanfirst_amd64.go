@@ -12,6 +12,7 @@ var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.lanes)-192]
 var _ = [1]struct{}{}[unsafe.Offsetof(vecLanes{}.w)-1024]
 var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.ptab)-200]
 var _ = [1]struct{}{}[unsafe.Sizeof(pairTab{})-64]
+var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.steps)-208]
 
 // scanFirstAVX2 is ScanGroup's first step on AVX2 (store/scanfirst_amd64.s): for the
 // vertices of a.todo, the first neighbour of each list tested against the frontier, 4

@@ -30,6 +30,7 @@
 #define A_MORE 184
 #define A_LANES 192
 #define A_PTAB 200
+#define A_STEPS 208
 
 #define V_WW 0
 #define V_MO 32
@@ -48,12 +49,80 @@
 #define V_WWS 448
 #define V_LOADED 480
 #define V_LM 512
+#define V_STEPS 1024
 
 DATA fLanes<>+0(SB)/8, $0
 DATA fLanes<>+8(SB)/8, $1
 DATA fLanes<>+16(SB)/8, $2
 DATA fLanes<>+24(SB)/8, $3
 GLOBL fLanes<>(SB), RODATA|NOPTR, $32
+
+// stepLanes: j, the lanes of the step at j0 from stepLanes+8*j0
+DATA stepLanes<>+0(SB)/8, $0
+DATA stepLanes<>+8(SB)/8, $1
+DATA stepLanes<>+16(SB)/8, $2
+DATA stepLanes<>+24(SB)/8, $3
+DATA stepLanes<>+32(SB)/8, $4
+DATA stepLanes<>+40(SB)/8, $5
+DATA stepLanes<>+48(SB)/8, $6
+DATA stepLanes<>+56(SB)/8, $7
+DATA stepLanes<>+64(SB)/8, $8
+DATA stepLanes<>+72(SB)/8, $9
+DATA stepLanes<>+80(SB)/8, $10
+DATA stepLanes<>+88(SB)/8, $11
+DATA stepLanes<>+96(SB)/8, $12
+DATA stepLanes<>+104(SB)/8, $13
+DATA stepLanes<>+112(SB)/8, $14
+DATA stepLanes<>+120(SB)/8, $15
+DATA stepLanes<>+128(SB)/8, $16
+DATA stepLanes<>+136(SB)/8, $17
+DATA stepLanes<>+144(SB)/8, $18
+DATA stepLanes<>+152(SB)/8, $19
+DATA stepLanes<>+160(SB)/8, $20
+DATA stepLanes<>+168(SB)/8, $21
+DATA stepLanes<>+176(SB)/8, $22
+DATA stepLanes<>+184(SB)/8, $23
+DATA stepLanes<>+192(SB)/8, $24
+DATA stepLanes<>+200(SB)/8, $25
+DATA stepLanes<>+208(SB)/8, $26
+DATA stepLanes<>+216(SB)/8, $27
+DATA stepLanes<>+224(SB)/8, $28
+DATA stepLanes<>+232(SB)/8, $29
+DATA stepLanes<>+240(SB)/8, $30
+DATA stepLanes<>+248(SB)/8, $31
+DATA stepLanes<>+256(SB)/8, $32
+DATA stepLanes<>+264(SB)/8, $33
+DATA stepLanes<>+272(SB)/8, $34
+DATA stepLanes<>+280(SB)/8, $35
+DATA stepLanes<>+288(SB)/8, $36
+DATA stepLanes<>+296(SB)/8, $37
+DATA stepLanes<>+304(SB)/8, $38
+DATA stepLanes<>+312(SB)/8, $39
+DATA stepLanes<>+320(SB)/8, $40
+DATA stepLanes<>+328(SB)/8, $41
+DATA stepLanes<>+336(SB)/8, $42
+DATA stepLanes<>+344(SB)/8, $43
+DATA stepLanes<>+352(SB)/8, $44
+DATA stepLanes<>+360(SB)/8, $45
+DATA stepLanes<>+368(SB)/8, $46
+DATA stepLanes<>+376(SB)/8, $47
+DATA stepLanes<>+384(SB)/8, $48
+DATA stepLanes<>+392(SB)/8, $49
+DATA stepLanes<>+400(SB)/8, $50
+DATA stepLanes<>+408(SB)/8, $51
+DATA stepLanes<>+416(SB)/8, $52
+DATA stepLanes<>+424(SB)/8, $53
+DATA stepLanes<>+432(SB)/8, $54
+DATA stepLanes<>+440(SB)/8, $55
+DATA stepLanes<>+448(SB)/8, $56
+DATA stepLanes<>+456(SB)/8, $57
+DATA stepLanes<>+464(SB)/8, $58
+DATA stepLanes<>+472(SB)/8, $59
+DATA stepLanes<>+480(SB)/8, $60
+DATA stepLanes<>+488(SB)/8, $61
+DATA stepLanes<>+496(SB)/8, $62
+DATA stepLanes<>+504(SB)/8, $63
+GLOBL stepLanes<>(SB), RODATA|NOPTR, $512
 
 // fConst: 1 and 0xffffffff (quadwords, broadcast when loaded), then VPMADDUBSW's
 // multipliers of a value's bytes (1 and 128: two 7-bit groups to 14 bits in a word)
@@ -136,6 +205,33 @@ DATA vConst<>+368(SB)/8, $0x5
 DATA vConst<>+376(SB)/8, $0x5
 GLOBL vConst<>(SB), RODATA|NOPTR, $384
 
+// NIBBLES sets bit 4i of r where mask m (a register) has a bit among 4i..4i+3: the steps
+// of 4 lanes to take. It writes AX and DX.
+#define NIBBLES(m, r) \
+	MOVQ m, AX \
+	MOVQ m, DX \
+	SHRQ $1, DX \
+	ORQ DX, AX \
+	MOVQ AX, DX \
+	SHRQ $2, DX \
+	ORQ DX, AX \
+	MOVQ $0x1111111111111111, DX \
+	ANDQ DX, AX \
+	MOVQ AX, r
+
+// STEP takes the lowest step of r (bit 4i for step i, not zero) off it: CX its first
+// lane's j, Y15 the j of each lane. It writes AX. Each pass runs the steps that a.steps
+// names: every step of a group with sparseSteps vertices to look at or more (a loop of
+// 16, predicted), else those with a vertex of todo (pass two: a loaded lane). On the
+// sparse groups of a later bottom-up level a test of each of the 16 steps mispredicted
+// about a quarter of them; a loop over the steps taken mispredicts its exit once.
+#define STEP(r) \
+	BSFQ r, CX \
+	LEAQ -1(r), AX \
+	ANDQ AX, r \
+	LEAQ stepLanes<>(SB), AX \
+	VMOVDQU (AX)(CX*8), Y15
+
 // func scanFirstAVX2(a *firstArgs)
 //
 // ScanGroup's first step for the group that a describes, 4 vertices a step (a 64-bit
@@ -164,7 +260,7 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 // leaves each step's mask of loaded lanes in the frame for pass two, and the 32-bit
 // fields leave their quadword lanes by one VPERMD. The frame is past NOSPLIT's limit:
 // the function checks its stack.
-TEXT ·scanFirstAVX2(SB), $1024-8
+TEXT ·scanFirstAVX2(SB), $1032-8
 	MOVQ a+0(FP), BX
 	// the group's values broadcast here: a vector load of values stored one by one
 	// just before would wait for those stores
@@ -209,23 +305,24 @@ TEXT ·scanFirstAVX2(SB), $1024-8
 	MOVQ A_LANES(BX), SI
 	VPBROADCASTQ fConst<>+8(SB), Y13 // 2^32-1
 	VMOVDQU fNarrow<>(SB), Y14   // the quadword lanes' low halves to 16 bytes
+	MOVQ A_STEPS(BX), AX
+	MOVQ AX, V_STEPS(SP)
 	MOVQ A_PTAB(BX), BX          // the pairs' shuffles, or nil (a is read again at the end)
-	VMOVDQU fLanes<>(SB), Y15    // j of each lane
 	VPXOR Y12, Y12, Y12          // zero
 	VPXOR Y11, Y11, Y11          // the found vertices' degrees
 	VPBROADCASTQ fConst<>+0(SB), Y9 // ones
 	XORQ R12, R12                // found
 	XORQ R13, R13                // empty
 	XORQ R14, R14                // miss
-	XORQ CX, CX                  // j0
 	MOVQ $0, V_LOADED(SP)        // the lanes whose first 8 bytes load
 
-	// pass one: each lane's pair, degree, start and end, and its list's first 8 bytes
+	// pass one: each lane's pair, degree, start and end, and its list's first 8 bytes,
+	// for the steps of a.steps (bit 4i of R14 for step i)
+	MOVQ V_STEPS(SP), R14
+	TESTQ R14, R14
+	JZ doneA
 chunk:
-	MOVQ R11, AX
-	SHRQ CX, AX
-	TESTQ $15, AX
-	JZ nextA
+	STEP(R14)
 
 	// the pair: x = 8 bytes at bit j*ww of the pairs, shifted to it
 	TESTQ BX, BX
@@ -324,25 +421,27 @@ havePairs:
 	SHLQ CX, AX
 	ORQ AX, V_LOADED(SP)
 
-nextA:
-	VPADDQ vConst<>+VC_4(SB), Y15, Y15
-	ADDQ $4, CX
-	CMPQ CX, $64
-	JB chunk
-
+	TESTQ R14, R14
+	JNZ chunk
+doneA:
+	XORQ R14, R14                // miss
 	ANDQ R11, R13
-	// pass two: the first values of the loaded lanes, tested against the frontier
+	// pass two: the first values of the loaded lanes, tested against the frontier, for
+	// the steps of a.steps, in a sparse group those with a loaded lane (bit 4i of R8)
 	MOVQ V_LOADED(SP), R11
+	MOVQ V_STEPS(SP), R8
+	MOVQ $0x1111111111111111, AX
+	CMPQ R8, AX
+	JEQ allB                     // every step, as pass one took them
+	NIBBLES(R11, R8)
+allB:
 	XORQ DX, DX                  // more
-	VMOVDQU fLanes<>(SB), Y15
 	VPBROADCASTQ fConst<>+16(SB), Y13 // VPMADDUBSW's byte multipliers (Y13 is free in pass two)
-	XORQ CX, CX
+	TESTQ R8, R8
+	JZ doneB
 
 chunkB:
-	MOVQ R11, AX
-	SHRQ CX, AX
-	ANDQ $15, AX
-	JZ next
+	STEP(R8)
 	VMOVDQU V_LM(SP)(CX*8), Y1   // the loaded lanes (pass one wrote them where any)
 	VPMOVZXDQ 512(SI)(CX*4), Y4  // d
 	VPMOVZXDQ 256(SI)(CX*4), Y6  // end
@@ -426,12 +525,9 @@ chunkB:
 	SHLQ CX, AX
 	ORQ AX, R14
 
-next:
-	VPADDQ vConst<>+VC_4(SB), Y15, Y15
-	ADDQ $4, CX
-	CMPQ CX, $64
-	JB chunkB
-
+	TESTQ R8, R8
+	JNZ chunkB
+doneB:
 	ANDQ R11, R12
 	ANDQ R11, R14
 	ANDQ R11, DX
