@@ -450,3 +450,32 @@ func TestScanGroupFiveByteFirstValue(t *testing.T) {
 		front[f>>6] = 0
 	}
 }
+
+// TestScanGroupSecondValueCut gives ScanGroup a group of lists of two neighbours, each
+// cut inside its second value (a byte with the continuation bit, then the list's end),
+// and a frontier holding the neighbour that value would make with the next list's first
+// byte read on as its last: ScanList calls each list Malformed, so ScanGroup must refuse
+// the first list it reads, not find that neighbour through bytes past the list (scanRest
+// reads the second value from the word it holds only where it ends inside the list).
+func TestScanGroupSecondValueCut(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 67))
+	const lo, nv = 1024, 4096
+	for range 20 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		front := make([]uint64, nv/64)
+		for j := range uint32(DirGroup) {
+			deg[j], start[j] = 2, uint32(len(adj))
+			adj = append(adj, 2, 0x80|byte(r.IntN(128))) // first neighbour v+1, then a cut value
+		}
+		start[DirGroup] = uint32(len(adj))
+		for j := range uint32(DirGroup - 1) {
+			// the value read on into list j+1's first byte (2): a gap of 256 or more
+			f := uint64(lo+j+1) + (uint64(adj[2*j+1]&0x7f) | uint64(adj[2*j+2])<<7)
+			front[f>>6] |= 1 << (f & 63)
+		}
+		s := groupShard(lo, &deg, &start, withTail(r, adj, 16))
+		checkScanGroup(t, r, s, nv, front)
+	}
+}
