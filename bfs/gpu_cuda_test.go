@@ -400,21 +400,28 @@ func TestGPUGathered(t *testing.T) {
 // the search would answer.
 func TestGPUDamagedLists(t *testing.T) {
 	gatherEach(1, 64, math.MaxInt64, func() {
-		for _, kind := range testgraph.DamagedKinds {
+		for _, kind := range append(testgraph.DamagedKinds, testgraph.ShortDamagedKinds...) {
 			if kind == "head" {
 				continue
 			}
-			g := testgraph.Damaged(t, kind)
+			g, bad := testgraph.Damaged(t, kind), testgraph.DamagedAt(kind)
+			next := uint32(testgraph.DamagedNeighbour) // a neighbour of bad, whose search reaches it at level 1
+			switch kind {
+			case "trailing1":
+				next = testgraph.DamagedVertex
+			case "trailing2":
+				next = testgraph.DamagedRing + 1
+			}
 			eachPlacement(t, g, nil, func(b *GPU, place string) {
-				for _, src := range []uint32{testgraph.DamagedVertex, testgraph.DamagedNeighbour} {
+				for _, src := range []uint32{bad, next} {
 					name := fmt.Sprintf("%s/%s/src=%d", kind, place, src)
 					r, err := b.Run(src, Options{Alpha: 1})
 					var le *gpu.ListError
 					switch {
 					case err == nil:
 						t.Errorf("%s: answered from a damaged list (%d reached)", name, r.Reached)
-					case !errors.As(err, &le) || le.Vertex != testgraph.DamagedVertex || !errors.Is(err, store.ErrCorrupt):
-						t.Errorf("%s: %v is not the device's error for vertex %d's list", name, err, testgraph.DamagedVertex)
+					case !errors.As(err, &le) || le.Vertex != bad || !errors.Is(err, store.ErrCorrupt):
+						t.Errorf("%s: %v is not the device's error for vertex %d's list", name, err, bad)
 					}
 				}
 			})

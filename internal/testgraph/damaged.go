@@ -16,8 +16,8 @@ var DamagedKinds = []string{"short", "range", "head", "index", "long", "trailing
 // Afforest's sampling (store.HeadGroup) and bottom-up's first step (store.ScanGroup)
 // read whole without a block index: "trailing1", DamagedNeighbour's list of one with a
 // zero byte after it, and "trailing2", the same on ring vertex DamagedRing's list of
-// two. DamagedAt names the vertex damaged. The CPU's tests run them; the GPU's decoders
-// are not held to them yet.
+// two. DamagedAt names the vertex damaged. The CPU's and the GPU's damaged-list tests run
+// them as they run DamagedKinds.
 var ShortDamagedKinds = []string{"trailing1", "trailing2"}
 
 // DamagedVertex is the vertex whose list Damaged damages, and DamagedNeighbour one of its
