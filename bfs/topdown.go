@@ -218,7 +218,7 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				ok := e.End-e.Start == d && w&0x8080808080808080 == 0 && x >= 0 && x+int64(g1)+int64(g2) < int64(n)
 				if ok {
 					nb = [...]uint32{uint32(x), uint32(x) + g1, uint32(x) + g1 + g2}
-				} else if v := oneVarint(u, e, n); v != ^uint32(0) {
+				} else if v := store.OneVarint(u, e, n); v != ^uint32(0) {
 					// one varint of several bytes
 					ws.ones++
 					if parent[v] == unreached {
@@ -402,14 +402,14 @@ func claimAll(pp, qp unsafe.Pointer, v, u uint32, tail int) int {
 var prefetchParentsMin uint32 = 1 << 20
 
 // oneVarints sets ones[k], for each list of batch (ents its entries), to its neighbour
-// where the list is one varint of at most 5 bytes (the rule DecodeShortWord holds such
-// a list to for d = 1) whose vertex lies below n, else to ^0; it writes those
+// where the list is one varint of at most 5 bytes whose vertex lies below n
+// (store.OneVarint), else to ^0; it writes those
 // neighbours to idx in order and returns how many. A loop of its own, without the
 // claims' loads, so that the neighbours' parents can be asked for before any is tested.
 func oneVarints(ents *[serialBatch]store.ListEntry, batch []uint32, ones, idx *[serialBatch]uint32, n uint32) int {
 	m := 0
 	for k, u := range batch[:min(len(batch), serialBatch)] {
-		x := oneVarint(u, &ents[k], n)
+		x := store.OneVarint(u, &ents[k], n)
 		ones[k] = x
 		idx[m&(serialBatch-1)] = x
 		if x != ^uint32(0) {
@@ -418,27 +418,6 @@ func oneVarints(ents *[serialBatch]store.ListEntry, batch []uint32, ones, idx *[
 	}
 	return m
 }
-
-// oneVarint returns the neighbour of u's list (e its entry) where the list is one
-// varint of at most 5 bytes (DecodeShortWord's rule for d = 1: the high bits of its
-// bytes but the last set) whose vertex lies below n, else ^0.
-func oneVarint(u uint32, e *store.ListEntry, n uint32) uint32 {
-	l := e.End - e.Start
-	if e.Deg != 1 || l-1 >= 5 || e.Head&varintHigh[l&7] != varintHigh[(l-1)&7] {
-		return ^uint32(0)
-	}
-	// the 7-bit groups of its bytes packed
-	w := e.Head
-	c := w&0x7f | w>>1&0x3f80 | w>>2&0x1fc000 | w>>3&0xfe00000 | w>>4&0x7f0000000
-	if v := int64(u) + store.Unzigzag(c&(1<<(7*l)-1)); uint64(v) < uint64(n) {
-		return uint32(v)
-	}
-	return ^uint32(0)
-}
-
-// varintHigh[l] is the high bits of a word's low l bytes (l <= 5): those of a varint of
-// l bytes but its last's.
-var varintHigh = [8]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080}
 
 // roadMask[d] keeps the low d bytes of a word: a list of d one-byte values. A load
 // instead of 1<<(8*d)-1, whose shift by a variable count ties up CX.
