@@ -18,14 +18,16 @@
 # `ooc gen grid --format text` the same way; urand22 and kron22 from GAPBS's converter
 # (-u 22 / -g 22) through sgconv's bin32 into `ooc ingest --format bin32` (kron22deg is the
 # same graph in degree order; GAPBS reads kron22's .sg for it). Each binary ingests its own
-# copy. Then scripts/cpu-vs-gapbs.py --threads 1 runs each graph on a core of its own, all
-# graphs at once, and the output ends with one line a graph.
+# copy; facebook_auto is facebook_combined in the order `ooc ingest` picks by default
+# (--order auto), GAPBS on the file's. Then scripts/cpu-vs-gapbs.py --threads 1 runs each
+# graph on a core of its own (even cores first), all graphs at once, and the output ends with
+# one line a graph.
 set -uo pipefail
 OUT=${OUT:-$PWD/dev-out}
 export DATA=${DATA:-/tmp/cpu-table} BIN=${BIN:-$PWD/bin}
 BINS=${BINS:-"ooc-old ooc-new"}
 ROUNDS=${ROUNDS:-3}
-GRAPHS=${GRAPHS:-"facebook_combined soc-Slashdot0902 luxembourg_osm cnr-2000 grid22 urand22 kron22 kron22deg"}
+GRAPHS=${GRAPHS:-"facebook_combined soc-Slashdot0902 luxembourg_osm cnr-2000 grid22 urand22 kron22 kron22deg facebook_auto"}
 mkdir -p "$OUT" "$DATA"
 B=$BIN D=$DATA
 log=$OUT/cpu-table-prep.log
@@ -34,6 +36,7 @@ prep() { # prep GRAPH: writes D/GRAPH.sg and D/GRAPH.BIN.ooc for every binary
   local g=$1 src=$BIN/data in fmt order=input
   case $g in
   facebook_combined) zcat "$src/$g.txt.gz" >"$D/$g.el" ;;
+  facebook_auto) order=auto && zcat "$src/facebook_combined.txt.gz" >"$D/$g.el" ;;
   soc-Slashdot0902 | cnr-2000) zcat "$src/$g.txt.gz" | grep -v '^#' | tr '\t' ' ' >"$D/$g.el" ;;
   luxembourg_osm) # MatrixMarket, 1-based, lower triangle: "u v" lines, 0-based
     zcat "$src/$g.mtx.gz" | grep -v '^%' | tail -n +2 | awk '{print $1-1, $2-1}' >"$D/$g.el" ;;
@@ -72,7 +75,8 @@ core=0
 for g in $GRAPHS; do
   (cd "$OUT" && taskset -c $core python3 "$OLDPWD/scripts/cpu-vs-gapbs.py" --threads 1 "$ROUNDS" "$g" "$spec" \
     >"$OUT/cpu-$g.txt" 2>&1) &
-  core=$(((core + 2) % $(nproc)))
+  core=$((core + 2))
+  [ $core -lt "$(nproc)" ] || core=$((core % 2 + 1))
 done
 wait
 echo "cpu table: $(($(date +%s) - t0)) s in all"
