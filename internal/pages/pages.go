@@ -8,6 +8,12 @@
 // MADV_POPULATE_WRITE (Linux 5.14), which maps a range in one call. Both are advice: a
 // kernel that refuses them leaves the faults to the stores, and the contents stay as
 // they are (zero).
+//
+// The huge-page advice stays on an address range until it is asked back, and the Go heap
+// hands a freed range to later allocations: a sparse array there would fault in 2 MiB a
+// touch, and khugepaged fills out every 2 MiB that holds one live page. So the advice is
+// asked for only where the system gives huge pages to no range unasked, and asked back
+// when the slice's allocation dies, from the parts no live advised slice holds.
 package pages
 
 import "unsafe"
@@ -18,22 +24,48 @@ const hugeMin = 4 << 20
 
 // Fill readies s, about to be written in full by one goroutine: huge pages where it is
 // large enough, then every page mapped in one call. Workers that write parts of s in
-// parallel fault their own ranges in parallel instead: call Reserve.
+// parallel fault their own ranges in parallel instead: call Reserve. s is memory from
+// make (the Go heap): the huge-page advice is asked back when its allocation dies.
 func Fill[T any](s []T) {
 	b := bytes(s)
 	if len(b) >= hugeMin {
-		advise(b, huge)
+		adviseHuge(b, unsafe.Pointer(unsafe.SliceData(s)))
 	}
 	advise(b, populate)
 }
 
 // Reserve readies s for stores that may reach only part of it (a queue that a small
 // component's search fills a little of): huge pages where it is large enough, nothing
-// mapped ahead.
+// mapped ahead. s is memory from make, as for Fill.
 func Reserve[T any](s []T) {
 	if b := bytes(s); len(b) >= hugeMin {
-		advise(b, huge)
+		adviseHuge(b, unsafe.Pointer(unsafe.SliceData(s)))
 	}
+}
+
+// span is an address range [lo, hi).
+type span struct{ lo, hi uintptr }
+
+// uncovered appends to dst the parts of s that no span of live covers, in address order.
+func uncovered(dst []span, s span, live []span) []span {
+	for lo := s.lo; lo < s.hi; {
+		// the live span that covers lo reaching furthest, else the first to start after lo
+		next, covered := s.hi, lo
+		for _, l := range live {
+			if l.lo <= lo && l.hi > covered {
+				covered = l.hi
+			} else if l.lo > lo && l.lo < next {
+				next = l.lo
+			}
+		}
+		if covered > lo {
+			lo = covered
+			continue
+		}
+		dst = append(dst, span{lo, next})
+		lo = next
+	}
+	return dst
 }
 
 // bytes is the whole pages inside s.

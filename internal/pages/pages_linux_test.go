@@ -1,7 +1,13 @@
 package pages
 
 import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -48,4 +54,52 @@ func mincore(b, vec []byte) error {
 		return e
 	}
 	return nil
+}
+
+// TestAdviceAskedBack: a slice's huge-page advice leaves its range once its allocation
+// dies, where the system gives huge pages only on request; else a later allocation on
+// the range faults in 2 MiB a touch and khugepaged fills out its 2 MiB pages.
+func TestAdviceAskedBack(t *testing.T) {
+	if !hugeOnRequest() {
+		t.Skip("transparent huge pages are not given on request (madvise) here")
+	}
+	s := make([]uint64, 2*hugeMin/8)
+	Fill(s)
+	b := bytes(s)
+	lo, hi := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[0]))+uintptr(len(b))
+	if !hugeAdvised(t, lo) || !hugeAdvised(t, hi-pageSize) {
+		t.Skip("the kernel did not take the huge-page advice")
+	}
+	s, b = nil, nil
+	for i := 0; i < 100; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if !hugeAdvised(t, lo) && !hugeAdvised(t, hi-pageSize) {
+			return
+		}
+	}
+	t.Fatalf("%#x-%#x still advised huge after its slice died", lo, hi)
+}
+
+// hugeAdvised reports whether the mapping holding address p carries MADV_HUGEPAGE
+// (VmFlags "hg" in /proc/self/smaps).
+func hugeAdvised(t *testing.T, p uintptr) bool {
+	t.Helper()
+	f, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	in := false
+	for _, line := range strings.Split(string(f), "\n") {
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(line, "%x-%x ", &lo, &hi); n == 2 && !strings.HasPrefix(line, "VmFlags") {
+			in = lo <= p && p < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return slices.Contains(strings.Fields(line)[1:], "hg")
+		}
+	}
+	t.Fatalf("no mapping holds %#x", p)
+	return false
 }

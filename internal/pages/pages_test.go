@@ -44,3 +44,35 @@ func TestFillKeepsZero(t *testing.T) {
 		}
 	}
 }
+
+// TestUncovered: the parts of a range outside a set of live ranges, which may overlap
+// each other and the range, in address order.
+func TestUncovered(t *testing.T) {
+	for _, c := range []struct {
+		s          span
+		live, want []span
+	}{
+		{span{10, 20}, nil, []span{{10, 20}}},
+		{span{10, 20}, []span{{0, 10}, {20, 30}}, []span{{10, 20}}},
+		{span{10, 20}, []span{{5, 25}}, nil},
+		{span{10, 20}, []span{{10, 20}}, nil},
+		{span{10, 20}, []span{{12, 14}}, []span{{10, 12}, {14, 20}}},
+		{span{10, 20}, []span{{15, 30}, {0, 11}}, []span{{11, 15}}},
+		{span{10, 20}, []span{{12, 16}, {13, 14}, {14, 18}}, []span{{10, 12}, {18, 20}}},
+		{span{10, 20}, []span{{16, 18}, {12, 14}}, []span{{10, 12}, {14, 16}, {18, 20}}},
+		{span{10, 20}, []span{{10, 12}, {12, 20}}, nil},
+		{span{10, 10}, []span{{0, 5}}, nil},
+	} {
+		got := uncovered(nil, c.s, c.live)
+		if len(got) != len(c.want) {
+			t.Errorf("uncovered(%v, %v) = %v, want %v", c.s, c.live, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("uncovered(%v, %v) = %v, want %v", c.s, c.live, got, c.want)
+				break
+			}
+		}
+	}
+}
