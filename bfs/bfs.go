@@ -610,7 +610,7 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 			*scout, *edges = 1, ^uint64(0)
 			return
 		}
-		if !strict && !b.a.Directed() && b.topDownCheaper(*depth, *unvisited, next) {
+		if !strict && !b.a.Directed() && b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
 			*scout, *edges = int64(next), next
 			return
 		}
@@ -620,8 +620,16 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 // topDownCheaper says whether a top-down level from a frontier of next out-edges would
 // examine fewer entries than a bottom-up one with unvisited vertices left, by
 // sampleBottomUp's estimate: from its first buFirst draws where they differ by more
-// than buMargin times, else from all.
-func (b *bfs) topDownCheaper(depth uint32, unvisited, next uint64) bool {
+// than buMargin times, else from all. It draws none when next is at least most, what a
+// bottom-up level can examine at most: a vertex the level before left unvisited read
+// its whole list there, so the lists of the unvisited vertices hold at most that
+// level's entries less one for each vertex it found (bottomUpLevels). On dense social
+// graphs the first bottom-up level wakes vertices whose lists sum to many times that
+// (facebook_combined: its two decisions a search drew 32-63 vertices each, 4-14 us).
+func (b *bfs) topDownCheaper(depth uint32, unvisited, next, most uint64) bool {
+	if next >= most {
+		return false
+	}
 	smp := sampleAt(b.src, depth, true)
 	k := buSampleSize(unvisited)
 	b.drawBottomUp(&smp, unvisited, min(buFirst, k))
