@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"syscall"
 
 	mmap "github.com/edsrzf/mmap-go"
 	"github.com/oocgraph/ooc/internal/fault"
@@ -65,7 +66,14 @@ func Open(dir string) (*Graph, error) {
 // its files came from. The open handle keeps that directory's inode alive, so a
 // directory published under the name meanwhile cannot carry the same inode number.
 func openOnce(dir string) (g *Graph, same bool, err error) {
-	root, err := os.OpenRoot(dir)
+	// OpenRoot opens whatever dir names, and the open of a FIFO waits for a writer:
+	// only a directory is opened as one.
+	var root *os.Root
+	if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+		root, err = os.OpenRoot(dir)
+	} else {
+		err = fs.ErrInvalid
+	}
 	if err != nil {
 		// No directory to hold: open by name, for the errors that say what dir is.
 		g, err := open(graphDir{path: dir}, Version)
@@ -89,11 +97,64 @@ type graphDir struct {
 	root *os.Root
 }
 
+// open opens the file name of d for reading. A file that is not a regular file (a FIFO,
+// whose open would wait for a writer, a directory, a device) is refused as corrupt, as
+// is a symbolic link that leaves the directory (root refuses it); errors name the file
+// by its path under d.path.
 func (d graphDir) open(name string) (*os.File, error) {
+	path := filepath.Join(d.path, name)
+	var f *os.File
+	var err error
 	if d.root != nil {
-		return d.root.Open(name)
+		f, err = d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	} else {
+		f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	}
-	return os.Open(filepath.Join(d.path, name))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent" {
+			return nil, corrupt(path, -1, "a symbolic link out of the graph directory; expected a file inside it")
+		}
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, corrupt(path, -1, "is a %s, expected a regular file", fileKind(st.Mode()))
+	}
+	return f, nil
+}
+
+// fileKind names the type of a file that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// openFailed is the error of a file of the graph that d.open could not open: a
+// CorruptError as it is, else with the package's prefix.
+func openFailed(err error) error {
+	var ce *CorruptError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return fmt.Errorf("store: %w", err)
 }
 
 // open opens the graph of d, refusing a format version other than oldest to Version (the
@@ -281,7 +342,7 @@ func (g *Graph) openIDs(d graphDir) error {
 		return corrupt(path, -1, "ids file listed in the manifest is missing")
 	}
 	if err != nil {
-		return fmt.Errorf("store: %w", err)
+		return openFailed(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()

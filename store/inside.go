@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 )
 
@@ -39,7 +38,7 @@ func GraphAbove(path string) string {
 
 // isGraphDir says whether dir holds a manifest.json that starts like one.
 func isGraphDir(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	f, err := graphDir{path: dir}.open(ManifestName)
 	if err != nil {
 		return false
 	}

@@ -242,7 +242,7 @@ func readManifest(d graphDir) (*Manifest, error) {
 			}
 			return nil, fmt.Errorf("store: %s holds no %s, so no ooc graph: %w", dir, ManifestName, ErrNotGraph)
 		}
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, openFailed(err)
 	}
 	defer f.Close()
 	const limit = 256 << 20

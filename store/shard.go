@@ -364,7 +364,7 @@ func openShardIn(d graphDir, name string, nv uint32) (*Shard, error) {
 		return nil, corrupt(path, -1, "shard file listed in the manifest is missing")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, openFailed(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()

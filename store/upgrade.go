@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	mmap "github.com/edsrzf/mmap-go"
@@ -180,9 +179,9 @@ func openLegacy(dir string) (*legacyGraph, error) {
 }
 
 func openLegacyShard(path string, d Direction, info ShardInfo, m *Manifest) (*legacyShard, error) {
-	f, err := os.Open(path)
+	f, err := graphDir{path: filepath.Dir(path)}.open(filepath.Base(path))
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, openFailed(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
