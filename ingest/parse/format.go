@@ -29,6 +29,8 @@ func (p *parser) detect() error {
 		return p.parquetPipeError()
 	} else if _, err := ParseFormat(string(f)); err != nil {
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
+	} else if err := mtxAsSNAP(p.path, f, head); err != nil {
+		return err
 	}
 	p.res.Format = f
 	if f.text() {
@@ -42,6 +44,16 @@ func (p *parser) detect() error {
 	}
 	if f == FormatMTX || f == FormatDIMACS {
 		p.res.Header.IDBase = 1
+	}
+	return nil
+}
+
+// mtxAsSNAP refuses format snap, given by --format, for content that starts with a
+// MatrixMarket header: snap reads % lines as comments, so it would take the size line
+// for an edge and the 1-based ids for 0-based ones.
+func mtxAsSNAP(path string, f Format, head []byte) error {
+	if f == FormatSNAP && bytes.HasPrefix(head, []byte("%%MatrixMarket")) {
+		return &ParseError{Path: path, Line: 1, Offset: -1, Msg: "a MatrixMarket header, where --format snap was given; drop --format or pass --format mtx"}
 	}
 	return nil
 }

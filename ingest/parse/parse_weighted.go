@@ -55,6 +55,8 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 		case p.res.Format == "":
 			p.res.Format = FormatSNAP
 		}
+	} else if err := mtxAsSNAP(p.path, p.res.Format, head); err != nil {
+		return nil, err
 	}
 	if !p.res.Format.text() {
 		return nil, &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("--weights reads text edge lists (snap, mtx, gr) and Parquet; format %s carries no weights", p.res.Format)}

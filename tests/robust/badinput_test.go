@@ -69,6 +69,8 @@ func badCases(t *testing.T) []badCase {
 		{name: "a line of 10 MB", files: txt("0 1\n" + strings.Repeat("7", 10<<20) + " 1\n"), args: []string{"ingest", "in.txt"}, pos: linePos("in.txt", 2), want: []string{"longer than"}},
 		{name: "unknown --format", files: txt("0 1\n"), args: []string{"ingest", "--format", "xml", "in.txt"}, want: []string{`"xml"`, "snap, mtx, gr, bin32, bin64 or parquet"}},
 		{name: "--format disagrees with the content", files: txt("0 1\n1 2\n"), args: []string{"ingest", "--format", "mtx", "in.txt"}, pos: linePos("in.txt", 1), want: []string{"%%MatrixMarket"}},
+		{name: "--format snap on a MatrixMarket file", files: map[string][]byte{"in.mtx": []byte(mtxBanner + "3 4 2\n1 2\n2 4\n")}, args: []string{"ingest", "--format", "snap", "in.mtx"}, pos: linePos("in.mtx", 1), want: []string{"MatrixMarket header", "--format mtx"}},
+		{name: "--format snap on a weighted MatrixMarket file", files: map[string][]byte{"in.mtx": []byte("%%MatrixMarket matrix coordinate integer general\n3 4 2\n1 2 5\n2 4 6\n")}, args: []string{"ingest", "--weights", "--format", "snap", "in.mtx"}, pos: linePos("in.mtx", 1), want: []string{"MatrixMarket header", "--format mtx"}},
 		{name: "missing input", args: []string{"ingest", "nosuch.txt"}, want: []string{"nosuch.txt", "no such file"}},
 		{name: "unreadable input", files: txt("0 1\n"), args: []string{"ingest", "in.txt"}, want: []string{"in.txt", "permission denied"}, setup: unreadable},
 		{name: "directory as input", args: []string{"ingest", "adir"}, want: []string{"adir", "directory"}, setup: func(t *testing.T, dir string) { os.Mkdir(filepath.Join(dir, "adir"), 0o755) }},
