@@ -3,11 +3,9 @@ package afforest
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
@@ -346,11 +344,7 @@ func TestCCHubs(t *testing.T) {
 }
 
 func TestCCRandom(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		fmt.Sscan(s, &seed)
-	}
-	t.Logf("seed %d (rerun: OOC_SEED=%d)", seed, seed)
+	seed := testgraph.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for i := 0; i < 8; i++ {
 		n := uint32(1 + r.IntN(500))

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -248,11 +247,7 @@ func TestBFSCases(t *testing.T) {
 }
 
 func TestBFSRandom(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d (rerun: OOC_SEED=%d)", seed, seed)
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		fmt.Sscan(s, &seed)
-	}
+	seed := testgraph.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for i := 0; i < 6; i++ {
 		n := uint32(1 + r.IntN(400))

@@ -3,10 +3,8 @@ package kcore
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
@@ -198,11 +196,7 @@ func TestKCoreLongPathAndStar(t *testing.T) {
 }
 
 func TestKCoreRandom(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		fmt.Sscan(s, &seed)
-	}
-	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	seed := testgraph.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 4))
 	for i := range 8 {
 		n := uint32(1 + r.IntN(400))

@@ -3,10 +3,8 @@ package pagerank
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"
@@ -151,11 +149,7 @@ func TestPageRankLongPath(t *testing.T) {
 }
 
 func TestPageRankRandom(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		fmt.Sscan(s, &seed)
-	}
-	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	seed := testgraph.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for i := range 6 {
 		n := uint32(1 + r.IntN(3000))

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -186,11 +185,7 @@ func TestSSSPLongPath(t *testing.T) {
 }
 
 func TestSSSPRandom(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		fmt.Sscan(s, &seed)
-	}
-	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	seed := testgraph.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	for i := range 6 {
 		n := uint32(1 + r.IntN(2000))

@@ -16,13 +16,7 @@ import (
 // bfsGraph writes a small undirected graph: the path 0-1-2-3, the edge 4-5 apart and the
 // isolated vertex 6.
 func bfsGraph(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}
-	if _, err := testgraph.Write(dir, 7, edges, false, 0); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return testgraph.Dir(t, 7, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}, false)
 }
 
 // TestBFSCommand checks the summary with --validate (the search writes levels) and
@@ -131,10 +125,7 @@ func TestBFSBadSources(t *testing.T) {
 
 func TestBFSMTXIDs(t *testing.T) {
 	// An id base of 1 (MatrixMarket): users type and read 1-based ids.
-	dir := filepath.Join(t.TempDir(), "m.ooc")
-	if _, err := testgraph.Write(dir, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, 0); err != nil {
-		t.Fatal(err)
-	}
+	dir := testgraph.Dir(t, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false)
 	setIDBase(t, dir, 1)
 	code, stdout, stderr := runCLI(t, "", "bfs", "--src", "1", "--text", dir)
 	if code != exitOK || stdout != "1 1 0\n2 1 1\n3 2 2\n" {

@@ -264,11 +264,7 @@ func TestIngestBackendFlag(t *testing.T) {
 // DIRECTORY section (out or in) is exit 3, never a summary from bad bytes.
 func TestInfoCorruptDirectory(t *testing.T) {
 	for _, directed := range []bool{false, true} {
-		dir := filepath.Join(t.TempDir(), "g.ooc")
-		edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}
-		if _, err := testgraph.Write(dir, 7, edges, directed, 0); err != nil {
-			t.Fatal(err)
-		}
+		dir := testgraph.Dir(t, 7, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 4, V: 5}}, directed)
 		g, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)

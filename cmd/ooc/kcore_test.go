@@ -15,13 +15,7 @@ import (
 // kcoreGraph writes a triangle 0-1-2 with a pendant vertex 3 on 0 and an isolated
 // vertex 4: core numbers 2, 2, 2, 1, 0.
 func kcoreGraph(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	edges := []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 0, V: 3}}
-	if _, err := testgraph.Write(dir, 5, edges, false, 0); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return testgraph.Dir(t, 5, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 0, V: 3}}, false)
 }
 
 func TestKCoreCommand(t *testing.T) {

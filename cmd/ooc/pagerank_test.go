@@ -16,12 +16,7 @@ import (
 // prGraph writes the directed graph 0 -> 1, 2 -> 1: vertices 0 and 2 keep (1-d)/3, and
 // vertex 1 gets (1-d)/3 + d·2·(1-d)/3 once the first iteration has passed.
 func prGraph(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g.ooc")
-	if _, err := testgraph.Write(dir, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 2, V: 1}}, true, 0); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return testgraph.Dir(t, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 2, V: 1}}, true)
 }
 
 var prWant = []float32{float32(0.15 / 3), float32(0.05 + 0.85*2*0.05), float32(0.15 / 3)}

@@ -6,8 +6,10 @@ package testgraph
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/oocgraph/ooc/store"
@@ -55,12 +57,8 @@ func lists(n uint32, edges []Edge, directed, loops bool) (out, in [][]uint32) {
 	return out, in
 }
 
-// Write writes the graph into dir (which must not exist) with ADJ sections of at most
+// write writes the graph into dir (which must not exist) with ADJ sections of at most
 // shardBytes (0: the default) and returns its manifest.
-func Write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64) (*store.Manifest, error) {
-	return write(dir, n, edges, directed, shardBytes, false)
-}
-
 func write(dir string, n uint32, edges []Edge, directed bool, shardBytes int64, loops bool) (*store.Manifest, error) {
 	out, in := lists(n, edges, directed, loops)
 	b, err := store.Create(dir, store.CreateOptions{ShardBytes: shardBytes})
@@ -111,11 +109,23 @@ func BuildWithLoops(tb testing.TB, n uint32, edges []Edge, directed bool, shardB
 
 func build(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int64, loops bool) *store.Graph {
 	tb.Helper()
+	return Open(tb, writeTemp(tb, n, edges, directed, shardBytes, loops))
+}
+
+// Dir writes the graph into a fresh temporary directory and returns its path, for code
+// that opens the graph itself (the CLI).
+func Dir(tb testing.TB, n uint32, edges []Edge, directed bool) string {
+	tb.Helper()
+	return writeTemp(tb, n, edges, directed, 0, false)
+}
+
+func writeTemp(tb testing.TB, n uint32, edges []Edge, directed bool, shardBytes int64, loops bool) string {
+	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "g.ooc")
 	if _, err := write(dir, n, edges, directed, shardBytes, loops); err != nil {
 		tb.Fatal(err)
 	}
-	return Open(tb, dir)
+	return dir
 }
 
 // BuildLists writes lists[v] as vertex v's out-list, as given (not symmetrised, sorted or
@@ -185,6 +195,21 @@ func Random(r *rand.Rand, n uint32, m int) []Edge {
 		e[i] = Edge{uint32(r.IntN(int(n))), uint32(r.IntN(int(n)))}
 	}
 	return e
+}
+
+// Seed is a random test's seed: OOC_SEED when set, else a fresh one, logged so that
+// OOC_SEED reproduces a failure.
+func Seed(tb testing.TB) uint64 {
+	tb.Helper()
+	seed := rand.Uint64()
+	if s := os.Getenv("OOC_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			tb.Fatalf("OOC_SEED=%q: %v", s, err)
+		}
+	}
+	tb.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
+	return seed
 }
 
 // Case is a named small graph for edge-case tests.
