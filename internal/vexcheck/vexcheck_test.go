@@ -23,20 +23,25 @@ loop:
 	VZEROUPPER
 	RET
 `
-	bad, seen, err := Scan("f.s", strings.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
+	checkScan(t, src, 5,
 		"f.s:2: MOVOU is not VEX-encoded: MOVOU (r), X3",
 		"f.s:5: MOVQ is not VEX-encoded: MOVQ AX, X10",
-		"f.s:11: PXOR is not VEX-encoded: PXOR X15, X15",
+		"f.s:11: PXOR is not VEX-encoded: PXOR X15, X15")
+}
+
+// checkScan holds Scan of src to the findings want and seen instructions on X or Y
+// registers.
+func checkScan(t *testing.T, src string, seen int, want ...string) {
+	t.Helper()
+	bad, n, err := Scan("f.s", strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
 	}
 	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
 		t.Errorf("found\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(want, "\n"))
 	}
-	if seen != 5 {
-		t.Errorf("seen %d instructions on X or Y registers, want 5", seen)
+	if n != seen {
+		t.Errorf("seen %d instructions on X or Y registers, want %d", n, seen)
 	}
 }
 
@@ -58,20 +63,9 @@ TEXT ·f(SB), NOSPLIT, $0-8
 done: MOVQ AX, X3
 	VZEROUPPER; RET
 `
-	bad, seen, err := Scan("f.s", strings.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
+	checkScan(t, src, 6,
 		"f.s:1: PXOR is not VEX-encoded: PXOR X2, X2",
 		"f.s:2: MOVOU is not VEX-encoded: MOVOU r, X4",
 		"f.s:4: PXOR is not VEX-encoded: PXOR X1, X1",
-		"f.s:6: MOVQ is not VEX-encoded: MOVQ AX, X3",
-	}
-	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
-		t.Errorf("found\n%s\nwant\n%s", strings.Join(bad, "\n"), strings.Join(want, "\n"))
-	}
-	if seen != 6 {
-		t.Errorf("seen %d instructions on X or Y registers, want 6", seen)
-	}
+		"f.s:6: MOVQ is not VEX-encoded: MOVQ AX, X3")
 }
