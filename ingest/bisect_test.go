@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -144,5 +146,119 @@ func TestBisectPlan(t *testing.T) {
 		if w != c.want || w > 0 && bisectNeed(c.n, w)+int64(w)*cache > c.mem {
 			t.Errorf("%d vertices in %d bytes, %d workers: %d workers with %d bytes of cache each, want %d workers within the budget", c.n, c.mem, c.workers, w, cache, c.want)
 		}
+	}
+}
+
+// egoNetworks is k ego networks of size members each, their ids interleaved (member j of
+// network i is k+j*k+i): each centre i (ids 0..k-1, numbered last in the file's order by
+// the shift) is joined to all its members, each member to deg others of its network.
+func egoNetworks(rng *rand.Rand, k, size, deg int) []parse.Edge {
+	var e []parse.Edge
+	member := func(i, j int) uint64 { return uint64(k + j*k + i) }
+	for i := range k {
+		for j := range size {
+			e = append(e, parse.Edge{U: uint64(i), V: member(i, j)})
+			for range deg / 2 {
+				if o := rng.IntN(size); o != j {
+					e = append(e, parse.Edge{U: member(i, j), V: member(i, o)})
+				}
+			}
+		}
+	}
+	return e
+}
+
+// sharedHubs is k hubs (ids members..members+k-1) over members vertices, hub i joined to
+// 100+i/2 of them at random (pairs of hubs of one degree), each member to deg others.
+func sharedHubs(rng *rand.Rand, k, members, deg int) []parse.Edge {
+	var e []parse.Edge
+	for i := range k {
+		for _, m := range rng.Perm(members)[:100+i/2] {
+			e = append(e, parse.Edge{U: uint64(members + i), V: uint64(m)})
+		}
+	}
+	for m := range members {
+		for range deg / 2 {
+			if o := rng.IntN(members); o != m {
+				e = append(e, parse.Edge{U: uint64(m), V: uint64(o)})
+			}
+		}
+	}
+	return e
+}
+
+// TestBisectHubsFirst: the bisection numbers the hubs (degree of n/hubShare or more, and
+// hubAvg times the mean) 0.., at most hubsMax of them, the highest degrees (ties to the
+// earlier), in the bisection's order; the other vertices keep the bisection's order
+// (hubsFirst on random numberings); a graph without outliers (a dense community, every
+// vertex of degree n/hubShare or more) gets none.
+func TestBisectHubsFirst(t *testing.T) {
+	rng, seed := seededRand(t, 74)
+	for _, c := range []struct {
+		name       string
+		edges      []parse.Edge
+		hubs, most int // the vertices that qualify, and those numbered first
+	}{
+		{"egos", egoNetworks(rng, 6, 300, 8), 6, 6},
+		{"many-hubs", sharedHubs(rng, hubsMax+8, 800, 4), hubsMax + 8, hubsMax},
+		{"dense", randomEdges(rng, 100, 3000), 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			adj := store.NewCompressed(openBuilt(t, c.edges, Options{}, parse.Header{}))
+			nbrs := undirectedLists(t, adj)
+			n := len(nbrs)
+			var total int
+			for _, l := range nbrs {
+				total += len(l)
+			}
+			qualify := func(v uint32) bool { l := len(nbrs[v]); return l*hubShare >= n && l*n >= hubAvg*total }
+			// want is inv with its hubs first: the most highest degrees, ties to the
+			// earlier, each part in inv's order
+			want := func(inv []uint32) []uint32 {
+				var hubs []uint32
+				for _, v := range inv {
+					if qualify(v) {
+						hubs = append(hubs, v)
+					}
+				}
+				if len(hubs) != c.hubs {
+					t.Fatalf("seed %d: %d vertices qualify as hubs, want %d: the test graph is not what it says", seed, len(hubs), c.hubs)
+				}
+				slices.SortStableFunc(hubs, func(a, b uint32) int { return cmp.Compare(len(nbrs[b]), len(nbrs[a])) })
+				first := map[uint32]bool{}
+				for _, v := range hubs[:c.most] {
+					first[v] = true
+				}
+				var head, rest []uint32
+				for _, v := range inv {
+					if first[v] {
+						head = append(head, v)
+					} else {
+						rest = append(rest, v)
+					}
+				}
+				return append(head, rest...)
+			}
+			perm, inv, err := bisectOrder(adj, 2, 1<<30, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBisectOrder(t, nbrs, perm, inv)
+			if w := want(inv); !slices.Equal(inv[:c.most], w[:c.most]) {
+				t.Fatalf("seed %d: numbers 0..%d go to %v, want the hubs %v", seed, c.most-1, inv[:c.most], w[:c.most])
+			}
+			for range 5 {
+				p := rng.Perm(n)
+				inv := make([]uint32, n)
+				for i, v := range p {
+					inv[i] = uint32(v)
+				}
+				w := want(inv)
+				hubsFirst(adj, inv, nil)
+				if !slices.Equal(inv, w) {
+					t.Fatalf("seed %d: hubsFirst gives %v, want %v", seed, inv, w)
+				}
+			}
+		})
 	}
 }

@@ -98,8 +98,10 @@ builds the graph again from them. A directed graph is numbered by its undirected
 --order bisect numbers them by recursive graph bisection (Dhulipala et al., KDD 2016):
 the vertices are split in halves, swapped between them while that shortens the lists'
 estimated gaps, and each half split again down to 16 vertices, so that vertices with
-similar lists get nearby numbers: it shrinks a social graph that the other orders cannot
-(facebook_combined 7.13 -> 5.80 bits per edge); on the other graphs measured, ids.bin
+similar lists get nearby numbers; the hubs (at most 32 vertices of degree n/16 or more
+and 4x the mean) take the first numbers, so that a bottom-up search step finds them at a
+list's first entry. It shrinks a social graph that the other orders cannot
+(facebook_combined 7.13 -> 6.17 bits per edge); on the other graphs measured, ids.bin
 costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
@@ -124,7 +126,7 @@ orders are not tried, else the sample is encoded in degree order too, counting i
 and the BFS order is computed and estimated only when searches from 8 sampled vertices
 need 8 levels or more to reach 4096 vertices (not expanders such as random, Kronecker
 and social graphs). The bisection order is computed when its prediction is 5% under the
-smallest estimate and the graph has at most 2^24 list entries (facebook_combined: 5.80
+smallest estimate and the graph has at most 2^24 list entries (facebook_combined: 6.17
 bits per edge instead of 7.13). The smallest wins, the file's order on a tie. Size
 decides: measured, the orders that search
 much faster were the smaller, but for the BFS order on a grid in row order (CC 1.5-1.8x
