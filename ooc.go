@@ -88,7 +88,7 @@ const (
 
 // Options tune an engine; the zero value picks sensible defaults everywhere.
 type Options struct {
-	Workers int       // goroutines for CPU work; <= 0 means GOMAXPROCS
+	Workers int       // goroutines for CPU work; <= 0 means GOMAXPROCS, at most 4096
 	VRAM    int64     // device memory budget in bytes; <= 0 means the backend's default
 	Verbose io.Writer // when not nil, the engine logs its plan and progress here
 

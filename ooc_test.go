@@ -50,3 +50,31 @@ func pairs(ids ...uint32) []testgraph.Edge {
 	}
 	return e
 }
+
+// TestWorkersBounded: a worker count past MaxWorkers from the API runs every algorithm
+// with MaxWorkers, where each held per-worker state for all it asked (PageRank's
+// 2^30 workers' scratch: a fatal out-of-memory, no error to recover).
+func TestWorkersBounded(t *testing.T) {
+	g := testgraph.Build(t, 6, pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	const huge = 1 << 30
+	e, err := Open(g, "cpu", Options{Workers: huge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if r, err := e.BFS(0); err != nil || r.Reached != 4 {
+		t.Errorf("BFS: %v reached, %v", r, err)
+	}
+	if r, err := e.CC(); err != nil || r.Components != 2 {
+		t.Errorf("CC: %v", err)
+	}
+	if _, err := e.KCore(); err != nil {
+		t.Errorf("KCore: %v", err)
+	}
+	if _, err := e.PageRank(PageRankOptions{Workers: huge, MaxIters: 3}); err != nil {
+		t.Errorf("PageRank: %v", err)
+	}
+	if r, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); err != nil || r.Dist[2] != 2 {
+		t.Errorf("SSSP: %v", err)
+	}
+}

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -535,9 +535,4 @@ func setMemoryLimit(mem int64) func() {
 	return func() { debug.SetMemoryLimit(old) }
 }
 
-func defaultWorkers(w int) int {
-	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return w
-}
+func defaultWorkers(w int) int { return parallel.Workers(w) }

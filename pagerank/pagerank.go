@@ -39,7 +39,7 @@ const (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers   int     // goroutines; <= 0 means GOMAXPROCS
+	Workers   int     // goroutines; <= 0 means GOMAXPROCS, at most 4096
 	Tolerance float64 // stop once an iteration changes the scores by less than this in L1; <= 0 means DefaultTolerance
 	MaxIters  int     // stop after this many iterations; <= 0 means DefaultMaxIters
 

@@ -40,7 +40,7 @@ const Inf = math.MaxUint32
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int    // goroutines; <= 0 means GOMAXPROCS
+	Workers int    // goroutines; <= 0 means GOMAXPROCS, at most 4096
 	Delta   uint32 // bin width; 0 means DefaultDelta
 	// FloatDelta is the bin width for float weights; 0 means Delta if that is set, else
 	// DefaultFloatDelta.

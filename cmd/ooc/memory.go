@@ -5,6 +5,7 @@ import (
 
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -44,9 +45,8 @@ func checkMemory(cmd string, g *store.Graph, validate bool) error {
 		cmd, bytesize.Format(need), g.NumVertices(), perVertex, bytesize.Format(have), fix)
 }
 
-// maxWorkers bounds --workers: every worker holds its own buffers (frontiers, parse
-// blocks, peeling queues), and a count far past the cores only multiplies them.
-const maxWorkers = 4096
+// maxWorkers bounds --workers (the engines bound a count from the API alike).
+const maxWorkers = parallel.MaxWorkers
 
 // checkWorkers validates --workers (0: all cores).
 func checkWorkers(n int) error {

@@ -38,10 +38,15 @@ func For(workers, n, chunk int, body func(w, lo, hi int)) {
 	wg.Wait()
 }
 
-// Workers resolves a requested worker count (<= 0: GOMAXPROCS).
+// MaxWorkers bounds a worker count: every worker holds its own buffers (frontiers,
+// parse blocks, peeling queues), and a count far past the cores only multiplies them.
+const MaxWorkers = 4096
+
+// Workers resolves a requested worker count: <= 0 means GOMAXPROCS, and a count past
+// MaxWorkers is MaxWorkers.
 func Workers(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
 	}
-	return n
+	return min(n, MaxWorkers)
 }
