@@ -32,12 +32,31 @@ func openCPU(g *store.Graph, opt Options) (Engine, error) {
 func (e *cpuEngine) Name() string { return "cpu" }
 
 func (e *cpuEngine) BFS(src uint32) (*BFSResult, error) {
+	if err := e.live(); err != nil {
+		return nil, err
+	}
 	return bfs.Run(e.adj, src, e.opt.bfsOptions())
 }
 
-func (e *cpuEngine) CC() (*CCResult, error) { return afforest.Run(e.adj, e.opt.ccOptions()) }
+func (e *cpuEngine) CC() (*CCResult, error) {
+	if err := e.live(); err != nil {
+		return nil, err
+	}
+	return afforest.Run(e.adj, e.opt.ccOptions())
+}
+
+// live refuses a run on a graph closed since the engine opened: its lists are unmapped.
+func (e *cpuEngine) live() error {
+	if e.g.Closed() {
+		return fmt.Errorf("engine: %s: %w", e.g.Dir, store.ErrClosed)
+	}
+	return nil
+}
 
 func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
+	if err := e.live(); err != nil {
+		return nil, err
+	}
 	if opt.Workers <= 0 {
 		opt.Workers = e.opt.Workers
 	}
@@ -48,10 +67,16 @@ func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 }
 
 func (e *cpuEngine) KCore() (*KCoreResult, error) {
+	if err := e.live(); err != nil {
+		return nil, err
+	}
 	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers, Progress: e.opt.Progress})
 }
 
 func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
+	if err := e.live(); err != nil {
+		return nil, err
+	}
 	w, err := EdgeWeights(e.g, opt)
 	if err != nil {
 		return nil, err

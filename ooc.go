@@ -249,6 +249,9 @@ var ErrNoBackend = errors.New("backend not available")
 // failure is then logged to opt.Verbose. "gpu" in a build without CUDA is an error that
 // matches ErrNoBackend.
 func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
+	if g == nil {
+		return nil, errors.New("engine: no graph (a nil *store.Graph)")
+	}
 	if err := g.Check(); err != nil {
 		return nil, err
 	}

@@ -78,3 +78,33 @@ func TestWorkersBounded(t *testing.T) {
 		t.Errorf("SSSP: %v", err)
 	}
 }
+
+// TestNilOrClosedGraph: Open of a nil graph, of a closed one, and a CPU engine's runs on
+// a graph closed under it are errors; each was a nil dereference or a fault (SIGSEGV
+// reading the unmapped lists), not an error.
+func TestNilOrClosedGraph(t *testing.T) {
+	if e, err := Open(nil, "cpu", Options{}); err == nil {
+		t.Errorf("Open(nil) = %v, want an error", e)
+	}
+	g := testgraph.Build(t, 6, pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	e, err := Open(g, "cpu", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	if _, err := Open(g, "cpu", Options{}); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("Open of a closed graph: %v, want ErrClosed", err)
+	}
+	runs := map[string]func() error{
+		"BFS":      func() error { _, err := e.BFS(0); return err },
+		"CC":       func() error { _, err := e.CC(); return err },
+		"PageRank": func() error { _, err := e.PageRank(PageRankOptions{}); return err },
+		"KCore":    func() error { _, err := e.KCore(); return err },
+		"SSSP":     func() error { _, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); return err },
+	}
+	for name, run := range runs {
+		if err := run(); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("%s on a closed graph: %v, want ErrClosed", name, err)
+		}
+	}
+}

@@ -35,7 +35,15 @@ type Graph struct {
 	ids64  []uint64
 	idsAsc bool
 	idm    mmap.MMap
+	closed bool // Close ran: the mappings are gone
 }
+
+// ErrClosed is matched by the error of Check on a graph that was closed.
+var ErrClosed = errors.New("graph is closed")
+
+// Closed reports whether Close has run: the graph's lists are unmapped and must not be
+// read.
+func (g *Graph) Closed() bool { return g.closed }
 
 // CSR is one direction of a graph as its shards in vertex order.
 type CSR struct {
@@ -302,6 +310,9 @@ func (g *Graph) Shards() []*Shard {
 // Check verifies the section checksums of every shard (in parallel) and that ids.bin
 // gives no two vertices the same id.
 func (g *Graph) Check() error {
+	if g.closed {
+		return fmt.Errorf("store: %s: %w", g.Dir, ErrClosed)
+	}
 	if err := checkShards(g.Shards()); err != nil {
 		return err
 	}
@@ -310,6 +321,7 @@ func (g *Graph) Check() error {
 
 // Close unmaps everything. Slices obtained from the graph must not be used afterwards.
 func (g *Graph) Close() error {
+	g.closed = true
 	if g.out != nil {
 		g.out.close()
 	}
