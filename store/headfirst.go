@@ -118,7 +118,8 @@ func (r *HeadReader) headGroupBMI(g, j0, j1 uint32, first bool) (once, empty uin
 var mixedAll bool
 
 // bmiWidth is the narrowest degree field of a group that HeadGroup reads through
-// headGroupBMI: 0, every group (roads' and meshes' too, whose short lists'
-// one-byte values and 1- or 2-byte first values it reads by branches, as Go's loop
-// does). Tests set it to 0 and 64 to exercise both.
+// headGroupBMI: 0, every group (roads' and meshes' too, whose short lists' two
+// values it reads without a branch on their lengths, and longer lists' 1- or 2-byte
+// first values by branches, as Go's loop does). Tests set it to 0 and 64 to exercise
+// both.
 var bmiWidth uint32

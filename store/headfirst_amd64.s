@@ -86,10 +86,12 @@ GLOBL hibits<>(SB), RODATA|NOPTR, $8
 // values in registers: first the directory pairs (each list's start, the next one's
 // being its end, and degree into the lanes of its frame, as HeadGroup's directory loop
 // decodes them; two pairs a load where both fit the word), then each list's first
-// value from the 8 bytes at its first block (a short list's two one-byte values as
-// HeadGroup's loop reads them; else a value of 1 or 2 bytes told apart by branches, a
-// longer one by its length from TZCNT, its bytes by BZHI and their bits gathered by
-// PEXT; the mode bit dropped from PackedMin on) with HeadGroup's checks: its bytes
+// value from the 8 bytes at its first block (a short list's first value and the gap
+// after it by one path without branches on their lengths, TZCNT's, their bits gathered
+// by PEXT; a longer list's first value, and a short list that path leaves, by
+// branches: a value of 1 or 2 bytes told apart by them, a longer one by its length
+// from TZCNT, its bytes by BZHI and their bits gathered by PEXT; the mode bit dropped
+// from PackedMin on) with HeadGroup's checks: its bytes
 // inside the list, at most 5, the value below nv. It finishes (bit j of done) the
 // lists without neighbours (also in empty: x0[j] and x1[j] the vertex), of
 // one neighbour that ends at its value (x1[j] the vertex), the first mode's lists
@@ -231,32 +233,57 @@ loop:
 	MOVQ R11, AX                 // q
 	MOVQ (R9)(R11*1), R11        // w
 
-	// a short list (fewer than PackedMin neighbours, q its start) whose first two
-	// bytes are one-byte values and lie in the list: most lists of roads and meshes.
-	// A list of one or two, read whole, ends at its last value: d bytes after q
-	TESTL $0x8080, R11
-	JNZ first
-	LEAQ (AX)(R15*1), DX
-	CMPQ DX, BP
-	JNE pairlong
-pairin:
-	MOVBQZX R11, DX
-	SHRL $1, DX
-	SBBQ DI, DI
-	XORQ DI, DX
-	ADDQ R10, DX                 // f = v + unzigzag(the first byte)
-	CMPQ DX, A_NV(BX)
-	JAE first                    // f >= nv, or negative
-	MOVWLZX R11, SI
-	SHRL $8, SI
-	ADDQ DX, SI                  // f + the second byte
-	CMPL R15, $1
-	CMOVQEQ R10, SI              // a list of one: v again
+	// a short list (fewer than PackedMin neighbours, q its start): its first value
+	// and the gap after it by one path, whatever their lengths (1 to 5 bytes each,
+	// from TZCNT of the word's clear continuation bits), x1 the vertex for a list of
+	// one; a list of one or two, read whole, ends at its last value. On roads a
+	// sixth of the lists have a value of two bytes or more, in no order: branches on
+	// the lengths were mispredicted there. A list this path cannot read (a value past
+	// 5 bytes or the word, a neighbour not below nv, the list's end where it must not
+	// lie, or a list of one whose next bytes end no value within 5) goes to first's
+	// branches, q in AX and w in R11 as they were. R8 is scratch here, x0 reloaded
+	// after.
+	ANDNQ hibits<>(SB), R11, DX  // bit 8k-1 set where a value ends at byte k
+	TZCNTQ DX, DI                // 8k1-1
+	CMPQ DI, $40
+	JAE shortbad                 // longer than 5 bytes, or past the word
+	INCQ DI                      // 8k1
+	SHRXQ DI, DX, DX
+	TZCNTQ DX, DX                // 8k2-1, 64 where no value ends after the first
+	CMPQ DX, $40
+	JAE shortbad
+	BZHIQ DI, R11, SI
+	PEXTQ pext5<>(SB), SI, SI    // u
+	SHRQ $1, SI                  // the carry: the zigzag's sign
+	SBBQ R8, R8
+	XORQ R8, SI
+	ADDQ R10, SI                 // f = v + unzigzag(u)
 	CMPQ SI, A_NV(BX)
-	JAE first
-	MOVL DX, (R8)(CX*4)
-	MOVQ A_X1(BX), DI
-	MOVL SI, (DI)(CX*4)
+	JAE shortbad                 // f >= nv, or negative
+	SHRXQ DI, R11, R8
+	INCQ DX                      // 8k2
+	BZHIQ DX, R8, R8
+	PEXTQ pext5<>(SB), R8, R8    // g
+	ADDQ SI, R8                  // x1 = f + g
+	ADDQ DI, DX                  // the bits the two values take
+	CMPL R15, $1
+	CMOVQEQ R10, R8              // a list of one: x1 = v,
+	CMOVQEQ DI, DX               // its value's bits alone
+	CMPQ R8, A_NV(BX)
+	JAE shortbad
+	SHRQ $3, DX                  // the bytes the values take
+	MOVQ BP, DI
+	SUBQ AX, DI
+	SUBQ DX, DI                  // the list's bytes after them
+	JCS shortbad                 // past the list
+	CMPL R15, $3
+	SBBQ DX, DX
+	TESTQ DX, DI
+	JNZ shortbad                 // a list of one or two ends at its last value
+	MOVQ A_X1(BX), DX
+	MOVL R8, (DX)(CX*4)
+	MOVQ A_X0(BX), R8
+	MOVL SI, (R8)(CX*4)
 	BTSQ CX, R12
 	INCQ CX                      // next's, without the jump
 	INCQ R10
@@ -264,11 +291,8 @@ pairin:
 	JB loop
 	JMP done
 
-pairlong:
-	// a list longer than d bytes: of three, whose third value takes more than one
-	JA first
-	CMPL R15, $3
-	JEQ pairin
+shortbad:
+	MOVQ A_X0(BX), R8
 	JMP first
 
 first:
