@@ -380,8 +380,9 @@ type bfs struct {
 	piecesMu sync.Mutex
 	ws       []workerState
 	stats    []levelRec
-	t0       time.Time     // the search's start
-	last     time.Duration // the end of the last level recorded, from t0
+	statBuf  [statLevels]levelRec // stats' first levels, allocated with the search's state
+	t0       time.Time            // the search's start
+	last     time.Duration        // the end of the last level recorded, from t0
 
 	failed atomic.Bool
 	errMu  sync.Mutex
@@ -414,6 +415,11 @@ const flushAt = 1024
 
 func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	b := &bfs{a: a, n: a.NumVertices(), workers: workers, ws: make([]workerState, workers)}
+	// Fresh memory's first load maps the shared zero page and its first store then faults
+	// again for a page of its own: the worker states, whose first access is a load (the
+	// shard of the last list), are written first, a fault a page.
+	clear(b.ws)
+	b.stats = b.statBuf[:0]
 	b.c, _ = a.(*store.Compressed)
 	b.f, _ = a.(*store.Flat)
 	b.buWeight = 1
@@ -439,6 +445,13 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 }
 
 func (b *bfs) init() {
+	if b.workers == 1 { // no closure to allocate
+		fillUnreached(b.parent)
+		if b.level != nil {
+			fillUnreached(b.level)
+		}
+		return
+	}
 	parallel.For(b.workers, int(b.n), 1<<16, func(_, lo, hi int) {
 		fillUnreached(b.parent[lo:hi])
 		if b.level != nil {
@@ -651,6 +664,10 @@ func (b *bfs) stat(depth uint32, frontier uint64, bottomUp bool, examined uint64
 	b.stats = append(b.stats, levelRec{depth, bottomUp, frontier, examined, now - b.last})
 	b.last = now
 }
+
+// statLevels is the levels a search records before its stats grow on the heap: the
+// searches of social and web graphs run fewer.
+const statLevels = 32
 
 // levelRec is a level's LevelStat while the search runs.
 type levelRec struct {

@@ -12,10 +12,15 @@ import (
 func (b *bfs) queueToBitmap() {
 	words := (int(b.n) + 63) / 64
 	fresh := b.front == nil
-	if fresh {
-		b.front, b.next = make([]uint64, words), make([]uint64, words)
+	if fresh { // one allocation for the bitmaps
+		k := 2
 		if b.c != nil {
-			b.done = make([]uint64, words)
+			k = 3
+		}
+		m := make([]uint64, k*words)
+		b.front, b.next = m[:words:words], m[words:2*words:2*words]
+		if b.c != nil {
+			b.done = m[2*words:]
 		}
 	}
 	frontier := b.queue[b.head:b.tail]
@@ -95,22 +100,31 @@ func (b *bfs) bitmapToQueue() {
 // their first few neighbours, so the rest of the list is never decoded). Chunks are whole
 // bitmap words, so each worker owns the words of b.next it writes.
 func (b *bfs) bottomUp(depth uint32) (awake, examined, scout uint64) {
-	parallel.For(b.workers, len(b.next), 64, func(w, lo, hi int) {
-		clear(b.next[lo:hi])
-		if b.failed.Load() {
-			return
-		}
-		vlo, vhi := uint32(lo*64), uint32(min(uint64(hi)*64, uint64(b.n)))
-		if b.c != nil {
-			b.bottomUpCompressed(&b.ws[w], vlo, vhi, depth)
-		} else if b.f != nil {
-			b.bottomUpFlat(&b.ws[w], vlo, vhi, depth)
-		} else {
-			b.bottomUpGeneric(&b.ws[w], vlo, vhi, depth)
-		}
-	})
+	if b.workers == 1 { // the whole range at once, no closure to allocate
+		b.bottomUpWords(&b.ws[0], 0, len(b.next), depth)
+	} else {
+		parallel.For(b.workers, len(b.next), 64, func(w, lo, hi int) {
+			b.bottomUpWords(&b.ws[w], lo, hi, depth)
+		})
+	}
 	scout, examined, awake = b.collect()
 	return awake, examined, scout
+}
+
+// bottomUpWords is bottomUp's level for the vertices of the bitmap words [lo, hi).
+func (b *bfs) bottomUpWords(ws *workerState, lo, hi int, depth uint32) {
+	clear(b.next[lo:hi])
+	if b.failed.Load() {
+		return
+	}
+	vlo, vhi := uint32(lo*64), uint32(min(uint64(hi)*64, uint64(b.n)))
+	if b.c != nil {
+		b.bottomUpCompressed(ws, vlo, vhi, depth)
+	} else if b.f != nil {
+		b.bottomUpFlat(ws, vlo, vhi, depth)
+	} else {
+		b.bottomUpGeneric(ws, vlo, vhi, depth)
+	}
 }
 
 func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
