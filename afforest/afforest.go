@@ -951,13 +951,17 @@ func (r *run) parallel(body func(w int, lo, hi uint32) error) error {
 	if r.bufs == nil {
 		r.bufs = make([][]uint32, r.workers)
 	}
+	if r.workers == 1 { // the whole range in one call: no closure, no chunks
+		return body(0, 0, r.n)
+	}
 	var failed atomic.Pointer[error]
 	parallel.For(r.workers, int(r.n), 1<<11, func(w, lo, hi int) {
 		if failed.Load() != nil {
 			return
 		}
 		if err := body(w, uint32(lo), uint32(hi)); err != nil {
-			failed.CompareAndSwap(nil, &err)
+			e := err // on the heap only when a body fails
+			failed.CompareAndSwap(nil, &e)
 		}
 	})
 	if p := failed.Load(); p != nil {
