@@ -156,7 +156,10 @@ func (p *pipeline) heapLimit() int64 { return p.mem - runtimeMem }
 // live is the memory the pipeline's long-lived buffers may take: the Go heap limit less a
 // fifth, so that the garbage of the parser and of grown buffers fits beside them without
 // the collector running continuously.
-func (p *pipeline) live() int64 { return p.heapLimit() * 4 / 5 }
+func (p *pipeline) live() int64 {
+	h := p.heapLimit()
+	return h/5*4 + h%5*4/5 // h*4/5 without overflow: --mem may be near 2^63
+}
 
 // phase1Bytes is the memory of phase 1's buffers: parse blocks and batches, encoder
 // buffers and the chunks.

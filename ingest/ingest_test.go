@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/oocgraph/ooc/ingest/parse"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -767,6 +768,29 @@ func TestMemTooSmall(t *testing.T) {
 	rep, err := fromEdges(t, []parse.Edge{{U: 0, V: 1}}, Options{Dest: dest, Mem: 48 << 20, Workers: 16}, parse.Header{})
 	if err != nil || rep.Workers >= 16 {
 		t.Fatalf("48 MiB, 16 workers: %v", err)
+	}
+}
+
+// TestMemHuge: a budget far past the machine's memory (accepted: the budget is a bound,
+// not a reservation) ingests as a large one does. At 7 EiB the budget's long-lived part
+// overflowed to "too small"; from about 100 PiB the spills' slab tables, sized for the
+// budget, did not fit the address space (a fatal out-of-memory).
+func TestMemHuge(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(src, []byte("0 1\n1 2\n2 0\n3 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, mem := range []int64{1 << 57, 7 << 60, math.MaxInt64} {
+		for _, opt := range []Options{{}, {Order: store.OrderDegree, Directed: true}} {
+			opt.Dest, opt.Mem = filepath.Join(dir, fmt.Sprintf("g%d%v.ooc", i, opt.Directed)), mem
+			if _, err := File(src, opt); err != nil {
+				t.Fatalf("--mem %d, order %q, directed %v: %v", mem, opt.Order, opt.Directed, err)
+			}
+			if _, err := store.Verify(opt.Dest); err != nil {
+				t.Fatalf("--mem %d: %v", mem, err)
+			}
+		}
 	}
 }
 

@@ -36,7 +36,7 @@ func newTape(dir, name string, pool *memPool) (*tape, error) {
 	t := &tape{path: path, f: f, pool: pool, slab: 1}
 	if pool != nil {
 		t.slab = pool.slab
-		t.slabs = make([][]byte, pool.limit/t.slab+1)
+		t.slabs = make([][]byte, pool.slots)
 		t.mapped = make([]sync.Once, len(t.slabs))
 	}
 	return t, nil
@@ -174,6 +174,7 @@ func (t *tape) close() error {
 type memPool struct {
 	limit int64
 	slab  int64 // the size of a slab
+	slots int   // the most slabs one tape holds: the limit's, within the machine's memory
 	left  atomic.Int64
 	// onUse, when set, hears the bytes taken after each change: slabs live outside
 	// the Go heap, so the pipeline lowers the collector's limit by them
@@ -188,8 +189,20 @@ const tapeSlab = 8 << 20
 func newMemPool(limit, slab int64) *memPool {
 	m := &memPool{limit: max(limit, 0), slab: slab}
 	m.left.Store(m.limit)
+	// A tape's slab table is sized for the slabs it may hold, and a budget past the
+	// machine's memory (--mem 1EiB is accepted, with a warning) would make the table
+	// itself too large to allocate; a tape whose table is full spills to its file.
+	held := m.limit
+	if mm := MachineMem(); mm > 0 {
+		held = min(held, mm)
+	}
+	m.slots = int(min(held, maxTapeBytes)/slab) + 1
 	return m
 }
+
+// maxTapeBytes bounds the bytes a tape holds in slabs where the machine's memory is
+// unknown: a table of 8 Mi slabs at 8 MiB.
+const maxTapeBytes = 1 << 46
 
 func (m *memPool) take(n int64) bool {
 	if m == nil {
