@@ -59,7 +59,8 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"cc", "--vram", "lots", g}, "-vram", "want a number of bytes"},
 		{[]string{"bfs", "--backend", "tpu", g}, "tpu", "expected auto, cpu or gpu"},
 		{[]string{"ingest", "--mem", "1", "-o", newGraph, edges}, "memory budget of 1 B", "allow at least"},
-		{[]string{"ingest", "--shard-size", "1", "-o", newGraph, edges}, "--shard-size 1 B", "want 4 KiB to 4 GiB"},
+		{[]string{"ingest", "--shard-size", "1", "-o", newGraph, edges}, "--shard-size 1 B", "want 4 KiB to 4 GiB less one byte"},
+		{[]string{"ingest", "--shard-size", "4GiB", "-o", newGraph, edges}, "--shard-size 4.0 GiB", "want 4 KiB to 4 GiB less one byte"},
 		{[]string{"ingest", "--order", "random", "-o", newGraph, edges}, "--order", "want auto, degree"},
 		{[]string{"gen", "kron", "--scale", "6", "--mem", "1", "-q", "-o", newGraph}, "memory budget of 1 B", "allow at least"},
 		// algorithm parameters

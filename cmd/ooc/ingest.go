@@ -347,7 +347,7 @@ const (
 // checkShardSize validates --shard-size (0: the default).
 func checkShardSize(b byteSize) error {
 	if b != 0 && (b < minShardBytes || b > maxShardBytes) {
-		return usagef("--shard-size %s: want 4 KiB to 4 GiB", bytesize.Format(int64(b)))
+		return usagef("--shard-size %s: want 4 KiB to 4 GiB less one byte (4294967295)", bytesize.Format(int64(b)))
 	}
 	return nil
 }
