@@ -213,7 +213,32 @@ longq:
 	CMPQ AX, A_ACAP8(BX)
 	JGT next
 	MOVQ (R9)(AX*1), R11         // w
-	JMP first
+	CMPQ R15, A_ONCE(BX)
+	JB first                     // outside first mode: first's branches, and the gap after
+	// a first mode's list: its first value alone, whatever its length (TZCNT's),
+	// its bytes by BZHI and their bits gathered by PEXT, with first's checks (at
+	// most 5 bytes, inside the list, below nv); the lengths of social and web
+	// graphs' first values come in no order
+	ANDNQ hibits<>(SB), R11, DX  // bit 8k-1 set where a value ends at byte k
+	TZCNTQ DX, DI                // 8k-1
+	CMPQ DI, $40
+	JAE next                     // longer than 5 bytes, or past the word
+	INCQ DI                      // 8k
+	MOVQ DI, SI
+	SHRQ $3, SI
+	ADDQ AX, SI                  // q + k
+	CMPQ SI, BP
+	JA next
+	BZHIQ DI, R11, AX
+	PEXTQ pext5<>(SB), AX, AX    // u
+	SHRQ $2, AX                  // the mode bit, then the zigzag's sign
+	SBBQ DI, DI
+	XORQ DI, AX
+	ADDQ R10, AX                 // f = v + unzigzag(u)
+	CMPQ AX, A_NV(BX)
+	JAE next                     // f >= nv, or negative
+	MOVL AX, (R8)(CX*4)
+	JMP long
 
 	PCALIGN $32
 loop:

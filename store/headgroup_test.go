@@ -372,7 +372,8 @@ func TestHeadGroupLongValues(t *testing.T) {
 // puts it past 2^32; with nv = 167 (one-byte values reach it from vertex 105) the same
 // for two one-byte values, lists cut inside their first value of 1 or 2 bytes, and
 // compact blocks (vertex 5's first neighbour 106, then a gap of 2) at the widest gaps
-// read, without exceptions and with one.
+// read, without exceptions and with one; a list of PackedMin whose first value takes
+// 6 bytes (refused) or 5.
 func TestHeadGroupEdges(t *testing.T) {
 	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 29))
@@ -398,6 +399,9 @@ func TestHeadGroupEdges(t *testing.T) {
 		{1000, 1, []byte{0x81}},
 		{1000, 2, []byte{0x81}},
 		{1000, 5, AppendList(nil, lo+5, []uint32{900, 901, 902, 903, 904})[:1]},
+		// a list of PackedMin: a first value of 6 bytes (refused), of 5 (read)
+		{1000, 4, []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x01, 0x01, 0x01}},
+		{1000, 4, []byte{0x80 | 0x06<<1, 0x80, 0x80, 0x80, 0x00, 0x01, 0x01, 0x01}},
 		// compact blocks of gaps 32 bits wide (read) and 33 (refused)
 		{1000, 4, append([]byte{0x05, hdrCompact | 32, 1}, make([]byte, 11)...)},
 		{1000, 4, append([]byte{0x05, hdrCompact | 33, 1}, make([]byte, 12)...)},
