@@ -59,8 +59,12 @@ func gpuWork(g *store.Graph, shards []gpu.ShardSize, opt Options) []gpu.Item {
 	return gpu.Largest(sets...)
 }
 
-// notOpened is the error of an algorithm opt leaves out.
+// notOpened is the error of an algorithm opt leaves out, or of any run on a graph closed
+// since the engine opened (the device reads its lists through the host mappings).
 func (e *gpuEngine) notOpened(a Algo, name string) error {
+	if e.dg.G.Closed() {
+		return fmt.Errorf("gpu: %s: %s: %w", name, e.dg.G.Dir, store.ErrClosed)
+	}
 	if e.opt.runs(a) {
 		return nil
 	}

@@ -512,3 +512,28 @@ func TestListCache(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUClosedGraph: the GPU engine's runs on a graph closed under it are errors
+// (ErrClosed), not device reads through the unmapped host pages.
+func TestGPUClosedGraph(t *testing.T) {
+	needGPU(t)
+	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
+	e, err := ooc.Open(g, "gpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	g.Close()
+	runs := map[string]func() error{
+		"BFS":      func() error { _, err := e.BFS(0); return err },
+		"CC":       func() error { _, err := e.CC(); return err },
+		"PageRank": func() error { _, err := e.PageRank(ooc.PageRankOptions{}); return err },
+		"KCore":    func() error { _, err := e.KCore(); return err },
+		"SSSP":     func() error { _, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true}); return err },
+	}
+	for name, run := range runs {
+		if err := run(); !errors.Is(err, store.ErrClosed) {
+			t.Errorf("%s on a closed graph: %v, want ErrClosed", name, err)
+		}
+	}
+}
