@@ -40,7 +40,7 @@ func checkScanGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32, front []uin
 				want.Empty |= 1 << j
 				continue
 			}
-			if b > uint32(len(s.Adj)) { // a list past ADJ's end is refused
+			if b > uint32(len(s.Adj)) || a > b { // a list past ADJ's end, or ending before its start, is refused
 				wantBad = int(j)
 				break
 			}
@@ -127,6 +127,36 @@ func TestScanGroupRandom(t *testing.T) {
 			cut := s.Adj[:r.IntN(len(s.Adj)+1)]
 			checkScanGroup(t, r, &Shard{Lo: s.Lo, N: s.N, Adj: cut, dirH: s.dirH, dirB: s.dirB}, n, randomBits(r, n))
 		}
+	}
+}
+
+// TestScanGroupFirstPair holds ScanGroup to ScanList where each group's first pair codes
+// a start other than the group's own first byte (bit 0 of its start field flipped: one
+// byte before it, in group 0 before ADJ, refused). A dense group's vector step decodes
+// that start apart from the other lanes' (each the end of the lane before), so it must
+// read it as the directory says.
+func TestScanGroupFirstPair(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 43))
+	flipped := 0
+	for range 8 {
+		n := uint32(200 + r.IntN(3000))
+		g := shapesGraph(t, r, n)
+		for _, s := range g.Out().Shards {
+			dirB := slices.Clone(s.dirB)
+			for gi := uint32(0); gi*DirGroup < s.N; gi++ {
+				if s.dirH[4*gi+3]>>16&0xff > 0 { // wo > 0: the pair has a start field
+					dirB[uint64(s.dirH[4*gi+1])*8] ^= 1
+					flipped++
+				}
+			}
+			d := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: dirB}
+			for range 4 {
+				checkScanGroup(t, r, d, n, randomBits(r, n))
+			}
+		}
+	}
+	if flipped < 20 {
+		t.Fatalf("only %d groups with a start field", flipped)
 	}
 }
 
