@@ -50,6 +50,7 @@
 #define V_LOADED 480
 #define V_LM 512
 #define V_STEPS 1024
+#define V_SPAN4 1032
 
 DATA fLanes<>+0(SB)/8, $0
 DATA fLanes<>+8(SB)/8, $1
@@ -232,6 +233,53 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 	LEAQ stepLanes<>(SB), AX \
 	VMOVDQU (AX)(CX*8), Y15
 
+// HEADS ends pass one's step at CX (Y4 d, Y5 start, Y6 end, Y15 the lanes' j, Y3 x):
+// lanes.end, the lanes not to load (start > end, end > len(adj), d == 0, q+8 > cap(adj),
+// where q = start + FirstBlock(d): 4*((d+63)/64 - 1) for d > 0), the loaded lanes (of
+// todo, and q < end: q+k <= end is checked in pass two), their lists' first 8 bytes
+// gathered into lanes.w (x where not loaded), lanes.start, lanes.deg and lanes.pk (q,
+// below end for the loaded lanes), the step's loaded lanes in the frame for pass two,
+// and the masks of the empty lanes (R13) and the loaded ones (V_LOADED). It writes AX,
+// Y0-Y3, Y6-Y8.
+#define HEADS \
+	VPERMD Y6, Y14, Y7 \
+	VMOVDQU X7, 256(SI)(CX*4) \
+	VPCMPGTQ Y6, Y5, Y7 \
+	VPCMPGTQ V_ALEN(SP), Y6, Y8 \
+	VPOR Y8, Y7, Y7 \
+	VPCMPEQQ Y12, Y4, Y0 \
+	VPOR Y0, Y7, Y7 \
+	VPADDQ vConst<>+VC_63(SB), Y4, Y8 \
+	VPSRLQ $6, Y8, Y8 \
+	VPSUBQ Y9, Y8, Y8 \
+	VPSLLQ $2, Y8, Y8 \
+	VPADDQ Y8, Y5, Y8 \
+	VPCMPGTQ V_ACAP8(SP), Y8, Y1 \
+	VPOR Y1, Y7, Y7 \
+	VMOVDQU V_TODO(SP), Y1 \
+	VPSRLVQ Y15, Y1, Y1 \
+	VPAND Y9, Y1, Y1 \
+	VPCMPEQQ Y9, Y1, Y1 \
+	VPANDN Y1, Y7, Y1 \
+	VPCMPGTQ Y8, Y6, Y2 \
+	VPAND Y2, Y1, Y1 \
+	VMOVDQU Y1, Y2 \
+	VPGATHERQQ Y2, (R9)(Y8*1), Y3 \
+	VMOVDQU Y3, 1024(SI)(CX*8) \
+	VPERMD Y5, Y14, Y6 \
+	VMOVDQU X6, 0(SI)(CX*4) \
+	VPERMD Y4, Y14, Y6 \
+	VMOVDQU X6, 512(SI)(CX*4) \
+	VPERMD Y8, Y14, Y6 \
+	VMOVDQU X6, 768(SI)(CX*4) \
+	VMOVDQU Y1, V_LM(SP)(CX*8) \
+	VMOVMSKPD Y0, AX \
+	SHLQ CX, AX \
+	ORQ AX, R13 \
+	VMOVMSKPD Y1, AX \
+	SHLQ CX, AX \
+	ORQ AX, V_LOADED(SP)
+
 // func scanFirstAVX2(a *firstArgs)
 //
 // ScanGroup's first step for the group that a describes, 4 vertices a step (a 64-bit
@@ -264,7 +312,7 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 // leaves each step's mask of loaded lanes in the frame for pass two, which leaves its
 // checked lanes there for pass three, and the 32-bit fields leave their quadword lanes
 // by one VPERMD. The frame is past NOSPLIT's limit: the function checks its stack.
-TEXT ·scanFirstAVX2(SB), $1032-8
+TEXT ·scanFirstAVX2(SB), $1064-8
 	MOVQ a+0(FP), BX
 	// the group's values broadcast here: a vector load of values stored one by one
 	// just before would wait for those stores
@@ -313,7 +361,6 @@ TEXT ·scanFirstAVX2(SB), $1032-8
 	MOVQ AX, V_STEPS(SP)
 	MOVQ A_PTAB(BX), BX          // the pairs' shuffles, or nil (a is read again at the end)
 	VPXOR Y12, Y12, Y12          // zero
-	VPXOR Y11, Y11, Y11          // the found vertices' degrees
 	VPBROADCASTQ fConst<>+0(SB), Y9 // ones
 	XORQ R12, R12                // found
 	XORQ R13, R13                // empty
@@ -325,6 +372,76 @@ TEXT ·scanFirstAVX2(SB), $1032-8
 	MOVQ V_STEPS(SP), R14
 	TESTQ R14, R14
 	JZ doneA
+	MOVQ $0x1111111111111111, AX
+	CMPQ R14, AX
+	JNE chunk
+	TESTQ BX, BX
+	JZ chunk
+	// a dense group (every step, in order) whose pairs load by a.ptab takes each
+	// step's starts from the ends of the step before: Y10's lane 3 holds the end before
+	// the step's first lane (for step 0 the first vertex's start, decoded here), Y11
+	// h0*64 + (j+1)*span for the step's lanes (4*span more a step)
+	MOVQ a+0(FP), DX
+	MOVQ (R8), AX                // the first pair from bit 0
+	ANDQ A_MO(DX), AX            // z
+	MOVQ AX, CX
+	SHRQ $1, CX
+	ANDQ $1, AX
+	NEGQ AX
+	XORQ CX, AX                  // unzigzag(z)
+	ADDQ A_H0(DX), AX
+	MOVL AX, CX                  // start, in 32 bits
+	VMOVQ CX, X10
+	VPBROADCASTQ X10, Y10
+	VMOVDQU stepLanes<>+8(SB), Y11 // 1, 2, 3, 4
+	VPMULUDQ V_SPAN(SP), Y11, Y11
+	VMOVDQU V_H0(SP), Y0
+	VPSLLQ $6, Y0, Y0
+	VPADDQ Y0, Y11, Y11
+	VMOVDQU V_SPAN(SP), Y0
+	VPSLLQ $2, Y0, Y0
+	VMOVDQU Y0, V_SPAN4(SP)
+	XORQ CX, CX                  // j0
+	VMOVDQU stepLanes<>(SB), Y15 // j
+chunkD:
+	// the pairs and the degrees as below
+	MOVQ V_WW(SP), AX
+	IMULQ CX, AX
+	MOVQ AX, DX
+	SHRQ $3, DX
+	ANDQ $4, AX
+	SHLQ $4, AX
+	VBROADCASTI128 (R8)(DX*1), Y3
+	VPSHUFB (BX)(AX*1), Y3, Y3
+	VPSRLVQ 32(BX)(AX*1), Y3, Y3 // x
+	VPSRLVQ V_WO(SP), Y3, Y4
+	VPAND V_MD(SP), Y4, Y4
+	VPADDQ V_DMIN(SP), Y4, Y4
+	VPAND Y13, Y4, Y4            // d
+	// end as below, the line from Y11
+	VPSRLVQ V_WWS(SP), Y3, Y6
+	VPAND V_MO(SP), Y6, Y6
+	VPSRLQ $1, Y6, Y7
+	VPAND Y9, Y6, Y6
+	VPSUBQ Y6, Y12, Y6
+	VPXOR Y7, Y6, Y6
+	VPSRLQ $6, Y11, Y8           // h0 + (j+1)*span>>6
+	VPADDQ Y8, Y6, Y6
+	VPAND Y13, Y6, Y6
+	VPCMPEQQ V_CNT(SP), Y15, Y7  // j == cnt-1
+	VPBLENDVB Y7, V_H4(SP), Y6, Y6 // end
+	VPADDQ V_SPAN4(SP), Y11, Y11
+	// start: the end of the lane before (for lane 0, lane 3 of the step before)
+	VPERM2I128 $0x21, Y6, Y10, Y5
+	VPALIGNR $8, Y5, Y6, Y5      // start
+	VMOVDQU Y6, Y10
+	HEADS
+	ADDQ $4, CX
+	VPADDQ vConst<>+VC_4(SB), Y15, Y15
+	CMPQ CX, $64
+	JLT chunkD
+	JMP doneA
+
 chunk:
 	STEP(R14)
 
@@ -385,50 +502,13 @@ havePairs:
 	VPAND Y13, Y6, Y6
 	VPCMPEQQ V_CNT(SP), Y15, Y7  // j == cnt-1
 	VPBLENDVB Y7, V_H4(SP), Y6, Y6 // end
-	VPERMD Y6, Y14, Y7
-	VMOVDQU X7, 256(SI)(CX*4)    // lanes.end
-
-	// lanes not to load: start > end, end > len(adj), d == 0, q+8 > cap(adj)
-	VPCMPGTQ Y6, Y5, Y7
-	VPCMPGTQ V_ALEN(SP), Y6, Y8
-	VPOR Y8, Y7, Y7
-	VPCMPEQQ Y12, Y4, Y0         // empty
-	VPOR Y0, Y7, Y7
-	VPADDQ vConst<>+VC_63(SB), Y4, Y8
-	VPSRLQ $6, Y8, Y8
-	VPSUBQ Y9, Y8, Y8
-	VPSLLQ $2, Y8, Y8            // FirstBlock(d), for d > 0
-	VPADDQ Y8, Y5, Y8            // q
-	VPCMPGTQ V_ACAP8(SP), Y8, Y1
-	VPOR Y1, Y7, Y7              // not loaded
-	VMOVDQU V_TODO(SP), Y1
-	VPSRLVQ Y15, Y1, Y1
-	VPAND Y9, Y1, Y1
-	VPCMPEQQ Y9, Y1, Y1          // the lanes of todo
-	VPANDN Y1, Y7, Y1            // loaded
-	VPCMPGTQ Y8, Y6, Y2
-	VPAND Y2, Y1, Y1             // and q < end (q+k <= end is checked below)
-	VMOVDQU Y1, Y2
-	VPGATHERQQ Y2, (R9)(Y8*1), Y3 // w: the first block's first 8 bytes (x where not loaded)
-	VMOVDQU Y3, 1024(SI)(CX*8)   // lanes.w
-	VPERMD Y5, Y14, Y6
-	VMOVDQU X6, 0(SI)(CX*4)      // lanes.start
-	VPERMD Y4, Y14, Y6
-	VMOVDQU X6, 512(SI)(CX*4)    // lanes.deg
-	VPERMD Y8, Y14, Y6
-	VMOVDQU X6, 768(SI)(CX*4)    // lanes.pk: q, below end for the loaded lanes
-	VMOVDQU Y1, V_LM(SP)(CX*8)   // the step's loaded lanes, for pass two
-	VMOVMSKPD Y0, AX
-	SHLQ CX, AX
-	ORQ AX, R13
-	VMOVMSKPD Y1, AX
-	SHLQ CX, AX
-	ORQ AX, V_LOADED(SP)
+	HEADS
 
 	TESTQ R14, R14
 	JNZ chunk
 doneA:
 	ANDQ R11, R13
+	VPXOR Y11, Y11, Y11          // the found vertices' degrees
 	// pass two: the first values of the loaded lanes, decoded and checked, for the
 	// steps of a.steps, in a sparse group those with a loaded lane (bit 4i of R8)
 	MOVQ V_LOADED(SP), R11
