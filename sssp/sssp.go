@@ -193,6 +193,17 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 		}
 		front, bin = s.gather(front[:0], next), next
 	}
+	for _, ws := range s.ws {
+		for _, v := range ws.over {
+			if s.dist[v] != Inf {
+				continue
+			}
+			if s.float {
+				return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds the largest float32 (%g)", v, math.MaxFloat32)
+			}
+			return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds %d", v, uint32(Inf-1))
+		}
+	}
 	r.Dist = s.dist
 	r.Seconds = time.Since(t0).Seconds()
 	for _, d := range r.Dist {
@@ -251,7 +262,10 @@ type worker struct {
 	buf    []uint32
 	edges  uint64
 	failed error
-	_      [64]byte
+	// over holds vertices, unreached then, that a path too long to represent reached:
+	// each is an error unless a shorter path reaches it by the end of the search
+	over []uint32
+	_    [64]byte
 }
 
 func newWorker() *worker { return &worker{first: noBin, farMin: noBin} }
@@ -388,8 +402,11 @@ func (s *search) relax(ws *worker, u uint32) {
 	for k, v := range nbrs {
 		nd := du + uint64(weights[k])
 		if nd >= Inf {
-			ws.failed = fmt.Errorf("sssp: the distance to vertex %d exceeds %d", v, uint32(Inf-1))
-			return
+			// No improvement of a distance v has; an error for v only if no shorter path reaches it.
+			if atomic.LoadUint32(&s.dist[v]) == Inf {
+				ws.over = append(ws.over, v)
+			}
+			continue
 		}
 		for {
 			old := atomic.LoadUint32(&s.dist[v])
@@ -411,9 +428,15 @@ func (s *search) relaxFloat(ws *worker, nbrs, weights []uint32, du uint32) {
 	fu := math.Float32frombits(du)
 	for k, v := range nbrs {
 		nd := math.Float32bits(fu + math.Float32frombits(weights[k]))
-		if nd >= 0x7F800000 { // +Inf, or NaN from a damaged weight
-			ws.failed = fmt.Errorf("sssp: the distance to vertex %d exceeds the largest float32 (%g)", v, math.MaxFloat32)
-			return
+		if nd >= 0x7F800000 { // +Inf: as relax's overflow; or NaN from a damaged weight
+			if nd > 0x7F800000 {
+				ws.failed = fmt.Errorf("sssp: the distance to vertex %d is not a number (a weight is NaN)", v)
+				return
+			}
+			if atomic.LoadUint32(&s.dist[v]) == Inf {
+				ws.over = append(ws.over, v)
+			}
+			continue
 		}
 		for {
 			old := atomic.LoadUint32(&s.dist[v])

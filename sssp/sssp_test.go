@@ -3,6 +3,7 @@ package sssp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -273,6 +274,54 @@ func TestSSSPErrors(t *testing.T) {
 	}
 	if _, err := Run(a, w, 1, Options{}); err == nil || !strings.Contains(err.Error(), "weights for") {
 		t.Errorf("misaligned weights: %v", err)
+	}
+}
+
+// TestSSSPOverflowNotShortest: a path too long to represent is an error only when it is
+// the shortest. A path 0-1-2 of two weights near the limit beside an edge 0-2 of weight
+// 1, and an edge 0-1 of the largest representable distance (relaxed back to 0 from 1),
+// were refused ("the distance to vertex 0 exceeds ...") though every distance fits.
+func TestSSSPOverflowNotShortest(t *testing.T) {
+	g := testgraph.Build(t, 3, edges(0, 1, 1, 2, 0, 2), false, 0)
+	a := store.NewCompressed(g)
+	for _, float := range []bool{false, true} {
+		big, near := uint32(Inf-1), uint32(3<<30)
+		if float {
+			big, near = math.Float32bits(math.MaxFloat32), math.Float32bits(3e38)
+		}
+		one := uint32(1)
+		if float {
+			one = math.Float32bits(1)
+		}
+		weigh := func(u, v uint32, _ int) uint32 {
+			if u+v == 2 { // the edge 0-2
+				return one
+			}
+			return near
+		}
+		newWeights := NewMemWeights
+		if float {
+			newWeights = NewMemFloatWeights
+		}
+		w, err := newWeights(a, weigh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 2} {
+			r, err := Run(a, w, 0, Options{Workers: workers})
+			if err != nil || !slices.Equal(r.Dist, []uint32{0, near, one}) {
+				t.Errorf("float %v, %d workers: %v, %v; want distances 0, %#x, %#x", float, workers, r, err, near, one)
+			}
+		}
+		pair := testgraph.Build(t, 2, edges(0, 1), false, 0)
+		pa := store.NewCompressed(pair)
+		pw, err := newWeights(pa, func(_, _ uint32, _ int) uint32 { return big })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Run(pa, pw, 0, Options{}); err != nil || r.Dist[1] != big {
+			t.Errorf("float %v: one edge of the largest distance: %v, %v", float, r, err)
+		}
 	}
 }
 
