@@ -37,9 +37,17 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 		keep.est = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}
 		return keep, nil
 	}
-	var ids int64 // ids.bin, which a relabeled graph has in any order
+	// ids.bin, which a relabeled graph has in any order: raw before a numbering is
+	// known (the prediction, the floor), its own size once it is (idsOf)
+	var ids int64
 	if !adj.Graph().M.Relabeled {
 		ids = store.IDsFileBytes(int64(n), 4)
+	}
+	idsOf := func(inv []uint32) int64 {
+		if ids == 0 {
+			return 0
+		}
+		return store.IDsBytes(len(inv), func(i int) uint64 { return adj.Graph().External(inv[i]) })
 	}
 	var s *listsSample
 	var est *OrderEstimate
@@ -68,7 +76,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 	if est.InputBytes < est.RandomBytes*localInput/100 {
 		why := fmt.Sprintf("the file's numbering has locality (its lists %d%% of a random numbering's), which they discard", 100*est.InputBytes/max(est.RandomBytes, 1))
 		est.DegreeSkipped, est.BFSSkipped = why, why
-		return withBisect(adj, s, est, ids, nil, nil, bp, pg)
+		return withBisect(adj, s, est, idsOf, nil, nil, bp, pg)
 	}
 	// the probe beside the degree order's numbering
 	var perr error
@@ -80,8 +88,8 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 	case early != nil && early.degRatio > 0:
 		est.DegreeBytes = int64(float64(est.InputBytes)*early.degRatio) + ids
 	default:
-		perm, _ := degreeOrder(storedDegrees(adj, pg), bp.workers)
-		est.DegreeBytes = s.bytes(perm) + ids
+		perm, inv := degreeOrder(storedDegrees(adj, pg), bp.workers)
+		est.DegreeBytes = s.bytes(perm) + idsOf(inv)
 	}
 	wg.Wait()
 	releaseGraph(adj.Graph())
@@ -101,16 +109,16 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 		if bperm, binv, err = bfsOrder(adj, bp.workers, pg); err != nil {
 			return nil, err
 		}
-		est.BFSBytes = s.bytes(bperm) + ids
+		est.BFSBytes = s.bytes(bperm) + idsOf(binv)
 	}
-	return withBisect(adj, s, est, ids, bperm, binv, bp, pg)
+	return withBisect(adj, s, est, idsOf, bperm, binv, bp, pg)
 }
 
 // withBisect computes the bisection order when the prediction says it beats the
-// orders estimated so far (predictBisectBytes), estimates its size as theirs, and
-// makes the choice (chooseByEstimate); bperm and binv are the BFS order's numbering,
-// when computed.
-func withBisect(adj *store.Compressed, s *listsSample, est *OrderEstimate, ids int64, bperm, binv []uint32, bp *pipeline, pg *pager) (*orderChoice, error) {
+// orders estimated so far (predictBisectBytes), estimates its size as theirs (idsOf:
+// the ids.bin a numbering gives), and makes the choice (chooseByEstimate); bperm and
+// binv are the BFS order's numbering, when computed.
+func withBisect(adj *store.Compressed, s *listsSample, est *OrderEstimate, idsOf func(inv []uint32) int64, bperm, binv []uint32, bp *pipeline, pg *pager) (*orderChoice, error) {
 	var sperm, sinv []uint32
 	if est.BisectSkipped == "" {
 		best := est.InputBytes
@@ -132,7 +140,7 @@ func withBisect(adj *store.Compressed, s *listsSample, est *OrderEstimate, ids i
 			if sperm, sinv, err = bisectOrder(adj, w, cache, pg); err != nil {
 				return nil, err
 			}
-			est.BisectBytes = s.bytes(sperm) + ids
+			est.BisectBytes = s.bytes(sperm) + idsOf(sinv)
 		}
 	}
 	est.Chosen = chooseByEstimate(est)

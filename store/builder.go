@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -169,8 +168,9 @@ func (b *Builder) Writer(d Direction) *CSRWriter {
 }
 
 // WriteIDs writes ids.bin for n vertices: at(i) is the original id of internal vertex i.
-// The ids are stored 4 bytes wide when all fit, and flagged ascending when they are
-// (FORMAT.md, "ids.bin").
+// The ids are stored 4 bytes wide when all fit, and flagged ascending when they are; as
+// varints of their differences (idsDeltaMagic, ids.go) when that is smaller and n is at
+// most IDsDeltaMax (FORMAT.md, "ids.bin").
 func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	path := filepath.Join(b.tmp, idsFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
@@ -178,23 +178,19 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 		return fmt.Errorf("store: %w", err)
 	}
 	defer f.Close()
-	width, flags := 4, uint32(idsAscending)
-	var prev uint64
-	for i := range n {
-		id := at(i)
-		if id > math.MaxUint32 {
-			width = 8
-		}
-		if i > 0 && id <= prev {
-			flags &^= idsAscending
-		}
-		prev = id
+	width, asc, delta := idsLayout(n, at)
+	flags, magic, bytes := uint32(0), idsMagic, IDsFileBytes(int64(n), width)
+	if asc {
+		flags = idsAscending
+	}
+	if delta > 0 {
+		magic, bytes = idsDeltaMagic, delta
 	}
 	h := newCRC()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
 	var buf [8]byte
 	le := binary.LittleEndian
-	w.WriteString(idsMagic)
+	w.WriteString(magic)
 	le.PutUint64(buf[:], uint64(n))
 	w.Write(buf[:])
 	le.PutUint32(buf[:], uint32(width))
@@ -202,29 +198,37 @@ func (b *Builder) WriteIDs(n int, at func(i int) uint64) error {
 	w.Write(buf[:])
 	// The ids go out in pieces of 64K: one Write call an id was most of the time.
 	piece := make([]byte, 0, width<<16)
+	var prev uint64
 	for i := 0; i < n; {
+		end := min(n, i+1<<16)
 		piece = piece[:0]
-		for end := min(n, i+1<<16); i < end; i++ {
-			if width == 4 {
-				piece = le.AppendUint32(piece, uint32(at(i)))
-			} else {
-				piece = le.AppendUint64(piece, at(i))
+		switch {
+		case delta > 0:
+			piece, prev = appendDeltaIDs(piece, prev, i, end, at)
+		case width == 4:
+			for j := i; j < end; j++ {
+				piece = le.AppendUint32(piece, uint32(at(j)))
+			}
+		default:
+			for j := i; j < end; j++ {
+				piece = le.AppendUint64(piece, at(j))
 			}
 		}
 		w.Write(piece)
+		i = end
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("store: writing %s: %w", path, err)
 	}
 	crc := h.Sum32()
 	le.PutUint32(buf[:4], crc)
-	if _, err := f.Write(append(buf[:4:4], idsMagic...)); err != nil {
+	if _, err := f.Write(append(buf[:4:4], magic...)); err != nil {
 		return fmt.Errorf("store: writing %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	b.ids, b.idsN = &IDsInfo{File: idsFile, Bytes: IDsFileBytes(int64(n), width), CRC: fmt.Sprintf("%08x", crc)}, n
+	b.ids, b.idsN = &IDsInfo{File: idsFile, Bytes: bytes, CRC: fmt.Sprintf("%08x", crc)}, n
 	return nil
 }
 

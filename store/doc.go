@@ -35,7 +35,8 @@
 //
 // # Caveats
 //
-// Open maps every shard and ids.bin read-only; Shard.Adj, Shard.Weights, the slices
+// Open maps every shard and a raw ids.bin read-only (a compact one, FORMAT.md, it decodes
+// into memory); Shard.Adj, Shard.Weights, the slices
 // Shard.List, Shard.ListAt and DirCursor.At return and the lists an Adjacency returns
 // without copying (Flat returns its own memory; Compressed decodes into the caller's
 // buffer) point into those

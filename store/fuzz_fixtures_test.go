@@ -142,6 +142,13 @@ func goldenSpecs() []fixtureSpec {
 	}
 }
 
+// rawIDsSpec is a degree-ordered graph whose ids' differences take more than 4 bytes as
+// varints: its ids.bin is raw, the layout of graphs written before the compact one.
+func rawIDsSpec() fixtureSpec {
+	return fixtureSpec{name: "raw-ids", n: 4, out: symmetric([][2]uint32{{0, 1}, {0, 2}, {0, 3}}),
+		ids: []uint64{4000000000, 7, 3000000000, 12}, degree: true}
+}
+
 // modesSpec is a fixture of version 6's block codings: a 6x8 grid numbered by rows (the
 // inner vertices' lists [v-8, v-1, v+1, v+8] are mirrored blocks) and a vertex 100 whose
 // list is runs of consecutive ids with jumps between them (compact blocks, exceptions).
@@ -312,16 +319,83 @@ func brokenFixtures() []brokenFixture {
 			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 28) }},
 		{name: "ids-width", file: "ids.bin", offset: 16, reason: "id width 5",
 			rebuild: rebuildLists(relabeledSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 16) }},
-		{name: "ids-duplicate", file: "ids.bin", offset: 24 + 4*2, reason: "original id 5 of vertex 2 is given to an earlier vertex",
-			rebuild: rebuildLists(fixtureSpec{name: "degree", n: 3, out: symmetric([][2]uint32{{0, 1}, {0, 2}}), ids: []uint64{4, 5, 5}, degree: true})},
+		{name: "ids-duplicate", file: "ids.bin", offset: 24 + 4*2, reason: "original id 4000000000 of vertex 2 is given to an earlier vertex",
+			rebuild: rebuildLists(degreeSpec(4000000000, 100000000, 4000000000))},
 		{name: "ids-swapped", file: "ids.bin", offset: 24 + 4*3, reason: "ids of another graph",
 			rebuild: rebuildLists(relabeledSpec(0)), damage: swapIDs},
+		// the compact layout (ids 10, 20, 30: varints 0x14 0x14 0x14 at 24, the checksum at 27)
+		{name: "ids-delta-flip", file: "ids.bin", offset: 27, reason: "checksum",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return flip(d, "ids.bin", 25) }},
+		{name: "ids-delta-truncated", file: "ids.bin", offset: 30, reason: "bad magic at the end",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return truncate(d, "ids.bin", 38) }},
+		{name: "ids-delta-varint-cut", file: "ids.bin", offset: 26, reason: "a varint runs past the ids",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(26, 0x94)) }},
+		{name: "ids-delta-short", file: "ids.bin", offset: 26, reason: "too few for 3 ids",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, cutByte(26)) }},
+		{name: "ids-delta-count", file: "ids.bin", offset: 8, reason: "holds 2 ids, expected 3",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(8, 2)) }},
+		{name: "ids-delta-trailing", file: "ids.bin", offset: 27, reason: "1 bytes after the 3 ids",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, insertByte(27, 0x14)) }},
+		{name: "ids-delta-overlong", file: "ids.bin", offset: 25, reason: "not in its shortest form",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(25, 0x94), insertByte(26, 0)) }},
+		{name: "ids-delta-wide", file: "ids.bin", offset: 24, reason: "wider than the file's 4 bytes",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, cutByte(24), insertBytes(24, 0x80, 0x80, 0x80, 0x80, 0x20)) }},
+		{name: "ids-delta-descend", file: "ids.bin", offset: 25, reason: "flagged ascending but not at index 1",
+			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(25, 0x13)) }},
+		{name: "ids-delta-duplicate", file: "ids.bin", offset: 26, reason: "original id 5 of vertex 2 is given to an earlier vertex",
+			rebuild: rebuildLists(degreeSpec(4, 5, 5))},
 	}
 }
 
+// relabeledSpec is a relabeled graph whose ids.bin is raw: its ids' differences take
+// more than 4 bytes as varints.
 func relabeledSpec(shift uint64) fixtureSpec {
 	return fixtureSpec{name: "relabeled", n: 3, out: symmetric([][2]uint32{{0, 1}, {1, 2}}),
-		ids: []uint64{10 + shift, 20 + shift, 30 + shift}}
+		ids: []uint64{4000000000 + shift, 4100000000 + shift, 4200000000 + shift}}
+}
+
+// deltaSpec is a relabeled graph whose ids.bin is compact.
+func deltaSpec(shift uint64) fixtureSpec {
+	s := relabeledSpec(0)
+	s.ids = []uint64{10 + shift, 20 + shift, 30 + shift}
+	return s
+}
+
+// degreeSpec is a degree-ordered graph of 3 vertices with the ids given.
+func degreeSpec(ids ...uint64) fixtureSpec {
+	return fixtureSpec{name: "degree", n: 3, out: symmetric([][2]uint32{{0, 1}, {0, 2}}), ids: ids, degree: true}
+}
+
+// forgeIDs edits ids.bin and reseals it: its checksum recomputed, the manifest's ids
+// checksum and size updated, as a buggy writer would leave them.
+func forgeIDs(dir string, edits ...func([]byte) []byte) error {
+	var crc uint32
+	var size int
+	err := editFile(dir, "ids.bin", func(b []byte) []byte {
+		for _, e := range edits {
+			b = e(b)
+		}
+		end := len(b) - 12
+		crc = CRC32C(b[:end])
+		putU32(b, end, crc)
+		size = len(b)
+		return b
+	})
+	if err != nil {
+		return err
+	}
+	return rewriteManifest(dir, func(m *Manifest) { m.IDs.CRC, m.IDs.Bytes = hex8(crc), int64(size) })
+}
+
+func setByte(at int, x byte) func([]byte) []byte {
+	return func(b []byte) []byte { b[at] = x; return b }
+}
+func cutByte(at int) func([]byte) []byte {
+	return func(b []byte) []byte { return slices.Delete(b, at, at+1) }
+}
+func insertByte(at int, x byte) func([]byte) []byte { return insertBytes(at, x) }
+func insertBytes(at int, x ...byte) func([]byte) []byte {
+	return func(b []byte) []byte { return slices.Insert(b, at, x...) }
 }
 
 func rebuildLists(s fixtureSpec) func(string) error { return s.write }
@@ -338,7 +412,7 @@ func TestFixtureGolden(t *testing.T) {
 	if *update {
 		defer removeLocks(filepath.Join("testdata", "v6"))
 	}
-	for _, s := range append(append(goldenSpecs(), weightedSpecs()...), modesSpec()) {
+	for _, s := range append(append(goldenSpecs(), weightedSpecs()...), modesSpec(), rawIDsSpec()) {
 		want := filepath.Join("testdata", "v6", s.name+".ooc")
 		if *update {
 			os.RemoveAll(want)

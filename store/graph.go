@@ -36,6 +36,8 @@ type Graph struct {
 	idsAsc bool
 	idm    mmap.MMap
 	closed bool // Close ran: the mappings are gone
+	// the compact ids.bin's varints (ids.go), decoded into ids32 or ids64 at open
+	idsDelta []byte
 }
 
 // ErrClosed is matched by the error of Check on a graph that was closed.
@@ -362,6 +364,10 @@ func (g *Graph) openIDs(d graphDir) error {
 		return fmt.Errorf("store: %w", err)
 	}
 	n := int64(g.M.Vertices)
+	var magic [8]byte
+	if _, err := f.ReadAt(magic[:], 0); err == nil && string(magic[:]) == idsDeltaMagic {
+		return g.openDeltaIDs(f, path, st.Size())
+	}
 	if st.Size() != IDsFileBytes(n, 4) && st.Size() != IDsFileBytes(n, 8) {
 		return corrupt(path, -1, "is %d bytes, expected %d or %d for %d ids", st.Size(), IDsFileBytes(n, 4), IDsFileBytes(n, 8), n)
 	}
@@ -403,6 +409,60 @@ func (g *Graph) openIDs(d graphDir) error {
 		}
 	}
 	return nil
+}
+
+// openDeltaIDs reads the compact ids.bin (ids.go), size bytes, into ids32 or ids64.
+func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
+	n := int64(g.M.Vertices)
+	if size < IDsFileBytes(0, 4) {
+		return corrupt(path, size, "is %d bytes, shorter than an empty ids.bin (%d)", size, IDsFileBytes(0, 4))
+	}
+	m := make([]byte, size)
+	if _, err := f.ReadAt(m, 0); err != nil {
+		return fmt.Errorf("store: reading %s: %w", path, err)
+	}
+	le := binary.LittleEndian
+	end := len(m) - 12
+	width, flags := int64(le.Uint32(m[16:])), le.Uint32(m[20:])
+	switch {
+	case string(m[len(m)-8:]) != idsDeltaMagic:
+		return corrupt(path, size-8, "bad magic at the end, expected %q (truncated?)", idsDeltaMagic)
+	case int64(le.Uint64(m[8:])) != n:
+		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
+	case width != 4 && width != 8:
+		return corrupt(path, 16, "id width %d, expected 4 or 8", width)
+	case flags&^idsAscending != 0:
+		return corrupt(path, 20, "flags %#x, expected only bit 0", flags)
+	case CRC32C(m[:end]) != le.Uint32(m[end:]):
+		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
+	case fmt.Sprintf("%08x", le.Uint32(m[end:])) != g.M.IDs.CRC:
+		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", le.Uint32(m[end:]), g.M.IDs.CRC)
+	case size != g.M.IDs.Bytes:
+		return corrupt(path, -1, "is %d bytes, the manifest says %d", size, g.M.IDs.Bytes)
+	}
+	g.idsAsc = flags&idsAscending != 0
+	var err error
+	g.ids32, g.ids64, err = decodeDeltaIDs(path, m[idsHeader:end], uint64(n), int(width), g.idsAsc)
+	if err != nil {
+		return err
+	}
+	g.idsDelta = m[idsHeader:end]
+	return nil
+}
+
+// IDsCompact says whether ids.bin stores the ids as varints of their differences (the
+// compact layout, FORMAT.md) rather than 4 or 8 bytes each.
+func (g *Graph) IDsCompact() bool { return g.idsDelta != nil }
+
+// idOffset is where vertex i's id lies in ids.bin, for errors.
+func (g *Graph) idOffset(i int64) int64 {
+	if g.idsDelta != nil {
+		return deltaIDOffset(g.idsDelta, i)
+	}
+	if g.ids64 != nil {
+		return idsHeader + 8*i
+	}
+	return idsHeader + 4*i
 }
 
 func (g *Graph) idAt(i int64) uint64 {

@@ -227,11 +227,7 @@ func (g *Graph) checkIDsDistinct() error {
 		lo, hi = min(lo, g.idAt(i)), max(hi, g.idAt(i))
 	}
 	dup := func(i int64) error {
-		w := int64(4)
-		if g.ids64 != nil {
-			w = 8
-		}
-		return corrupt(filepath.Join(g.Dir, g.M.IDs.File), idsHeader+w*i, "original id %d of vertex %d is given to an earlier vertex too", g.idAt(i), i)
+		return corrupt(filepath.Join(g.Dir, g.M.IDs.File), g.idOffset(i), "original id %d of vertex %d is given to an earlier vertex too", g.idAt(i), i)
 	}
 	if hi-lo < 64*uint64(n) {
 		seen := make([]uint64, (hi-lo)/64+1)

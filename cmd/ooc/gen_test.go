@@ -224,3 +224,35 @@ func TestInfoWeighted(t *testing.T) {
 		t.Errorf("info --json: %d %q", code, out)
 	}
 }
+
+// TestInfoIDsLayout: info says which layout ids.bin has: facebook_combined in its
+// default (bisection) order keeps runs of the file's ids, stored as differences; four
+// ids 10^9 and more apart are stored raw.
+func TestInfoIDsLayout(t *testing.T) {
+	dir := t.TempDir()
+	fb, raw := filepath.Join(dir, "fb.ooc"), filepath.Join(dir, "raw.ooc")
+	spread := filepath.Join(dir, "spread.txt")
+	if err := os.WriteFile(spread, []byte("4000000000 100\n2000000000 3000000000\n100 2000000000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"ingest", "-q", "../../testdata/facebook_combined.txt.gz", "-o", fb}, {"ingest", "-q", "--relabel", spread, "-o", raw}} {
+		if code, _, stderr := runCLI(t, "", args...); code != exitOK {
+			t.Fatalf("%v: code %d: %s", args, code, stderr)
+		}
+	}
+	for _, c := range []struct{ dir, text, layout string }{{fb, "ids.bin (differences) ", "differences"}, {raw, "ids.bin 52 B", "raw"}} {
+		code, out, _ := runCLI(t, "", "info", c.dir)
+		if code != exitOK || !strings.Contains(out, c.text) {
+			t.Errorf("info %s: %d %q, want %q", c.dir, code, out, c.text)
+		}
+		code, out, _ = runCLI(t, "", "info", "--json", c.dir)
+		var m struct {
+			Sections struct {
+				IDsLayout string `json:"ids_layout"`
+			} `json:"sections"`
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m.Sections.IDsLayout != c.layout {
+			t.Errorf("info --json %s: %d %q, want ids_layout %q", c.dir, code, out, c.layout)
+		}
+	}
+}

@@ -23,7 +23,8 @@ Print what a graph directory holds: vertices, edges, whether it is directed, wha
 ingest dropped, its size in bytes and in bits per stored directed edge (the vertex
 directory included; the transpose of a directed graph counts as a second copy of its
 edges), that size split by section (the lists, the vertex directory, edge weights,
-ids.bin, and headers, padding and the manifest), a degree summary (largest, mean,
+ids.bin, marked "(differences)" when it holds varints of the differences between
+consecutive ids, and headers, padding and the manifest), a degree summary (largest, mean,
 vertices of degree zero) and the shards.
 It reads only the manifest and the directories (whose checksums it checks); 'ooc verify'
 checks everything.
@@ -63,7 +64,10 @@ type sectionSizes struct {
 	Directory sectionSize `json:"directory"` // DIRECTORY sections: degrees and list starts
 	Weights   sectionSize `json:"weights"`   // WEIGHTS sections
 	IDs       sectionSize `json:"ids"`       // ids.bin
-	Other     sectionSize `json:"other"`     // shard headers, footers, padding, the manifest
+	// IDsLayout is how ids.bin stores the ids: "raw" (4 or 8 bytes each) or
+	// "differences" (varints of the differences, store/FORMAT.md); absent without one
+	IDsLayout string      `json:"ids_layout,omitempty"`
+	Other     sectionSize `json:"other"` // shard headers, footers, padding, the manifest
 }
 
 type sectionSize struct {
@@ -87,7 +91,10 @@ func sectionsOf(g *store.Graph) sectionSizes {
 		}
 	}
 	if g.M.IDs != nil {
-		s.IDs.Bytes = g.M.IDs.Bytes
+		s.IDs.Bytes, s.IDsLayout = g.M.IDs.Bytes, "raw"
+		if g.IDsCompact() {
+			s.IDsLayout = "differences"
+		}
 	}
 	s.Other.Bytes = g.M.Bytes - s.Lists.Bytes - s.Directory.Bytes - s.Weights.Bytes - s.IDs.Bytes
 	copies := g.M.Edges
@@ -211,7 +218,9 @@ func printInfo(w io.Writer, i *graphInfo) {
 		s    sectionSize
 		show bool
 	}{{"lists", sec.Lists, true}, {"directory", sec.Directory, true}, {"weights", sec.Weights, sec.Weights.Bytes > 0},
-		{"ids.bin", sec.IDs, sec.IDs.Bytes > 0}, {"headers and padding", sec.Other, true}} {
+		{"ids.bin", sec.IDs, sec.IDs.Bytes > 0 && sec.IDsLayout != "differences"},
+		{"ids.bin (differences)", sec.IDs, sec.IDs.Bytes > 0 && sec.IDsLayout == "differences"},
+		{"headers and padding", sec.Other, true}} {
 		switch {
 		case !x.show:
 		case i.BitsPerEdge > 0:

@@ -101,7 +101,7 @@ estimated gaps, and each half split again down to 16 vertices, so that vertices 
 similar lists get nearby numbers; the hubs (at most 32 vertices of degree n/16 or more
 and 4x the mean) take the first numbers, so that a bottom-up search step finds them at a
 list's first entry. It shrinks a social graph that the other orders cannot
-(facebook_combined 7.13 -> 6.17 bits per edge); on the other graphs measured, ids.bin
+(facebook_combined 7.13 -> 5.76 bits per edge); on the other graphs measured, ids.bin
 costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
@@ -126,7 +126,7 @@ orders are not tried, else the sample is encoded in degree order too, counting i
 and the BFS order is computed and estimated only when searches from 8 sampled vertices
 need 8 levels or more to reach 4096 vertices (not expanders such as random, Kronecker
 and social graphs). The bisection order is computed when its prediction is 5% under the
-smallest estimate and the graph has at most 2^24 list entries (facebook_combined: 6.17
+smallest estimate and the graph has at most 2^24 list entries (facebook_combined: 5.76
 bits per edge instead of 7.13). The smallest wins, the file's order on a tie. Size
 decides: measured, the orders that search
 much faster were the smaller, but for the BFS order on a grid in row order (CC 1.5-1.8x
@@ -136,8 +136,10 @@ Keeping the file's order costs the sample and the prediction, not a second inges
 costs a first phase 1 more (kron22: 1.07x --order degree); the BFS and bisection orders
 build the graph again from the first one's lists.
 The summary (-v) says what it estimated.
-With degree, bfs or bisect, ids.bin (4 bytes a vertex) maps the numbers back and every
-id a command reads or prints is still the file's own.
+With degree, bfs or bisect, ids.bin maps the numbers back (4 bytes a vertex, or varints
+of the differences between consecutive ids where that saves a quarter on graphs of at
+most 2^20 vertices: facebook_combined 1.8 bytes a vertex), and every id a command reads
+or prints is still the file's own.
 --order input keeps the file's numbering and skips the choice. Every vertex takes 8
 bytes in the shards, edges or not: for sparse ids use --relabel. An id range of more than
 64 vertices an input edge (from 2^20 vertices) is refused unless --sparse-ids.
