@@ -308,6 +308,30 @@ func TestCorruptionDetected(t *testing.T) {
 	}
 }
 
+// TestUpgradeUpToDateDamaged: Upgrade of a current graph whose shard header or directory
+// is damaged reports the damage, not "already in the current format version" (ooc
+// upgrade then exited 0 saying "nothing to do").
+func TestUpgradeUpToDateDamaged(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	base := filepath.Join(t.TempDir(), "g.ooc")
+	buildGraph(t, base, 500, randomLists(r, 500, 40), CreateOptions{})
+	if _, err := Upgrade(base, UpgradeOptions{}); !errors.Is(err, ErrUpToDate) {
+		t.Fatalf("intact: %v, want ErrUpToDate", err)
+	}
+	shard := filepath.Join(base, "out-00000.shard")
+	b, err := os.ReadFile(shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[20] ^= 1 // the header's vertex count
+	if err := os.WriteFile(shard, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Upgrade(base, UpgradeOptions{}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged header: %v, want ErrCorrupt", err)
+	}
+}
+
 // TestShardFinishError: a shard finished in the background that fails (here its file is
 // closed under it) fails the next cut or the commit, and nothing is published.
 func TestShardFinishError(t *testing.T) {

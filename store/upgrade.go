@@ -31,6 +31,13 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 		return nil, err
 	}
 	if m.FormatVersion >= Version {
+		// Nothing to rewrite, but a damaged graph is not "up to date": its structure is
+		// checked as every command's open checks it (the section checksums are Verify's).
+		g, err := Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		g.Close()
 		return nil, fmt.Errorf("store: %s: format version %d: %w", dir, m.FormatVersion, ErrUpToDate)
 	}
 	var old oldGraph
