@@ -417,6 +417,10 @@ func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
 	if size < IDsFileBytes(0, 4) {
 		return corrupt(path, size, "is %d bytes, shorter than an empty ids.bin (%d)", size, IDsFileBytes(0, 4))
 	}
+	// the file is read whole: no larger than n varints take (1 to 10 bytes each)
+	if most := IDsFileBytes(0, 4) + 10*n; size > most {
+		return corrupt(path, -1, "is %d bytes, more than %d ids' varints take (at most %d)", size, n, most)
+	}
 	m := make([]byte, size)
 	if _, err := f.ReadAt(m, 0); err != nil {
 		return fmt.Errorf("store: reading %s: %w", path, err)

@@ -3,11 +3,13 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -217,5 +219,45 @@ func TestDeltaIDsExample(t *testing.T) {
 	}
 	if got := IDsBytes(len(ids), at); got != 47 || IDsFileBytes(int64(len(ids)), 4) != 64 {
 		t.Fatalf("%d bytes compact, %d raw; FORMAT.md says 47 and 64", got, IDsFileBytes(int64(len(ids)), 4))
+	}
+}
+
+// TestDeltaIDsFileSize: a compact ids.bin far larger than its ids can take (a sparse
+// file of 1 TiB) is refused before it is read, whether the manifest's ids.bytes
+// disagrees or agrees: the reader allocated the whole file (a fatal out-of-memory).
+func TestDeltaIDsFileSize(t *testing.T) {
+	for _, agree := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "g.ooc")
+		b, err := Create(dir, CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 1000
+		if err := b.WriteIDs(n, func(i int) uint64 { return uint64(i) + 5 }); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Commit(&Manifest{Vertices: n, VertexOrder: OrderDegree}); err != nil {
+			t.Fatal(err)
+		}
+		ids := filepath.Join(dir, idsFile)
+		if raw, err := os.ReadFile(ids); err != nil || string(raw[:8]) != idsDeltaMagic {
+			t.Fatalf("ids.bin not compact: %v", err)
+		}
+		const huge = 1 << 40
+		if err := os.Truncate(ids, huge); err != nil {
+			t.Skipf("no sparse file of 1 TiB here: %v", err)
+		}
+		if agree {
+			if err := rewriteManifest(dir, func(m *Manifest) { m.IDs.Bytes = huge }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, err := Open(dir)
+		if err == nil {
+			g.Close()
+		}
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), ids) {
+			t.Errorf("manifest agrees %v: Open = %v, want a corrupt %s", agree, err, ids)
+		}
 	}
 }
