@@ -48,9 +48,7 @@ func idsCases(rng *rand.Rand) map[string][]uint64 {
 // says (compact where its varints take at most 3/4 of the raw ids), and Open reads back
 // every id, the ascending flag and the inverse.
 func TestIDsLayouts(t *testing.T) {
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng := rand.New(rand.NewPCG(testSeed(t), 1))
 	for name, ids := range idsCases(rng) {
 		t.Run(name, func(t *testing.T) {
 			n := len(ids)
