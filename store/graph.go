@@ -505,6 +505,9 @@ func (g *Graph) Internal(id uint64) (uint32, error) {
 	}
 	base := uint64(g.M.IDBase)
 	if id < base || id-base >= uint64(g.M.Vertices) {
+		if g.M.Vertices == 0 {
+			return 0, fmt.Errorf("vertex %d is not in the graph (it has no vertices): %w", id, ErrNoVertex)
+		}
 		return 0, fmt.Errorf("vertex %d is not in the graph (ids run from %d to %d): %w", id, base, base+uint64(g.M.Vertices)-1, ErrNoVertex)
 	}
 	return uint32(id - base), nil

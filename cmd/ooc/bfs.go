@@ -147,8 +147,10 @@ func runBFS(e *env, args []string) error {
 		return err
 	}
 	defer g.Close()
-	if err := checkSources(a.sources, g); err != nil {
-		return err
+	if a.sources > 1 { // one source is pickSources' to check, by the flag that named it
+		if err := checkSources(a.sources, g); err != nil {
+			return err
+		}
 	}
 	srcs, err := pickSources(g, a.src, a.sources, a.seed)
 	if err != nil {

@@ -298,3 +298,31 @@ func TestValidateVerboseTiming(t *testing.T) {
 		}
 	}
 }
+
+// TestBFSEmptyGraph: a search on a graph of no vertices is refused by the flag the user
+// gave: --src 0 was "--sources 1: the graph has 0 vertices" (a flag not given), and the
+// store's message said "ids run from 0 to 18446744073709551615".
+func TestBFSEmptyGraph(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "empty.ooc")
+	b, err := store.Create(dir, store.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Writer(store.Out)
+	if err := b.Commit(&store.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bfs", "--src", "0", dir}, "--src 0: vertex 0 is not in the graph (it has no vertices)"},
+		{[]string{"bfs", dir}, "--src random: the graph has no edges"},
+		{[]string{"bfs", "--sources", "2", dir}, "--sources 2: the graph has 0 vertices"},
+	} {
+		code, _, stderr := runCLI(t, "", c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("ooc %s: exit %d, %q; want exit %d and one line with %q", strings.Join(c.args, " "), code, stderr, exitUsage, c.want)
+		}
+	}
+}
