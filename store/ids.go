@@ -16,9 +16,9 @@ import (
 const (
 	idsDeltaMagic = "OOCIDS03"
 	// IDsDeltaMax is the most vertices whose ids.bin the writer stores compact: decoding
-	// 2^20 ids at open takes about 10 ms and 4 bytes a vertex of memory (kron22's degree
-	// order, 2^22 ids in runs of ascending ids, would shrink 16.0 -> 4.8 MiB, 1.05 -> 0.32
-	// bits per edge, but took 43-78 ms to decode on the VM).
+	// 2^20 ids at open takes a few milliseconds and 4 bytes a vertex of memory (kron22's
+	// degree order, 2^22 ids in runs of ascending ids, would shrink 16.0 -> 4.8 MiB, 1.05
+	// -> 0.32 bits per edge, for 10-17 ms of decoding at open on the VM).
 	IDsDeltaMax = 1 << 20
 )
 
@@ -89,42 +89,57 @@ func decodeDeltaIDs(path string, body []byte, n uint64, width int, asc bool) (id
 	if n > uint64(len(body)) { // every id takes a byte at least
 		return nil, nil, corrupt(path, idsHeader+int64(len(body)), "holds %d bytes of ids, too few for %d ids", len(body), n)
 	}
+	var at int
 	if width == 4 {
 		ids32 = make([]uint32, n)
+		at, err = decodeDeltaInto(path, body, ids32, math.MaxUint32, asc)
 	} else {
 		ids64 = make([]uint64, n)
+		at, err = decodeDeltaInto(path, body, ids64, math.MaxUint64, asc)
 	}
-	var prev uint64
-	at := 0
-	for i := range n {
-		z, k := binary.Uvarint(body[at:])
-		switch {
-		case k == 0:
-			return nil, nil, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint runs past the ids (truncated?)", i, n)
-		case k < 0:
-			return nil, nil, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint of more than 64 bits", i, n)
-		case k > 1 && body[at+k-1] == 0:
-			return nil, nil, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint not in its shortest form", i, n)
-		}
-		id := idAfter(prev, z)
-		switch {
-		case width == 4 && id > math.MaxUint32:
-			return nil, nil, corrupt(path, idsHeader+int64(at), "id %d of %d is %d, wider than the file's 4 bytes", i, n, id)
-		case asc && i > 0 && id <= prev:
-			return nil, nil, corrupt(path, idsHeader+int64(at), "ids flagged ascending but not at index %d", i)
-		}
-		if width == 4 {
-			ids32[i] = uint32(id)
-		} else {
-			ids64[i] = id
-		}
-		prev = id
-		at += k
+	if err != nil {
+		return nil, nil, err
 	}
 	if at != len(body) {
 		return nil, nil, corrupt(path, idsHeader+int64(at), "%d bytes after the %d ids", len(body)-at, n)
 	}
 	return ids32, ids64, nil
+}
+
+// decodeDeltaInto decodes len(ids) ids from body (decodeDeltaIDs), each at most limit,
+// and returns how many bytes they took. A varint of one byte, most of them, takes the
+// short path.
+func decodeDeltaInto[T uint32 | uint64](path string, body []byte, ids []T, limit uint64, asc bool) (int, error) {
+	n := len(ids)
+	var prev uint64
+	at := 0
+	for i := range ids {
+		z, k := uint64(0), 1
+		if at < len(body) && body[at] < 0x80 {
+			z = uint64(body[at])
+		} else {
+			z, k = binary.Uvarint(body[at:])
+			switch {
+			case k == 0:
+				return 0, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint runs past the ids (truncated?)", i, n)
+			case k < 0:
+				return 0, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint of more than 64 bits", i, n)
+			case body[at+k-1] == 0:
+				return 0, corrupt(path, idsHeader+int64(at), "id %d of %d: a varint not in its shortest form", i, n)
+			}
+		}
+		id := idAfter(prev, z)
+		switch {
+		case id > limit:
+			return 0, corrupt(path, idsHeader+int64(at), "id %d of %d is %d, wider than the file's 4 bytes", i, n, id)
+		case asc && i > 0 && id <= prev:
+			return 0, corrupt(path, idsHeader+int64(at), "ids flagged ascending but not at index %d", i)
+		}
+		ids[i] = T(id)
+		prev = id
+		at += k
+	}
+	return at, nil
 }
 
 // deltaIDOffset is where id i's varint starts in a compact ids.bin whose body decoded
