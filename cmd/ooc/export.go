@@ -35,7 +35,8 @@ The format follows FILE's extension:
             for an undirected graph, else "general"; ids count from 1, so a graph from a
             0-based file has every id shifted up by one
   .sg/.wsg  GAPBS's serialized graph (its benchmarks read it with -f), every list whole,
-            .wsg with the weights (an undirected graph); the ids must be 0..n-1
+            .wsg with the weights (an undirected graph; GAPBS reads them as int32, so
+            at most 2147483647); the ids must be 0..n-1
 
 A weighted graph's edge list has the weight as a third column ("u v w"), which
 'ooc ingest --weights' reads back (float32 weights in the fewest digits that read back

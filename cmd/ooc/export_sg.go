@@ -101,6 +101,7 @@ func sgLists(out *bufio.Writer, g *store.Graph, c *store.CSR, byID []uint32, wei
 				defer func() { <-sem }()
 				var p piece
 				var buf []uint32
+			lists:
 				for _, v := range byID[lo:hi] {
 					s := c.ShardOf(v)
 					if buf, p.err = s.Neighbors(buf[:0], v); p.err != nil {
@@ -114,6 +115,11 @@ func sgLists(out *bufio.Writer, g *store.Graph, c *store.CSR, byID []uint32, wei
 					for k, u := range buf {
 						p.b = binary.LittleEndian.AppendUint32(p.b, uint32(g.External(u)))
 						if weighted {
+							if w[k] > math.MaxInt32 { // GAPBS would read a negative weight
+								p.err = usagef("-o .wsg writes GAPBS's int32 weights, and the edge %d-%d weighs %d (more than %d): write an edge list",
+									g.External(v), g.External(u), w[k], math.MaxInt32)
+								break lists
+							}
 							p.b = binary.LittleEndian.AppendUint32(p.b, w[k])
 						}
 					}

@@ -391,4 +391,26 @@ func TestExportSG(t *testing.T) {
 	if code, _, _ := runCLI(t, "", "export", "-o", filepath.Join(dir, "sparse.wsg"), sg); code == exitOK {
 		t.Error("export of ids 5, 10, 2000000000 to .wsg succeeded")
 	}
+	// GAPBS's weights are int32: one past 2^31-1 would read back negative (its sssp then
+	// died with SIGSEGV), so it is refused and no file is left; 2^31-1 itself is written
+	heavy := writeFile(t, dir, "heavy.txt", "0 1 2147483648\n1 2 3\n")
+	hg := filepath.Join(dir, "heavy.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "-o", hg, "--weights", "-q", heavy); code != exitOK {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	hw := filepath.Join(dir, "heavy.wsg")
+	if code, _, stderr := runCLI(t, "", "export", "-o", hw, hg); code != exitUsage || !strings.Contains(stderr, "weighs 2147483648") {
+		t.Errorf("export of a weight of 2^31 to .wsg: exit %d, %q; want exit %d naming the weight", code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(hw); !os.IsNotExist(err) {
+		t.Errorf("%s left after a refused export: %v", hw, err)
+	}
+	fits := writeFile(t, dir, "fits.txt", "0 1 2147483647\n1 2 3\n")
+	fg := filepath.Join(dir, "fits.ooc")
+	if code, _, stderr := runCLI(t, "", "ingest", "-o", fg, "--weights", "-q", fits); code != exitOK {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "export", "-o", filepath.Join(dir, "fits.wsg"), fg); code != exitOK {
+		t.Errorf("export of a weight of 2^31-1 to .wsg: %s", stderr)
+	}
 }
