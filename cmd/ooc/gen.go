@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -41,7 +42,9 @@ The output is the same for a seed on every machine and with any number of thread
 When OUT ends in .ooc the graph goes straight into a graph directory through the
 ingest pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc ingest'); otherwise
 OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
-pairs), and - means standard output.
+pairs), and - means standard output. A name ending in .bin32 or .bin64 is written in
+that format (ooc ingest reads it so); one ending in .mtx, .gr, .parquet, .sg or .wsg
+is refused.
 
 --weights uniform:LO:HI gives every edge an integer weight from LO to HI, a hash of
 the seed and the edge's two ends (so the same for a seed on every machine, and the same
@@ -63,6 +66,7 @@ Examples:
 type genArgs struct {
 	spec       gen.Spec
 	format     string
+	formatSet  bool // --format was given
 	out        string
 	force      bool
 	quiet      bool
@@ -152,6 +156,7 @@ func runGen(e *env, args []string) error {
 	if err := checkOutputFlags(fs, toGraph); err != nil {
 		return err
 	}
+	fs.Visit(func(f *flag.Flag) { a.formatSet = a.formatSet || f.Name == "format" })
 	if toGraph {
 		rep, err := genGraph(context.Background(), e, &a, a.out)
 		if err != nil {
@@ -174,6 +179,24 @@ func checkOutputFlags(fs *flag.FlagSet, toGraph bool) (err error) {
 		}
 	})
 	return err
+}
+
+// edgeListFormat is the format of an edge list written to out: format, unless out's
+// extension names one. ooc ingest reads a .bin32 or .bin64 file by its extension, so
+// such a name is written in its format (--format may only agree), and a name that
+// ingest would read as MatrixMarket, DIMACS, Parquet or GAPBS's .sg is refused: text
+// under it would not ingest, or (binary read as text, text as binary) ingest wrongly.
+func edgeListFormat(out, format string, given bool) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(out)); ext {
+	case ".bin32", ".bin64":
+		if given && format != ext[1:] {
+			return "", usagef("--format %s with -o %s: ooc ingest reads a %s file as %s; drop --format or rename the file", format, out, ext, ext[1:])
+		}
+		return ext[1:], nil
+	case ".mtx", ".gr", ".parquet", ".sg", ".wsg":
+		return "", usagef("-o %s: ooc gen writes text, bin32 or bin64 edge lists, and a %s file is read as another format; name it .txt, .el, .bin32 or .bin64 (or NAME.ooc for a graph)", out, ext)
+	}
+	return format, nil
 }
 
 // genResult is gen's --json output.
@@ -225,7 +248,11 @@ func gridLattice(s gen.Spec) uint64 {
 // genEdgeList writes the edge list to a file (atomically: a temporary name renamed
 // when complete) or to stdout.
 func genEdgeList(e *env, a *genArgs) error {
-	f, err := gen.ParseFormat(a.format)
+	format, err := edgeListFormat(a.out, a.format, a.formatSet)
+	if err != nil {
+		return err
+	}
+	f, err := gen.ParseFormat(format)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -65,6 +65,45 @@ func TestGenEdgeListFile(t *testing.T) {
 	}
 }
 
+// TestGenEdgeListNames: an edge list named for a format is written in it or refused, so
+// that ooc ingest, which reads .bin32 and .bin64 files by their extension, reads back
+// the edges gen wrote. gen -o g.bin32 wrote text, which ingest read as binary pairs (a
+// wrong graph, or with --relabel a graph of garbage ids, when the length was a multiple
+// of 8), and -o g.mtx wrote text that ingest refused.
+func TestGenEdgeListNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string // "" for success
+	}{
+		{[]string{"-o", "g.bin32"}, ""},
+		{[]string{"-o", "g.bin64"}, ""},
+		{[]string{"--format", "bin64", "-o", "h.bin32"}, "h.bin32: ooc ingest reads a .bin32 file as bin32"},
+		{[]string{"--format", "text", "-o", "h.bin64"}, "h.bin64: ooc ingest reads a .bin64 file as bin64"},
+		{[]string{"-o", "g.mtx"}, "g.mtx: ooc gen writes text, bin32 or bin64"},
+		{[]string{"--format", "bin32", "-o", "g.gr"}, "g.gr: ooc gen writes text, bin32 or bin64"},
+	} {
+		args := append([]string{"gen", "kron", "--scale", "6", "-q"}, c.args...)
+		args[len(args)-1] = filepath.Join(dir, args[len(args)-1])
+		code, _, stderr := runCLI(t, "", args...)
+		if c.want != "" {
+			if code != exitUsage || !strings.Contains(stderr, c.want) {
+				t.Errorf("%v: exit %d, %q; want exit %d and %q", c.args, code, stderr, exitUsage, c.want)
+			}
+			continue
+		}
+		if code != exitOK {
+			t.Fatalf("%v: exit %d, %s", c.args, code, stderr)
+		}
+		g := args[len(args)-1] + ".ooc"
+		if code, _, stderr := runCLI(t, "", "ingest", "-q", "-o", g, args[len(args)-1]); code != exitOK {
+			t.Errorf("ingest of %s: %s", c.args[1], stderr)
+		} else if m, err := store.ReadManifest(g); err != nil || m.InputEdges != 16<<6 || m.Vertices != 64 {
+			t.Errorf("ingest of %s: %+v, %v; want 1024 input edges on 64 vertices", c.args[1], m, err)
+		}
+	}
+}
+
 func TestGenUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"gen"},
