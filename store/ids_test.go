@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -254,7 +255,9 @@ func TestDeltaIDsFileSize(t *testing.T) {
 		if err == nil {
 			g.Close()
 		}
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), ids) {
+		// (a 32-bit process cannot open a file of 2 GiB or more through os.Root, which
+		// passes no O_LARGEFILE: refused too, by the open)
+		if err == nil || !strings.Contains(err.Error(), ids) || !errors.Is(err, ErrCorrupt) && strconv.IntSize == 64 {
 			t.Errorf("manifest agrees %v: Open = %v, want a corrupt %s", agree, err, ids)
 		}
 	}
