@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -266,5 +267,31 @@ func TestSSSPGPUStream(t *testing.T) {
 					streamBudgets(t, g, stage))
 			}
 		})
+	}
+}
+
+// TestSSSPGPUOverflowNotShortest: a relaxation past the largest distance fails a GPU run
+// only where no shorter path reaches the vertex, as on the CPU: the triangle whose two
+// long edges sum past it beside a short one and the one edge at the limit answer as the
+// CPU does at every budget; a path whose distance exceeds it fails on both, naming its end.
+func TestSSSPGPUOverflowNotShortest(t *testing.T) {
+	needGPU(t)
+	const near = 3 << 30
+	for _, directed := range []bool{false, true} {
+		tri := ingestWeighted(t, []parse.WEdge{{U: 0, V: 1, W: near}, {U: 1, V: 2, W: near}, {U: 0, V: 2, W: 1}}, directed, 0)
+		checkSSSP(t, fmt.Sprintf("triangle/directed=%v", directed), tri, ooc.SSSPOptions{}, []uint32{0, 1}, budgets(t, tri))
+		one := ingestWeighted(t, []parse.WEdge{{U: 0, V: 1, W: 1<<32 - 2}}, directed, 0)
+		checkSSSP(t, fmt.Sprintf("one edge/directed=%v", directed), one, ooc.SSSPOptions{}, []uint32{0}, budgets(t, one))
+		path := ingestWeighted(t, []parse.WEdge{{U: 0, V: 1, W: near}, {U: 1, V: 2, W: near}}, directed, 0)
+		for _, backend := range []string{"cpu", "gpu"} {
+			e, err := ooc.Open(path, backend, ooc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, err := e.SSSP(0, ooc.SSSPOptions{}); err == nil || !strings.Contains(err.Error(), "vertex 2 exceeds") {
+				t.Errorf("path past the limit, %s, directed %v: %v, %v; want vertex 2 named", backend, directed, r, err)
+			}
+			e.Close()
+		}
 	}
 }

@@ -90,6 +90,9 @@ type gpuRun struct {
 	line     *progress.Line
 	hold     *holdPlan // the chunks of held rounds; nil: no round is held
 	rule     holdRule
+	// past: a relaxation summed past the largest distance (sssp.cu's C_BAD); Run then
+	// asks unreachedPast whether that made the answer wrong
+	past bool
 }
 
 // Run computes the distances from src with the graph's stored weights (the largest of
@@ -162,6 +165,11 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		res.Dist = make([]uint32, n)
 		if err := c.DtoH(unsafe.Pointer(&res.Dist[0]), r.st.dist.Ptr(), 4*int64(n)); err != nil {
 			return err
+		}
+		if r.past {
+			if err := unreachedPast(store.NewCompressed(dg.G), float, res.Dist); err != nil {
+				return err
+			}
 		}
 		if !parents {
 			return nil
@@ -283,9 +291,7 @@ func (r *gpuRun) search() ([]StepStat, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bad := w[ctlBad]; bad != math.MaxUint32 {
-			return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds %d", bad, uint32(Inf-1))
-		}
+		r.past = r.past || w[ctlBad] != math.MaxUint32
 		if upto := int(w[ctlSteps]); upto > len(recs) {
 			if err := r.c.DtoH(unsafe.Pointer(&ring[0][0]), r.st.rec.Ptr(), 8*recRing*recWords); err != nil {
 				return nil, err
