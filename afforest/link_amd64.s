@@ -223,6 +223,15 @@ mixedClimb1B: // high p1, low p2
 mixedClimb2B: // high p2, low p1
 	CLIMB(R9, R8, mixedLoopB)
 
+// PASSLABEL replaces the label at byte off of the step (tail at BX, k in SI) by its
+// parent's (comp at AX) and ORs it, XORed with sk (DX), into R8, through R9.
+#define PASSLABEL(off) \
+	MOVL off(BX)(SI*4), R9 \
+	MOVL (AX)(R9*4), R9 \
+	MOVL R9, off(BX)(SI*4) \
+	XORL DX, R9 \
+	ORL  R9, R8
+
 // func passEightAsm(comp, tail *uint32, n uint64, sk uint32) (k uint64)
 //
 // passSkipped's steps of eight: for each eight vertices of tail from k = 0 (while
@@ -246,41 +255,13 @@ passStep:
 	MOVL (AX)(R8*4), R8
 	MOVL R8, (BX)(SI*4)
 	XORL DX, R8
-	MOVL 4(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 4(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 8(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 8(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 12(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 12(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 16(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 16(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 20(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 20(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 24(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 24(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
-	MOVL 28(BX)(SI*4), R9
-	MOVL (AX)(R9*4), R9
-	MOVL R9, 28(BX)(SI*4)
-	XORL DX, R9
-	ORL  R9, R8
+	PASSLABEL(4)
+	PASSLABEL(8)
+	PASSLABEL(12)
+	PASSLABEL(16)
+	PASSLABEL(20)
+	PASSLABEL(24)
+	PASSLABEL(28)
 	JNE  passDone            // one of the eight is not sk
 	ADDQ $8, SI
 	CMPQ SI, CX
