@@ -80,6 +80,15 @@ GLOBL pext5<>(SB), RODATA|NOPTR, $8
 DATA hibits<>+0(SB)/8, $0x8080808080808080
 GLOBL hibits<>(SB), RODATA|NOPTR, $8
 
+// EMPTYLIST finishes list j (CX) of no neighbours: x0[j] and x1[j] the vertex (R10),
+// done and empty set. It writes DI.
+#define EMPTYLIST \
+	MOVL R10, (R8)(CX*4) \
+	MOVQ A_X1(BX), DI \
+	MOVL R10, (DI)(CX*4) \
+	BTSQ CX, R12 \
+	BTSQ CX, R13
+
 // func headFirstBMI(a *headArgs)
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
@@ -522,11 +531,7 @@ vertex:
 	JMP next
 
 isempty:
-	MOVL R10, (R8)(CX*4)
-	MOVQ A_X1(BX), DI
-	MOVL R10, (DI)(CX*4)
-	BTSQ CX, R12
-	BTSQ CX, R13
+	EMPTYLIST
 
 next:
 	INCQ CX
@@ -640,11 +645,7 @@ mnext:
 	JMP done
 
 misempty:
-	MOVL R10, (R8)(CX*4)
-	MOVQ A_X1(BX), DI
-	MOVL R10, (DI)(CX*4)
-	BTSQ CX, R12
-	BTSQ CX, R13
+	EMPTYLIST
 	JMP mnext
 
 // func cpuid(leaf uint32) (a, b, c, d uint32)
