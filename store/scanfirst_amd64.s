@@ -305,7 +305,7 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 // hundred operations waited on its own gather of list heads and filled the scheduler,
 // so that the next step's gathers issued late: two passes took the group's first
 // neighbours about a third faster, for about 25 more instructions a step. The third
-// pass does the same for the frontier gathers: the second pass's long decodes no longer
+// pass does the same for the frontier gathers: the second pass's long decodes do not
 // share the scheduler with operations that wait on a gather (soc-Slashdot0902's first
 // bottom-up level 2-4% faster on the device's Xeon, for 1 more instruction a step).
 // The constants are 32-byte operands (vConst), not broadcast in the loop; pass one
