@@ -2,14 +2,14 @@ package bfs
 
 import (
 	"fmt"
-	"github.com/oocgraph/ooc/internal/pages"
-	"github.com/oocgraph/ooc/internal/parallel"
 	"math/bits"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/oocgraph/ooc/internal/pages"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 

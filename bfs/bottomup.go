@@ -1,10 +1,10 @@
 package bfs
 
 import (
-	"github.com/oocgraph/ooc/internal/parallel"
 	"math/bits"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 

@@ -1,11 +1,11 @@
 package bfs
 
 import (
-	"github.com/oocgraph/ooc/internal/parallel"
 	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 

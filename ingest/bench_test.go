@@ -3,7 +3,6 @@ package ingest
 import (
 	"flag"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc/gen"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )

@@ -3,11 +3,11 @@ package ingest
 import (
 	"cmp"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/store"
 )
 

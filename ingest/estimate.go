@@ -3,11 +3,11 @@ package ingest
 import (
 	"cmp"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"math"
 	"slices"
 	"sync"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )

@@ -3,10 +3,10 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"os"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/store"
 )
 

@@ -5,7 +5,6 @@ package ingest
 import (
 	"cmp"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 	"math/bits"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/store"

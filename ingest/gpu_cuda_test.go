@@ -5,13 +5,13 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/store"

@@ -3,9 +3,9 @@
 package ingest
 
 import (
-	"github.com/oocgraph/ooc/ingest/parse"
 	"io"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/store"
 )
 

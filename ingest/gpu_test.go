@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
 )
 
 // TestBackendChoice: --backend cpu builds on the CPU; --backend gpu builds on a GPU or

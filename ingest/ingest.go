@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
-	"github.com/oocgraph/ooc/internal/parallel"
 	"io"
 	"math"
 	"os"
@@ -14,7 +12,9 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )

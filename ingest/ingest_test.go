@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/gen"
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )

@@ -3,11 +3,11 @@ package ingest
 import (
 	"cmp"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/store"
 )
 

@@ -2,10 +2,11 @@ package ingest
 
 import (
 	"cmp"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/oocgraph/ooc/ingest/parse"
 )
 
 // TestDegreeCounter counts random batches from several goroutines and compares the sums

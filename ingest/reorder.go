@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/oocgraph/ooc/ingest/parse"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/store"
 )
