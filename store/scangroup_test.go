@@ -356,7 +356,10 @@ func TestScanGroupSecondValue(t *testing.T) {
 		var set, cleared []uint32
 		for i := range uint32(DirGroup) {
 			d := []int{2, 2, 3, 5}[r.IntN(4)]
-			x := lo + i + r.Uint32N(1<<8) - 1<<7
+			x := lo + i + r.Uint32N(1<<8) // near the vertex, not below 0
+			if x >= 1<<7 {
+				x -= 1 << 7
+			}
 			if r.IntN(3) == 0 {
 				x = r.Uint32N(1 << 20) // a first value of up to 3 bytes
 			}
