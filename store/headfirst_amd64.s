@@ -55,6 +55,16 @@
 	SHRXQ BP, R13, AX \
 	ADDL AX, z
 
+// FIRSTNBR turns x, just shifted so that the carry is its zigzag's sign, into the
+// neighbour f = v + unzigzag(x) (v in R10) and leaves to bad when f >= nv or is
+// negative. t is scratch.
+#define FIRSTNBR(x, t, bad) \
+	SBBQ t, t \
+	XORQ t, x \
+	ADDQ R10, x \
+	CMPQ x, A_NV(BX) \
+	JAE bad
+
 // STREAMAT(x) loads into x the 8 bytes of a compact block's stream (from SI+1 in ADJ,
 // R9) at the byte of its bit R10, after checking that the stream's bits up to DX
 // (rounded up to a byte: DX holds their count plus 7) end inside the list (BP): else
@@ -241,11 +251,7 @@ longq:
 	BZHIQ DI, R11, AX
 	PEXTQ pext5<>(SB), AX, AX    // u
 	SHRQ $2, AX                  // the mode bit, then the zigzag's sign
-	SBBQ DI, DI
-	XORQ DI, AX
-	ADDQ R10, AX                 // f = v + unzigzag(u)
-	CMPQ AX, A_NV(BX)
-	JAE next                     // f >= nv, or negative
+	FIRSTNBR(AX, DI, next)
 	MOVL AX, (R8)(CX*4)
 	JMP long
 
@@ -289,11 +295,7 @@ loop:
 	BZHIQ DI, R11, SI
 	PEXTQ pext5<>(SB), SI, SI    // u
 	SHRQ $1, SI                  // the carry: the zigzag's sign
-	SBBQ R8, R8
-	XORQ R8, SI
-	ADDQ R10, SI                 // f = v + unzigzag(u)
-	CMPQ SI, A_NV(BX)
-	JAE shortbad                 // f >= nv, or negative
+	FIRSTNBR(SI, R8, shortbad)
 	SHRXQ DI, R11, R8
 	INCQ DX                      // 8k2
 	BZHIQ DX, R8, R8
@@ -371,11 +373,7 @@ gathered1:
 	CMPL R15, $4
 	JAE moded
 	SHRQ $1, AX                  // the carry: the zigzag's sign
-	SBBQ DI, DI
-	XORQ DI, AX
-	ADDQ R10, AX                 // f = v + unzigzag(u)
-	CMPQ AX, A_NV(BX)
-	JAE next                     // f >= nv, or negative
+	FIRSTNBR(AX, DI, next)
 	MOVL AX, (R8)(CX*4)
 	CMPL R15, $1
 	JEQ one
@@ -419,11 +417,7 @@ gapped:
 moded:
 	// PackedMin or more neighbours: the mode bit, then the zigzag's sign shifted out
 	SHRQ $2, AX
-	SBBQ DI, DI
-	XORQ DI, AX
-	ADDQ R10, AX                 // f = v + unzigzag(u)
-	CMPQ AX, A_NV(BX)
-	JAE next                     // f >= nv, or negative
+	FIRSTNBR(AX, DI, next)
 	MOVL AX, (R8)(CX*4)
 	CMPQ R15, A_ONCE(BX)
 	JAE long
@@ -597,11 +591,7 @@ mloop:
 	INCL SI                      // 1 from PackedMin on: the mode bit
 	SHRXQ SI, AX, AX
 	SHRQ $1, AX                  // the carry: the zigzag's sign
-	SBBQ SI, SI
-	XORQ SI, AX
-	ADDQ R10, AX                 // f = v + unzigzag(u)
-	CMPQ AX, A_NV(BX)
-	JAE mnext                    // f >= nv, or negative
+	FIRSTNBR(AX, SI, mnext)
 	MOVL AX, (R8)(CX*4)
 	BLSRQ DX, DX
 	TZCNTQ DX, DX                // 8(k1+k2)-1; 64 and the carry where the word holds no end
