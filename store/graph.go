@@ -389,11 +389,9 @@ func (g *Graph) openIDs(d graphDir) error {
 		return corrupt(path, 16, "id width %d for a file of %d bytes, expected 4 or 8 to match it", width, st.Size())
 	case flags&^idsAscending != 0:
 		return corrupt(path, 20, "flags %#x, expected only bit 0", flags)
-	case CRC32C(m[:end]) != le.Uint32(m[end:]):
-		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
-	case fmt.Sprintf("%08x", le.Uint32(m[end:])) != g.M.IDs.CRC:
-		// A valid ids.bin of another graph with as many vertices would pass the checks above.
-		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", le.Uint32(m[end:]), g.M.IDs.CRC)
+	}
+	if err := g.checkIDsSum(path, m); err != nil {
+		return err
 	}
 	g.idsAsc = flags&idsAscending != 0
 	if n > 0 && width == 4 {
@@ -407,6 +405,21 @@ func (g *Graph) openIDs(d graphDir) error {
 				return corrupt(path, idsHeader+width*i, "ids flagged ascending but not at index %d", i)
 			}
 		}
+	}
+	return nil
+}
+
+// checkIDsSum checks the CRC32C that ids.bin m (either layout) ends with, before its
+// closing magic, against its bytes and against the manifest's: a valid ids.bin of
+// another graph with as many vertices passes every other check.
+func (g *Graph) checkIDsSum(path string, m []byte) error {
+	end := len(m) - 12
+	sum := binary.LittleEndian.Uint32(m[end:])
+	switch {
+	case CRC32C(m[:end]) != sum:
+		return corrupt(path, int64(end), "checksum %08x, computed %08x", sum, CRC32C(m[:end]))
+	case fmt.Sprintf("%08x", sum) != g.M.IDs.CRC:
+		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", sum, g.M.IDs.CRC)
 	}
 	return nil
 }
@@ -437,11 +450,11 @@ func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
 		return corrupt(path, 16, "id width %d, expected 4 or 8", width)
 	case flags&^idsAscending != 0:
 		return corrupt(path, 20, "flags %#x, expected only bit 0", flags)
-	case CRC32C(m[:end]) != le.Uint32(m[end:]):
-		return corrupt(path, int64(end), "checksum %08x, computed %08x", le.Uint32(m[end:]), CRC32C(m[:end]))
-	case fmt.Sprintf("%08x", le.Uint32(m[end:])) != g.M.IDs.CRC:
-		return corrupt(path, int64(end), "checksum %08x, the manifest expects %s (the ids of another graph?)", le.Uint32(m[end:]), g.M.IDs.CRC)
-	case size != g.M.IDs.Bytes:
+	}
+	if err := g.checkIDsSum(path, m); err != nil {
+		return err
+	}
+	if size != g.M.IDs.Bytes {
 		return corrupt(path, -1, "is %d bytes, the manifest says %d", size, g.M.IDs.Bytes)
 	}
 	g.idsAsc = flags&idsAscending != 0
