@@ -7,11 +7,12 @@ import (
 	"github.com/oocgraph/ooc/store"
 )
 
-// unreachedPast answers for a run whose relaxations summed past the largest distance
-// somewhere: such a sum improves nothing, and it is an error only where nothing shorter
-// reached the vertex by the end (as Run decides). After a run, a vertex left unreached
-// that a reached vertex's out-list names was reached only past the largest distance, so
-// the error names the first such vertex; nil when there is none.
+// unreachedPast answers for a run, on either engine, whose relaxations summed past the
+// largest distance somewhere: such a sum improves nothing, and it is an error only where
+// nothing shorter reached the vertex by the end. After a run, a vertex left unreached
+// that a reached vertex's out-list names was reached only past the largest distance (the
+// run relaxed every reached vertex), so the error names the first such vertex; nil when
+// there is none.
 func unreachedPast(a store.Adjacency, float bool, dist []uint32) error {
 	var buf []uint32
 	for u, du := range dist {

@@ -194,14 +194,11 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 		front, bin = s.gather(front[:0], next), next
 	}
 	for _, ws := range s.ws {
-		for _, v := range ws.over {
-			if s.dist[v] != Inf {
-				continue
+		if ws.past {
+			if err := unreachedPast(s.a, s.float, s.dist); err != nil {
+				return nil, err
 			}
-			if s.float {
-				return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds the largest float32 (%g)", v, math.MaxFloat32)
-			}
-			return nil, fmt.Errorf("sssp: the distance to vertex %d exceeds %d", v, uint32(Inf-1))
+			break
 		}
 	}
 	r.Dist = s.dist
@@ -262,9 +259,9 @@ type worker struct {
 	buf    []uint32
 	edges  uint64
 	failed error
-	// over holds vertices, unreached then, that a path too long to represent reached:
-	// each is an error unless a shorter path reaches it by the end of the search
-	over []uint32
+	// past: a relaxation summed past the largest distance, which Run's end hands to
+	// unreachedPast (an error only where no shorter path reached the vertex)
+	past bool
 	_    [64]byte
 }
 
@@ -401,11 +398,8 @@ func (s *search) relax(ws *worker, u uint32) {
 	du := uint64(atomic.LoadUint32(&s.dist[u]))
 	for k, v := range nbrs {
 		nd := du + uint64(weights[k])
-		if nd >= Inf {
-			// No improvement of a distance v has; an error for v only if no shorter path reaches it.
-			if atomic.LoadUint32(&s.dist[v]) == Inf {
-				ws.over = append(ws.over, v)
-			}
+		if nd >= Inf { // no improvement of a distance v has (unreachedPast)
+			ws.past = true
 			continue
 		}
 		for {
@@ -433,9 +427,7 @@ func (s *search) relaxFloat(ws *worker, nbrs, weights []uint32, du uint32) {
 				ws.failed = fmt.Errorf("sssp: the distance to vertex %d is not a number (a weight is NaN)", v)
 				return
 			}
-			if atomic.LoadUint32(&s.dist[v]) == Inf {
-				ws.over = append(ws.over, v)
-			}
+			ws.past = true
 			continue
 		}
 		for {
