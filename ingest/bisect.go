@@ -167,8 +167,8 @@ func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm
 		}
 		level = next
 	}
-	b.right, b.gain, b.keys, b.tmp, b.work = nil, nil, nil, nil, nil
 	hubsFirst(adj, b.inv[:split], b.keys[:0])
+	b.right, b.gain, b.keys, b.tmp, b.work = nil, nil, nil, nil, nil
 	perm = make([]uint32, n)
 	for i, v := range b.inv {
 		perm[v] = uint32(i)
