@@ -5,6 +5,7 @@ package bfs
 import (
 	"unsafe"
 
+	_ "github.com/oocgraph/ooc/internal/lanes" // LANEIDX
 	"github.com/oocgraph/ooc/store"
 	"golang.org/x/sys/cpu"
 )

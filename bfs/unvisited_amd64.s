@@ -2,15 +2,8 @@
 
 #include "textflag.h"
 
-DATA laneIdx<>+0(SB)/4, $0
-DATA laneIdx<>+4(SB)/4, $1
-DATA laneIdx<>+8(SB)/4, $2
-DATA laneIdx<>+12(SB)/4, $3
-DATA laneIdx<>+16(SB)/4, $4
-DATA laneIdx<>+20(SB)/4, $5
-DATA laneIdx<>+24(SB)/4, $6
-DATA laneIdx<>+28(SB)/4, $7
-GLOBL laneIdx<>(SB), RODATA|NOPTR, $32
+// internal/lanes's vector of each lane's index.
+#define LANEIDX github·com∕oocgraph∕ooc∕internal∕lanes·index(SB)
 
 DATA eight<>+0(SB)/4, $8
 GLOBL eight<>(SB), RODATA|NOPTR, $4
@@ -33,7 +26,7 @@ TEXT ·unvisitedAVX2(SB), NOSPLIT, $0-40
 	VPCMPEQD Y14, Y14, Y14       // all ones: unreached
 	VPSLLD $31, Y14, Y13         // the sign bits
 	VPXOR Y13, Y15, Y15          // plen, signed for an unsigned compare
-	VMOVDQU laneIdx<>(SB), Y12   // the lanes' index in the step
+	VMOVDQU LANEIDX, Y12   // the lanes' index in the step
 	VPBROADCASTD eight<>(SB), Y11
 	MOVL R8, AX
 	VMOVD AX, X10

@@ -2,26 +2,10 @@
 
 #include "textflag.h"
 
-// The lane each lane's predecessor sits in, lane 0 taking the carry's.
-DATA cRot<>+0(SB)/4, $7
-DATA cRot<>+4(SB)/4, $0
-DATA cRot<>+8(SB)/4, $1
-DATA cRot<>+12(SB)/4, $2
-DATA cRot<>+16(SB)/4, $3
-DATA cRot<>+20(SB)/4, $4
-DATA cRot<>+24(SB)/4, $5
-DATA cRot<>+28(SB)/4, $6
-GLOBL cRot<>(SB), RODATA|NOPTR, $32
-
-DATA cLane<>+0(SB)/4, $0
-DATA cLane<>+4(SB)/4, $1
-DATA cLane<>+8(SB)/4, $2
-DATA cLane<>+12(SB)/4, $3
-DATA cLane<>+16(SB)/4, $4
-DATA cLane<>+20(SB)/4, $5
-DATA cLane<>+24(SB)/4, $6
-DATA cLane<>+28(SB)/4, $7
-GLOBL cLane<>(SB), RODATA|NOPTR, $32
+// The vectors of internal/lanes: each lane's index, and the lane each lane's
+// predecessor sits in.
+#define LANEIDX github·com∕oocgraph∕ooc∕internal∕lanes·index(SB)
+#define PREDIDX github·com∕oocgraph∕ooc∕internal∕lanes·pred(SB)
 
 // cConst: 1, 7, 8, 31 (each a doubleword, broadcast when loaded)
 DATA cConst<>+0(SB)/4, $1
@@ -38,8 +22,9 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // the next exception's bit, R11 the exceptions not yet decoded, R12 the next exception's
 // gap (or 2^62 when none is left), R13 1 plus its high part shifted by w; Y15-Y13 the
 // width's table, Y12 the carry (the last neighbour so far, broadcast), Y11 the sign bits,
-// Y10 nv-1 with its sign bit flipped, Y9 cRot, Y8 cLane, Y7 the group's add lanes (1, or
-// 1 plus an exception's high part shifted by w), Y6 the gaps left from the group's first.
+// Y10 nv-1 with its sign bit flipped, Y9 PREDIDX, Y8 LANEIDX, Y7 the group's add lanes
+// (1, or 1 plus an exception's high part shifted by w), Y6 the gaps left from the
+// group's first.
 // The add lanes stay in a register: an exception written into them in the frame made
 // the group's 32-byte load wait on a 4-byte store, which cannot be forwarded.
 
@@ -134,8 +119,8 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $16
 // one while the upper halves of the Y registers hold data costs an Intel Xeon hundreds
 // of cycles (measured: a scanCompactAVX2 call a list made urand22's search 2.9x slower).
 #define CONSTS \
-	VMOVDQU cRot<>(SB), Y9 \
-	VMOVDQU cLane<>(SB), Y8 \
+	VMOVDQU PREDIDX, Y9 \
+	VMOVDQU LANEIDX, Y8 \
 	VPBROADCASTD cConst<>+0(SB), Y7 \
 	VPCMPEQD Y11, Y11, Y11 \
 	VPSLLD $31, Y11, Y11 \

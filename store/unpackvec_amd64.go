@@ -5,6 +5,7 @@ package store
 import (
 	"unsafe"
 
+	_ "github.com/oocgraph/ooc/internal/lanes" // LANEIDX, PREDIDX
 	"golang.org/x/sys/cpu"
 )
 

@@ -2,27 +2,10 @@
 
 #include "textflag.h"
 
-// The lane each lane's predecessor sits in, lane 0 taking the carry's.
-DATA rotIdx<>+0(SB)/4, $7
-DATA rotIdx<>+4(SB)/4, $0
-DATA rotIdx<>+8(SB)/4, $1
-DATA rotIdx<>+12(SB)/4, $2
-DATA rotIdx<>+16(SB)/4, $3
-DATA rotIdx<>+20(SB)/4, $4
-DATA rotIdx<>+24(SB)/4, $5
-DATA rotIdx<>+28(SB)/4, $6
-GLOBL rotIdx<>(SB), RODATA|NOPTR, $32
-
-// Each lane's index.
-DATA laneIdx<>+0(SB)/4, $0
-DATA laneIdx<>+4(SB)/4, $1
-DATA laneIdx<>+8(SB)/4, $2
-DATA laneIdx<>+12(SB)/4, $3
-DATA laneIdx<>+16(SB)/4, $4
-DATA laneIdx<>+20(SB)/4, $5
-DATA laneIdx<>+24(SB)/4, $6
-DATA laneIdx<>+28(SB)/4, $7
-GLOBL laneIdx<>(SB), RODATA|NOPTR, $32
+// The vectors of internal/lanes: each lane's index, and the lane each lane's
+// predecessor sits in.
+#define LANEIDX github·com∕oocgraph∕ooc∕internal∕lanes·index(SB)
+#define PREDIDX github·com∕oocgraph∕ooc∕internal∕lanes·pred(SB)
 
 DATA seven<>+0(SB)/4, $7
 GLOBL seven<>(SB), RODATA|NOPTR, $4
@@ -36,7 +19,7 @@ GLOBL seven<>(SB), RODATA|NOPTR, $4
 	VMOVDQU 32(BX), Y14; \
 	VMOVDQU 64(BX), Y13; \
 	MOVQ 96(BX), R9; \
-	VMOVDQU rotIdx<>(SB), Y9; \
+	VMOVDQU PREDIDX, Y9; \
 	VPBROADCASTD seven<>(SB), Y8; \
 	VPCMPEQD Y11, Y11, Y11; \
 	VPSLLD $31, Y11, Y11; \
@@ -97,7 +80,7 @@ part: \
 	MOVL R10, AX; \
 	VMOVD AX, X7; \
 	VPBROADCASTD X7, Y7; \
-	VPCMPGTD laneIdx<>(SB), Y7, Y7; \
+	VPCMPGTD LANEIDX, Y7, Y7; \
 	DECL AX; \
 	VMOVD AX, X6; \
 	VPBROADCASTD X6, Y6; \
@@ -151,7 +134,7 @@ part: \
 	MOVL R10, AX; \
 	VMOVD AX, X7; \
 	VPBROADCASTD X7, Y7; \
-	VPCMPGTD laneIdx<>(SB), Y7, Y7; \
+	VPCMPGTD LANEIDX, Y7, Y7; \
 	GROUP; \
 	VPMASKMOVD Y0, Y7, (DI); \
 	ABOVE; \
