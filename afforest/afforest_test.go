@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -344,7 +345,7 @@ func TestCCHubs(t *testing.T) {
 }
 
 func TestCCRandom(t *testing.T) {
-	seed := testgraph.Seed(t)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for i := 0; i < 8; i++ {
 		n := uint32(1 + r.IntN(500))

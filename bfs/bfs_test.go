@@ -12,6 +12,7 @@ import (
 
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -247,7 +248,7 @@ func TestBFSCases(t *testing.T) {
 }
 
 func TestBFSRandom(t *testing.T) {
-	seed := testgraph.Seed(t)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for i := 0; i < 6; i++ {
 		n := uint32(1 + r.IntN(400))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -196,7 +197,7 @@ func TestKCoreLongPathAndStar(t *testing.T) {
 }
 
 func TestKCoreRandom(t *testing.T) {
-	seed := testgraph.Seed(t)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 4))
 	for i := range 8 {
 		n := uint32(1 + r.IntN(400))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -149,7 +150,7 @@ func TestPageRankLongPath(t *testing.T) {
 }
 
 func TestPageRankRandom(t *testing.T) {
-	seed := testgraph.Seed(t)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	for i := range 6 {
 		n := uint32(1 + r.IntN(3000))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -186,7 +187,7 @@ func TestSSSPLongPath(t *testing.T) {
 }
 
 func TestSSSPRandom(t *testing.T) {
-	seed := testgraph.Seed(t)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	for i := range 6 {
 		n := uint32(1 + r.IntN(2000))

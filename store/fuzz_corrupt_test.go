@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/testseed"
 )
 
 // The corruption campaign damages copies of real graph directories at random and
@@ -377,16 +378,5 @@ func decodeAll(dir string) error {
 	return nil
 }
 
-// testSeed is a random test's seed: OOC_SEED when set, else a fresh one, logged so that
-// OOC_SEED reproduces a failure.
-func testSeed(t *testing.T) uint64 {
-	seed := uint64(rand.Int64())
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatalf("OOC_SEED=%q: %v", s, err)
-		}
-	}
-	t.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
-	return seed
-}
+// testSeed is a random test's seed (OOC_SEED reproduces a failure).
+var testSeed = testseed.Seed

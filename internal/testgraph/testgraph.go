@@ -6,10 +6,8 @@ package testgraph
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/oocgraph/ooc/store"
@@ -195,21 +193,6 @@ func Random(r *rand.Rand, n uint32, m int) []Edge {
 		e[i] = Edge{uint32(r.IntN(int(n))), uint32(r.IntN(int(n)))}
 	}
 	return e
-}
-
-// Seed is a random test's seed: OOC_SEED when set, else a fresh one, logged so that
-// OOC_SEED reproduces a failure.
-func Seed(tb testing.TB) uint64 {
-	tb.Helper()
-	seed := rand.Uint64()
-	if s := os.Getenv("OOC_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			tb.Fatalf("OOC_SEED=%q: %v", s, err)
-		}
-	}
-	tb.Logf("seed %d (OOC_SEED=%d reproduces)", seed, seed)
-	return seed
 }
 
 // Case is a named small graph for edge-case tests.
