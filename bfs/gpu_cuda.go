@@ -160,17 +160,16 @@ func destroyEvent(c *cuda.Ctx, e *cuda.Event) error {
 }
 
 type bfsRun struct {
-	g        *GPU
-	dg       *gpu.Graph
-	c        *cuda.Ctx
-	st       devState
-	cnt      cuda.DevPtr
-	in, out  gpu.Buf[uint32]
-	front    gpu.Buf[uint32]
-	next     gpu.Buf[uint32]
-	words    int64
-	levels   []LevelStat
-	transfer int64
+	g       *GPU
+	dg      *gpu.Graph
+	c       *cuda.Ctx
+	st      devState
+	cnt     cuda.DevPtr
+	in, out gpu.Buf[uint32]
+	front   gpu.Buf[uint32]
+	next    gpu.Buf[uint32]
+	words   int64
+	levels  []LevelStat
 
 	lastBytes []int64  // per in shard: bytes the previous bottom-up level decoded (-1: none yet)
 	link      linkStat // of the level being run

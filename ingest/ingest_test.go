@@ -59,13 +59,12 @@ func randomEdges(rng *rand.Rand, n uint64, m int) []parse.Edge {
 
 // want is the graph an ingest must produce, computed the plain way.
 type want struct {
-	n          uint64
-	out, in    map[uint32][]uint32
-	loops      uint64 // input self-loops dropped
-	dups       uint64 // input edges dropped as repeats of an edge in the same orientation
-	recip      uint64 // undirected: reciprocal pairs (u v, then v u) merged
-	oriented   bool   // the ingest counts recip apart from dups
-	directions int
+	n        uint64
+	out, in  map[uint32][]uint32
+	loops    uint64 // input self-loops dropped
+	dups     uint64 // input edges dropped as repeats of an edge in the same orientation
+	recip    uint64 // undirected: reciprocal pairs (u v, then v u) merged
+	oriented bool   // the ingest counts recip apart from dups
 }
 
 func reference(edges []parse.Edge, opt Options) want {

@@ -52,7 +52,6 @@ type sideFile struct {
 	w    *bufio.Writer
 	crc  hash.Hash32
 	n    int64
-	buf  [4]byte
 }
 
 func newSideFile(path string) (*sideFile, error) {

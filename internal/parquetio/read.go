@@ -11,7 +11,6 @@ package parquetio
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -392,6 +391,3 @@ func recoverCorrupt(err *error, path string, group, groups int) {
 		*err = &Error{Path: path, RowGroup: group, Groups: groups, Row: -1, Msg: fmt.Sprintf("corrupt Parquet data (%v)", p)}
 	}
 }
-
-// errShortDictionary is the cause for an index past the end of its dictionary.
-var errShortDictionary = errors.New("dictionary index out of range")
