@@ -11,7 +11,7 @@ import (
 // here fails the test, so a new package takes its place on purpose.
 var layers = [][]string{
 	// 0: leaves
-	{"internal/bytesize", "internal/plural", "internal/fault", "internal/parquetio", "internal/hostcxx", "internal/progress", "internal/vexcheck", "internal/pages", "gen", "ingest/parse", "tools/kernelgen"},
+	{"internal/bytesize", "internal/plural", "internal/fault", "internal/parquetio", "internal/hostcxx", "internal/progress", "internal/vexcheck", "internal/pages", "internal/lanes", "internal/testseed", "gen", "ingest/parse", "tools/kernelgen"},
 	// 1: helpers over leaves; the CUDA driver shim
 	{"internal/parallel", "internal/cuda"},
 	// 2: the format and every codec of it
