@@ -1,8 +1,9 @@
 // Package store is ooc's on-disk graph format and every codec of it: the writer (Create,
 // Builder, CSRWriter), the reader (Open, Graph, Shard), the vertex directory
 // (directory.go), the upgrade of older versions (Upgrade, legacy.go), the list codec
-// (AppendList, DecodeList, and the inline decoders of adjacency.go behind the Adjacency
-// interface), verification (Graph.Check, Verify) and the device decoder header
+// (AppendList, DecodeList and ListIter; the readers the engines call inline, Head and
+// HeadGroup, ScanList and ScanGroup, Shard.Entries, with their amd64 assembly; Compressed
+// behind the Adjacency interface), verification (Graph.Check, Verify) and the device decoder header
 // graph.cuh, which the CUDA kernels include. FORMAT.md specifies every byte; this comment is the map.
 //
 // A graph is a directory; each shard file holds one direction's lists of a vertex range:
