@@ -82,6 +82,10 @@ func (p *parser) detectFormat(head []byte) (Format, error) {
 	case bytes.HasPrefix(head, []byte("PAR1")):
 		return "", p.parquetPipeError()
 	case ext == FormatBin32 || ext == FormatBin64:
+		if looksText(head) {
+			return "", p.offsetError(0, "text content (no NUL byte, only printable characters and line breaks) under a .%s name; "+
+				"pass --format snap to read it as text, or --format %s to read it as binary", ext, ext)
+		}
 		return ext, nil
 	case bytes.IndexByte(head[:min(len(head), 1024)], 0) >= 0:
 		return "", p.offsetError(int64(bytes.IndexByte(head, 0)),
@@ -92,6 +96,23 @@ func (p *parser) detectFormat(head []byte) (Format, error) {
 		return FormatDIMACS, nil
 	}
 	return FormatSNAP, nil
+}
+
+// looksText reports whether head, the start of content named as binary, reads as
+// text: a line break and nothing but printable ASCII, tabs and line breaks in its first
+// KiB. Binary ids below 2^24 have a NUL byte; a binary file of larger ids is text-like
+// in a KiB only by chance near (98/256)^1024, and --format bin32 reads it anyway.
+func looksText(head []byte) bool {
+	head = head[:min(len(head), 1024)]
+	if bytes.IndexByte(head, '\n') < 0 {
+		return false
+	}
+	for _, c := range head {
+		if (c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // looksDIMACS reports whether the first non-blank line is a DIMACS c, p or a line.

@@ -85,6 +85,8 @@ var malformedInputs = []malformedInput{
 	{name: "bin32 id 2^32-1 without relabel", file: "g.bin32", in: "\x01\x00\x00\x00\x02\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00", offset: 8, msg: "vertex id 4294967295 is >= 2^32-1; use --relabel"},
 	{name: "bin64 64-bit id without relabel", file: "g.bin64", in: "\x00\x00\x00\x00\x00\x00\x00\x01" + strings.Repeat("\x00", 8), offset: 0, msg: "vertex id 72057594037927936 is >= 2^32-1"},
 	{name: "bin32 empty", file: "g.bin32", in: "", offset: -1, msg: "no edges"},
+	{name: "text named bin32", file: "g.bin32", in: "0 1\n1 2\n2 3\n3 4\n", offset: 0, msg: "text content (no NUL byte, only printable characters and line breaks) under a .bin32 name; pass --format snap"},
+	{name: "text named bin64.gz", file: "g.bin64.gz", in: gzipped("# a comment\r\n0\t1\r\n"), offset: 0, msg: "under a .bin64 name; pass --format snap to read it as text, or --format bin64"},
 	// Compressed streams.
 	{name: "truncated gzip", file: "truncated.txt.gz", fixture: true, offset: -2, msg: "truncated gzip stream"},
 	{name: "truncated zstd", file: "truncated.txt.zst", fixture: true, offset: -2, msg: "truncated zstd stream"},
