@@ -26,8 +26,10 @@ edges), that size split by section (the lists, the vertex directory, edge weight
 ids.bin, marked "(differences)" when it holds varints of the differences between
 consecutive ids, and headers, padding and the manifest), a degree summary (largest, mean,
 vertices of degree zero) and the shards.
-It reads only the manifest and the directories (whose checksums it checks); 'ooc verify'
-checks everything.
+It reads only the manifest and the directories (whose checksums it checks), so it is
+quick on a graph of any size and says nothing of the lists: a graph whose list bytes
+are damaged is described as the manifest says (exit 0), and refused by 'ooc verify',
+which checks everything, and by every search.
 Without GRAPH, the only *.ooc graph in the current directory is used.
 
 Examples:

@@ -24,7 +24,9 @@ into a temporary directory beside it, the new graph is verified end to end (as
 'ooc verify' does), and only then does it replace the old one, in one step. A failure
 at any point leaves the old graph as it was. The manifest's counts, input, options and
 vertex order are kept. Every other command refuses a graph of an older version and
-names this one. A graph already in the current version is left alone (exit 0).
+names this one. A graph already in the current version is left alone (exit 0) once
+its manifest, shard headers and directories check out as 'ooc info' checks them; its
+lists are not read ('ooc verify' finds a damaged list, as every search does).
 Without GRAPH, the only *.ooc graph in the current directory is used.
 
 Examples:
