@@ -32,31 +32,39 @@ func openCPU(g *store.Graph, opt Options) (Engine, error) {
 func (e *cpuEngine) Name() string { return "cpu" }
 
 func (e *cpuEngine) BFS(src uint32) (*BFSResult, error) {
-	if err := e.live(); err != nil {
+	done, err := e.use()
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	return bfs.Run(e.adj, src, e.opt.bfsOptions())
 }
 
 func (e *cpuEngine) CC() (*CCResult, error) {
-	if err := e.live(); err != nil {
+	done, err := e.use()
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	return afforest.Run(e.adj, e.opt.ccOptions())
 }
 
-// live refuses a run on a graph closed since the engine opened: its lists are unmapped.
-func (e *cpuEngine) live() error {
-	if e.g.Closed() {
-		return fmt.Errorf("engine: %s: %w", e.g.Dir, store.ErrClosed)
+// use holds the graph's mappings for one run (store.Graph.Use): a graph closed since
+// the engine opened is refused, and one closed during the run stays mapped to its end.
+func (e *cpuEngine) use() (done func(), err error) {
+	done, err = e.g.Use()
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return nil
+	return done, nil
 }
 
 func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
-	if err := e.live(); err != nil {
+	done, err := e.use()
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if opt.Workers <= 0 {
 		opt.Workers = e.opt.Workers
 	}
@@ -67,16 +75,20 @@ func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 }
 
 func (e *cpuEngine) KCore() (*KCoreResult, error) {
-	if err := e.live(); err != nil {
+	done, err := e.use()
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	return kcore.Run(e.adj, kcore.Options{Workers: e.opt.Workers, Progress: e.opt.Progress})
 }
 
 func (e *cpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
-	if err := e.live(); err != nil {
+	done, err := e.use()
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	w, err := EdgeWeights(e.g, opt)
 	if err != nil {
 		return nil, err

@@ -59,16 +59,17 @@ func gpuWork(g *store.Graph, shards []gpu.ShardSize, opt Options) []gpu.Item {
 	return gpu.Largest(sets...)
 }
 
-// notOpened is the error of an algorithm opt leaves out, or of any run on a graph closed
-// since the engine opened (the device reads its lists through the host mappings).
-func (e *gpuEngine) notOpened(a Algo, name string) error {
-	if e.dg.G.Closed() {
-		return fmt.Errorf("gpu: %s: %s: %w", name, e.dg.G.Dir, store.ErrClosed)
+// use refuses an algorithm opt leaves out, or any run on a graph closed since the
+// engine opened, and holds the graph's mappings for the run (store.Graph.Use: the device
+// reads its lists through the host mappings, so a Close during the run waits for it).
+func (e *gpuEngine) use(a Algo, name string) (done func(), err error) {
+	if !e.opt.runs(a) {
+		return nil, fmt.Errorf("gpu: %s: %w", name, ErrNotOpened)
 	}
-	if e.opt.runs(a) {
-		return nil
+	if done, err = e.dg.G.Use(); err != nil {
+		return nil, fmt.Errorf("gpu: %s: %w", name, err)
 	}
-	return fmt.Errorf("gpu: %s: %w", name, ErrNotOpened)
+	return done, nil
 }
 
 // openGPU places g on device 0 within opt.VRAM bytes (default: free memory less
@@ -120,9 +121,11 @@ func openGPU(g *store.Graph, opt Options) (Engine, error) {
 func (e *gpuEngine) Name() string { return "gpu" }
 
 func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
-	if err := e.notOpened(AlgoBFS, "bfs"); err != nil {
+	done, err := e.use(AlgoBFS, "bfs")
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	r, err := e.bfs.Run(src, e.opt.bfsOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
@@ -131,9 +134,11 @@ func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
 }
 
 func (e *gpuEngine) CC() (*CCResult, error) {
-	if err := e.notOpened(AlgoCC, "cc"); err != nil {
+	done, err := e.use(AlgoCC, "cc")
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	r, err := e.cc.Run(e.opt.ccOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gpu: cc: %w", err)
@@ -143,9 +148,11 @@ func (e *gpuEngine) CC() (*CCResult, error) {
 
 // PageRank runs on the device; opt.Workers means nothing there.
 func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
-	if err := e.notOpened(AlgoPageRank, "pagerank"); err != nil {
+	done, err := e.use(AlgoPageRank, "pagerank")
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if opt.Progress == nil {
 		opt.Progress = e.opt.Progress
 	}
@@ -157,9 +164,11 @@ func (e *gpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 }
 
 func (e *gpuEngine) KCore() (*KCoreResult, error) {
-	if err := e.notOpened(AlgoKCore, "kcore"); err != nil {
+	done, err := e.use(AlgoKCore, "kcore")
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	r, err := e.kc.Run(kcore.Options{Progress: e.opt.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("gpu: kcore: %w", err)
@@ -171,9 +180,11 @@ func (e *gpuEngine) KCore() (*KCoreResult, error) {
 // float32 weights) or the CPU engine's default bin width. The weights are checked as the
 // CPU engine checks them (EdgeWeights).
 func (e *gpuEngine) SSSP(src uint32, opt SSSPOptions) (*SSSPResult, error) {
-	if err := e.notOpened(AlgoSSSP, "sssp"); err != nil {
+	done, err := e.use(AlgoSSSP, "sssp")
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	w, err := EdgeWeights(e.dg.G, opt)
 	if err != nil {
 		return nil, err

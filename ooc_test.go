@@ -2,9 +2,14 @@ package ooc
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -106,5 +111,70 @@ func TestNilOrClosedGraph(t *testing.T) {
 		if err := run(); !errors.Is(err, store.ErrClosed) {
 			t.Errorf("%s on a closed graph: %v, want ErrClosed", name, err)
 		}
+	}
+}
+
+// closeOnLog is a Verbose writer that, at the first line an engine logs mid-run, closes
+// the graph from another goroutine and returns once Close has begun, so the run goes on
+// reading lists after Close was called.
+type closeOnLog struct {
+	g        *store.Graph
+	once     sync.Once
+	returned chan struct{} // closed when g.Close returns
+}
+
+func (w *closeOnLog) Write(p []byte) (int, error) {
+	w.once.Do(func() {
+		go func() {
+			w.g.Close()
+			close(w.returned)
+		}()
+		for !w.g.Closed() {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond) // the old Close unmapped right after marking
+	})
+	return len(p), nil
+}
+
+// TestCloseDuringRun: a graph closed by another goroutine during a CPU run stays mapped
+// until the run ends (the run faulted on the unmapped lists: SIGSEGV), the run's answer
+// is the one of an undisturbed run, Close returns after it, and the next run is refused.
+func TestCloseDuringRun(t *testing.T) {
+	r := rand.New(rand.NewPCG(testseed.Seed(t), 12))
+	edges := append(testgraph.Random(r, 4000, 30000), pairs(4000, 4001, 4002, 4003, 4003, 4004)...)
+	want := func() *CCResult {
+		g := testgraph.Build(t, 4005, edges, false, 0)
+		e, err := Open(g, "cpu", Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.CC()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}()
+	g := testgraph.Build(t, 4005, edges, false, 0)
+	w := &closeOnLog{g: g, returned: make(chan struct{})}
+	e, err := Open(g, "cpu", Options{Workers: 1, Verbose: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.CC()
+	select {
+	case <-w.returned:
+		t.Error("Close returned before the run ended")
+	default:
+	}
+	if err != nil {
+		t.Fatalf("CC with Close during the run: %v", err)
+	}
+	if !slices.Equal(res.Labels, want.Labels) {
+		t.Errorf("CC with Close during the run: %d components, want %d", res.Components, want.Components)
+	}
+	<-w.returned
+	if _, err := e.BFS(0); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("BFS after Close: %v, want ErrClosed", err)
 	}
 }

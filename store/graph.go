@@ -35,7 +35,12 @@ type Graph struct {
 	ids64  []uint64
 	idsAsc bool
 	idm    mmap.MMap
-	closed bool // Close ran: the mappings are gone
+	// use guards closed and users: Use counts a reader in, Close waits for none
+	use    sync.Mutex
+	idle   sync.Cond // signalled by the last Use's done
+	users  int       // Use calls not yet done
+	closed bool      // Close began: no new Use; the mappings go when users reach 0
+	gone   bool      // Close unmapped everything
 	// the compact ids.bin's varints (ids.go), decoded into ids32 or ids64 at open
 	idsDelta []byte
 }
@@ -43,9 +48,37 @@ type Graph struct {
 // ErrClosed is matched by the error of Check on a graph that was closed.
 var ErrClosed = errors.New("graph is closed")
 
-// Closed reports whether Close has run: the graph's lists are unmapped and must not be
-// read.
-func (g *Graph) Closed() bool { return g.closed }
+// Closed reports whether Close has been called: the graph's lists are unmapped, or will
+// be once the reads in flight (Use) end, and must not be read.
+func (g *Graph) Closed() bool {
+	g.use.Lock()
+	defer g.use.Unlock()
+	return g.closed
+}
+
+// Use holds the graph's mappings for a reader until it calls done (once): Close waits
+// for every Use in flight to end before it unmaps, so that a search running while
+// another goroutine closes the graph finishes on mapped bytes instead of faulting. On a
+// graph that Close was called on it returns an error matching ErrClosed. Every engine
+// run and Check hold one; a caller reading lists itself (NewCompressed) may too.
+func (g *Graph) Use() (done func(), err error) {
+	g.use.Lock()
+	defer g.use.Unlock()
+	if g.closed {
+		return nil, fmt.Errorf("store: %s: %w", g.Dir, ErrClosed)
+	}
+	g.users++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.use.Lock()
+			defer g.use.Unlock()
+			if g.users--; g.users == 0 && g.idle.L != nil {
+				g.idle.Broadcast()
+			}
+		})
+	}, nil
+}
 
 // CSR is one direction of a graph as its shards in vertex order.
 type CSR struct {
@@ -312,18 +345,36 @@ func (g *Graph) Shards() []*Shard {
 // Check verifies the section checksums of every shard (in parallel) and that ids.bin
 // gives no two vertices the same id.
 func (g *Graph) Check() error {
-	if g.closed {
-		return fmt.Errorf("store: %s: %w", g.Dir, ErrClosed)
+	done, err := g.Use()
+	if err != nil {
+		return err
 	}
+	defer done()
 	if err := checkShards(g.Shards()); err != nil {
 		return err
 	}
 	return g.checkIDsDistinct()
 }
 
-// Close unmaps everything. Slices obtained from the graph must not be used afterwards.
+// Close unmaps everything once the reads in flight (Use) have ended: it refuses new
+// ones at once and waits for those. Slices obtained from the graph must not be used
+// afterwards. A second Close waits for the first.
 func (g *Graph) Close() error {
+	g.use.Lock()
+	defer g.use.Unlock()
+	g.idle.L = &g.use
+	if g.closed {
+		for !g.gone {
+			g.idle.Wait()
+		}
+		return nil
+	}
 	g.closed = true
+	for g.users > 0 {
+		g.idle.Wait()
+	}
+	defer g.idle.Broadcast()
+	g.gone = true
 	if g.out != nil {
 		g.out.close()
 	}
