@@ -52,5 +52,7 @@
 // decoders never index past a list and never return a neighbour outside the graph, on
 // any bytes, but only the checksums say the bytes are the ones that were written.
 //
-// A Graph may be read from many goroutines at once; Close must not race with readers.
+// A Graph may be read from many goroutines at once. Close waits for the reads held by
+// Graph.Use (every engine run and Check hold one) and refuses new ones; a caller that
+// reads lists itself while another goroutine may close the graph holds one too.
 package store
