@@ -145,10 +145,10 @@ func (p *pipeline) sizePhase2() int {
 }
 
 // Phase 2 tasks hold between minTaskKeys and maxTaskKeys keys, aiming at 16 tasks a
-// worker, so that the last tasks leave little tail. A task sorts one sort unit (sortUnit) at a time, so its size no longer
-// decides what stays in cache; but each task of a split partition parses the headers of
-// all the partition's blocks, and on kron23 (input order, 256K-key tasks, 16 cores) that
-// cost 8% of the ingest's CPU time.
+// worker, so that the last tasks leave little tail. A task sorts one sort unit (sortUnit)
+// at a time, so its size does not decide what stays in cache; but each task of a split
+// partition parses the headers of all the partition's blocks, and on kron23 (input
+// order, 256K-key tasks, 16 cores) that cost 8% of the ingest's CPU time.
 const (
 	minTaskKeys = 1 << 18
 	maxTaskKeys = 1 << 20
