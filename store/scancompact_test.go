@@ -422,3 +422,63 @@ func TestScanMoreExceptionCount(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMoreSecondException gives the vector scan compact blocks whose first
+// exception lies in the first group of 8 gaps and whose second one past it, with a
+// frontier neighbour between the two. Where the second is damaged (its gap past the
+// block, or its high part not below nv), ScanList refuses the list when it reaches that
+// exception's decode, before that neighbour, and so must the vector scan. Where it is
+// whole, and where the first is the only one (the bytes after the block all ones, no
+// exception to decode there), the vector scan itself finds the neighbour (scanMoreVec's
+// found), not the scalar scan after a bail.
+func TestScanMoreSecondException(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const nv, lo, n = 1 << 16, 4096, 15
+	lows := make([]uint64, n) // gaps of 1, the exception at gap 1 making 106 from 101
+	for _, c := range []struct {
+		exc     [][2]uint64
+		wi, wh  uint
+		refused bool
+	}{
+		{[][2]uint64{{1, 1}, {15, 1}}, 4, 1, true},              // the second at gap 17, past the block
+		{[][2]uint64{{1, 1}, {6, 1 << 16}}, 4, 17, true},        // the second at gap 8 with a high part of nv
+		{[][2]uint64{{1, 1}, {9, 1}}, 4, 1, false},              // the second at gap 11
+		{[][2]uint64{{1, 1}, {6, (1 << 14) - 1}}, 4, 14, false}, // at gap 8, a neighbour below nv
+		{[][2]uint64{{1, 1}}, 3, 17, false},                     // one, the block's last byte full
+	} {
+		a := compactBlock(lo, 100, 2, lows, c.exc, c.wi, c.wh)
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		deg[0] = n + 1
+		for i := 1; i <= DirGroup; i++ {
+			start[i] = uint32(len(a))
+		}
+		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
+		s := groupShard(lo, &deg, &start, adj)
+		front := make([]uint64, nv/64)
+		for _, x := range []uint32{107, 108} { // the neighbours of gaps 2 and 3
+			front[x/64] |= 1 << (x % 64)
+		}
+		x, _, st := scanScalar(a, lo, n+1, nv, front)
+		if c.refused != (st == Malformed) || !c.refused && (st != Found || x != 107) {
+			t.Fatalf("exceptions %v: ScanList's status %d (neighbour %d)", c.exc, st, x)
+		}
+		var res GroupScan
+		bad := s.ScanGroup(0, ^uint64(0), nv, front, &res)
+		if c.refused {
+			if bad != 0 {
+				t.Fatalf("exceptions %v: ScanGroup refused %d, found %x (parent %d), want list 0 refused", c.exc, bad, res.Found, res.Parent[0])
+			}
+			continue
+		}
+		if bad >= 0 || res.Found != 1 || res.Parent[0] != 107 {
+			t.Fatalf("exceptions %v: ScanGroup refused %d, found %x, parent %d; want -1, 0x1, 107", c.exc, bad, res.Found, res.Parent[0])
+		}
+		res.Parent[0] = 100 // scanMoreVec's input: the first neighbour, which missed
+		if m := scanMoreVec(s.Adj, front, nv, 1, &res); m.found != 1 || res.Parent[0] != 107 {
+			t.Fatalf("exceptions %v: scanMoreVec found %x, parent %d; want 0x1, 107", c.exc, m.found, res.Parent[0])
+		}
+	}
+}
