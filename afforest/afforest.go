@@ -664,8 +664,9 @@ func linkFrom(c unsafe.Pointer, p1, v uint32) {
 // labels is the address of comp's first label, for linkFrom.
 func labels(comp []uint32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(comp)) }
 
-// linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial), neighbours
-// below len(comp) (linkFrom): linkGroupAsm where it runs, else linkGroupGo.
+// linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial; the second
+// link from where the first ended, linkFromLow), neighbours below len(comp)
+// (linkFrom): linkGroupAsm where it runs, else linkGroupGo.
 func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 	if haveLinkAsm {
 		linkGroupFast(comp, comp[v:][:len(x0)], x0, x1[:len(x0)])
@@ -683,9 +684,30 @@ func linkGroupGo(comp []uint32, v uint32, x0, x1 []uint32) {
 	cu := comp[v:][:len(x0)] // the vertices' own labels: checked once, not at each load
 	c := labels(comp)
 	for j, a := range x0 {
-		linkFrom(c, cu[j], a)
-		linkFrom(c, cu[j], x1[j])
+		linkFrom(c, linkFromLow(c, cu[j], a), x1[j])
 	}
+}
+
+// linkFromLow is linkFrom returning where it ended: the low label it hooked the high
+// root under, or the label it found both sides share. That is in u's tree (the link
+// joined the trees), so u's second link may start from it instead of loading u's
+// label again: one load less a vertex in linkGroup, and where the first link hooked
+// u itself (a root) under its neighbour's label, the label u now holds.
+func linkFromLow(c unsafe.Pointer, p1, v uint32) uint32 {
+	p2 := *(*uint32)(unsafe.Add(c, 4*uintptr(v)))
+	for p1 != p2 {
+		high, low := max(p1, p2), min(p1, p2)
+		h := (*uint32)(unsafe.Add(c, 4*uintptr(high)))
+		ph := *h
+		if ph == high {
+			*h = low
+			return low
+		}
+		g := *(*uint32)(unsafe.Add(c, 4*uintptr(ph)))
+		*h = g
+		p1, p2 = g, *(*uint32)(unsafe.Add(c, 4*uintptr(low)))
+	}
+	return p1
 }
 
 // linkFirsts links each vertex v+j with x0[j] (linkSerial) and returns the mask of

@@ -32,14 +32,15 @@
 
 // func linkGroupAsm(comp, cu, x0, x1 *uint32, n uint64)
 //
-// For j < n: linkFrom(comp, cu[j], x0[j]), then linkFrom(comp, cu[j], x1[j]) with
-// cu[j] loaded again. Each link: p2 = comp[x]; while p1 != p2, high and low the
-// larger and smaller (unsigned), ph = comp[high]; where ph == high, comp[high] = low
-// and done; else g = comp[ph], comp[high] = g, p1 = g, p2 = comp[low]. The case each
-// link takes most on roads (the vertex's root the larger for its first neighbour, the
-// neighbour's for its second) falls through to the next link; the other is out of
-// line. Registers: AX comp, BX cu, CX x0, DX x1, SI j, DI n, R8 p1, R9 p2, R10 ph,
-// R11 g.
+// For j < n: p = linkFromLow(comp, cu[j], x0[j]), then linkFrom(comp, p, x1[j]).
+// Each link: p2 = comp[x]; while p1 != p2, high and low the larger and smaller
+// (unsigned), ph = comp[high]; where ph == high, comp[high] = low and done; else g =
+// comp[ph], comp[high] = g, p1 = g, p2 = comp[low]. The first link ends with p1 the
+// low one (p1 == p2, or low hooked above high), which the second starts from. The
+// case each link takes most on roads (the vertex's root the larger for its first
+// neighbour, the neighbour's for its second) falls through to the next link; the
+// other is out of line. Registers: AX comp, BX cu, CX x0, DX x1, SI j, DI n, R8 p1,
+// R9 p2, R10 ph, R11 g.
 TEXT ·linkGroupAsm(SB), NOSPLIT, $0-40
 	MOVQ comp+0(FP), AX
 	MOVQ cu+8(FP), BX
@@ -59,10 +60,12 @@ loopA:
 	JEQ  secondLink
 	JB   p2HighA             // p1 < p2: p2 the high root
 	ROOTED(R8, R9, climb1A) // high p1, low p2
+	MOVL R9, R8              // p1 the low one
 
 secondLink:
-	// the second link: cu[j], loaded again, with x1[j]
-	ROOTS(DX)
+	// the second link: from p1, with x1[j]
+	MOVL (DX)(SI*4), R9
+	MOVL (AX)(R9*4), R9
 
 loopB:
 	CMPL R8, R9
