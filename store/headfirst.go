@@ -8,7 +8,7 @@ type headArgs struct {
 	ww, mixed, md, dmin uint64 // pair width, in and out: the branch-free loop (mixedNext), degree mask, smallest degree
 	span, h0, h4        uint64 // the group's bytes, its first list's and the next's start
 	cnt, v0, nv         uint64 // vertices in the group, its first vertex, the graph's
-	alen, acap8         uint64 // len(adj), cap(adj) - 8 (signed)
+	alim, acap8         uint64 // min(len(adj), cap(adj) - 8) and cap(adj) - 8 (both signed)
 	j0, j1              uint64 // the vertices to read: [j0, j1), j1 <= cnt
 	pairs               *[dirArea]byte
 	adj                 *byte  // the ADJ mapping's first byte (nil when it has none)

@@ -53,7 +53,8 @@ type HeadReader struct {
 func (r *HeadReader) Reset(s *Shard, nv uint32, x0, x1 *[DirGroup]uint32) {
 	r.s, r.nv, r.x0, r.x1 = s, nv, x0, x1
 	adj := s.Adj
-	r.a = headArgs{nv: uint64(nv), alen: uint64(len(adj)), acap8: uint64(int64(cap(adj)) - 8), x0: x0, x1: x1}
+	acap8 := int64(cap(adj)) - 8
+	r.a = headArgs{nv: uint64(nv), alim: uint64(min(int64(len(adj)), acap8)), acap8: uint64(acap8), x0: x0, x1: x1}
 	if cap(adj) > 0 {
 		r.a.adj = &adj[:1][0]
 	}
