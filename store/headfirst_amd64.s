@@ -13,7 +13,7 @@
 #define A_CNT 56
 #define A_V0 64
 #define A_NV 72
-#define A_ALEN 80
+#define A_ALIM 80
 #define A_ACAP8 88
 #define A_J0 96
 #define A_J1 104
@@ -264,25 +264,24 @@ loop:
 	JZ isempty
 	CMPL R11, BP
 	JA next                      // the list inside ADJ, else it is left
-	CMPQ BP, A_ALEN(BX)
-	JA next
+	CMPQ BP, A_ALIM(BX)
+	JGT next                     // and its 8 bytes from its start inside the mapping
 	CMPL R15, $4
 	JAE longq
-	CMPQ R11, A_ACAP8(BX)
-	JGT next
-	MOVQ R11, AX                 // q
+	SUBQ R11, BP                 // the list's bytes
 	MOVQ (R9)(R11*1), R11        // w
 
-	// a short list (fewer than PackedMin neighbours, q its start): its first value
-	// and the gap after it by one path, whatever their lengths (1 to 5 bytes each,
-	// from TZCNT of the word's clear continuation bits), x1 the vertex for a list of
-	// one; a list of one or two, read whole, ends at its last value. On roads a
-	// sixth of the lists have a value of two bytes or more, in no order: branches on
-	// the lengths were mispredicted there. A list this path cannot read (a value past
-	// 5 bytes or the word, a neighbour not below nv, the list's end where it must not
-	// lie, or a list of one whose next bytes end no value within 5) goes to first's
-	// branches, q in AX and w in R11 as they were. R8 is scratch here, x0 reloaded
-	// after.
+	// a short list (fewer than PackedMin neighbours): its first value and the gap
+	// after it by one path, whatever their lengths (1 to 5 bytes each, from TZCNT
+	// of the word's clear continuation bits), x1 the vertex for a list of one; a
+	// list of one or two, read whole, ends at its last value. On roads a sixth of
+	// the lists have a value of two bytes or more, in no order: branches on the
+	// lengths were mispredicted there. A list this path cannot read (a value past
+	// 5 bytes or the word, a neighbour not below nv, the list's end where it must
+	// not lie, or a list of one whose next bytes end no value within 5) goes to
+	// first's branches (shortbad), w in R11 as it was. BP holds the list's bytes
+	// here (its end less its start) and AX is scratch: shortbad sets q and the end
+	// again.
 	ANDNQ hibits<>(SB), R11, DX  // bit 8k-1 set where a value ends at byte k
 	TZCNTQ DX, DI                // 8k1-1
 	CMPQ DI, $40
@@ -295,21 +294,20 @@ loop:
 	BZHIQ DI, R11, SI
 	PEXTQ pext5<>(SB), SI, SI    // u
 	SHRQ $1, SI                  // the carry: the zigzag's sign
-	FIRSTNBR(SI, R8, shortbad)
-	SHRXQ DI, R11, R8
+	FIRSTNBR(SI, AX, shortbad)
+	SHRXQ DI, R11, AX
 	INCQ DX                      // 8k2
-	BZHIQ DX, R8, R8
-	PEXTQ pext5<>(SB), R8, R8    // g
-	ADDQ SI, R8                  // x1 = f + g
+	BZHIQ DX, AX, AX
+	PEXTQ pext5<>(SB), AX, AX    // g
+	ADDQ SI, AX                  // x1 = f + g
 	ADDQ DI, DX                  // the bits the two values take
 	CMPL R15, $1
-	CMOVQEQ R10, R8              // a list of one: x1 = v,
+	CMOVQEQ R10, AX              // a list of one: x1 = v,
 	CMOVQEQ DI, DX               // its value's bits alone
-	CMPQ R8, A_NV(BX)
+	CMPQ AX, A_NV(BX)
 	JAE shortbad
 	SHRQ $3, DX                  // the bytes the values take
 	MOVQ BP, DI
-	SUBQ AX, DI
 	SUBQ DX, DI                  // the list's bytes after them
 	JCS shortbad                 // past the list
 	CMPL R15, $3
@@ -317,8 +315,7 @@ loop:
 	TESTQ DX, DI
 	JNZ shortbad                 // a list of one or two ends at its last value
 	MOVQ A_X1(BX), DX
-	MOVL R8, (DX)(CX*4)
-	MOVQ A_X0(BX), R8
+	MOVL AX, (DX)(CX*4)
 	MOVL SI, (R8)(CX*4)
 	BTSQ CX, R12
 	INCQ CX                      // next's, without the jump
@@ -328,8 +325,8 @@ loop:
 	JMP done
 
 shortbad:
-	MOVQ A_X0(BX), R8
-	JMP first
+	MOVL L_START(SP)(CX*4), AX   // q: the list's start
+	ADDQ AX, BP                  // the list's end
 
 first:
 	// the first value of one byte or two (most first values of roads, meshes and
@@ -570,8 +567,8 @@ mloop:
 	MOVL L_DEG(SP)(CX*4), R15    // d
 	TESTL R15, R15
 	JZ misempty
-	CMPQ BP, A_ALEN(BX)
-	JA mnext                     // the list inside ADJ (from its start on: end - q below), else it is left
+	CMPQ BP, A_ALIM(BX)
+	JGT mnext                    // the list inside ADJ (from its start on: end - q below), else it is left
 	LEAL -1(R15), AX
 	SHRL $6, AX
 	LEAQ (R11)(AX*4), SI         // q: FirstBlock(d) is 4((d-1)/64) for d >= 1
