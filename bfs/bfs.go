@@ -490,8 +490,10 @@ func (b *bfs) fail(err error) {
 // level would examine, taken by scanning the lists of a random sample of unvisited
 // vertices against the frontier (sampleBottomUp): go bottom-up only when the frontier's
 // edges (what top-down would examine) exceed that estimate, and on an undirected graph
-// come back top-down as soon as they fall below it. GAPBS's rule counts edges alone; a
-// bottom-up level's cost depends on how soon each unvisited vertex meets the frontier.
+// come back top-down when, and only when, they fall below it plus a later bottom-up
+// level's fixed cost (topDownCheaper, in place of beta's rule). GAPBS's rule counts
+// edges alone; a bottom-up level's cost depends on how soon each unvisited vertex meets
+// the frontier.
 // On web graphs many vertices stay unreached for several levels and each bottom-up
 // level scans their whole lists again (cnr-2000: a first bottom-up level of 3.2M
 // entries where top-down would read about 0.6M); on dense social graphs a frontier that
@@ -619,11 +621,16 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 		*depth++
 		*unvisited -= awake
 		b.front, b.next = b.next, b.front
-		if awake < old && awake <= uint64(b.n)/uint64(beta) {
-			*scout, *edges = 1, ^uint64(0)
-			return
+		if strict || b.a.Directed() {
+			if awake < old && awake <= uint64(b.n)/uint64(beta) {
+				*scout, *edges = 1, ^uint64(0)
+				return
+			}
+			continue
 		}
-		if !strict && !b.a.Directed() && b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
+		// with every vertex reached run stops at once: a bottom-up level would sweep
+		// the bitmaps for none
+		if *unvisited == 0 || b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
 			*scout, *edges = int64(next), next
 			return
 		}
@@ -632,26 +639,60 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 
 // topDownCheaper says whether a top-down level from a frontier of next out-edges would
 // examine fewer entries than a bottom-up one with unvisited vertices left, by
-// sampleBottomUp's estimate: from its first buFirst draws where they differ by more
-// than buMargin times, else from all. It draws none when next is at least most, what a
-// bottom-up level can examine at most: a vertex the level before left unvisited read
-// its whole list there, so the lists of the unvisited vertices hold at most that
-// level's entries less one for each vertex it found (bottomUpLevels). On dense social
-// graphs the first bottom-up level wakes vertices whose lists sum to many times that
-// (facebook_combined: its two decisions a search drew 32-63 vertices each, 4-14 us).
+// sampleBottomUp's estimate plus the bottom-up level's fixed cost (sweepCost): from its
+// first buFirst draws where they differ by more than buMargin times, else from all. It
+// draws none when next is at least most plus that cost, most being what a bottom-up
+// level can examine at most: a vertex the level before left unvisited read its whole
+// list there, so the lists of the unvisited vertices hold at most that level's entries
+// less one for each vertex it found (bottomUpLevels). On dense social graphs the first
+// bottom-up level wakes vertices whose lists sum to many times that (facebook_combined:
+// its two decisions a search drew 32-63 vertices each, 4-14 us).
+//
+// It alone sends an undirected search back top-down: GAPBS's rule (a frontier that
+// shrinks below n/beta) came back from frontiers whose lists reach mostly visited
+// vertices, where a bottom-up level finds the few left for a fraction of it. On the
+// device, kron22 in degree order from 2544544: 146,069 vertices top-down examined
+// 169,415 entries in 7.1 ms, bottom-up 2,098 in 2.5 even as the first level of a new
+// run of bottom-up levels (0.25-0.5 ms here as the next level of the run);
+// soc-Slashdot0902 from 5882: 3,921 vertices 0.12 ms top-down, 0.04 bottom-up.
 func (b *bfs) topDownCheaper(depth uint32, unvisited, next, most uint64) bool {
-	if next >= most {
+	sweep := b.sweepCost()
+	if float64(next) >= float64(most)+sweep {
 		return false
 	}
 	smp := sampleAt(b.src, depth, true)
 	k := buSampleSize(unvisited)
 	b.drawBottomUp(&smp, unvisited, min(buFirst, k))
-	est := b.estimate(&smp, unvisited)
+	est := b.estimate(&smp, unvisited) + sweep
 	if k > buFirst && smp.found == buFirst && (est > buMargin*float64(next) || buMargin*est < float64(next)) {
 		return float64(next) < est
 	}
 	b.drawBottomUp(&smp, unvisited, k)
-	return float64(next) < b.estimate(&smp, unvisited)
+	return float64(next) < b.estimate(&smp, unvisited)+sweep
+}
+
+// buSweep weighs the fixed cost of a bottom-up level after the first of a run on
+// compressed shards: it reads a word of the done bitmap and writes one of the next
+// frontier's for each 64 vertices, 16 bytes, at buScan's rate a byte (a parent, four
+// bytes, is a sixteenth of a top-down entry): n/buSweep top-down entries. The levels
+// that end a search from a frontier of a few hundred vertices then stay top-down
+// (cnr-2000 from 23308: 453 vertices, 1,577 entries, 20 us the rest of the search
+// top-down and 28 with one more bottom-up level), while frontiers whose lists are
+// mostly visited go bottom-up once more (kron22 from 127665: 48,589 vertices, 51,215
+// entries top-down against 1,774 bottom-up).
+const buSweep = 256
+
+// sweepCost is a later bottom-up level's fixed cost in top-down entries: n/buSweep on
+// compressed shards (bottomUpCompressed's done bitmap), n/buScan elsewhere (every
+// parent read); 0 where tests set buScan to 0.
+func (b *bfs) sweepCost() float64 {
+	switch {
+	case buScan == 0:
+		return 0
+	case b.c != nil:
+		return float64(b.n) / buSweep
+	}
+	return float64(b.n) / float64(buScan)
 }
 
 // stat records a level. Its time runs from the end of the level before (the search's

@@ -93,7 +93,8 @@ func resultLevels(t *testing.T, where string, r *Result, opt Options, src uint32
 // bottom-up from the first level on and to the end (a huge alpha makes the threshold 0,
 // a huge beta keeps it bottom-up while anything wakes, and no cost estimate switches
 // back); never bottom-up (with alpha 1 the frontier's edges never exceed the unchecked
-// ones); and switching back top-down as soon as the frontier shrinks (beta 1).
+// ones); and bottom-up from the first level with a switch back top-down as soon as the
+// frontier shrinks (beta 1) on directed graphs, by the estimate alone on undirected ones.
 var variants = []Options{
 	{},
 	{Alpha: 1 << 30, Beta: 1 << 30, StrictSwitch: true},
@@ -160,7 +161,7 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 							t.Fatalf("%s: %v", where, err)
 						}
 						checkSummary(t, where, r, level, out, directed)
-						checkDirections(t, where, vi, r)
+						checkDirections(t, where, vi, r, n, directed)
 						if vi == 0 {
 							checkWholeScout(t, where, a, src, opt, r)
 						}
@@ -470,11 +471,17 @@ func TestDecodeMalformed(t *testing.T) {
 	}
 }
 
-// checkDirections makes sure the variants really exercise the directions they claim.
-func checkDirections(t *testing.T, where string, variant int, r *Result) {
+// checkDirections makes sure the variants really exercise the directions they claim,
+// and that an undirected search by ooc's rules (variants 0 and 3) runs no bottom-up
+// level once every one of the graph's n vertices is reached.
+func checkDirections(t *testing.T, where string, variant int, r *Result, n uint32, directed bool) {
 	t.Helper()
+	var reached uint64
 	for i, s := range r.Levels {
+		reached += s.Frontier
 		switch {
+		case (variant == 0 || variant == 3) && !directed && s.Direction == BottomUp && reached == uint64(n):
+			t.Fatalf("%s: level %d ran bottom-up with every vertex reached", where, s.Level)
 		case variant == 1 && s.Direction != BottomUp && !(i == 0 && r.Levels[0].EdgesExamined == 0):
 			t.Fatalf("%s: level %d ran %s, expected bottom-up", where, s.Level, s.Direction)
 		case variant == 2 && s.Direction != TopDown:

@@ -24,7 +24,9 @@ type Options struct {
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
 	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
-	// (DefaultAlpha, DefaultBeta).
+	// (DefaultAlpha, DefaultBeta). The CPU engine's search of an undirected graph comes
+	// back top-down by its estimate of the two levels' costs instead of Beta, unless
+	// StrictSwitch.
 	Alpha, Beta int
 
 	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the
