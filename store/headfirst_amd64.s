@@ -149,13 +149,13 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $520-8
 	CMPQ R15, $28
 	JA pairs
 	MOVQ A_MD(BX), R9
+	LEAQ 1(CX), AX
+	CMPQ AX, R10
+	JAE pairs1
 	PCALIGN $32
 pairs2:
 	// two pairs from each word where they fit one (7 bits of offset and two pairs
 	// of at most 28): most groups of roads and meshes
-	LEAQ 1(CX), AX
-	CMPQ AX, R10
-	JAE pairs1
 	MOVQ R12, DX
 	SHRQ $3, DX
 	MOVQ (R8)(DX*1), DI
@@ -181,7 +181,9 @@ pairs2:
 	ADDQ A_SPAN(BX), R13
 	LEAQ (R12)(R15*2), R12
 	ADDQ $2, CX
-	JMP pairs2
+	LEAQ 1(CX), AX
+	CMPQ AX, R10
+	JB pairs2                    // both pairs to decode
 pairs1:
 	CMPQ CX, R10
 	JAE paired
@@ -222,11 +224,17 @@ lists:
 	JNE mloop
 	JMP loop
 
-	// q: the first block's start, start + FirstBlock(d), for PackedMin or more
-	// neighbours (a short list's is its start); its 8 bytes inside the mapping,
-	// else the list is left
-longq:
-	LEAL -1(R15), AX
+	// a list of no neighbours, or of PackedMin or more (AX holds d-1), inside
+	// ADJ, else it is left
+notshort:
+	TESTL R15, R15
+	JZ isempty
+	CMPL R11, BP
+	JA next
+	CMPQ BP, A_ALIM(BX)
+	JGT next
+	// q: the first block's start, start + FirstBlock(d); its 8 bytes inside the
+	// mapping, else the list is left
 	SHRL $6, AX
 	LEAQ (R11)(AX*4), AX
 	CMPQ AX, A_ACAP8(BX)
@@ -260,14 +268,13 @@ loop:
 	MOVL (L_START+4)(SP)(CX*4), BP // end
 	MOVL L_START(SP)(CX*4), R11  // start
 	MOVL L_DEG(SP)(CX*4), R15    // d
-	TESTL R15, R15
-	JZ isempty
+	LEAL -1(R15), AX
+	CMPL AX, $PACKED_MIN-1
+	JAE notshort                 // d-1 from 3 on: no neighbours, or PackedMin or more
 	CMPL R11, BP
 	JA next                      // the list inside ADJ, else it is left
 	CMPQ BP, A_ALIM(BX)
 	JGT next                     // and its 8 bytes from its start inside the mapping
-	CMPL R15, $4
-	JAE longq
 	SUBQ R11, BP                 // the list's bytes
 	MOVQ (R9)(R11*1), R11        // w
 
