@@ -100,7 +100,8 @@ type Options struct {
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
 	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
-	// (15, 18).
+	// (15, 18). The CPU engine's search of an undirected graph comes back top-down by
+	// its estimate of the two levels' costs instead of Beta (bfs.Options).
 	Alpha, Beta int
 
 	// BFSNoLevels leaves BFSResult.Level nil on the CPU backend: each search writes
