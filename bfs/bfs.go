@@ -238,7 +238,8 @@ const buMargin = 2
 // (a frontier of tens of vertices, the unchecked edges a few times its own) went
 // bottom-up by the samples' estimate, whose entries are few, and read all n parents:
 // grid22's level 920 (88 vertices) took 6.3 ms against 0.013 ms for its neighbours, 2%
-// of the search. Not under StrictSwitch (GAPBS's rule alone); tests set it to 0 too.
+// of the search. Not under StrictSwitch (GAPBS's rule alone); tests set it to 0, no
+// fixed cost, so that small frontiers of small graphs go bottom-up too.
 var buScan uint64 = 16
 
 // scanCost is the number of v's in-neighbours a bottom-up level checks: up to the first
@@ -524,7 +525,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 			depth++
 			break
 		}
-		if scout >= 0 && scout > edgesToCheck/int64(alpha) && (strict || uint64(scout)*buScan > uint64(b.n)) {
+		if scout >= 0 && scout > edgesToCheck/int64(alpha) && (strict || buScan == 0 || uint64(scout)*buScan > uint64(b.n)) {
 			bottomUp := strict
 			if !strict {
 				smp := sampleAt(src, depth, false)
@@ -629,8 +630,8 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 			continue
 		}
 		// with every vertex reached run stops at once: a bottom-up level would sweep
-		// the bitmaps for none
-		if *unvisited == 0 || b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
+		// the bitmaps for none; with none found the frontier is empty and the search over
+		if *unvisited == 0 || awake == 0 || b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
 			*scout, *edges = int64(next), next
 			return
 		}
