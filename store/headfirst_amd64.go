@@ -43,6 +43,13 @@ var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.done)-136]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.mixed)-8]
 var _ = [1]struct{}{}[unsafe.Sizeof(headArgs{})-176]
 
+// The codec's constants headfirst_amd64.s spells (BLOCK_SIZE, PACKED_MIN, EXC_HEADER,
+// COMPACT_MAX): a build error here when they change.
+var _ = [1]struct{}{}[BlockSize-64]
+var _ = [1]struct{}{}[PackedMin-4]
+var _ = [1]struct{}{}[excHeader-14]
+var _ = [1]struct{}{}[compactMaxBytes-561]
+
 // headFirstBMI is HeadGroup's loops in assembly (store/headfirst_amd64.s) for the lists
 // read without a call; headGroupBMI takes the others.
 //
