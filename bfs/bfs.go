@@ -222,6 +222,12 @@ func (b *bfs) estimate(s *buSample, unvisited uint64) float64 {
 	return float64(s.examined) / float64(s.found) * float64(unvisited)
 }
 
+// buCost weighs the estimate of s by what a bottom-up level's entries and unvisited
+// vertices cost in top-down entries (buWeight, buVertex).
+func (b *bfs) buCost(s *buSample, unvisited uint64) float64 {
+	return b.buWeight*b.estimate(s, unvisited) + b.buVertex*float64(unvisited)
+}
+
 // buFirst is the number of unvisited vertices whose scans decide a direction alone
 // when their estimate and the frontier's edges differ by more than buMargin times
 // (run, bottomUpLevels); else the estimate draws all of buSampleSize. On cnr-2000
@@ -313,20 +319,27 @@ func (b *bfs) scanVisited(list []byte, v, d uint32) uint32 {
 }
 
 // buCached is what an entry a bottom-up level examines costs, in entries a top-down level
-// examines, on compressed shards while the parent array fits in a core's L2 cache (at
-// most cachedParents vertices, 2 MiB). There a top-down entry is a decoded neighbour and a
-// cached load and store of its parent, and a bottom-up entry a neighbour decoded and tested
-// one at a time, behind a directory lookup per vertex: on facebook_combined the first
-// bottom-up level of a search examined 3.4-4.7 ns an entry, a top-down one 2.5. Weighing
-// the estimate so kept the level before the first bottom-up one top-down on
-// soc-Slashdot0902 and cnr-2000 from some sources, and took 2-14% off their searches and
-// facebook_combined's. Only the rule that goes bottom-up weighs it: the later levels
-// sweep few unvisited vertices, which mostly meet the frontier at once (3.3 ns an entry
-// against top-down's 3.5 there), and weighed there they came back top-down a level early
-// and lost 20% on facebook_combined from some sources. On larger graphs a top-down claim
-// misses the caches and the counts are weighed evenly: urand22 with a weight of 2 stayed
-// top-down at its peak level and took twice the time.
-const buCached = 3
+// examines, and buCachedVertex what each unvisited vertex it looks at costs besides, on
+// compressed shards while the parent array fits in a core's L2 cache (at most
+// cachedParents vertices, 2 MiB). There a top-down entry is a decoded neighbour and a
+// cached load and store of its parent; a bottom-up level reads a directory entry and a
+// list's first block for each unvisited vertex, then tests neighbours one at a time. On
+// the device (td12: each decision to go bottom-up of 8 sources a graph run both ways,
+// fresh processes) these weights chose right at 106 of the 109 decisions on the real
+// graphs (the three others, on cnr-2000, within 2% of the better). With the entries
+// alone weighed at 3, facebook_combined from 930 stayed top-down (60,801 entries, 0.23
+// ms) where bottom-up took 0.12 (15,346 entries from 2,863 vertices); at 2 alone
+// soc-Slashdot0902 went bottom-up a level early from some sources (12188: 121,790
+// entries from 77,299 vertices, 2.6 ms against top-down's 2.0).
+// Only the rule that goes bottom-up weighs them: the later levels sweep few unvisited
+// vertices, which mostly meet the frontier at once, and weighed there they came back
+// top-down a level early and lost 20% on facebook_combined from some sources. On larger
+// graphs a top-down claim misses the caches and the counts are weighed evenly: urand22
+// with a weight of 2 stayed top-down at its peak level and took twice the time.
+const (
+	buCached       = 2
+	buCachedVertex = 1.5
+)
 
 // cachedParents is the most vertices whose searches weigh bottom-up entries at buCached;
 // tests lower it to exercise both weights.
@@ -371,8 +384,9 @@ type bfs struct {
 	done      []uint64
 	doneValid bool
 	serial    bool // the level runs on the calling goroutine alone (topDown)
-	// buWeight is what a bottom-up entry costs in top-down entries (buCached or 1).
-	buWeight float64
+	// buWeight and buVertex are what a bottom-up entry and an unvisited vertex cost in
+	// top-down entries (buCached and buCachedVertex, or 1 and 0).
+	buWeight, buVertex float64
 	// maxDeg bounds every out-degree; when it is 0 (not known) the top-down claims sum
 	// the degrees of the vertices they discover, else frontierScout does when needed.
 	maxDeg   uint64
@@ -425,7 +439,7 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	b.f, _ = a.(*store.Flat)
 	b.buWeight = 1
 	if b.c != nil && b.n <= cachedParents {
-		b.buWeight = buCached
+		b.buWeight, b.buVertex = buCached, buCachedVertex
 	}
 	// init writes parent and level whole (one worker maps their pages in one call first,
 	// more fault their own parts in parallel); the queue is written only as far as the
@@ -500,9 +514,9 @@ func (b *bfs) fail(err error) {
 // entries where top-down would read about 0.6M); on dense social graphs a frontier that
 // grows makes the next bottom-up level cheap, though the last one was not
 // (facebook_combined). Going bottom-up, the estimate is weighed by what a bottom-up
-// entry costs against a top-down one (buWeight), and a frontier of at most n/buScan
-// out-edges stays top-down unsampled (a bottom-up level reads all n parents). strict
-// turns these rules off. A search stops once every vertex is reached.
+// entry and vertex cost against a top-down entry (buCost), and a frontier of at most
+// n/buScan out-edges stays top-down unsampled (a bottom-up level reads all n parents).
+// strict turns these rules off. A search stops once every vertex is reached.
 func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 	b.parent[src] = src
 	if b.level != nil {
@@ -532,7 +546,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 				smp.visited = true // the frontier's bitmap is built for a bottom-up level alone
 				k := buSampleSize(unvisited)
 				b.drawBottomUp(&smp, unvisited, min(buFirst, k))
-				est := b.buWeight * b.estimate(&smp, unvisited)
+				est := b.buCost(&smp, unvisited)
 				decided := false
 				if k > buFirst && smp.found == buFirst {
 					// the first draws decide when the frontier's edges (summed far
@@ -545,7 +559,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 				}
 				if !decided {
 					b.drawBottomUp(&smp, unvisited, k)
-					est = b.buWeight * b.estimate(&smp, unvisited)
+					est = b.buCost(&smp, unvisited)
 				}
 				if b.scoutAt < b.tail {
 					scout = b.scoutAbove(scout, est)
