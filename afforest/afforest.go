@@ -414,13 +414,14 @@ func passSkipped(comp, tail []uint32, sk uint32) uint32 {
 // its second: the decode of a packed block's second neighbour is most of a long
 // list's cost here, and a vertex already in the large component does not need it.
 func (r *run) linkHeads(c *store.Compressed, lo, hi uint32) error {
-	var x0, x1 [store.DirGroup]uint32
+	var x [2][store.DirGroup]uint32 // each vertex's first and second neighbour
+	x0, x1 := &x[0], &x[1]
 	comp, serial := r.comp, r.serial
 	far := uint64(r.n)*4 > uint64(touchBytes)
 	var heads store.HeadReader
 	for v := lo; v < hi; {
 		s := c.Shard(store.Out, v)
-		heads.Reset(s, r.n, &x0, &x1)
+		heads.Reset(s, r.n, &x)
 		for end := min(hi, s.Hi()); v < end; {
 			i := v - s.Lo
 			g, j0 := i/store.DirGroup, i%store.DirGroup

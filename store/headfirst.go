@@ -15,7 +15,8 @@ type headArgs struct {
 	wo                  uint64 // the shift to a pair's degree
 	done, empty         uint64 // out: lists finished, degree 0
 	once                uint64 // in: a first mode's list's fewest neighbours (2^32 outside it); out: its lists
-	x0, x1              *[DirGroup]uint32
+	// x0 and x1: one [2][DirGroup]uint32's halves (headFirstBMI stores x1 through x0)
+	x0, x1 *[DirGroup]uint32
 }
 
 // mixedNext is the rule by which headFirstBMI reads the next group in first mode

@@ -50,6 +50,9 @@ var _ = [1]struct{}{}[PackedMin-4]
 var _ = [1]struct{}{}[excHeader-14]
 var _ = [1]struct{}{}[compactMaxBytes-561]
 
+// X1_OFF (store/headfirst_amd64.s) is x1's offset from x0 in HeadReader's arrays.
+var _ = [1]struct{}{}[unsafe.Sizeof([DirGroup]uint32{})-256]
+
 // headFirstBMI is HeadGroup's loops in assembly (store/headfirst_amd64.s) for the lists
 // read without a call; headGroupBMI takes the others.
 //

@@ -26,6 +26,9 @@
 #define A_X0 160
 #define A_X1 168
 
+// X1_OFF is where x1 lies from x0 (HeadReader's arrays are one [2][DirGroup]uint32).
+#define X1_OFF 256
+
 // The codec's constants (store/codec.go, store/decode.go): BlockSize, excHeader,
 // compactMaxBytes, PackedMin.
 #define BLOCK_SIZE 64
@@ -91,11 +94,10 @@ DATA hibits<>+0(SB)/8, $0x8080808080808080
 GLOBL hibits<>(SB), RODATA|NOPTR, $8
 
 // EMPTYLIST finishes list j (CX) of no neighbours: x0[j] and x1[j] the vertex (R10),
-// done and empty set. It writes DI.
+// done and empty set.
 #define EMPTYLIST \
 	MOVL R10, (R8)(CX*4) \
-	MOVQ A_X1(BX), DI \
-	MOVL R10, (DI)(CX*4) \
+	MOVL R10, X1_OFF(R8)(CX*4) \
 	BTSQ CX, R12 \
 	BTSQ CX, R13
 
@@ -321,8 +323,7 @@ loop:
 	SBBQ DX, DX
 	TESTQ DX, DI
 	JNZ shortbad                 // a list of one or two ends at its last value
-	MOVQ A_X1(BX), DX
-	MOVL AX, (DX)(CX*4)
+	MOVL AX, X1_OFF(R8)(CX*4)
 	MOVL SI, (R8)(CX*4)
 	BTSQ CX, R12
 	INCQ CX                      // next's, without the jump
@@ -413,8 +414,7 @@ gapped:
 	ADDQ AX, R11
 	CMPQ R11, A_NV(BX)
 	JAE next
-	MOVQ A_X1(BX), DI
-	MOVL R11, (DI)(CX*4)
+	MOVL R11, X1_OFF(R8)(CX*4)
 	BTSQ CX, R12
 	JMP next
 
@@ -523,8 +523,7 @@ one:
 long:
 	BTSQ CX, R14                 // the first mode's
 vertex:
-	MOVQ A_X1(BX), DI
-	MOVL R10, (DI)(CX*4)
+	MOVL R10, X1_OFF(R8)(CX*4)
 	BTSQ CX, R12
 	JMP next
 
@@ -624,8 +623,7 @@ mloop:
 	JNZ mnext                    // a list of one or two, read whole, ends at its last value
 	CMPQ R11, A_NV(BX)
 	JAE mnext                    // x1 >= nv (so g < nv too, f being below it)
-	MOVQ A_X1(BX), SI
-	MOVL R11, (SI)(CX*4)
+	MOVL R11, X1_OFF(R8)(CX*4)
 	BTSQ CX, R12
 	MOVQ R14, SI
 	BTSQ CX, SI

@@ -19,13 +19,13 @@ func BenchmarkHeadGroup(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
-	var x0, x1 [DirGroup]uint32
+	var x [2][DirGroup]uint32
 	var r HeadReader
 	nv := g.NumVertices()
 	b.ResetTimer()
 	for range b.N {
 		for _, s := range g.Out().Shards {
-			r.Reset(s, nv, &x0, &x1)
+			r.Reset(s, nv, &x)
 			for gi := uint32(0); gi*DirGroup < s.N; gi++ {
 				if _, _, bad := r.Group(gi, 0, min(DirGroup, s.N-gi*DirGroup), true); bad >= 0 {
 					b.Fatalf("shard at %d, group %d: list %d refused", s.Lo, gi, bad)

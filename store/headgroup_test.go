@@ -55,9 +55,10 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 	t.Helper()
 	// one HeadReader for the shard's groups, taking every other group's read from
 	// HeadGroup: a group's fields set by one call do not leak into the next
-	var x0, x1 [DirGroup]uint32
+	var x [2][DirGroup]uint32
+	x0, x1 := &x[0], &x[1]
 	var hr HeadReader
-	hr.Reset(s, nv, &x0, &x1)
+	hr.Reset(s, nv, &x)
 	for g := uint32(0); g*DirGroup < s.N; g++ {
 		cnt := min(DirGroup, s.N-g*DirGroup)
 		j0, j1 := uint32(0), cnt
@@ -66,7 +67,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 			j1 = j0 + 1 + r.Uint32N(cnt-j0)
 		}
 		var w0, w1 [DirGroup]uint32
-		x0, x1 = w0, w1
+		*x0, *x1 = w0, w1
 		first := r.IntN(2) == 0
 		width, mixed := bmiWidth, mixedAll
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
@@ -77,7 +78,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 			t.Fatalf("shard at %d, group %d [%d, %d): next group's loop %d, once %x", s.Lo, g, j0, j1, m, hr.a.once)
 		}
 		if r.IntN(2) == 0 {
-			once, empty, bad = s.HeadGroup(g, j0, j1, nv, first, &x0, &x1)
+			once, empty, bad = s.HeadGroup(g, j0, j1, nv, first, &x)
 		}
 		if in := (^uint64(0) >> (64 - (j1 - j0))) << j0; (once|empty)&^in != 0 {
 			t.Fatalf("shard at %d, group %d [%d, %d): once %x, empty %x outside the vertices read", s.Lo, g, j0, j1, once, empty)
@@ -180,14 +181,14 @@ func TestHeadGroupShortDirectory(t *testing.T) {
 	wo, wd := h[3]>>16&0xff, h[3]>>24
 	end := (uint64(h[1])*64 + uint64(s.N-g*DirGroup)*uint64(wo+wd)) / 8
 	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: slices.Clip(s.dirB[:end+7])}
-	var x0, x1 [DirGroup]uint32
+	var x [2][DirGroup]uint32
 	defer func(w uint32) { bmiWidth = w }(bmiWidth)
 	for _, first := range []bool{false, true} {
 		for _, bmiWidth = range []uint32{0, 64} { // the assembly's loops, then Go's
-			if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x0, &x1); bad != 0 {
+			if _, _, bad := cut.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x); bad != 0 {
 				t.Fatalf("group %d of a directory cut at byte %d (first %v, width %d): refused %d, expected 0", g, end+7, first, bmiWidth, bad)
 			}
-			if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x0, &x1); bad >= 0 {
+			if _, _, bad := s.HeadGroup(g, 0, s.N-g*DirGroup, 1000, first, &x); bad >= 0 {
 				t.Fatalf("group %d (first %v, width %d): refused %d", g, first, bmiWidth, bad)
 			}
 		}
@@ -503,9 +504,10 @@ func TestHeadGroupPairWidths(t *testing.T) {
 			widths[wo+wd] = true
 			for j0 := range uint32(DirGroup) {
 				for _, first := range []bool{true, false} {
-					var x0, x1 [DirGroup]uint32
+					var x [2][DirGroup]uint32
+					x0, x1 := &x[0], &x[1]
 					bmiWidth = 0
-					once, _, bad := s.HeadGroup(0, j0, DirGroup, nv, first, &x0, &x1)
+					once, _, bad := s.HeadGroup(0, j0, DirGroup, nv, first, &x)
 					if bad >= 0 {
 						t.Fatalf("widths %d and %d, from %d (first %v): HeadGroup refused vertex %d", wo, wd, j0, first, bad)
 					}

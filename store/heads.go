@@ -31,9 +31,11 @@ import (
 // packed block's base), and a caller that links the first neighbour may find the
 // second not needed. Where the processor has BMI1 and BMI2, the loops run in assembly
 // (headGroupBMI) on every group whose directory fields fit a word, in both modes.
-func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x0, x1 *[DirGroup]uint32) (once, empty uint64, bad int) {
+//
+// x is x0 and x1, one array so that the assembly stores both through one register.
+func (s *Shard) HeadGroup(g, j0, j1, nv uint32, first bool, x *[2][DirGroup]uint32) (once, empty uint64, bad int) {
 	var r HeadReader
-	r.Reset(s, nv, x0, x1)
+	r.Reset(s, nv, x)
 	return r.Group(g, j0, j1, first)
 }
 
@@ -49,8 +51,10 @@ type HeadReader struct {
 	a      headArgs // the shard's fields set by Reset, a group's by headGroupBMI
 }
 
-// Reset makes r read shard s's groups into x0 and x1 with neighbours below nv.
-func (r *HeadReader) Reset(s *Shard, nv uint32, x0, x1 *[DirGroup]uint32) {
+// Reset makes r read shard s's groups into x0 and x1 (x[0] and x[1]) with neighbours
+// below nv.
+func (r *HeadReader) Reset(s *Shard, nv uint32, x *[2][DirGroup]uint32) {
+	x0, x1 := &x[0], &x[1]
 	r.s, r.nv, r.x0, r.x1 = s, nv, x0, x1
 	adj := s.Adj
 	acap8 := int64(cap(adj)) - 8
