@@ -49,6 +49,10 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"bfs", "--sources", "-2", g}, "--sources -2", "want at least 1"},
 		{[]string{"bfs", "--sources", "1000", g}, "--sources 1000", "the graph has 64 vertices"},
 		{[]string{"bench", g, "--sources", "0", "-q"}, "--sources 0", "want at least 1"},
+		{[]string{"bfs", "--src", "1", "--src", "2", g}, "-src", "given twice"},
+		{[]string{"sssp", "--src", "1", gw, "--src", "1"}, "-src", "given twice"},
+		{[]string{"bfs", "-v", g, "-v"}, "flag v", "given twice"},
+		{[]string{"ingest", "--workers", "1", "--workers", "2", "-o", newGraph, edges}, "-workers", "given twice"},
 		// workers and memory
 		{[]string{"bfs", "--workers", "-1", g}, "--workers -1", "want 0 (all cores) to"},
 		{[]string{"cc", "--workers", "100000", g}, "--workers 100000", "want 0 (all cores) to"},

@@ -195,10 +195,13 @@ func newFlags(e *env, name string) *flag.FlagSet {
 // parseFlags parses args, allowing flags after positional arguments
 // (`ooc bfs g.ooc --src 3`), and turns flag errors into usage errors.
 func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	unwrap := once(fs)
+	defer unwrap()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				unwrap() // PrintDefaults tells defaults by the values' own types
 				c := commands[fs.Name()]
 				fmt.Fprintf(e.stdout, "%s\n\nFlags:\n", strings.TrimSpace(c.help))
 				fs.SetOutput(e.stdout)
@@ -216,6 +219,40 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 			args = args[1:]
 			continue
 		}
+	}
+}
+
+// onceValue refuses a flag's second value: the flag package keeps the last, so
+// "--src 1 --src 2" ran one search where two were asked for.
+type onceValue struct {
+	flag.Value
+	set bool
+}
+
+func (o *onceValue) Set(s string) error {
+	if o.set {
+		return errors.New("given twice (each flag takes one value)")
+	}
+	o.set = true
+	return o.Value.Set(s)
+}
+
+// IsBoolFlag keeps a boolean flag valid without a value (-v).
+func (o *onceValue) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// once wraps every flag of fs in a onceValue and returns what unwraps them (any number
+// of times).
+func once(fs *flag.FlagSet) (unwrap func()) {
+	fs.VisitAll(func(f *flag.Flag) { f.Value = &onceValue{Value: f.Value} })
+	return func() {
+		fs.VisitAll(func(f *flag.Flag) {
+			if o, ok := f.Value.(*onceValue); ok {
+				f.Value = o.Value
+			}
+		})
 	}
 }
 
