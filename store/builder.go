@@ -136,6 +136,10 @@ func replaceable(dest string) error {
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		to, _ := os.Readlink(dest)
+		return fmt.Errorf("store: %s is a symbolic link (to %s); --force replaces a graph directory, not a link to one (name the graph itself, or remove the link): %w", dest, to, ErrExists)
+	}
 	if !st.IsDir() {
 		return fmt.Errorf("store: %s exists and is not a graph directory; --force replaces only a graph (remove it first): %w", dest, ErrExists)
 	}

@@ -276,6 +276,18 @@ func TestForceReplacesOnlyGraphs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(foreign, "thesis.tex")); err != nil {
 		t.Fatalf("thesis.tex: %v", err)
 	}
+	// A link to a graph is refused as a link (it was "not a graph directory"), the graph
+	// and the link kept.
+	link := filepath.Join(root, "link.ooc")
+	if err := os.Symlink(graph, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(link, CreateOptions{Force: true}); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "is a symbolic link (to "+graph+")") {
+		t.Errorf("Create --force over a link to a graph: %v, want it refused as a link", err)
+	}
+	if _, err := os.Stat(filepath.Join(link, ManifestName)); err != nil {
+		t.Errorf("the refused Create took the linked graph: %v", err)
+	}
 }
 
 func TestCorruptionDetected(t *testing.T) {
