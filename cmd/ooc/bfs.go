@@ -248,8 +248,9 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// pickSources resolves --src: a vertex id as the user knows it, or random vertices with
-// out-edges drawn with the seed (distinct when the graph has enough of them).
+// pickSources resolves --src: a vertex id as the user knows it, or count distinct random
+// vertices with out-edges drawn with the seed; fewer vertices with out-edges than count
+// is a usage error naming --sources.
 func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, error) {
 	n := g.NumVertices()
 	if src != "random" {
@@ -272,17 +273,34 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 	rng := rand.New(rand.NewPCG(seed, 0xbf5))
 	seen := map[uint32]bool{}
 	var srcs []uint32
-	for tries := 0; len(srcs) < count; tries++ {
+	for tries := 0; len(srcs) < count && tries < 64*count; tries++ {
 		v := rng.Uint32N(n)
-		// after many misses (few vertices with edges), walk to the next one with edges
-		for tries > 64*count && degree(g, v) == 0 {
-			v = (v + 1) % n
-		}
-		if degree(g, v) == 0 || (seen[v] && tries < 64*count) {
+		if degree(g, v) == 0 || seen[v] {
 			continue
 		}
 		seen[v] = true
 		srcs = append(srcs, v)
+	}
+	if len(srcs) < count {
+		// Few vertices have out-edges: the rest are a uniform sample (a reservoir) of
+		// those not drawn yet, in one pass over the vertices.
+		k := count - len(srcs)
+		var rest []uint32
+		seenRest := 0
+		for v := range n {
+			if degree(g, v) == 0 || seen[v] {
+				continue
+			}
+			if seenRest++; len(rest) < k {
+				rest = append(rest, v)
+			} else if j := rng.IntN(seenRest); j < k {
+				rest[j] = v
+			}
+		}
+		if len(rest) < k {
+			return nil, usagef("--sources %d: the graph has %s with %s", count, plural.Of(len(srcs)+len(rest), "vertex"), outEdgesName(g))
+		}
+		srcs = append(srcs, rest...)
 	}
 	return srcs, nil
 }

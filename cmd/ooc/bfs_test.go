@@ -326,3 +326,28 @@ func TestBFSEmptyGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestPickSourcesDistinct: on a graph whose vertices with edges are few among many
+// isolated ones, --sources N draws N distinct vertices with edges for every seed while
+// that many exist (the walk after 64N misses repeated them), and refuses more, naming
+// the count (they were drawn with repeats, under a help that says distinct).
+func TestPickSourcesDistinct(t *testing.T) {
+	g := testgraph.Build(t, 5000, []testgraph.Edge{{U: 0, V: 4999}, {U: 1000, V: 2000}, {U: 3000, V: 4000}}, false, 0)
+	withEdges := map[uint32]bool{0: true, 4999: true, 1000: true, 2000: true, 3000: true, 4000: true}
+	for seed := range uint64(20) {
+		srcs, err := pickSources(g, "random", 6, seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		seen := map[uint32]bool{}
+		for _, v := range srcs {
+			if !withEdges[v] || seen[v] {
+				t.Errorf("seed %d: sources %v: %d isolated or repeated", seed, srcs, v)
+			}
+			seen[v] = true
+		}
+	}
+	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has 6 vertices with edges") {
+		t.Errorf("7 sources of 6: %v, %v", srcs, err)
+	}
+}

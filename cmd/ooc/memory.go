@@ -6,6 +6,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -59,7 +60,7 @@ func checkWorkers(n int) error {
 // checkSources bounds a count of sources by the vertices there are to start from.
 func checkSources(n int, g *store.Graph) error {
 	if uint64(n) > uint64(g.NumVertices()) {
-		return usagef("--sources %d: the graph has %d vertices", n, g.NumVertices())
+		return usagef("--sources %d: the graph has %s", n, plural.Of(g.NumVertices(), "vertex"))
 	}
 	return nil
 }
