@@ -116,3 +116,25 @@ func copyDir(t *testing.T, src, dst string) {
 		}
 	}
 }
+
+// TestUpgradeThroughLink: 'ooc upgrade link.ooc', the link naming an old graph, upgrades
+// the graph it names in place and leaves the link; it was refused as output that exists
+// (Create will not replace a link), while every other command told the user to run it.
+func TestUpgradeThroughLink(t *testing.T) {
+	root := t.TempDir()
+	real, link := filepath.Join(root, "real.ooc"), filepath.Join(root, "link.ooc")
+	copyDir(t, filepath.Join("testdata", "v4", "weighted-directed.ooc"), real)
+	if err := os.Symlink("real.ooc", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Upgrade(link, UpgradeOptions{}); err != nil {
+		t.Fatalf("Upgrade through a link: %v", err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is gone or no longer a link: %v", err)
+	}
+	m, err := Verify(link)
+	if err != nil || m.FormatVersion != Version {
+		t.Fatalf("after the upgrade: %v (version %v)", err, m)
+	}
+}

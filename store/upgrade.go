@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	mmap "github.com/edsrzf/mmap-go"
@@ -51,7 +52,15 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	}
 	defer old.close()
 	om := old.manifest()
-	b, err := Create(dir, CreateOptions{Force: true, Log: opt.Log, ShardBytes: om.Options.ShardBytes, Weighted: om.Weighted})
+	// A link to a graph upgrades the graph it names, in place, and stays a link (Create
+	// refuses to replace a link).
+	target := dir
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(dir); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	b, err := Create(target, CreateOptions{Force: true, Log: opt.Log, ShardBytes: om.Options.ShardBytes, Weighted: om.Weighted})
 	if err != nil {
 		return nil, err
 	}

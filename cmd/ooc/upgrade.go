@@ -17,13 +17,14 @@ func init() {
 const upgradeHelp = `
 Usage: ooc upgrade [--json] [GRAPH]
 
-Rewrite a graph directory written by an older ooc (format versions 2 to 4) in the
+Rewrite a graph directory written by an older ooc (format versions 2 to 5) in the
 current format version, in place: every section checksum of the old graph is checked,
 its lists, edge weights and original ids are written again through the current writer
 into a temporary directory beside it, the new graph is verified end to end (as
 'ooc verify' does), and only then does it replace the old one, in one step. A failure
 at any point leaves the old graph as it was. The manifest's counts, input, options and
-vertex order are kept. Every other command refuses a graph of an older version and
+vertex order are kept. GRAPH may be a symbolic link: the graph it names is rewritten
+and the link kept. Every other command refuses a graph of an older version and
 names this one. A graph already in the current version is left alone (exit 0) once
 its manifest, shard headers and directories check out as 'ooc info' checks them; its
 lists are not read ('ooc verify' finds a damaged list, as every search does).
