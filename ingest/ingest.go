@@ -225,6 +225,9 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 		return nil, err
 	}
 	defer p.close()
+	if err := p.checkEdgesDisk(hdr.Entries); err != nil {
+		return nil, err
+	}
 	if p.scanned() {
 		hdr, err = p.scanEdges(hdr, produce)
 	} else {

@@ -757,6 +757,25 @@ func TestCheckDisk(t *testing.T) {
 	}
 }
 
+// TestEdgesDiskRefused: an input whose edge count is known before it is read (gen kron
+// --scale 31: 2^35 edges) and whose graph cannot fit the disk is refused before an edge
+// is produced; gen urand --scale 28 filled the disk with spill files instead.
+func TestEdgesDiskRefused(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "g.ooc")
+	_, err := FromEdges(Options{Dest: dest, Order: "input"}, store.InputInfo{Name: "huge"}, parse.Header{Entries: 1 << 60},
+		func(emit func([]parse.Edge) error) error {
+			t.Error("edges produced for a graph the disk cannot hold")
+			return nil
+		})
+	if err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), "1152921504606846976 input edges") {
+		t.Errorf("2^60 edges: %v, want the disk's free space and the edge count", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
 func TestMemTooSmall(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
 	_, err := fromEdges(t, []parse.Edge{{U: 0, V: 1}}, Options{Dest: dest, Mem: 1 << 20}, parse.Header{})
