@@ -14,8 +14,9 @@ import (
 // graphs and indexes with recursive graph bisection", KDD 2016): the vertices are split
 // into two halves, vertices are swapped between them while that lowers an estimate of
 // the log-gap cost of all lists, and each half is split in turn, down to leaves of
-// bisectLeaf vertices; the leaves in order are the numbering, but for a few hubs, which
-// go first (hubsFirst). A list whose neighbours
+// bisectLeaf vertices; the leaves in order are the numbering, each part's half with its
+// highest degree first (orient), but for a few hubs, which go first (hubsFirst), and
+// a few vertices that joinOrder moves ahead. A list whose neighbours
 // fall in one half has gaps of about half the size: vertices with similar lists get
 // nearby numbers, which is what a social network's files lack (facebook_combined's lists
 // from 6.32 to about 4.3 bits a neighbour, where the BFS order reaches 5.5).
@@ -167,13 +168,51 @@ func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm
 		}
 		level = next
 	}
-	hubsFirst(adj, b.inv[:split], b.keys[:0])
+	b.orient(0, split)
+	if err := hubsFirst(adj, b.inv[:split], b.keys[:0], pg); err != nil {
+		return nil, nil, err
+	}
 	b.right, b.gain, b.keys, b.tmp, b.work = nil, nil, nil, nil, nil
+	if err := joinOrder(adj, b.inv[:split], pg); err != nil {
+		return nil, nil, err
+	}
 	perm = make([]uint32, n)
 	for i, v := range b.inv {
 		perm[v] = uint32(i)
 	}
 	return perm, b.inv, nil
+}
+
+// orient puts first, in each part of inv[lo:hi] that the bisection split, the half
+// that holds the part's highest degree, and in each leaf its highest degree first (the
+// rest in order), and returns that degree. The bisection's cost does not depend on
+// which half comes first; this way each community's centre (the ego of an ego
+// network) comes before most of its members, whose sorted lists then start with a
+// neighbour numbered before them, as in a social network's file (see joinOrder).
+func (b *bisector) orient(lo, hi int) uint32 {
+	if hi <= lo {
+		return 0
+	}
+	if hi-lo <= bisectLeaf {
+		best, at := uint32(0), lo
+		for i := lo; i < hi; i++ {
+			if d := undirectedDegree(b.adj, b.inv[i]); d > best {
+				best, at = d, i
+			}
+		}
+		v := b.inv[at]
+		copy(b.inv[lo+1:at+1], b.inv[lo:at])
+		b.inv[lo] = v
+		return best
+	}
+	mid := lo + (hi-lo)/2
+	d1, d2 := b.orient(lo, mid), b.orient(mid, hi)
+	if d2 > d1 { // the halves swap places, each kept in its order
+		slices.Reverse(b.inv[lo:hi])
+		slices.Reverse(b.inv[lo : lo+hi-mid])
+		slices.Reverse(b.inv[lo+hi-mid : hi])
+	}
+	return max(d1, d2)
 }
 
 // part is a subproblem: the vertices inv[lo:hi].
@@ -451,23 +490,34 @@ func (w *bisectWorker) list(b *bisector, v uint32) ([]uint32, error) {
 // after 13.8 entries a vertex instead of 1.8, so the search stayed top-down. A hub is a
 // vertex of degree at least n/hubShare (a sixteenth of the lists hold it) and hubAvg
 // times the mean degree (an outlier: where every vertex qualifies, as in a dense
-// community, none goes first); at most hubsMax of them, the highest degrees, numbered
-// 0.. in the bisection's order among themselves; the rest keep the bisection's order.
+// community, none goes first); at most hubsMax of them, the highest degrees.
 // Measured (VM, one worker, 64 sources, medians of 5 rounds): facebook_combined's 8 hubs
 // took BFS from 0.188 to 0.139 ms (its file's order 0.137) and CC from 0.105 to about
 // 0.06-0.08 ms, its lists from 94.8 to 102.9 KiB; 4 to 32 hubs searched alike, 1 or 2 did
 // not help. kron14 and kron16: BFS 0.22 -> 0.15 and 0.93 -> 0.69 ms, lists 3%
 // larger. soc-Slashdot0902, cnr-2000, luxembourg_osm and urand have none (n/64 on
 // Slashdot and cnr: no faster BFS, cnr's CC slower).
+//
+// The hubs go first joined (hubFront): the highest degree takes number 0, and each
+// later number goes to a hub with a neighbour among the numbers before it, else to a
+// common neighbour of such a hub and an earlier number, then that hub; hubs neither
+// reaches (another component, or farther) follow in the bisection's order. So every
+// vertex of the front but the first has its smallest neighbour in the front, and the
+// sampling of connected components, which links each long list's first neighbour
+// alone, puts the whole front in vertex 0's tree within the first group, where the
+// lists whose first neighbour is a hub find it (afforest's second). facebook_combined's
+// 8 hubs formed three trees there (two of them joined by vertex 1465, one by 1085 of
+// the file's ids).
 const (
 	hubShare = 16
 	hubAvg   = 4
 	hubsMax  = 32
 )
 
-// hubsFirst moves the hubs of inv (the bisection's numbering of the vertices with
-// neighbours) to its front, each part in its order; keys is scratch.
-func hubsFirst(adj store.Adjacency, inv []uint32, keys []uint64) {
+// hubsFirst numbers the front of inv's hubs (hubFront) first and the rest of inv (the
+// bisection's numbering of the vertices with neighbours) after it in its order; keys
+// is scratch, and pg counts the lists read.
+func hubsFirst(adj store.Adjacency, inv []uint32, keys []uint64, pg *pager) error {
 	var total uint64
 	for _, v := range inv {
 		total += uint64(undirectedDegree(adj, v))
@@ -479,30 +529,184 @@ func hubsFirst(adj store.Adjacency, inv []uint32, keys []uint64) {
 		}
 	}
 	if len(keys) == 0 {
-		return
+		return nil
 	}
-	if len(keys) > hubsMax {
-		slices.Sort(keys)
-		keys = keys[len(keys)-hubsMax:]
-	}
+	slices.Sort(keys)
+	keys = keys[max(len(keys)-hubsMax, 0):]
+	top := inv[^uint32(keys[len(keys)-1])]
 	pos := make([]int, len(keys))
 	for k, x := range keys {
 		pos[k] = int(^uint32(x))
 	}
 	slices.Sort(pos)
-	hubs := make([]uint32, len(pos))
-	for k, i := range pos {
-		hubs[k] = inv[i]
+	hubs := make([]uint32, 0, len(pos))
+	for _, i := range pos {
+		if inv[i] != top {
+			hubs = append(hubs, inv[i])
+		}
 	}
-	// the rest move back over the hubs' places, from the end
+	front, err := hubFront(adj, top, hubs, pg)
+	if err != nil {
+		return err
+	}
+	// the rest move back over the front's places, from the end
+	in := make([]uint64, adj.NumVertices()/64+1)
+	for _, v := range front {
+		in[v/64] |= 1 << (v % 64)
+	}
 	at := len(inv)
-	for i, k := len(inv)-1, len(pos)-1; i >= 0; i-- {
-		if k >= 0 && pos[k] == i {
-			k--
+	for i := len(inv) - 1; i >= 0; i-- {
+		if v := inv[i]; in[v/64]>>(v%64)&1 == 0 {
+			at--
+			inv[at] = inv[i]
+		}
+	}
+	copy(inv, front)
+	return nil
+}
+
+// hubFront is the hubs' front (see hubsFirst): top, then each of hubs (in their
+// order) as soon as it has a neighbour in the front; while none has, the first hub
+// with a common neighbour of the front gets it before itself. The hubs left are
+// appended in their order.
+func hubFront(adj store.Adjacency, top uint32, hubs []uint32, pg *pager) ([]uint32, error) {
+	words := adj.NumVertices()/64 + 1
+	near := make([]uint64, words) // the front's neighbours
+	in := make([]uint64, words)   // the front
+	has := func(bm []uint64, v uint32) bool { return bm[v/64]>>(v%64)&1 != 0 }
+	ls := lister{adj: adj, pg: pg}
+	list := ls.list
+	var front []uint32
+	add := func(v uint32) error {
+		front = append(front, v)
+		in[v/64] |= 1 << (v % 64)
+		l, err := list(v)
+		for _, x := range l {
+			near[x/64] |= 1 << (x % 64)
+		}
+		return err
+	}
+	if err := add(top); err != nil {
+		return nil, err
+	}
+	for len(hubs) > 0 {
+		joined := false
+		rest := hubs[:0]
+		for _, h := range hubs {
+			if !has(near, h) {
+				rest = append(rest, h)
+			} else if err := add(h); err != nil {
+				return nil, err
+			} else {
+				joined = true
+			}
+		}
+		hubs = rest
+		if joined {
 			continue
 		}
-		at--
-		inv[at] = inv[i]
+		for i, h := range hubs { // none next to the front: one by a common neighbour
+			l, err := list(h)
+			if err != nil {
+				return nil, err
+			}
+			c := slices.IndexFunc(l, func(x uint32) bool { return has(near, x) && !has(in, x) })
+			if c < 0 {
+				continue
+			}
+			if err := add(l[c]); err != nil {
+				return nil, err
+			}
+			if err := add(h); err != nil {
+				return nil, err
+			}
+			hubs = slices.Delete(hubs, i, i+1)
+			joined = true
+			break
+		}
+		if !joined {
+			break
+		}
 	}
-	copy(inv, hubs)
+	return append(front, hubs...), nil
+}
+
+// joinOrder moves ahead, before each vertex of inv (a numbering of the vertices with
+// neighbours) none of whose neighbours comes before it, the first of its neighbours
+// that has a neighbour before it, where one has; the rest keep their order. So a
+// vertex's smallest neighbour is smaller than itself but for the first vertex of each
+// component and the few whose neighbours have none before them either. It reads each
+// list once, and neighbours' lists up to as many entries again in all; its arrays (4
+// bytes and a bit a vertex) take the place of the bisection's sort keys.
+//
+// Afforest's sampling links each long list with its first neighbour alone, and a
+// vertex whose smallest neighbour comes after it starts a tree of its own. In
+// facebook_combined's bisection order 52 vertices did (the file's order: 2): the
+// members of ego networks numbered before their centre linked among themselves, a
+// group of 64 lists in which more than an eighth missed the large tree made the
+// sampling link both neighbours of the next 8 groups (22 second links, 512 lists),
+// and 4 vertices stayed outside the large tree. With orient and joinOrder: 2 such
+// vertices, 3 moved ahead, 1 second link, every vertex in one tree, lists 102.9 ->
+// 101.4 KiB.
+func joinOrder(adj store.Adjacency, inv []uint32, pg *pager) error {
+	placed := make([]uint64, adj.NumVertices()/64+1)
+	has := func(v uint32) bool { return placed[v/64]>>(v%64)&1 != 0 }
+	anyPlaced := func(l []uint32) bool { return slices.ContainsFunc(l, has) }
+	out := make([]uint32, 0, len(inv))
+	place := func(v uint32) {
+		placed[v/64] |= 1 << (v % 64)
+		out = append(out, v)
+	}
+	var budget int64 // the entries of neighbours' lists left to read
+	for _, v := range inv {
+		budget += int64(undirectedDegree(adj, v))
+	}
+	own, other := lister{adj: adj, pg: pg}, lister{adj: adj, pg: pg}
+	for _, v := range inv {
+		if has(v) {
+			continue
+		}
+		l, err := own.list(v)
+		if err != nil {
+			return err
+		}
+		if len(out) > 0 && !anyPlaced(l) {
+			for _, w := range l {
+				if budget <= 0 {
+					break
+				}
+				lw, err := other.list(w)
+				if err != nil {
+					return err
+				}
+				budget -= int64(len(lw))
+				if anyPlaced(lw) {
+					place(w)
+					break
+				}
+			}
+		}
+		place(v)
+	}
+	copy(inv, out)
+	return nil
+}
+
+// lister reads a vertex's list in the undirected view (out and in when directed) into
+// its buffers, counting it on the pager as a list read out of order.
+type lister struct {
+	adj        store.Adjacency
+	pg         *pager
+	nbrs, more []uint32
+}
+
+func (l *lister) list(v uint32) ([]uint32, error) {
+	var err error
+	l.nbrs, err = l.adj.List(store.Out, v, unnumbered, l.nbrs)
+	if err == nil && l.adj.Directed() {
+		l.more, err = l.adj.List(store.In, v, unnumbered, l.more)
+		l.nbrs = append(l.nbrs, l.more...)
+	}
+	l.pg.add(pageBytes*int64(directions(l.adj)) + listBytes*int64(len(l.nbrs)))
+	return l.nbrs, err
 }

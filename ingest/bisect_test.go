@@ -187,21 +187,36 @@ func sharedHubs(rng *rand.Rand, k, members, deg int) []parse.Edge {
 	return e
 }
 
+// chainedEgos is egoNetworks with each centre i > 0 joined to a member of network i-1:
+// centres two steps apart, each pair through a member.
+func chainedEgos(rng *rand.Rand, k, size, deg int) []parse.Edge {
+	e := egoNetworks(rng, k, size, deg)
+	for i := 1; i < k; i++ {
+		e = append(e, parse.Edge{U: uint64(i), V: uint64(k + rng.IntN(size)*k + i - 1)})
+	}
+	return e
+}
+
 // TestBisectHubsFirst: the bisection numbers the hubs (degree of n/hubShare or more, and
-// hubAvg times the mean) 0.., at most hubsMax of them, the highest degrees (ties to the
-// earlier), in the bisection's order; the other vertices keep the bisection's order
-// (hubsFirst on random numberings); a graph without outliers (a dense community, every
-// vertex of degree n/hubShare or more) gets none.
+// hubAvg times the mean, at most hubsMax of them, the highest degrees, ties to the
+// earlier) first, joined: the highest degree first, then each hub after a neighbour of
+// it or a common neighbour with the hubs before it, the hubs that have neither in the
+// numbering's order last; the other vertices keep the numbering's order (hubsFirst on
+// random numberings; bisectOrder's front, whose rest joinOrder reorders). A graph
+// without outliers (a dense community, every vertex of degree n/hubShare or more) gets
+// none.
 func TestBisectHubsFirst(t *testing.T) {
 	rng, seed := seededRand(t, 74)
 	for _, c := range []struct {
 		name       string
 		edges      []parse.Edge
 		hubs, most int // the vertices that qualify, and those numbered first
+		leftover   int // the hubs neither joined nor two steps from the others
 	}{
-		{"egos", egoNetworks(rng, 6, 300, 8), 6, 6},
-		{"many-hubs", sharedHubs(rng, hubsMax+8, 800, 4), hubsMax + 8, hubsMax},
-		{"dense", randomEdges(rng, 100, 3000), 0, 0},
+		{"egos", egoNetworks(rng, 6, 300, 8), 6, 6, 5},
+		{"chained-egos", chainedEgos(rng, 6, 300, 8), 6, 6, 0},
+		{"many-hubs", sharedHubs(rng, hubsMax+8, 800, 4), hubsMax + 8, hubsMax, 0},
+		{"dense", randomEdges(rng, 100, 3000), 0, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			adj := store.NewCompressed(openBuilt(t, c.edges, Options{}, parse.Header{}))
@@ -212,9 +227,9 @@ func TestBisectHubsFirst(t *testing.T) {
 				total += len(l)
 			}
 			qualify := func(v uint32) bool { l := len(nbrs[v]); return l*hubShare >= n && l*n >= hubAvg*total }
-			// want is inv with its hubs first: the most highest degrees, ties to the
-			// earlier, each part in inv's order
-			want := func(inv []uint32) []uint32 {
+			// hubsOf is the hubs that go first: the most highest degrees of inv's
+			// qualifying vertices, ties to the earlier, by descending degree
+			hubsOf := func(inv []uint32) []uint32 {
 				var hubs []uint32
 				for _, v := range inv {
 					if qualify(v) {
@@ -225,40 +240,255 @@ func TestBisectHubsFirst(t *testing.T) {
 					t.Fatalf("seed %d: %d vertices qualify as hubs, want %d: the test graph is not what it says", seed, len(hubs), c.hubs)
 				}
 				slices.SortStableFunc(hubs, func(a, b uint32) int { return cmp.Compare(len(nbrs[b]), len(nbrs[a])) })
-				first := map[uint32]bool{}
-				for _, v := range hubs[:c.most] {
-					first[v] = true
-				}
-				var head, rest []uint32
-				for _, v := range inv {
-					if first[v] {
-						head = append(head, v)
-					} else {
-						rest = append(rest, v)
-					}
-				}
-				return append(head, rest...)
+				return hubs[:c.most]
 			}
 			perm, inv, err := bisectOrder(adj, 2, 1<<30, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkBisectOrder(t, nbrs, perm, inv)
-			if w := want(inv); !slices.Equal(inv[:c.most], w[:c.most]) {
-				t.Fatalf("seed %d: numbers 0..%d go to %v, want the hubs %v", seed, c.most-1, inv[:c.most], w[:c.most])
-			}
+			checkFront(t, seed, nbrs, inv, hubsOf(inv), c.leftover)
 			for range 5 {
 				p := rng.Perm(n)
-				inv := make([]uint32, n)
+				before := make([]uint32, n)
 				for i, v := range p {
-					inv[i] = uint32(v)
+					before[i] = uint32(v)
 				}
-				w := want(inv)
-				hubsFirst(adj, inv, nil)
-				if !slices.Equal(inv, w) {
-					t.Fatalf("seed %d: hubsFirst gives %v, want %v", seed, inv, w)
+				inv := slices.Clone(before)
+				if err := hubsFirst(adj, inv, nil, nil); err != nil {
+					t.Fatal(err)
+				}
+				hubs := hubsOf(before)
+				f := checkFront(t, seed, nbrs, inv, hubs, c.leftover)
+				if len(hubs) > 0 && inv[0] != hubs[0] {
+					t.Fatalf("seed %d: number 0 goes to %d, want the highest degree %d", seed, inv[0], hubs[0])
+				}
+				// the leftover hubs in before's order, and the rest
+				var left, rest []uint32
+				for _, v := range before {
+					if slices.Contains(inv[f-c.leftover:f], v) {
+						left = append(left, v)
+					} else if !slices.Contains(inv[:f], v) {
+						rest = append(rest, v)
+					}
+				}
+				if !slices.Equal(inv[f-c.leftover:f], left) || !slices.Equal(inv[f:], rest) {
+					t.Fatalf("seed %d: hubsFirst gives %v from %v: the leftover hubs or the rest out of order", seed, inv, before)
 				}
 			}
 		})
 	}
+}
+
+// checkFront checks that inv starts with a front of hubs joined as hubsFirst joins them
+// and returns its length: the hubs, each after a neighbour of it among the numbers before
+// it or after one common neighbour with them (numbered just before it), but for the
+// leftover last ones, which have neither and none between them.
+func checkFront(t *testing.T, seed uint64, nbrs [][]uint32, inv, hubs []uint32, leftover int) int {
+	t.Helper()
+	if len(hubs) == 0 {
+		return 0
+	}
+	f := 0 // the front ends with its last hub
+	for i, v := range inv {
+		if slices.Contains(hubs, v) {
+			f = i + 1
+		}
+	}
+	front := inv[:f]
+	if f > 2*len(hubs)-1 {
+		t.Fatalf("seed %d: the front %v holds %d vertices for %d hubs", seed, front, f, len(hubs))
+	}
+	if front[0] != hubs[0] {
+		t.Fatalf("seed %d: the front %v starts with %d, want the highest degree %d", seed, front, front[0], hubs[0])
+	}
+	adjacent := func(u, v uint32) bool { return slices.Contains(nbrs[u], v) }
+	joined := func(v uint32, before []uint32) bool {
+		return slices.ContainsFunc(before, func(u uint32) bool { return adjacent(u, v) })
+	}
+	joins := f - leftover
+	for i := 1; i < joins; i++ {
+		v := front[i]
+		if !joined(v, front[:i]) {
+			t.Fatalf("seed %d: front %v: %d (number %d) has no neighbour before it", seed, front, v, i)
+		}
+		if !slices.Contains(hubs, v) && (i+1 >= joins || !slices.Contains(hubs, front[i+1]) || !adjacent(v, front[i+1]) || joined(front[i+1], front[:i])) {
+			t.Fatalf("seed %d: front %v: %d (number %d) is no hub and no common neighbour of the next hub alone", seed, front, v, i)
+		}
+	}
+	for _, h := range front[joins:] {
+		if !slices.Contains(hubs, h) || joined(h, front[:joins]) {
+			t.Fatalf("seed %d: front %v: %d among the %d leftover hubs", seed, front, h, leftover)
+		}
+		for _, x := range nbrs[h] {
+			if joined(x, front[:joins]) {
+				t.Fatalf("seed %d: front %v: leftover hub %d has a common neighbour %d with the joined ones", seed, front, h, x)
+			}
+		}
+	}
+	return f
+}
+
+// TestBisectOrient: orient puts first the half of each part the bisection split that
+// holds its highest degree (the first half on ties) and the highest degree of each leaf
+// first (the first of equal degrees), against slices concatenated.
+func TestBisectOrient(t *testing.T) {
+	rng, seed := seededRand(t, 76)
+	for _, n := range []int{1, 16, 17, 40, 1000} {
+		adj := store.NewCompressed(openBuilt(t, randomEdges(rng, uint64(n), 3*n), Options{}, parse.Header{}))
+		nv := int(adj.NumVertices())
+		deg := func(v uint32) uint32 { return undirectedDegree(adj, v) }
+		var ref func(vs []uint32) ([]uint32, uint32)
+		ref = func(vs []uint32) ([]uint32, uint32) {
+			if len(vs) <= bisectLeaf {
+				at := 0
+				for i, v := range vs {
+					if deg(v) > deg(vs[at]) {
+						at = i
+					}
+				}
+				return append(append([]uint32{vs[at]}, vs[:at]...), vs[at+1:]...), deg(vs[at])
+			}
+			a, d1 := ref(vs[:len(vs)/2])
+			b, d2 := ref(vs[len(vs)/2:])
+			if d2 > d1 {
+				return append(b, a...), d2
+			}
+			return append(a, b...), d1
+		}
+		for range 3 {
+			inv := make([]uint32, nv)
+			for i, v := range rng.Perm(nv) {
+				inv[i] = uint32(v)
+			}
+			want, _ := ref(inv)
+			b := &bisector{adj: adj, inv: slices.Clone(inv)}
+			b.orient(0, nv)
+			if !slices.Equal(b.inv, want) {
+				t.Fatalf("seed %d, %d vertices: orient gives %v from %v, want %v", seed, nv, b.inv, inv, want)
+			}
+		}
+	}
+	b := &bisector{}
+	b.orient(0, 0) // no vertices
+}
+
+// TestJoinOrder: joinOrder moves before each vertex without a neighbour before it the
+// first of its neighbours that has one, against maps and slices; every vertex left
+// without a neighbour before it has no neighbour with one (nor, in the bisection's order,
+// of a vertex with neighbours: where one has, a search of it would have been pulled).
+func TestJoinOrder(t *testing.T) {
+	rng, seed := seededRand(t, 77)
+	var path []parse.Edge
+	for v := range uint64(200) {
+		path = append(path, parse.Edge{U: v, V: v + 1})
+	}
+	for _, c := range []struct {
+		name  string
+		edges []parse.Edge
+		opt   Options
+	}{
+		{"sparse", randomEdges(rng, 2000, 2500), Options{}},
+		{"random", randomEdges(rng, 500, 4000), Options{}},
+		{"egos", chainedEgos(rng, 5, 100, 6), Options{}},
+		{"path", path, Options{}},
+		{"directed", randomEdges(rng, 800, 1600), Options{Directed: true}},
+		{"loops", append(randomEdges(rng, 300, 400), parse.Edge{U: 7, V: 7}), Options{KeepSelfLoops: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			adj := store.NewCompressed(openBuilt(t, c.edges, c.opt, parse.Header{}))
+			nbrs := undirectedLists(t, adj)
+			var vs []uint32 // the vertices with neighbours
+			budget := 0
+			for v, l := range nbrs {
+				if len(l) > 0 {
+					vs = append(vs, uint32(v))
+					budget += len(l)
+				}
+			}
+			orders := [][]uint32{slices.Clone(vs), reversed(vs)}
+			for range 3 {
+				p := slices.Clone(vs)
+				rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+				orders = append(orders, p)
+			}
+			for _, before := range orders {
+				want, spent := joinRef(nbrs, before)
+				got := slices.Clone(before)
+				if err := joinOrder(adj, got, nil); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d: joinOrder gives %v from %v, want %v", seed, got, before, want)
+				}
+				if spent > budget {
+					continue // the rule below holds only while the budget lasts
+				}
+				at := make(map[uint32]int, len(got))
+				for i, v := range got {
+					at[v] = i
+				}
+				earlier := func(v uint32, i int) bool {
+					return slices.ContainsFunc(nbrs[v], func(x uint32) bool { return at[x] < i })
+				}
+				for i, v := range got {
+					if i == 0 || earlier(v, i) {
+						continue
+					}
+					for _, w := range nbrs[v] {
+						if earlier(w, i) {
+							t.Fatalf("seed %d: %d (number %d) has no neighbour before it, but its neighbour %d has", seed, v, i, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// reversed is vs backwards, a new slice.
+func reversed(vs []uint32) []uint32 {
+	r := slices.Clone(vs)
+	slices.Reverse(r)
+	return r
+}
+
+// joinRef is joinOrder over lists in memory, and the entries of neighbours' lists it
+// read.
+func joinRef(nbrs [][]uint32, inv []uint32) ([]uint32, int) {
+	placed := map[uint32]bool{}
+	var out []uint32
+	budget, spent := 0, 0
+	for _, v := range inv {
+		budget += len(nbrs[v])
+	}
+	hasPlaced := func(l []uint32) bool {
+		for _, x := range l {
+			if placed[x] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, v := range inv {
+		if placed[v] {
+			continue
+		}
+		if len(out) > 0 && !hasPlaced(nbrs[v]) {
+			for _, w := range nbrs[v] {
+				if spent >= budget {
+					break
+				}
+				spent += len(nbrs[w])
+				if hasPlaced(nbrs[w]) {
+					placed[w] = true
+					out = append(out, w)
+					break
+				}
+			}
+		}
+		placed[v] = true
+		out = append(out, v)
+	}
+	return out, spent
 }
