@@ -574,8 +574,7 @@ func hubFront(adj store.Adjacency, top uint32, hubs []uint32, pg *pager) ([]uint
 	near := make([]uint64, words) // the front's neighbours
 	in := make([]uint64, words)   // the front
 	has := func(bm []uint64, v uint32) bool { return bm[v/64]>>(v%64)&1 != 0 }
-	ls := lister{adj: adj, pg: pg}
-	list := ls.list
+	list := newLister(adj, pg).list
 	var front []uint32
 	add := func(v uint32) error {
 		front = append(front, v)
@@ -661,7 +660,7 @@ func joinOrder(adj store.Adjacency, inv []uint32, pg *pager) error {
 	for _, v := range inv {
 		budget += int64(undirectedDegree(adj, v))
 	}
-	own, other := lister{adj: adj, pg: pg}, lister{adj: adj, pg: pg}
+	own, other := newLister(adj, pg), newLister(adj, pg)
 	for _, v := range inv {
 		if has(v) {
 			continue
@@ -693,11 +692,16 @@ func joinOrder(adj store.Adjacency, inv []uint32, pg *pager) error {
 }
 
 // lister reads a vertex's list in the undirected view (out and in when directed) into
-// its buffers, counting it on the pager as a list read out of order.
+// its buffers, counting it on the pager as bisectWorker.list does.
 type lister struct {
 	adj        store.Adjacency
 	pg         *pager
 	nbrs, more []uint32
+	last       uint32 // the vertex read last, unnumbered before the first
+}
+
+func newLister(adj store.Adjacency, pg *pager) *lister {
+	return &lister{adj: adj, pg: pg, last: unnumbered}
 }
 
 func (l *lister) list(v uint32) ([]uint32, error) {
@@ -707,6 +711,11 @@ func (l *lister) list(v uint32) ([]uint32, error) {
 		l.more, err = l.adj.List(store.In, v, unnumbered, l.more)
 		l.nbrs = append(l.nbrs, l.more...)
 	}
-	l.pg.add(pageBytes*int64(directions(l.adj)) + listBytes*int64(len(l.nbrs)))
+	read := listBytes * int64(len(l.nbrs))
+	if l.last == unnumbered || v-l.last > bisectNear {
+		read += pageBytes * int64(directions(l.adj))
+	}
+	l.last = v
+	l.pg.add(read)
 	return l.nbrs, err
 }
