@@ -1181,6 +1181,21 @@ func TestSparseIDs(t *testing.T) {
 	checkGraph(t, opt.Dest, reference(edges, opt), opt)
 }
 
+// TestSparseRefusedNamesInput: ids far apart without --relabel or --sparse-ids are
+// refused as bad input naming the file (the message named no file: "4294967295
+// vertices ... for 1 input edges").
+func TestSparseRefusedNamesInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "far.txt")
+	if err := os.WriteFile(in, []byte("0 4294967294\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := File(in, Options{Dest: filepath.Join(dir, "g.ooc"), Workers: 1, Order: store.OrderInput})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "far.txt: 4294967295 vertices (the largest id + 1) for 1 input edge,") {
+		t.Errorf("%v, want a bad input naming far.txt and its one edge", err)
+	}
+}
+
 // TestMergeOriented: one source's oriented keys lose their bit and their repeats; a
 // neighbour above the source in both orientations is a pair, one below it or the source
 // itself never is.
