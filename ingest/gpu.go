@@ -38,11 +38,16 @@ func autoLeavesToCPU(opt Options) string {
 // gpuSkip is the error of a GPU ingest that did not take the input, or gave it up,
 // and left nothing behind: the CPU ingest runs instead (an error with --backend gpu).
 type gpuSkip struct {
-	reason string
-	reread bool // the input was (partly) read: the CPU ingest starts it again
+	reason   string
+	reread   bool // the input was (partly) read: the CPU ingest starts it again
+	notBuilt bool // the build has no GPU ingest: --backend gpu is a usage error
 }
 
 func (e *gpuSkip) Error() string { return "the GPU ingest " + e.reason }
+
+// Is makes a build without the GPU ingest bad input to --backend gpu (exit 2, as the
+// engines' ErrNoBackend is), not a failure of the machine.
+func (e *gpuSkip) Is(target error) bool { return e.notBuilt && target == parse.ErrBadInput }
 
 // CheckBackend checks a backend name (Options.Backend, --backend); "" is auto.
 func CheckBackend(s string) error {

@@ -334,7 +334,7 @@ func genGraph(ctx context.Context, e *env, a *genArgs, dest string) (*ingest.Rep
 			return emit(asIngestEdges(b))
 		})
 	})
-	if errors.Is(err, ingest.ErrMemTooSmall) {
+	if errors.Is(err, ingest.ErrMemTooSmall) || errors.Is(err, parse.ErrBadInput) {
 		return nil, usageError{err}
 	}
 	return rep, err
