@@ -253,6 +253,14 @@ func cmpFloat(a, b float64) int {
 // is a usage error naming --sources.
 func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, error) {
 	n := g.NumVertices()
+	// The degrees come from the out-shards' directories before the engine checks the
+	// graph: a damaged directory is refused here (its checksum and structure, a few
+	// bits a vertex), not decoded into a fault.
+	for _, s := range g.Out().Shards {
+		if err := s.CheckDirectory(); err != nil {
+			return nil, err
+		}
+	}
 	if src != "random" {
 		id, err := strconv.ParseUint(src, 10, 64)
 		if err != nil {

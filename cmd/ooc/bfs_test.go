@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -349,5 +350,46 @@ func TestPickSourcesDistinct(t *testing.T) {
 	}
 	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has 6 vertices with edges") {
 		t.Errorf("7 sources of 6: %v, %v", srcs, err)
+	}
+}
+
+// TestSourcesDamagedDirectory: bfs and sssp read degrees to pick or check a source
+// before the engine checks the graph; a byte flipped in the directory is refused as a
+// corrupt graph (exit 3) naming the shard, where some flips died with "slice bounds out
+// of range" in DegreeAt.
+func TestSourcesDamagedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.ooc")
+	if code, _, stderr := runCLI(t, "", "gen", "kron", "--scale", "6", "--weights", "uniform:1:9", "-q", "-o", g); code != exitOK {
+		t.Fatalf("gen: %s", stderr)
+	}
+	sg, err := store.Open(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sg.Out().Shards[0]
+	var off, length uint64
+	for _, sec := range s.Sections {
+		if sec.ID == store.SecDirectory {
+			off, length = uint64(sec.Offset), uint64(sec.Length)
+		}
+	}
+	path := s.Path
+	sg.Close()
+	good, err := os.ReadFile(path)
+	if err != nil || length == 0 {
+		t.Fatalf("%v, directory of %d bytes", err, length)
+	}
+	for i := off; i < off+length; i++ {
+		bad := slices.Clone(good)
+		bad[i] ^= 0x10
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"bfs", g}, {"bfs", "--src", "3", g}, {"sssp", g}} {
+			if code, _, stderr := runCLI(t, "", args...); code != exitCorrupt || !strings.Contains(stderr, "out-00000.shard") {
+				t.Errorf("byte %d flipped: %v: exit %d, %q; want exit %d naming the shard", i, args, code, stderr, exitCorrupt)
+			}
+		}
 	}
 }
