@@ -97,16 +97,15 @@ func gOf(d uint32) float64 {
 
 // bisector is one numbering's state.
 type bisector struct {
-	adj      store.Adjacency
-	pg       *pager
-	directed bool
-	lg, gt   []float64
-	inv      []uint32  // the numbering being built: each subproblem a range of it
-	right    []bool    // during a subproblem: its vertex is in the right half
-	gain     []float32 // during a subproblem: each vertex's gain
-	keys     []uint64  // sort keys, a subproblem's positions
-	tmp      []uint64  // the radix sort's buffer for keys
-	work     []*bisectWorker
+	adj    store.Adjacency
+	pg     *pager
+	lg, gt []float64
+	inv    []uint32  // the numbering being built: each subproblem a range of it
+	right  []bool    // during a subproblem: its vertex is in the right half
+	gain   []float32 // during a subproblem: each vertex's gain
+	keys   []uint64  // sort keys, a subproblem's positions
+	tmp    []uint64  // the radix sort's buffer for keys
+	work   []*bisectWorker
 }
 
 // bisectWorker is one worker's tallies (d1, d2 of each list, by list vertex), the
@@ -116,13 +115,12 @@ type bisectWorker struct {
 	d1, d2     []uint32
 	touched    []uint32 // the lists tallied
 	vs         []uint32 // the subproblem's vertices, ascending
-	nbrs, in   []uint32
+	ls         *lister  // reads the lists
 	cache      []uint32 // the subproblem's lists end to end, when they fit
 	ends       []int    // where each of vs's lists ends in cache
 	loc        []uint32 // a list vertex's local number while the cache holds it, else unnumbered
 	locIDs     []uint32 // the list vertices by local number
 	cacheLimit int64    // bytes: 8 an entry (its local number, and the number's list vertex), 16 a vertex
-	last       uint32   // the vertex whose list was read last
 }
 
 // bisectOrder returns the bisection order of adj's vertices on workers goroutines, each
@@ -131,7 +129,7 @@ type bisectWorker struct {
 // numbering does not depend on the workers or the cache.
 func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm, inv []uint32, err error) {
 	n := int(adj.NumVertices())
-	b := &bisector{adj: adj, pg: pg, directed: adj.Directed(), lg: lg2Table(), gt: gTable(),
+	b := &bisector{adj: adj, pg: pg, lg: lg2Table(), gt: gTable(),
 		inv: make([]uint32, 0, n), right: make([]bool, n), gain: make([]float32, n), keys: make([]uint64, n), tmp: make([]uint64, n)}
 	var isolated []uint32
 	for v := range uint32(n) {
@@ -152,7 +150,7 @@ func bisectOrder(adj store.Adjacency, workers int, cache int64, pg *pager) (perm
 		for i := range loc {
 			loc[i] = unnumbered
 		}
-		b.work = append(b.work, &bisectWorker{d1: make([]uint32, n), d2: make([]uint32, n), loc: loc, cacheLimit: cache})
+		b.work = append(b.work, &bisectWorker{d1: make([]uint32, n), d2: make([]uint32, n), ls: newLister(adj, pg), loc: loc, cacheLimit: cache})
 	}
 	level := []part{{0, split}}
 	for len(level) > 0 {
@@ -412,9 +410,9 @@ func (w *bisectWorker) load(b *bisector) error {
 	if ids := min(int(entries), len(w.loc)); cap(w.locIDs) < ids {
 		w.locIDs = make([]uint32, 0, ids)
 	}
-	w.last = unnumbered
+	w.ls.last = unnumbered
 	for _, v := range w.vs {
-		nbrs, err := w.list(b, v)
+		nbrs, err := w.ls.list(v)
 		if err != nil {
 			return err
 		}
@@ -449,9 +447,9 @@ func (w *bisectWorker) each(b *bisector, fn func(v uint32, nbrs []uint32)) error
 		}
 		return nil
 	}
-	w.last = unnumbered
+	w.ls.last = unnumbered
 	for _, v := range w.vs {
-		nbrs, err := w.list(b, v)
+		nbrs, err := w.ls.list(v)
 		if err != nil {
 			return err
 		}
@@ -464,23 +462,6 @@ func (w *bisectWorker) each(b *bisector, fn func(v uint32, nbrs []uint32)) error
 // count as read in order: about as far as the kernel's fault-around maps (64 KiB of a
 // directory of a few bytes a vertex). Lists read farther apart count a pageBytes each.
 const bisectNear = 1 << 12
-
-// list is v's list in the undirected view, in w's buffers.
-func (w *bisectWorker) list(b *bisector, v uint32) ([]uint32, error) {
-	var err error
-	w.nbrs, err = b.adj.List(store.Out, v, unnumbered, w.nbrs)
-	if err == nil && b.directed {
-		w.in, err = b.adj.List(store.In, v, unnumbered, w.in)
-		w.nbrs = append(w.nbrs, w.in...)
-	}
-	read := listBytes * int64(len(w.nbrs))
-	if w.last == unnumbered || v-w.last > bisectNear {
-		read += pageBytes * int64(directions(b.adj))
-	}
-	w.last = v
-	b.pg.add(read)
-	return w.nbrs, err
-}
 
 // The hubs go first: a bottom-up search step stops at a vertex's first visited
 // neighbour, and lists are sorted, so a hub that most lists hold and that a search
@@ -692,28 +673,32 @@ func joinOrder(adj store.Adjacency, inv []uint32, pg *pager) error {
 }
 
 // lister reads a vertex's list in the undirected view (out and in when directed) into
-// its buffers, counting it on the pager as bisectWorker.list does.
+// its buffers, counting on the pager the list's entries and, for a list more than
+// bisectNear vertices past the one read before, a pageBytes a direction.
 type lister struct {
 	adj        store.Adjacency
 	pg         *pager
+	directed   bool
+	pages      int64 // pageBytes times the directions
 	nbrs, more []uint32
 	last       uint32 // the vertex read last, unnumbered before the first
 }
 
 func newLister(adj store.Adjacency, pg *pager) *lister {
-	return &lister{adj: adj, pg: pg, last: unnumbered}
+	return &lister{adj: adj, pg: pg, directed: adj.Directed(), pages: pageBytes * int64(directions(adj)), last: unnumbered}
 }
 
+// list is v's list in the undirected view, in l's buffers.
 func (l *lister) list(v uint32) ([]uint32, error) {
 	var err error
 	l.nbrs, err = l.adj.List(store.Out, v, unnumbered, l.nbrs)
-	if err == nil && l.adj.Directed() {
+	if err == nil && l.directed {
 		l.more, err = l.adj.List(store.In, v, unnumbered, l.more)
 		l.nbrs = append(l.nbrs, l.more...)
 	}
 	read := listBytes * int64(len(l.nbrs))
 	if l.last == unnumbered || v-l.last > bisectNear {
-		read += pageBytes * int64(directions(l.adj))
+		read += l.pages
 	}
 	l.last = v
 	l.pg.add(read)
