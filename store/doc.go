@@ -47,10 +47,15 @@
 // SIGBUS on the goroutine that touches it, which crashes the process unless that
 // goroutine runs in an internal/fault Group and the caller recovers with CatchFault.
 //
-// Open checks the structure a reader could trip over, not the section checksums: call
-// Graph.Check (ooc.Open does) before trusting an answer computed from the lists. The
-// decoders never index past a list and never return a neighbour outside the graph, on
-// any bytes, but only the checksums say the bytes are the ones that were written.
+// Open checks what takes no time per vertex: the manifest, each shard's header, section
+// table and footer, each directory's length and sentinel. The directory's groups and the
+// lists' lengths and block indexes are checked by Graph.Check (ooc.Open runs it) and, one
+// shard's directory alone, by Shard.CheckDirectory; before those, Degree and ListAt read
+// a damaged directory's fields as they are and may panic (an index out of range), so
+// call one of them before reading a graph that may be damaged. Once the directory holds,
+// the list decoders never index past a list and never return a neighbour outside the
+// graph, on any bytes, but only the checksums (Check) say the bytes are the ones that
+// were written.
 //
 // A Graph may be read from many goroutines at once. Close waits for the reads held by
 // Graph.Use (every engine run and Check hold one) and refuses new ones; a caller that
