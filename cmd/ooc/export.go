@@ -28,19 +28,22 @@ Dask take it as Parquet (docs/scale-out.md). With no GRAPH named, the only *.ooc
 directory in the current directory is used.
 
 The format follows FILE's extension:
-  .parquet  columns src and dst (INT64, or UINT64 when an id is 2^63 or more), in row
+  .parquet  columns src and dst (INT64, or UINT64 when an id is 2^63 or more), and
+            weight (INT64, DOUBLE for float32 weights) for a weighted graph, in row
             groups of 1M rows, zstd-compressed
   .el       text lines "u v"; also .txt, no extension (a device, a FIFO) and -o -
-  .mtx      MatrixMarket coordinate pattern, "symmetric" (each edge once, row >= col)
-            for an undirected graph, else "general"; ids count from 1, so a graph from a
-            0-based file has every id shifted up by one
+  .mtx      MatrixMarket coordinate pattern (integer or real: the weights, for a
+            weighted graph), "symmetric" (each edge once, row >= col) for an undirected
+            graph, else "general"; ids count from 1, so a graph from a 0-based file has
+            every id shifted up by one
   .sg/.wsg  GAPBS's serialized graph (its benchmarks read it with -f), every list whole,
             .wsg with the weights (an undirected graph; GAPBS reads them as int32, so
             at most 2147483647); the ids must be 0..n-1
 
 A weighted graph's edge list has the weight as a third column ("u v w"), which
 'ooc ingest --weights' reads back (float32 weights in the fewest digits that read back
-to the same float32: 'ooc ingest --weights --float-weights').
+to the same float32: 'ooc ingest --weights --float-weights'); so do its Parquet table
+and MatrixMarket file.
 
 An undirected graph is written with each edge once (u v, not also v u), a self-loop
 once; --both writes both directions, as Spark GraphFrames wants for an undirected
@@ -207,13 +210,23 @@ func (x *exporter) eachWeighted(fn func(v, w, weight uint32) error) error {
 
 func (x *exporter) parquet(out *bufio.Writer) error {
 	unsigned := idsUnsigned(x.g)
-	w, err := parquetio.NewWriter(out, []parquetio.Column{idColumn("src", unsigned, false), idColumn("dst", unsigned, false)}, 0)
+	cols := []parquetio.Column{idColumn("src", unsigned, false), idColumn("dst", unsigned, false)}
+	weighted, float := x.g.M.Weighted, x.g.M.FloatWeights()
+	if weighted { // what 'ooc ingest --weights' reads: INT64, or DOUBLE for float32 weights
+		cols = append(cols, parquetio.Column{Name: "weight", Float: float})
+	}
+	w, err := parquetio.NewWriter(out, cols, 0)
 	if err != nil {
 		return err
 	}
-	err = x.each(func(v, u uint32) error {
+	row := make([]parquetio.Cell, len(cols))
+	err = x.eachWeighted(func(v, u, wt uint32) error {
 		x.written++
-		return w.Write(parquetio.Cell{V: x.g.External(v)}, parquetio.Cell{V: x.g.External(u)})
+		row[0], row[1] = parquetio.Cell{V: x.g.External(v)}, parquetio.Cell{V: x.g.External(u)}
+		if weighted {
+			row[2] = parquetio.Cell{V: uint64(wt), F: float64(math.Float32frombits(wt))}
+		}
+		return w.Write(row...)
 	})
 	if err != nil {
 		return err
@@ -230,16 +243,27 @@ func (x *exporter) edgeList(out *bufio.Writer) error {
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, x.g.External(w), 10)
 		switch {
-		case float: // the fewest digits that read back to the same float32
-			line = strconv.AppendFloat(append(line, ' '), float64(math.Float32frombits(wt)), 'g', -1, 32)
+		case float:
+			line = appendWeight(line, "real", wt)
 		case weighted:
-			line = append(line, ' ')
-			line = strconv.AppendUint(line, uint64(wt), 10)
+			line = appendWeight(line, "integer", wt)
 		}
 		line = append(line, '\n')
 		_, err := out.Write(line)
 		return err
 	})
+}
+
+// appendWeight appends " w" for a field of "integer" or "real" (float32 weights in the
+// fewest digits that read back to the same float32), nothing for "pattern".
+func appendWeight(line []byte, field string, wt uint32) []byte {
+	switch field {
+	case "real":
+		return strconv.AppendFloat(append(line, ' '), float64(math.Float32frombits(wt)), 'g', -1, 32)
+	case "integer":
+		return strconv.AppendUint(append(line, ' '), uint64(wt), 10)
+	}
+	return line
 }
 
 // mtx writes MatrixMarket: a pass counts the entries for the size line, a second writes
@@ -268,9 +292,16 @@ func (x *exporter) mtx(out *bufio.Writer) error {
 	if !x.both {
 		kind = "symmetric"
 	}
-	fmt.Fprintf(out, "%%%%MatrixMarket matrix coordinate pattern %s\n%%%% written by ooc export\n%d %d %d\n", kind, n, n, entries)
+	field := "pattern" // a weighted graph's values are its weights, which ingest --weights reads
+	switch {
+	case x.g.M.FloatWeights():
+		field = "real"
+	case x.g.M.Weighted:
+		field = "integer"
+	}
+	fmt.Fprintf(out, "%%%%MatrixMarket matrix coordinate %s %s\n%%%% written by ooc export\n%d %d %d\n", field, kind, n, n, entries)
 	var line []byte
-	return x.each(func(v, w uint32) error {
+	return x.eachWeighted(func(v, w, wt uint32) error {
 		a, b := x.g.External(v)+shift, x.g.External(w)+shift
 		if !x.both && a < b {
 			a, b = b, a // symmetric: the lower triangle
@@ -279,6 +310,7 @@ func (x *exporter) mtx(out *bufio.Writer) error {
 		line = strconv.AppendUint(line[:0], a, 10)
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, b, 10)
+		line = appendWeight(line, field, wt)
 		line = append(line, '\n')
 		_, err := out.Write(line)
 		return err
