@@ -48,6 +48,33 @@ func TestFillMapsPages(t *testing.T) {
 	}
 }
 
+// TestFillLeavesSmall: a Fill of fewer whole pages than populateMin maps none of them
+// (the stores fault them in), one of populateMin maps them all.
+func TestFillLeavesSmall(t *testing.T) {
+	for _, n := range []int{populateMin - int(pageSize), populateMin} {
+		m, err := unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer unix.Munmap(m)
+		if n == populateMin {
+			if err := unix.Madvise(m[:pageSize], unix.MADV_POPULATE_WRITE); err != nil {
+				t.Skipf("this kernel refuses MADV_POPULATE_WRITE: %v", err)
+			}
+		}
+		vec := make([]byte, n/int(pageSize))
+		Fill(unsafe.Slice((*uint32)(unsafe.Pointer(&m[0])), n/4))
+		if err := mincore(m, vec); err != nil {
+			t.Skip(err)
+		}
+		for i, v := range vec {
+			if resident := v&1 != 0; resident != (n >= populateMin) {
+				t.Fatalf("%d bytes: page %d of %d resident %v after Fill", n, i, len(vec), resident)
+			}
+		}
+	}
+}
+
 func mincore(b, vec []byte) error {
 	_, _, e := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(unsafe.Pointer(&vec[0])))
 	if e != 0 {
