@@ -900,9 +900,9 @@ func TestHub(t *testing.T) {
 	}
 }
 
-// TestRelabelNoEdges: a header's vertices without edges, relabeled, give a graph whose
-// ids.bin covers every vertex (written while phase 2 runs, it once covered only the
-// distinct ids, none here, and the graph failed verify).
+// TestRelabelNoEdges: an input without edges, relabeled, gives a graph that verifies:
+// no vertices, since --relabel numbers the distinct ids and none occurs (ids.bin is
+// written while phase 2 runs and must agree with the manifest's count).
 func TestRelabelNoEdges(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "g.mtx")
 	if err := os.WriteFile(src, []byte("%%MatrixMarket matrix coordinate pattern general\n5 5 0\n"), 0o644); err != nil {
@@ -916,8 +916,8 @@ func TestRelabelNoEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Vertices != 5 || m.Edges != 0 {
-		t.Errorf("%d vertices, %d edges; want 5, 0", m.Vertices, m.Edges)
+	if m.Vertices != 0 || m.Edges != 0 {
+		t.Errorf("%d vertices, %d edges; want 0, 0", m.Vertices, m.Edges)
 	}
 }
 
@@ -1193,6 +1193,23 @@ func TestSparseRefusedNamesInput(t *testing.T) {
 	_, err := File(in, Options{Dest: filepath.Join(dir, "g.ooc"), Workers: 1, Order: store.OrderInput})
 	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "far.txt: 4294967295 vertices (the largest id + 1) for 1 input edge,") {
 		t.Errorf("%v, want a bad input naming far.txt and its one edge", err)
+	}
+}
+
+// TestRelabelEmptyMatrix: --relabel numbers the distinct ids, so a MatrixMarket matrix
+// of no entries relabels to a graph of no vertices in every order (the degree order gave
+// 0, the others the size line's 5: vertexCount fell back to the header).
+func TestRelabelEmptyMatrix(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "empty.mtx")
+	if err := os.WriteFile(in, []byte("%%MatrixMarket matrix coordinate pattern general\n5 5 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range []string{store.OrderInput, store.OrderDegree, "bfs", "bisect", OrderAuto} {
+		rep, err := File(in, Options{Dest: filepath.Join(dir, order+".ooc"), Workers: 1, Order: order, Relabel: true})
+		if err != nil || rep.Manifest.Vertices != 0 {
+			t.Errorf("--order %s --relabel: %v, %+v; want 0 vertices", order, err, rep)
+		}
 	}
 }
 

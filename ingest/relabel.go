@@ -120,7 +120,11 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 		return p.raw.tooManyIDs(p.opt.zstdWindow)
 	}
 	if p.opt.Relabel {
-		p.ids = p.raw.distinct()
+		// the distinct ids number the vertices, none when the input has no edges (not
+		// the header's count: vertexCount takes a non-nil ids as the relabeled count)
+		if p.ids = p.raw.distinct(); p.ids == nil {
+			p.ids = []uint64{}
+		}
 		if uint64(len(p.ids)) > MaxVertexID+1 {
 			return fmt.Errorf("ingest: %d distinct vertex ids, more than the %d a graph holds: %w", len(p.ids), uint64(MaxVertexID)+1, parse.ErrBadInput)
 		}
