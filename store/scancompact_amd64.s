@@ -7,12 +7,13 @@
 #define LANEIDX github·com∕oocgraph∕ooc∕internal∕lanes·index(SB)
 #define PREDIDX github·com∕oocgraph∕ooc∕internal∕lanes·pred(SB)
 
-// cConst: 1, 7, 8, 31 (each a doubleword, broadcast when loaded)
+// cConst: 1, 7, 8, 31, 4 (each a doubleword, broadcast when loaded)
 DATA cConst<>+0(SB)/4, $1
 DATA cConst<>+4(SB)/4, $7
 DATA cConst<>+8(SB)/4, $8
 DATA cConst<>+12(SB)/4, $31
-GLOBL cConst<>(SB), RODATA|NOPTR, $16
+DATA cConst<>+16(SB)/4, $4
+GLOBL cConst<>(SB), RODATA|NOPTR, $20
 
 // The frames' first 32 bytes: the group's neighbours, for the one found.
 #define F_NBR 0
@@ -273,7 +274,52 @@ TEXT ·scanMoreAVX2(SB), NOSPLIT, $136-8
 	MOVQ M_NV(BX), AX
 	MOVQ AX, F_NV(SP)
 	CONSTS
+	// the lists of fewer than PackedMin neighbours (varints, left to the caller) out
+	// of todo at once: a lane whose degree is not above 3 (unsigned) is not scanned
+	MOVQ M_LANES(BX), SI
+	VPBROADCASTD cConst<>+16(SB), Y3
+	XORQ CX, CX
+	VPMINUD (L_DEG+0)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+32)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $8, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+64)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $16, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+96)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $24, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+128)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $32, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+160)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $40, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+192)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $48, AX
+	ORQ AX, CX
+	VPMINUD (L_DEG+224)(SI), Y3, Y0
+	VPCMPEQD Y3, Y0, Y0
+	VMOVMSKPS Y0, AX
+	SHLQ $56, AX
+	ORQ AX, CX
 	MOVQ M_TODO(BX), AX
+	ANDQ CX, AX
 	MOVQ AX, F_TODO(SP)
 
 lane:

@@ -482,3 +482,37 @@ func TestScanMoreSecondException(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMoreShortLists gives scanMoreVec compact lists of PackedMin neighbours and a
+// few more, each alone in its group at one of several lanes and found at its last
+// gap: scanMoreVec scans each (found, not left to the caller).
+func TestScanMoreShortLists(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const nv, lo = 1 << 16, 4096
+	lanes := []uint32{0, 9, 18, 27, 37, 46, 55, 63} // one in each 8
+	for i, d := range []int{PackedMin, PackedMin + 1, 9, 17, 64, PackedMin, PackedMin, PackedMin + 2} {
+		j := lanes[i]
+		a := compactBlock(lo+j, 100, 2, make([]uint64, d-1), nil, 0, 0)
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		deg[j] = uint32(d)
+		for k := j + 1; k <= DirGroup; k++ {
+			start[k] = uint32(len(a))
+		}
+		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
+		s := groupShard(lo, &deg, &start, adj)
+		front := make([]uint64, nv/64)
+		last := uint32(100 + d - 1) // gaps of 1
+		front[last/64] |= 1 << (last % 64)
+		var res GroupScan
+		if bad := s.ScanGroup(0, ^uint64(0), nv, front, &res); bad >= 0 || res.Found != 1<<j || res.Parent[j] != last {
+			t.Fatalf("degree %d at lane %d: ScanGroup refused %d, found %x, parent %d; want -1, %x, %d", d, j, bad, res.Found, res.Parent[j], 1<<j, last)
+		}
+		res.Parent[j] = 100
+		if m := scanMoreVec(s.Adj, front, nv, 1<<j, &res); m.found != 1<<j || res.Parent[j] != last || m.extra != uint64(d-1) {
+			t.Fatalf("degree %d at lane %d: scanMoreVec found %x, parent %d, extra %d; want %x, %d, %d", d, j, m.found, res.Parent[j], m.extra, 1<<j, last, d-1)
+		}
+	}
+}
