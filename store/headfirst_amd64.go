@@ -43,8 +43,9 @@ var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.done)-136]
 var _ = [1]struct{}{}[unsafe.Offsetof(headArgs{}.mixed)-8]
 var _ = [1]struct{}{}[unsafe.Sizeof(headArgs{})-176]
 
-// The codec's constants headfirst_amd64.s spells (BLOCK_SIZE, PACKED_MIN, EXC_HEADER,
-// COMPACT_MAX): a build error here when they change.
+// The codec's constants the assembly spells as numbers (headfirst_amd64.s's BLOCK_SIZE,
+// PACKED_MIN, EXC_HEADER, COMPACT_MAX; scancompact_amd64.s's cConst+16, PackedMin): a
+// build error here when they change.
 var _ = [1]struct{}{}[BlockSize-64]
 var _ = [1]struct{}{}[PackedMin-4]
 var _ = [1]struct{}{}[excHeader-14]
