@@ -131,10 +131,25 @@ func (p *pipeline) checkEdgesDisk(edges uint64) error {
 	}
 	e := int64(min(edges, math.MaxInt64/16))
 	need := max(10*e-p.spillMem(), 2*e)
-	if err := checkDisk(filepath.Dir(filepath.Clean(p.opt.Dest)), need); err != nil {
+	if err := checkDisk(p.opt.diskParent(), need); err != nil {
 		return fmt.Errorf("%w; %d input edges take about 10 bytes each while they spill", err, edges)
 	}
 	return nil
+}
+
+// diskParent is the directory the disk checks measure and name (Options.diskDir).
+func (o *Options) diskParent() string {
+	if o.diskDir != "" {
+		return o.diskDir
+	}
+	return filepath.Dir(filepath.Clean(o.Dest))
+}
+
+// inTemp sets o's Dest to dest, a path inside a temporary directory of the destination's
+// parent, keeping that parent for the disk checks.
+func (o *Options) inTemp(dest string) {
+	o.diskDir = o.diskParent()
+	o.Dest, o.Force = dest, false
 }
 
 // checkDisk fails early when nothing can be created in dir (permissions, a read-only or

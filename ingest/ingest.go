@@ -68,6 +68,10 @@ type Options struct {
 	headsMem  int64 // bytes a split may keep its blocks' headers in (headsLimit); -1: none
 	groupBits groupBits
 	gpuBudget int64 // device memory the GPU ingest may take; 0: free memory less a margin
+	// diskDir is the directory whose file system the disk checks measure and name: the
+	// destination's parent, kept by a pass that writes into a temporary directory in it
+	// ("" = Dest's parent)
+	diskDir string
 
 	// weighWindow sends a weighted regular file to the two-pass path (weighfile.go),
 	// with windows of this many bytes (-1: as the budget allows).
@@ -309,7 +313,7 @@ func (p *pipeline) finishWith(hdr parse.Header, build func() error) (*Report, er
 	// edges, the largest id 4*10^9, make a graph of 32 GiB).
 	if n := int64(p.vertexCount(hdr)); n >= 1<<24 {
 		need := 8 * n * int64(p.dirs)
-		if err := checkDisk(filepath.Dir(filepath.Clean(p.opt.Dest)), need); err != nil {
+		if err := checkDisk(p.opt.diskParent(), need); err != nil {
 			return nil, fmt.Errorf("%w; the graph has %d vertices (the largest id + 1), 8 bytes each in the shards (--relabel numbers sparse ids 0..n-1)", err, n)
 		}
 	}

@@ -759,20 +759,26 @@ func TestCheckDisk(t *testing.T) {
 
 // TestEdgesDiskRefused: an input whose edge count is known before it is read (gen kron
 // --scale 31: 2^35 edges) and whose graph cannot fit the disk is refused before an edge
-// is produced; gen urand --scale 28 filled the disk with spill files instead.
+// is produced; gen urand --scale 28 filled the disk with spill files instead. The error
+// names the destination's directory in every order, also those whose first pass writes
+// into a temporary directory there.
 func TestEdgesDiskRefused(t *testing.T) {
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "g.ooc")
-	_, err := FromEdges(Options{Dest: dest, Order: "input"}, store.InputInfo{Name: "huge"}, parse.Header{Entries: 1 << 60},
-		func(emit func([]parse.Edge) error) error {
-			t.Error("edges produced for a graph the disk cannot hold")
-			return nil
-		})
-	if err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), "1152921504606846976 input edges") {
-		t.Errorf("2^60 edges: %v, want the disk's free space and the edge count", err)
-	}
-	if left, _ := os.ReadDir(dir); len(left) != 0 {
-		t.Errorf("left behind: %v", left)
+	for _, order := range []string{store.OrderInput, store.OrderDegree, OrderAuto} {
+		dir := t.TempDir()
+		dest := filepath.Join(dir, "g.ooc")
+		_, err := FromEdges(Options{Dest: dest, Order: order}, store.InputInfo{Name: "huge"}, parse.Header{Entries: 1 << 60},
+			func(emit func([]parse.Edge) error) error {
+				t.Error("edges produced for a graph the disk cannot hold")
+				return nil
+			})
+		if err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), "1152921504606846976 input edges") {
+			t.Errorf("--order %s, 2^60 edges: %v, want the disk's free space and the edge count", order, err)
+		} else if !strings.HasPrefix(err.Error(), "ingest: "+dir+" has ") {
+			t.Errorf("--order %s: %v, want the message to name %s", order, err, dir)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("--order %s: left behind: %v", order, left)
+		}
 	}
 }
 

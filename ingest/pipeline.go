@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -122,7 +121,7 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 		return nil, err
 	}
 	if size > 0 {
-		if err := checkDisk(filepath.Dir(filepath.Clean(opt.Dest)), diskNeed(name, size, 2)); err != nil {
+		if err := checkDisk(opt.diskParent(), diskNeed(name, size, 2)); err != nil {
 			return nil, err
 		}
 	}

@@ -124,7 +124,7 @@ func twoPass(opt Options, rewind func() error, first func(Options) (*Report, err
 		return nil, err
 	}
 	defer pb.close()
-	a.Dest, a.Force = filepath.Join(pb.b.TempDir(), "input.ooc"), false
+	a.inTemp(filepath.Join(pb.b.TempDir(), "input.ooc"))
 	var early *earlyAuto
 	if opt.Order == OrderAuto {
 		early = &earlyAuto{rewind: rewind, bisectMax: opt.autoBisectMax()}
@@ -204,7 +204,7 @@ func readAgain(opt Options, early *earlyAuto, pb *pipeline, start time.Time, fir
 	b := opt
 	b.Order, b.Backend, b.early = store.OrderDegree, BackendCPU, early
 	b.Verbose, b.noSummary = false, true // the first build printed the budget, this the summary
-	b.Dest, b.Force = filepath.Join(pb.b.TempDir(), "degree.ooc"), false
+	b.inTemp(filepath.Join(pb.b.TempDir(), "degree.ooc"))
 	rep, err := first(b)
 	if err != nil {
 		return nil, err

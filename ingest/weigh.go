@@ -29,7 +29,8 @@ func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce fu
 	}
 	defer os.RemoveAll(tmp)
 	lists := opt
-	lists.Dest, lists.Force, lists.Log = dest, false, nil
+	lists.inTemp(dest)
+	lists.Log = nil
 	rep, err := FromEdges(lists, input, hdr, produce)
 	if err != nil {
 		return nil, err

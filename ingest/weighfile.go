@@ -91,7 +91,8 @@ func weighFile(f *os.File, name string, size int64, opt Options) (*Report, error
 	}
 	defer os.RemoveAll(tmp)
 	a := opt
-	a.Weights, a.Dest, a.Force, a.noSummary = false, dest, false, true
+	a.inTemp(dest)
+	a.Weights, a.noSummary = false, true
 	if !opt.Verbose {
 		a.Log = nil
 	}
