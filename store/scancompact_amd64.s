@@ -115,6 +115,15 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $20
 	ADDQ $8, DX \
 	ADDQ R8, SI
 
+// LONGLANES sets in CX the bits sh..sh+7 of the eight lanes at L_DEG+off whose degree is
+// at least Y3's (PackedMin): min(degree, Y3) equals Y3 exactly there.
+#define LONGLANES(off, sh) \
+	VPMINUD (L_DEG+off)(SI), Y3, Y0 \
+	VPCMPEQD Y3, Y0, Y0 \
+	VMOVMSKPS Y0, AX \
+	SHLQ $sh, AX \
+	ORQ AX, CX
+
 // CONSTS loads the vector constants that do not depend on the block; nv is in AX. Its
 // move to X10 is VEX-encoded (VMOVQ) like every vector instruction here: a legacy SSE
 // one while the upper halves of the Y registers hold data costs an Intel Xeon hundreds
@@ -278,46 +287,16 @@ TEXT ·scanMoreAVX2(SB), NOSPLIT, $136-8
 	// of todo at once: a lane whose degree is not above 3 (unsigned) is not scanned
 	MOVQ M_LANES(BX), SI
 	VPBROADCASTD cConst<>+16(SB), Y3
-	XORQ CX, CX
 	VPMINUD (L_DEG+0)(SI), Y3, Y0
 	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+32)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $8, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+64)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $16, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+96)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $24, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+128)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $32, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+160)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $40, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+192)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $48, AX
-	ORQ AX, CX
-	VPMINUD (L_DEG+224)(SI), Y3, Y0
-	VPCMPEQD Y3, Y0, Y0
-	VMOVMSKPS Y0, AX
-	SHLQ $56, AX
-	ORQ AX, CX
+	VMOVMSKPS Y0, CX
+	LONGLANES(32, 8)
+	LONGLANES(64, 16)
+	LONGLANES(96, 24)
+	LONGLANES(128, 32)
+	LONGLANES(160, 40)
+	LONGLANES(192, 48)
+	LONGLANES(224, 56)
 	MOVQ M_TODO(BX), AX
 	ANDQ CX, AX
 	MOVQ AX, F_TODO(SP)
