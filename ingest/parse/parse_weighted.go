@@ -25,10 +25,11 @@ type WEdge struct {
 // ParseWeighted reads a weighted edge list from r, line by line on one core, and calls
 // emit with each edge in input order. The weight is the third column of a text edge
 // list ("u v w"), the arc weight of a DIMACS file ("a u v w"), or the value of a
-// MatrixMarket entry ("i j value"). Weights are integers in [0, 2^32-1], except in a
-// real (or double) MatrixMarket file and with opt.FloatWeights, where they are float32
-// (the value rounded to the nearest float32; -0 read as 0): a negative, fractional (for
-// integers), non-finite, out-of-range or missing one is a ParseError naming the line.
+// MatrixMarket entry ("i j value"), written in decimal ("7", "7.0", "7e0"). Weights are
+// integers in [0, 2^32-1], except in a real (or double) MatrixMarket file and with
+// opt.FloatWeights, where they are float32 (the value rounded to the nearest float32; -0
+// read as 0): a negative, fractional (for integers), non-finite, out-of-range, missing or
+// not decimal one ("1_000", "0x10") is a ParseError naming the line.
 // gzip and zstd input is decompressed; binary formats carry no weights and are refused.
 func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*ParseResult, error) {
 	p := &wparser{path: displayName(opt.Name), opt: opt, maxID: opt.MaxID, float: opt.FloatWeights}
@@ -262,6 +263,9 @@ func (p *wparser) weight(b []byte) (uint32, error) {
 		return uint32(w), nil
 	}
 	s := string(b)
+	if err := p.decimal(s); err != nil {
+		return 0, err
+	}
 	if strings.HasPrefix(s, "-") {
 		return 0, p.errorf("negative weight %s: weights are integers from 0 to %d", s, uint32(math.MaxUint32))
 	}
@@ -277,6 +281,42 @@ func (p *wparser) weight(b []byte) (uint32, error) {
 	return uint32(f), nil
 }
 
+// decimal refuses a weight that is not a decimal number: an optional sign, digits with
+// an optional point (at least one digit), an optional exponent of decimal digits. The
+// text formats write numbers so, and ids are decimal digits; strconv.ParseFloat alone
+// would also take Go's spellings ("1_000", "0x1p4", "Infinity"), which no format means.
+func (p *wparser) decimal(s string) error {
+	t := strings.TrimLeft(s, "+-")
+	if len(s)-len(t) > 1 {
+		return p.errorf("weight %q is not a number", s)
+	}
+	switch strings.ToLower(t) {
+	case "inf", "infinity", "nan":
+		return p.errorf("weight %s is not a finite number", s)
+	}
+	digits := 0
+	i := 0
+	for ; i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.'); i++ {
+		if t[i] != '.' {
+			digits++
+		}
+	}
+	if digits == 0 || strings.Count(t[:i], ".") > 1 {
+		return p.errorf("weight %q is not a number: weights are written in decimal", s)
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		e := strings.TrimLeft(t[i+1:], "+-")
+		if len(t[i+1:])-len(e) > 1 || e == "" || strings.Trim(e, "0123456789") != "" {
+			return p.errorf("weight %q is not a number: weights are written in decimal", s)
+		}
+		i = len(t)
+	}
+	if i < len(t) {
+		return p.errorf("weight %q is not a number: weights are written in decimal", s)
+	}
+	return nil
+}
+
 // floatWeight parses a float weight, rounded to the nearest float32, and returns its
 // bits: non-negative and finite, -0 read as +0 (so that the bits order as the numbers).
 func (p *wparser) floatWeight(b []byte) (uint32, error) {
@@ -284,6 +324,9 @@ func (p *wparser) floatWeight(b []byte) (uint32, error) {
 		return math.Float32bits(float32(w)), nil // exact
 	}
 	s := string(b)
+	if err := p.decimal(s); err != nil {
+		return 0, err
+	}
 	f, err := strconv.ParseFloat(s, 32)
 	mantissa := s[:len(s)-len(strings.TrimLeft(s, "+-0123456789."))]
 	switch {

@@ -112,6 +112,8 @@ func TestParseWeightedFloat(t *testing.T) {
 		{"g.txt", "0 1 2.75\n1 2 3\n", true, []WEdge{{0, 1, f(2.75)}, {1, 2, f(3)}}},
 		{"g.gr", "p sp 2 1\na 1 2 0.333\n", true, []WEdge{{0, 1, f(0.333)}}},
 		{"g.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 7\n", true, []WEdge{{0, 1, f(7)}}},
+		{"g.txt", "0 1 1e3\n1 2 +4.0\n2 0 .5e1\n", false, []WEdge{{0, 1, 1000}, {1, 2, 4}, {2, 0, 5}}},
+		{"g.txt", "0 1 +2.5e+0\n1 2 .5E1\n2 0 5.\n", true, []WEdge{{0, 1, f(2.5)}, {1, 2, f(5)}, {2, 0, f(5)}}},
 	} {
 		got, res, err := parseWeightedOpt([]byte(c.in), ParseOptions{Name: c.name, MaxID: fuzzMaxID, FloatWeights: c.float})
 		wantFloat := c.float || strings.Contains(c.in, "real") || strings.Contains(c.in, "double")
@@ -136,6 +138,16 @@ func TestParseWeightedFloat(t *testing.T) {
 		{real + "2 1 x\n", `g.mtx:4: weight "x" is not a number`, false},
 		{"0 1 1\n1 2 0.5\n", `g.mtx:2: weight 0.5 is not an integer`, false},
 		{"0 1 1\n1 2 -Inf\n", `g.mtx:2: weight -Inf is not a finite number`, true},
+		{"0 1 1\n1 2 1_000\n", `g.mtx:2: weight "1_000" is not a number`, false},
+		{"0 1 1\n1 2 1_000\n", `g.mtx:2: weight "1_000" is not a number`, true},
+		{"0 1 1\n1 2 0x1p4\n", `g.mtx:2: weight "0x1p4" is not a number`, false},
+		{"0 1 1\n1 2 0x1p4\n", `g.mtx:2: weight "0x1p4" is not a number`, true},
+		{"0 1 1\n1 2 Infinity\n", `g.mtx:2: weight Infinity is not a finite number`, false},
+		{"0 1 1\n1 2 +-1\n", `g.mtx:2: weight "+-1" is not a number`, true},
+		{"0 1 1\n1 2 1e\n", `g.mtx:2: weight "1e" is not a number`, true},
+		{"0 1 1\n1 2 1.2.3\n", `g.mtx:2: weight "1.2.3" is not a number`, true},
+		{"0 1 1\n1 2 .\n", `g.mtx:2: weight "." is not a number`, false},
+		{real + "2 1 1e1_0\n", `g.mtx:4: weight "1e1_0" is not a number`, false},
 	} {
 		format := Format("")
 		if !strings.HasPrefix(c.in, "%%") {
