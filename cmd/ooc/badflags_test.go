@@ -87,6 +87,10 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"gen", "kron", "--scale", "6", "--weights", "uniform:9:1", "-o", newGraph}, "--weights", "want uniform:LO:HI"},
 		{[]string{"gen", "kron", "--scale", "6", "--seed", "-1", "-o", newGraph}, "-seed", "parse error"},
 		{[]string{"gen", "cube", "--scale", "6", "-o", newGraph}, "cube", "want kron, urand or grid"},
+		{[]string{"gen", "grid", "--scale", "6", "--edgefactor", "0", "-o", newGraph}, "--edgefactor", "applies to kron and urand"},
+		{[]string{"gen", "kron", "--scale", "6", "--shortcuts", "3", "-o", newGraph}, "--shortcuts", "applies to grid, not to kron"},
+		{[]string{"gen", "grid", "--scale", "6", "--shortcuts", "-5", "-o", newGraph}, "--shortcuts -5", "want 0 or more, or -1"},
+		{[]string{"bench", "grid", "--scale", "6", "--edgefactor", "4", "-q"}, "--edgefactor", "applies to kron and urand"},
 		{[]string{"bench", "kron", "--scale", "40", "-q"}, "scale 40", "want 0 to 31"},
 		// paths
 		{[]string{"bfs", missing}, "missing.ooc", "no such graph directory"},

@@ -36,7 +36,7 @@ Generate a synthetic graph with 2^S vertices. KIND is one of:
           degrees, low diameter; self-loops and duplicate edges included (ingest drops them).
   urand   uniform random graph (GAPBS's urand): K*2^S edges with uniform endpoints.
   grid    2-D grid of 2^(S/2) rows and 2^S/rows columns, 4-neighbour edges, plus
-          --shortcuts random edges: a high-diameter graph.
+          --shortcuts random edges: a high-diameter graph (--edgefactor is refused).
 
 The output is the same for a seed on every machine and with any number of threads.
 When OUT ends in .ooc the graph goes straight into a graph directory through the
@@ -114,11 +114,27 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	return fs
 }
 
-// specFromArgs checks the kind and the generator flags of fs.
+// specFromArgs checks the kind and the generator flags of fs: a flag the kind does not
+// use (--edgefactor of a grid, --shortcuts of kron or urand) is refused, not ignored.
 func specFromArgs(fs *flag.FlagSet, kind string, s gen.Spec) (gen.Spec, error) {
 	s.Kind = kind
 	scaleSet := false
-	fs.Visit(func(f *flag.Flag) { scaleSet = scaleSet || f.Name == "scale" })
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		scaleSet = scaleSet || f.Name == "scale"
+		switch {
+		case err != nil:
+		case f.Name == "edgefactor" && kind == "grid":
+			err = usagef("--edgefactor applies to kron and urand; a grid has 4-neighbour edges and --shortcuts")
+		case f.Name == "shortcuts" && (kind == "kron" || kind == "urand"):
+			err = usagef("--shortcuts applies to grid, not to %s (its edges are --edgefactor)", kind)
+		case f.Name == "shortcuts" && s.Shortcuts < -1:
+			err = usagef("--shortcuts %d: want 0 or more, or -1 for the default (one per 65536 vertices, at least 4)", s.Shortcuts)
+		}
+	})
+	if err != nil {
+		return s, err
+	}
 	if !scaleSet {
 		return s, usagef("--scale is required (2^S vertices, e.g. --scale 20)")
 	}
