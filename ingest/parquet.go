@@ -82,6 +82,9 @@ func fromParquet(name string, parts []parquetPart, opt Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
+	if rows == 0 { // as a text file without edges: no header gives a vertex count
+		return nil, &parse.ParseError{Path: inputName(name), Offset: -1, Msg: "no edges (the table has no rows)"}
+	}
 	for _, pt := range parts {
 		size += pt.size
 	}

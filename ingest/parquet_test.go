@@ -109,11 +109,16 @@ func TestParquetErrors(t *testing.T) {
 	if err := os.WriteFile(notPq, []byte("0 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(dir, "empty.parquet")
+	writeParquet(t, empty, nil, [2]string{"src", "dst"}, 1)
 	cases := []struct {
 		path string
 		opt  Options
 		want string
 	}{
+		{empty, Options{}, "empty.parquet: no edges (the table has no rows)"},
+		{empty, Options{Weights: true}, "empty.parquet: no edges (the table has no rows)"},
+		{empty, Options{Relabel: true, Directed: true}, "empty.parquet: no edges (the table has no rows)"},
 		{big, Options{}, "big.parquet: row group 1 of 2, column \"dst\", row 0: holds 4294967296, above the largest allowed id 4294967294; ids must be below 2^32-1 (use --relabel)"},
 		{big, Options{Columns: [2]string{"a", "b"}}, `big.parquet: no column "a"; the file has weight, src, dst`},
 		{notPq, Options{}, "g.parquet: not a Parquet file: 4 bytes"},
