@@ -646,7 +646,16 @@ func linkSerial(comp []uint32, u, v uint32) {
 // instructions a load, a quarter of a road's links. A root whose parent is already
 // low (the trees joined) takes a climb step, after which p1 == p2: a test of its own
 // puts linkFrom past the inlining budget.
-func linkFrom(c unsafe.Pointer, p1, v uint32) {
+//
+// It returns where it ended: the low label it hooked the high root under, or the
+// label it found both sides share. That is in u's tree (the link joined the trees),
+// so u's second link may start from it instead of loading u's label again: one load
+// less a vertex in linkGroup, and where the first link hooked u itself (a root)
+// under its neighbour's label, the label u now holds. A caller that drops it pays
+// nothing: the inlined code is the same. The climb step loads into p1 and stores
+// from it, not through a variable of its own: that keeps the cost within the
+// inlining budget (78 of 80), which most of a low-degree graph's links need.
+func linkFrom(c unsafe.Pointer, p1, v uint32) uint32 {
 	p2 := *(*uint32)(unsafe.Add(c, 4*uintptr(v)))
 	for p1 != p2 {
 		high, low := max(p1, p2), min(p1, p2)
@@ -654,19 +663,20 @@ func linkFrom(c unsafe.Pointer, p1, v uint32) {
 		ph := *h
 		if ph == high {
 			*h = low
-			return
+			return low
 		}
-		g := *(*uint32)(unsafe.Add(c, 4*uintptr(ph)))
-		*h = g
-		p1, p2 = g, *(*uint32)(unsafe.Add(c, 4*uintptr(low)))
+		p1 = *(*uint32)(unsafe.Add(c, 4*uintptr(ph)))
+		*h = p1
+		p2 = *(*uint32)(unsafe.Add(c, 4*uintptr(low)))
 	}
+	return p1
 }
 
 // labels is the address of comp's first label, for linkFrom.
 func labels(comp []uint32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(comp)) }
 
 // linkGroup links each vertex v+j with x0[j] and then x1[j] (linkSerial; the second
-// link from where the first ended, linkFromLow), neighbours below len(comp)
+// link from where the first ended, linkFrom's result), neighbours below len(comp)
 // (linkFrom): linkGroupAsm where it runs, else linkGroupGo.
 func linkGroup(comp []uint32, v uint32, x0, x1 []uint32) {
 	if haveLinkAsm {
@@ -685,30 +695,8 @@ func linkGroupGo(comp []uint32, v uint32, x0, x1 []uint32) {
 	cu := comp[v:][:len(x0)] // the vertices' own labels: checked once, not at each load
 	c := labels(comp)
 	for j, a := range x0 {
-		linkFrom(c, linkFromLow(c, cu[j], a), x1[j])
+		linkFrom(c, linkFrom(c, cu[j], a), x1[j])
 	}
-}
-
-// linkFromLow is linkFrom returning where it ended: the low label it hooked the high
-// root under, or the label it found both sides share. That is in u's tree (the link
-// joined the trees), so u's second link may start from it instead of loading u's
-// label again: one load less a vertex in linkGroup, and where the first link hooked
-// u itself (a root) under its neighbour's label, the label u now holds.
-func linkFromLow(c unsafe.Pointer, p1, v uint32) uint32 {
-	p2 := *(*uint32)(unsafe.Add(c, 4*uintptr(v)))
-	for p1 != p2 {
-		high, low := max(p1, p2), min(p1, p2)
-		h := (*uint32)(unsafe.Add(c, 4*uintptr(high)))
-		ph := *h
-		if ph == high {
-			*h = low
-			return low
-		}
-		g := *(*uint32)(unsafe.Add(c, 4*uintptr(ph)))
-		*h = g
-		p1, p2 = g, *(*uint32)(unsafe.Add(c, 4*uintptr(low)))
-	}
-	return p1
 }
 
 // linkFirsts links each vertex v+j with x0[j] (linkSerial) and returns the mask of

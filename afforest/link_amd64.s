@@ -32,7 +32,7 @@
 
 // func linkGroupAsm(comp, cu, x0, x1 *uint32, n uint64)
 //
-// For j < n: p = linkFromLow(comp, cu[j], x0[j]), then linkFrom(comp, p, x1[j]).
+// For j < n: p = linkFrom(comp, cu[j], x0[j]), then linkFrom(comp, p, x1[j]).
 // Each link: p2 = comp[x]; while p1 != p2, high and low the larger and smaller
 // (unsigned), ph = comp[high]; where ph == high, comp[high] = low and done; else g =
 // comp[ph], comp[high] = g, p1 = g, p2 = comp[low]. The first link ends with p1 the
