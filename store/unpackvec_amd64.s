@@ -53,12 +53,10 @@ GLOBL seven<>(SB), RODATA|NOPTR, $4
 	VPBLENDD $1, Y4, Y3, Y3; \
 	VPCMPGTD Y3, Y2, Y3
 
-// The CX gaps to dst at DI, 8 a step: CX/8 whole groups and, where CX is not a multiple
-// of 8, a last group of CX%8 lanes that reads its bytes and add entries as a whole one
-// does but stores only its own lanes (VPMASKMOVD), whose checks alone count. Y12 ends as
-// the last neighbour, Y10's lanes all ones where every neighbour is above the one before
-// it. R8 is w, the bytes of a group.
-#define GAPS \
+// GAPS's and GAPSCLAIM's whole groups, each followed by step (UNVISITED, or NOSTEP:
+// nothing); then, with R10 and AX the last group's lane count (none: to gapsdone), Y7
+// its lanes' mask.
+#define WHOLE(step) \
 	MOVQ CX, R10; \
 	ANDQ $7, R10; \
 	SHRQ $3, CX; \
@@ -69,6 +67,7 @@ loop: \
 	ABOVE; \
 	VPAND Y3, Y10, Y10; \
 	VPERMD Y0, Y8, Y12; \
+	step; \
 	ADDQ $32, DI; \
 	ADDQ $32, DX; \
 	ADDQ R8, SI; \
@@ -80,17 +79,32 @@ part: \
 	MOVL R10, AX; \
 	VMOVD AX, X7; \
 	VPBROADCASTD X7, Y7; \
-	VPCMPGTD LANEIDX, Y7, Y7; \
-	DECL AX; \
-	VMOVD AX, X6; \
-	VPBROADCASTD X6, Y6; \
-	GROUP; \
+	VPCMPGTD LANEIDX, Y7, Y7
+
+#define NOSTEP
+
+// GAPS's and GAPSCLAIM's last group: its lanes (Y7) stored and their checks folded
+// into Y10; the lanes past them count as above.
+#define PART \
 	VPMASKMOVD Y0, Y7, (DI); \
 	ABOVE; \
 	VPCMPEQD Y5, Y5, Y5; \
 	VPXOR Y5, Y7, Y5; \
 	VPOR Y5, Y3, Y3; \
-	VPAND Y3, Y10, Y10; \
+	VPAND Y3, Y10, Y10
+
+// The CX gaps to dst at DI, 8 a step: CX/8 whole groups and, where CX is not a multiple
+// of 8, a last group of CX%8 lanes that reads its bytes and add entries as a whole one
+// does but stores only its own lanes (VPMASKMOVD), whose checks alone count. Y12 ends as
+// the last neighbour, Y10's lanes all ones where every neighbour is above the one before
+// it. R8 is w, the bytes of a group.
+#define GAPS \
+	WHOLE(NOSTEP); \
+	DECL AX; \
+	VMOVD AX, X6; \
+	VPBROADCASTD X6, Y6; \
+	GROUP; \
+	PART; \
 	VPERMD Y0, Y6, Y12; \
 gapsdone:
 
@@ -112,36 +126,9 @@ gapsdone:
 // GAPS with each group's parent entries tested as UNVISITED tests them; a last group
 // loads its own lanes only. The last lane's index goes through Y5 (Y6 holds the length).
 #define GAPSCLAIM \
-	MOVQ CX, R10; \
-	ANDQ $7, R10; \
-	SHRQ $3, CX; \
-	JZ part; \
-loop: \
+	WHOLE(UNVISITED); \
 	GROUP; \
-	VMOVDQU Y0, (DI); \
-	ABOVE; \
-	VPAND Y3, Y10, Y10; \
-	VPERMD Y0, Y8, Y12; \
-	UNVISITED; \
-	ADDQ $32, DI; \
-	ADDQ $32, DX; \
-	ADDQ R8, SI; \
-	DECQ CX; \
-	JNZ loop; \
-part: \
-	TESTQ R10, R10; \
-	JZ gapsdone; \
-	MOVL R10, AX; \
-	VMOVD AX, X7; \
-	VPBROADCASTD X7, Y7; \
-	VPCMPGTD LANEIDX, Y7, Y7; \
-	GROUP; \
-	VPMASKMOVD Y0, Y7, (DI); \
-	ABOVE; \
-	VPCMPEQD Y5, Y5, Y5; \
-	VPXOR Y5, Y7, Y5; \
-	VPOR Y5, Y3, Y3; \
-	VPAND Y3, Y10, Y10; \
+	PART; \
 	VPCMPGTD Y2, Y6, Y1; \
 	VPAND Y7, Y1, Y1; \
 	VPXOR Y4, Y4, Y4; \
