@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"path/filepath"
 	"slices"
@@ -169,4 +170,73 @@ func TestDirectoryEdgeLimit(t *testing.T) {
 	if _, err := Verify(dir); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestNeighborsDamagedDirectory: Neighbors returns an error, so on a graph opened
+// without Check a damaged directory is a CorruptError from it, never a panic: every
+// byte of the group headers and the first pairs flipped, checksums recomputed and not.
+func TestNeighborsDamagedDirectory(t *testing.T) {
+	lists := map[uint32][]uint32{}
+	for v := uint32(0); v < 200; v++ {
+		if v%3 != 0 {
+			lists[v] = []uint32{(v + 1) % 200, (v + 7) % 200}
+			slices.Sort(lists[v])
+		}
+	}
+	spec := fixtureSpec{name: "dir", n: 200, out: lists}
+	clean := filepath.Join(t.TempDir(), "clean.ooc")
+	if err := spec.write(clean); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, _ := g.Out().Shards[0].section(SecDirectory)
+	hb := g.Out().Shards[0].DirectoryHeaders()
+	g.Close()
+	for at := int64(0); at < hb+24; at++ {
+		for _, reseal := range []bool{true, false} {
+			dir := filepath.Join(t.TempDir(), "bad.ooc")
+			if err := spec.write(dir); err != nil {
+				t.Fatal(err)
+			}
+			flip := func(b []byte) { b[sec.Offset+at] ^= 0x5a }
+			if reseal {
+				err = forgeShard(dir, flip)
+			} else {
+				err = editFile(dir, baseShard, func(b []byte) []byte { flip(b); return b })
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := neighborsAll(dir); err != nil && !errors.Is(err, ErrCorrupt) {
+				t.Errorf("byte %d of DIRECTORY flipped (resealed %v): %v, want a CorruptError", at, reseal, err)
+			}
+		}
+	}
+}
+
+// neighborsAll opens dir without Check and reads every list through Neighbors, turning
+// a panic into an error.
+func neighborsAll(dir string) (err error) {
+	g, err := Open(dir)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	var buf []uint32
+	for _, s := range g.Shards() {
+		for v := s.Lo; v < s.Hi(); v++ {
+			if buf, err = s.Neighbors(buf[:0], v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -52,7 +52,9 @@
 // lists' lengths and block indexes are checked by Graph.Check (ooc.Open runs it) and, one
 // shard's directory alone, by Shard.CheckDirectory; before those, Degree and ListAt read
 // a damaged directory's fields as they are and may panic (an index out of range), so
-// call one of them before reading a graph that may be damaged. Once the directory holds,
+// call one of them before reading a graph that may be damaged. They are the engines'
+// inline readers, and a check in them would cost every search; Shard.Neighbors, which
+// returns an error, checks its shard's directory itself at its first call. Once the directory holds,
 // the list decoders never index past a list and never return a neighbour outside the
 // graph, on any bytes, but only the checksums (Check) say the bytes are the ones that
 // were written.

@@ -228,6 +228,8 @@ type Shard struct {
 	wStart   []uint32 // N+1 entries: the degrees' prefix sum, where each list's weights start
 	checkOne sync.Once
 	checkErr error
+	dirOne   sync.Once
+	dirErr   error // CheckDirectory's result, for Neighbors
 }
 
 // Hi is one past the shard's last vertex.
@@ -246,7 +248,9 @@ func (s *Shard) SectionBytes(id uint32) ([]byte, bool) {
 	return nil, false
 }
 
-// Degree is the degree of vertex v, which must lie in the shard.
+// Degree is the degree of vertex v, which must lie in the shard. Like DegreeAt and
+// ListAt it reads the directory as it is: on a damaged one, before Check or
+// CheckDirectory, it may panic (doc.go, Caveats).
 func (s *Shard) Degree(v uint32) uint32 { return s.DegreeAt(v - s.Lo) }
 
 // List is the encoded list of vertex v, which must lie in the shard.
@@ -293,8 +297,14 @@ func (s *Shard) WeightsOf(v uint32) []uint32 {
 	return s.Weights[a:b:b]
 }
 
-// Neighbors appends the neighbours of v (in the shard) to dst.
+// Neighbors appends the neighbours of v (in the shard) to dst. Unlike Degree and List,
+// it is safe on a graph opened without Check: its first call on a shard checks the
+// directory (CheckDirectory), whose error every call then returns.
 func (s *Shard) Neighbors(dst []uint32, v uint32) ([]uint32, error) {
+	s.dirOne.Do(func() { s.dirErr = s.CheckDirectory() })
+	if s.dirErr != nil {
+		return dst, s.dirErr
+	}
 	out, err := DecodeList(dst, v, s.Degree(v), s.List(v), s.nv)
 	if err != nil {
 		return out, s.listError(v)
