@@ -127,20 +127,12 @@ func TestTailWord(t *testing.T) {
 // > 57: lists of megabytes beside empty ones, degrees in the thousands), built by hand,
 // through Entries and ListAt.
 func TestEntriesWide(t *testing.T) {
-	const span = 1 << 22
-	r := rand.New(rand.NewSource(1))
-	var start, deg [DirGroup]uint32
-	for j := 1; j < DirGroup; j++ {
-		start[j] = span - uint32(DirGroup-j)*16
-		deg[j] = uint32(r.Intn(4096))
+	r := randv2.New(randv2.NewPCG(testSeed(t), 71))
+	adj := make([]byte, wideSpan+4)
+	for i := range adj {
+		adj[i] = byte(r.Uint32())
 	}
-	deg[0] = 4000
-	adj := make([]byte, span+4)
-	r.Read(adj)
-	s, wo, wd := wideGroup(100, adj[:span], &start, &deg)
-	if 2*wo+wd <= 57 {
-		t.Fatalf("widths %d and %d fit one load", wo, wd)
-	}
+	s, start, deg := widePairs(t, r, adj)
 	var dst [16]ListEntry
 	for j0 := uint32(0); j0 < DirGroup; j0 += 16 {
 		vs := make([]uint32, 16)
@@ -152,7 +144,7 @@ func TestEntriesWide(t *testing.T) {
 		}
 		for k, e := range dst {
 			j := j0 + uint32(k)
-			end := uint32(span)
+			end := uint32(wideSpan)
 			if j+1 < DirGroup {
 				end = start[j+1]
 			}
@@ -163,6 +155,26 @@ func TestEntriesWide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wideSpan is the ADJ bytes of widePairs's lists.
+const wideSpan = 1 << 22
+
+// widePairs is a shard of one group whose pairs do not fit one 8-byte load (2*wo+wd >
+// 57: lists near the end of adj's first wideSpan bytes beside an empty one at 0,
+// degrees in the thousands), built by wideGroup, with its lists' starts and degrees.
+func widePairs(t *testing.T, r *randv2.Rand, adj []byte) (s *Shard, start, deg [DirGroup]uint32) {
+	t.Helper()
+	for j := 1; j < DirGroup; j++ {
+		start[j] = wideSpan - uint32(DirGroup-j)*16
+		deg[j] = r.Uint32N(4096)
+	}
+	deg[0] = 4000
+	s, wo, wd := wideGroup(100, adj[:wideSpan], &start, &deg)
+	if 2*wo+wd <= 57 {
+		t.Fatalf("widths %d and %d fit one load", wo, wd)
+	}
+	return s, start, deg
 }
 
 // wideGroup is a shard of one directory group, built by hand: vertices lo to lo+63,

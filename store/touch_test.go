@@ -59,21 +59,11 @@ func TestHeadOffsets(t *testing.T) {
 	if loads < 1000 {
 		t.Fatalf("only %d lists loaded", loads)
 	}
-	const span = 1 << 22
-	var start, deg [DirGroup]uint32
-	for j := 1; j < DirGroup; j++ {
-		start[j] = span - uint32(DirGroup-j)*16
-		deg[j] = uint32(r.IntN(4096))
-	}
-	deg[0] = 4000
-	adj := make([]byte, span+4)
+	adj := make([]byte, wideSpan+4)
 	for i := range adj {
 		adj[i] = 1
 	}
-	s, wo, wd := wideGroup(100, adj[:span], &start, &deg)
-	if 2*wo+wd <= 57 {
-		t.Fatalf("widths %d and %d fit one load", wo, wd)
-	}
+	s, _, _ := widePairs(t, r, adj)
 	if n := s.headOffsets(0, ^uint64(0), &r0, &offs); n != 0 {
 		t.Fatalf("group of wide pairs: %d offsets, want none", n)
 	}
