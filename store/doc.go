@@ -54,10 +54,10 @@
 // a damaged directory's fields as they are and may panic (an index out of range), so
 // call one of them before reading a graph that may be damaged. They are the engines'
 // inline readers, and a check in them would cost every search; Shard.Neighbors, which
-// returns an error, checks its shard's directory itself at its first call. Once the directory holds,
-// the list decoders never index past a list and never return a neighbour outside the
-// graph, on any bytes, but only the checksums (Check) say the bytes are the ones that
-// were written.
+// returns an error, checks its shard's directory itself at its first call. Once the
+// directory holds, the list decoders never index past a list and never return a
+// neighbour outside the graph, on any bytes, but only the checksums (Check) say the
+// bytes are the ones that were written.
 //
 // A Graph may be read from many goroutines at once. Close waits for the reads held by
 // Graph.Use (every engine run and Check hold one) and refuses new ones; a caller that
