@@ -235,6 +235,14 @@ func (p *pipeline) heldBytes() int64 {
 	return n
 }
 
+// memForLive is the smallest budget, rounded up to a MiB, whose long-lived memory (live)
+// is at least n: the least --mem an error may name, which must then pass the check that
+// named it (live is four fifths of the heap limit, not the budget less a constant).
+func memForLive(n int64) int64 {
+	mem := runtimeMem + (n*5+3)/4
+	return (mem + 1<<20 - 1) &^ (1<<20 - 1)
+}
+
 // orderMem is what the degree order's per-vertex arrays may take: half the long-lived
 // memory (the spills keep the rest).
 func (p *pipeline) orderMem() int64 { return p.live() / 2 }

@@ -795,6 +795,30 @@ func TestMemTooSmall(t *testing.T) {
 	}
 }
 
+// TestMemTooSmallNamesEnough: the budget a "too small" error names passes the check that
+// named it, as the message printed it (a tenth of a MiB): it said 32.6 MiB to a budget
+// of 32.6 MiB, and each budget it named asked for more (26.1, 31.3, 32.4, 32.6 MiB).
+func TestMemTooSmallNamesEnough(t *testing.T) {
+	edges := []parse.Edge{{U: 0, V: 1}, {U: 1, V: 2}}
+	for _, opt := range []Options{{}, {Directed: true}, {Workers: 1}, {Directed: true, Workers: 3}} {
+		mem := int64(1)
+		for step := 0; ; step++ {
+			opt.Dest, opt.Mem, opt.Force = filepath.Join(t.TempDir(), "g.ooc"), mem, true
+			_, err := fromEdges(t, edges, opt, parse.Header{})
+			if err == nil {
+				break
+			}
+			_, named, ok := strings.Cut(err.Error(), "allow at least ")
+			named, _, _ = strings.Cut(named, ")")
+			next, perr := bytesize.Parse(strings.ReplaceAll(named, " ", ""))
+			if !errors.Is(err, ErrMemTooSmall) || !ok || perr != nil || step > 0 {
+				t.Fatalf("directed %v, %d workers: step %d, --mem %d: %v", opt.Directed, opt.Workers, step, mem, err)
+			}
+			mem = next
+		}
+	}
+}
+
 // TestMemHuge: a budget far past the machine's memory (accepted: the budget is a bound,
 // not a reservation) ingests as a large one does. At 7 EiB the budget's long-lived part
 // overflowed to "too small"; from about 100 PiB the spills' slab tables, sized for the

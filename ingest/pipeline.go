@@ -171,8 +171,9 @@ func (p *pipeline) sizePhase1() error {
 			break
 		}
 		if p.workers == 1 {
+			need := p.live() - avail + int64(minKeys)*8*((w+2)*int64(p.dirs)+w)
 			return fmt.Errorf("ingest: a memory budget of %s is too small (allow at least %s): %w",
-				bytesize.Format(p.mem), bytesize.Format(p.mem-avail+int64(minKeys)*8*((w+2)*int64(p.dirs)+w)), ErrMemTooSmall)
+				bytesize.Format(p.mem), bytesize.Format(memForLive(need)), ErrMemTooSmall)
 		}
 		p.workers--
 	}
