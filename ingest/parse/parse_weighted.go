@@ -266,13 +266,12 @@ func (p *wparser) weight(b []byte) (uint32, error) {
 	if err := p.decimal(s); err != nil {
 		return 0, err
 	}
-	if strings.HasPrefix(s, "-") {
-		return 0, p.errorf("negative weight %s: weights are integers from 0 to %d", s, uint32(math.MaxUint32))
-	}
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil && !strings.Contains(err.Error(), "range"):
 		return 0, p.errorf("weight %q is not a number", s)
+	case strings.HasPrefix(s, "-"):
+		return 0, p.errorf("negative weight %s: weights are integers from 0 to %d", s, uint32(math.MaxUint32))
 	case f > math.MaxUint32:
 		return 0, p.errorf("weight %s is larger than %d", s, uint32(math.MaxUint32))
 	case f != math.Trunc(f):
@@ -281,37 +280,14 @@ func (p *wparser) weight(b []byte) (uint32, error) {
 	return uint32(f), nil
 }
 
-// decimal refuses a weight that is not a decimal number: an optional sign, digits with
-// an optional point (at least one digit), an optional exponent of decimal digits. The
-// text formats write numbers so, and ids are decimal digits; strconv.ParseFloat alone
-// would also take Go's spellings ("1_000", "0x1p4", "Infinity"), which no format means.
+// decimal refuses the weights that strconv.ParseFloat reads but no text format writes:
+// Go's other spellings of a number ("1_000", "0x1p4", "Infinity"). A weight holds only
+// decimal digits, a point, an exponent's e and signs; ParseFloat checks their order.
 func (p *wparser) decimal(s string) error {
-	t := strings.TrimLeft(s, "+-")
-	if len(s)-len(t) > 1 {
-		return p.errorf("weight %q is not a number", s)
-	}
-	switch strings.ToLower(t) {
-	case "inf", "infinity", "nan":
+	switch t := strings.ToLower(strings.TrimLeft(s, "+-")); {
+	case t == "inf" || t == "infinity" || t == "nan":
 		return p.errorf("weight %s is not a finite number", s)
-	}
-	digits := 0
-	i := 0
-	for ; i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.'); i++ {
-		if t[i] != '.' {
-			digits++
-		}
-	}
-	if digits == 0 || strings.Count(t[:i], ".") > 1 {
-		return p.errorf("weight %q is not a number: weights are written in decimal", s)
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		e := strings.TrimLeft(t[i+1:], "+-")
-		if len(t[i+1:])-len(e) > 1 || e == "" || strings.Trim(e, "0123456789") != "" {
-			return p.errorf("weight %q is not a number: weights are written in decimal", s)
-		}
-		i = len(t)
-	}
-	if i < len(t) {
+	case strings.Trim(s, "0123456789.eE+-") != "":
 		return p.errorf("weight %q is not a number: weights are written in decimal", s)
 	}
 	return nil

@@ -144,6 +144,8 @@ func TestParseWeightedFloat(t *testing.T) {
 		{"0 1 1\n1 2 0x1p4\n", `g.mtx:2: weight "0x1p4" is not a number`, true},
 		{"0 1 1\n1 2 Infinity\n", `g.mtx:2: weight Infinity is not a finite number`, false},
 		{"0 1 1\n1 2 +-1\n", `g.mtx:2: weight "+-1" is not a number`, true},
+		{"0 1 1\n1 2 -+1\n", `g.mtx:2: weight "-+1" is not a number`, false},
+		{"0 1 1\n1 2 -nan\n", `g.mtx:2: weight -nan is not a finite number`, false},
 		{"0 1 1\n1 2 1e\n", `g.mtx:2: weight "1e" is not a number`, true},
 		{"0 1 1\n1 2 1.2.3\n", `g.mtx:2: weight "1.2.3" is not a number`, true},
 		{"0 1 1\n1 2 .\n", `g.mtx:2: weight "." is not a number`, false},
