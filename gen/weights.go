@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 )
@@ -53,16 +52,5 @@ func AppendWeightedText(dst []byte, edges []Edge, ws WeightSpec, seed uint64) []
 
 // WriteWeighted is Write for a weighted text edge list ("u v w" lines).
 func WriteWeighted(w io.Writer, s Spec, ws WeightSpec, workers int) (int64, error) {
-	gen, err := s.source()
-	if err != nil {
-		return 0, err
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	p := newPipeline(s.Blocks(), workers, func(dst []byte, edges []Edge, b uint64) ([]byte, []Edge) {
-		edges = gen(edges[:0], b)
-		return AppendWeightedText(dst, edges, ws, s.Seed), edges
-	})
-	return p.writeTo(w)
+	return s.write(w, workers, func(dst []byte, edges []Edge) []byte { return AppendWeightedText(dst, edges, ws, s.Seed) })
 }

@@ -66,6 +66,12 @@ func AppendEdges(dst []byte, f Format, edges []Edge) []byte {
 // are generated and encoded on workers goroutines (0 means GOMAXPROCS) and written in
 // block order, so the output is the same for a Spec whatever the number of workers.
 func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
+	return s.write(w, workers, func(dst []byte, edges []Edge) []byte { return AppendEdges(dst, f, edges) })
+}
+
+// write generates s's blocks on workers goroutines (0 means GOMAXPROCS), appends each
+// block's edges to a buffer by enc and writes the buffers to w in block order.
+func (s Spec) write(w io.Writer, workers int, enc func(dst []byte, edges []Edge) []byte) (int64, error) {
 	gen, err := s.source()
 	if err != nil {
 		return 0, err
@@ -75,7 +81,7 @@ func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
 	}
 	p := newPipeline(s.Blocks(), workers, func(dst []byte, edges []Edge, b uint64) ([]byte, []Edge) {
 		edges = gen(edges[:0], b)
-		return AppendEdges(dst, f, edges), edges
+		return enc(dst, edges), edges
 	})
 	return p.writeTo(w)
 }
