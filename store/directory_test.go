@@ -102,25 +102,7 @@ func randomList(r *rand.Rand, n uint32, k int) []uint32 {
 // section for a header (a start moved within its bounds shows as a list that does not
 // decode).
 func TestDirectoryCorrupt(t *testing.T) {
-	lists := map[uint32][]uint32{}
-	for v := uint32(0); v < 200; v++ {
-		if v%3 != 0 {
-			lists[v] = []uint32{(v + 1) % 200, (v + 7) % 200}
-			slices.Sort(lists[v])
-		}
-	}
-	spec := fixtureSpec{name: "dir", n: 200, out: lists}
-	clean := filepath.Join(t.TempDir(), "clean.ooc")
-	if err := spec.write(clean); err != nil {
-		t.Fatal(err)
-	}
-	g, err := Open(clean)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sec, _ := g.Out().Shards[0].section(SecDirectory)
-	hb := g.Out().Shards[0].DirectoryHeaders()
-	g.Close()
+	spec, sec, hb := directoryFixture(t)
 	for _, at := range []int64{0, 1, 4, 8, 12, 14, 15, 16, 20, 24, 28, 30, 31, 48, 64, hb - 16, hb - 12, hb - 8, hb - 4, hb, hb + 3, hb + 17} {
 		dir := filepath.Join(t.TempDir(), "bad.ooc")
 		if err := spec.write(dir); err != nil {
@@ -172,10 +154,11 @@ func TestDirectoryEdgeLimit(t *testing.T) {
 	}
 }
 
-// TestNeighborsDamagedDirectory: Neighbors returns an error, so on a graph opened
-// without Check a damaged directory is a CorruptError from it, never a panic: every
-// byte of the group headers and the first pairs flipped, checksums recomputed and not.
-func TestNeighborsDamagedDirectory(t *testing.T) {
+// directoryFixture is a graph of 200 vertices, a third of them without a list, the
+// rest with two neighbours: its spec, its shard's DIRECTORY section and the bytes of
+// that section's group headers.
+func directoryFixture(t *testing.T) (spec fixtureSpec, sec Section, headers int64) {
+	t.Helper()
 	lists := map[uint32][]uint32{}
 	for v := uint32(0); v < 200; v++ {
 		if v%3 != 0 {
@@ -183,7 +166,7 @@ func TestNeighborsDamagedDirectory(t *testing.T) {
 			slices.Sort(lists[v])
 		}
 	}
-	spec := fixtureSpec{name: "dir", n: 200, out: lists}
+	spec = fixtureSpec{name: "dir", n: 200, out: lists}
 	clean := filepath.Join(t.TempDir(), "clean.ooc")
 	if err := spec.write(clean); err != nil {
 		t.Fatal(err)
@@ -192,9 +175,16 @@ func TestNeighborsDamagedDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec, _ := g.Out().Shards[0].section(SecDirectory)
-	hb := g.Out().Shards[0].DirectoryHeaders()
-	g.Close()
+	defer g.Close()
+	sec, _ = g.Out().Shards[0].section(SecDirectory)
+	return spec, sec, g.Out().Shards[0].DirectoryHeaders()
+}
+
+// TestNeighborsDamagedDirectory: Neighbors returns an error, so on a graph opened
+// without Check a damaged directory is a CorruptError from it, never a panic: every
+// byte of the group headers and the first pairs flipped, checksums recomputed and not.
+func TestNeighborsDamagedDirectory(t *testing.T) {
+	spec, sec, hb := directoryFixture(t)
 	for at := int64(0); at < hb+24; at++ {
 		for _, reseal := range []bool{true, false} {
 			dir := filepath.Join(t.TempDir(), "bad.ooc")
@@ -202,6 +192,7 @@ func TestNeighborsDamagedDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 			flip := func(b []byte) { b[sec.Offset+at] ^= 0x5a }
+			var err error
 			if reseal {
 				err = forgeShard(dir, flip)
 			} else {
