@@ -15,6 +15,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -119,8 +120,7 @@ func dijkstraPlain(n uint32, edges []parse.WEdge, directed bool, src uint32) []u
 }
 
 func TestWeightedSSSPRandom(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 20))
 	for i := range 4 {
 		n := uint32(50 + r.IntN(300))

@@ -11,11 +11,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -222,8 +222,7 @@ func TestGPUSampledSwitch(t *testing.T) {
 // levels must equal the CPU's.
 func TestGPULongLists(t *testing.T) {
 	const n, hubs = 1 << 24, 48
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 19))
 	var edges []testgraph.Edge
 	for h := uint32(1); h <= hubs; h++ {
@@ -289,8 +288,7 @@ func gatherEach(share float64, chunk, max int64, f func()) {
 // pinned search with every level top-down (alpha 1) and every window gathered must have
 // copied lists.
 func TestGPUGathered(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 25))
 	const n, hub = 3000, 400
 	var edges []testgraph.Edge

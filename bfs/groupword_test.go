@@ -3,6 +3,8 @@ package bfs
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/testseed"
 )
 
 // TestGroupWord holds unreachedAVX2 and applyFoundAVX2 to unreachedMask and the loops
@@ -12,8 +14,7 @@ func TestGroupWord(t *testing.T) {
 	if !haveGroupWord {
 		t.Skip("no AVX2")
 	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	for i := range 2000 {
 		var p, par, lvl, wantP, wantL [64 + 8]uint32 // 8 guard entries past the word

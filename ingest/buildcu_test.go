@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/hostcxx"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
 }
 `
 	bin := hostcxx.Build(t, harness)
-	seed := rand.Uint64()
+	seed := testseed.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	var in []byte
 	var want bytes.Buffer

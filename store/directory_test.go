@@ -14,8 +14,8 @@ import (
 // list bytes and first neighbour index back through each accessor of the directory
 // (Entries too).
 func TestDirectoryRoundTrip(t *testing.T) {
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
 	for iter := 0; iter < 12; iter++ {
 		n := uint32(1 + r.Intn(3000))
 		lists := make([][]uint32, n)

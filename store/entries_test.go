@@ -14,7 +14,7 @@ import (
 // random vertices, some of other shards (where Entries must stop), and its Head to the
 // mapping's bytes at the list's start; and SumDegrees on the same batches to the sum
 // of ListAt's degrees, stopping where Entries does but for dst's length.
-func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
+func checkEntries(t *testing.T, seed uint64, g *Graph, r *rand.Rand) {
 	t.Helper()
 	for _, s := range g.Out().Shards {
 		checkShardEntries(t, seed, s, g.NumVertices(), r)
@@ -24,7 +24,7 @@ func checkEntries(t *testing.T, seed int64, g *Graph, r *rand.Rand) {
 // checkShardEntries is checkEntries on shard s of a graph of n vertices (the vertices
 // of other shards drawn up to n or the shard's end, whichever is larger): through
 // entriesNarrow where it runs, and through the Go loop alone.
-func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
+func checkShardEntries(t *testing.T, seed uint64, s *Shard, n uint32, r *rand.Rand) {
 	t.Helper()
 	if haveEntriesNarrow {
 		haveEntriesNarrow = false
@@ -35,7 +35,7 @@ func checkShardEntries(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Ran
 }
 
 // checkShardEntriesOnce is checkShardEntries through the loop haveEntriesNarrow picks.
-func checkShardEntriesOnce(t *testing.T, seed int64, s *Shard, n uint32, r *rand.Rand) {
+func checkShardEntriesOnce(t *testing.T, seed uint64, s *Shard, n uint32, r *rand.Rand) {
 	t.Helper()
 	var dst [16]ListEntry
 	for i := uint32(0); i < s.N; {
@@ -82,8 +82,8 @@ func checkShardEntriesOnce(t *testing.T, seed int64, s *Shard, n uint32, r *rand
 // bytes up to the end, the rest zero, and a load past the end shows: a graph of one-byte
 // lists, and one of every shape.
 func TestEntriesMappingEnd(t *testing.T) {
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
 	dir := filepath.Join(t.TempDir(), "g.ooc")
 	const n = 300
 	b, err := Create(dir, CreateOptions{ShardVertices: 100})
@@ -97,7 +97,7 @@ func TestEntriesMappingEnd(t *testing.T) {
 	}
 	short := openCommitted(t, b, dir, n)
 	tail := 0
-	for _, g := range []*Graph{short, shapesGraph(t, randv2.New(randv2.NewPCG(uint64(seed), 24)), 2000)} {
+	for _, g := range []*Graph{short, shapesGraph(t, randv2.New(randv2.NewPCG(seed, 24)), 2000)} {
 		for _, s := range g.Out().Shards {
 			past := append(slices.Clone(s.Adj), 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5)
 			cut := &Shard{Lo: s.Lo, N: s.N, Adj: past[:len(s.Adj):len(s.Adj)], dirH: s.dirH, dirB: s.dirB}

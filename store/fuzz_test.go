@@ -143,7 +143,7 @@ func FuzzShard(f *testing.F) {
 		// reads, and refuses the vertex Head refuses first.
 		checkHeadGroup(t, rand.New(rand.NewPCG(uint64(nv), 3)), s, nv)
 		// and Entries reads what ListAt reads, with the mapping's bytes at each start
-		checkShardEntries(t, int64(nv), s, nv, randv1.New(randv1.NewSource(int64(nv))))
+		checkShardEntries(t, uint64(nv), s, nv, randv1.New(randv1.NewSource(int64(nv))))
 		if _, err := verifyLists(s, BuildOptions{KeepDuplicates: true, KeepSelfLoops: true}); err != nil {
 			mustCorrupt(t, err, path)
 			return

@@ -65,8 +65,8 @@ int main(int argc, char **argv) {
 }
 `
 	bin := hostcxx.Build(t, harness)
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
 	for iter := 0; iter < 4; iter++ {
 		n := uint32(1 + r.Intn(5000))
 		lists := map[uint32][]uint32{}
@@ -164,9 +164,9 @@ int main(int argc, char **argv) {
 }
 `
 	bin := hostcxx.Build(t, harness)
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
-	r2 := randv2.New(randv2.NewPCG(uint64(seed), 6))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
+	r2 := randv2.New(randv2.NewPCG(seed, 6))
 	var adj, index []byte
 	var want bytes.Buffer
 	var modes [5]int
@@ -286,9 +286,9 @@ int main(int argc, char **argv) {
 `
 	bin := hostcxx.Build(t, harness)
 	dir := t.TempDir()
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
-	r2 := randv2.New(randv2.NewPCG(uint64(seed), 7))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
+	r2 := randv2.New(randv2.NewPCG(seed, 7))
 	var adj, index []byte
 	type want struct {
 		nbrs []uint32

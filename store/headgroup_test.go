@@ -537,7 +537,7 @@ func TestHeadGroupPairWidths(t *testing.T) {
 			for range 4 {
 				checkScanGroup(t, r, s, nv, front)
 			}
-			checkShardEntries(t, int64(x), s, nv, randv1.New(randv1.NewSource(int64(x))))
+			checkShardEntries(t, uint64(x), s, nv, randv1.New(randv1.NewSource(int64(x))))
 		}
 	}
 	for ww := uint32(24); ww <= 34; ww++ {

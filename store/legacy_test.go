@@ -9,8 +9,8 @@ import (
 // TestLegacyDecodeList checks the codec of versions 2 to 4 against lists written by
 // that codec's encoder, and against truncation and trailing bytes.
 func TestLegacyDecodeList(t *testing.T) {
-	seed := rand.Int63()
-	r := rand.New(rand.NewSource(seed))
+	seed := testSeed(t)
+	r := rand.New(rand.NewSource(int64(seed)))
 	for iter := 0; iter < 200; iter++ {
 		nv := uint32(1 + r.Intn(1<<20))
 		v := uint32(r.Intn(int(nv)))

@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/oocgraph/ooc/internal/testseed"
 )
 
 // refuses runs cmd on a damaged graph and requires exit 3, nothing on stdout (no answer
@@ -95,8 +96,8 @@ func TestCorruptCLI(t *testing.T) {
 		}
 		graphs = append(graphs, filepath.Join(work, g.name))
 	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d, %d trials", seed, trials)
+	seed := testseed.Seed(t)
+	t.Logf("%d trials", trials)
 	r := rand.New(rand.NewPCG(seed, 9))
 	offset := regexp.MustCompile(`at offset \d+`)
 	for trial := 0; trial < trials; trial++ {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/oocgraph/ooc/internal/testseed"
 )
 
 // counts is what `ooc info --json` says about a graph, less what differs between runs.
@@ -65,8 +67,8 @@ func killIngest(t *testing.T, scale int, opts ...string) {
 		kills = 50
 	}
 	dir, input, want, clean := killInput(t, scale, opts...)
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d, %d kills, a clean ingest takes %v", seed, kills, clean)
+	seed := testseed.Seed(t)
+	t.Logf("%d kills, a clean ingest takes %v", kills, clean)
 	r := rand.New(rand.NewPCG(seed, 7))
 	published := 0
 	for k := 0; k < kills; k++ {
