@@ -3,7 +3,8 @@
 // costs an Intel Xeon hundreds of cycles a call (an SSE/AVX transition; a
 // scanCompactAVX2 call a list made urand22's search 2.9x slower there, not on AMD), so
 // the repository's amd64 assembly uses VEX forms wherever an operand is an X or Y
-// register. Each package with assembly holds its .s files to it in a test.
+// register. Each package with assembly holds its .s files to it in a test, and to
+// Upper: a VZEROUPPER before each return of a function that uses Y registers.
 package vexcheck
 
 import (
@@ -50,8 +51,8 @@ func Dir(dir string) (bad []string, seen int, err error) {
 // instruction that names an X or Y register and whose mnemonic is not a VEX form
 // (V...), as "name:line: op is not VEX-encoded: text". It reads every statement of a
 // line as the assembler does: those after a ';', after a label, and in macro bodies,
-// the #define line's own included. seen counts the instructions on X or Y registers
-// read, TEXT, DATA and GLOBL lines included.
+// the #define line's own included; and each RET that Upper reports. seen counts the
+// instructions on X or Y registers read, TEXT, DATA and GLOBL lines included.
 func Scan(name string, r io.Reader) (bad []string, seen int, err error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
@@ -87,7 +88,7 @@ func Scan(name string, r io.Reader) (bad []string, seen int, err error) {
 			}
 		}
 	}
-	return bad, seen, nil
+	return append(bad, Upper(name, string(src))...), seen, nil
 }
 
 // macroBody is what follows a #define's name and parameters on its line: the start of
