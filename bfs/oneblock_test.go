@@ -1,0 +1,49 @@
+package bfs
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestOneBlock holds oneBlock's parts to their lengths, to cache lines of their own
+// and to memory of their own: stores to each leave the others as they were.
+func TestOneBlock(t *testing.T) {
+	for _, n := range []uint32{1, 2, 15, 16, 17, 4039, smallSearch - 1} {
+		for _, levels := range []bool{false, true} {
+			b := &bfs{n: n}
+			b.oneBlock(levels)
+			type part struct {
+				name string
+				p    []uint32
+				want int
+			}
+			parts := []part{{"parent", b.parent, int(n)}, {"queue", b.queue, int(n) + 1}}
+			if levels {
+				parts = append(parts, part{"level", b.level, int(n)})
+			} else if b.level != nil {
+				t.Errorf("n %d: a level array without levels", n)
+			}
+			for _, x := range parts {
+				name, p := x.name, x.p
+				if len(p) != x.want {
+					t.Fatalf("n %d levels %v: %s has %d entries, want %d", n, levels, name, len(p), x.want)
+				}
+				if a := uintptr(unsafe.Pointer(unsafe.SliceData(p))); a%64 != 0 {
+					t.Errorf("n %d levels %v: %s starts at %#x, not on a cache line", n, levels, name, a)
+				}
+			}
+			for k, x := range parts {
+				for i := range x.p {
+					x.p[i] = uint32(k+1)<<24 | uint32(i)
+				}
+			}
+			for k, x := range parts {
+				for i, v := range x.p {
+					if v != uint32(k+1)<<24|uint32(i) {
+						t.Fatalf("n %d levels %v: %s[%d] = %#x after the other parts' stores", n, levels, x.name, i, v)
+					}
+				}
+			}
+		}
+	}
+}
