@@ -1,7 +1,11 @@
 package ooc_test
 
 import (
+	"os"
 	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,6 +80,50 @@ func TestLayers(t *testing.T) {
 				} else if lt >= lf {
 					t.Errorf("build %q: %s (layer %d) imports %s (layer %d): imports must go down", tags, name(from), lf, name(to), lt)
 				}
+			}
+		}
+	}
+}
+
+// TestLayoutDoc holds docs/layout.md's table of layers to layers, package by package,
+// and its table of packages to naming each of them: the doc a newcomer reads first
+// says where a package sits.
+func TestLayoutDoc(t *testing.T) {
+	b, err := os.ReadFile("docs/layout.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	row := regexp.MustCompile("(?m)^\\| ([0-6]) [^|]*\\| ([^|]*) \\|$")
+	rows := row.FindAllStringSubmatch(doc, -1)
+	if len(rows) != len(layers) {
+		t.Fatalf("docs/layout.md has %d rows of layers, layers_test.go %d", len(rows), len(layers))
+	}
+	seen := map[int]bool{}
+	for _, r := range rows {
+		i, _ := strconv.Atoi(r[1])
+		if seen[i] {
+			t.Errorf("docs/layout.md has layer %d twice", i)
+		}
+		seen[i] = true
+		var got []string
+		for _, p := range regexp.MustCompile(`[,;]`).Split(r[2], -1) {
+			if p = strings.Fields(p)[0]; p == "ooc" {
+				p = ""
+			}
+			got = append(got, p)
+		}
+		want := slices.Clone(layers[i])
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("docs/layout.md's layer %d holds %q; layers_test.go's %q", i, got, want)
+		}
+	}
+	for _, l := range layers {
+		for _, p := range l {
+			if p != "" && !strings.Contains(doc, "| `"+p+"`") && !strings.Contains(doc, ", `"+p+"`") {
+				t.Errorf("docs/layout.md's table of packages does not name %s", p)
 			}
 		}
 	}
