@@ -94,7 +94,7 @@ func TestLayoutDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	row := regexp.MustCompile("(?m)^\\| ([0-6]) [^|]*\\| ([^|]*) \\|$")
+	row := regexp.MustCompile(`(?m)^\| ([0-6]) [^|]*\| ([^|]*) \|$`)
 	rows := row.FindAllStringSubmatch(doc, -1)
 	if len(rows) != len(layers) {
 		t.Fatalf("docs/layout.md has %d rows of layers, layers_test.go %d", len(rows), len(layers))
