@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/afforest"
@@ -17,6 +16,7 @@ import (
 	"github.com/oocgraph/ooc/gpu"
 	"github.com/oocgraph/ooc/internal/cuda"
 	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/sssp"
@@ -25,7 +25,7 @@ import (
 )
 
 var (
-	seed = flag.Uint64("seed", 0, "seed of the random graphs (0: from the clock)")
+	seed = flag.Uint64("seed", 0, "seed of the random graphs (0: OOC_SEED, or a fresh one)")
 	long = flag.Bool("long", false, "also check larger random graphs")
 )
 
@@ -155,12 +155,24 @@ func TestCases(t *testing.T) {
 
 func TestRandom(t *testing.T) {
 	needGPU(t)
-	s := *seed
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
+	randomGraphs(t, rand.New(rand.NewPCG(randomSeed(t), 1)), func(name string, g *store.Graph) { check(t, name, g) })
+}
+
+// randomSeed is -seed when given, else testseed.Seed's (OOC_SEED, or a fresh one, logged).
+func randomSeed(t *testing.T) uint64 {
+	t.Helper()
+	if *seed != 0 {
+		t.Logf("seed %d (-seed)", *seed)
+		return *seed
 	}
-	t.Logf("seed %d", s)
-	r := rand.New(rand.NewPCG(s, 1))
+	return testseed.Seed(t)
+}
+
+// randomGraphs builds TestRandom's and TestAlgosRandom's graphs from r, each undirected
+// and directed, and calls each with its name: m random edges on n vertices, and
+// vertices 0, 7 and 14 given up to 20,000 more neighbours (lists of many blocks, which
+// the device splits over a warp or the grid); with -long 2^20 vertices too.
+func randomGraphs(t *testing.T, r *rand.Rand, each func(name string, g *store.Graph)) {
 	type spec struct {
 		n     uint32
 		m     int
@@ -173,14 +185,13 @@ func TestRandom(t *testing.T) {
 	for _, sp := range specs {
 		for _, directed := range []bool{false, true} {
 			edges := testgraph.Random(r, sp.n, sp.m)
-			// a few hubs with lists of many blocks, long lists td_long spreads over the grid
 			for h := 0; h < 3; h++ {
 				for i := 0; i < min(int(sp.n)-1, 20000); i++ {
 					edges = append(edges, testgraph.Edge{U: uint32(h * 7), V: uint32(r.IntN(int(sp.n)))})
 				}
 			}
 			g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
-			check(t, fmt.Sprintf("random(n=%d,m=%d,shard=%d,directed=%v)", sp.n, len(edges), sp.shard, directed), g)
+			each(fmt.Sprintf("random(n=%d,m=%d,shard=%d,directed=%v)", sp.n, len(edges), sp.shard, directed), g)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/ingest"
@@ -136,34 +135,9 @@ func TestAlgosCases(t *testing.T) {
 
 func TestAlgosRandom(t *testing.T) {
 	needGPU(t)
-	s := *seed
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d", s)
-	r := rand.New(rand.NewPCG(s, 2))
-	type spec struct {
-		n     uint32
-		m     int
-		shard int64
-	}
-	specs := []spec{{1000, 5000, 0}, {1000, 5000, 2048}, {20000, 300000, 1 << 16}, {50000, 60000, 1 << 15}}
-	if *long {
-		specs = append(specs, spec{1 << 20, 16 << 20, 4 << 20})
-	}
-	for _, sp := range specs {
-		for _, directed := range []bool{false, true} {
-			edges := testgraph.Random(r, sp.n, sp.m)
-			// hubs with lists of many blocks (warp-shared on the device)
-			for h := 0; h < 3; h++ {
-				for i := 0; i < min(int(sp.n)-1, 20000); i++ {
-					edges = append(edges, testgraph.Edge{U: uint32(h * 7), V: uint32(r.IntN(int(sp.n)))})
-				}
-			}
-			g := testgraph.Build(t, sp.n, edges, directed, sp.shard)
-			checkAlgos(t, fmt.Sprintf("random(n=%d,m=%d,shard=%d,directed=%v)", sp.n, len(edges), sp.shard, directed), g, budgets(t, g), nil)
-		}
-	}
+	randomGraphs(t, rand.New(rand.NewPCG(randomSeed(t), 2)), func(name string, g *store.Graph) {
+		checkAlgos(t, name, g, budgets(t, g), nil)
+	})
 }
 
 // TestPageRankStream runs PageRank with the staging buffers forced on and off and chosen by

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/ingest/parse"
@@ -132,12 +131,7 @@ func randomWeighted(r *rand.Rand, n uint32, m int, maxW uint32) []parse.WEdge {
 
 func TestSSSPGPURandom(t *testing.T) {
 	needGPU(t)
-	s := *seed
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d", s)
-	r := rand.New(rand.NewPCG(s, 21))
+	r := rand.New(rand.NewPCG(randomSeed(t), 21))
 	type spec struct {
 		n     uint32
 		m     int
