@@ -21,7 +21,10 @@
 # copy; facebook_auto is facebook_combined in the order `ooc ingest` picks by default
 # (--order auto), GAPBS on the file's. Then scripts/cpu-vs-gapbs.py --threads 1 runs each
 # graph on a core of its own (even cores first), all graphs at once, and the output ends with
-# one line a graph.
+# one line a graph. CORES="0 1 2 3" deals the graphs to those cores instead, the graphs of
+# a core one after another: on the device's VM a search slows down while other cores
+# run (road14: luxembourg_osm's ooc 2.5 -> 6.7 ms with the 15 other cores busy, GAPBS's
+# 3.1 -> 3.6; with one other core busy, unchanged).
 set -uo pipefail
 OUT=${OUT:-$PWD/dev-out}
 export DATA=${DATA:-/tmp/cpu-table} BIN=${BIN:-$PWD/bin}
@@ -71,13 +74,26 @@ cat "$log"
 
 spec=$(for b in $BINS; do printf '%s=%s,' "$b" "$b"; done)
 spec=${spec%,}
-core=0
-for g in $GRAPHS; do
-  (cd "$OUT" && taskset -c $core python3 "$OLDPWD/scripts/cpu-vs-gapbs.py" --threads 1 "$ROUNDS" "$g" "$spec" \
-    >"$OUT/cpu-$g.txt" 2>&1) &
-  core=$((core + 2))
-  [ $core -lt "$(nproc)" ] || core=$((core % 2 + 1))
-done
+table() { # table GRAPH CORE
+  (cd "$OUT" && taskset -c $2 python3 "$OLDPWD/scripts/cpu-vs-gapbs.py" --threads 1 "$ROUNDS" "$1" "$spec" \
+    >"$OUT/cpu-$1.txt" 2>&1)
+}
+if [ -n "${CORES:-}" ]; then
+  # the graphs dealt to the cores CORES lists in turn, one after another on each core
+  set -- $CORES
+  i=0
+  for c in "$@"; do
+    (j=0; for g in $GRAPHS; do [ $((j % $#)) = $i ] && table $g $c; j=$((j + 1)); done) &
+    i=$((i + 1))
+  done
+else
+  core=0
+  for g in $GRAPHS; do
+    table $g $core &
+    core=$((core + 2))
+    [ $core -lt "$(nproc)" ] || core=$((core % 2 + 1))
+  done
+fi
 wait
 echo "cpu table: $(($(date +%s) - t0)) s in all"
 cat "$OUT"/cpu-*.txt
