@@ -17,13 +17,15 @@ type firstArgs struct {
 	wo, wws          uint64            // the shifts to a pair's degree and to the next pair
 	found            uint64            // out: first neighbour in the frontier (its parent in parent)
 	empty            uint64            // out: degree 0
-	miss             uint64            // out: degree 1, its neighbour not in the frontier
+	miss             uint64            // out: read whole (degree 1 to 3), no neighbour in the frontier
 	degs             uint64            // out: the found vertices' degrees, summed
 	parent           *[DirGroup]uint32 // out
 	more             uint64            // out: the first neighbour not in the frontier, more to scan
 	lanes            *vecLanes         // out: what the lanes of more read
 	ptab             *[2]pairTab       // the pairs' shuffles for ww, nil where they gather
 	steps            uint64            // bit 4i: take step i (lanes 4i to 4i+3)
+	two              uint64            // out: the found and missed ones read past their first value
+	three            uint64            // out: those of two read to their third
 }
 
 // pairTab places the pairs of a step's 4 vertices, from a 16-byte load at the byte of
@@ -73,10 +75,13 @@ const vecScanMin = 8
 
 // scanFirstVec runs scanFirstAVX2 on group g's vertices of todo (ScanGroup's values for
 // the group; 2*wo+wd <= 57, nv > 0) and returns the vertices found, empty, missed for
-// good (degree 1) and missed with more to scan (r.lanes says what was read of them); the
-// others of todo are left to ScanGroup's loop. r.Parent holds the found vertices'
-// parents and the first neighbours of those of more.
-func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, dmin, span, h0, h4, cnt, v0, nv uint32, front []uint64, r *GroupScan) (found, empty, miss, more, degs uint64) {
+// good (lists read whole: degree 1, or 2 or 3 whose later values end inside the word
+// read at the first) and missed with more to scan (r.lanes says what was read of them);
+// the others of todo are left to ScanGroup's loop. two names those of found and miss
+// that checked two neighbours or more, and three those of two that checked three (the
+// others of found and miss checked one). r.Parent holds the found vertices' parents
+// and the first neighbours of those of more.
+func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, dmin, span, h0, h4, cnt, v0, nv uint32, front []uint64, r *GroupScan) (found, empty, miss, more, two, three, degs uint64) {
 	a := firstArgs{
 		ww: uint64(wo + wd), mo: uint64(mo), md: uint64(md), dmin: uint64(dmin),
 		span: uint64(span), h0: uint64(h0), h4: uint64(h4), cnt: uint64(cnt), v0: uint64(v0),
@@ -96,5 +101,5 @@ func (s *Shard) scanFirstVec(pairs *[dirArea]byte, todo uint64, wo, wd, mo, md, 
 		a.steps &= x | x>>2
 	}
 	scanFirstAVX2(&a)
-	return a.found, a.empty, a.miss, a.more, a.degs
+	return a.found, a.empty, a.miss, a.more, a.two, a.three, a.degs
 }

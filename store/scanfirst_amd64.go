@@ -13,6 +13,8 @@ var _ = [1]struct{}{}[unsafe.Offsetof(vecLanes{}.w)-1024]
 var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.ptab)-200]
 var _ = [1]struct{}{}[unsafe.Sizeof(pairTab{})-64]
 var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.steps)-208]
+var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.two)-216]
+var _ = [1]struct{}{}[unsafe.Offsetof(firstArgs{}.three)-224]
 
 // scanFirstAVX2 is ScanGroup's first step on AVX2 (store/scanfirst_amd64.s): for the
 // vertices of a.todo, the first neighbour of each list tested against the frontier, 4

@@ -31,6 +31,8 @@
 #define A_LANES 192
 #define A_PTAB 200
 #define A_STEPS 208
+#define A_TWO 216
+#define A_THREE 224
 
 #define V_WW 0
 #define V_MO 32
@@ -206,6 +208,27 @@ DATA vConst<>+368(SB)/8, $0x5
 DATA vConst<>+376(SB)/8, $0x5
 GLOBL vConst<>(SB), RODATA|NOPTR, $384
 
+// LEB decodes the LEB128 value of w (Y3) from bit Y5 on (a multiple of 8, each
+// lane's), given w's bytes that end a value (Y8, none shifted in from past w): Y4 its
+// value below 2^35 and Y7 its length in bytes (8 where none ends it in w; past 5, Y4
+// is not the value). It writes Y0 and Y10.
+#define LEB \
+	VPSRLVQ Y5, Y3, Y0 \
+	VPSRLVQ Y5, Y8, Y4 \
+	VPSUBQ Y4, Y12, Y7 \
+	VPAND Y7, Y4, Y4 \
+	VPSLLQ $1, Y4, Y10 \
+	VPSUBQ Y9, Y10, Y10 \
+	VPAND Y10, Y0, Y0 \
+	VPAND vConst<>+VC_BYTE1(SB), Y10, Y7 \
+	VPSADBW Y12, Y7, Y7 \
+	VPAND vConst<>+VC_7F(SB), Y0, Y4 \
+	VPMADDUBSW Y4, Y13, Y4 \
+	VPMADDWD vConst<>+VC_MADD2(SB), Y4, Y4 \
+	VPSRLQ $32, Y4, Y0 \
+	VPMULUDQ vConst<>+VC_HI28(SB), Y0, Y0 \
+	VPSUBQ Y0, Y4, Y4
+
 // NIBBLES sets bit 4i of r where mask m (a register) has a bit among 4i..4i+3: the steps
 // of 4 lanes to take. It writes AX and DX.
 #define NIBBLES(m, r) \
@@ -290,11 +313,12 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 // LEB128 gathered without a branch) and its bit in the frontier (a gather). Each lane
 // makes ScanGroup's checks; a lane that fails one, or whose list's first 8 bytes do not
 // load, is left to the scalar loop (neither found, nor empty, nor a miss). Outputs:
-// found (first neighbour in the frontier; its parent in parent[j]), empty (degree 0),
-// miss (degree 1, its one neighbour not in the frontier), more (the first neighbour
-// not in the frontier, more to scan: the lane's start, end, degree, first value's end
-// and first 8 bytes in lanes, its first neighbour in parent), degs (the found
-// vertices' degrees summed), for the lanes of todo.
+// found (its first neighbour in the frontier, or by pass four its second or third;
+// that neighbour in parent[j]), empty (degree 0), miss (read whole, no neighbour in the
+// frontier), more (the first neighbour not in the frontier, more to scan: the lane's
+// start, end, degree, first value's end and first 8 bytes in lanes, its first neighbour
+// in parent), degs (the found vertices' degrees summed), two and three (pass four's),
+// for the lanes of todo.
 //
 // It runs in three passes over the group's steps: the first decodes each lane's pair
 // and gathers its list's first 8 bytes into lanes (a lane whose first value would start
@@ -311,7 +335,12 @@ GLOBL vConst<>(SB), RODATA|NOPTR, $384
 // The constants are 32-byte operands (vConst), not broadcast in the loop; pass one
 // leaves each step's mask of loaded lanes in the frame for pass two, which leaves its
 // checked lanes there for pass three, and the 32-bit fields leave their quadword lanes
-// by one VPERMD. The frame is past NOSPLIT's limit: the function checks its stack.
+// by one VPERMD. A fourth pass, over the steps with such lanes only, reads on the
+// lists of two or three neighbours that missed at their first value, from the word
+// pass one gathered (ScanGroup's loop took them one call each: 89% of the lists it took
+// on soc-Slashdot0902's first bottom-up level; miss then holds the lists it read whole,
+// two those it read past their first value and three those read to their third). The
+// frame is past NOSPLIT's limit: the function checks its stack.
 TEXT ·scanFirstAVX2(SB), $1064-8
 	MOVQ a+0(FP), BX
 	// the group's values broadcast here: a vector load of values stored one by one
@@ -519,6 +548,7 @@ doneA:
 	NIBBLES(R11, R8)
 allB:
 	MOVQ R8, R14                 // pass three's steps
+	XORQ DX, DX                  // degree 2 or 3
 	XORQ R9, R9                  // checked
 	XORQ BX, BX                  // degree 1
 	XORQ R12, R12                // found
@@ -593,6 +623,11 @@ chunkB:
 	VMOVMSKPD Y5, AX
 	SHLQ CX, AX
 	ORQ AX, BX
+	VPOR Y9, Y4, Y0
+	VPCMPEQQ vConst<>+VC_3(SB), Y0, Y0 // d is 2 or 3
+	VMOVMSKPD Y0, AX
+	SHLQ CX, AX
+	ORQ AX, DX
 
 	TESTQ R8, R8
 	JNZ chunkB
@@ -620,8 +655,119 @@ chunkC:
 	VPADDQ Y4, Y11, Y11
 	TESTQ R14, R14
 	JNZ chunkC
+
+	// pass four: the checked lanes of degree 2 or 3 not found (R8): their second value,
+	// and for degree 3 the third, from the word pass one gathered (each value's end
+	// within the word, at most 5 bytes, within the list; the neighbours below nv) and
+	// their bits in the frontier. A lane found at the second, or at the third with its
+	// list read whole, or of degree 2 read whole, is done (R8; DX those of degree 3
+	// read to the third): found (R12, its parent the value found) or a miss read whole
+	// (BX). The others stay more: ScanGroup's loop reads them again, and refuses those
+	// that ScanList refuses
+	MOVQ R12, AX
+	NOTQ AX
+	ANDQ R9, AX
+	ANDQ DX, AX
+	JZ doneC
+	MOVQ AX, R8
+	VMOVQ AX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU Y0, V_TODO(SP)       // the candidates, for their lanes' masks
+	NIBBLES(R8, R14)
+	XORQ R8, R8                  // done past the first value
+	XORQ DX, DX                  // done at the third
+chunkE:
+	STEP(R14)
+	VPMOVZXDQ 768(SI)(CX*4), Y6  // pk: the first value's end
+	VPMOVZXDQ 0(SI)(CX*4), Y5    // start: the first value's start below degree 64
+	VPSUBQ Y5, Y6, Y5
+	VPSLLQ $3, Y5, Y5            // the second value's first bit in w
+	VMOVDQU 1024(SI)(CX*8), Y3   // w
+	VPANDN vConst<>+VC_HIGH(SB), Y3, Y8 // the bytes of w that end a value
+	LEB                          // u2, k2
+	VPMOVZXDQ (DI)(CX*4), Y0     // f
+	VPADDQ Y0, Y4, Y2            // cur2
+	VPCMPGTQ vConst<>+VC_5(SB), Y7, Y10 // refused: k2 > 5
+	VPSLLQ $3, Y7, Y0
+	VPADDQ Y0, Y5, Y5            // the third value's first bit
+	VPADDQ Y6, Y7, Y6            // p2: the second value's end
+	VPMOVZXDQ 256(SI)(CX*4), Y4  // end
+	VPCMPGTQ Y4, Y6, Y0
+	VPOR Y0, Y10, Y10            // refused: past the list's end
+	VPCMPEQQ Y4, Y6, Y7
+	VMOVDQU Y7, V_WO(SP)         // the list ends at the second value
+	VPXOR vConst<>+VC_SIGN(SB), Y2, Y0
+	VPCMPGTQ V_NVM1(SP), Y0, Y0
+	VPOR Y0, Y10, Y10            // refused: cur2 >= nv
+	VMOVDQU V_TODO(SP), Y1
+	VPSRLVQ Y15, Y1, Y1
+	VPAND Y9, Y1, Y1
+	VPCMPEQQ Y9, Y1, Y1          // the step's candidates
+	VPANDN Y1, Y10, Y1           // e2: those not refused
+	VPSRLQ $6, Y2, Y0
+	VPXOR Y10, Y10, Y10
+	VMOVDQU Y1, Y7
+	VPGATHERQQ Y7, (R10)(Y0*8), Y10
+	VPANDN vConst<>+VC_63(SB), Y2, Y0 // 63 - cur2%64
+	VPSLLVQ Y0, Y10, Y10
+	VPCMPGTQ Y10, Y12, Y10       // found at cur2
+	VMOVDQU Y10, V_WWS(SP)
+	// the third value, for degree 3: its list must end at it
+	LEB                          // u3, k3
+	VPCMPGTQ vConst<>+VC_5(SB), Y7, Y10 // k3 > 5
+	VPADDQ Y6, Y7, Y7            // p3
+	VPMOVZXDQ 256(SI)(CX*4), Y0  // end
+	VPCMPEQQ Y0, Y7, Y7          // the list ends at the third value
+	VPANDN Y7, Y10, Y7           // ... of at most 5 bytes
+	VPADDQ Y2, Y4, Y4            // cur3
+	VPXOR vConst<>+VC_SIGN(SB), Y4, Y0
+	VPCMPGTQ V_NVM1(SP), Y0, Y0
+	VPANDN Y7, Y0, Y7            // ... below nv
+	VPMOVZXDQ 512(SI)(CX*4), Y6  // d
+	VPCMPEQQ vConst<>+VC_3(SB), Y6, Y0 // d == 3
+	VPAND Y0, Y7, Y7
+	VPAND Y1, Y7, Y7
+	VMOVDQU V_WWS(SP), Y10       // found at cur2
+	VPANDN Y7, Y10, Y7           // e3: of e2, degree 3, not found at cur2, read whole at cur3
+	VMOVDQU V_WO(SP), Y3
+	VPANDN Y3, Y0, Y3
+	VPAND Y1, Y3, Y3             // of e2, degree 2, read whole at cur2
+	VPSRLQ $6, Y4, Y5
+	VPXOR Y8, Y8, Y8
+	VMOVDQU Y7, Y1
+	VPGATHERQQ Y1, (R10)(Y5*8), Y8
+	VPANDN vConst<>+VC_63(SB), Y4, Y5 // 63 - cur3%64
+	VPSLLVQ Y5, Y8, Y8
+	VPCMPGTQ Y8, Y12, Y8         // found at cur3 (of e3)
+	VPBLENDVB Y8, Y4, Y2, Y2     // the value found
+	VPOR Y8, Y10, Y10            // found
+	VMOVMSKPD Y10, AX
+	SHLQ CX, AX
+	ORQ AX, R12
+	VPAND Y10, Y6, Y0
+	VPADDQ Y0, Y11, Y11          // their degrees
+	VPERMD Y2, Y14, Y0
+	VPERMD Y10, Y14, Y5
+	VPMASKMOVD X0, X5, (DI)(CX*4) // their parents
+	VMOVMSKPD Y7, AX
+	SHLQ CX, AX
+	ORQ AX, DX                   // e3: read to the third value
+	VPOR Y3, Y7, Y7
+	VPOR Y10, Y7, Y7             // done
+	VMOVMSKPD Y7, AX
+	SHLQ CX, AX
+	ORQ AX, R8
+	VPANDN Y7, Y10, Y7           // done, not found: a miss read whole
+	VMOVMSKPD Y7, AX
+	SHLQ CX, AX
+	ORQ AX, BX
+	TESTQ R14, R14
+	JNZ chunkE
+	MOVQ a+0(FP), AX
+	MOVQ DX, A_THREE(AX)
 doneC:
-	// miss: checked, not found, degree 1; more: checked, not found, of more neighbours
+	// miss: checked, not found, read whole (degree 1, or by pass four: BX); more:
+	// checked, not found, more to read
 	MOVQ R12, AX
 	NOTQ AX
 	ANDQ AX, R9
@@ -638,6 +784,7 @@ doneC:
 	MOVQ R12, A_FOUND(BX)
 	MOVQ R13, A_EMPTY(BX)
 	MOVQ R14, A_MISS(BX)
+	MOVQ R8, A_TWO(BX)
 	VEXTRACTI128 $1, Y11, X0
 	VPADDQ X0, X11, X0
 	VPSHUFD $0x4E, X0, X1

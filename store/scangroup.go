@@ -34,8 +34,10 @@ type GroupScan struct {
 // Where the processor has AVX2 and the group has at least vecScanMin vertices to look
 // at, the first neighbours are read and tested 4 vertices a step without a branch
 // (scanFirstVec), and the loop takes only the vertices that step leaves: those that
-// missed with more neighbours to scan, and those whose list it could not read. Of those
-// that missed, the lists whose first block is compact go on on the vector unit too
+// missed with more neighbours to scan, and those whose list it could not read; lists of
+// two or three neighbours whose later values end inside the word of the first are
+// read on in that step (a social graph's unvisited tail holds many). Of those that
+// missed, the lists whose first block is compact go on on the vector unit too
 // (scanMoreVec: 8 neighbours made and tested a step, where a list that misses its first
 // neighbour in a random graph reads 4 more on average and one in a social graph's
 // unvisited tail 20 or more).
@@ -67,9 +69,10 @@ func (s *Shard) scanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *G
 	// the step reads front's word of any first neighbour below nv: only where front
 	// holds nv bits, as the contract says it does (a shorter one panics in the loop)
 	if vec && bits.OnesCount64(todo) >= vecScanMin && nv > 0 && uint64(len(front))*64 >= uint64(nv) {
-		var miss, more uint64
-		found, empty, miss, more, degs = s.scanFirstVec(pairs, todo, wo, wd, mo, md, dmin, span, h0, h[4], cnt, s.Lo+base, nv, front, r)
+		var miss, more, two, three uint64
+		found, empty, miss, more, two, three, degs = s.scanFirstVec(pairs, todo, wo, wd, mo, md, dmin, span, h0, h[4], cnt, s.Lo+base, nv, front, r)
 		loop = todo &^ (found | empty | miss | more)
+		extra = uint64(bits.OnesCount64(two) + bits.OnesCount64(three))
 		l := &r.lanes
 		var cont uint64
 		if more != 0 && haveShiftX {

@@ -343,7 +343,8 @@ func TestPairTabs(t *testing.T) {
 // 2, 3 and 5) whose first neighbour misses the frontier and whose second value takes 1 to
 // 5 bytes: the second read inline from the first value's word where it ends inside it,
 // else by the varint loop; lists cut inside their second value, bytes flipped, second
-// values of 6 bytes, and lists whose third neighbour is in the frontier among them.
+// values of 6 bytes, last values of 8 (ending past that word), and lists whose third
+// neighbour is in the frontier among them.
 func TestScanGroupSecondValue(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 59))
 	const nv = 1<<29 + 1<<20 // gaps up to 2^29: second values of 5 bytes
@@ -383,6 +384,13 @@ func TestScanGroupSecondValue(t *testing.T) {
 					six = []byte{0x80 | enc[len(enc)-1], 0x80, 0x80, 0x80, 0x80, 0x00}
 				}
 				enc = append(slices.Clone(enc[:len(enc)-1]), six...)
+			}
+			if d <= 3 && len(nbrs) == d && nbrs[d-1]-nbrs[d-2] < 1<<7 && r.IntN(4) == 0 {
+				// a last value of 8 bytes, its end past the first value's word: the gap
+				// it had plus 2^49 (refused), whose low bits make a neighbour in the
+				// frontier where the word's bytes are read as the whole value
+				eight := []byte{0x80 | enc[len(enc)-1], 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}
+				enc = append(slices.Clone(enc[:len(enc)-1]), eight...)
 			}
 			switch r.IntN(8) {
 			case 0:
@@ -508,6 +516,46 @@ func TestScanGroupSecondValueCut(t *testing.T) {
 			f := uint64(lo+j+1) + (uint64(adj[2*j+1]&0x7f) | uint64(adj[2*j+2])<<7)
 			front[f>>6] |= 1 << (f & 63)
 		}
+		s := groupShard(lo, &deg, &start, withTail(r, adj, 16))
+		checkScanGroup(t, r, s, nv, front)
+	}
+}
+
+// TestScanGroupValuePastWord gives ScanGroup groups of lists of two and three neighbours,
+// one of which has a last value of 8 bytes, its end byte past the word of 8 at the
+// first value's start, with the neighbour that the word's bytes alone would make in the
+// frontier: ScanList calls that list Malformed (the value is 2^49 or more), so ScanGroup
+// and its vector step must refuse it, not find that neighbour from a value read in part.
+func TestScanGroupValuePastWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 71))
+	const lo, nv = 1024, 4096
+	for range 40 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		front := make([]uint64, nv/64)
+		long := r.Uint32N(DirGroup)
+		for j := range uint32(DirGroup) {
+			d := 2 + r.Uint32N(2)
+			deg[j], start[j] = d, uint32(len(adj))
+			x := uint64(lo + j + 1)
+			adj = append(adj, 2) // first neighbour v+1, not in the frontier
+			for range d - 1 {
+				g := 1 + uint64(r.IntN(100))
+				x += g
+				if j == long && len(adj)-int(start[j]) == int(d)-1 {
+					adj = append(adj, 0x80|byte(g), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01)
+					front[x>>6] |= 1 << (x & 63)
+				} else {
+					adj = append(adj, byte(g))
+				}
+			}
+		}
+		for j := range 4 { // v+1 of four lists, in the frontier, so that the lists that miss differ
+			x := uint64(lo + (long+1+uint32(j)*7)%DirGroup + 1)
+			front[x>>6] |= 1 << (x & 63)
+		}
+		start[DirGroup] = uint32(len(adj))
 		s := groupShard(lo, &deg, &start, withTail(r, adj, 16))
 		checkScanGroup(t, r, s, nv, front)
 	}
