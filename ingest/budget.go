@@ -243,6 +243,16 @@ func memForLive(n int64) int64 {
 	return (mem + 1<<20 - 1) &^ (1<<20 - 1)
 }
 
+// given is the --mem the user gave: the pipeline's budget and a zstd window counted
+// apart (budgetZstd). Errors name it, not the part left to the pipeline.
+func (p *pipeline) given() int64 { return p.mem + p.opt.zstdWindow }
+
+// givenFor is the --mem to name for a pipeline whose long-lived memory must hold n:
+// memForLive and the zstd window (rounded up to a MiB).
+func (p *pipeline) givenFor(n int64) int64 {
+	return memForLive(n) + (p.opt.zstdWindow+1<<20-1)&^(1<<20-1)
+}
+
 // orderMem is what the degree order's per-vertex arrays may take: half the long-lived
 // memory (the spills keep the rest).
 func (p *pipeline) orderMem() int64 { return p.live() / 2 }

@@ -447,7 +447,7 @@ func (p *pipeline) split(t *task) ([]*task, error) {
 			v := lo + uint64(i)
 			if uint64(c) > uint64(p.budgetKeys) {
 				return nil, fmt.Errorf("ingest: vertex %d has %d edges, more than the %d a memory budget of %s sorts at once (raise --mem): %w",
-					p.originalID(int(v)), c, p.budgetKeys, bytesize.Format(p.mem), ErrMemTooSmall)
+					p.originalID(int(v)), c, p.budgetKeys, bytesize.Format(p.given()), ErrMemTooSmall)
 			}
 			// A vertex of more than target edges gets a task of its own; each sub-range
 			// of the group reads a run from every block of it.

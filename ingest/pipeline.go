@@ -173,7 +173,7 @@ func (p *pipeline) sizePhase1() error {
 		if p.workers == 1 {
 			need := p.live() - avail + int64(minKeys)*8*((w+2)*int64(p.dirs)+w)
 			return fmt.Errorf("ingest: a memory budget of %s is too small (allow at least %s): %w",
-				bytesize.Format(p.mem), bytesize.Format(memForLive(need)), ErrMemTooSmall)
+				bytesize.Format(p.given()), bytesize.Format(p.givenFor(need)), ErrMemTooSmall)
 		}
 		p.workers--
 	}

@@ -312,8 +312,8 @@ func (p *pipeline) replay(hdr parse.Header) error {
 				// The per-vertex arrays would not fit beside the spills: sparse ids (the
 				// largest 4*10^9 in a file of two edges took 48 GB and the machine).
 				if p.opt.Order != OrderAuto {
-					return fmt.Errorf("ingest: the degree order takes %d bytes a vertex, %s for %d vertices (the largest id + 1), more than half the memory budget of %s (raise --mem, use --order input, or --relabel if the ids are sparse): %w",
-						degreeOrderBytes, bytesize.Format(need), n, bytesize.Format(p.mem), ErrMemTooSmall)
+					return fmt.Errorf("ingest: the degree order takes %d bytes a vertex, %s for %d vertices (the largest id + 1), more than a memory budget of %s holds beside the spills (give --mem %s, use --order input, or --relabel if the ids are sparse): %w",
+						degreeOrderBytes, bytesize.Format(need), n, bytesize.Format(p.given()), bytesize.Format(p.givenFor(2*need)), ErrMemTooSmall)
 				}
 				p.raw.deg, p.raw.sample = nil, nil
 				p.estimate = &OrderEstimate{Skipped: fmt.Sprintf("the degree order would take %s for %d vertices, more than half the budget", bytesize.Format(need), n)}

@@ -150,6 +150,7 @@ func twoPass(opt Options, rewind func() error, first func(Options) (*Report, err
 	}
 	t0 := time.Now()
 	bp := &pipeline{opt: opt, mem: repA.Mem, workers: repA.Workers}
+	bp.opt.zstdWindow = repA.Budget.ZstdWindow // the first pass counted it apart
 	ch, err := chooseOrder(g, opt, bp, early)
 	if err != nil {
 		g.Close()
@@ -330,8 +331,8 @@ func chooseOrder(g *store.Graph, opt Options, bp *pipeline, early *earlyAuto) (*
 			need += 8 * int64(maxDegree(adj, pg)) * int64(bp.workers)
 		}
 		if need > bp.orderMem() {
-			return nil, fmt.Errorf("ingest: the BFS order takes %d bytes a vertex and a list buffer a worker, %s for %d vertices, more than half the memory budget of %s (raise --mem, or use --order input or degree): %w",
-				bfsOrderBytes, bytesize.Format(need), n, bytesize.Format(bp.mem), ErrMemTooSmall)
+			return nil, fmt.Errorf("ingest: the BFS order takes %d bytes a vertex and a list buffer a worker, %s for %d vertices, more than a memory budget of %s holds beside the spills (give --mem %s, or use --order input or degree): %w",
+				bfsOrderBytes, bytesize.Format(need), n, bytesize.Format(bp.given()), bytesize.Format(bp.givenFor(2*need)), ErrMemTooSmall)
 		}
 		perm, inv, err := bfsOrder(adj, bp.workers, pg)
 		return &orderChoice{order: store.OrderBFS, perm: perm, inv: inv}, err
@@ -339,8 +340,8 @@ func chooseOrder(g *store.Graph, opt Options, bp *pipeline, early *earlyAuto) (*
 	if opt.Order == store.OrderBisect {
 		w, cache := bisectPlan(n, bp.orderMem(), bp.workers)
 		if w == 0 {
-			return nil, fmt.Errorf("ingest: the bisection order takes %d bytes a vertex, %s for %d vertices, more than half the memory budget of %s (raise --mem, or use --order input, degree or bfs): %w",
-				bisectBytes+bisectWorkerBytes, bytesize.Format(bisectNeed(n, 1)), n, bytesize.Format(bp.mem), ErrMemTooSmall)
+			return nil, fmt.Errorf("ingest: the bisection order takes %d bytes a vertex, %s for %d vertices, more than a memory budget of %s holds beside the spills (give --mem %s, or use --order input, degree or bfs): %w",
+				bisectBytes+bisectWorkerBytes, bytesize.Format(bisectNeed(n, 1)), n, bytesize.Format(bp.given()), bytesize.Format(bp.givenFor(2*bisectNeed(n, 1))), ErrMemTooSmall)
 		}
 		perm, inv, err := bisectOrder(adj, w, cache, pg)
 		return &orderChoice{order: store.OrderBisect, perm: perm, inv: inv}, err
