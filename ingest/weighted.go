@@ -141,7 +141,7 @@ func newWeightedBuild(opt Options, name string) (*weightedBuild, error) {
 		case store.OrderDegree:
 			order = "vertices numbered by degree"
 		case OrderAuto:
-			order = "the vertex order chosen as without --weights"
+			order = "the vertex order chosen between the file's and the degree order (" + weightedOrders + "; a file read twice chooses as without --weights)"
 		}
 		fmt.Fprintf(opt.Log, "weights: the CPU path (the GPU ingest does not carry weights), the input's edges held in memory while they fit %s "+
 			"(else a regular file is read twice: lists built as without --weights, then weighed); %s\n", bytesize.Format(mem), order)
@@ -365,8 +365,13 @@ func (b *weightedBuild) estimate(perm []uint32, relabeled bool) *OrderEstimate {
 		est.DegreeBytes += store.IDsFileBytes(int64(len(perm)), 4)
 	}
 	est.ChoseDegree = est.DegreeBytes < est.InputBytes
+	est.BFSSkipped = weightedOrders
 	return est
 }
+
+// weightedOrders is why the weighted ingest of edges held in memory estimates neither the
+// BFS nor the bisection order (twoPass refuses them by name).
+const weightedOrders = "the BFS and bisection orders do not take --weights yet"
 
 // wlists is one direction's lists: vertex v's entries are ent[off[v] : off[v]+deg[v]],
 // each the neighbour in the high 32 bits and the weight in the low ones, so that sorting

@@ -447,3 +447,28 @@ func sameShards(t *testing.T, where string, a, b *store.Graph, secs ...uint32) {
 		}
 	}
 }
+
+// TestWeightedAutoSummary: a weighted ingest held in memory estimates the file's order
+// and the degree order alone, and its summary says why the BFS order was not tried; it
+// printed "0 B in BFS order" (an estimate never made, smaller than the two it chose
+// between) beside "the smallest wins".
+func TestWeightedAutoSummary(t *testing.T) {
+	edges, _ := randomWEdges(t, 500, 6000)
+	opt := Options{Dest: filepath.Join(t.TempDir(), "w.ooc"), Order: OrderAuto}
+	rep, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
+		for _, e := range edges {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum strings.Builder
+	rep.Summary(&sum)
+	if rep.Order == nil || rep.Order.BFSSkipped == "" || strings.Contains(sum.String(), "0 B in BFS order") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
+}

@@ -58,8 +58,10 @@ largest float32) weight, or a fractional one without float weights, is an error
 naming its line. Of duplicate edges the one with the smallest weight is kept
 (--keep-duplicates keeps every copy with its own weight); an undirected edge weighs
 the same both ways, and a directed graph's in-edges carry the weights of their arcs.
-A weighted ingest numbers the vertices as --order and --relabel say (auto chooses as
-without --weights) and stores the lists the unweighted ingest stores, byte for byte. It
+A weighted ingest numbers the vertices as --order and --relabel say (--order bfs and
+bisect do not take --weights yet; auto chooses between the file's order and the degree
+order, or as without --weights for a file read twice) and stores the lists the
+unweighted ingest of that numbering stores, byte for byte. It
 holds the edges in memory on the CPU while they fit --mem (40 bytes an input edge at
 most, 48 with --relabel); a larger regular file is read twice, within --mem: the lists
 are built as without --weights (spilling to disk, on the GPU when the backend takes
