@@ -109,9 +109,9 @@ type Options struct {
 	// Reached, Depth and EdgesTraversed are filled either way.
 	BFSNoLevels bool
 
-	// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018): neighbour sampling rounds (<= 0
-	// means 2; use NoSampling to skip sampling) and vertices sampled to find the largest
-	// intermediate component (<= 0 means 1024).
+	// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018): neighbour sampling rounds (0 means
+	// 2; NoSampling, or any negative count, skips sampling) and vertices sampled to find
+	// the largest intermediate component (<= 0 means 1024; at most 2^24 are drawn).
 	AfforestRounds  int
 	AfforestSamples int
 	Seed            uint64 // seeds Afforest's sampling; results never depend on it
