@@ -20,7 +20,7 @@ func (x *exporter) sg(out *bufio.Writer, weighted bool) error {
 	g := x.g
 	n := g.NumVertices()
 	if int64(n) > math.MaxInt32 {
-		return fmt.Errorf("export: %d vertices do not fit GAPBS's int32 ids", n)
+		return usagef("-o .sg: %d vertices do not fit GAPBS's int32 ids; write an edge list or Parquet", n)
 	}
 	if weighted && !g.M.Weighted {
 		return usagef("-o .wsg writes edge weights; this graph has none (ingest it with --weights, or write .sg)")
@@ -37,7 +37,7 @@ func (x *exporter) sg(out *bufio.Writer, weighted bool) error {
 	for v := range n {
 		id := g.External(v)
 		if id >= uint64(n) || seen[id] {
-			return fmt.Errorf("export: vertex id %d: a .sg numbers the vertices 0..%d, and this graph's ids are not those", id, n-1)
+			return usagef("-o .sg: vertex id %d: GAPBS numbers the vertices 0..%d, and this graph's ids are not those; write an edge list or Parquet", id, n-1)
 		}
 		byID[id], seen[id] = v, true
 	}

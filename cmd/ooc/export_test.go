@@ -415,8 +415,8 @@ func TestExportSG(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "ingest", "-o", sg, "--weights", "--relabel", "-q", sparse); code != exitOK {
 		t.Fatalf("ingest: %s", stderr)
 	}
-	if code, _, _ := runCLI(t, "", "export", "-o", filepath.Join(dir, "sparse.wsg"), sg); code == exitOK {
-		t.Error("export of ids 5, 10, 2000000000 to .wsg succeeded")
+	if code, _, stderr := runCLI(t, "", "export", "-o", filepath.Join(dir, "sparse.wsg"), sg); code != exitUsage || !strings.Contains(stderr, "vertex id 5") {
+		t.Errorf("export of ids 5, 10, 2000000000 to .wsg: exit %d, %q; want exit %d (the graph does not suit the format, as a float graph's .wsg)", code, stderr, exitUsage)
 	}
 	// GAPBS's weights are int32: one past 2^31-1 would read back negative (its sssp then
 	// died with SIGSEGV), so it is refused and no file is left; 2^31-1 itself is written
