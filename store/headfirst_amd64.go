@@ -59,3 +59,7 @@ var _ = [1]struct{}{}[unsafe.Sizeof([DirGroup]uint32{})-256]
 //
 //go:noescape
 func headFirstBMI(a *headArgs)
+
+// headVec says whether headFirstBMI reads a group's short lists 8 at a time (vloop) by
+// AVX2 before its loop takes the others. Tests turn it off and on.
+var headVec = haveBMI && cpu.X86.HasAVX2

@@ -41,6 +41,12 @@
 #define L_DEG 0
 #define L_START 256
 
+// The short lists' vector pass (vloop): whether it ran (V_MODE, nonzero: loop then
+// reads one list of V_TODO at a time, A_J1 set past it), the lists it left, and j1.
+#define V_MODE 520
+#define V_TODO 528
+#define V_J1 536
+
 // GATHER7 packs the 7-bit groups of x's low five bytes into x (its bytes past the
 // varint's end already cleared): one PEXT (BMI2); t is scratch.
 #define GATHER7(x, t) \
@@ -93,6 +99,33 @@ GLOBL pext5<>(SB), RODATA|NOPTR, $8
 DATA hibits<>+0(SB)/8, $0x8080808080808080
 GLOBL hibits<>(SB), RODATA|NOPTR, $8
 
+// hv holds vloop's lanes' constants, 8 dwords each: at 0 0x7f (a byte's value bits),
+// 32 0x80 (its continuation bit), 64 0x3f80 (a second byte's value bits, shifted
+// right by one), 96 0x8000 (the second byte's continuation bit), 128 1, 160 2, 192 3,
+// 224 16, 256 -2, 288 4, 320 8, 352 the lanes' indices 0 to 7, 384 7.
+#define HV_DW(off, x) \
+	DATA hv<>+(off)(SB)/8, $(x<<32|x) \
+	DATA hv<>+(off+8)(SB)/8, $(x<<32|x) \
+	DATA hv<>+(off+16)(SB)/8, $(x<<32|x) \
+	DATA hv<>+(off+24)(SB)/8, $(x<<32|x)
+HV_DW(0, 0x7f)
+HV_DW(32, 0x80)
+HV_DW(64, 0x3f80)
+HV_DW(96, 0x8000)
+HV_DW(128, 1)
+HV_DW(160, 2)
+HV_DW(192, 3)
+HV_DW(224, 16)
+HV_DW(256, 0xfffffffe)
+HV_DW(288, 4)
+HV_DW(320, 8)
+DATA hv<>+352(SB)/8, $0x0000000100000000
+DATA hv<>+360(SB)/8, $0x0000000300000002
+DATA hv<>+368(SB)/8, $0x0000000500000004
+DATA hv<>+376(SB)/8, $0x0000000700000006
+HV_DW(384, 7)
+GLOBL hv<>(SB), RODATA|NOPTR, $416
+
 // EMPTYLIST finishes list j (CX) of no neighbours: x0[j] and x1[j] the vertex (R10),
 // done and empty set.
 #define EMPTYLIST \
@@ -122,8 +155,37 @@ GLOBL hibits<>(SB), RODATA|NOPTR, $8
 // below nv with the sum: a varint's, or outside first mode a compact block's first gap
 // (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
-TEXT ·headFirstBMI(SB), NOSPLIT, $520-8
+TEXT ·headFirstBMI(SB), NOSPLIT, $544-8
 	MOVQ a+0(FP), BX
+	// the vector passes (vpairs, vloop) where they may run (headVec), outside the
+	// branch-free loop's groups, on a group of short lists (its smallest degree
+	// below PackedMin, and at most headVecBytes/4 bytes a list on average) with 8
+	// lists to read or more; their lanes are dwords, which hold every offset below
+	// alim and every neighbour below nv where alim < 2^31 (VPGATHERDD's indices are
+	// signed) and nv <= 2^31
+	MOVQ $0, V_MODE(SP)
+	CMPB ·headVec(SB), $0
+	JEQ novec
+	CMPQ A_MIXED(BX), $0
+	JNE novec
+	CMPQ A_DMIN(BX), $PACKED_MIN
+	JAE novec
+	MOVQ A_J1(BX), AX
+	SUBQ A_J0(BX), AX
+	CMPQ AX, $8
+	JB novec
+	MOVQ A_CNT(BX), AX
+	IMULQ ·headVecBytes(SB), AX
+	SHRQ $2, AX
+	CMPQ A_SPAN(BX), AX
+	JA novec
+	MOVL $0x80000000, DX
+	CMPQ A_NV(BX), DX
+	JA novec
+	CMPQ A_ALIM(BX), DX
+	JAE novec                    // 2^31 or more, or negative
+	MOVQ $1, V_MODE(SP)
+novec:
 	MOVQ A_PAIRS(BX), R8
 	MOVQ A_ADJ(BX), R9
 	XORQ R12, R12                // done
@@ -148,6 +210,14 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $520-8
 	MOVQ A_WO(BX), R14
 	MOVQ A_WW(BX), R15
 	MOVL $6, BP
+	CMPQ V_MODE(SP), $0
+	JEQ spairs
+	CMPQ R15, $25
+	JA spairs
+	LEAQ 8(CX), AX
+	CMPQ AX, R10
+	JBE vpairs                   // 8 pairs or more, each inside a dword from its byte
+spairs:
 	CMPQ R15, $28
 	JA pairs
 	MOVQ A_MD(BX), R9
@@ -224,6 +294,8 @@ lists:
 	ADDQ CX, R10                 // v, kept with j
 	CMPQ A_MIXED(BX), $0
 	JNE mloop
+	CMPQ V_MODE(SP), $0
+	JNE vec
 	JMP loop
 
 	// a list of no neighbours, or of PackedMin or more (AX holds d-1), inside
@@ -537,6 +609,9 @@ next:
 	JB loop
 
 done:
+	CMPQ V_MODE(SP), $0
+	JNE vmore
+done2:
 	MOVQ R12, A_DONE(BX)
 	MOVQ R13, A_EMPTY(BX)
 	MOVQ R14, A_ONCE(BX)
@@ -553,6 +628,7 @@ done:
 	CMPQ AX, DX
 	SETLS SI
 	MOVQ SI, A_MIXED(BX)
+	VZEROUPPER                   // the vector passes' upper halves cleared for Go's SSE code
 	RET
 
 	// The branch-free loop, for a first mode's groups that mix lists of one
@@ -639,6 +715,212 @@ mnext:
 misempty:
 	EMPTYLIST
 	JMP mnext
+
+	// The short lists' vector pass, 8 lists a step (vertices j to j+7, lanes 0 to
+	// 7 of Y registers of dwords) while 8 are left in [j0, j1): it finishes the
+	// lists of one to three neighbours whose first value and, for two or three, the
+	// gap after it take one or two bytes each (roads' lists, nearly all), as
+	// loop's short path reads them and with its checks: the list inside ADJ and its
+	// 8 bytes from its start inside the mapping (start <= end <= alim), each
+	// neighbour below nv, the values inside the list and a list of one or two
+	// ending at its last value. Each list's first 4 bytes by one gather (lanes
+	// whose list fails the bounds load nothing). The lanes' values are stored
+	// whatever they are (x0 and x1 of a list not finished are undefined); the
+	// lists they leave (in no order on roads: a value of 3 bytes or more, a long
+	// or empty list) then go through loop one at a time (vmore), in order, so that
+	// a list refused is the first one. Y0 is zero, Y11 the lanes' vertices, Y12
+	// alim and Y13 nv-1.
+	// The pairs of a group that vloop reads, 8 a step while 8 are left (the rest
+	// by spairs): pair j's dword from its first bit's byte by a gather, shifted by
+	// the bit, its degree and start field as pairs2 reads them; the start field's
+	// line, (64 h0 + j span)>>6, as h0 + (j span)>>6 (j span below 2^31: vloop's
+	// groups hold a few bytes a list). CX is j, R10 the pairs' end, R12 p (pair
+	// j's bit) and R13 64 h0 + j span, both set again for spairs.
+vpairs:
+	VMOVQ R12, X1
+	VPBROADCASTD X1, Y1
+	VMOVQ R15, X2
+	VPBROADCASTD X2, Y2
+	VPMULLD hv<>+352(SB), Y2, Y3
+	VPADDD Y3, Y1, Y1            // p of each lane's pair
+	VPSLLD $3, Y2, Y2            // 8 ww
+	VMOVQ R14, X4
+	VPBROADCASTD X4, Y4          // wo
+	VPBROADCASTD A_MD(BX), Y5    // md
+	VPBROADCASTD A_DMIN(BX), Y6  // dmin
+	VPCMPEQD Y7, Y7, Y7
+	VPSLLVD Y4, Y7, Y7
+	VPCMPEQD Y3, Y3, Y3
+	VPXOR Y3, Y7, Y7             // mo: wo low bits
+	VPBROADCASTD A_H0(BX), Y8    // h0
+	VPBROADCASTD A_SPAN(BX), Y9
+	VMOVQ CX, X10
+	VPBROADCASTD X10, Y10
+	VPADDD hv<>+352(SB), Y10, Y10
+	VPMULLD Y9, Y10, Y10         // j span of each lane
+	VPSLLD $3, Y9, Y9            // 8 span
+	PCALIGN $32
+vpair:
+	VPSRLD $3, Y1, Y11
+	VPCMPEQD Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPGATHERDD Y12, (R8)(Y11*1), Y13
+	VPAND hv<>+384(SB), Y1, Y11
+	VPSRLVD Y11, Y13, Y13        // x: the pair at bit 0
+	VPSRLVD Y4, Y13, Y11
+	VPAND Y5, Y11, Y11
+	VPADDD Y6, Y11, Y11
+	VMOVDQU Y11, L_DEG(SP)(CX*4) // the degrees
+	VPAND Y7, Y13, Y13           // z
+	VPSLLD $31, Y13, Y11
+	VPSRAD $31, Y11, Y11
+	VPSRLD $1, Y13, Y13
+	VPXOR Y11, Y13, Y13
+	VPSRLD $6, Y10, Y11
+	VPADDD Y8, Y11, Y11
+	VPADDD Y11, Y13, Y13
+	VMOVDQU Y13, L_START(SP)(CX*4) // the starts
+	VPADDD Y2, Y1, Y1
+	VPADDD Y9, Y10, Y10
+	ADDQ $8, CX
+	LEAQ 8(CX), AX
+	CMPQ AX, R10
+	JBE vpair
+	MOVQ CX, R12
+	IMULQ R15, R12
+	MOVQ CX, R13
+	IMULQ A_SPAN(BX), R13
+	MOVQ A_H0(BX), AX
+	SHLQ $6, AX
+	ADDQ AX, R13
+	JMP spairs
+
+vec:
+	MOVQ A_J1(BX), AX
+	MOVQ AX, V_J1(SP)
+	VPXOR Y0, Y0, Y0
+	MOVQ A_NV(BX), AX
+	DECQ AX
+	VMOVQ AX, X13
+	VPBROADCASTD X13, Y13        // nv-1
+	VPBROADCASTD A_ALIM(BX), Y12 // alim (below 2^31)
+	VMOVQ R10, X11
+	VPBROADCASTD X11, Y11
+	VPADDD hv<>+352(SB), Y11, Y11 // v, v+1, ..., v+7
+	PCALIGN $32
+vloop:
+	VMOVDQU L_START(SP)(CX*4), Y1   // start
+	VMOVDQU (L_START+4)(SP)(CX*4), Y2 // end
+	VMOVDQU L_DEG(SP)(CX*4), Y3  // d
+	// ok (Y4): 1 <= d <= 3, start <= end <= alim; the gather's mask
+	VPSUBD hv<>+128(SB), Y3, Y4
+	VPMINUD hv<>+160(SB), Y4, Y5
+	VPCMPEQD Y4, Y5, Y4          // d-1 <= 2, unsigned
+	VPMAXUD Y1, Y2, Y5
+	VPCMPEQD Y2, Y5, Y5          // start <= end
+	VPAND Y5, Y4, Y4
+	VPMINUD Y12, Y2, Y5
+	VPCMPEQD Y2, Y5, Y5          // end <= alim
+	VPAND Y5, Y4, Y4
+	VMOVDQU Y4, Y5
+	VPXOR Y6, Y6, Y6
+	VPGATHERDD Y5, (R9)(Y1*1), Y6 // w: the list's first 4 bytes
+	// the first value (m0 in Y7: one byte), u in Y8; two bytes need the second's
+	// continuation bit clear
+	VPAND hv<>+32(SB), Y6, Y7
+	VPCMPEQD Y0, Y7, Y7          // m0
+	VPAND hv<>+0(SB), Y6, Y8
+	VPSRLD $1, Y6, Y9
+	VPAND hv<>+64(SB), Y9, Y9
+	VPANDN Y9, Y7, Y9            // the second byte's bits, where there is one
+	VPOR Y9, Y8, Y8              // u
+	VPAND hv<>+96(SB), Y6, Y9
+	VPCMPEQD Y0, Y9, Y9
+	VPOR Y7, Y9, Y9
+	VPAND Y9, Y4, Y4             // at most 2 bytes
+	// the gap after it: w shifted by 8 bytes or 16 (16 + 8 m0), m1 in Y10, g in Y9
+	VPSLLD $3, Y7, Y9
+	VPADDD hv<>+224(SB), Y9, Y9
+	VPSRLVD Y9, Y6, Y6
+	VPAND hv<>+32(SB), Y6, Y10
+	VPCMPEQD Y0, Y10, Y10        // m1
+	VPAND hv<>+0(SB), Y6, Y9
+	VPSRLD $1, Y6, Y5
+	VPAND hv<>+64(SB), Y5, Y5
+	VPANDN Y5, Y10, Y5
+	VPOR Y5, Y9, Y9              // g
+	VPAND hv<>+96(SB), Y6, Y5
+	VPCMPEQD Y0, Y5, Y5
+	VPOR Y10, Y5, Y5             // the gap at most 2 bytes
+	VPCMPEQD hv<>+128(SB), Y3, Y6 // d == 1: no gap read
+	VPOR Y6, Y5, Y5
+	VPAND Y5, Y4, Y4
+	// f = v + unzigzag(u) (Y8), x1 = f + g or v for d == 1 (Y9), each below nv:
+	// unsigned, so a negative f (2^31 or more as a dword) fails too
+	VPSLLD $31, Y8, Y5
+	VPSRAD $31, Y5, Y5
+	VPSRLD $1, Y8, Y8
+	VPXOR Y5, Y8, Y8
+	VPADDD Y11, Y8, Y8           // f
+	VPADDD Y8, Y9, Y9
+	VPBLENDVB Y6, Y11, Y9, Y9    // x1
+	VPMINUD Y13, Y8, Y5
+	VPCMPEQD Y8, Y5, Y5
+	VPAND Y5, Y4, Y4
+	VPMINUD Y13, Y9, Y5
+	VPCMPEQD Y9, Y5, Y5
+	VPAND Y5, Y4, Y4
+	// the bytes the values take, 4 + m0 + m1 (2 + m0 for d == 1), against the
+	// list's: equal, or at most them for d == 3
+	VPBLENDVB Y6, hv<>+256(SB), Y10, Y10
+	VPSUBD Y1, Y2, Y5
+	VPSUBD hv<>+288(SB), Y5, Y5
+	VPSUBD Y7, Y5, Y5
+	VPSUBD Y10, Y5, Y5           // the list's bytes after the values
+	VPCMPEQD Y0, Y5, Y7
+	VPCMPGTD Y5, Y0, Y10         // past the list
+	VPCMPEQD hv<>+192(SB), Y3, Y3
+	VPANDN Y3, Y10, Y3
+	VPOR Y7, Y3, Y3
+	VPAND Y3, Y4, Y4
+	VMOVDQU Y8, (R8)(CX*4)
+	VMOVDQU Y9, X1_OFF(R8)(CX*4)
+	VMOVMSKPS Y4, AX
+	SHLXQ CX, AX, AX
+	ORQ AX, R12
+	VPADDD hv<>+320(SB), Y11, Y11
+	ADDQ $8, CX
+	LEAQ 8(CX), AX
+	CMPQ AX, V_J1(SP)
+	JBE vloop
+	// the lists left: [j0, j1) less those finished (j1-j0 >= 8)
+	MOVQ V_J1(SP), AX
+	SUBQ A_J0(BX), AX
+	MOVL $64, DX
+	SUBQ AX, DX
+	MOVQ $-1, AX
+	SHRXQ DX, AX, AX
+	MOVQ A_J0(BX), DX
+	SHLXQ DX, AX, AX
+	ANDNQ AX, R12, AX
+	MOVQ AX, V_TODO(SP)
+vmore:
+	// the next list vloop left, through loop alone (j1 just past it), or j1 back
+	MOVQ V_TODO(SP), AX
+	TESTQ AX, AX
+	JZ vend
+	TZCNTQ AX, CX
+	BLSRQ AX, AX
+	MOVQ AX, V_TODO(SP)
+	LEAQ 1(CX), AX
+	MOVQ AX, A_J1(BX)
+	MOVQ A_V0(BX), R10
+	ADDQ CX, R10
+	JMP loop
+vend:
+	MOVQ V_J1(SP), AX
+	MOVQ AX, A_J1(BX)
+	JMP done2
 
 // func cpuid(leaf uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

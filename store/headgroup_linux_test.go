@@ -3,7 +3,9 @@
 package store
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -43,5 +45,70 @@ func TestHeadGroupCompactMappingEnd(t *testing.T) {
 		at := m[end-len(adj) : end : end]
 		copy(at, adj)
 		checkHeadGroup(t, r, groupShard(lo, &deg, &start, at), nv)
+	}
+}
+
+// TestHeadGroupShortMappingEnd compares HeadGroup in both modes with Head on groups of
+// short lists (1 to 3 neighbours, values of 1 to 3 bytes: roads' lists, the ones
+// headFirstBMI's vector pass reads 8 at a time) that end where a mapping does, a page
+// that faults after it: the last lists' first bytes do not load as a word, and a gather
+// of their 4 bytes would fault. In every other group one list's start lies past the
+// mapping, above its end (a directory Check refuses): HeadGroup refuses the list before
+// it, whose end is that start, and loads nothing from it (the assembly's loops: Go's
+// slice each list).
+func TestHeadGroupShortMappingEnd(t *testing.T) {
+	page := syscall.Getpagesize()
+	const pages = 4
+	m, err := syscall.Mmap(-1, 0, (pages+1)*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(m)
+	end := pages * page
+	if err := syscall.Mprotect(m[end:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	r := rand.New(rand.NewPCG(testSeed(t), 62))
+	const lo = 8192
+	defer func(w uint32, v bool, b uint64) { bmiWidth, headVec, headVecBytes = w, v, b }(bmiWidth, headVec, headVecBytes)
+	vec := headVec
+	headVecBytes = math.MaxUint32 // every group through the vector passes where headVec is set
+	for trial := range 400 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		nv := uint32(1) << (14 + 8*r.IntN(2))
+		for i := range uint32(DirGroup) {
+			nbrs := make([]uint32, 1+r.IntN(3))
+			for k := range nbrs {
+				nbrs[k] = lo + i + r.Uint32N(1<<(7*(1+r.IntN(3))-1)) - 1<<(7*r.IntN(2)) + 1
+			}
+			slices.Sort(nbrs)
+			nbrs = slices.Compact(nbrs)
+			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
+			adj = append(adj, AppendList(nil, lo+i, nbrs)...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		at := m[end-len(adj) : end : end]
+		copy(at, adj)
+		if trial%2 == 0 {
+			checkHeadGroup(t, r, groupShard(lo, &deg, &start, at), nv)
+			continue
+		}
+		if !haveBMI {
+			continue // Go's loops slice each list: never given such a directory
+		}
+		jbad := 1 + r.Uint32N(DirGroup-1)
+		start[jbad] = uint32(len(adj)) + 1 + r.Uint32N(uint32(page)-8) // inside the page after
+		s := groupShard(lo, &deg, &start, at)
+		var x [2][DirGroup]uint32
+		bmiWidth = 0
+		for _, first := range []bool{false, true} {
+			for _, headVec = range []bool{vec, false} {
+				if _, _, bad := s.HeadGroup(0, 0, DirGroup, nv, first, &x); bad < 0 || uint32(bad) > jbad-1 {
+					t.Fatalf("list %d starting at %d past the mapping's %d (first %v, vector %v): refused %d, expected %d or before", jbad, start[jbad], len(adj), first, headVec, bad, jbad-1)
+				}
+			}
+		}
 	}
 }

@@ -33,6 +33,34 @@ func shapesGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
 	return openCommitted(t, b, dir, n)
 }
 
+// roadsGraph is shapesGraph with a road's lists: every vertex has 1 to 3 neighbours
+// (groups whose smallest degree is 1 or more), most one or two bytes of zigzag away,
+// some three, in shards cut at random vertex counts.
+func roadsGraph(t *testing.T, r *rand.Rand, n uint32) *Graph {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	b, err := Create(dir, CreateOptions{ShardVertices: uint32(1 + r.IntN(int(n)))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range n {
+		l := make([]uint32, 0, 3)
+		for range 1 + r.IntN(3) {
+			k := 1 + r.Uint32N([]uint32{30, 30, 30, 4000, 40000}[r.IntN(5)])
+			if u := int64(v) + int64(k)*int64(1-2*r.IntN(2)); u >= 0 && u < int64(n) {
+				l = append(l, uint32(u))
+			} else {
+				l = append(l, (v+1)%n)
+			}
+		}
+		slices.Sort(l)
+		if err := b.Writer(Out).AppendList(v, slices.Compact(l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return openCommitted(t, b, dir, n)
+}
+
 // paddedGroup is wideGroup's shard of one group of lists adj (start and deg their
 // offsets and degrees, vertices from lo), its ADJ followed by zero bytes past its end,
 // as a mapping's: room for 8-byte loads and for a compact block's stream loads
@@ -69,10 +97,14 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		var w0, w1 [DirGroup]uint32
 		*x0, *x1 = w0, w1
 		first := r.IntN(2) == 0
-		width, mixed := bmiWidth, mixedAll
+		width, mixed, vec, vecBytes := bmiWidth, mixedAll, headVec, headVecBytes
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
 		mixedAll = r.IntN(2) == 0              // a first mode's group in its branch-free loop
-		hr.a.mixed = 7                         // left so where headFirstBMI does not run
+		headVec = vec && r.IntN(2) == 0        // its short lists 8 at a time first,
+		if r.IntN(2) == 0 {
+			headVecBytes = math.MaxUint32 // on every group of short lists
+		}
+		hr.a.mixed = 7 // left so where headFirstBMI does not run
 		once, empty, bad := hr.Group(g, j0, j1, first)
 		if m := hr.a.mixed; m != 7 && (m != 0) != mixedNext(hr.a.once, j1-j0) {
 			t.Fatalf("shard at %d, group %d [%d, %d): next group's loop %d, once %x", s.Lo, g, j0, j1, m, hr.a.once)
@@ -83,7 +115,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		if in := (^uint64(0) >> (64 - (j1 - j0))) << j0; (once|empty)&^in != 0 {
 			t.Fatalf("shard at %d, group %d [%d, %d): once %x, empty %x outside the vertices read", s.Lo, g, j0, j1, once, empty)
 		}
-		bmiWidth, mixedAll = width, mixed
+		bmiWidth, mixedAll, headVec, headVecBytes = width, mixed, vec, vecBytes
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
@@ -159,6 +191,10 @@ func TestHeadGroupRandom(t *testing.T) {
 		touchSpan = [2]uint32{DirGroup * 64, 0}[trial%2] // every other graph's heads loaded ahead
 		n := uint32(1 + r.IntN(3000))
 		g := shapesGraph(t, r, n)
+		if trial%3 == 2 {
+			n = uint32(2 + r.IntN(100000))
+			g = roadsGraph(t, r, n)
+		}
 		for _, s := range g.Out().Shards {
 			checkHeadGroup(t, r, s, n)
 			// the same directory over damaged lists: bytes changed in place, so that
@@ -325,6 +361,66 @@ func TestHeadGroupCutLists(t *testing.T) {
 	}
 }
 
+// TestHeadGroupShortBounds: groups of short lists (1 to 3 one-byte values, headFirstBMI's
+// vector pass's case) in which one list is cut inside its first two values or holds a
+// byte past its values. HeadGroup, its vector passes on every group (headVec) and off,
+// refuses the first list that Head refuses and reads every list before it as Head does.
+func TestHeadGroupShortBounds(t *testing.T) {
+	const lo, nv = 100, 1000
+	r := rand.New(rand.NewPCG(testSeed(t), 32))
+	defer func(w uint32, v bool, b uint64) { bmiWidth, headVec, headVecBytes = w, v, b }(bmiWidth, headVec, headVecBytes)
+	vec := headVec
+	headVecBytes = math.MaxUint32
+	for trial := range 96 {
+		d, jbad := uint32(1+trial%3), r.Uint32N(DirGroup)
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		for j := range uint32(DirGroup) {
+			nbrs := make([]uint32, d)
+			for k := range nbrs {
+				nbrs[k] = lo + j + 1 + uint32(k)
+			}
+			list := AppendList(nil, lo+j, nbrs)
+			if j == jbad && trial/3%2 == 0 {
+				list = list[:r.IntN(min(len(list), 2))] // its values past its end
+			} else if j == jbad {
+				list = append(list, byte(r.IntN(128))) // a byte past its values
+			}
+			deg[j], start[j] = d, uint32(len(adj))
+			adj = append(adj, list...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		adj = append(adj, make([]byte, 16)...)[:len(adj)] // room for 8-byte loads
+		s := groupShard(lo, &deg, &start, adj)
+		for _, first := range []bool{false, true} {
+			for _, headVec = range []bool{vec, false} {
+				bmiWidth = 0
+				var x [2][DirGroup]uint32
+				_, _, bad := s.HeadGroup(0, 0, DirGroup, nv, first, &x)
+				want := -1
+				for j := range uint32(DirGroup) {
+					dj, list := s.ListAt(j)
+					a, b, n, ok := Head(list, lo+j, dj, nv)
+					if !ok {
+						want = int(j)
+						break
+					}
+					if n == 1 {
+						b = lo + j
+					}
+					if x[0][j] != a || x[1][j] != b {
+						t.Fatalf("degree %d, list %d changed (first %v, vector %v): vertex %d: HeadGroup %d %d, Head %d %d", d, jbad, first, headVec, lo+j, x[0][j], x[1][j], a, b)
+					}
+				}
+				if bad != want {
+					t.Fatalf("degree %d, list %d changed (first %v, vector %v): refused %d, Head refuses %d", d, jbad, first, headVec, bad, want)
+				}
+			}
+		}
+	}
+}
+
 // TestHeadGroupLongValues compares HeadGroup with Head on short lists whose two values
 // take up to 5 bytes each, on a graph of 2^31 vertices: a second value whose last byte
 // lies past the list's first 8 bytes must not be read from them. An eighth of the lists
@@ -469,7 +565,9 @@ func TestHeadGroupMappingEnd(t *testing.T) {
 func TestHeadGroupPairWidths(t *testing.T) {
 	const lo = 100
 	r := rand.New(rand.NewPCG(testSeed(t), 31))
-	defer func(w uint32) { bmiWidth = w }(bmiWidth)
+	defer func(w uint32, v bool, b uint64) { bmiWidth, headVec, headVecBytes = w, v, b }(bmiWidth, headVec, headVecBytes)
+	vec := headVec
+	headVecBytes = math.MaxUint32 // every group of short lists through the vector passes where headVec is set
 	widths := map[uint32]bool{}
 	for x := 20; x <= 33; x++ {
 		for i := range 5 * 8 {
@@ -506,7 +604,7 @@ func TestHeadGroupPairWidths(t *testing.T) {
 				for _, first := range []bool{true, false} {
 					var x [2][DirGroup]uint32
 					x0, x1 := &x[0], &x[1]
-					bmiWidth = 0
+					bmiWidth, headVec = 0, vec && j0%2 == 0
 					once, _, bad := s.HeadGroup(0, j0, DirGroup, nv, first, &x)
 					if bad >= 0 {
 						t.Fatalf("widths %d and %d, from %d (first %v): HeadGroup refused vertex %d", wo, wd, j0, first, bad)
