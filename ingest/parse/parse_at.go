@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,9 +50,6 @@ func seekableFile(r io.Reader) *fileInput {
 // the end of its last line; a longer line is read to its end with a second pread.
 const readAhead = 64 << 10
 
-// errInputChanged is the error for a file that ended sooner than its size said.
-var errInputChanged = errors.New("the file shrank while it was read")
-
 // runAt parses the body, from byte start of the input on, with every worker reading its
 // own blocks. pair is the size of a binary format's pair (0 for text).
 func (p *parser) runAt(emit func([]Edge) error, pair int) error {
@@ -76,7 +72,7 @@ func (p *parser) runAt(emit func([]Edge) error, pair int) error {
 	if pair == 0 && body > 0 {
 		var last [1]byte
 		if _, err := p.at.r.ReadAt(last[:], p.at.base+start+body-1); err != nil {
-			return p.atError(err)
+			return p.atError(err, start+body-1)
 		}
 		p.partialLine = last[0] != '\n'
 	}
@@ -122,10 +118,13 @@ func (p *parser) runAt(emit func([]Edge) error, pair int) error {
 	return nil
 }
 
-// atError is the error for a failed pread.
-func (p *parser) atError(err error) error {
-	if err == io.EOF {
-		err = errInputChanged
+// atError is the error for a failed pread at offset at of the input. A file that ends
+// sooner than its size said when it was opened changed under the reader: the input's
+// fault, as a weighted ingest's file changed between its reads (ErrBadInput), not the
+// machine's.
+func (p *parser) atError(err error, at int64) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return &ParseError{Path: p.path, Offset: at, Msg: fmt.Sprintf("the file shrank while it was read (it was %d bytes)", p.at.base+p.at.size)}
 	}
 	return fmt.Errorf("ingest: read %s: %w", p.path, err)
 }
@@ -143,7 +142,7 @@ func (p *parser) readAt(buf []byte, off, n int64) ([]byte, error) {
 	if err == nil {
 		err = io.ErrUnexpectedEOF
 	}
-	return buf, p.atError(err)
+	return buf, p.atError(err, off+int64(m))
 }
 
 // readPairsAt reads the pairs in [lo, hi).

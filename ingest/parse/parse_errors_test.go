@@ -3,10 +3,12 @@ package parse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -180,5 +182,37 @@ func checkMalformed(t *testing.T, tc malformedInput, in []byte, workers int, fil
 	// offset -2: some offset, which depends on the decompressor's buffering.
 	if pe.Line != tc.line || (tc.offset == -2 && pe.Offset < 0) || (tc.offset != -2 && pe.Offset != tc.offset) {
 		t.Errorf("workers %d: line %d offset %d, want %d %d (%s)", workers, pe.Line, pe.Offset, tc.line, tc.offset, msg)
+	}
+}
+
+// TestFileShrank: a regular file cut short while its blocks are read is a ParseError
+// naming it and where it ended (ErrBadInput: the ingest exits 2, as when a weighted
+// ingest's file changes between its reads), not a machine's read error (exit 1).
+func TestFileShrank(t *testing.T) {
+	var text bytes.Buffer
+	for i := range 300_000 {
+		fmt.Fprintf(&text, "%d %d\n", i, i+1)
+	}
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, text.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := blockSize
+	blockSize = 4096
+	defer func() { blockSize = old }()
+	var once sync.Once
+	_, err = Parse(f, ParseOptions{Name: path, Workers: 2}, func([]Edge) error {
+		once.Do(func() { os.Truncate(path, 10_000) })
+		return nil
+	})
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "g.txt: offset ") ||
+		!strings.Contains(err.Error(), fmt.Sprintf("shrank while it was read (it was %d bytes)", text.Len())) {
+		t.Errorf("a file cut to 10,000 bytes under the parse: %v", err)
 	}
 }
