@@ -320,8 +320,13 @@ func TestDecodeUnvisited(t *testing.T) {
 		v, x := r.Uint32N(nv/2), r.Uint32N(nv/4)
 		nbrs := make([]uint32, c)
 		scale := 1 + r.IntN(10)
+		runs := trial%5 == 2 // mostly gaps of 1: a web crawl's runs, whole groups of them
 		for i := range nbrs {
-			x += 1 + r.Uint32N(1<<scale)
+			if runs && i > 0 && r.IntN(16) != 0 {
+				x++
+			} else {
+				x += 1 + r.Uint32N(1<<scale)
+			}
 			if r.IntN(6) == 0 {
 				x += r.Uint32N(nv / 256)
 			}
@@ -363,6 +368,47 @@ func TestDecodeUnvisited(t *testing.T) {
 		t.Fatalf("%d of 6000 blocks through the vector decoder", tested)
 	}
 	t.Logf("%d blocks tested by gathers", tested)
+}
+
+// TestDecodeUnvisitedRuns holds DecodeUnvisited's parent tests of runs (blocks of
+// consecutive neighbours, half of a web crawl's groups of 8) to the parent array's
+// length: runs that end before it, at it, past it and start past it, in arrays that
+// continue past the length with unreached entries (a load past the length would set
+// their bits). A group of 8 consecutive neighbours invites one load of their 8 entries
+// instead of a gather; this test killed the mutants of such a load's bound.
+func TestDecodeUnvisitedRuns(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no AVX2 and BMI2: no gathered parent tests")
+	}
+	under := make([]uint32, 4096)
+	for i := range under {
+		under[i] = ^uint32(0)
+		if i%5 == 3 {
+			under[i] = 1 // reached
+		}
+	}
+	const c = 40 // 39 gaps of 1: 4 whole groups and a last of 7
+	for plen := 1000; plen < 1000+c+16; plen++ {
+		for _, first := range []uint32{1000 - 16, 1000 - 7, 1000, 1001} {
+			parent := under[:plen]
+			nbrs := make([]uint32, c)
+			for i := range nbrs {
+				nbrs[i] = first + uint32(i)
+			}
+			list := AppendList(nil, 5, nbrs)
+			list = append(list, make([]byte, compactArea+8)...)[:len(list)]
+			got := make([]uint32, c)
+			_, mask, tested, ok := DecodeUnvisited(got, 5, list, 0, c, 1<<20, parent)
+			if !ok || !tested || !slices.Equal(got, nbrs) {
+				t.Fatalf("plen %d first %d: ok %v tested %v %v", plen, first, ok, tested, got)
+			}
+			for i, u := range got {
+				if unreached := int(u) < len(parent) && parent[u] == ^uint32(0); mask>>i&1 == 1 != unreached {
+					t.Fatalf("plen %d first %d: neighbour %d (%d): mask bit %d, unreached %v", plen, first, i, u, mask>>i&1, unreached)
+				}
+			}
+		}
+	}
 }
 
 // FuzzDecodeUnvisited holds DecodeUnvisited to DecodeBlock's Go decoders (haveVec off)
