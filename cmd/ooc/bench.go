@@ -175,6 +175,9 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	defer eng.Close()
 	rep.Backend, rep.Plan = eng.Name(), eng.Plan()
 	// The sources are those of 'ooc bfs --sources N --seed X' on the same graph.
+	if g.NumEdges() == 0 {
+		return usagef("the graph has no edges: no vertex to search from")
+	}
 	srcs, err := pickSources(g, "random", a.sources, a.sourceSeed)
 	if err != nil {
 		return err

@@ -147,4 +147,10 @@ func TestBenchUsage(t *testing.T) {
 			t.Errorf("%q: code %d, want %d (%s)", args, code, exitUsage, stderr)
 		}
 	}
+	// a graph of no edges (kron scale 0: one vertex, its self-loop dropped) has no source;
+	// the refusal names no flag bench does not have (--src)
+	code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "0", "-q")
+	if code != exitUsage || strings.Contains(stderr, "--src") || !strings.Contains(stderr, "no edges") {
+		t.Errorf("bench of a graph without edges: code %d, %q", code, stderr)
+	}
 }
