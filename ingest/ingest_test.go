@@ -18,15 +18,15 @@ import (
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/store"
 )
 
-// seededRand returns a generator of the given stream seeded from the process id, so
-// that each run draws other inputs, and logs the seed, which a failure then names.
+// seededRand returns a generator of the given stream seeded by testseed (OOC_SEED, or a
+// fresh seed, logged), and the seed.
 func seededRand(t testing.TB, stream uint64) (*rand.Rand, uint64) {
 	t.Helper()
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	return rand.New(rand.NewPCG(seed, stream)), seed
 }
 
@@ -1083,7 +1083,7 @@ func TestDegreeOrder(t *testing.T) {
 // the size it will get, and decides the same whatever the workers and chunk sizes (the
 // sample's rate grows past its cap here).
 func TestOrderAuto(t *testing.T) {
-	seed := uint64(os.Getpid()) + 29
+	seed := testseed.Seed(t)
 	// a Graph500 Kronecker graph: skewed degrees, vertices permuted at random
 	var skewed []parse.Edge
 	var mu sync.Mutex

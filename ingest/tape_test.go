@@ -3,17 +3,17 @@ package ingest
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/testseed"
 )
 
 // TestTape appends random pieces from several goroutines to tapes that hold none, part
 // or all of the stream in memory, and reads back every piece, and ranges across pieces,
 // slabs and the memory/file boundary.
 func TestTape(t *testing.T) {
-	seed := uint64(os.Getpid())
-	t.Logf("seed %d", seed)
+	seed := testseed.Seed(t)
 	for _, c := range []struct {
 		name        string
 		limit, slab int64
