@@ -19,20 +19,17 @@ func TestWeighEdgesSameGraph(t *testing.T) {
 		a, b := min(u, v), max(u, v)
 		return 1 + uint32((a*0x9e3779b97f4a7c15^b*0xc2b2ae3d27d4eb4f)>>40)%999
 	}
+	weighted := make([]parse.WEdge, len(plain))
+	for i, e := range plain {
+		weighted[i] = parse.WEdge{U: e.U, V: e.V, W: weight(e.U, e.V)}
+	}
 	for _, order := range []string{store.OrderInput, store.OrderDegree} {
 		for _, directed := range []bool{false, true} {
 			where := fmt.Sprintf("order %s directed %v", order, directed)
 			dir := t.TempDir()
 			opt := Options{Directed: directed, Order: order, ShardBytes: 16 << 10, Workers: 2}
 			opt.Dest = filepath.Join(dir, "w.ooc")
-			if _, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
-				for _, e := range plain {
-					if err := emit(parse.WEdge{U: e.U, V: e.V, W: weight(e.U, e.V)}); err != nil {
-						return err
-					}
-				}
-				return nil
-			}); err != nil {
+			if _, err := fromWEdges(opt, weighted); err != nil {
 				t.Fatal(err)
 			}
 			opt.Dest = filepath.Join(dir, "weighed.ooc")

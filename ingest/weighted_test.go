@@ -90,14 +90,7 @@ func TestWeightedRoundTrip(t *testing.T) {
 		for _, shard := range []int64{0, 4096} {
 			t.Run(fmt.Sprintf("directed=%v/shard=%d", directed, shard), func(t *testing.T) {
 				opt := Options{Dest: filepath.Join(t.TempDir(), "w.ooc"), Directed: directed, ShardBytes: shard}
-				_, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
-					for _, e := range edges {
-						if err := emit(e); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
+				_, err := fromWEdges(opt, edges)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -313,14 +306,7 @@ func testWeightedSameLists(t *testing.T, relabel bool, order string, directed bo
 	dir := t.TempDir()
 	opt := Options{Directed: directed, Order: order, ShardBytes: 16 << 10, Workers: 2, Relabel: relabel}
 	opt.Dest = filepath.Join(dir, "w.ooc")
-	wrep, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
-		for _, e := range edges {
-			if err := emit(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	wrep, err := fromWEdges(opt, edges)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,14 +441,7 @@ func sameShards(t *testing.T, where string, a, b *store.Graph, secs ...uint32) {
 func TestWeightedAutoSummary(t *testing.T) {
 	edges, _ := randomWEdges(t, 500, 6000)
 	opt := Options{Dest: filepath.Join(t.TempDir(), "w.ooc"), Order: OrderAuto}
-	rep, err := FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
-		for _, e := range edges {
-			if err := emit(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	rep, err := fromWEdges(opt, edges)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,4 +450,16 @@ func TestWeightedAutoSummary(t *testing.T) {
 	if rep.Order == nil || rep.Order.BFSSkipped == "" || strings.Contains(sum.String(), "0 B in BFS order") {
 		t.Errorf("summary:\n%s", sum.String())
 	}
+}
+
+// fromWEdges is FromWeightedEdges of edges, in their order, from an input named test.
+func fromWEdges(opt Options, edges []parse.WEdge) (*Report, error) {
+	return FromWeightedEdges(opt, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
+		for _, e := range edges {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
