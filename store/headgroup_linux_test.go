@@ -3,9 +3,11 @@
 package store
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"syscall"
 	"testing"
 )
@@ -110,5 +112,60 @@ func TestHeadGroupShortMappingEnd(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHeadGroupShortPast2GiB compares HeadGroup with Head on groups of short lists (as
+// TestHeadGroupShortMappingEnd's) that lie 2^31 bytes or more into ADJ, a sparse
+// mapping of 2 GiB and a few pages (a --shard-size above 2 GiB makes such shards), some
+// of a graph of 2^32-1 vertices whose lists of one point below vertex 0: headFirstBMI's
+// vector passes hold offsets and neighbours in dword lanes, whose gathers read offsets
+// as signed and whose sums wrap at 2^32, so such groups must go through its loop.
+func TestHeadGroupShortPast2GiB(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("a mapping of 2 GiB")
+	}
+	two31 := uint64(1) << 31 // a variable: 386 compiles the test too
+	page, past := syscall.Getpagesize(), int(two31)
+	m, err := syscall.Mmap(-1, 0, past+16*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(m)
+	r := rand.New(rand.NewPCG(testSeed(t), 73))
+	defer func(b uint64) { headVecBytes = b }(headVecBytes)
+	headVecBytes = math.MaxUint32 // every group of short lists through the vector passes where they may run
+	for range 400 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		lo := DirGroup * r.Uint32N(100)
+		nv := []uint32{1 << 14, 1 << 22, 1<<32 - 1, 1<<32 - 1}[r.IntN(4)]
+		for i := range uint32(DirGroup) {
+			if v := lo + i; nv == 1<<32-1 && r.IntN(4) == 0 {
+				// one neighbour, v+k+1 below v: below 0, 2^32-k-1 in a dword
+				deg[i], start[i] = 1, uint32(len(adj))
+				adj = binary.AppendUvarint(adj, uint64(2*(v+r.Uint32N(4))+1))
+				continue
+			}
+			nbrs := make([]uint32, 1+r.IntN(3))
+			for k := range nbrs {
+				nbrs[k] = lo + i + r.Uint32N(1<<(7*(1+r.IntN(2))-1)) - 1<<(7*r.IntN(2)) + 1
+			}
+			slices.Sort(nbrs)
+			nbrs = slices.Compact(nbrs)
+			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
+			adj = append(adj, AppendList(nil, lo+i, nbrs)...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		base := 0
+		if r.IntN(2) == 0 {
+			base = past + r.IntN(8*page)
+		}
+		copy(m[base:], adj)
+		s := groupShard(lo, &deg, &start, m[:base+len(adj)])
+		s.dirH[0] += uint32(base) // the group's lists from base on
+		s.dirH[4] += uint32(base)
+		checkHeadGroup(t, r, s, nv)
 	}
 }
