@@ -26,22 +26,7 @@ func TestZstdLongWindow(t *testing.T) {
 	for i := range 1000 {
 		fmt.Fprintf(&text, "%d %d\n", i, (i*7+1)%1000)
 	}
-	var z bytes.Buffer
-	zw, err := zstd.NewWriter(&z, zstd.WithWindowSize(256<<20), zstd.WithSingleSegment(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write(text.Bytes())
-	zw.Close()
-	// The encoder shrinks the window to the input; the frame header's Window_Descriptor
-	// (byte 5 when the Single_Segment flag, 0x20 of byte 4, is clear) is set to what
-	// zstd --long=28 writes: exponent 18, 2^(10+18) bytes. A larger window than the
-	// references need decodes the same.
-	b := z.Bytes()
-	if b[4]&0x20 != 0 {
-		t.Fatalf("frame header % x: single segment, no window descriptor", b[:6])
-	}
-	b[5] = 18 << 3
+	b := zstdWindow(t, text.Bytes(), 28) // what zstd --long=28 writes
 	in := filepath.Join(dir, "long.txt.zst")
 	if err := os.WriteFile(in, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -127,18 +112,7 @@ func TestMemNamedPasses(t *testing.T) {
 		fmt.Fprintf(&text, "%d %d\n", rng.IntN(300_000), rng.IntN(300_000))
 	}
 	fmt.Fprintf(&text, "0 299999\n")
-	var z bytes.Buffer
-	zw, err := zstd.NewWriter(&z, zstd.WithWindowSize(8<<20), zstd.WithSingleSegment(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write(text.Bytes())
-	zw.Close()
-	b := z.Bytes()
-	if b[4]&0x20 != 0 {
-		t.Fatalf("frame header % x: single segment, no window descriptor", b[:6])
-	}
-	b[5] = 13 << 3 // an 8 MiB window, as zstd --long=23 writes
+	b := zstdWindow(t, text.Bytes(), 23) // an 8 MiB window, as zstd --long=23 writes
 	inputs := map[string][]byte{"g.txt": text.Bytes(), "g.txt.zst": b}
 	for name, data := range inputs {
 		in := filepath.Join(dir, name)
@@ -168,4 +142,26 @@ func TestMemNamedPasses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// zstdWindow compresses text as one zstd frame whose header asks for a window of 2^log
+// bytes (10 <= log <= 28), as zstd --long=log writes: the encoder shrinks the window to
+// the input, so the header's Window_Descriptor (byte 5 where the Single_Segment flag,
+// 0x20 of byte 4, is clear) is set to exponent log-10. A window larger than the
+// references need decodes the same.
+func zstdWindow(t *testing.T, text []byte, log int) []byte {
+	t.Helper()
+	var z bytes.Buffer
+	zw, err := zstd.NewWriter(&z, zstd.WithWindowSize(1<<log), zstd.WithSingleSegment(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(text)
+	zw.Close()
+	b := z.Bytes()
+	if b[4]&0x20 != 0 {
+		t.Fatalf("frame header % x: single segment, no window descriptor", b[:6])
+	}
+	b[5] = byte(log-10) << 3
+	return b
 }
