@@ -20,17 +20,7 @@ import (
 // whose loads must stay inside the mapping (a block within compactMaxBytes+8 bytes of
 // its end goes through Head's copy).
 func TestHeadGroupCompactMappingEnd(t *testing.T) {
-	page := syscall.Getpagesize()
-	const pages = 32
-	m, err := syscall.Mmap(-1, 0, (pages+1)*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(m)
-	end := pages * page
-	if err := syscall.Mprotect(m[end:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
+	m, end := faultAfter(t, 32)
 	r := rand.New(rand.NewPCG(testSeed(t), 61))
 	const lo = 8192
 	for range 400 {
@@ -59,17 +49,8 @@ func TestHeadGroupCompactMappingEnd(t *testing.T) {
 // it, whose end is that start, and loads nothing from it (the assembly's loops: Go's
 // slice each list).
 func TestHeadGroupShortMappingEnd(t *testing.T) {
+	m, end := faultAfter(t, 4)
 	page := syscall.Getpagesize()
-	const pages = 4
-	m, err := syscall.Mmap(-1, 0, (pages+1)*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(m)
-	end := pages * page
-	if err := syscall.Mprotect(m[end:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
 	r := rand.New(rand.NewPCG(testSeed(t), 62))
 	const lo = 8192
 	defer func(w uint32, v bool, b uint64) { bmiWidth, headVec, headVecBytes = w, v, b }(bmiWidth, headVec, headVecBytes)
@@ -168,4 +149,21 @@ func TestHeadGroupShortPast2GiB(t *testing.T) {
 		s.dirH[4] += uint32(base)
 		checkHeadGroup(t, r, s, nv)
 	}
+}
+
+// faultAfter maps pages pages of memory and a page after them that faults on any
+// access, unmapped when t ends: the mapping and the faulting page's offset.
+func faultAfter(t *testing.T, pages int) (m []byte, end int) {
+	t.Helper()
+	page := syscall.Getpagesize()
+	m, err := syscall.Mmap(-1, 0, (pages+1)*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(m) })
+	end = pages * page
+	if err := syscall.Mprotect(m[end:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	return m, end
 }

@@ -78,15 +78,7 @@ func TestScanCompactVec(t *testing.T) {
 // scan must leave a block to the Go loop (and its copy of the stream) rather than load
 // the 16 bytes at a group of gaps past the mapping.
 func TestScanMoreMappingEnd(t *testing.T) {
-	page := syscall.Getpagesize()
-	m, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(m)
-	if err := syscall.Mprotect(m[page:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
+	m, page := faultAfter(t, 1) // one page, then one that faults
 	r := rand.New(rand.NewPCG(testSeed(t), 59))
 	const nv, lo = 1 << 20, 8192
 	for trial := 0; trial < 50; trial++ {
