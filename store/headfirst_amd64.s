@@ -157,10 +157,10 @@ GLOBL hv<>(SB), RODATA|NOPTR, $416
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
 TEXT ·headFirstBMI(SB), NOSPLIT, $544-8
 	MOVQ a+0(FP), BX
-	// the vector passes (vpairs, vloop) where they may run (headVec), outside the
+	// the short lists' vector pass (vloop) where it may run (headVec), outside the
 	// branch-free loop's groups, on a group of short lists (its smallest degree
 	// below PackedMin, and at most headVecBytes/4 bytes a list on average) with 8
-	// lists to read or more; their lanes are dwords, which hold every offset below
+	// lists to read or more; its lanes are dwords, which hold every offset below
 	// alim and every neighbour below nv where alim < 2^31 (VPGATHERDD's indices are
 	// signed) and nv <= 2^31
 	MOVQ $0, V_MODE(SP)
@@ -210,10 +210,12 @@ novec:
 	MOVQ A_WO(BX), R14
 	MOVQ A_WW(BX), R15
 	MOVL $6, BP
-	CMPQ V_MODE(SP), $0
+	CMPB ·headVec(SB), $0
 	JEQ spairs
 	CMPQ R15, $25
 	JA spairs
+	CMPQ A_SPAN(BX), $(1<<26)
+	JAE spairs
 	LEAQ 8(CX), AX
 	CMPQ AX, R10
 	JBE vpairs                   // 8 pairs or more, each inside a dword from its byte
@@ -730,12 +732,13 @@ misempty:
 	// or empty list) then go through loop one at a time (vmore), in order, so that
 	// a list refused is the first one. Y0 is zero, Y11 the lanes' vertices, Y12
 	// alim and Y13 nv-1.
-	// The pairs of a group that vloop reads, 8 a step while 8 are left (the rest
-	// by spairs): pair j's dword from its first bit's byte by a gather, shifted by
-	// the bit, its degree and start field as pairs2 reads them; the start field's
-	// line, (64 h0 + j span)>>6, as h0 + (j span)>>6 (j span below 2^31: vloop's
-	// groups hold a few bytes a list). CX is j, R10 the pairs' end, R12 p (pair
-	// j's bit) and R13 64 h0 + j span, both set again for spairs.
+	// The directory pairs by AVX2 (headVec), 8 a step while 8 are left (the rest by
+	// spairs), where a pair and its bit's offset in its first byte fit a dword (ww
+	// <= 25) and j span does for every j (span < 2^26): pair j's dword from its
+	// first bit's byte by a gather, shifted by the bit, its degree and start field
+	// as pairs2 reads them; the start field's line, (64 h0 + j span)>>6, as h0 +
+	// (j span)>>6. CX is j, R10 the pairs' end, R12 p (pair j's bit) and R13 64 h0
+	// + j span, both set again for spairs.
 vpairs:
 	VMOVQ R12, X1
 	VPBROADCASTD X1, Y1

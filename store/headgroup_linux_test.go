@@ -167,3 +167,34 @@ func faultAfter(t *testing.T, pages int) (m []byte, end int) {
 	}
 	return m, end
 }
+
+// TestHeadGroupFarLines compares HeadGroup in both modes with Head on a group whose
+// lists start a line apart (narrow pairs: headFirstBMI's vector pair decode's case)
+// over a span of 72 MiB, in an anonymous mapping of which only the lists' pages are
+// touched: j span passes 2^32 from list 57 on, which the pair decode's dword lanes
+// must not take. Each list is of three neighbours, its bytes after them zero.
+func TestHeadGroupFarLines(t *testing.T) {
+	const span, lo = 72 << 20, 8192
+	m, err := syscall.Mmap(-1, 0, span+4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(m)
+	r := rand.New(rand.NewPCG(testSeed(t), 63))
+	var deg [DirGroup]uint32
+	var start [DirGroup + 1]uint32
+	for j := range uint32(DirGroup) {
+		start[j] = dirLine(j, span) + r.Uint32N(16)
+		nbrs := []uint32{lo + j + 1, lo + j + 2 + r.Uint32N(50), lo + j + 60 + r.Uint32N(50)}
+		deg[j] = 3
+		copy(m[start[j]:], AppendList(nil, lo+j, nbrs))
+	}
+	start[DirGroup] = span
+	s := groupShard(lo, &deg, &start, m[:span])
+	if h := s.dirH[3]; h>>16&0xff+h>>24 > 25 {
+		t.Fatalf("pair width %d: not the vector decode's", h>>16&0xff+h>>24)
+	}
+	for range 8 {
+		checkHeadGroup(t, r, s, lo+DirGroup+200)
+	}
+}
