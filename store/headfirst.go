@@ -115,11 +115,12 @@ func (r *HeadReader) headGroupBMI(g, j0, j1 uint32, first bool) (once, empty uin
 }
 
 // headVecBytes is four times the bytes a list a group's lists may average for
-// headFirstBMI to read the group's short lists 8 at a time (vloop; headVec): roads' groups average 2 to 3 (nearly every list two one-byte values, the
-// vector pass's case), social graphs' and random graphs' tails more (their first
-// neighbours far away, values of 3 bytes or more, or a hub among them), where the
-// pass would leave most lists to the loop after it. Tests raise it to send every
-// group of short lists through the passes.
+// headFirstBMI to read the group's short lists 8 at a time (vloop; headVec): roads'
+// groups average 2 to 3 (nearly every list two one-byte values, the vector pass's
+// case), social graphs' and random graphs' tails more (their first neighbours far
+// away, values of 3 bytes or more, or a hub among them), where the pass would leave
+// most lists to the loop after it. Tests raise it to send every group of short lists
+// through the pass.
 var headVecBytes uint64 = 14
 
 // mixedAll makes headFirstBMI read every first mode's group through its branch-free
