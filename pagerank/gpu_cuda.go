@@ -46,6 +46,9 @@ func (g *GPU) Close() error {
 // the resident shards) or read zero-copy, as gpu.Choose decides for a sweep that decodes
 // all of the shard's bytes.
 func (g *GPU) Run(opt Options) (*Result, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	opt = opt.WithDefaults()
 	dg := g.dg
 	n := dg.N

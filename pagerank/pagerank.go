@@ -19,7 +19,9 @@ package pagerank
 
 import (
 	"container/heap"
+	"fmt"
 	"io"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -39,9 +41,12 @@ const (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers   int     // goroutines; <= 0 means GOMAXPROCS, at most 4096
-	Tolerance float64 // stop once an iteration changes the scores by less than this in L1; <= 0 means DefaultTolerance
-	MaxIters  int     // stop after this many iterations; <= 0 means DefaultMaxIters
+	Workers int // goroutines; <= 0 means GOMAXPROCS, at most 4096
+	// Tolerance: stop once an iteration changes the scores by less than this in L1;
+	// <= 0 means DefaultTolerance; NaN and +Inf are refused (Run's error names the
+	// field), as ooc pagerank's --tolerance refuses them.
+	Tolerance float64
+	MaxIters  int // stop after this many iterations; <= 0 means DefaultMaxIters
 
 	// Progress, when not nil, is a terminal that shows a run past its first second how
 	// far it has got, on one line erased at its end (package progress).
@@ -57,6 +62,15 @@ func (o Options) WithDefaults() Options {
 		o.MaxIters = DefaultMaxIters
 	}
 	return o
+}
+
+// Check refuses a Tolerance no run can mean: NaN (no change is below it, so every run
+// would end at MaxIters unconverged) and +Inf (every first iteration would converge).
+func (o Options) Check() error {
+	if math.IsNaN(o.Tolerance) || math.IsInf(o.Tolerance, 1) {
+		return fmt.Errorf("pagerank: Options.Tolerance %v: want a positive finite number (0 or less: the default %g)", o.Tolerance, float64(DefaultTolerance))
+	}
+	return nil
 }
 
 // IterStat describes one iteration, for -v.
@@ -101,6 +115,9 @@ const chunk = 1 << 12
 
 // Run computes the PageRank scores of a.
 func Run(a store.Adjacency, opt Options) (*Result, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	opt = opt.WithDefaults()
 	n := a.NumVertices()
 	p := &run{a: a, n: n, workers: parallel.Workers(opt.Workers)}

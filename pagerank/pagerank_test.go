@@ -2,8 +2,10 @@ package pagerank
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -227,5 +229,28 @@ func TestTop(t *testing.T) {
 	})
 	if got := Top(big, 500); !slices.Equal(got, order[:500]) {
 		t.Errorf("Top(500) disagrees with a stable sort")
+	}
+}
+
+// TestPageRankBadTolerance: a NaN tolerance ran every iteration and reported "not
+// converged", +Inf stopped after one "converged"; ooc pagerank refuses both, and so does
+// Run, naming the field. Zero and negative tolerances keep their documented default.
+func TestPageRankBadTolerance(t *testing.T) {
+	c := testgraph.Cases()[6] // star
+	a := store.NewCompressed(testgraph.Build(t, c.N, c.Edges, c.Directed, 0))
+	for _, tol := range []float64{math.NaN(), math.Inf(1)} {
+		if r, err := Run(a, Options{Tolerance: tol}); err == nil || !strings.Contains(err.Error(), "Options.Tolerance") {
+			t.Errorf("tolerance %v: %v (a result: %v)", tol, err, r != nil)
+		}
+	}
+	def, err := Run(a, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tol := range []float64{0, -1, math.Inf(-1)} {
+		r, err := Run(a, Options{Tolerance: tol})
+		if err != nil || r.Iterations != def.Iterations || !r.Converged {
+			t.Errorf("tolerance %v: %v, %d iterations (the default's %d)", tol, err, r.Iterations, def.Iterations)
+		}
 	}
 }
