@@ -40,7 +40,8 @@ type (
 type SSSPOptions struct {
 	Delta uint32 // delta-stepping's bin width; 0 means sssp.DefaultDelta
 	// FloatDelta is the bin width on float32 weights; 0 means Delta if set, else
-	// sssp.DefaultFloatDelta.
+	// sssp.DefaultFloatDelta. A negative, NaN or infinite FloatDelta is an error on
+	// any weights, as ooc sssp's --delta is.
 	FloatDelta float32
 	// UnitWeights weighs every edge 1 (the distances are then BFS levels). Without it the
 	// graph's own weights are used (ooc ingest --weights).

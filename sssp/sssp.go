@@ -43,7 +43,8 @@ type Options struct {
 	Workers int    // goroutines; <= 0 means GOMAXPROCS, at most 4096
 	Delta   uint32 // bin width; 0 means DefaultDelta
 	// FloatDelta is the bin width for float weights; 0 means Delta if that is set, else
-	// DefaultFloatDelta.
+	// DefaultFloatDelta. A negative, NaN or infinite FloatDelta is refused on any
+	// weights, as ooc sssp's --delta is.
 	FloatDelta float32
 	Parents    bool // also fill Result.Parent (see Parents), after the search
 
@@ -87,6 +88,9 @@ func FloatDeltaFor(n uint32, m uint64, maxW float32) float32 {
 // FloatDelta (o.FloatDelta, else o.Delta, else DefaultFloatDelta) and Delta 0, otherwise
 // Delta (o.Delta, else DefaultDelta) and FloatDelta 0. Both engines run with what it returns.
 func (o Options) Widths(a store.Adjacency, w Weights) (Options, error) {
+	if fd := o.FloatDelta; fd != 0 && (!(fd > 0) || math.IsInf(float64(fd), 0)) {
+		return o, fmt.Errorf("sssp: Options.FloatDelta %g: want 0 (from Delta or the weights) or a positive finite bin width", fd)
+	}
 	if !w.Float() {
 		if o.Delta == 0 {
 			o.Delta = DefaultDelta(a, w)

@@ -370,3 +370,29 @@ func TestSSSPParentsHub(t *testing.T) {
 		}
 	}
 }
+
+// TestSSSPBadFloatDelta: a NaN, infinite or negative FloatDelta was dropped without a
+// word on integer weights (and named only "bin width" on float ones); ooc sssp refuses
+// such a --delta on any weights, and so does Run, naming the field.
+func TestSSSPBadFloatDelta(t *testing.T) {
+	g := testgraph.Build(t, 3, edges(0, 1, 1, 2), false, 0)
+	a := store.NewCompressed(g)
+	ints, err := NewMemWeights(a, hashWeight(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	floats, err := NewMemFloatWeights(a, hashFloat(1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []Weights{ints, floats} {
+		for _, d := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -1e-40} {
+			if _, err := Run(a, w, 0, Options{FloatDelta: float32(d)}); err == nil || !strings.Contains(err.Error(), "Options.FloatDelta") {
+				t.Errorf("float weights %v, FloatDelta %g: %v", w.Float(), d, err)
+			}
+		}
+		if _, err := Run(a, w, 0, Options{FloatDelta: 1e-40}); err != nil {
+			t.Errorf("float weights %v, FloatDelta 1e-40: %v", w.Float(), err)
+		}
+	}
+}
