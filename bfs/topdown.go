@@ -271,7 +271,11 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 				// as claimList: the unvisited found by gathers as the block decodes (from
 				// 8 neighbours: shorter lists are mostly not compact blocks, and the
 				// call cost more than it saved on luxembourg_osm)
-				next, m, tested, ok := store.DecodeUnvisited(nbrs, u, list, 0, d, n, parent)
+				next, m, st := store.UnvisitedBlock(nbrs, list, 0, u, d, n, parent)
+				tested, ok := st == 1, st == 1
+				if st == 0 {
+					next, m, tested, ok = store.DecodeUnvisited(nbrs, u, list, 0, d, n, parent)
+				}
 				if !ok || next != len(list) {
 					b.fail(s.ListError(u))
 					return tail, examined
@@ -454,14 +458,22 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 			// compact decoder as it makes them, else by unvisited), and only they
 			// looked at again (twice for a vertex the list holds twice, with
 			// --keep-duplicates: the second finds it claimed)
-			var m uint64
-			var tested bool
-			if pos, m, tested, ok = store.DecodeUnvisited(nbrs, u, list, pos, uint32(len(nbrs)), b.n, parent); !ok {
+			// (most blocks in one call, store.UnvisitedBlock; the others by
+			// DecodeUnvisited)
+			next, m, st := store.UnvisitedBlock(nbrs, list, pos, u, uint32(len(nbrs)), b.n, parent)
+			if st == 2 {
 				return tail, false
 			}
-			if !tested {
-				m = unvisited(parent, &ws.buf, len(nbrs))
+			if st == 0 {
+				var tested bool
+				if next, m, tested, ok = store.DecodeUnvisited(nbrs, u, list, pos, uint32(len(nbrs)), b.n, parent); !ok {
+					return tail, false
+				}
+				if !tested {
+					m = unvisited(parent, &ws.buf, len(nbrs))
+				}
 			}
+			pos = next
 			for ; m != 0; m &= m - 1 {
 				if v := ws.buf[bits.TrailingZeros64(m)]; parent[v] == unreached {
 					parent[v] = u

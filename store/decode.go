@@ -115,6 +115,20 @@ func DecodeBlock(dst []uint32, v uint32, list []byte, pos int, c uint32, nv uint
 // dst[i] < len(parent) and parent[dst[i]] is ^0 (a breadth-first search's unreached);
 // else tested is false and the caller tests dst itself.
 func DecodeUnvisited(dst []uint32, v uint32, list []byte, pos int, c, nv uint32, parent []uint32) (next int, mask uint64, tested, ok bool) {
+	// most blocks: read, decoded and tested in one call
+	switch next, mask, st := UnvisitedBlock(dst, list, pos, v, c, nv, parent); st {
+	case 1:
+		return next, mask, true, true
+	case 2:
+		return 0, 0, false, false
+	}
+	return decodeUnvisited(dst, v, list, pos, c, nv, parent)
+}
+
+// decodeUnvisited is DecodeUnvisited's path in Go for the blocks unvisitedBlockAVX2
+// leaves: the same reads and checks, a stream near the end of the mapping through
+// compactView's copy.
+func decodeUnvisited(dst []uint32, v uint32, list []byte, pos int, c, nv uint32, parent []uint32) (next int, mask uint64, tested, ok bool) {
 	if len(dst) != int(c) || c <= vecMinGaps || c > BlockSize || !haveVec || !haveShiftX {
 		next, ok = DecodeBlock(dst, v, list, pos, c, nv)
 		return next, 0, false, ok
@@ -585,7 +599,9 @@ func unpackGaps(dst []uint32, src *[packedArea]byte, w uint, first uint64) uint6
 	return cur
 }
 
-// gapOnes is unpackGapsAdd's add for a block without exceptions: every gap's 1.
+// gapOnes is unpackGapsAdd's add for a block without exceptions: every gap's 1. The
+// vector decoders' COMPACTHEAD reads it too (entries 1 to 64), in place of a frame of
+// ones.
 var gapOnes = func() (a [BlockSize + 3]uint32) {
 	for i := range a {
 		a[i] = 1

@@ -49,5 +49,18 @@ func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen
 //go:noescape
 func compactClaimAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64, parent *uint32, plen uint64) (end int, last uint32, ok bool, mask uint64)
 
+// UnvisitedBlock is DecodeUnvisited's vector path in one call, for kernels that test
+// a block's parents as it decodes: the block of c neighbours of v's list that starts at
+// list[pos], decoded whole into dst (len(dst) == c) where it is a compact block that the
+// vector decoder takes (its first value of at most 5 bytes and its header read from
+// one word inside the list's capacity), with DecodeUnvisited's checks. st is 1 with
+// next the position after the block and bit i of mask set where dst[i] < len(parent)
+// and parent[dst[i]] is ^0; 2 for malformed bytes; 0 where the vector decoder does not
+// take the block (or the processor has no AVX2 and BMI2), nothing written: the caller
+// decodes it by DecodeUnvisited.
+//
+//go:noescape
+func UnvisitedBlock(dst []uint32, list []byte, pos int, v, c, nv uint32, parent []uint32) (next int, mask uint64, st int)
+
 // compactBlockAVX2 finds vecTables[w] at 104*w bytes from its start.
 var _ = [1]struct{}{}[unsafe.Sizeof(vecTable{})-104]

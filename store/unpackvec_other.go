@@ -22,3 +22,8 @@ func compactBlockAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen
 func compactClaimAVX2(dst *uint32, b *byte, h uintptr, n int, first uint64, blen int, nv uint64, parent *uint32, plen uint64) (end int, last uint32, ok bool, mask uint64) {
 	panic("store: compactClaimAVX2 without AVX2")
 }
+
+// UnvisitedBlock takes no block here: st 0 (DecodeUnvisited decodes it).
+func UnvisitedBlock(dst []uint32, list []byte, pos int, v, c, nv uint32, parent []uint32) (next int, mask uint64, st int) {
+	return 0, 0, 0
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -295,6 +296,15 @@ func TestDecodeCompactHighPast32(t *testing.T) {
 	}
 }
 
+// unvisitedPaths are DecodeUnvisited (most compact blocks through UnvisitedBlock) and
+// its path without UnvisitedBlock (decodeUnvisited: compactClaimAVX2 for the compact
+// blocks, as DecodeUnvisited takes the blocks UnvisitedBlock leaves), each held to the
+// same reference.
+var unvisitedPaths = []struct {
+	name   string
+	decode func(dst []uint32, v uint32, list []byte, pos int, c, nv uint32, parent []uint32) (int, uint64, bool, bool)
+}{{"DecodeUnvisited", DecodeUnvisited}, {"decodeUnvisited", decodeUnvisited}}
+
 // TestDecodeUnvisited holds DecodeUnvisited to DecodeBlock's Go decoders (haveVec off;
 // on, DecodeBlock shares the vector decoder's checks) and a test of each neighbour's
 // parent entry: blocks of web- and social-like gaps with jumps (compact blocks with and
@@ -333,9 +343,14 @@ func TestDecodeUnvisited(t *testing.T) {
 			nbrs[i] = min(x, nv-1-uint32(c-i))
 			x = nbrs[i]
 		}
-		enc := AppendList(nil, v, nbrs)
+		// the block after pos bytes of another (UnvisitedBlock reads its word from pos)
+		pos := r.IntN(10)
+		enc := AppendList(make([]byte, pos), v, nbrs)
+		for i := range pos {
+			enc[i] = byte(r.Uint32())
+		}
 		if trial%4 == 1 {
-			bit := 16 + r.IntN(max(1, 8*len(enc)-16))
+			bit := 8*pos + 16 + r.IntN(max(1, 8*(len(enc)-pos)-16))
 			enc[bit/8%len(enc)] ^= 1 << (bit % 8)
 		}
 		list := append(enc, make([]byte, 8+r.IntN(2*compactArea))...)[:len(enc)]
@@ -343,29 +358,31 @@ func TestDecodeUnvisited(t *testing.T) {
 		want := make([]uint32, c)
 		vec := haveVec
 		haveVec = false // the reference: DecodeBlock's Go decoders
-		wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
+		wantNext, wantOK := DecodeBlock(want, v, list, pos, uint32(c), nv)
 		haveVec = vec
-		got := make([]uint32, c)
-		next, mask, ok2, ok := DecodeUnvisited(got, v, list, 0, uint32(c), nv, parent)
-		if ok != wantOK || (ok && (next != wantNext || !slices.Equal(got, want))) {
-			t.Fatalf("trial %d: DecodeUnvisited %v, %d, %v; DecodeBlock %v, %d, %v", trial, got, next, ok, want, wantNext, wantOK)
-		}
-		if !ok || !ok2 {
-			continue
-		}
-		tested++
-		for i, u := range got {
-			unreached := int(u) < len(parent) && parent[u] == ^uint32(0)
-			if mask>>i&1 == 1 != unreached {
-				t.Fatalf("trial %d: neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", trial, i, u, c, len(parent), mask>>i&1, unreached)
+		for _, path := range unvisitedPaths {
+			got := make([]uint32, c)
+			next, mask, ok2, ok := path.decode(got, v, list, pos, uint32(c), nv, parent)
+			if ok != wantOK || (ok && (next != wantNext || !slices.Equal(got, want))) {
+				t.Fatalf("trial %d: %s %v, %d, %v; DecodeBlock %v, %d, %v", trial, path.name, got, next, ok, want, wantNext, wantOK)
+			}
+			if !ok || !ok2 {
+				continue
+			}
+			tested++
+			for i, u := range got {
+				unreached := int(u) < len(parent) && parent[u] == ^uint32(0)
+				if mask>>i&1 == 1 != unreached {
+					t.Fatalf("trial %d: %s: neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", trial, path.name, i, u, c, len(parent), mask>>i&1, unreached)
+				}
+			}
+			if mask>>c != 0 {
+				t.Fatalf("trial %d: %s: mask %#x has bits past the %d neighbours", trial, path.name, mask, c)
 			}
 		}
-		if mask>>c != 0 {
-			t.Fatalf("trial %d: mask %#x has bits past the %d neighbours", trial, mask, c)
-		}
 	}
-	if haveVec && haveShiftX && tested < 1000 {
-		t.Fatalf("%d of 6000 blocks through the vector decoder", tested)
+	if haveVec && haveShiftX && tested < 2000 {
+		t.Fatalf("%d of 2 x 6000 blocks through the vector decoder", tested)
 	}
 	t.Logf("%d blocks tested by gathers", tested)
 }
@@ -446,20 +463,175 @@ func FuzzDecodeUnvisited(f *testing.F) {
 		haveVec = false // the reference: DecodeBlock's Go decoders
 		wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
 		haveVec = vec
-		next, mask, tested, ok := DecodeUnvisited(got, v, list, 0, uint32(c), nv, parent)
-		if ok != wantOK || ok && (next != wantNext || !slices.Equal(got, want)) {
-			t.Fatalf("DecodeUnvisited %v, %d, %v; DecodeBlock %v, %d, %v", got, next, ok, want, wantNext, wantOK)
-		}
-		if !ok || !tested {
-			return
-		}
-		for i, u := range got {
-			if unreached := int(u) < len(parent) && parent[u] == ^uint32(0); mask>>i&1 == 1 != unreached {
-				t.Fatalf("neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", i, u, c, len(parent), mask>>i&1, unreached)
+		for _, path := range unvisitedPaths {
+			clear(got)
+			next, mask, tested, ok := path.decode(got, v, list, 0, uint32(c), nv, parent)
+			if ok != wantOK || ok && (next != wantNext || !slices.Equal(got, want)) {
+				t.Fatalf("%s %v, %d, %v; DecodeBlock %v, %d, %v", path.name, got, next, ok, want, wantNext, wantOK)
+			}
+			if !ok || !tested {
+				continue
+			}
+			for i, u := range got {
+				if unreached := int(u) < len(parent) && parent[u] == ^uint32(0); mask>>i&1 == 1 != unreached {
+					t.Fatalf("%s: neighbour %d (%d of %d, parent len %d): mask bit %d, unreached %v", path.name, i, u, c, len(parent), mask>>i&1, unreached)
+				}
+			}
+			if mask>>c != 0 {
+				t.Fatalf("%s: mask %#x has bits past the %d neighbours", path.name, mask, c)
 			}
 		}
-		if mask>>c != 0 {
-			t.Fatalf("mask %#x has bits past the %d neighbours", mask, c)
-		}
 	})
+}
+
+// TestDecodeUnvisitedWrap holds DecodeUnvisited to DecodeBlock's Go decoders on blocks
+// whose sums can pass 2^32 in 32-bit lanes: compact blocks of graphs of 2^32-1 vertices
+// with jumps of up to 2^31 (exceptions) that end near the last vertex, each with every
+// one of its bits flipped in turn (a flip in an exception's high part or a wide gap
+// wraps a sum, which the vector decoder's order check must refuse), and the same blocks
+// on small graphs, where no sum can wrap and the check is skipped.
+func TestDecodeUnvisitedWrap(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 37))
+	parent := make([]uint32, 1<<12)
+	for i := range parent {
+		if r.IntN(2) == 0 {
+			parent[i] = ^uint32(0)
+		}
+	}
+	tested, refused := 0, 0
+	for trial := range 40 {
+		nv := uint32(1<<32 - 1)
+		if trial%4 == 3 {
+			nv = 1 << 20
+		}
+		c := 9 + r.IntN(BlockSize-8)
+		w := uint(r.IntN(20))
+		nbrs := make([]uint32, c)
+		x := uint64(nv) - 1 - uint64(c)<<w - uint64(r.Uint32N(nv/4))
+		if r.IntN(2) == 0 {
+			x = uint64(r.Uint32N(1 << 12)) // a jump of about nv/2 below makes the rest
+		}
+		for i := range nbrs {
+			nbrs[i] = uint32(min(x, uint64(nv)-1-uint64(c-i)))
+			x = uint64(nbrs[i]) + 1 + r.Uint64N(1<<w)
+			if r.IntN(8) == 0 {
+				x += r.Uint64N(uint64(nv) / 2)
+			}
+		}
+		v := r.Uint32N(nv)
+		enc := AppendList(nil, v, nbrs)
+		for bit := range 8 * len(enc) {
+			bad := slices.Clone(enc)
+			bad[bit/8] ^= 1 << (bit % 8)
+			list := append(bad, make([]byte, compactArea+8)...)[:len(bad)]
+			want := make([]uint32, c)
+			vec := haveVec
+			haveVec = false
+			wantNext, wantOK := DecodeBlock(want, v, list, 0, uint32(c), nv)
+			haveVec = vec
+			for _, path := range unvisitedPaths {
+				got := make([]uint32, c)
+				next, mask, ok2, ok := path.decode(got, v, list, 0, uint32(c), nv, parent)
+				if ok != wantOK || ok && (next != wantNext || !slices.Equal(got, want)) {
+					t.Fatalf("trial %d, bit %d: %s %v, %d, %v; DecodeBlock %v, %d, %v", trial, bit, path.name, got, next, ok, want, wantNext, wantOK)
+				}
+				if !ok {
+					refused++
+					continue
+				}
+				if !ok2 {
+					continue
+				}
+				tested++
+				for i, u := range got {
+					if unreached := int(u) < len(parent) && parent[u] == ^uint32(0); mask>>i&1 == 1 != unreached {
+						t.Fatalf("trial %d, bit %d: %s: neighbour %d: mask bit %d, unreached %v", trial, bit, path.name, i, mask>>i&1, unreached)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d flipped blocks tested by gathers, %d refused", tested, refused)
+}
+
+// TestDecodeUnvisitedSumBound holds the vector decoder's choice of skipping its order
+// check (where first + n*(2^w + nv - 1) < 2^32, no 32-bit sum can wrap) at its edge:
+// compact blocks of 63 gaps, each gap or 32 of them an exception of the largest high part
+// below nv, whose sums reach exactly 2^32 (w 0, first 4, nv (2^32-4)/63: the bound is
+// 2^32 itself) or pass it by a little (w 3, nv 2^27: a bound below 2^33), so that the
+// last neighbour wraps to a value below nv and only the order check refuses the block,
+// as DecodeBlock's Go decoders do.
+func TestDecodeUnvisitedSumBound(t *testing.T) {
+	block := func(first uint32, w uint, low uint64, high []uint64, wh uint) []byte {
+		var bits []bool
+		put := func(x uint64, k uint) {
+			for i := range k {
+				bits = append(bits, x>>i&1 == 1)
+			}
+		}
+		for range 63 {
+			put(low, w)
+		}
+		put(uint64(len(high)), excCountBits)
+		put(0, excStepBits) // steps of 0 bits: the exceptions are gaps 0, 1, 2, ...
+		put(uint64(wh-1), excHighBits)
+		for _, h := range high {
+			put(h, wh)
+		}
+		list := binary.AppendUvarint(nil, uint64(first)<<2|1) // zigzag(first - 0), packed
+		list = append(list, hdrCompact|hdrExceptions|byte(w))
+		stream := make([]byte, (len(bits)+7)/8)
+		for i, b := range bits {
+			if b {
+				stream[i/8] |= 1 << (i % 8)
+			}
+		}
+		return append(list, stream...)
+	}
+	parent := make([]uint32, 1<<10)
+	for _, tc := range []struct {
+		name  string
+		first uint32
+		w     uint
+		nv    uint32
+		k     int
+	}{
+		{"sums of exactly 2^32", 4, 0, (1<<32 - 4) / 63, 63},
+		{"sums past 2^32, bound below 2^33", 4, 3, 1 << 27, 32},
+	} {
+		high := make([]uint64, tc.k)
+		for i := range high {
+			high[i] = uint64(tc.nv-1) >> tc.w
+		}
+		wh := uint(bits.Len64(high[0]))
+		enc := block(tc.first, tc.w, 1<<tc.w-1, high, wh)
+		list := append(enc, make([]byte, compactArea+8)...)[:len(enc)]
+		got, want := make([]uint32, BlockSize), make([]uint32, BlockSize)
+		vec := haveVec
+		haveVec = false
+		wantNext, wantOK := DecodeBlock(want, 0, list, 0, BlockSize, tc.nv)
+		haveVec = vec
+		for _, path := range unvisitedPaths {
+			next, _, tested, ok := path.decode(got, 0, list, 0, BlockSize, tc.nv, parent)
+			if ok != wantOK || ok && next != wantNext {
+				t.Fatalf("%s: %s ok %v (tested %v), DecodeBlock ok %v", tc.name, path.name, ok, tested, wantOK)
+			}
+		}
+		if wantOK {
+			t.Fatalf("%s: DecodeBlock took a block whose neighbours pass nv", tc.name)
+		}
+		// the same block a gap shorter where it ends: its sums stay below 2^32
+		high[len(high)-1] = 0
+		enc = block(tc.first, tc.w, 1<<tc.w-1, high, wh)
+		list = append(enc, make([]byte, compactArea+8)...)[:len(enc)]
+		haveVec = false
+		wantNext, wantOK = DecodeBlock(want, 0, list, 0, BlockSize, tc.nv)
+		haveVec = vec
+		for _, path := range unvisitedPaths {
+			next, _, _, ok := path.decode(got, 0, list, 0, BlockSize, tc.nv, parent)
+			if ok != wantOK || ok && next != wantNext {
+				t.Fatalf("%s, a gap shorter: %s ok %v, DecodeBlock ok %v", tc.name, path.name, ok, wantOK)
+			}
+		}
+	}
 }
