@@ -155,6 +155,9 @@ GLOBL hv<>(SB), RODATA|NOPTR, $416
 // below nv with the sum: a varint's, or outside first mode a compact block's first gap
 // (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
+// Where headVec is set (AVX2), a group's pairs of at most 25 bits go through vpairs,
+// 8 a step, and a road's group's short lists through vloop, 8 a step, before the loop
+// takes the lists it leaves; the same lists are finished with the same values.
 TEXT ·headFirstBMI(SB), NOSPLIT, $544-8
 	MOVQ a+0(FP), BX
 	// the short lists' vector pass (vloop) where it may run (headVec), outside the
