@@ -548,7 +548,7 @@ doneA:
 	NIBBLES(R11, R8)
 allB:
 	MOVQ R8, R14                 // pass three's steps
-	XORQ DX, DX                  // degree 2 or 3
+	XORQ DX, DX                  // degree 4 or more
 	XORQ R9, R9                  // checked
 	XORQ BX, BX                  // degree 1
 	XORQ R12, R12                // found
@@ -595,8 +595,11 @@ chunkB:
 	VPSRLQ $32, Y2, Y6
 	VPMULUDQ vConst<>+VC_HI28(SB), Y6, Y6
 	VPSUBQ Y6, Y2, Y2            // u
-	// the mode bit below it from PackedMin (4) on
+	// the mode bit below it from PackedMin (4) on (DX: the lanes of degree 4 or more)
 	VPCMPGTQ vConst<>+VC_3(SB), Y4, Y10
+	VMOVMSKPD Y10, AX
+	SHLQ CX, AX
+	ORQ AX, DX
 	VPAND Y9, Y10, Y10
 	VPSRLVQ Y10, Y2, Y2
 	// f = v0 + j + unzigzag(u)
@@ -623,11 +626,6 @@ chunkB:
 	VMOVMSKPD Y5, AX
 	SHLQ CX, AX
 	ORQ AX, BX
-	VPOR Y9, Y4, Y0
-	VPCMPEQQ vConst<>+VC_3(SB), Y0, Y0 // d is 2 or 3
-	VMOVMSKPD Y0, AX
-	SHLQ CX, AX
-	ORQ AX, DX
 
 	TESTQ R8, R8
 	JNZ chunkB
@@ -665,9 +663,10 @@ chunkC:
 	// (BX). The others stay more: ScanGroup's loop reads them again, and refuses those
 	// that ScanList refuses
 	MOVQ R12, AX
+	ORQ BX, AX
+	ORQ DX, AX
 	NOTQ AX
-	ANDQ R9, AX
-	ANDQ DX, AX
+	ANDQ R9, AX                  // checked, not found, of degree 2 or 3
 	JZ doneC
 	MOVQ AX, R8
 	VMOVQ AX, X0

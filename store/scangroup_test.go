@@ -524,8 +524,9 @@ func TestScanGroupSecondValueCut(t *testing.T) {
 // TestScanGroupValuePastWord gives ScanGroup groups of lists of two and three neighbours,
 // one of which has a last value of 8 bytes, its end byte past the word of 8 at the
 // first value's start, with the neighbour that the word's bytes alone would make in the
-// frontier: ScanList calls that list Malformed (the value is 2^49 or more), so ScanGroup
-// and its vector step must refuse it, not find that neighbour from a value read in part.
+// frontier, or a last value of two bytes that makes a neighbour at or past nv: ScanList
+// calls that list Malformed (the value is 2^49 or more, or the neighbour no vertex), so
+// ScanGroup and its vector step must refuse it, not find or miss that neighbour.
 func TestScanGroupValuePastWord(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 71))
 	const lo, nv = 1024, 4096
@@ -534,7 +535,7 @@ func TestScanGroupValuePastWord(t *testing.T) {
 		var start [DirGroup + 1]uint32
 		var adj []byte
 		front := make([]uint64, nv/64)
-		long := r.Uint32N(DirGroup)
+		long, past := r.Uint32N(DirGroup), r.IntN(2) == 0
 		for j := range uint32(DirGroup) {
 			d := 2 + r.Uint32N(2)
 			deg[j], start[j] = d, uint32(len(adj))
@@ -543,10 +544,14 @@ func TestScanGroupValuePastWord(t *testing.T) {
 			for range d - 1 {
 				g := 1 + uint64(r.IntN(100))
 				x += g
-				if j == long && len(adj)-int(start[j]) == int(d)-1 {
+				switch {
+				case j == long && len(adj)-int(start[j]) == int(d)-1 && past:
+					g = nv - (x - g) + uint64(r.IntN(64)) // x past nv
+					adj = append(adj, 0x80|byte(g), byte(g>>7))
+				case j == long && len(adj)-int(start[j]) == int(d)-1:
 					adj = append(adj, 0x80|byte(g), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01)
 					front[x>>6] |= 1 << (x & 63)
-				} else {
+				default:
 					adj = append(adj, byte(g))
 				}
 			}
