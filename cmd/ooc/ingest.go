@@ -36,6 +36,10 @@ Formats (detected from the content and the extension; --format overrides):
   gr      DIMACS shortest path: "p sp N M" and "a u v w" lines; 1-based; the weights
           are read with --weights
   bin32   little-endian uint32 pairs      bin64   little-endian uint64 pairs
+          (no header, so the width is taken from --format or a .bin32/.bin64 name;
+          --format contradicting that name is refused; --format bin32 on content
+          whose second ids are all 0, an even count of pairs, is refused as a
+          bin64 file of small ids, unless the name ends .bin32)
   parquet Parquet, one row per edge: integer id columns src and dst (--columns names
           others), of any width, signed or unsigned, nulls refused; with --weights
           also a weight column (weight, or --columns SRC,DST,WEIGHT): integer, or

@@ -31,6 +31,8 @@ func (p *parser) detect() error {
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
 	} else if err := mtxAsSNAP(p.path, f, head); err != nil {
 		return err
+	} else if err := binaryWidth(p.path, f, formatFromExt(p.opt.Name)); err != nil {
+		return err
 	}
 	p.res.Format = f
 	if f.text() {
@@ -54,6 +56,18 @@ func (p *parser) detect() error {
 func mtxAsSNAP(path string, f Format, head []byte) error {
 	if f == FormatSNAP && bytes.HasPrefix(head, []byte("%%MatrixMarket")) {
 		return &ParseError{Path: path, Line: 1, Offset: -1, Msg: "a MatrixMarket header, where --format snap was given; drop --format or pass --format mtx"}
+	}
+	return nil
+}
+
+// binaryWidth refuses --format bin32 for a name ending .bin64, and the reverse: the
+// user has said two things, and either read of the other's file gives a wrong graph
+// (bin64 pairs read as bin32 have heads 0 or the ids' high halves; bin32 pairs read
+// as bin64 join two ids into one).
+func binaryWidth(path string, f, ext Format) error {
+	if (f == FormatBin32 && ext == FormatBin64) || (f == FormatBin64 && ext == FormatBin32) {
+		return &ParseError{Path: path, Offset: -1, Msg: fmt.Sprintf("--format %s for a name ending .%s: drop --format to read it as %s, "+
+			"or rename the file (or give it on standard input) to read it as %s", f, ext, ext, f)}
 	}
 	return nil
 }

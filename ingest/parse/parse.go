@@ -210,8 +210,11 @@ func (p *parser) longLineError(line int64) *ParseError {
 // trailingError is the error for a binary input of whole bytes of pairs and rem bytes
 // more.
 func (p *parser) trailingError(whole int64, rem, pair int) *ParseError {
-	return p.offsetError(whole, "input length %d is not a multiple of %d (%s pairs): %d trailing bytes",
-		whole+int64(rem), pair, p.res.Format, rem)
+	msg := "input length %d is not a multiple of %d (%s pairs): %d trailing bytes"
+	if p.res.Format == FormatBin64 && rem == 8 {
+		msg += " (a length of whole bin32 pairs: pass --format bin32 if the file holds uint32 pairs)"
+	}
+	return p.offsetError(whole, msg, whole+int64(rem), pair, p.res.Format, rem)
 }
 
 // offsetError is a ParseError at a byte offset.

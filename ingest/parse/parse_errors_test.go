@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,23 @@ type malformedInput struct {
 	line    int64  // expected ParseError.Line (0 = none)
 	offset  int64  // expected ParseError.Offset (-1 = none)
 	msg     string // a substring of the message
+}
+
+// bin32Pairs and bin64Pairs are ids as little-endian uint32 or uint64 words.
+func bin32Pairs(ids ...uint32) string {
+	var b []byte
+	for _, id := range ids {
+		b = binary.LittleEndian.AppendUint32(b, id)
+	}
+	return string(b)
+}
+
+func bin64Pairs(ids ...uint64) string {
+	var b []byte
+	for _, id := range ids {
+		b = binary.LittleEndian.AppendUint64(b, id)
+	}
+	return string(b)
 }
 
 // manyLines is valid SNAP text longer than the 1 KiB that detection checks
@@ -87,6 +105,12 @@ var malformedInputs = []malformedInput{
 	{name: "bin32 id 2^32-1 without relabel", file: "g.bin32", in: "\x01\x00\x00\x00\x02\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00", offset: 8, msg: "vertex id 4294967295 is >= 2^32-1; use --relabel"},
 	{name: "bin64 64-bit id without relabel", file: "g.bin64", in: "\x00\x00\x00\x00\x00\x00\x00\x01" + strings.Repeat("\x00", 8), offset: 0, msg: "vertex id 72057594037927936 is >= 2^32-1"},
 	{name: "bin32 empty", file: "g.bin32", in: "", offset: -1, msg: "no edges"},
+	{name: "bin64 named, read as bin32", file: "g.bin64", format: FormatBin32, in: strings.Repeat("\x01\x00\x00\x00\x00\x00\x00\x00", 2), offset: -1, msg: "--format bin32 for a name ending .bin64: drop --format to read it as bin64"},
+	{name: "bin32 named, read as bin64", file: "g.bin32.zst", format: FormatBin64, in: strings.Repeat("\x01\x00\x00\x00\x00\x00\x00\x00", 2), offset: -1, msg: "--format bin64 for a name ending .bin32: drop --format to read it as bin32"},
+	{name: "bin64 content read as bin32", file: "g.dat", format: FormatBin32, in: bin64Pairs(0, 1, 1, 2, 2, 0), offset: -1, msg: "every pair's second id is 0 (6 pairs), as in a bin64 file"},
+	{name: "bin64 content as bin32 on stdin", file: "-", format: FormatBin32, in: bin64Pairs(5, 3), offset: -1, msg: "pass --format bin64"},
+	{name: "bin32 content read as bin64", file: "g.dat", format: FormatBin64, in: bin32Pairs(0, 1, 2, 3), offset: 0, msg: "--format bin32: this id is ids 2 and 3 side by side"},
+	{name: "bin32 content of odd pairs as bin64", file: "g.dat", format: FormatBin64, in: bin32Pairs(1, 0, 2, 0, 3, 0), offset: 16, msg: "8 trailing bytes (a length of whole bin32 pairs: pass --format bin32"},
 	{name: "text named bin32", file: "g.bin32", in: "0 1\n1 2\n2 3\n3 4\n", offset: 0, msg: "text content (no NUL byte, only printable characters and line breaks) under a .bin32 name; pass --format snap"},
 	{name: "text named bin64.gz", file: "g.bin64.gz", in: gzipped("# a comment\r\n0\t1\r\n"), offset: 0, msg: "under a .bin64 name; pass --format snap to read it as text, or --format bin64"},
 	// Compressed streams.

@@ -179,6 +179,11 @@ func refBin(in []byte, width int) (e []Edge, ok bool) {
 		}
 		e = append(e, Edge{u, v})
 	}
+	// bin32 of an even count of pairs whose second ids are all 0 reads as bin64
+	// content under the name "fuzz" (not *.bin32): refused
+	if width == 4 && len(e) >= 2 && len(e)%2 == 0 && !slices.ContainsFunc(e, func(x Edge) bool { return x.V != 0 }) {
+		return nil, false
+	}
 	return e, true
 }
 

@@ -296,6 +296,11 @@ func TestParseFormatsInline(t *testing.T) {
 		{"gr at maxid", "p sp 4294967295 1\na 4294967295 1 1\n", ParseOptions{MaxID: 1<<32 - 2}, edges(1<<32-2, 0)},
 		{"forced snap", "5 6\n", ParseOptions{Format: FormatSNAP, Name: "x.mtx"}, edges(5, 6)},
 		{"bin32 max relabel", "\xff\xff\xff\xff\x01\x00\x00\x00", ParseOptions{Format: FormatBin32}, edges(math.MaxUint32, 1)},
+		// a star on vertex 0 in bin32: every second id 0, which a .bin32 name or an odd
+		// count of pairs tells from bin64 content read as bin32
+		{"bin32 star named", "\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Format: FormatBin32, Name: "star.bin32.gz"}, edges(1, 0, 2, 0)},
+		{"bin32 star by extension", "\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Name: "star.bin32"}, edges(1, 0, 2, 0)},
+		{"bin32 star of odd pairs", "\x01\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Format: FormatBin32}, edges(1, 0)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
