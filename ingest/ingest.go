@@ -34,7 +34,7 @@ type Options struct {
 	// OrderAuto whichever of the two an estimate finds smaller (Report.Order says).
 	Order string
 
-	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes
+	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes; at most store.MaxShardBytes
 	Mem        int64 // memory budget in bytes; 0 = DefaultMem()
 	Workers    int   // 0 = GOMAXPROCS
 
@@ -161,6 +161,9 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	if err := CheckOrder(opt.Order); err != nil {
 		return nil, err
 	}
+	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
+		return nil, err
+	}
 	if reordered(opt) {
 		return twoPass(opt, rewinder(r), func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
 	}
@@ -214,6 +217,9 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 		return nil, err
 	}
 	if err := CheckOrder(opt.Order); err != nil {
+		return nil, err
+	}
+	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
 		return nil, err
 	}
 	if reordered(opt) {

@@ -1256,3 +1256,29 @@ func TestMergeOriented(t *testing.T) {
 		t.Errorf("got %x and %d pairs, want %x and 2", got, pairs, want)
 	}
 }
+
+// TestShardBytesRange: Options.ShardBytes below 0 meant the default, and above 4 GiB
+// was taken by the weighted path until its first shard past 4 GiB was written; ooc
+// ingest's --shard-size refuses both. Every path refuses them before reading.
+func TestShardBytesRange(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(in, []byte("0 1 3\n1 2 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, weights := range []bool{false, true} {
+		for _, sb := range []int64{-1, store.MaxShardBytes + 1, math.MaxInt64} {
+			dest := filepath.Join(dir, "g.ooc")
+			_, err := File(in, Options{Dest: dest, ShardBytes: sb, Weights: weights})
+			if !errors.Is(err, store.ErrBadShardBytes) || !strings.Contains(err.Error(), fmt.Sprintf("ShardBytes %d", sb)) {
+				t.Errorf("weights %v, ShardBytes %d: %v", weights, sb, err)
+			}
+			if _, err := os.Stat(dest); !os.IsNotExist(err) {
+				t.Errorf("weights %v, ShardBytes %d: %s left behind (%v)", weights, sb, dest, err)
+			}
+		}
+		if _, err := File(in, Options{Dest: filepath.Join(dir, "ok.ooc"), Force: true, ShardBytes: store.MaxShardBytes, Weights: weights}); err != nil {
+			t.Errorf("weights %v, ShardBytes MaxShardBytes: %v", weights, err)
+		}
+	}
+}

@@ -31,6 +31,22 @@ var ErrLocked = errors.New("graph is being written by another process")
 // zero-copy GPU reads stay at link speed (docs/design-link-policy.md).
 const DefaultShardBytes = 512 << 20
 
+// MaxShardBytes is the largest ShardBytes: an ADJ section's offsets are 32 bits.
+const MaxShardBytes = 1<<32 - 1
+
+// CheckShardBytes refuses a ShardBytes that is negative or above MaxShardBytes (0 is
+// the default). A build with more would fail at its first shard past 4 GiB, after
+// writing it.
+func CheckShardBytes(b int64) error {
+	if b < 0 || b > MaxShardBytes {
+		return fmt.Errorf("store: ShardBytes %d: want 0 (the default, %d) to %d: %w", b, int64(DefaultShardBytes), int64(MaxShardBytes), ErrBadShardBytes)
+	}
+	return nil
+}
+
+// ErrBadShardBytes is matched by CheckShardBytes's error.
+var ErrBadShardBytes = errors.New("shard size out of range")
+
 // DefaultShardVertices bounds the per-shard DEGREES and OFFSETS arrays that a writer
 // holds in memory (128 MiB for both).
 const DefaultShardVertices = 1 << 24
@@ -39,7 +55,7 @@ const DefaultShardVertices = 1 << 24
 type CreateOptions struct {
 	Force         bool      // replace an existing graph at the destination
 	Log           io.Writer // where Create reports the leftovers of killed builds it removes; nil = nowhere
-	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes
+	ShardBytes    int64     // ADJ bytes per shard; 0 means DefaultShardBytes; at most MaxShardBytes
 	ShardVertices uint32    // vertices per shard; 0 means DefaultShardVertices
 	GraphID       uint64    // the graph's identity in every file; 0 means one derived from its content (identify)
 	Weighted      bool      // every list comes with its edge weights (a WEIGHTS section)
@@ -74,7 +90,10 @@ type Builder struct {
 // destination unless opt.Force, and removes temporary directories that earlier, killed
 // builds left behind in the destination's directory (cleanStale).
 func Create(dest string, opt CreateOptions) (*Builder, error) {
-	if opt.ShardBytes <= 0 {
+	if err := CheckShardBytes(opt.ShardBytes); err != nil {
+		return nil, err
+	}
+	if opt.ShardBytes == 0 {
 		opt.ShardBytes = DefaultShardBytes
 	}
 	if opt.ShardVertices == 0 {

@@ -394,3 +394,25 @@ func TestCommitIDsCount(t *testing.T) {
 		t.Errorf("%s exists after a refused commit: %v", dest, err)
 	}
 }
+
+// TestCreateShardBytes: a ShardBytes below 0 meant the default and one above 4 GiB
+// was taken, to fail at the first shard past 4 GiB after writing it (an ADJ section's
+// offsets are 32 bits); ooc ingest's --shard-size refuses both. Create refuses them.
+func TestCreateShardBytes(t *testing.T) {
+	dir := t.TempDir()
+	for _, sb := range []int64{-1, MaxShardBytes + 1, 1 << 62} {
+		if b, err := Create(filepath.Join(dir, "g.ooc"), CreateOptions{ShardBytes: sb}); !errors.Is(err, ErrBadShardBytes) || !strings.Contains(err.Error(), "ShardBytes") {
+			t.Errorf("ShardBytes %d: %v", sb, err)
+			if b != nil {
+				b.Abort()
+			}
+		}
+	}
+	for _, sb := range []int64{0, 1, MaxShardBytes} {
+		b, err := Create(filepath.Join(dir, "g.ooc"), CreateOptions{ShardBytes: sb})
+		if err != nil {
+			t.Fatalf("ShardBytes %d: %v", sb, err)
+		}
+		b.Abort()
+	}
+}

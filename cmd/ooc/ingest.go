@@ -352,7 +352,7 @@ func ingestJSON(dest string, r *ingest.Report) ingestReport {
 // above 4 GiB an ADJ section's offsets overflow.
 const (
 	minShardBytes = 4 << 10
-	maxShardBytes = 1<<32 - 1
+	maxShardBytes = 1<<32 - 1 // store.MaxShardBytes
 )
 
 // checkShardSize validates --shard-size (0: the default).
