@@ -1281,4 +1281,13 @@ func TestShardBytesRange(t *testing.T) {
 			t.Errorf("weights %v, ShardBytes MaxShardBytes: %v", weights, err)
 		}
 	}
+	// FromWeightedEdges (gen --weights through the API) refuses before it produces
+	produced := false
+	_, err := FromWeightedEdges(Options{Dest: filepath.Join(dir, "w.ooc"), ShardBytes: -1}, store.InputInfo{Name: "test"}, parse.Header{}, func(emit func(parse.WEdge) error) error {
+		produced = true
+		return emit(parse.WEdge{U: 0, V: 1, W: 1})
+	})
+	if !errors.Is(err, store.ErrBadShardBytes) || produced {
+		t.Errorf("FromWeightedEdges, ShardBytes -1: %v, edges produced %v", err, produced)
+	}
 }
