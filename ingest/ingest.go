@@ -141,6 +141,19 @@ func File(path string, opt Options) (*Report, error) {
 	})
 }
 
+// checkWeightOptions refuses FloatWeights or WeightColumn without Weights, as ooc
+// ingest refuses --float-weights without --weights: they would be ignored.
+func checkWeightOptions(opt Options) error {
+	switch {
+	case opt.Weights:
+	case opt.FloatWeights:
+		return fmt.Errorf("ingest: Options.FloatWeights reads weights: set Options.Weights too: %w", parse.ErrBadInput)
+	case opt.WeightColumn != "":
+		return fmt.Errorf("ingest: Options.WeightColumn %q names a weight column: set Options.Weights too: %w", opt.WeightColumn, parse.ErrBadInput)
+	}
+	return nil
+}
+
 func isReaderAt(r io.Reader) bool { _, ok := r.(io.ReaderAt); return ok }
 
 // unwrapPath drops the *PathError's repetition of the path, which ParseError prints.
@@ -164,6 +177,9 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
 		return nil, err
 	}
+	if err := checkWeightOptions(opt); err != nil {
+		return nil, err
+	}
 	if reordered(opt) {
 		return twoPass(opt, rewinder(r), func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
 	}
@@ -172,6 +188,9 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 		info.Name = "-"
 	}
 	if opt.Weights && !isParquet(r, name, opt) {
+		if err := notParquetColumns(name, opt); err != nil {
+			return nil, err
+		}
 		return weightedFile(r, name, size, opt)
 	}
 	r, err := budgetZstd(r, name, &opt)
@@ -220,6 +239,9 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 		return nil, err
 	}
 	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
+		return nil, err
+	}
+	if err := checkWeightOptions(opt); err != nil {
 		return nil, err
 	}
 	if reordered(opt) {

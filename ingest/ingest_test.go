@@ -1291,3 +1291,34 @@ func TestShardBytesRange(t *testing.T) {
 		t.Errorf("FromWeightedEdges, ShardBytes -1: %v, edges produced %v", err, produced)
 	}
 }
+
+// TestWeightOptionsChecked: Columns or WeightColumn on a text input were refused
+// without Weights and ignored with it (ooc ingest --weights --columns a,b,c w.txt
+// exited 0); FloatWeights or WeightColumn without Weights were ignored, where ooc
+// ingest refuses --float-weights alone. Each is refused, naming what was given.
+func TestWeightOptionsChecked(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "w.txt")
+	if err := os.WriteFile(in, []byte("0 1 3\n1 2 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Weights: true, Columns: [2]string{"a", "b"}}, "--columns names Parquet columns"},
+		{Options{Weights: true, WeightColumn: "w"}, "--columns names Parquet columns"},
+		{Options{Weights: true, Columns: [2]string{"a", "b"}, Order: "degree"}, "--columns names Parquet columns"},
+		{Options{FloatWeights: true}, "Options.FloatWeights reads weights"},
+		{Options{WeightColumn: "w"}, `Options.WeightColumn "w"`},
+	} {
+		c.opt.Dest = filepath.Join(dir, "g.ooc")
+		_, err := File(in, c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.opt, err, c.want)
+		}
+		if _, err := os.Stat(c.opt.Dest); !os.IsNotExist(err) {
+			t.Errorf("%+v: %s left behind (%v)", c.opt, c.opt.Dest, err)
+		}
+	}
+}

@@ -38,13 +38,22 @@ func isParquet(r io.Reader, name string, opt Options) bool {
 	return n == 4 && string(head[:]) == parquetio.Magic
 }
 
+// notParquetColumns refuses Columns or WeightColumn for an input that is not Parquet,
+// weighted or not.
+func notParquetColumns(name string, opt Options) error {
+	if opt.Columns != [2]string{} || opt.WeightColumn != "" {
+		return &parse.ParseError{Path: inputName(name), Offset: -1, Msg: "--columns names Parquet columns, and this input is not Parquet"}
+	}
+	return nil
+}
+
 // fileFromParquet ingests a Parquet edge list (one row per edge, two integer id columns,
 // Options.Columns or src and dst; further columns not read) and says whether the input
 // was one.
 func fileFromParquet(r io.Reader, name string, size int64, opt Options) (*Report, bool, error) {
 	if !isParquet(r, name, opt) {
-		if opt.Columns != [2]string{} {
-			return nil, true, &parse.ParseError{Path: inputName(name), Offset: -1, Msg: "--columns names Parquet columns, and this input is not Parquet"}
+		if err := notParquetColumns(name, opt); err != nil {
+			return nil, true, err
 		}
 		return nil, false, nil
 	}

@@ -92,7 +92,8 @@ func weighFile(f *os.File, name string, size int64, opt Options) (*Report, error
 	defer os.RemoveAll(tmp)
 	a := opt
 	a.inTemp(dest)
-	a.Weights, a.noSummary = false, true
+	// the first pass builds the lists alone: no weight option reaches it
+	a.Weights, a.FloatWeights, a.WeightColumn, a.noSummary = false, false, "", true
 	if !opt.Verbose {
 		a.Log = nil
 	}
