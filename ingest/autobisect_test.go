@@ -30,7 +30,9 @@ func communities(t *testing.T, seed uint64, k, size, degree int) []parse.Edge {
 }
 
 // TestAutoBisect: the automatic order predicts from a ball that interleaved communities
-// shrink in bisection order, computes it and stores the graph in it; a random graph,
+// shrink in bisection order (64 of 64 vertices: their lists' gaps of about 128 in the
+// file's numbering, 2 in a community's, so the prediction lands 23-28% under the file's
+// order, far from the 5% the choice asks for), computes it and stores the graph in it; a random graph,
 // where the ball finds nothing, keeps the degree estimate's choice without computing
 // the bisection; a grid in row order (its lists 55% of a random numbering's: locality,
 // not strong) is predicted larger in bisection order and kept.
@@ -55,7 +57,7 @@ func TestAutoBisect(t *testing.T) {
 		computed  bool // the bisection order computed
 		predicted bool
 	}{
-		{"communities", communities(t, seed, 16, 256, 48), store.OrderBisect, true, true},
+		{"communities", communities(t, seed, 64, 64, 32), store.OrderBisect, true, true},
 		{"random", randomEdges(rng, 20000, 200000), "", false, true},
 		{"grid", grid(200), store.OrderInput, false, true},
 	} {
