@@ -35,8 +35,8 @@ type Options struct {
 	Order string
 
 	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes; at most store.MaxShardBytes
-	Mem        int64 // memory budget in bytes; 0 = DefaultMem()
-	Workers    int   // 0 = GOMAXPROCS
+	Mem        int64 // memory budget in bytes; <= 0 means DefaultMem()
+	Workers    int   // <= 0 means GOMAXPROCS
 
 	Progress io.Writer    // progress bars go here; nil = none
 	Log      io.Writer    // the final summary; nil = none

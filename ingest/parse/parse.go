@@ -41,7 +41,7 @@ type Header struct {
 type ParseOptions struct {
 	Format  Format // "" = detect from content (after decompression) and the name's extension
 	Name    string // the input's path as the user typed it ("-" = stdin), used in errors and for detection
-	Workers int    // parsing goroutines (0 = GOMAXPROCS)
+	Workers int    // parsing goroutines; <= 0 means GOMAXPROCS
 	// MaxID is the largest allowed 0-based id; a larger one is a ParseError
 	// naming the line. The pipeline passes 1<<32-2, or math.MaxUint64 with
 	// --relabel. Zero means math.MaxUint64.
