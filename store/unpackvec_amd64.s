@@ -108,19 +108,34 @@ part: \
 	VPERMD Y0, Y6, Y12; \
 gapsdone:
 
-// A whole group's parent entries gathered (R11 the base, Y2 the lanes less 2^31, Y6 the
-// parent array's length less 2^31, both signed): the bits of the lanes whose entry is all
-// ones, shifted by R14 (1 plus the group's first gap), go into R13. A lane not loaded
-// (at or past the length) keeps the zero it starts with and so is not set.
-#define UNVISITED \
-	VPCMPGTD Y2, Y6, Y1; \
+// The parent entries of the lanes Y1 masks gathered (R11 the base, Y2 the lanes less
+// 2^31): the bits of the lanes whose entry is all ones, shifted by R14 (1 plus the
+// group's first gap), go into R13. eq sets Y4's lanes that are all ones: EQONES makes
+// the ones in Y1 (which the gather clears), EQY10 takes them from Y10. A lane not
+// loaded keeps the zero it starts with and so is not set.
+#define CLAIMBITS(eq) \
 	VPXOR Y4, Y4, Y4; \
 	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
-	VPCMPEQD Y1, Y1, Y1; \
-	VPCMPEQD Y1, Y4, Y4; \
+	eq; \
 	VMOVMSKPS Y4, AX; \
 	SHLXQ R14, AX, AX; \
-	ORQ AX, R13; \
+	ORQ AX, R13
+
+#define EQONES VPCMPEQD Y1, Y1, Y1; VPCMPEQD Y1, Y4, Y4
+#define EQY10 VPCMPEQD Y10, Y4, Y4
+
+// Y12: the last group's last lane (R10 its lane count) of Y0, the block's last neighbour.
+#define LASTLANE \
+	LEAL -1(R10), AX; \
+	VMOVD AX, X5; \
+	VPBROADCASTD X5, Y5; \
+	VPERMD Y0, Y5, Y12
+
+// A whole group's parent entries tested (Y6 the parent array's length less 2^31, signed,
+// Y2 the lanes less 2^31): CLAIMBITS on the lanes below the length, then R14 moves on.
+#define UNVISITED \
+	VPCMPGTD Y2, Y6, Y1; \
+	CLAIMBITS(EQONES); \
 	ADDQ $8, R14
 
 // GAPS with each group's parent entries tested as UNVISITED tests them; a last group
@@ -131,23 +146,14 @@ gapsdone:
 	PART; \
 	VPCMPGTD Y2, Y6, Y1; \
 	VPAND Y7, Y1, Y1; \
-	VPXOR Y4, Y4, Y4; \
-	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
-	VPCMPEQD Y1, Y1, Y1; \
-	VPCMPEQD Y1, Y4, Y4; \
-	VMOVMSKPS Y4, AX; \
-	SHLXQ R14, AX, AX; \
-	ORQ AX, R13; \
-	LEAL -1(R10), AX; \
-	VMOVD AX, X5; \
-	VPBROADCASTD X5, Y5; \
-	VPERMD Y0, Y5, Y12; \
+	CLAIMBITS(EQONES); \
+	LASTLANE; \
 gapsdone:
 
 // GAPSCLAIM for a block whose sums cannot pass 2^32 (first + n*(2^w + nv - 1) below it:
 // a gap is its low part, below 2^w, plus its add entry, 1 plus an exception's high part
 // below nv), so that every neighbour is above the one before it and ABOVE's order check
-// has nothing to find: Y10 stays all ones and serves as UNVISITED's all-ones operand.
+// has nothing to find: Y10 stays all ones and serves as CLAIMBITS's all-ones operand.
 // Only the index less 2^31 (Y2) is made for the gather.
 #define GAPSCLAIMNW \
 	MOVQ CX, R10; \
@@ -160,12 +166,7 @@ loopnw: \
 	VPXOR Y11, Y0, Y2; \
 	VPERMD Y0, Y8, Y12; \
 	VPCMPGTD Y2, Y6, Y1; \
-	VPXOR Y4, Y4, Y4; \
-	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
-	VPCMPEQD Y10, Y4, Y4; \
-	VMOVMSKPS Y4, AX; \
-	SHLXQ R14, AX, AX; \
-	ORQ AX, R13; \
+	CLAIMBITS(EQY10); \
 	ADDQ $8, R14; \
 	ADDQ $32, DI; \
 	ADDQ $32, DX; \
@@ -184,17 +185,26 @@ partnw: \
 	VPXOR Y11, Y0, Y2; \
 	VPCMPGTD Y2, Y6, Y1; \
 	VPAND Y7, Y1, Y1; \
-	VPXOR Y4, Y4, Y4; \
-	VPGATHERDD Y1, (R11)(Y2*4), Y4; \
-	VPCMPEQD Y10, Y4, Y4; \
-	VMOVMSKPS Y4, AX; \
-	SHLXQ R14, AX, AX; \
-	ORQ AX, R13; \
-	LEAL -1(R10), AX; \
-	VMOVD AX, X5; \
-	VPBROADCASTD X5, Y5; \
-	VPERMD Y0, Y5, Y12; \
+	CLAIMBITS(EQY10); \
+	LASTLANE; \
 donenw:
+
+// GAPSCLAIM, or GAPSCLAIMNW where the block's sums cannot pass 2^32: first + n*(2^w +
+// nv - 1) below it (n in CX, w in R8). Both end at claimed.
+#define CLAIM(nv, first) \
+	MOVQ $1, AX; \
+	SHLXQ R8, AX, AX; \
+	ADDQ nv, AX; \
+	DECQ AX; \
+	IMULQ CX, AX; \
+	ADDQ first, AX; \
+	SHRQ $32, AX; \
+	JNZ checked; \
+	GAPSCLAIMNW; \
+	JMP claimed; \
+checked: \
+	GAPSCLAIM; \
+claimed:
 
 // A compact block's header and exceptions (the first part of compactBlockAVX2,
 // compactClaimAVX2 and UnvisitedBlock; its arguments name where each finds dst, b, h, n,
@@ -383,19 +393,7 @@ TEXT ·compactClaimAVX2(SB), NOSPLIT, $288-96
 	VPXOR Y11, Y6, Y6            // plen, signed for an unsigned compare
 	XORQ R13, R13                // the mask
 	MOVQ $1, R14                 // its bit for the group's first lane
-	MOVQ $1, AX                  // first + n*(2^w + nv - 1): the sums' bound
-	SHLXQ R8, AX, AX
-	ADDQ nv+48(FP), AX
-	DECQ AX
-	IMULQ CX, AX
-	ADDQ first+32(FP), AX
-	SHRQ $32, AX
-	JNZ checked
-	GAPSCLAIMNW
-	JMP claimed
-checked:
-	GAPSCLAIM
-claimed:
+	CLAIM(nv+48(FP), first+32(FP))
 	MOVQ 272(SP), AX
 	MOVQ AX, end+72(FP)
 	MOVQ R13, mask+88(FP)
@@ -522,19 +520,7 @@ TEXT ·UnvisitedBlock(SB), NOSPLIT, $336-120
 	VPXOR Y11, Y6, Y6            // plen, signed for an unsigned compare
 	XORQ R13, R13                // the mask
 	MOVQ $1, R14                 // its bit for the group's first lane
-	MOVQ $1, AX                  // f + n*(2^w + nv - 1): the sums' bound
-	SHLXQ R8, AX, AX
-	ADDQ 320(SP), AX
-	DECQ AX
-	IMULQ CX, AX
-	ADDQ 304(SP), AX
-	SHRQ $32, AX
-	JNZ checked
-	GAPSCLAIMNW
-	JMP claimed
-checked:
-	GAPSCLAIM
-claimed:
+	CLAIM(320(SP), 304(SP))
 	VMOVMSKPS Y10, AX
 	CMPL AX, $0xFF
 	JNE fail
