@@ -40,6 +40,18 @@ func TestHeadGroupCompactMappingEnd(t *testing.T) {
 	}
 }
 
+// appendShortList appends to adj vertex v's list of 1 to 3 neighbours a little above or
+// below it, whose gaps take 1 to maxBytes bytes (a road's list), and returns its degree.
+func appendShortList(r *rand.Rand, adj []byte, v uint32, maxBytes int) ([]byte, uint32) {
+	nbrs := make([]uint32, 1+r.IntN(3))
+	for k := range nbrs {
+		nbrs[k] = v + r.Uint32N(1<<(7*(1+r.IntN(maxBytes))-1)) - 1<<(7*r.IntN(2)) + 1
+	}
+	slices.Sort(nbrs)
+	nbrs = slices.Compact(nbrs)
+	return append(adj, AppendList(nil, v, nbrs)...), uint32(len(nbrs))
+}
+
 // TestHeadGroupShortMappingEnd compares HeadGroup in both modes with Head on groups of
 // short lists (1 to 3 neighbours, values of 1 to 3 bytes: roads' lists, the ones
 // headFirstBMI's vector pass reads 8 at a time) that end where a mapping does, a page
@@ -62,14 +74,8 @@ func TestHeadGroupShortMappingEnd(t *testing.T) {
 		var adj []byte
 		nv := uint32(1) << (14 + 8*r.IntN(2))
 		for i := range uint32(DirGroup) {
-			nbrs := make([]uint32, 1+r.IntN(3))
-			for k := range nbrs {
-				nbrs[k] = lo + i + r.Uint32N(1<<(7*(1+r.IntN(3))-1)) - 1<<(7*r.IntN(2)) + 1
-			}
-			slices.Sort(nbrs)
-			nbrs = slices.Compact(nbrs)
-			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
-			adj = append(adj, AppendList(nil, lo+i, nbrs)...)
+			start[i] = uint32(len(adj))
+			adj, deg[i] = appendShortList(r, adj, lo+i, 3)
 		}
 		start[DirGroup] = uint32(len(adj))
 		at := m[end-len(adj) : end : end]
@@ -129,14 +135,8 @@ func TestHeadGroupShortPast2GiB(t *testing.T) {
 				adj = binary.AppendUvarint(adj, uint64(2*(v+r.Uint32N(4))+1))
 				continue
 			}
-			nbrs := make([]uint32, 1+r.IntN(3))
-			for k := range nbrs {
-				nbrs[k] = lo + i + r.Uint32N(1<<(7*(1+r.IntN(2))-1)) - 1<<(7*r.IntN(2)) + 1
-			}
-			slices.Sort(nbrs)
-			nbrs = slices.Compact(nbrs)
-			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
-			adj = append(adj, AppendList(nil, lo+i, nbrs)...)
+			start[i] = uint32(len(adj))
+			adj, deg[i] = appendShortList(r, adj, lo+i, 2)
 		}
 		start[DirGroup] = uint32(len(adj))
 		base := 0
