@@ -141,9 +141,16 @@ func File(path string, opt Options) (*Report, error) {
 	})
 }
 
-// checkWeightOptions refuses FloatWeights or WeightColumn without Weights, as ooc
-// ingest refuses --float-weights without --weights: they would be ignored.
-func checkWeightOptions(opt Options) error {
+// checkOptions refuses, before any input is read, an unknown Order, a ShardBytes out of
+// range, and FloatWeights or WeightColumn without Weights (as ooc ingest refuses
+// --float-weights without --weights: they would be ignored).
+func checkOptions(opt Options) error {
+	if err := CheckOrder(opt.Order); err != nil {
+		return err
+	}
+	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
+		return err
+	}
 	switch {
 	case opt.Weights:
 	case opt.FloatWeights:
@@ -171,13 +178,7 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
-	if err := CheckOrder(opt.Order); err != nil {
-		return nil, err
-	}
-	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
-		return nil, err
-	}
-	if err := checkWeightOptions(opt); err != nil {
+	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
 	if reordered(opt) {
@@ -235,13 +236,7 @@ func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce fun
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
-	if err := CheckOrder(opt.Order); err != nil {
-		return nil, err
-	}
-	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
-		return nil, err
-	}
-	if err := checkWeightOptions(opt); err != nil {
+	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
 	if reordered(opt) {
