@@ -229,7 +229,7 @@ type Shard struct {
 	checkOne sync.Once
 	checkErr error
 	dirOne   sync.Once
-	dirErr   error // CheckDirectory's result, for Neighbors
+	dirErr   error // CheckDirectory's result, for Neighbors (Check's when it got that far)
 }
 
 // Hi is one past the shard's last vertex.
@@ -346,7 +346,10 @@ func (s *Shard) Check() error {
 			}
 		}
 		if s.checkErr = s.checkGaps(); s.checkErr == nil {
-			s.checkErr = s.checkDirectory()
+			// the directory's checksum passed above: its structure is CheckDirectory's
+			// result, which Neighbors then reuses (or has already found)
+			s.dirOne.Do(func() { s.dirErr = s.checkDirectory() })
+			s.checkErr = s.dirErr
 		}
 	})
 	return s.checkErr
