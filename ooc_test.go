@@ -14,7 +14,7 @@ import (
 )
 
 func TestOpenChoosesBackend(t *testing.T) {
-	g := testgraph.Build(t, 4, pairs(0, 1), false, 0)
+	g := testgraph.Build(t, 4, testgraph.Pairs(0, 1), false, 0)
 	// a cuda build registers "gpu" from init: take it out for this test
 	mu.Lock()
 	saved, had := backends["gpu"]
@@ -47,20 +47,11 @@ func TestOpenChoosesBackend(t *testing.T) {
 	}
 }
 
-// pairs turns u0, v0, u1, v1, ... into edges.
-func pairs(ids ...uint32) []testgraph.Edge {
-	e := make([]testgraph.Edge, 0, len(ids)/2)
-	for i := 0; i+1 < len(ids); i += 2 {
-		e = append(e, testgraph.Edge{U: ids[i], V: ids[i+1]})
-	}
-	return e
-}
-
 // TestWorkersBounded: a worker count past MaxWorkers from the API runs every algorithm
 // with MaxWorkers, where each held per-worker state for all it asked (PageRank's
 // 2^30 workers' scratch: a fatal out-of-memory, no error to recover).
 func TestWorkersBounded(t *testing.T) {
-	g := testgraph.Build(t, 6, pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
 	const huge = 1 << 30
 	e, err := Open(g, "cpu", Options{Workers: huge})
 	if err != nil {
@@ -91,7 +82,7 @@ func TestNilOrClosedGraph(t *testing.T) {
 	if e, err := Open(nil, "cpu", Options{}); err == nil {
 		t.Errorf("Open(nil) = %v, want an error", e)
 	}
-	g := testgraph.Build(t, 6, pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
 	e, err := Open(g, "cpu", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +133,7 @@ func (w *closeOnLog) Write(p []byte) (int, error) {
 // is the one of an undisturbed run, Close returns after it, and the next run is refused.
 func TestCloseDuringRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(testseed.Seed(t), 12))
-	edges := append(testgraph.Random(r, 4000, 30000), pairs(4000, 4001, 4002, 4003, 4003, 4004)...)
+	edges := append(testgraph.Random(r, 4000, 30000), testgraph.Pairs(4000, 4001, 4002, 4003, 4003, 4004)...)
 	want := func() *CCResult {
 		g := testgraph.Build(t, 4005, edges, false, 0)
 		e, err := Open(g, "cpu", Options{Workers: 1})

@@ -8,7 +8,7 @@ import (
 
 func TestSummarize(t *testing.T) {
 	// path 0-1-2, isolated 3, edge 4-5: BFS from 0 reaches 3 vertices over 2 edges.
-	g := testgraph.Build(t, 6, pairs(0, 1, 1, 2, 4, 5), false, 0)
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 4, 5), false, 0)
 	r := &Result{Level: []uint32{0, 1, 2, Unreached, Unreached, Unreached}}
 	Summarize(g, r)
 	if r.Reached != 3 || r.Depth != 2 || r.EdgesTraversed != 2 {
@@ -20,13 +20,4 @@ func TestSummarize(t *testing.T) {
 	if r.Reached != 3 || r.Depth != 7 || r.EdgesTraversed != 2 {
 		t.Fatalf("parents alone: got reached %d depth %d edges %d, want 3 7 2", r.Reached, r.Depth, r.EdgesTraversed)
 	}
-}
-
-// pairs turns u0, v0, u1, v1, ... into edges.
-func pairs(ids ...uint32) []testgraph.Edge {
-	e := make([]testgraph.Edge, 0, len(ids)/2)
-	for i := 0; i+1 < len(ids); i += 2 {
-		e = append(e, testgraph.Edge{U: ids[i], V: ids[i+1]})
-	}
-	return e
 }

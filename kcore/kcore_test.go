@@ -128,15 +128,6 @@ func checkStats(t *testing.T, where string, r *Result, kmax, n uint32, m uint64,
 	}
 }
 
-// edges pairs up its arguments: edges(0, 1, 2, 3) is 0 -> 1, 2 -> 3.
-func edges(ends ...uint32) []testgraph.Edge {
-	e := make([]testgraph.Edge, len(ends)/2)
-	for i := range e {
-		e[i] = testgraph.Edge{U: ends[2*i], V: ends[2*i+1]}
-	}
-	return e
-}
-
 func clique(lo, hi uint32) []testgraph.Edge {
 	var e []testgraph.Edge
 	for u := lo; u < hi; u++ {
@@ -156,18 +147,18 @@ func TestKCoreCases(t *testing.T) {
 		})
 	}
 	// A 6-clique with a tail, a triangle and an isolated vertex: cores 5, 1, 2, 0.
-	g := append(clique(0, 6), edges(5, 6, 6, 7, 8, 9, 9, 10, 10, 8)...)
+	g := append(clique(0, 6), testgraph.Pairs(5, 6, 6, 7, 8, 9, 9, 10, 10, 8)...)
 	want := []uint32{5, 5, 5, 5, 5, 5, 1, 1, 2, 2, 2, 0}
 	t.Run("clique-tail-triangle", func(t *testing.T) { checkAll(t, "clique-tail-triangle", 12, g, false, false, want) })
 	// Directed: each edge counts once toward both ends, so a directed triangle is a 2-core
 	// and a reciprocal pair is a 2-core too.
 	t.Run("directed-triangle-pair", func(t *testing.T) {
-		checkAll(t, "directed-triangle-pair", 6, edges(0, 1, 1, 2, 2, 0, 3, 4, 4, 3), true, false, []uint32{2, 2, 2, 2, 2, 0})
+		checkAll(t, "directed-triangle-pair", 6, testgraph.Pairs(0, 1, 1, 2, 2, 0, 3, 4, 4, 3), true, false, []uint32{2, 2, 2, 2, 2, 0})
 	})
 	// A kept self-loop counts once toward its vertex's degree: on a path 0-1-2 with loops
 	// at 1 and 2, vertex 0 has degree 1, vertex 1 degree 3, vertex 2 degree 2.
 	t.Run("selfloops-kept", func(t *testing.T) {
-		e := edges(0, 1, 1, 2, 1, 1, 2, 2, 3, 3)
+		e := testgraph.Pairs(0, 1, 1, 2, 1, 1, 2, 2, 3, 3)
 		out, in := testgraph.ListsWithLoops(4, e, false)
 		want := refCores(out, in, false)
 		if !slices.Equal(want, []uint32{1, 2, 2, 1}) {

@@ -123,20 +123,11 @@ func checkResult(t *testing.T, where string, r *Result, want []float64, n uint32
 	}
 }
 
-// edges pairs up its arguments: edges(0, 1, 2, 3) is 0 -> 1, 2 -> 3.
-func edges(ends ...uint32) []testgraph.Edge {
-	e := make([]testgraph.Edge, len(ends)/2)
-	for i := range e {
-		e[i] = testgraph.Edge{U: ends[2*i], V: ends[2*i+1]}
-	}
-	return e
-}
-
 func TestPageRankCases(t *testing.T) {
 	for _, c := range testgraph.Cases() {
 		t.Run(c.Name, func(t *testing.T) { checkAll(t, c.String(), c.N, c.Edges, c.Directed, false) })
 	}
-	loops := edges(0, 0, 0, 1, 1, 1, 2, 3, 3, 3, 4, 4)
+	loops := testgraph.Pairs(0, 0, 0, 1, 1, 1, 2, 3, 3, 3, 4, 4)
 	t.Run("selfloops-kept", func(t *testing.T) { checkAll(t, "selfloops-kept", 6, loops, false, true) })
 	t.Run("directed-selfloops-kept", func(t *testing.T) { checkAll(t, "directed-selfloops-kept", 6, loops, true, true) })
 }
@@ -166,7 +157,7 @@ func TestPageRankRandom(t *testing.T) {
 // has no in-edges and keeps (1-d)/2; vertex 1 gets (1-d)/2 plus d times vertex 0's score
 // of the previous iteration; vertex 1 has no out-edges, so its score leaves the system.
 func TestPageRankExact(t *testing.T) {
-	g := testgraph.Build(t, 2, edges(0, 1), true, 0)
+	g := testgraph.Build(t, 2, testgraph.Pairs(0, 1), true, 0)
 	r, err := Run(store.NewCompressed(g), Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -131,7 +131,7 @@ func TestSSSPFloatCases(t *testing.T) {
 		})
 	}
 	zero := func(_, _ uint32, _ int) uint32 { return 0 }
-	checkFloat(t, "zero-weights", 6, edges(0, 1, 1, 2, 2, 3, 4, 5), false, zero, []uint32{0, 5}, []float32{0, 1e-30})
+	checkFloat(t, "zero-weights", 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 4, 5), false, zero, []uint32{0, 5}, []float32{0, 1e-30})
 }
 
 // TestSSSPFloatLongPath: a path of 10^5 vertices, every sum rounded in path order.
@@ -181,7 +181,7 @@ func TestSSSPFloatWholeNumbers(t *testing.T) {
 }
 
 func TestSSSPFloatErrors(t *testing.T) {
-	g := testgraph.Build(t, 3, edges(0, 1, 1, 2), false, 0)
+	g := testgraph.Build(t, 3, testgraph.Pairs(0, 1, 1, 2), false, 0)
 	a := store.NewCompressed(g)
 	big, err := NewMemFloatWeights(a, func(_, _ uint32, _ int) uint32 { return math.Float32bits(2.5e38) })
 	if err != nil {

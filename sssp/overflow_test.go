@@ -21,11 +21,11 @@ func TestUnreachedPast(t *testing.T) {
 		dist     []uint32
 		want     string // in the error; "" for none
 	}{
-		{"path past the limit", 3, edges(0, 1, 1, 2), false, []uint32{0, near, Inf}, "vertex 2 exceeds"},
-		{"shorter path beside", 3, edges(0, 1, 1, 2, 0, 2), false, []uint32{0, near, 1}, ""},
-		{"one edge at the limit", 2, edges(0, 1), false, []uint32{0, Inf - 1}, ""},
-		{"only an out-edge into the reached part", 3, edges(0, 1, 2, 0), true, []uint32{0, near, Inf}, ""},
-		{"directed path past the limit", 4, edges(0, 1, 1, 3, 2, 0), true, []uint32{0, near, Inf, Inf}, "vertex 3 exceeds"},
+		{"path past the limit", 3, testgraph.Pairs(0, 1, 1, 2), false, []uint32{0, near, Inf}, "vertex 2 exceeds"},
+		{"shorter path beside", 3, testgraph.Pairs(0, 1, 1, 2, 0, 2), false, []uint32{0, near, 1}, ""},
+		{"one edge at the limit", 2, testgraph.Pairs(0, 1), false, []uint32{0, Inf - 1}, ""},
+		{"only an out-edge into the reached part", 3, testgraph.Pairs(0, 1, 2, 0), true, []uint32{0, near, Inf}, ""},
+		{"directed path past the limit", 4, testgraph.Pairs(0, 1, 1, 3, 2, 0), true, []uint32{0, near, Inf, Inf}, "vertex 3 exceeds"},
 	}
 	for _, c := range cases {
 		a := store.NewCompressed(testgraph.Build(t, c.n, c.edges, c.directed, 0))

@@ -140,15 +140,6 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 	}
 }
 
-// edges pairs up its arguments: edges(0, 1, 2, 3) is 0 -> 1, 2 -> 3.
-func edges(ends ...uint32) []testgraph.Edge {
-	e := make([]testgraph.Edge, len(ends)/2)
-	for i := range e {
-		e[i] = testgraph.Edge{U: ends[2*i], V: ends[2*i+1]}
-	}
-	return e
-}
-
 func TestSSSPCases(t *testing.T) {
 	for _, c := range testgraph.Cases() {
 		if c.N == 0 {
@@ -158,7 +149,7 @@ func TestSSSPCases(t *testing.T) {
 			checkAll(t, c.String(), c.N, c.Edges, c.Directed, false, hashWeight(100), []uint32{0, c.N - 1, c.N / 2})
 		})
 	}
-	e := edges(0, 0, 0, 1, 1, 1, 1, 2, 3, 3)
+	e := testgraph.Pairs(0, 0, 0, 1, 1, 1, 1, 2, 3, 3)
 	t.Run("selfloops-kept", func(t *testing.T) { checkAll(t, "selfloops-kept", 4, e, false, true, hashWeight(9), []uint32{0, 3}) })
 	t.Run("directed-selfloops-kept", func(t *testing.T) {
 		checkAll(t, "directed-selfloops-kept", 4, e, true, true, hashWeight(9), []uint32{0, 2})
@@ -174,7 +165,7 @@ func TestSSSPShortcut(t *testing.T) {
 		}
 		return 3
 	}
-	checkAll(t, "shortcut", 4, edges(0, 1, 1, 2, 0, 2, 2, 3), false, false, w, []uint32{0})
+	checkAll(t, "shortcut", 4, testgraph.Pairs(0, 1, 1, 2, 0, 2, 2, 3), false, false, w, []uint32{0})
 }
 
 func TestSSSPLongPath(t *testing.T) {
@@ -231,7 +222,7 @@ func TestSSSPParentsChecked(t *testing.T) {
 		}
 		return 3
 	}
-	g := testgraph.Build(t, 4, edges(0, 1, 1, 2, 0, 2, 2, 3), false, 0)
+	g := testgraph.Build(t, 4, testgraph.Pairs(0, 1, 1, 2, 0, 2, 2, 3), false, 0)
 	a := store.NewCompressed(g)
 	mw, err := NewMemWeights(a, w)
 	if err != nil {
@@ -256,7 +247,7 @@ func TestSSSPParentsChecked(t *testing.T) {
 }
 
 func TestSSSPErrors(t *testing.T) {
-	g := testgraph.Build(t, 3, edges(0, 1, 1, 2), false, 0)
+	g := testgraph.Build(t, 3, testgraph.Pairs(0, 1, 1, 2), false, 0)
 	a := store.NewCompressed(g)
 	big, err := NewMemWeights(a, func(_, _ uint32, _ int) uint32 { return 3 << 30 })
 	if err != nil {
@@ -268,7 +259,7 @@ func TestSSSPErrors(t *testing.T) {
 	if _, err := Run(a, big, 3, Options{}); !errors.Is(err, store.ErrNoVertex) {
 		t.Errorf("source 3 of 3: %v", err)
 	}
-	other := testgraph.Build(t, 3, edges(0, 1, 0, 2), false, 0)
+	other := testgraph.Build(t, 3, testgraph.Pairs(0, 1, 0, 2), false, 0)
 	w, err := NewMemWeights(store.NewCompressed(other), hashWeight(5))
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +274,7 @@ func TestSSSPErrors(t *testing.T) {
 // 1, and an edge 0-1 of the largest representable distance (relaxed back to 0 from 1),
 // were refused ("the distance to vertex 0 exceeds ...") though every distance fits.
 func TestSSSPOverflowNotShortest(t *testing.T) {
-	g := testgraph.Build(t, 3, edges(0, 1, 1, 2, 0, 2), false, 0)
+	g := testgraph.Build(t, 3, testgraph.Pairs(0, 1, 1, 2, 0, 2), false, 0)
 	a := store.NewCompressed(g)
 	for _, float := range []bool{false, true} {
 		big, near := uint32(Inf-1), uint32(3<<30)
@@ -314,7 +305,7 @@ func TestSSSPOverflowNotShortest(t *testing.T) {
 				t.Errorf("float %v, %d workers: %v, %v; want distances 0, %#x, %#x", float, workers, r, err, near, one)
 			}
 		}
-		pair := testgraph.Build(t, 2, edges(0, 1), false, 0)
+		pair := testgraph.Build(t, 2, testgraph.Pairs(0, 1), false, 0)
 		pa := store.NewCompressed(pair)
 		pw, err := newWeights(pa, func(_, _ uint32, _ int) uint32 { return big })
 		if err != nil {
@@ -375,7 +366,7 @@ func TestSSSPParentsHub(t *testing.T) {
 // word on integer weights (and named only "bin width" on float ones); ooc sssp refuses
 // such a --delta on any weights, and so does Run, naming the field.
 func TestSSSPBadFloatDelta(t *testing.T) {
-	g := testgraph.Build(t, 3, edges(0, 1, 1, 2), false, 0)
+	g := testgraph.Build(t, 3, testgraph.Pairs(0, 1, 1, 2), false, 0)
 	a := store.NewCompressed(g)
 	ints, err := NewMemWeights(a, hashWeight(5))
 	if err != nil {

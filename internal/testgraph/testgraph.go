@@ -195,6 +195,16 @@ func Random(r *rand.Rand, n uint32, m int) []Edge {
 	return e
 }
 
+// Pairs turns its arguments into edges, two at a time: Pairs(0, 1, 2, 3) is 0 -> 1,
+// 2 -> 3. An odd last argument is dropped.
+func Pairs(ends ...uint32) []Edge {
+	e := make([]Edge, len(ends)/2)
+	for i := range e {
+		e[i] = Edge{ends[2*i], ends[2*i+1]}
+	}
+	return e
+}
+
 // Case is a named small graph for edge-case tests.
 type Case struct {
 	Name     string
