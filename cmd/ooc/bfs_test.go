@@ -103,7 +103,7 @@ func TestBFSOutputFiles(t *testing.T) {
 
 func TestBFSBadSources(t *testing.T) {
 	dir := bfsGraph(t)
-	for _, args := range [][]string{
+	wantUsage(t, []string{"bfs", dir}, [][]string{
 		{"--src", "6"},   // isolated
 		{"--src", "7"},   // not a vertex
 		{"--src", "abc"}, // not a number
@@ -111,17 +111,7 @@ func TestBFSBadSources(t *testing.T) {
 		{"--sources", "2", "--src", "1"},
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
-	} {
-		code, _, stderr := runCLI(t, "", append([]string{"bfs", dir}, args...)...)
-		if code != exitUsage || !strings.HasPrefix(stderr, "ooc bfs: ") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "bfs", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
-		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
-			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
-		}
-	}
+	})
 }
 
 func TestBFSMTXIDs(t *testing.T) {

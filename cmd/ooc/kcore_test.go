@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
@@ -68,20 +67,10 @@ func TestKCoreJSONAndFile(t *testing.T) {
 
 func TestKCoreBadArgs(t *testing.T) {
 	dir := kcoreGraph(t)
-	for _, args := range [][]string{
+	wantUsage(t, []string{"kcore", dir}, [][]string{
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
 		{"--text", "--json"},
 		{"--top", "3"},
-	} {
-		code, _, stderr := runCLI(t, "", append([]string{"kcore", dir}, args...)...)
-		if code != exitUsage || !strings.HasPrefix(stderr, "ooc kcore: ") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "kcore", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
-		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
-			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
-		}
-	}
+	})
 }

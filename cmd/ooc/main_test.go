@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,6 +13,18 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := runMain(&env{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin)}, args)
 	return code, out.String(), errb.String()
+}
+
+// wantUsage runs cmd followed by each of lines and wants every one refused as a usage
+// error (exit 2) with a message from cmd[0].
+func wantUsage(t *testing.T, cmd []string, lines [][]string) {
+	t.Helper()
+	for _, args := range lines {
+		code, _, stderr := runCLI(t, "", append(slices.Clone(cmd), args...)...)
+		if code != exitUsage || !strings.HasPrefix(stderr, "ooc "+cmd[0]+": ") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
 }
 
 func TestUnknownCommand(t *testing.T) {

@@ -23,6 +23,10 @@ func TestGPUBackendNotBuilt(t *testing.T) {
 		{"gen", "kron", "--scale", "5", "--backend", "gpu", "-o", filepath.Join(dir, "k.ooc")},
 		{"gen", "kron", "--scale", "5", "--weights", "uniform:1:3", "--backend", "gpu", "-o", filepath.Join(dir, "k.ooc")},
 		{"bfs", "--backend", "gpu", g},
+		{"cc", "--backend", "gpu", g},
+		{"kcore", "--backend", "gpu", g},
+		{"pagerank", "--backend", "gpu", g},
+		{"sssp", "--unit-weights", "--backend", "gpu", g},
 	} {
 		code, _, stderr := runCLI(t, "", args...)
 		if code != exitUsage || !strings.Contains(stderr, "without") {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
@@ -88,7 +87,7 @@ func TestPageRankOutputFile(t *testing.T) {
 
 func TestPageRankBadArgs(t *testing.T) {
 	dir := prGraph(t)
-	for _, args := range [][]string{
+	wantUsage(t, []string{"pagerank", dir}, [][]string{
 		{"--tolerance", "0"},
 		{"--tolerance", "-1"},
 		{"--tolerance", "NaN"},
@@ -97,17 +96,7 @@ func TestPageRankBadArgs(t *testing.T) {
 		{"--backend", "tpu"},
 		{"--workers", "-1"},
 		{"--text", "--json"},
-	} {
-		code, _, stderr := runCLI(t, "", append([]string{"pagerank", dir}, args...)...)
-		if code != exitUsage || !strings.HasPrefix(stderr, "ooc pagerank: ") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "pagerank", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
-		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
-			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
-		}
-	}
+	})
 }
 
 // corruptGraph flips the first adjacency byte of the first out-shard of dir, so that

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/oocgraph/ooc"
 )
 
 // The graph of bfsGraph: the path 0-1-2-3, the edge 4-5 apart and the isolated vertex 6.
@@ -71,7 +69,7 @@ func TestSSSPBadArgs(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, "--unit-weights") || !strings.Contains(stderr, "ingest it with --weights") {
 		t.Errorf("no weights: exit %d, %q; want exit 2 naming --weights and --unit-weights", code, stderr)
 	}
-	for _, args := range [][]string{
+	wantUsage(t, []string{"sssp", "--unit-weights", dir}, [][]string{
 		{"--src", "6"}, // isolated
 		{"--src", "7"}, // not a vertex
 		{"--backend", "tpu"},
@@ -79,17 +77,7 @@ func TestSSSPBadArgs(t *testing.T) {
 		{"--delta", "-1"},
 		{"--delta", "4294967296"},
 		{"--text", "--json"},
-	} {
-		code, _, stderr := runCLI(t, "", append([]string{"sssp", "--unit-weights", dir}, args...)...)
-		if code != exitUsage || !strings.HasPrefix(stderr, "ooc sssp: ") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
-		}
-	}
-	if code, _, stderr := runCLI(t, "", "sssp", "--unit-weights", "--backend", "gpu", dir); code != exitUsage || !strings.Contains(stderr, "without CUDA") {
-		if len(ooc.Backends()) < 2 { // a cuda build has a gpu backend
-			t.Errorf("--backend gpu without CUDA: exit %d, %q", code, stderr)
-		}
-	}
+	})
 	corruptGraph(t, dir)
 	if code, _, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", dir); code != exitCorrupt {
 		t.Errorf("corrupt graph: exit %d, %q", code, stderr)
