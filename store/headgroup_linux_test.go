@@ -114,11 +114,7 @@ func TestHeadGroupShortPast2GiB(t *testing.T) {
 	}
 	two31 := uint64(1) << 31 // a variable: 386 compiles the test too
 	page, past := syscall.Getpagesize(), int(two31)
-	m, err := syscall.Mmap(-1, 0, past+16*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(m)
+	m := reserve(t, past+16*page)
 	r := rand.New(rand.NewPCG(testSeed(t), 73))
 	defer func(b uint64) { headVecBytes = b }(headVecBytes)
 	headVecBytes = math.MaxUint32 // every group of short lists through the vector passes where they may run
@@ -168,6 +164,19 @@ func faultAfter(t *testing.T, pages int) (m []byte, end int) {
 	return m, end
 }
 
+// reserve maps n bytes of anonymous memory reserved, not committed (only the pages a
+// test touches take memory), unmapped when the test ends; it skips the test where the
+// address space is not there.
+func reserve(t *testing.T, n int) []byte {
+	t.Helper()
+	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("no %d bytes of address space to reserve: %v", n, err)
+	}
+	t.Cleanup(func() { syscall.Munmap(m) })
+	return m
+}
+
 // TestHeadGroupFarLines compares HeadGroup in both modes with Head on a group whose
 // lists start a line apart (narrow pairs: headFirstBMI's vector pair decode's case)
 // over a span of 72 MiB, in an anonymous mapping of which only the lists' pages are
@@ -175,11 +184,7 @@ func faultAfter(t *testing.T, pages int) (m []byte, end int) {
 // must not take. Each list is of three neighbours, its bytes after them zero.
 func TestHeadGroupFarLines(t *testing.T) {
 	const span, lo = 72 << 20, 8192
-	m, err := syscall.Mmap(-1, 0, span+4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(m)
+	m := reserve(t, span+4096)
 	r := rand.New(rand.NewPCG(testSeed(t), 63))
 	var deg [DirGroup]uint32
 	var start [DirGroup + 1]uint32

@@ -20,12 +20,7 @@ func TestScanCompactVec(t *testing.T) {
 	}
 	// a frontier of 2^32 bits: reserved, not committed, the pages set in a trial
 	// given back after it
-	m, err := syscall.Mmap(-1, 0, 1<<29, syscall.PROT_READ|syscall.PROT_WRITE,
-		syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-	if err != nil {
-		t.Skipf("no 512 MiB of address space to reserve: %v", err)
-	}
-	defer syscall.Munmap(m)
+	m := reserve(t, 1<<29)
 	huge := unsafe.Slice((*uint64)(unsafe.Pointer(&m[0])), 1<<26)
 	r := rand.New(rand.NewPCG(testSeed(t), 43))
 	var modes [5]int

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -18,12 +17,7 @@ func TestDecodeUnvisitedHighIndex(t *testing.T) {
 		t.Skip("no AVX2 and BMI2: no gathered parent tests")
 	}
 	const before, n = 1 << 33, 1<<31 + 256
-	m, err := syscall.Mmap(-1, 0, before+4*n, syscall.PROT_READ|syscall.PROT_WRITE,
-		syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-	if err != nil {
-		t.Skipf("no 16 GiB of address space to reserve: %v", err)
-	}
-	defer syscall.Munmap(m)
+	m := reserve(t, before+4*n)
 	parent := unsafe.Slice((*uint32)(unsafe.Pointer(&m[before])), n)
 	var nbrs [BlockSize]uint32
 	want := uint64(0)
