@@ -1,6 +1,6 @@
-// Command ooc ingests edge lists into compressed graph directories and runs BFS and
-// connected components on them, on the GPU when one is present (a -tags cuda build) and
-// on all CPU cores otherwise.
+// Command ooc ingests edge lists into compressed graph directories and runs BFS,
+// connected components, PageRank, k-core and shortest paths on them, on the GPU when one
+// is present (a -tags cuda build) and on all CPU cores otherwise.
 package main
 
 import (
@@ -140,7 +140,7 @@ func runGuarded(c *command, e *env, args []string) (err error) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "ooc: out-of-core graph engine: BFS, connected components, PageRank and k-core on graphs larger than GPU memory.")
+	fmt.Fprintln(w, "ooc: out-of-core graph engine: BFS, connected components, PageRank, k-core and shortest paths\non graphs larger than GPU memory.")
 	fmt.Fprintln(w, "\nUsage: ooc COMMAND [flags] [args]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {

@@ -35,12 +35,20 @@ func TestUnknownCommand(t *testing.T) {
 }
 
 // TestTopLevelHelp: ooc -h and --help print the usage on stdout and succeed, as CMD -h
-// does; ooc alone is a usage error.
+// does, and its first lines name every algorithm a command runs; ooc alone is a usage
+// error.
 func TestTopLevelHelp(t *testing.T) {
 	for _, arg := range []string{"-h", "--help"} {
 		code, stdout, _ := runCLI(t, "", arg)
 		if code != exitOK || !strings.Contains(stdout, "ingest") {
 			t.Errorf("ooc %s: code %d, stdout %q", arg, code, stdout)
+		}
+	}
+	_, stdout, _ := runCLI(t, "", "--help")
+	head, _, _ := strings.Cut(stdout, "Usage:")
+	for _, algo := range []string{"BFS", "connected components", "PageRank", "k-core", "shortest paths"} {
+		if !strings.Contains(head, algo) {
+			t.Errorf("ooc --help opens with %q: it names no %s", head, algo)
 		}
 	}
 	if code, _, stderr := runCLI(t, ""); code != exitUsage || !strings.Contains(stderr, "ingest") {
