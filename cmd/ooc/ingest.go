@@ -13,6 +13,7 @@ import (
 	"github.com/oocgraph/ooc/ingest"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/store"
 )
 
 func init() {
@@ -347,17 +348,14 @@ func ingestJSON(dest string, r *ingest.Report) ingestReport {
 		PeakRSS: r.PeakRSS, Mem: r.Mem, Workers: r.Workers, Backend: r.Backend, Order: m.VertexOrder, Phases: r.Phases, Estimate: r.Order}
 }
 
-// Bounds of --shard-size: below a page every list is a shard of its own (sections are
-// page-aligned), and a build that would cut more than store.MaxShards shards stops;
-// above 4 GiB an ADJ section's offsets overflow.
-const (
-	minShardBytes = 4 << 10
-	maxShardBytes = 1<<32 - 1 // store.MaxShardBytes
-)
+// minShardBytes is --shard-size's least: below a page every list is a shard of its own
+// (sections are page-aligned), and a build that would cut more than store.MaxShards
+// shards stops. Its most is store.MaxShardBytes (an ADJ section's offsets are 32 bits).
+const minShardBytes = 4 << 10
 
 // checkShardSize validates --shard-size (0: the default).
 func checkShardSize(b byteSize) error {
-	if b != 0 && (b < minShardBytes || b > maxShardBytes) {
+	if b != 0 && (b < minShardBytes || b > store.MaxShardBytes) {
 		return usagef("--shard-size %s: want 4 KiB to 4 GiB less one byte (4294967295)", bytesize.Format(int64(b)))
 	}
 	return nil
