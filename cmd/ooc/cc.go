@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/oocgraph/ooc"
-	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -117,30 +114,13 @@ func runCC(e *env, args []string) error {
 
 const ccMagic = "OOCCC001"
 
+// writeCC writes the labels to dest; the table and the lines show each as the file id
+// of the vertex it names.
 func writeCC(dest *output, g *store.Graph, r *ooc.CCResult, text bool) error {
-	if isParquetName(dest.name) {
-		unsigned := idsUnsigned(g)
-		return writeResultTable(dest, g, unsigned, []resultColumn{
-			{idColumn("component", unsigned, false), func(v uint32) parquetio.Cell {
-				if l := r.Labels[v]; l < g.NumVertices() {
-					return parquetio.Cell{V: g.External(l)}
-				}
-				return parquetio.Cell{V: uint64(r.Labels[v])}
-			}},
-		})
-	}
-	write := func(w *bufio.Writer) error {
-		if text {
-			return writeRows(w, g, len(r.Labels), func(b []byte, v uint32) []byte {
-				label := uint64(r.Labels[v])
-				if r.Labels[v] < g.NumVertices() { // labels are vertex ids: print them as the file's ids
-					label = g.External(r.Labels[v])
-				}
-				return strconv.AppendUint(append(b, ' '), label, 10)
-			})
+	return writeVertexValues(dest, g, ccMagic, r.Labels, text, "component", true, func(v uint32) uint64 {
+		if l := r.Labels[v]; l < g.NumVertices() {
+			return g.External(l)
 		}
-		writeHeader(w, g, ccMagic, len(r.Labels))
-		return writeU32s(w, r.Labels)
-	}
-	return dest.write(write)
+		return uint64(r.Labels[v])
+	})
 }

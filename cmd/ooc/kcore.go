@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/oocgraph/ooc"
-	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
@@ -146,19 +143,5 @@ const kcoreMagic = "OOCKC001"
 
 // writeKCore writes the core numbers to dest.
 func writeKCore(dest *output, g *store.Graph, core []uint32, text bool) error {
-	if isParquetName(dest.name) {
-		return writeResultTable(dest, g, idsUnsigned(g), []resultColumn{
-			{parquetio.Column{Name: "core"}, func(v uint32) parquetio.Cell { return parquetio.Cell{V: uint64(core[v])} }},
-		})
-	}
-	write := func(w *bufio.Writer) error {
-		if text {
-			return writeRows(w, g, len(core), func(b []byte, v uint32) []byte {
-				return strconv.AppendUint(append(b, ' '), uint64(core[v]), 10)
-			})
-		}
-		writeHeader(w, g, kcoreMagic, len(core))
-		return writeU32s(w, core)
-	}
-	return dest.write(write)
+	return writeVertexValues(dest, g, kcoreMagic, core, text, "core", false, func(v uint32) uint64 { return uint64(core[v]) })
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -78,6 +79,33 @@ func putIDInfo(b []byte, g *store.Graph) {
 		flags |= 1
 	}
 	binary.LittleEndian.PutUint32(b[4:], flags)
+}
+
+// writeVertexValues writes a result of one uint32 a vertex (cc's labels, kcore's core
+// numbers): a Parquet table of id and a column name, "vertex value" lines with --text,
+// or magic's header and vals. value is what the table and the lines show for vertex v
+// (a file id where ids is true: the column is then an id column); the binary file holds
+// vals as they are.
+func writeVertexValues(dest *output, g *store.Graph, magic string, vals []uint32, text bool, name string, ids bool, value func(v uint32) uint64) error {
+	if isParquetName(dest.name) {
+		unsigned := idsUnsigned(g)
+		col := parquetio.Column{Name: name}
+		if ids {
+			col = idColumn(name, unsigned, false)
+		}
+		return writeResultTable(dest, g, unsigned, []resultColumn{
+			{col, func(v uint32) parquetio.Cell { return parquetio.Cell{V: value(v)} }},
+		})
+	}
+	return dest.write(func(w *bufio.Writer) error {
+		if text {
+			return writeRows(w, g, len(vals), func(b []byte, v uint32) []byte {
+				return strconv.AppendUint(append(b, ' '), value(v), 10)
+			})
+		}
+		writeHeader(w, g, magic, len(vals))
+		return writeU32s(w, vals)
+	})
 }
 
 func writeU32s(w *bufio.Writer, x []uint32) error {
