@@ -28,7 +28,7 @@ var layers = [][]string{
 	// 5: the API: backends and results
 	{""},
 	// 6: programs
-	{"cmd/ooc", "tools/baseline", "tools/parseonly", "tests/robust"},
+	{"cmd/ooc", "tools/baseline", "tools/parseonly", "tools/corespeed", "tests/robust"},
 }
 
 // TestLayers checks every import of the module's packages against layers, in the default

@@ -17,7 +17,13 @@ default BIN) may name another folder of bfs and cc, e.g. ones built with -fopenm
 round: every source with each binary and GAPBS back to back, then three times CC with each.
 Prints the medians and their ratios to GAPBS per graph, in brackets the median of the
 ratios of times measured back to back (each binary's to GAPBS's, and each later binary's
-to the first's), and writes every time to cpu-vs-gapbs-PID.json.
+to the first's), and writes every time to cpu-vs-gapbs-PID.json. With CORESPEED naming
+tools/corespeed's binary, each set of back-to-back times (a source's BFS with every
+binary and GAPBS, one CC of each) is bracketed by its measure of the core's speed, and a
+second line a graph gives the same figures over the quiet sets alone: both brackets
+within 15% of the fastest the graph's run saw (on the device a vCPU's physical core is
+shared with another tenant's thread, which slowed ooc more than GAPBS; sd15,
+docs/log-2026-11-26.md).
 docs/log-2026-11-24.md section 19 and docs/log-2026-11-25.md section "cpu" used it.
 """
 import json, os, re, subprocess, sys, statistics as st
@@ -37,6 +43,14 @@ for spec in args[2].split(','):
     bins.append(name)
     suffix[name] = '.' + sfx if sfx else ''
 algos = args[3].split(',') if len(args) > 3 else ['bfs', 'cc']
+speed = os.environ.get('CORESPEED')
+
+
+def corespeed():
+    """The core's chunk time by tools/corespeed (0 without CORESPEED)."""
+    if not speed:
+        return 0
+    return int(subprocess.run([speed], capture_output=True, text=True, check=True).stdout)
 
 
 def ooc(b, args, g):
@@ -58,27 +72,46 @@ def paired(x, y):
     return st.median(a / b for a, b in zip(x, y) if b > 0)
 
 
+def summary(t, keep):
+    """The graph's line: per algorithm the medians and ratios over the sets keep allows."""
+    line = []
+    for a in algos:
+        u = {k: [x for i, x in enumerate(t[a, k]) if keep(a, i)] for k in bins + ['gapbs']}
+        if not u['gapbs']:
+            continue
+        gm = st.median(u['gapbs'])
+        line.append(f'{a}: gapbs {gm*1e3:.3f} ms ' + ' '.join(
+            f'{b} {st.median(u[b])*1e3:.3f} ms ({st.median(u[b])/gm:.2f} [{paired(u[b], u["gapbs"]):.2f}])'
+            for b in bins) + ''.join(f' {b}/{bins[0]} [{paired(u[b], u[bins[0]]):.2f}]' for b in bins[1:]))
+    return line
+
+
 res = {}
 for g in graphs:
     srcs = [r['source'] for r in ooc(bins[0], ['bfs', '--sources', '8', '--seed', '1'], g)['runs']]
     t = {(a, k): [] for a in algos for k in bins + ['gapbs']}
+    core = {a: [] for a in algos}  # each set's core speed before and after
     for _ in range(rounds):
         if 'bfs' in algos:
             for s in srcs:
+                c = corespeed()
                 for b in bins:
                     t['bfs', b].append(ooc(b, ['bfs', '--src', str(s)], g)['seconds'])
                 t['bfs', 'gapbs'].append(gapbs('bfs', ['-r', str(s)], g))
+                core['bfs'].append((c, corespeed()))
         if 'cc' in algos:
             for _ in range(3):
+                c = corespeed()
                 for b in bins:
                     t['cc', b].append(ooc(b, ['cc'], g)['seconds'])
                 t['cc', 'gapbs'].append(gapbs('cc', [], g))
-    line = [g]
-    for a in algos:
-        gm = st.median(t[a, 'gapbs'])
-        line.append(f'{a}: gapbs {gm*1e3:.3f} ms ' + ' '.join(
-            f'{b} {st.median(t[a, b])*1e3:.3f} ms ({st.median(t[a, b])/gm:.2f} [{paired(t[a, b], t[a, "gapbs"]):.2f}])'
-            for b in bins) + ''.join(f' {b}/{bins[0]} [{paired(t[a, b], t[a, bins[0]]):.2f}]' for b in bins[1:]))
-    print(' | '.join(line), flush=True)
+                core['cc'].append((c, corespeed()))
+    print(' | '.join([g] + summary(t, lambda a, i: True)), flush=True)
     res[g] = {f'{a}/{k}': v for (a, k), v in t.items()}
+    if speed:
+        best = min(x for a in algos for c in core[a] for x in c)
+        quiet = lambda a, i: max(core[a][i]) <= 1.15 * best
+        n = ', '.join(f'{a} {sum(quiet(a, i) for i in range(len(core[a])))}/{len(core[a])}' for a in algos)
+        print(' | '.join([f'{g} quiet ({n} sets)'] + summary(t, quiet)), flush=True)
+        res[g].update({f'{a}/core': core[a] for a in algos})
 json.dump(res, open(f'cpu-vs-gapbs-{os.getpid()}.json', 'w'))

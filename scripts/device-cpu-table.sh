@@ -24,7 +24,9 @@
 # one line a graph. CORES="0 1 2 3" deals the graphs to those cores instead, the graphs of
 # a core one after another: on the device's VM a search slows down while other cores
 # run (road14: luxembourg_osm's ooc 2.5 -> 6.7 ms with the 15 other cores busy, GAPBS's
-# 3.1 -> 3.6; with one other core busy, unchanged).
+# 3.1 -> 3.6; with one other core busy, unchanged). CORESPEED=$PWD/bin/corespeed (go build
+# -o bin/corespeed ./tools/corespeed; an absolute path) adds a line a graph over the sets
+# measured on a quiet core (scripts/cpu-vs-gapbs.py says how).
 set -uo pipefail
 OUT=${OUT:-$PWD/dev-out}
 export DATA=${DATA:-/tmp/cpu-table} BIN=${BIN:-$PWD/bin}
