@@ -82,7 +82,10 @@ const BatchSize = 64 << 10
 // returns an error, Parse stops and returns it unchanged.
 //
 // Bad input gives a *ParseError for the first bad line or offset of the
-// input, whatever the worker count. Memory is bounded: see ParseMemory.
+// input, whatever the worker count. Memory is bounded: Workers+2 blocks of 1 MiB
+// (a file read at the workers' own offsets takes one a worker), each grown by at
+// most a line of 1 MiB, a batch a worker, and the decompressor's window
+// (ZstdWindow; 32 KiB for gzip).
 func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*ParseResult, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -113,19 +116,6 @@ func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*Parse
 		return res, err
 	}
 	return res, nil
-}
-
-// ParseMemory is about the most memory Parse holds with the given worker
-// count (0 = GOMAXPROCS): Workers+2 blocks (a file read at the workers' own
-// offsets takes one a worker, a little over blockSize), each of which a line
-// longer than the rest of its block can grow by up to maxLineLen, one batch per
-// worker, and the decompressor's window. The pipeline counts it against --mem.
-func ParseMemory(workers int) int64 {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	const window = 8 << 20 // zstd's default; gzip needs 32 KiB
-	return int64(workers+2)*int64(blockSize+maxLineLen) + int64(workers)*BatchSize*16 + window
 }
 
 // ParseOnly parses r and discards the edges: the "parse-only pass" that
