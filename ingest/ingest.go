@@ -51,7 +51,11 @@ type Options struct {
 	// (store/FORMAT.md, version 7); a real MatrixMarket file and a floating-point Parquet
 	// weight column have float32 weights without it.
 	FloatWeights bool
-	Backend      string // BackendAuto (""), BackendCPU or BackendGPU
+	// WidthMeant, with Format bin32, reads the pairs as bin32 even where every second id
+	// is 0: such content is otherwise refused as a bin64 file read at the wrong width
+	// unless the name ends .bin32 (parse.ParseOptions.WidthMeant).
+	WidthMeant bool
+	Backend    string // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
 	// the partial graph is removed.
@@ -142,14 +146,18 @@ func File(path string, opt Options) (*Report, error) {
 }
 
 // checkOptions refuses, before any input is read, an unknown Order, a ShardBytes out of
-// range, and FloatWeights or WeightColumn without Weights (as ooc ingest refuses
-// --float-weights without --weights: they would be ignored).
+// range, WidthMeant without Format bin32, and FloatWeights or WeightColumn without
+// Weights (as ooc ingest refuses --float-weights without --weights: they would be
+// ignored).
 func checkOptions(opt Options) error {
 	if err := CheckOrder(opt.Order); err != nil {
 		return err
 	}
 	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
 		return err
+	}
+	if opt.WidthMeant && opt.Format != parse.FormatBin32 {
+		return fmt.Errorf("ingest: Options.WidthMeant says a bin32 width is meant: set Options.Format to bin32 (Format is %q): %w", opt.Format, parse.ErrBadInput)
 	}
 	switch {
 	case opt.Weights:
@@ -315,7 +323,7 @@ func rewinder(r io.Reader) func() error {
 
 func (p *pipeline) parseOptions(name string, maxID uint64, prog *progress) parse.ParseOptions {
 	return parse.ParseOptions{Format: p.opt.Format, Name: name, Workers: p.workers, MaxID: maxID, Progress: prog.add,
-		MaxWindow: max(p.opt.zstdWindow, parse.DefaultMaxWindow)}
+		MaxWindow: max(p.opt.zstdWindow, parse.DefaultMaxWindow), WidthMeant: p.opt.WidthMeant}
 }
 
 // finish runs phase 2 and publishes the graph.

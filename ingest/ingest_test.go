@@ -1322,3 +1322,31 @@ func TestWeightOptionsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestWidthMeantChecked: WidthMeant reads a bin32 star on vertex 0 under a name that
+// does not end .bin32 (refused without it), and without Format bin32 it is refused
+// before the input is read.
+func TestWidthMeantChecked(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "star.dat")
+	if err := os.WriteFile(in, []byte{1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "g.ooc")
+	for _, opt := range []Options{{WidthMeant: true}, {WidthMeant: true, Format: parse.FormatBin64}, {Format: parse.FormatBin32}} {
+		opt.Dest = dest
+		if _, err := File(in, opt); err == nil || !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "WidthMeant") && !strings.Contains(err.Error(), "--width-meant") {
+			t.Errorf("%+v: %v, want a refusal naming WidthMeant or --width-meant", opt, err)
+		}
+		if _, err := os.Stat(dest); !os.IsNotExist(err) {
+			t.Fatalf("%+v: %s left behind (%v)", opt, dest, err)
+		}
+	}
+	rep, err := File(in, Options{Dest: dest, Format: parse.FormatBin32, WidthMeant: true, Order: store.OrderInput})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Manifest.Vertices != 3 || rep.Manifest.Edges != 4 {
+		t.Errorf("%d vertices, %d edges; want the star 1-0, 2-0: 3 and 4", rep.Manifest.Vertices, rep.Manifest.Edges)
+	}
+}

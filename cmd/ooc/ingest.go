@@ -40,7 +40,8 @@ Formats (detected from the content and the extension; --format overrides):
           (no header, so the width is taken from --format or a .bin32/.bin64 name;
           --format contradicting that name is refused; --format bin32 on content
           whose second ids are all 0, an even count of pairs, is refused as a
-          bin64 file of small ids, unless the name ends .bin32)
+          bin64 file of small ids, unless the name ends .bin32 or --width-meant
+          is given, as on standard input)
   parquet Parquet, one row per edge: integer id columns src and dst (--columns names
           others), of any width, signed or unsigned, nulls refused; with --weights
           also a weight column (weight, or --columns SRC,DST,WEIGHT): integer, or
@@ -187,6 +188,7 @@ type ingestArgs struct {
 	columns      string
 	weights      bool
 	floatWeights bool
+	widthMeant   bool
 	directed     bool
 	keepLoops    bool
 	keepDups     bool
@@ -213,6 +215,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.StringVar(&a.columns, "columns", "", "Parquet: the id columns `SRC,DST` (default src,dst), and with --weights the weight column: SRC,DST,WEIGHT (default weight)")
 	fs.BoolVar(&a.weights, "weights", false, "keep edge weights (third column, DIMACS arc weights, MatrixMarket values); duplicates keep the smallest")
 	fs.BoolVar(&a.floatWeights, "float-weights", false, "with --weights: read the weights as float32 (implied by a real MatrixMarket file)")
+	fs.BoolVar(&a.widthMeant, "width-meant", false, "with --format bin32: read a file whose second ids are all 0 (a star on vertex 0), refused otherwise as bin64 read at the wrong width")
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions and store the transpose too")
 	fs.BoolVar(&a.keepLoops, "keep-self-loops", false, "keep self-loops")
 	fs.BoolVar(&a.keepDups, "keep-duplicates", false, "keep duplicate edges")
@@ -250,6 +253,9 @@ func runIngest(e *env, args []string) error {
 	if a.floatWeights && !a.weights {
 		return usagef("--float-weights reads weights: give --weights too")
 	}
+	if a.widthMeant && format != parse.FormatBin32 {
+		return usagef("--width-meant says a bin32 width is meant: give --format bin32 too")
+	}
 	columns, weightCol, err := parseColumns(a.columns, a.weights)
 	if err != nil {
 		return err
@@ -278,7 +284,7 @@ func runIngest(e *env, args []string) error {
 	opt := ingest.Options{Dest: a.out, Force: a.force, Directed: a.directed, KeepSelfLoops: a.keepLoops,
 		KeepDuplicates: a.keepDups, Relabel: a.relabel, SparseIDs: a.sparseIDs, Order: a.order, ShardBytes: int64(a.shardBytes), Mem: int64(a.mem),
 		Workers: a.workers, Format: format, Backend: a.backend, Columns: columns,
-		Weights: a.weights, WeightColumn: weightCol, FloatWeights: a.floatWeights}
+		Weights: a.weights, WeightColumn: weightCol, FloatWeights: a.floatWeights, WidthMeant: a.widthMeant}
 	if !a.quiet {
 		opt.Log, opt.Verbose = e.stderr, a.verbose
 		if e.isTerminal {

@@ -93,6 +93,37 @@ func TestIngestStdinDirected(t *testing.T) {
 	}
 }
 
+// TestIngestStdinBin32Star: a bin32 star on vertex 0 (every second id 0) on standard
+// input, which has no .bin32 name, is refused as bin64 content read at the wrong width,
+// the refusal naming --width-meant, which reads it; --width-meant without --format
+// bin32 is a usage error.
+func TestIngestStdinBin32Star(t *testing.T) {
+	dir := t.TempDir()
+	star := string([]byte{1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0})
+	out := filepath.Join(dir, "star.ooc")
+	code, _, stderr := runCLI(t, star, "ingest", "-q", "--format", "bin32", "-o", out, "-")
+	if code != exitUsage || !strings.Contains(stderr, "<stdin>") || !strings.Contains(stderr, "--width-meant") || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("without --width-meant: code %d, stderr %q; want 2 and one line naming <stdin> and --width-meant", code, stderr)
+	}
+	for _, args := range [][]string{{"--width-meant"}, {"--width-meant", "--format", "bin64"}, {"--width-meant", "--format", "snap"}} {
+		code, _, stderr := runCLI(t, star, append(append([]string{"ingest", "-q"}, args...), "-o", out, "-")...)
+		if code != exitUsage || !strings.Contains(stderr, "--width-meant") || !strings.Contains(stderr, "--format bin32") {
+			t.Fatalf("%v: code %d, stderr %q; want a usage error naming --format bin32", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("%s left behind by a refusal", out)
+	}
+	if code, _, stderr := runCLI(t, star, "ingest", "-q", "--format", "bin32", "--width-meant", "-o", out, "-"); code != exitOK {
+		t.Fatalf("--width-meant: code %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := runCLI(t, "", "info", "--json", out)
+	var info struct{ Vertices, Edges uint64 }
+	if code != exitOK || json.Unmarshal([]byte(stdout), &info) != nil || info.Vertices != 5 || info.Edges != 8 {
+		t.Fatalf("code %d, info %+v from %q; want the star of 5 vertices, 8 stored edges", code, info, stdout)
+	}
+}
+
 // TestIngestDefaultOutput: the graph lands in the current directory, named after the
 // input without its extensions, and info/verify find it there unnamed.
 func TestIngestDefaultOutput(t *testing.T) {

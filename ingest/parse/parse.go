@@ -56,6 +56,10 @@ type ParseOptions struct {
 	// FloatWeights makes ParseWeighted read every weight as a float32 (WEdge.W holds its
 	// bits) whatever the format; a real MatrixMarket file has float32 weights without it.
 	FloatWeights bool
+	// WidthMeant, with Format bin32, reads the pairs as bin32 even where every second id
+	// is 0 (a star on vertex 0), which is otherwise refused as a bin64 file of ids below
+	// 2^32 read at the wrong width, unless Name ends .bin32.
+	WidthMeant bool
 }
 
 // ParseResult reports what Parse read.

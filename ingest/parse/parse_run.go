@@ -142,12 +142,12 @@ func (p *parser) checkCounts() error {
 		return p.lineError(p.hdrLine, "p line announces %d arcs, the file has %d", h.Entries, n)
 	case n == 0 && h.Vertices == 0:
 		return &ParseError{Path: p.path, Offset: -1, Msg: "no edges (the input is empty or holds only comments)"}
-	case p.res.Format == FormatBin32 && n >= 2 && n%2 == 0 && !p.headSeen.Load() && formatFromExt(p.opt.Name) != FormatBin32:
+	case p.res.Format == FormatBin32 && n >= 2 && n%2 == 0 && !p.headSeen.Load() && formatFromExt(p.opt.Name) != FormatBin32 && !p.opt.WidthMeant:
 		// A bin64 file of ids below 2^32 read as bin32: every second word is 0, so
 		// every edge's head. A bin32 file like it is a star on vertex 0, and its
-		// .bin32 name says so.
+		// .bin32 name or WidthMeant (--width-meant) says so.
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("every pair's second id is 0 (%d pairs), as in a bin64 file of ids below 2^32 read as bin32: "+
-			"pass --format bin64, or, for a star on vertex 0 in bin32, name the file *.bin32", n)}
+			"pass --format bin64, or, for a star on vertex 0 in bin32, pass --width-meant too (or name the file *.bin32)", n)}
 	}
 	return nil
 }

@@ -301,6 +301,7 @@ func TestParseFormatsInline(t *testing.T) {
 		{"bin32 star named", "\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Format: FormatBin32, Name: "star.bin32.gz"}, edges(1, 0, 2, 0)},
 		{"bin32 star by extension", "\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Name: "star.bin32"}, edges(1, 0, 2, 0)},
 		{"bin32 star of odd pairs", "\x01\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Format: FormatBin32}, edges(1, 0)},
+		{"bin32 star width meant", "\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00", ParseOptions{Format: FormatBin32, Name: "-", WidthMeant: true}, edges(1, 0, 2, 0)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
