@@ -65,7 +65,7 @@ func (e *cpuEngine) PageRank(opt PageRankOptions) (*PageRankResult, error) {
 		return nil, err
 	}
 	defer done()
-	if opt.Workers <= 0 {
+	if opt.Workers == 0 {
 		opt.Workers = e.opt.Workers
 	}
 	if opt.Progress == nil {

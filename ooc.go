@@ -18,6 +18,7 @@ import (
 
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/kcore"
 	"github.com/oocgraph/ooc/pagerank"
 	"github.com/oocgraph/ooc/sssp"
@@ -89,8 +90,8 @@ const (
 
 // Options tune an engine; the zero value picks sensible defaults everywhere.
 type Options struct {
-	Workers int       // goroutines for CPU work; <= 0 means GOMAXPROCS, at most 4096
-	VRAM    int64     // device memory budget in bytes; <= 0 means the backend's default
+	Workers int       // goroutines for CPU work; 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	VRAM    int64     // device memory budget in bytes; 0 means the backend's default, below 0 is refused
 	Verbose io.Writer // when not nil, the engine logs its plan and progress here
 
 	// Progress, when not nil, is a terminal on which PageRank, SSSP and k-core runs past
@@ -253,6 +254,12 @@ var ErrNoBackend = errors.New("backend not available")
 func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 	if g == nil {
 		return nil, errors.New("engine: no graph (a nil *store.Graph)")
+	}
+	if err := parallel.CheckWorkers("engine: Options.Workers", opt.Workers); err != nil {
+		return nil, err
+	}
+	if opt.VRAM < 0 {
+		return nil, fmt.Errorf("engine: Options.VRAM %d: want 0 (the backend's default) or a budget in bytes", opt.VRAM)
 	}
 	if err := g.Check(); err != nil {
 		return nil, err

@@ -4,12 +4,18 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/oocgraph/ooc/afforest"
+	"github.com/oocgraph/ooc/bfs"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/internal/testseed"
+	"github.com/oocgraph/ooc/kcore"
+	"github.com/oocgraph/ooc/pagerank"
+	"github.com/oocgraph/ooc/sssp"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -73,6 +79,45 @@ func TestWorkersBounded(t *testing.T) {
 	if r, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); err != nil || r.Dist[2] != 2 {
 		t.Errorf("SSSP: %v", err)
 	}
+}
+
+// TestNegativeCountsRefused: a negative worker count or device budget is refused naming
+// its field, by Open, by an engine's PageRank (whose zero Workers means the engine's)
+// and by each algorithm package's Run, as the CLI refuses --workers -1 and --vram -1;
+// each took a negative count as its default before.
+func TestNegativeCountsRefused(t *testing.T) {
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	want := func(what string, err error, field string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), field+" -1") {
+			t.Errorf("%s: %v, want a refusal naming %s -1", what, err, field)
+		}
+	}
+	_, err := Open(g, "cpu", Options{Workers: -1})
+	want("Open", err, "Options.Workers")
+	_, err = Open(g, "cpu", Options{VRAM: -1})
+	want("Open", err, "Options.VRAM")
+	e, err := Open(g, "cpu", Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.PageRank(PageRankOptions{Workers: -1})
+	want("engine PageRank", err, "Options.Workers")
+	if _, err := e.PageRank(PageRankOptions{}); err != nil {
+		t.Errorf("engine PageRank with the engine's workers: %v", err)
+	}
+	adj := store.NewCompressed(g)
+	_, err = bfs.Run(adj, 0, bfs.Options{Workers: -1})
+	want("bfs.Run", err, "bfs: Options.Workers")
+	_, err = afforest.Run(adj, afforest.Options{Workers: -1})
+	want("afforest.Run", err, "afforest: Options.Workers")
+	_, err = kcore.Run(adj, kcore.Options{Workers: -1})
+	want("kcore.Run", err, "kcore: Options.Workers")
+	_, err = pagerank.Run(adj, pagerank.Options{Workers: -1})
+	want("pagerank.Run", err, "pagerank: Options.Workers")
+	_, err = sssp.Run(adj, sssp.NewUnitWeights(adj), 0, sssp.Options{Workers: -1})
+	want("sssp.Run", err, "sssp: Options.Workers")
 }
 
 // TestNilOrClosedGraph: Open of a nil graph, of a closed one, and a CPU engine's runs on

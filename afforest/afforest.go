@@ -27,6 +27,9 @@ import (
 
 // Run labels every vertex of a with the smallest vertex id of its component.
 func Run(a store.Adjacency, opt Options) (*Result, error) {
+	if err := parallel.CheckWorkers("afforest: Options.Workers", opt.Workers); err != nil {
+		return nil, err
+	}
 	opt = opt.WithDefaults()
 	r := &run{a: a, n: a.NumVertices(), workers: parallel.Workers(opt.Workers), log: opt.Log}
 	if (uint64(r.n)+a.NumEdges())*uint64(r.workers-1) <= serialWork {

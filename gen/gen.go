@@ -132,7 +132,17 @@ func (s Spec) Block(dst []Edge, b uint64) ([]Edge, error) {
 	return f(dst, b), nil
 }
 
-// Generate produces every edge of s on workers goroutines (0 means GOMAXPROCS), calling
+// checkWorkers refuses a negative worker count (gen sits below internal/parallel, whose
+// CheckWorkers states the rule).
+func checkWorkers(workers int) error {
+	if workers < 0 {
+		return fmt.Errorf("gen: workers %d: want 0 (GOMAXPROCS) or a count of goroutines", workers)
+	}
+	return nil
+}
+
+// Generate produces every edge of s on workers goroutines (0 means GOMAXPROCS; below 0
+// is refused, as for every worker count of ooc's flags and options), calling
 // emit with one block at a time, concurrently and in no particular order. emit must not
 // keep the batch after it returns. The first error from emit stops generation and is
 // returned.
@@ -141,7 +151,10 @@ func Generate(s Spec, workers int, emit func(batch []Edge) error) error {
 	if err != nil {
 		return err
 	}
-	if workers <= 0 {
+	if err := checkWorkers(workers); err != nil {
+		return err
+	}
+	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	nb := s.Blocks()

@@ -400,3 +400,22 @@ func BenchmarkPerm(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestNegativeWorkersRefused: Generate, Write and WriteWeighted refuse a negative worker
+// count (0 is GOMAXPROCS) before an edge is made; each took it as GOMAXPROCS before.
+func TestNegativeWorkersRefused(t *testing.T) {
+	s := Spec{Kind: "urand", Scale: 4, EdgeFactor: 2, Seed: 1}
+	emitted := false
+	errs := map[string]error{"Generate": Generate(s, -1, func([]Edge) error { emitted = true; return nil })}
+	var buf bytes.Buffer
+	_, errs["Write"] = Write(&buf, s, Text, -1)
+	_, errs["WriteWeighted"] = WriteWeighted(&buf, s, WeightSpec{Lo: 1, Hi: 9}, -1)
+	for name, err := range errs {
+		if err == nil || !bytes.Contains([]byte(err.Error()), []byte("workers -1")) {
+			t.Errorf("%s: %v, want a refusal naming workers -1", name, err)
+		}
+	}
+	if emitted || buf.Len() > 0 {
+		t.Errorf("edges made: emitted %v, %d bytes written", emitted, buf.Len())
+	}
+}

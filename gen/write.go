@@ -69,14 +69,18 @@ func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
 	return s.write(w, workers, func(dst []byte, edges []Edge) []byte { return AppendEdges(dst, f, edges) })
 }
 
-// write generates s's blocks on workers goroutines (0 means GOMAXPROCS), appends each
+// write generates s's blocks on workers goroutines (0 means GOMAXPROCS; below 0 is
+// refused), appends each
 // block's edges to a buffer by enc and writes the buffers to w in block order.
 func (s Spec) write(w io.Writer, workers int, enc func(dst []byte, edges []Edge) []byte) (int64, error) {
 	gen, err := s.source()
 	if err != nil {
 		return 0, err
 	}
-	if workers <= 0 {
+	if err := checkWorkers(workers); err != nil {
+		return 0, err
+	}
+	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	p := newPipeline(s.Blocks(), workers, func(dst []byte, edges []Edge, b uint64) ([]byte, []Edge) {

@@ -35,8 +35,8 @@ type Options struct {
 	Order string
 
 	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes; at most store.MaxShardBytes
-	Mem        int64 // memory budget in bytes; <= 0 means DefaultMem()
-	Workers    int   // <= 0 means GOMAXPROCS
+	Mem        int64 // memory budget in bytes; 0 means DefaultMem(), below 0 is refused
+	Workers    int   // 0 means GOMAXPROCS, below 0 is refused; at most 4096
 
 	Progress io.Writer    // progress bars go here; nil = none
 	Log      io.Writer    // the final summary; nil = none
@@ -146,7 +146,7 @@ func File(path string, opt Options) (*Report, error) {
 }
 
 // checkOptions refuses, before any input is read, an unknown Order, a ShardBytes out of
-// range, WidthMeant without Format bin32, and FloatWeights or WeightColumn without
+// range, a negative Workers or Mem (0 asks for the default: the CLI's rule), WidthMeant without Format bin32, and FloatWeights or WeightColumn without
 // Weights (as ooc ingest refuses --float-weights without --weights: they would be
 // ignored).
 func checkOptions(opt Options) error {
@@ -155,6 +155,12 @@ func checkOptions(opt Options) error {
 	}
 	if err := store.CheckShardBytes(opt.ShardBytes); err != nil {
 		return err
+	}
+	if err := parallel.CheckWorkers("ingest: Options.Workers", opt.Workers); err != nil {
+		return fmt.Errorf("%w: %w", err, parse.ErrBadInput)
+	}
+	if opt.Mem < 0 {
+		return fmt.Errorf("ingest: Options.Mem %d: want 0 (DefaultMem) or a budget in bytes: %w", opt.Mem, parse.ErrBadInput)
 	}
 	if opt.WidthMeant && opt.Format != parse.FormatBin32 {
 		return fmt.Errorf("ingest: Options.WidthMeant says a bin32 width is meant: set Options.Format to bin32 (Format is %q): %w", opt.Format, parse.ErrBadInput)

@@ -1350,3 +1350,38 @@ func TestWidthMeantChecked(t *testing.T) {
 		t.Errorf("%d vertices, %d edges; want the star 1-0, 2-0: 3 and 4", rep.Manifest.Vertices, rep.Manifest.Edges)
 	}
 }
+
+// TestNegativeMemWorkersRefused: a negative Mem or Workers is refused naming the field,
+// before any input is read or edge produced, as the CLI refuses --mem and --workers
+// below 0 (0 asks for the default in both); both took a negative as the default before.
+func TestNegativeMemWorkersRefused(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(in, []byte("0 1 3\n1 2 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "g.ooc")
+	for _, weights := range []bool{false, true} {
+		for _, c := range []struct {
+			opt  Options
+			want string
+		}{{Options{Mem: -1}, "Options.Mem -1"}, {Options{Workers: -1}, "Options.Workers -1"}, {Options{Mem: math.MinInt64}, "Options.Mem"}} {
+			c.opt.Dest, c.opt.Weights = dest, weights
+			_, err := File(in, c.opt)
+			if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("weights %v, %+v: %v, want a refusal naming %q", weights, c.opt, err, c.want)
+			}
+			if _, err := os.Stat(dest); !os.IsNotExist(err) {
+				t.Fatalf("weights %v, %+v: %s left behind (%v)", weights, c.opt, dest, err)
+			}
+			produced := false
+			produce := func(emit func(parse.WEdge) error) error { produced = true; return emit(parse.WEdge{U: 0, V: 1, W: 1}) }
+			if _, err := FromWeightedEdges(c.opt, store.InputInfo{Name: "test"}, parse.Header{}, produce); !strings.Contains(fmt.Sprint(err), c.want) || produced {
+				t.Errorf("FromWeightedEdges %+v: %v, edges produced %v", c.opt, err, produced)
+			}
+		}
+	}
+	if _, err := File(in, Options{Dest: dest, Mem: 0, Workers: 0}); err != nil {
+		t.Errorf("Mem and Workers 0 (the defaults): %v", err)
+	}
+}

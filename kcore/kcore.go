@@ -32,7 +32,7 @@ import (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int // goroutines; <= 0 means GOMAXPROCS, at most 4096
+	Workers int // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
 
 	// Progress, when not nil, is a terminal that shows a run past its first second how
 	// far it has got, on one line erased at its end (package progress).
@@ -60,6 +60,9 @@ type Result struct {
 
 // Run computes the core numbers of a.
 func Run(a store.Adjacency, opt Options) (*Result, error) {
+	if err := parallel.CheckWorkers("kcore: Options.Workers", opt.Workers); err != nil {
+		return nil, err
+	}
 	p := &peel{a: a, workers: parallel.Workers(opt.Workers)}
 	t0 := time.Now()
 	alive, err := p.init()

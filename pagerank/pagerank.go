@@ -41,7 +41,7 @@ const (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int // goroutines; <= 0 means GOMAXPROCS, at most 4096
+	Workers int // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
 	// Tolerance: stop once an iteration changes the scores by less than this in L1;
 	// <= 0 means DefaultTolerance; NaN and +Inf are refused (Run's error names the
 	// field), as ooc pagerank's --tolerance refuses them.
@@ -65,8 +65,12 @@ func (o Options) WithDefaults() Options {
 }
 
 // Check refuses a Tolerance no run can mean: NaN (no change is below it, so every run
-// would end at MaxIters unconverged) and +Inf (every first iteration would converge).
+// would end at MaxIters unconverged) and +Inf (every first iteration would converge);
+// and a negative Workers (parallel.CheckWorkers).
 func (o Options) Check() error {
+	if err := parallel.CheckWorkers("pagerank: Options.Workers", o.Workers); err != nil {
+		return err
+	}
 	if math.IsNaN(o.Tolerance) || math.IsInf(o.Tolerance, 1) {
 		return fmt.Errorf("pagerank: Options.Tolerance %v: want a positive finite number (0 or less: the default %g)", o.Tolerance, float64(DefaultTolerance))
 	}

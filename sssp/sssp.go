@@ -40,7 +40,7 @@ const Inf = math.MaxUint32
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int    // goroutines; <= 0 means GOMAXPROCS, at most 4096
+	Workers int    // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
 	Delta   uint32 // bin width; 0 means DefaultDelta
 	// FloatDelta is the bin width for float weights; 0 means Delta if that is set, else
 	// DefaultFloatDelta. A negative, NaN or infinite FloatDelta is refused on any
@@ -158,6 +158,9 @@ func Run(a store.Adjacency, w Weights, src uint32, opt Options) (*Result, error)
 	n := a.NumVertices()
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
+	}
+	if err := parallel.CheckWorkers("sssp: Options.Workers", opt.Workers); err != nil {
+		return nil, err
 	}
 	opt, err := opt.Widths(a, w)
 	if err != nil {

@@ -41,7 +41,7 @@ type Header struct {
 type ParseOptions struct {
 	Format  Format // "" = detect from content (after decompression) and the name's extension
 	Name    string // the input's path as the user typed it ("-" = stdin), used in errors and for detection
-	Workers int    // parsing goroutines; <= 0 means GOMAXPROCS
+	Workers int    // parsing goroutines; 0 means GOMAXPROCS, below 0 is refused
 	// MaxID is the largest allowed 0-based id; a larger one is a ParseError
 	// naming the line. The pipeline passes 1<<32-2, or math.MaxUint64 with
 	// --relabel. Zero means math.MaxUint64.
@@ -91,7 +91,11 @@ const BatchSize = 64 << 10
 // most a line of 1 MiB, a batch a worker, and the decompressor's window
 // (ZstdWindow; 32 KiB for gzip).
 func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*ParseResult, error) {
-	if opt.Workers <= 0 {
+	if opt.Workers < 0 {
+		// the rule of every worker count (internal/parallel's CheckWorkers; parse sits below it)
+		return nil, fmt.Errorf("parse: ParseOptions.Workers %d: want 0 (GOMAXPROCS) or a count of goroutines: %w", opt.Workers, ErrBadInput)
+	}
+	if opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.MaxID == 0 {

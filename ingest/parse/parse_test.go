@@ -615,3 +615,12 @@ func TestLinesCount(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeWorkersRefused: Parse refuses ParseOptions.Workers below 0 (0 is
+// GOMAXPROCS) before reading; it took a negative count as GOMAXPROCS before.
+func TestNegativeWorkersRefused(t *testing.T) {
+	_, _, err := collect(strings.NewReader("0 1\n"), ParseOptions{Workers: -1})
+	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "Workers -1") {
+		t.Errorf("%v, want a refusal naming Workers -1", err)
+	}
+}

@@ -2,6 +2,7 @@
 package parallel
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 
@@ -41,6 +42,17 @@ func For(workers, n, chunk int, body func(w, lo, hi int)) {
 // MaxWorkers bounds a worker count: every worker holds its own buffers (frontiers,
 // parse blocks, peeling queues), and a count far past the cores only multiplies them.
 const MaxWorkers = 4096
+
+// CheckWorkers refuses a negative worker count, naming it as field (e.g.
+// "bfs: Options.Workers"). Every worker count, a flag of the CLI or a field of the API,
+// follows one rule: 0 asks for the default (GOMAXPROCS) and a negative count is refused,
+// as a slip (a count computed below zero) rather than a request.
+func CheckWorkers(field string, n int) error {
+	if n < 0 {
+		return fmt.Errorf("%s %d: want 0 (GOMAXPROCS) or a count of goroutines (at most %d are used)", field, n, MaxWorkers)
+	}
+	return nil
+}
 
 // Workers resolves a requested worker count: <= 0 means GOMAXPROCS, and a count past
 // MaxWorkers is MaxWorkers.
