@@ -278,6 +278,10 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 	if g.NumEdges() == 0 {
 		return nil, usagef("--src random: the graph has no edges")
 	}
+	// A count past n is refused before the draws, which run up to 64 a source.
+	if err := checkSources(count, g); err != nil {
+		return nil, err
+	}
 	rng := rand.New(rand.NewPCG(seed, 0xbf5))
 	seen := map[uint32]bool{}
 	var srcs []uint32

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/testgraph"
@@ -340,6 +341,18 @@ func TestPickSourcesDistinct(t *testing.T) {
 	}
 	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has 6 vertices with edges") {
 		t.Errorf("7 sources of 6: %v, %v", srcs, err)
+	}
+	// a count past n is refused before the draws (bench passed 10^12 here: 64 draws a
+	// source, hours, deaf to SIGTERM)
+	done := make(chan error, 1)
+	go func() { _, err := pickSources(g, "random", 1<<30, 1); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "--sources 1073741824: the graph has 5000 vertices") {
+			t.Errorf("2^30 sources of 5000 vertices: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("2^30 sources of 5000 vertices: no answer in 30 s")
 	}
 }
 
