@@ -133,3 +133,8 @@ var mixedAll bool
 // first values by branches, as Go's loop does). Tests set it to 0 and 64 to exercise
 // both.
 var bmiWidth uint32
+
+// headVecFirst says whether headFirstBMI reads a first mode's group 8 lists at a time
+// (vfloop) where headVec is set and vloop does not take the group. Tests turn it off
+// and on.
+var headVecFirst = true

@@ -102,7 +102,10 @@ GLOBL hibits<>(SB), RODATA|NOPTR, $8
 // hv holds vloop's lanes' constants, 8 dwords each: at 0 0x7f (a byte's value bits),
 // 32 0x80 (its continuation bit), 64 0x3f80 (a second byte's value bits, shifted
 // right by one), 96 0x8000 (the second byte's continuation bit), 128 1, 160 2, 192 3,
-// 224 16, 256 -2, 288 4, 320 8, 352 the lanes' indices 0 to 7, 384 7.
+// 224 16, 256 -2, 288 4, 320 8, 352 the lanes' indices 0 to 7, 384 7; for vfloop, 416
+// 0x80808080 (a dword's continuation bits), 448 0x1fc000 and 480 0xfe00000 (a third
+// and a fourth byte's value bits, shifted right by 2 and 3), 512 32, 544 126 (a
+// float's exponent bias less one), 576 0xff.
 #define HV_DW(off, x) \
 	DATA hv<>+(off)(SB)/8, $(x<<32|x) \
 	DATA hv<>+(off+8)(SB)/8, $(x<<32|x) \
@@ -124,7 +127,13 @@ DATA hv<>+360(SB)/8, $0x0000000300000002
 DATA hv<>+368(SB)/8, $0x0000000500000004
 DATA hv<>+376(SB)/8, $0x0000000700000006
 HV_DW(384, 7)
-GLOBL hv<>(SB), RODATA|NOPTR, $416
+HV_DW(416, 0x80808080)
+HV_DW(448, 0x1fc000)
+HV_DW(480, 0xfe00000)
+HV_DW(512, 32)
+HV_DW(544, 126)
+HV_DW(576, 0xff)
+GLOBL hv<>(SB), RODATA|NOPTR, $608
 
 // EMPTYLIST finishes list j (CX) of no neighbours: x0[j] and x1[j] the vertex (R10),
 // done and empty set.
@@ -156,7 +165,8 @@ GLOBL hv<>(SB), RODATA|NOPTR, $416
 // (headWord's reading and checks).
 // Other lists are left unfinished, x0[j] and x1[j] undefined.
 // Where headVec is set (AVX2), a group's pairs of at most 25 bits go through vpairs,
-// 8 a step, and a road's group's short lists through vloop, 8 a step, before the loop
+// 8 a step, and a road's group's short lists through vloop, 8 a step, or another
+// first mode's group's lists through vfloop, 8 a step (headVecFirst), before the loop
 // takes the lists it leaves; the same lists are finished with the same values.
 TEXT ·headFirstBMI(SB), NOSPLIT, $544-8
 	MOVQ a+0(FP), BX
@@ -165,29 +175,37 @@ TEXT ·headFirstBMI(SB), NOSPLIT, $544-8
 	// below PackedMin, and at most headVecBytes/4 bytes a list on average) with 8
 	// lists to read or more; its lanes are dwords, which hold every offset below
 	// alim and every neighbour below nv where alim < 2^31 (VPGATHERDD's indices are
-	// signed) and nv <= 2^31
+	// signed) and nv <= 2^31; else, in first mode, the first mode's vector pass
+	// (vfloop, V_MODE 2) under the same bounds
 	MOVQ $0, V_MODE(SP)
 	CMPB ·headVec(SB), $0
 	JEQ novec
-	CMPQ A_MIXED(BX), $0
-	JNE novec
-	CMPQ A_DMIN(BX), $PACKED_MIN
-	JAE novec
 	MOVQ A_J1(BX), AX
 	SUBQ A_J0(BX), AX
 	CMPQ AX, $8
 	JB novec
-	MOVQ A_CNT(BX), AX
-	IMULQ ·headVecBytes(SB), AX
-	SHRQ $2, AX
-	CMPQ A_SPAN(BX), AX
-	JA novec
 	MOVL $0x80000000, DX
 	CMPQ A_NV(BX), DX
 	JA novec
 	CMPQ A_ALIM(BX), DX
 	JAE novec                    // 2^31 or more, or negative
+	CMPQ A_MIXED(BX), $0
+	JNE vfgate
+	CMPQ A_DMIN(BX), $PACKED_MIN
+	JAE vfgate
+	MOVQ A_CNT(BX), AX
+	IMULQ ·headVecBytes(SB), AX
+	SHRQ $2, AX
+	CMPQ A_SPAN(BX), AX
+	JA vfgate
 	MOVQ $1, V_MODE(SP)
+	JMP novec
+vfgate:
+	CMPQ A_ONCE(BX), $PACKED_MIN
+	JNE novec
+	CMPB ·headVecFirst(SB), $0
+	JEQ novec
+	MOVQ $2, V_MODE(SP)
 novec:
 	MOVQ A_PAIRS(BX), R8
 	MOVQ A_ADJ(BX), R9
@@ -297,6 +315,8 @@ lists:
 	MOVQ A_X0(BX), R8
 	MOVQ A_V0(BX), R10
 	ADDQ CX, R10                 // v, kept with j
+	CMPQ V_MODE(SP), $1
+	JA vfirst
 	CMPQ A_MIXED(BX), $0
 	JNE mloop
 	CMPQ V_MODE(SP), $0
@@ -899,6 +919,7 @@ vloop:
 	LEAQ 8(CX), AX
 	CMPQ AX, V_J1(SP)
 	JBE vloop
+vleft:
 	// the lists left: [j0, j1) less those finished (j1-j0 >= 8)
 	MOVQ V_J1(SP), AX
 	SUBQ A_J0(BX), AX
@@ -927,6 +948,171 @@ vend:
 	MOVQ V_J1(SP), AX
 	MOVQ AX, A_J1(BX)
 	JMP done2
+
+// VGATHER7 packs the 7-bit groups of each dword lane of x (a varint of up to 4 bytes,
+// its bytes past its end cleared) into u; t is scratch.
+#define VGATHER7(x, t, u) \
+	VPAND hv<>+0(SB), x, u \
+	VPSRLD $1, x, t \
+	VPAND hv<>+64(SB), t, t \
+	VPOR t, u, u \
+	VPSRLD $2, x, t \
+	VPAND hv<>+448(SB), t, t \
+	VPOR t, u, u \
+	VPSRLD $3, x, t \
+	VPAND hv<>+480(SB), t, t \
+	VPOR t, u, u
+
+// VARINTEND sets l to the lowest bit of x's dword lanes' clear continuation bits (bit
+// 8k-1 where a varint from byte 0 ends at byte k, 0 where none does within 4 bytes)
+// and m to the mask of the bytes up to it (2l-1) with x's bits.
+#define VARINTEND(x, l, m) \
+	VPANDN hv<>+416(SB), x, l \
+	VPSUBD l, Y0, m \
+	VPAND m, l, l \
+	VPADDD l, l, m \
+	VPSUBD hv<>+128(SB), m, m \
+	VPAND x, m, m
+
+// VBITS8K turns l, VARINTEND's lowest bit (nonzero), into 8k: the float exponent of
+// 2^(8k-1) (bit 31's negative float has it too), less the bias, plus one.
+#define VBITS8K(l) \
+	VCVTDQ2PS l, l \
+	VPSRLD $23, l, l \
+	VPAND hv<>+576(SB), l, l \
+	VPSUBD hv<>+544(SB), l, l
+
+	// The first mode's vector pass, 8 lists a step (vertices j to j+7, lanes 0 to
+	// 7 of Y registers of dwords) while 8 are left in [j0, j1), for a first mode's
+	// group: it finishes as loop and mloop do the lists without neighbours, the
+	// lists of one neighbour ending at their value, those of two or three whose
+	// first value and the gap after it take at most 4 bytes each and lie inside the
+	// list (a list of two ending at its second), and those of PackedMin or more
+	// (once) whose first value at q = start + FirstBlock(d) takes at most 4 bytes
+	// inside the list, the mode bit dropped; each neighbour below nv; the list
+	// inside ADJ and q inside it (start <= end <= alim, q <= end: so q's 8 bytes lie
+	// inside the mapping, and q < 2^31, start being below it and FirstBlock(d) below
+	// 2^28). Each list's 4 bytes at q by one gather, the 4 after them by a second
+	// for the lists of two or three. The lanes' values are stored whatever they are;
+	// the lists left go through loop one at a time (vmore), in order. Y0 is zero,
+	// Y11 the lanes' vertices, Y12 alim and Y13 nv-1.
+vfirst:
+	MOVQ A_J1(BX), AX
+	MOVQ AX, V_J1(SP)
+	VPXOR Y0, Y0, Y0
+	MOVQ A_NV(BX), AX
+	DECQ AX
+	VMOVQ AX, X13
+	VPBROADCASTD X13, Y13        // nv-1
+	VPBROADCASTD A_ALIM(BX), Y12 // alim (below 2^31)
+	VMOVQ R10, X11
+	VPBROADCASTD X11, Y11
+	VPADDD hv<>+352(SB), Y11, Y11 // v, v+1, ..., v+7
+	PCALIGN $32
+vfloop:
+	VMOVDQU L_START(SP)(CX*4), Y1   // start
+	VMOVDQU (L_START+4)(SP)(CX*4), Y2 // end
+	VMOVDQU L_DEG(SP)(CX*4), Y3  // d
+	// E (Y14): d == 0; ok (Y4): d >= 1, start <= end <= alim, q <= end
+	VPCMPEQD Y0, Y3, Y14
+	VPMAXUD Y1, Y2, Y5
+	VPCMPEQD Y2, Y5, Y5          // start <= end
+	VPMINUD Y12, Y2, Y6
+	VPCMPEQD Y2, Y6, Y6          // end <= alim
+	VPAND Y6, Y5, Y5
+	VPANDN Y5, Y14, Y4
+	VPSUBD hv<>+128(SB), Y3, Y7
+	VPSRLD $6, Y7, Y7
+	VPSLLD $2, Y7, Y7
+	VPADDD Y1, Y7, Y7            // q: FirstBlock(d) is 4((d-1)/64) for d >= 1
+	VPMAXUD Y7, Y2, Y5
+	VPCMPEQD Y2, Y5, Y5          // q <= end
+	VPAND Y5, Y4, Y4
+	VPSUBD Y7, Y2, Y2            // the list's bytes from q
+	// D23 (Y10): 2 or 3 neighbours, and ok
+	VPSUBD hv<>+160(SB), Y3, Y10
+	VPMINUD hv<>+128(SB), Y10, Y5
+	VPCMPEQD Y10, Y5, Y10        // d-2 <= 1, unsigned
+	VPAND Y4, Y10, Y10
+	VMOVDQU Y4, Y5
+	VPXOR Y8, Y8, Y8
+	VPGATHERDD Y5, (R9)(Y7*1), Y8 // w0: the 4 bytes at q
+	VMOVDQU Y10, Y5
+	VPXOR Y9, Y9, Y9
+	VPGATHERDD Y5, 4(R9)(Y7*1), Y9 // w1: the 4 after them, for D23
+	// the first value: at most 4 bytes (Y5: its end's bit), u in Y1
+	VARINTEND(Y8, Y5, Y6)
+	VPCMPEQD Y0, Y5, Y7
+	VPANDN Y4, Y7, Y4            // no end within 4 bytes: left
+	VGATHER7(Y6, Y7, Y1)         // u
+	VBITS8K(Y5)                 // 8k1
+	// D4 (Y15): PackedMin or more, the mode bit dropped
+	VPMAXUD hv<>+288(SB), Y3, Y15
+	VPCMPEQD Y3, Y15, Y15
+	VPSRLD $31, Y15, Y6
+	VPSRLVD Y6, Y1, Y1
+	// f = v + unzigzag(u), below nv (unsigned: a negative f fails too)
+	VPSLLD $31, Y1, Y6
+	VPSRAD $31, Y6, Y6
+	VPSRLD $1, Y1, Y1
+	VPXOR Y6, Y1, Y1
+	VPADDD Y11, Y1, Y1           // f
+	VPMINUD Y13, Y1, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPAND Y6, Y4, Y4
+	// the gap after it (D23's): the 4 bytes from the first value's end, from w0
+	// and w1 (shifts of 32 give 0)
+	VPSRLVD Y5, Y8, Y8
+	VMOVDQU hv<>+512(SB), Y6
+	VPSUBD Y5, Y6, Y6            // 32 - 8k1
+	VPSLLVD Y6, Y9, Y9
+	VPOR Y9, Y8, Y8
+	VARINTEND(Y8, Y9, Y6)
+	VPCMPEQD Y0, Y9, Y7
+	VPAND Y10, Y7, Y7
+	VPANDN Y4, Y7, Y4            // D23's gap past 4 bytes: left
+	VGATHER7(Y6, Y7, Y8)         // g
+	VBITS8K(Y9)                 // 8k2
+	// x1 = f + g for D23, below nv (f below nv and g below 2^28: no wrap), else v
+	VPADDD Y1, Y8, Y8
+	VPMINUD Y13, Y8, Y6
+	VPCMPEQD Y8, Y6, Y6
+	VPANDN Y10, Y6, Y6
+	VPANDN Y4, Y6, Y4
+	VPBLENDVB Y10, Y8, Y11, Y8   // x1
+	// the bytes the values used against the list's from q: at most them, equal
+	// for d <= 2
+	VPAND Y10, Y9, Y9
+	VPADDD Y9, Y5, Y5
+	VPSRLD $3, Y5, Y5
+	VPSUBD Y5, Y2, Y2            // the list's bytes after the values
+	VPCMPGTD Y2, Y0, Y5          // past the list
+	VPANDN Y4, Y5, Y4
+	VPMINUD hv<>+160(SB), Y3, Y5
+	VPCMPEQD Y3, Y5, Y5          // d <= 2
+	VPCMPEQD Y0, Y2, Y6
+	VPANDN Y5, Y6, Y5            // and bytes after its last value
+	VPANDN Y4, Y5, Y4
+	VPBLENDVB Y14, Y11, Y1, Y1   // x0: f, or v for E
+	VMOVDQU Y1, (R8)(CX*4)
+	VMOVDQU Y8, X1_OFF(R8)(CX*4)
+	VPAND Y15, Y4, Y15           // once
+	VPOR Y14, Y4, Y4             // done
+	VMOVMSKPS Y4, AX
+	SHLXQ CX, AX, AX
+	ORQ AX, R12
+	VMOVMSKPS Y14, AX
+	SHLXQ CX, AX, AX
+	ORQ AX, R13
+	VMOVMSKPS Y15, AX
+	SHLXQ CX, AX, AX
+	ORQ AX, R14
+	VPADDD hv<>+320(SB), Y11, Y11
+	ADDQ $8, CX
+	LEAQ 8(CX), AX
+	CMPQ AX, V_J1(SP)
+	JBE vfloop
+	JMP vleft
 
 // func cpuid(leaf uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

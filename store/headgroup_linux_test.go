@@ -40,6 +40,42 @@ func TestHeadGroupCompactMappingEnd(t *testing.T) {
 	}
 }
 
+// TestHeadGroupFirstBlockPastEnd compares HeadGroup in both modes with Head on groups of
+// lists of 1 to 8 neighbours that end 8 to 15 bytes before a mapping does, a page that
+// faults after it, whose last list's degree is a lie (a directory Check refuses): 65 or
+// more, so that its first block would start past the list's end, inside that page. The first mode's
+// vector pass (vfloop) must refuse the list before its gather loads there.
+func TestHeadGroupFirstBlockPastEnd(t *testing.T) {
+	m, end := faultAfter(t, 4)
+	r := rand.New(rand.NewPCG(testSeed(t), 64))
+	const lo, nv = 8192, 1 << 20
+	for range 400 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		for i := range uint32(DirGroup) {
+			nbrs := make([]uint32, 1+r.IntN(8))
+			for k := range nbrs {
+				nbrs[k] = r.Uint32N(nv)
+			}
+			slices.Sort(nbrs)
+			nbrs = slices.Compact(nbrs)
+			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
+			adj = append(adj, AppendList(nil, lo+i, nbrs)...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		adj = append(adj, make([]byte, 8+r.IntN(8))...) // the lists' 8-byte loads inside
+		at := m[end-len(adj) : end : end]
+		copy(at, adj)
+		// FirstBlock of the last list's lie, 4k, is 1 to about 4000 bytes past the
+		// mapping's end
+		j := uint32(DirGroup - 1)
+		k := (uint32(len(adj))-start[j]+r.Uint32N(4000))/4 + 1
+		deg[j] = 64*k + 1 + r.Uint32N(64)
+		checkHeadGroup(t, r, groupShard(lo, &deg, &start, at), nv)
+	}
+}
+
 // appendShortList appends to adj vertex v's list of 1 to 3 neighbours a little above or
 // below it, whose gaps take 1 to maxBytes bytes (a road's list), and returns its degree.
 func appendShortList(r *rand.Rand, adj []byte, v uint32, maxBytes int) ([]byte, uint32) {

@@ -97,10 +97,11 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		var w0, w1 [DirGroup]uint32
 		*x0, *x1 = w0, w1
 		first := r.IntN(2) == 0
-		width, mixed, vec, vecBytes := bmiWidth, mixedAll, headVec, headVecBytes
+		width, mixed, vec, vecBytes, vecFirst := bmiWidth, mixedAll, headVec, headVecBytes, headVecFirst
 		bmiWidth = [2]uint32{0, 64}[r.IntN(2)] // the assembly's loops on every group or on none
 		mixedAll = r.IntN(2) == 0              // a first mode's group in its branch-free loop
 		headVec = vec && r.IntN(2) == 0        // its short lists 8 at a time first,
+		headVecFirst = r.IntN(4) != 0          // and a first mode's lists,
 		if r.IntN(2) == 0 {
 			headVecBytes = math.MaxUint32 // on every group of short lists
 		}
@@ -115,7 +116,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 		if in := (^uint64(0) >> (64 - (j1 - j0))) << j0; (once|empty)&^in != 0 {
 			t.Fatalf("shard at %d, group %d [%d, %d): once %x, empty %x outside the vertices read", s.Lo, g, j0, j1, once, empty)
 		}
-		bmiWidth, mixedAll, headVec, headVecBytes = width, mixed, vec, vecBytes
+		bmiWidth, mixedAll, headVec, headVecBytes, headVecFirst = width, mixed, vec, vecBytes, vecFirst
 		wempty, wbad := s.headGroupWide(g*DirGroup, j0, j1, nv, &w0, &w1)
 		want, wwant := -1, -1
 		for j := j0; j < j1; j++ {
