@@ -232,6 +232,9 @@ func TestSSSPParentsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := Parents(a, mw, r, -1); err == nil || !strings.Contains(err.Error(), "workers -1") {
+		t.Errorf("Parents with -1 workers: %v, want a refusal naming them", err)
+	}
 	parent, err := Parents(a, mw, r, 2)
 	if err != nil {
 		t.Fatal(err)
