@@ -70,8 +70,8 @@ func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
 }
 
 // write generates s's blocks on workers goroutines (0 means GOMAXPROCS; below 0 is
-// refused), appends each
-// block's edges to a buffer by enc and writes the buffers to w in block order.
+// refused), appends each block's edges to a buffer by enc and writes the buffers to w in
+// block order.
 func (s Spec) write(w io.Writer, workers int, enc func(dst []byte, edges []Edge) []byte) (int64, error) {
 	gen, err := s.source()
 	if err != nil {

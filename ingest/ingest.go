@@ -146,9 +146,9 @@ func File(path string, opt Options) (*Report, error) {
 }
 
 // checkOptions refuses, before any input is read, an unknown Order, a ShardBytes out of
-// range, a negative Workers or Mem (0 asks for the default: the CLI's rule), WidthMeant without Format bin32, and FloatWeights or WeightColumn without
-// Weights (as ooc ingest refuses --float-weights without --weights: they would be
-// ignored).
+// range, a negative Workers or Mem (0 asks for the default: the CLI's rule), WidthMeant
+// without Format bin32, and FloatWeights or WeightColumn without Weights (as ooc ingest
+// refuses --float-weights without --weights: they would be ignored).
 func checkOptions(opt Options) error {
 	if err := CheckOrder(opt.Order); err != nil {
 		return err
