@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
 )
@@ -58,8 +59,15 @@ func cleanStale(dir, own string, log io.Writer) {
 	}
 }
 
+// tempFileYoung is how long an empty temporary file whose lock is free is kept: its
+// writer may be alive, between CreateTempFile's create and its lock (a window of
+// microseconds, in which another process's cleaner removed it and reported a live
+// write as unfinished). A dead writer's empty file is removed by a later clean.
+const tempFileYoung = time.Minute
+
 // cleanTempFile removes the temporary file name of a write of dir/base when its lock
-// can be taken: its writer is dead.
+// can be taken: its writer is dead (or, for an empty file younger than
+// tempFileYoung, may not have locked it yet: kept).
 func cleanTempFile(dir, name, base string, log io.Writer) {
 	if !lockWorks {
 		return
@@ -73,9 +81,13 @@ func cleanTempFile(dir, name, base string, log io.Writer) {
 	if !lockedSame(f, p) {
 		return // a live writer
 	}
-	var size int64
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	size := st.Size()
+	if size == 0 && time.Since(st.ModTime()) < tempFileYoung {
+		return
 	}
 	if os.Remove(p) == nil && log != nil {
 		fmt.Fprintf(log, "store: removed %s (%s), left by a write of %s that did not finish\n",

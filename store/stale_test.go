@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNoLockLeft: a build leaves no lock file beside its graph, committed or aborted.
@@ -99,5 +100,36 @@ func TestShardCountBounded(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 0 {
 		t.Errorf("left behind: %v", names)
+	}
+}
+
+// TestCleanStaleYoungEmptyTempFile: an empty temporary file whose lock is free and which
+// is younger than tempFileYoung is kept (its writer may be between CreateTempFile's
+// create and its lock: a concurrent `ooc upgrade` removed a live export's file there
+// and reported it unfinished); an older one, or one holding bytes, is removed.
+func TestCleanStaleYoungEmptyTempFile(t *testing.T) {
+	if !lockWorks {
+		t.Skip("no file locks here")
+	}
+	dir := t.TempDir()
+	young := filepath.Join(dir, ".y.txt"+tempFileMark+"1")
+	old := filepath.Join(dir, ".o.txt"+tempFileMark+"2")
+	full := filepath.Join(dir, ".f.txt"+tempFileMark+"3")
+	for p, b := range map[string][]byte{young: nil, old: nil, full: []byte("0 1\n")} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-2 * tempFileYoung)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	CleanStale(dir, &log)
+	if got := strings.Join(dirNames(t, dir), " "); got != filepath.Base(young) {
+		t.Errorf("left %q, want only %s", got, filepath.Base(young))
+	}
+	if strings.Contains(log.String(), filepath.Base(young)) || strings.Count(log.String(), "\n") != 2 {
+		t.Errorf("log %q: want the two removals alone", log.String())
 	}
 }

@@ -34,7 +34,14 @@ func CreateTempFile(path string) (*os.File, error) {
 		if lockedSame(f, name) {
 			return f, nil
 		}
-		f.Close() // removed by a cleaner between the create and the lock: take another name
+		// A cleaner held the lock between the create and ours, and removed the file or
+		// (as young and empty) kept it: ours to remove if still there; take another name.
+		if held, err := f.Stat(); err == nil {
+			if now, err := os.Stat(name); err == nil && os.SameFile(held, now) {
+				os.Remove(name)
+			}
+		}
+		f.Close()
 	}
 	return nil, fmt.Errorf("no unused temporary name beside %s", path)
 }
