@@ -21,7 +21,9 @@ var units = []struct {
 	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}}
 
 // Parse reads a byte count with an optional binary (KiB, K) or decimal (KB) unit, in
-// any case: "512MiB", "6G", "1.5 GiB", "4096".
+// any case: "512MiB", "6G", "1.5 GiB", "4096". The number is written in decimal (digits,
+// a point, an exponent: no "1_000" or "0x1p30", as ids and weights); a count that is not
+// zero but under one byte ("0.5", "1e-10GiB") is refused, since 0 means a default.
 func Parse(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	mult := 1.0
@@ -31,9 +33,16 @@ func Parse(s string) (int64, error) {
 			break
 		}
 	}
+	if t == "" || strings.Trim(t, "0123456789.eE+-") != "" {
+		return 0, ErrSyntax
+	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(f) || f < 0 || math.IsInf(f*mult, 0) || f*mult >= math.MaxInt64 {
 		return 0, ErrSyntax
+	}
+	mant, _, _ := strings.Cut(strings.ToLower(t), "e")
+	if f*mult < 1 && strings.ContainsAny(mant, "123456789") {
+		return 0, ErrSyntax // not zero, yet no whole byte: it would read as 0, the default
 	}
 	return int64(f * mult), nil
 }
