@@ -91,6 +91,9 @@ func runBench(e *env, args []string) error {
 	if a.sources < 1 {
 		return usagef("--sources %d: want at least 1", a.sources)
 	}
+	if err := checkWorkers(a.workers); err != nil {
+		return err // before a graph is generated with them
+	}
 	rep := &benchReport{Params: benchParams{Sources: a.sources, SourceSeed: a.sourceSeed, Validate: a.validate,
 		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
 		Started: time.Now().UTC().Format(time.RFC3339)}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,5 +153,17 @@ func TestBenchUsage(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "0", "-q")
 	if code != exitUsage || strings.Contains(stderr, "--src") || !strings.Contains(stderr, "no edges") {
 		t.Errorf("bench of a graph without edges: code %d, %q", code, stderr)
+	}
+	// --workers is refused by the CLI's rule before a graph is generated: -1 reached the
+	// ingest's option check, 5000 was refused only after the graph was written
+	for _, w := range []string{"-1", "5000"} {
+		keep := filepath.Join(t.TempDir(), "k.ooc")
+		code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "4", "-q", "--workers", w, "--keep", keep)
+		if code != exitUsage || !strings.Contains(stderr, "--workers "+w+": want 0 (all cores)") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--workers %s: code %d, %q", w, code, stderr)
+		}
+		if _, err := os.Stat(keep); err == nil {
+			t.Errorf("--workers %s: %s generated before the refusal", w, keep)
+		}
 	}
 }
