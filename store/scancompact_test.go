@@ -483,6 +483,74 @@ func TestScanMoreSecondException(t *testing.T) {
 	}
 }
 
+// TestScanMoreFirstException gives the vector scan compact blocks of one exception and
+// a frontier of two neighbours, 103 and 107, and holds ScanGroup to ScanList. ScanList
+// refuses a list whose exception's gap lies past the block, or whose first neighbour's
+// high part (2^32 after the shift by w, which wraps it to 0 in 32 bits) is not below nv,
+// though a neighbour in the frontier comes before that exception's gap, and so must the
+// vector scan; one whose high part is not below nv past the first group of 8 gaps finds
+// 103 first. Where the exception is whole, in the first group (before, at and after the
+// lane found) or past it, the vector scan itself (scanMoreVec) finds the first neighbour
+// in the frontier.
+func TestScanMoreFirstException(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const nv, lo, n = 1 << 16, 4096, 15
+	lows := make([]uint64, n) // gaps of 1: 101, 102, ... without the exception
+	for _, c := range []struct {
+		exc    [2]uint64
+		wi, wh uint
+		want   uint32 // 0: refused
+		vec    bool   // found by scanMoreVec, not left to the caller
+	}{
+		{[2]uint64{16, 1}, 5, 1, 0, false},         // at gap 16, past the block
+		{[2]uint64{0, 1 << 30}, 1, 31, 0, false},   // at gap 0, a high part of 2^32
+		{[2]uint64{9, 1 << 14}, 4, 15, 103, false}, // at gap 9, a high part of nv
+		{[2]uint64{9, 1}, 4, 1, 103, true},         // past the first group
+		{[2]uint64{1, 1}, 4, 1, 107, true},         // gap 1: 106, gap 2: 107
+		{[2]uint64{2, 1}, 4, 1, 107, true},         // gap 2: 107
+		{[2]uint64{3, 1}, 4, 1, 103, true},         // after gap 2's 103
+		{[2]uint64{7, 1}, 3, 17, 103, true},        // the group's last lane
+	} {
+		a := compactBlock(lo, 100, 2, lows, [][2]uint64{c.exc}, c.wi, c.wh)
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		deg[0] = n + 1
+		for i := 1; i <= DirGroup; i++ {
+			start[i] = uint32(len(a))
+		}
+		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
+		s := groupShard(lo, &deg, &start, adj)
+		front := make([]uint64, nv/64)
+		for _, x := range []uint32{103, 107} {
+			front[x/64] |= 1 << (x % 64)
+		}
+		x, _, st := scanScalar(a, lo, n+1, nv, front)
+		if (c.want == 0) != (st == Malformed) || c.want != 0 && (st != Found || x != c.want) {
+			t.Fatalf("exception %v: ScanList's status %d (neighbour %d)", c.exc, st, x)
+		}
+		var res GroupScan
+		bad := s.ScanGroup(0, ^uint64(0), nv, front, &res)
+		if c.want == 0 {
+			if bad != 0 {
+				t.Fatalf("exception %v: ScanGroup refused %d, found %x (parent %d), want list 0 refused", c.exc, bad, res.Found, res.Parent[0])
+			}
+			continue
+		}
+		if bad >= 0 || res.Found != 1 || res.Parent[0] != c.want {
+			t.Fatalf("exception %v: ScanGroup refused %d, found %x, parent %d; want -1, 0x1, %d", c.exc, bad, res.Found, res.Parent[0], c.want)
+		}
+		if !c.vec {
+			continue
+		}
+		res.Parent[0] = 100 // scanMoreVec's input: the first neighbour, which missed
+		if m := scanMoreVec(s.Adj, front, nv, 1, &res); m.found != 1 || res.Parent[0] != c.want {
+			t.Fatalf("exception %v: scanMoreVec found %x, parent %d; want 0x1, %d", c.exc, m.found, res.Parent[0], c.want)
+		}
+	}
+}
+
 // TestScanMoreShortLists gives scanMoreVec compact lists of PackedMin neighbours and a
 // few more, each alone in its group at one of several lanes and found at its last
 // gap: scanMoreVec scans each (found, not left to the caller).
