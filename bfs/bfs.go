@@ -394,8 +394,9 @@ type bfs struct {
 	// maxDeg bounds every out-degree; when it is 0 (not known) the top-down claims sum
 	// the degrees of the vertices they discover, else frontierScout does when needed.
 	maxDeg   uint64
-	pieces   []piece   // parts of long lists left for the second top-down pass
-	found    []segment // the queue's top-down discoveries, level by level
+	pieces   []piece             // parts of long lists left for the second top-down pass
+	found    []segment           // the queue's top-down discoveries, level by level
+	foundBuf [statLevels]segment // found's first levels, allocated with the search's state
 	piecesMu sync.Mutex
 	ws       []workerState
 	stats    []levelRec
@@ -438,7 +439,7 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	// again for a page of its own: the worker states, whose first access is a load (the
 	// shard of the last list), are written first, a fault a page.
 	clear(b.ws)
-	b.stats = b.statBuf[:0]
+	b.stats, b.found = b.statBuf[:0], b.foundBuf[:0]
 	b.c, _ = a.(*store.Compressed)
 	b.f, _ = a.(*store.Flat)
 	b.buWeight = 1
@@ -642,7 +643,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 		}
 		unvisited -= uint64(b.tail - b.head)
 		if b.level != nil {
-			b.found = append(b.found, segment{b.head, b.tail, depth + 1})
+			b.found = append(b.found, segment{uint32(b.head), uint32(b.tail), depth + 1})
 		} else {
 			b.rewind()
 		}
@@ -814,11 +815,9 @@ func summarize(a store.Adjacency, r *Result) {
 	}
 }
 
-// segment is the part [lo, hi) of the queue that a top-down level discovered, at level.
-type segment struct {
-	lo, hi int
-	level  uint32
-}
+// segment is the part [lo, hi) of the queue that a top-down level discovered, at level
+// (the queue's n+1 entries are indexed by uint32s).
+type segment struct{ lo, hi, level uint32 }
 
 // fillLevels writes the level of every vertex that a top-down level discovered, from the
 // queue. Claims write only the parent: a store per discovered vertex to another random
@@ -829,13 +828,21 @@ func (b *bfs) fillLevels() {
 	if len(segs) == 0 {
 		return
 	}
-	lo0 := segs[0].lo
-	parallel.For(b.workers, segs[len(segs)-1].hi-lo0, 1<<14, func(_, lo, hi int) {
+	if b.workers == 1 { // no closure to allocate
+		for _, s := range segs {
+			for _, v := range b.queue[s.lo:s.hi] {
+				b.level[v] = s.level
+			}
+		}
+		return
+	}
+	lo0 := int(segs[0].lo)
+	parallel.For(b.workers, int(segs[len(segs)-1].hi)-lo0, 1<<14, func(_, lo, hi int) {
 		lo, hi = lo+lo0, hi+lo0
-		i := sort.Search(len(segs), func(i int) bool { return segs[i].hi > lo })
-		for ; i < len(segs) && segs[i].lo < hi; i++ {
+		i := sort.Search(len(segs), func(i int) bool { return int(segs[i].hi) > lo })
+		for ; i < len(segs) && int(segs[i].lo) < hi; i++ {
 			l := segs[i].level
-			for _, v := range b.queue[max(lo, segs[i].lo):min(hi, segs[i].hi)] {
+			for _, v := range b.queue[max(lo, int(segs[i].lo)):min(hi, int(segs[i].hi))] {
 				b.level[v] = l
 			}
 		}
