@@ -239,3 +239,47 @@ func TestHeadGroupFarLines(t *testing.T) {
 		checkHeadGroup(t, r, s, lo+DirGroup+200)
 	}
 }
+
+// TestHeadGroupFiveByteValues compares HeadGroup with Head on first mode's groups of
+// lists of 3 to 8 neighbours whose last list reaches 2^29 bytes past its first value (a
+// hub's list in a shard above the default size; here a directory that lies) and takes
+// 5 bytes for its first value (a first neighbour 2^27 below the vertex) or for the gap
+// after it (2^28 or more): the first mode's vector pass (vfloop) reads 4 bytes of each,
+// and the length it gets for a value with no end in them, about 2^29 bytes, fits inside
+// such a list, so its check of each value's end alone leaves the list to the loop.
+func TestHeadGroupFiveByteValues(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("a mapping of 512 MiB")
+	}
+	const lo, nv, far = 1 << 30, 1 << 31, 1<<29 + 64
+	m := reserve(t, far+1<<20)
+	r := rand.New(rand.NewPCG(testSeed(t), 65))
+	near := func(v uint32, d int) []uint32 {
+		nbrs := make([]uint32, d)
+		for k := range nbrs {
+			nbrs[k] = v + 1 + uint32(k)*(1+r.Uint32N(100))
+		}
+		return nbrs
+	}
+	for trial := range 200 {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		for i := range uint32(DirGroup) {
+			v := lo + i
+			nbrs := near(v, 4+r.IntN(5))
+			if i == DirGroup-1 && trial%2 == 0 {
+				nbrs[0] = v - 1<<27 - r.Uint32N(1<<20) // a first value of 5 bytes
+			} else if i == DirGroup-1 {
+				nbrs = near(v, 3)
+				nbrs[1] += 1<<28 + r.Uint32N(1<<20) // a gap of 5 bytes
+				nbrs[2] = nbrs[1] + 1 + r.Uint32N(100)
+			}
+			deg[i], start[i] = uint32(len(nbrs)), uint32(len(adj))
+			adj = append(adj, AppendList(nil, v, nbrs)...)
+		}
+		start[DirGroup] = start[DirGroup-1] + far
+		copy(m, adj)
+		checkHeadGroup(t, r, groupShard(lo, &deg, &start, m[:start[DirGroup]]), nv)
+	}
+}

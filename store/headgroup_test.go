@@ -140,7 +140,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 				t.Fatalf("shard at %d, vertex %d (degree %d): wide path's empty bit %d", s.Lo, v, d, wempty>>j&1)
 			}
 			if wwant < 0 && (w0[j] != a || w1[j] != b) {
-				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): wide %d %d, Head %d %d", s.Lo, v, d, list, w0[j], w1[j], a, b)
+				t.Fatalf("shard at %d, vertex %d (degree %d, list from % x): wide %d %d, Head %d %d", s.Lo, v, d, list[:min(len(list), 64)], w0[j], w1[j], a, b)
 			}
 			if once>>j&1 != 0 {
 				if !first || d < PackedMin {
@@ -148,11 +148,11 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 				}
 				u, p := FastUvarint(list, FirstBlock(d))
 				if f := int64(v) + Unzigzag(u>>1); p < 0 || f < 0 || f >= int64(nv) || x0[j] != uint32(f) || x1[j] != v {
-					t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup once %d %d, first value %d", s.Lo, v, d, list, x0[j], x1[j], f)
+					t.Fatalf("shard at %d, vertex %d (degree %d, list from % x): HeadGroup once %d %d, first value %d", s.Lo, v, d, list[:min(len(list), 64)], x0[j], x1[j], f)
 				}
 				x, ok2 := s.HeadSecond(g*DirGroup+j, nv)
 				if ok2 != ok || ok && x != b {
-					t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadSecond %d %v, Head %d %v", s.Lo, v, d, list, x, ok2, b, ok)
+					t.Fatalf("shard at %d, vertex %d (degree %d, list from % x): HeadSecond %d %v, Head %d %v", s.Lo, v, d, list[:min(len(list), 64)], x, ok2, b, ok)
 				}
 				continue
 			}
@@ -163,7 +163,7 @@ func checkHeadGroup(t *testing.T, r *rand.Rand, s *Shard, nv uint32) {
 				break
 			}
 			if x0[j] != a || x1[j] != b {
-				t.Fatalf("shard at %d, vertex %d (degree %d, list %x): HeadGroup %d %d, Head %d %d", s.Lo, v, d, list, x0[j], x1[j], a, b)
+				t.Fatalf("shard at %d, vertex %d (degree %d, list from % x): HeadGroup %d %d, Head %d %d", s.Lo, v, d, list[:min(len(list), 64)], x0[j], x1[j], a, b)
 			}
 		}
 		if bad != want || wbad != wwant {
