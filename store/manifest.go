@@ -231,6 +231,10 @@ func readManifest(d graphDir) (*Manifest, error) {
 		st, serr := os.Stat(dir)
 		switch {
 		case serr != nil && os.IsNotExist(serr):
+			if left := buildsOf(dir); len(left) > 0 {
+				return nil, fmt.Errorf("store: %s: no such graph directory (%s beside it is an ingest of it, running or killed; "+
+					"the next ingest there removes a killed one's): %w", dir, left[0], ErrNotGraph)
+			}
 			return nil, fmt.Errorf("store: %s: no such graph directory: %w", dir, ErrNotGraph)
 		case serr == nil && !st.IsDir():
 			return nil, fmt.Errorf("store: %s is a file, not a graph directory: %w", dir, ErrNotGraph)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"io/fs"
@@ -57,6 +58,24 @@ func cleanStale(dir, own string, log io.Writer) {
 			}
 		}
 	}
+}
+
+// buildsOf returns the temporary directories of builds of the graph dir beside it
+// (`.NAME.tmp-*`), which a reader names where dir does not exist: an ingest still running
+// or killed.
+func buildsOf(dir string) []string {
+	parent, base := filepath.Split(filepath.Clean(dir))
+	ents, err := os.ReadDir(cmp.Or(parent, "."))
+	if err != nil {
+		return nil
+	}
+	var left []string
+	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "."+base+".tmp-") {
+			left = append(left, filepath.Join(parent, e.Name()))
+		}
+	}
+	return left
 }
 
 // tempFileYoung is how long an empty temporary file whose lock is free is kept: its

@@ -133,3 +133,21 @@ func TestCleanStaleYoungEmptyTempFile(t *testing.T) {
 		t.Errorf("log %q: want the two removals alone", log.String())
 	}
 }
+
+// TestMissingGraphNamesBuild: opening a graph that does not exist, where a build of it
+// left its temporary directory beside it (an ingest running, or killed), names that
+// directory; without one, or with another graph's, the error is the plain one.
+func TestMissingGraphNamesBuild(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".g.ooc.tmp-5", ".g.ooc2.tmp-6"} {
+		if err := os.Mkdir(filepath.Join(dir, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{"g.ooc": ".g.ooc.tmp-5 beside it", "g.ooc/": ".g.ooc.tmp-5 beside it", "h.ooc": "no such graph directory: "} {
+		_, err := Open(filepath.Join(dir, name))
+		if !errors.Is(err, ErrNotGraph) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "g.ooc2") {
+			t.Errorf("Open %s: %v, want ErrNotGraph naming %q", name, err, want)
+		}
+	}
+}
