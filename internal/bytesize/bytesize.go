@@ -13,6 +13,9 @@ import (
 // ErrSyntax is returned by Parse for anything that is not a byte count.
 var ErrSyntax = errors.New("bad size: want a number of bytes with an optional unit, e.g. 512MiB, 8GiB, 6G")
 
+// ErrTooLarge is returned by Parse for a byte count of 2^63 or more (an int64 holds less).
+var ErrTooLarge = errors.New("size too large: want less than 8 EiB (2^63 bytes)")
+
 var units = []struct {
 	s string
 	m float64
@@ -36,8 +39,22 @@ func Parse(s string) (int64, error) {
 	if t == "" || strings.Trim(t, "0123456789.eE+-") != "" {
 		return 0, ErrSyntax
 	}
+	if mult == 1 && strings.Trim(t, "0123456789") == "" {
+		// whole bytes in digits: exact up to 2^63-1, which a float64 rounds up
+		n, err := strconv.ParseInt(t, 10, 64)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return 0, ErrTooLarge
+		case err != nil:
+			return 0, ErrSyntax
+		}
+		return n, nil
+	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || math.IsInf(f*mult, 0) || f*mult >= math.MaxInt64 {
+	switch {
+	case errors.Is(err, strconv.ErrRange) && f > 0, err == nil && (math.IsInf(f*mult, 1) || f*mult >= math.MaxInt64):
+		return 0, ErrTooLarge
+	case err != nil || math.IsNaN(f) || f < 0:
 		return 0, ErrSyntax
 	}
 	mant, _, _ := strings.Cut(strings.ToLower(t), "e")

@@ -2,17 +2,23 @@ package bytesize
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
 func TestParse(t *testing.T) {
 	for s, want := range map[string]int64{"4096": 4096, "512MiB": 512 << 20, "6G": 6 << 30, "1.5 GiB": 3 << 29,
-		"2kb": 2000, "3gib": 3 << 30, "0": 0, "7B": 7, "0.0": 0, "0e5": 0, "1e3": 1000, ".5KiB": 512, "1.9": 1} {
+		"2kb": 2000, "3gib": 3 << 30, "0": 0, "7B": 7, "0.0": 0, "0e5": 0, "1e3": 1000, ".5KiB": 512, "1.9": 1, "9223372036854775807": math.MaxInt64, "9223372036854775807B": math.MaxInt64} {
 		if got, err := Parse(s); err != nil || got != want {
 			t.Errorf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "12XB", "-1", "GiB", "1e30TiB", "abc", "NaN", "8EiB", "9223372036854775808", "8388608TiB",
+	for _, s := range []string{"1e30TiB", "8EiB", "9223372036854775808", "8388608TiB", "1e400"} {
+		if _, err := Parse(s); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("Parse(%q): %v, want ErrTooLarge", s, err)
+		}
+	}
+	for _, s := range []string{"", "12XB", "-1", "GiB", "abc", "NaN", "-1e400",
 		"0.5", "0.9B", "1e-400", "1e-10GiB", "1_000", "0x1p10", "Infinity", "1 000"} {
 		if _, err := Parse(s); !errors.Is(err, ErrSyntax) {
 			t.Errorf("Parse(%q): %v, want ErrSyntax", s, err)
