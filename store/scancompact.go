@@ -19,7 +19,8 @@ type moreArgs struct {
 
 // scanMoreVec runs scanMoreAVX2 on the lists of more (ScanGroup's, with scanFirstVec's
 // lanes in r; front holds nv bits): it scans on those whose first block is compact, 8
-// neighbours a step, and returns them in found, miss and cont as moreArgs says.
+// neighbours a step, and those of one block of varints, and returns them in found,
+// miss and cont as moreArgs says.
 func scanMoreVec(adj []byte, front []uint64, nv uint32, more uint64, r *GroupScan) (m moreArgs) {
 	m = moreArgs{acap: uint64(cap(adj)), front: &front[0], nv: uint64(nv), todo: more, lanes: &r.lanes, parent: &r.Parent}
 	if cap(adj) > 0 {

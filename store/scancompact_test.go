@@ -240,6 +240,172 @@ func TestScanGroupCompactDamaged(t *testing.T) {
 	}
 }
 
+// varintList is the bytes of the list of vertex v with first neighbour x0 and the gaps
+// gaps, as varints (a block of 4 or more with the mode bit clear); one block only.
+func varintList(v, x0 uint32, gaps []uint64) []byte {
+	z := zigzag(int64(x0) - int64(v))
+	if len(gaps)+1 >= PackedMin {
+		z <<= 1
+	}
+	b := binary.AppendUvarint(nil, z)
+	for _, g := range gaps {
+		b = binary.AppendUvarint(b, g)
+	}
+	return b
+}
+
+// TestScanGroupVarintDamaged holds ScanGroup's vector scan of one-block varint lists
+// (scanMoreAVX2's, each gap decoded from one word) to ScanList on groups of such lists
+// with gaps of 1 to 3 bytes, some damaged: cut at a gap's start or inside one, a gap of
+// 6 bytes whose low 35 bits name a vertex, one of 9 bytes, a gap past nv, bytes after
+// the last gap; a list of 65 (two blocks) among them. Frontiers empty, full, random, and full but for
+// each list's first neighbour (so a damaged second gap is met before any find).
+func TestScanGroupVarintDamaged(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 59))
+	const nv = 1 << 20
+	for trial := 0; trial < 200; trial++ {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		lo := r.Uint32N(nv/DirGroup) * DirGroup
+		firsts, nbrs := make([]uint64, nv/64), make([]uint64, nv/64)
+		for i := range uint32(DirGroup) {
+			d := []int{4, 5, 9, 17, 33, 64, 65}[r.IntN(7)]
+			x0 := r.Uint32N(nv / 2)
+			gaps := make([]uint64, d-1)
+			cur := uint64(x0)
+			for k := range gaps {
+				gaps[k] = []uint64{uint64(r.IntN(128)), 128 + uint64(r.IntN(1<<14-128)), 1<<14 + uint64(r.IntN(1<<15))}[r.IntN(3)] % (nv/2/uint64(d) + 1)
+				cur += gaps[k]
+			}
+			enc := varintList(lo+i, x0, gaps)
+			if d > 64 { // a second block: AppendList's own bytes
+				nb := make([]uint32, d)
+				nb[0] = x0
+				for k, g := range gaps {
+					nb[k+1] = nb[k] + uint32(g)
+				}
+				enc = AppendList(nil, lo+i, nb)
+			}
+			k := r.IntN(len(gaps))
+			if r.IntN(2) == 0 { // the second value: met first where only first values miss
+				k = 0
+			}
+			switch r.IntN(9) {
+			case 0: // cut at or inside a gap
+				p := len(varintList(lo+i, x0, gaps[:k]))
+				enc = enc[:p+r.IntN(2)]
+			case 1: // gap k as 6 bytes, its low 35 bits a small gap
+				tail := varintList(lo+i, x0, gaps[:k])
+				tail = append(tail, 0x81, 0x80, 0x80, 0x80, 0x80, 0x01)
+				for _, g := range gaps[k+1:] {
+					tail = binary.AppendUvarint(tail, g)
+				}
+				if d <= 64 {
+					enc = tail
+				}
+			case 4: // gap k as 9 bytes: no end byte in the word at its start
+				tail := varintList(lo+i, x0, gaps[:k])
+				tail = append(tail, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)
+				for _, g := range gaps[k+1:] {
+					tail = binary.AppendUvarint(tail, g)
+				}
+				if d <= 64 {
+					enc = tail
+				}
+			case 2: // gap k past nv, of 3, 4 or 5 bytes
+				gaps[k] = []uint64{nv, 1 << 27, 1 << 34}[r.IntN(3)] + uint64(r.IntN(1<<10))
+				if d <= 64 {
+					enc = varintList(lo+i, x0, gaps)
+				}
+			case 3: // bytes after the last gap
+				enc = append(enc, byte(r.IntN(128)))
+			}
+			firsts[x0>>6] |= 1 << (x0 & 63)
+			for k, c := 0, uint64(x0); k <= len(gaps) && c < nv; k++ {
+				nbrs[c>>6] |= 1 << (c & 63)
+				if k < len(gaps) {
+					c += gaps[k]
+				}
+			}
+			deg[i], start[i] = uint32(d), uint32(len(adj))
+			adj = append(adj, enc...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		s := groupShard(lo, &deg, &start, withTail(r, adj, 1100))
+		empty, full := make([]uint64, nv/64), make([]uint64, nv/64)
+		for i := range full {
+			full[i] = ^uint64(0)
+		}
+		missFirst, others := slices.Clone(full), slices.Clone(full)
+		for i, f := range firsts {
+			missFirst[i] &^= f
+			others[i] &^= nbrs[i]
+		}
+		// others: no list's own neighbour, but any value a wrong read makes
+		for _, f := range [][]uint64{empty, full, randomBits(r, nv), missFirst, others} {
+			checkScanGroup(t, r, s, nv, f)
+		}
+	}
+}
+
+// TestScanMoreVarintEdges gives the vector scan one-block varint lists at the edges its
+// word loads meet, in a group whose other lists are plain, against a frontier of every
+// vertex but the lists' own neighbours (a value read wrong is found): the last list cut
+// at a gap's start with bytes of 1 after it in ADJ (a read past its end makes gaps of
+// 1), or a list whose second gap is a 9-byte varint (no end byte in the word at its
+// start) and whose fourth value is in the frontier.
+func TestScanMoreVarintEdges(t *testing.T) {
+	const nv, lo = 1 << 16, 4096
+	r := rand.New(rand.NewPCG(testSeed(t), 61))
+	for _, edge := range []uint32{DirGroup - 1, 5} {
+		var deg [DirGroup]uint32
+		var start [DirGroup + 1]uint32
+		var adj []byte
+		front := make([]uint64, nv/64)
+		for i := range front {
+			front[i] = ^uint64(0)
+		}
+		for i := range uint32(DirGroup) {
+			x0 := uint32(1000 + 100*i)
+			gaps := []uint64{3, 5, 7, 2, 9}
+			enc := varintList(lo+i, x0, gaps)
+			deg[i] = 6
+			if i == edge && edge == 5 {
+				// x0, x0+3, x0+3 again, x0+8 found (a read of the 9 bytes as 9
+				// gaps of 0 finds it 8 gaps later)
+				enc = varintList(lo+i, x0, gaps[:1])
+				enc = append(enc, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)
+				for _, g := range []uint64{5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1} {
+					enc = binary.AppendUvarint(enc, g)
+				}
+				deg[i] = 14
+				front[x0>>6] &^= 1 << (x0 & 63)
+				front[(x0+3)>>6] &^= 1 << ((x0 + 3) & 63)
+				gaps = nil
+			} else if i == edge { // 4 of its 5 gaps
+				enc = varintList(lo+i, x0, gaps[:4])
+			}
+			for k, c := 0, uint64(x0); k <= len(gaps); k++ {
+				front[c>>6] &^= 1 << (c & 63)
+				if k < len(gaps) {
+					c += gaps[k]
+				}
+			}
+			start[i] = uint32(len(adj))
+			adj = append(adj, enc...)
+		}
+		start[DirGroup] = uint32(len(adj))
+		for range 64 {
+			adj = append(adj, 0x01)
+		}
+		s := groupShard(lo, &deg, &start, adj[:start[DirGroup]])
+		for range 32 { // checkScanGroup draws the vertices to look at
+			checkScanGroup(t, r, s, nv, front)
+		}
+	}
+}
+
 // compactBlock is the bytes of a one-block list of vertex v: a compact block (FORMAT.md)
 // with first neighbour x0, the low bits lows of its gaps at width w, and the exceptions
 // exc ({step, high part} pairs at widths wi and wh; none when exc is nil).

@@ -40,7 +40,8 @@ type GroupScan struct {
 // missed, the lists whose first block is compact go on on the vector unit too
 // (scanMoreVec: 8 neighbours made and tested a step, where a list that misses its first
 // neighbour in a random graph reads 4 more on average and one in a social graph's
-// unvisited tail 20 or more).
+// unvisited tail 20 or more), and in the same call the lists of one block of varints,
+// a gap a step without a branch on its length.
 func (s *Shard) ScanGroup(g uint32, todo uint64, nv uint32, front []uint64, r *GroupScan) (bad int) {
 	bad = s.scanGroup(g, todo, nv, front, r, haveVec)
 	if bad >= 0 && haveVec {
