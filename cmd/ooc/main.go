@@ -261,8 +261,17 @@ func once(fs *flag.FlagSet) (unwrap func()) {
 // user did not ask for.
 func emptyOutput(fs *flag.FlagSet) (err error) {
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "o" && f.Value.String() == "" {
+		switch {
+		case f.Name != "o":
+		case f.Value.String() == "":
 			err = usagef("-o: an empty name; give a file (- for standard output), or leave -o out")
+		case stdoutName(f.Value.String()):
+			// -o /dev/stdout is -o -: the summary then goes to stderr, not into the result
+			if o, ok := f.Value.(*onceValue); ok {
+				o.Value.Set("-")
+			} else {
+				f.Value.Set("-")
+			}
 		}
 	})
 	return err

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -17,8 +19,8 @@ import (
 // opens it through checkOutput and writes it through output.write, so all follow one
 // set of rules (outputRules, which the help texts quote):
 const outputRules = `
-Output files: - is standard output. A device or a FIFO is written into, as the
-shell's > would. A symbolic link is followed: the rules apply to the file it names, and
+Output files: - is standard output. A device, a FIFO or an open descriptor (/dev/stdout,
+/dev/fd/N) is written into, as the shell's > would. A symbolic link is followed: the rules apply to the file it names, and
 the link stays. An existing regular file is replaced only with --force, atomically (a
 temporary file renamed over it when complete), and nothing is ever written inside a
 graph directory. New files get mode 0644 less the umask. A failed write, flush or close
@@ -49,6 +51,18 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 	}
 	if name == "" {
 		return nil, usagef("empty output name (give a file, or - for standard output)")
+	}
+	if descriptorPath(name) {
+		// an open descriptor (/dev/stdout of a pipe, /dev/fd/3): its links name no file
+		// a temporary one could replace ("pipe:[N]"), and the shell has opened it
+		st, err := os.Stat(name)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("-o %s: %w", name, err)
+		case st.IsDir():
+			return nil, usagef("-o %s: is a directory", name)
+		}
+		return &output{name: name, path: name, kind: inPlace}, nil
 	}
 	path, err := followLinks(name)
 	if err != nil {
@@ -87,6 +101,27 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 	probe.Close()
 	os.Remove(probe.Name())
 	return o, nil
+}
+
+// stdoutName reports whether name is this process's standard output by a path
+// (/dev/stdout, /dev/fd/1, /proc/self/fd/1), which -o reads as -.
+func stdoutName(name string) bool {
+	switch filepath.Clean(name) {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/1":
+		return true
+	}
+	return false
+}
+
+// descriptorPath reports whether name names an open file descriptor: /dev/stdout,
+// /dev/stderr, /dev/fd/N or /proc/PID/fd/N, written into as the shell's > would.
+func descriptorPath(name string) bool {
+	p := filepath.Clean(name)
+	if p == "/dev/stdout" || p == "/dev/stderr" || strings.HasPrefix(p, "/dev/fd/") {
+		return true
+	}
+	f := strings.Split(p, "/") // "", "proc", PID or self, "fd", N
+	return len(f) == 5 && f[0] == "" && f[1] == "proc" && f[3] == "fd"
 }
 
 // followLinks follows symbolic links from name to the file they end at, which need
