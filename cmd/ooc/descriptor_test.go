@@ -46,3 +46,21 @@ func TestOutputDescriptors(t *testing.T) {
 		t.Errorf("export -o /dev/fd/N of a pipe: code %d, stderr %q, read %q; want %q", code, stderr, got, want)
 	}
 }
+
+// TestIngestStdoutRefused: ingest's -o is a graph directory: -o - made one named "-" in
+// the working directory, and once -o /dev/stdout read as -o -, so did that; both are
+// refused, nothing made.
+func TestIngestStdoutRefused(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	in := writeFile(t, dir, "g.txt", triangle)
+	for _, out := range []string{"-", "/dev/stdout"} {
+		code, _, stderr := runCLI(t, "", "ingest", "-q", "-o", out, in)
+		if code != exitUsage || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("-o %s: code %d, %q; want a usage error", out, code, stderr)
+		}
+		if names, _ := filepath.Glob(filepath.Join(dir, "*")); len(names) != 1 {
+			t.Errorf("-o %s: left %v", out, names)
+		}
+	}
+}

@@ -269,6 +269,9 @@ func runIngest(e *env, args []string) error {
 	if ingest.CheckBackend(a.backend) != nil {
 		return usagef("--backend %q: want auto, cpu or gpu", a.backend)
 	}
+	if a.out == "-" {
+		return usagef("-o -: ingest writes a graph directory, not standard output; name one (e.g. -o g.ooc)")
+	}
 	if a.out == "" {
 		if in == "-" {
 			return usagef("reading standard input needs -o OUT.ooc")

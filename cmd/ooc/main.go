@@ -265,8 +265,9 @@ func emptyOutput(fs *flag.FlagSet) (err error) {
 		case f.Name != "o":
 		case f.Value.String() == "":
 			err = usagef("-o: an empty name; give a file (- for standard output), or leave -o out")
-		case stdoutName(f.Value.String()):
-			// -o /dev/stdout is -o -: the summary then goes to stderr, not into the result
+		case stdoutName(f.Value.String()) && fs.Name() != "ingest":
+			// -o /dev/stdout is -o - (ingest's -o is a graph directory): the summary then
+			// goes to stderr, not into the result
 			if o, ok := f.Value.(*onceValue); ok {
 				o.Value.Set("-")
 			} else {
