@@ -240,6 +240,17 @@ func TestScanGroupCompactDamaged(t *testing.T) {
 	}
 }
 
+// varintHead is the first bytes of a one-block varint list of vertex v of PackedMin
+// neighbours or more: its first neighbour x0 (the mode bit clear) and gaps, as many as
+// given (varintList's encoding of a list of that degree cut after them).
+func varintHead(v, x0 uint32, gaps []uint64) []byte {
+	b := binary.AppendUvarint(nil, zigzag(int64(x0)-int64(v))<<1)
+	for _, g := range gaps {
+		b = binary.AppendUvarint(b, g)
+	}
+	return b
+}
+
 // varintList is the bytes of the list of vertex v with first neighbour x0 and the gaps
 // gaps, as varints (a block of 4 or more with the mode bit clear); one block only.
 func varintList(v, x0 uint32, gaps []uint64) []byte {
@@ -293,10 +304,10 @@ func TestScanGroupVarintDamaged(t *testing.T) {
 			}
 			switch r.IntN(9) {
 			case 0: // cut at or inside a gap
-				p := len(varintList(lo+i, x0, gaps[:k]))
+				p := len(varintHead(lo+i, x0, gaps[:k]))
 				enc = enc[:p+r.IntN(2)]
 			case 1: // gap k as 6 bytes, its low 35 bits a small gap
-				tail := varintList(lo+i, x0, gaps[:k])
+				tail := varintHead(lo+i, x0, gaps[:k])
 				tail = append(tail, 0x81, 0x80, 0x80, 0x80, 0x80, 0x01)
 				for _, g := range gaps[k+1:] {
 					tail = binary.AppendUvarint(tail, g)
@@ -305,7 +316,7 @@ func TestScanGroupVarintDamaged(t *testing.T) {
 					enc = tail
 				}
 			case 4: // gap k as 9 bytes: no end byte in the word at its start
-				tail := varintList(lo+i, x0, gaps[:k])
+				tail := varintHead(lo+i, x0, gaps[:k])
 				tail = append(tail, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)
 				for _, g := range gaps[k+1:] {
 					tail = binary.AppendUvarint(tail, g)
@@ -353,12 +364,14 @@ func TestScanGroupVarintDamaged(t *testing.T) {
 // word loads meet, in a group whose other lists are plain, against a frontier of every
 // vertex but the lists' own neighbours (a value read wrong is found): the last list cut
 // at a gap's start with bytes of 1 after it in ADJ (a read past its end makes gaps of
-// 1), or a list whose second gap is a 9-byte varint (no end byte in the word at its
-// start) and whose fourth value is in the frontier.
+// 1), a list whose second gap is a 9-byte varint (no end byte in the word at its
+// start) and whose fourth value is in the frontier, or one whose second gap is a 6-byte
+// varint whose low 35 bits are 1 (a read of 5 bytes' bits finds the vertex after the
+// second value).
 func TestScanMoreVarintEdges(t *testing.T) {
 	const nv, lo = 1 << 16, 4096
 	r := rand.New(rand.NewPCG(testSeed(t), 61))
-	for _, edge := range []uint32{DirGroup - 1, 5} {
+	for _, edge := range []uint32{DirGroup - 1, 5, 6} {
 		var deg [DirGroup]uint32
 		var start [DirGroup + 1]uint32
 		var adj []byte
@@ -374,12 +387,23 @@ func TestScanMoreVarintEdges(t *testing.T) {
 			if i == edge && edge == 5 {
 				// x0, x0+3, x0+3 again, x0+8 found (a read of the 9 bytes as 9
 				// gaps of 0 finds it 8 gaps later)
-				enc = varintList(lo+i, x0, gaps[:1])
+				enc = varintHead(lo+i, x0, gaps[:1])
 				enc = append(enc, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)
 				for _, g := range []uint64{5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1} {
 					enc = binary.AppendUvarint(enc, g)
 				}
 				deg[i] = 14
+				front[x0>>6] &^= 1 << (x0 & 63)
+				front[(x0+3)>>6] &^= 1 << ((x0 + 3) & 63)
+				gaps = nil
+			} else if i == edge && edge == 6 {
+				// x0, x0+3, then a gap of 2^35+1 in 6 bytes: x0+4 (in the frontier)
+				// only where the sixth byte is dropped
+				enc = varintHead(lo+i, x0, gaps[:1])
+				enc = append(enc, 0x81, 0x80, 0x80, 0x80, 0x80, 0x01)
+				for _, g := range []uint64{5, 1, 1, 1} {
+					enc = binary.AppendUvarint(enc, g)
+				}
 				front[x0>>6] &^= 1 << (x0 & 63)
 				front[(x0+3)>>6] &^= 1 << ((x0 + 3) & 63)
 				gaps = nil
