@@ -56,7 +56,8 @@ ids.bin when flagged; parents are internal ids too. Unreached vertices have pare
 level 0xFFFFFFFF. With --text the result is "vertex parent level" lines in the file's
 own ids instead ("-" for unreached), on stdout unless -o is given. A FILE ending in
 .parquet gets a Parquet table instead: columns id, level and parent (null where
-unreached; the source is its own parent), ` + parquetHelp + `
+unreached; the source is its own parent),
+` + parquetHelp + `
 
 --validate runs the Graph500 checks on every result: the parents form a tree rooted at
 the source, tree edges join levels that differ by one, every edge joins levels that

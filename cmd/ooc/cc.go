@@ -39,7 +39,8 @@ when flagged); vertices with equal labels are in one component, and each label i
 internal id of a vertex of its component. With --text the labels are "vertex label"
 lines in the file's own ids, on stdout unless -o is given. A FILE ending in .parquet
 gets a Parquet table instead: columns id and component (the id of a vertex of the
-component, the same for all its vertices), ` + parquetHelp + `
+component, the same for all its vertices),
+` + parquetHelp + `
 
 --validate checks that every edge joins equal labels and that there are as many labels
 as components, counted by a sequential union-find.

@@ -33,14 +33,15 @@ Generate a synthetic graph with 2^S vertices. KIND is one of:
 
   kron    Graph500 Kronecker graph: K*2^S edges, initiator A=0.57 B=0.19 C=0.19 D=0.05,
           vertex labels randomly permuted as the Graph500 specification asks. Skewed
-          degrees, low diameter; self-loops and duplicate edges included (ingest drops them).
+          degrees, low diameter; self-loops and duplicate edges included (ingest drops
+          them).
   urand   uniform random graph (GAPBS's urand): K*2^S edges with uniform endpoints.
   grid    2-D grid of 2^(S/2) rows and 2^S/rows columns, 4-neighbour edges, plus
           --shortcuts random edges: a high-diameter graph (--edgefactor is refused).
 
 The output is the same for a seed on every machine and with any number of threads.
-When OUT ends in .ooc the graph goes straight into a graph directory through the
-ingest pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc ingest'); otherwise
+When OUT ends in .ooc the graph goes straight into a graph directory through the ingest
+pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc ingest'); otherwise
 OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
 pairs), and - means standard output. A name ending in .bin32 or .bin64 is written in
 that format (ooc ingest reads it so); one ending in .mtx, .gr, .parquet, .sg or .wsg

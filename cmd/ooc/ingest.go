@@ -111,9 +111,9 @@ and 4x the mean) take the first numbers, so that a bottom-up search step finds t
 list's first entry; a part's half with the highest degree comes first, and a vertex none
 of whose neighbours comes before it gets one moved ahead of it, so that, as in a social
 network's file, nearly every list starts with a smaller neighbour (the one that the
-sampling of connected components links). It shrinks a social graph that the other orders cannot
-(facebook_combined 7.13 -> 5.76 bits per edge); on the other graphs measured, ids.bin
-costs more than the lists gain.
+sampling of connected components links). It shrinks a social graph that the other orders
+cannot (facebook_combined 7.13 -> 5.76 bits per edge); on the other graphs measured,
+ids.bin costs more than the lists gain.
 Like bfs it builds the graph in the file's order first and renumbers it from its lists;
 the work is 4 rounds a level, each reading every list twice, O(m log n): 6-12x an
 input-order ingest on 2 cores on the real graphs and a grid, about 100x on a uniform
@@ -127,10 +127,11 @@ what they take numbered at random: web crawls, road maps, meshes) it is kept wit
 numbering any other, since the other orders discard it. A graph of more than 2^24 list
 entries without locality is decided before it is built: unless its degrees are flat
 (lists of 4x the mean length or longer hold under 1% of the sample: no hubs to gather,
-the degree order not tried), the degrees are counted from the first build's spill
-files and the sample encoded in degree order too, ids.bin counted; when that is smaller the input is read again in the degree order (the graph
---order degree stores; from a pipe the first graph is renumbered instead), else the
-file's order is built and the BFS order weighed on it as below. Otherwise the bisection order's
+the degree order not tried), the degrees are counted from the first build's spill files
+and the sample encoded in degree order too, ids.bin counted; when that is smaller the
+input is read again in the degree order (the graph --order degree stores; from a pipe
+the first graph is renumbered instead), else the file's order is built and the BFS order
+weighed on it as below. Otherwise the bisection order's
 size is predicted by bisecting a ball of up to 4096 vertices grown from a sampled one;
 when the numbering has some locality (under 80%: ego networks) the degree and BFS
 orders are not tried, else the sample is encoded in degree order too, counting ids.bin,

@@ -41,7 +41,8 @@ it, the number of levels, the time and the backend.
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged). With --text the result is "vertex core" lines in the file's own ids, on
 stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
-columns id and core, ` + parquetHelp + `
+columns id and core,
+` + parquetHelp + `
 
 --validate computes the core numbers again with the sequential algorithm of Batagelj
 and Zaversnik (2003) and checks that every one is equal.

@@ -65,3 +65,17 @@ func TestEveryCommandTakesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLines: every line of a command's help text (outputRules and parquetHelp
+// included; the flags' lines are the flag package's) is at most 91 characters, the
+// longest Usage line: a paragraph rewrapped after an edit, or a quoted paragraph joined
+// to a line, made lines of 95 to 142.
+func TestHelpLines(t *testing.T) {
+	for name, c := range commands {
+		for i, line := range strings.Split(c.help, "\n") {
+			if n := len([]rune(line)); n > 91 {
+				t.Errorf("ooc help %s, line %d: %d characters: %q", name, i+1, n, line)
+			}
+		}
+	}
+}

@@ -20,11 +20,11 @@ import (
 // set of rules (outputRules, which the help texts quote):
 const outputRules = `
 Output files: - is standard output. A device, a FIFO or an open descriptor (/dev/stdout,
-/dev/fd/N) is written into, as the shell's > would. A symbolic link is followed: the rules apply to the file it names, and
-the link stays. An existing regular file is replaced only with --force, atomically (a
-temporary file renamed over it when complete), and nothing is ever written inside a
-graph directory. New files get mode 0644 less the umask. A failed write, flush or close
-is an error (exit 1) and leaves no partial file.`
+/dev/fd/N) is written into, as the shell's > would. A symbolic link is followed: the
+rules apply to the file it names, and the link stays. An existing regular file is
+replaced only with --force, atomically (a temporary file renamed over it when complete),
+and nothing is ever written inside a graph directory. New files get mode 0644 less the
+umask. A failed write, flush or close is an error (exit 1) and leaves no partial file.`
 
 // outputKind is how an output is written.
 type outputKind int

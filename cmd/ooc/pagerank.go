@@ -47,7 +47,8 @@ fixed point in L1, where c is the last change: about 6 times the tolerance.
 Entry i belongs to internal vertex i (own id i + id base, or the i-th id of ids.bin
 when flagged). With --text the scores are "vertex score" lines in the file's own ids,
 on stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
-columns id and score (DOUBLE), ` + parquetHelp + `
+columns id and score (DOUBLE),
+` + parquetHelp + `
 
 --validate computes the scores again by power iteration in float64 to an L1 change
 below 1e-9 and checks that the result lies within the bound above.

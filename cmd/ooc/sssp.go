@@ -63,7 +63,8 @@ result is "vertex distance parent" lines (a float distance in the fewest digits 
 read back to the same float32) in the file's own ids ("- -" for unreached),
 on stdout unless -o is given. A FILE ending in .parquet gets a Parquet table instead:
 columns id, distance (an integer, or a double for float32 distances) and parent (null
-where unreached), ` + parquetHelp + `
+where unreached),
+` + parquetHelp + `
 
 --validate computes the distances again with Dijkstra's algorithm and checks that every
 one is equal, and that the parents form a shortest-path tree.
