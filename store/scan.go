@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // ScanList is the bottom-up BFS step's decoder (FORMAT.md, "ADJ: one list"): it checks the
@@ -81,9 +82,15 @@ func scanListBlock(list []byte, pos int, v, c, nv uint32, bits []uint64) (x, che
 // of c varints, the last of them cur, from list[p] on.
 func scanVarintBlock(list []byte, p int, cur uint64, c, done uint32, nv uint32, bits []uint64) (x, checked uint32, next, status int) {
 	nv64 := uint64(nv)
+	// the assembly reads bits unchecked: only where it holds nv bits, as the contract says
+	bmi := haveBMI && uint64(len(bits))*64 >= nv64
 	for done, n := int(done)-1, int(c)-1; ; { // done: the gaps checked
 		var k, st int
-		cur, k, p, st = scanVarints(list, p, cur, n-done, nv64, bits)
+		if bmi {
+			cur, k, p, st = scanVarintsBMI(unsafe.SliceData(list), p, len(list), cap(list), cur, n-done, nv64, unsafe.SliceData(bits))
+		} else {
+			cur, k, p, st = scanVarints(list, p, cur, n-done, nv64, bits)
+		}
 		switch done += k; st {
 		case Found:
 			return uint32(cur), uint32(done) + 1, 0, Found

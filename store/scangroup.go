@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // GroupScan is what ScanGroup found in one directory group; bit j of a mask is the
@@ -270,6 +271,20 @@ func scanRest(list []byte, p int, v, d uint32, f, w uint64, k int, nv uint32, fr
 			x, checked, next, status = scanCompact(list, p, f, c, nv, front)
 		} else {
 			x, checked, next, status = scanPacked(list, p, v, f, c, nv, front)
+		}
+	} else if haveBMI && uint64(len(front))*64 >= uint64(nv) {
+		// a block of varints read on by one call, its values' lengths without a branch
+		// (the assembly reads front unchecked: only where it holds nv bits)
+		cur, k, q, st := scanVarintsBMI(unsafe.SliceData(list), p, len(list), cap(list), f, int(c)-1, uint64(nv), unsafe.SliceData(front))
+		switch st {
+		case Found:
+			return uint32(cur), uint32(k) + 1, Found
+		case Malformed:
+			return 0, uint32(k), Malformed
+		case NotFound:
+			checked, next, status = c, q, NotFound
+		default: // a varint left to FastUvarint
+			x, checked, next, status = scanVarintBlock(list, q, cur, c, uint32(k)+1, nv, front)
 		}
 	} else if k2 := secondLen(w, k); k2 > 0 && k2 <= len(list)-p { // a second value of up to 5 bytes in w
 		u := w >> (8 * k)
