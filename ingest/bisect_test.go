@@ -85,9 +85,30 @@ func shift(edges []parse.Edge, d uint64) []parse.Edge {
 
 // TestBisectSeparates: two dense communities whose file ids interleave (one even, one
 // odd) get a half of the numbers each, and their lists shrink to a fraction: what the
-// cost model is for.
+// cost model is for. The file's order is the worst start the swaps can have (each half
+// holds half of each community), and from it about one graph in 150 ends in a split of
+// both communities, which further rounds do not leave: the swaps find a local optimum
+// of the cost. So of eight graphs at least all but two must come apart (a broken
+// bisection splits none; chance ends three of eight about once in 50,000 runs).
 func TestBisectSeparates(t *testing.T) {
 	rng, seed := seededRand(t, 72)
+	const trials = 8
+	apart := 0
+	for trial := range trials {
+		if bisectSeparates(t, rng, seed, trial) {
+			apart++
+		}
+	}
+	if apart < trials-2 {
+		t.Errorf("seed %d: %d of %d graphs of two communities came apart", seed, apart, trials)
+	}
+}
+
+// bisectSeparates reports whether the bisection order of a graph of two interleaved
+// communities joined by one edge numbers each community apart, and where it does, that
+// their lists shrink by a tenth at least.
+func bisectSeparates(t *testing.T, rng *rand.Rand, seed uint64, trial int) bool {
+	t.Helper()
 	const half = 64
 	var edges []parse.Edge
 	for k := range 2 {
@@ -107,7 +128,8 @@ func TestBisectSeparates(t *testing.T) {
 	checkBisectOrder(t, undirectedLists(t, adj), perm, inv)
 	for i, v := range inv {
 		if v%2 != inv[0]%2 && i < half || v%2 == inv[0]%2 && i >= half {
-			t.Fatalf("seed %d: number %d goes to vertex %d: the communities are not apart (%v)", seed, i, v, inv)
+			t.Logf("seed %d, graph %d: number %d goes to vertex %d: the communities are not apart", seed, trial, i, v)
+			return false
 		}
 	}
 	s, err := sampleLists(adj, math.MaxInt, nil)
@@ -115,8 +137,9 @@ func TestBisectSeparates(t *testing.T) {
 		t.Fatal(err)
 	}
 	if in, bi := s.bytes(nil), s.bytes(perm); bi*10 > in*9 {
-		t.Errorf("seed %d: lists of %d bytes in bisection order, %d in the file's", seed, bi, in)
+		t.Errorf("seed %d, graph %d: lists of %d bytes in bisection order, %d in the file's", seed, trial, bi, in)
 	}
+	return true
 }
 
 // TestOrderBisectIngest: --order bisect stores the input's graph (through ids.bin),
