@@ -411,8 +411,8 @@ func passSkipped(comp, tail []uint32, sk uint32) uint32 {
 // linkHeads is linkLists for the default two sampling rounds: each vertex of [lo, hi)
 // is linked with the first two of its out-neighbours, which store.Shard.HeadGroup (a
 // store.HeadReader a shard) decodes for a directory group at a time without the rest
-// of their blocks. On low-degree graphs (roads, meshes, social graphs' long tail) this per-vertex step is
-// most of a run. On one goroutine a list of PackedMin or more neighbours gives its
+// of their blocks. On low-degree graphs (roads, meshes, social graphs' long tail) this
+// per-vertex step is most of a run. On one goroutine a list of PackedMin or more neighbours gives its
 // first alone (HeadGroup's first mode), and second decides whether the vertex needs
 // its second: the decode of a packed block's second neighbour is most of a long
 // list's cost here, and a vertex already in the large component does not need it.

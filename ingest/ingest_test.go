@@ -894,7 +894,8 @@ func TestSymmetricSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the undirected ingest tells reciprocal pairs from duplicates, the symmetric directed one does not
+	// the undirected ingest tells reciprocal pairs from duplicates, the symmetric
+	// directed one does not
 	if mu, ms := ru.Manifest, rs.Manifest; mu.Edges != ms.Edges || mu.MergedEdges() != ms.DuplicatesDropped || mu.SelfLoopsDropped != ms.SelfLoopsDropped {
 		t.Fatalf("seed %d: undirected %d edges %d merged %d loops, symmetric directed %d %d %d", seed,
 			mu.Edges, mu.MergedEdges(), mu.SelfLoopsDropped, ms.Edges, ms.DuplicatesDropped, ms.SelfLoopsDropped)

@@ -163,8 +163,8 @@ func TestScanGroupNarrowExceptions(t *testing.T) {
 // damagedCompact returns a copy of enc (the list of d neighbours) with one fault of
 // those the vector scan of its first block must refuse as ScanList does: cut short, a
 // bit flipped among its first bytes, the exception count of a compact first block set
-// to a random value, its first block's width set to one of 0 to 32, or one of these with bytes appended (room in the list for a
-// block that grew).
+// to a random value, its first block's width set to one of 0 to 32, or one of these
+// with bytes appended (room in the list for a block that grew).
 func damagedCompact(r *rand.Rand, enc []byte, d int) []byte {
 	bad := slices.Clone(enc)
 	switch r.IntN(4) {
@@ -269,8 +269,9 @@ func varintList(v, x0 uint32, gaps []uint64) []byte {
 // (scanMoreAVX2's, each gap decoded from one word) to ScanList on groups of such lists
 // with gaps of 1 to 3 bytes, some damaged: cut at a gap's start or inside one, a gap of
 // 6 bytes whose low 35 bits name a vertex, one of 9 bytes, a gap past nv, bytes after
-// the last gap; a list of 65 (two blocks) among them. Frontiers empty, full, random, and full but for
-// each list's first neighbour (so a damaged second gap is met before any find).
+// the last gap; a list of 65 (two blocks) among them. Frontiers empty, full, random,
+// and full but for each list's first neighbour (so a damaged second gap is met before
+// any find).
 func TestScanGroupVarintDamaged(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 59))
 	const nv = 1 << 20
