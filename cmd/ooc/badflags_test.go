@@ -101,7 +101,7 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"export", "-o", filepath.Join(dir, "x.txt"), missing}, "missing.ooc", "no such graph directory"},
 		{[]string{"ingest", "-o", newGraph, filepath.Join(dir, "nope.txt")}, "nope.txt", "cannot read the input"},
 		{[]string{"ingest", "-o", g, edges}, "g.ooc", "use --force"},
-		{[]string{"ingest", "-o", "", edges}, "-o", "an empty name"},
+		{[]string{"ingest", "-o", "", edges}, "-o", "an empty name; give a graph directory"},
 		{[]string{"cc", "-o", "", g}, "-o", "an empty name"},
 		{[]string{"export", "-o", "", g}, "-o", "an empty name"},
 		{[]string{"bfs", "-o", "", g}, "-o", "an empty name"},

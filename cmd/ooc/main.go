@@ -263,6 +263,8 @@ func emptyOutput(fs *flag.FlagSet) (err error) {
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case f.Name != "o":
+		case f.Value.String() == "" && fs.Name() == "ingest":
+			err = usagef("-o: an empty name; give a graph directory, or leave -o out")
 		case f.Value.String() == "":
 			err = usagef("-o: an empty name; give a file (- for standard output), or leave -o out")
 		case stdoutName(f.Value.String()) && fs.Name() != "ingest":
