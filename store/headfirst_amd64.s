@@ -143,6 +143,21 @@ GLOBL hv<>(SB), RODATA|NOPTR, $608
 	BTSQ CX, R12 \
 	BTSQ CX, R13
 
+// VLANES sets up vloop's and vfloop's lanes: V_J1 from a, Y0 zero, Y13 nv-1, Y12 alim
+// (below 2^31), Y11 the lanes' vertices v, v+1, ..., v+7 (v in R10).
+#define VLANES \
+	MOVQ A_J1(BX), AX \
+	MOVQ AX, V_J1(SP) \
+	VPXOR Y0, Y0, Y0 \
+	MOVQ A_NV(BX), AX \
+	DECQ AX \
+	VMOVQ AX, X13 \
+	VPBROADCASTD X13, Y13 \
+	VPBROADCASTD A_ALIM(BX), Y12 \
+	VMOVQ R10, X11 \
+	VPBROADCASTD X11, Y11 \
+	VPADDD hv<>+352(SB), Y11, Y11
+
 // func headFirstBMI(a *headArgs)
 //
 // HeadGroup's loops for the vertices j0 <= j < j1 of the group that a describes, their
@@ -822,17 +837,7 @@ vpair:
 	JMP spairs
 
 vec:
-	MOVQ A_J1(BX), AX
-	MOVQ AX, V_J1(SP)
-	VPXOR Y0, Y0, Y0
-	MOVQ A_NV(BX), AX
-	DECQ AX
-	VMOVQ AX, X13
-	VPBROADCASTD X13, Y13        // nv-1
-	VPBROADCASTD A_ALIM(BX), Y12 // alim (below 2^31)
-	VMOVQ R10, X11
-	VPBROADCASTD X11, Y11
-	VPADDD hv<>+352(SB), Y11, Y11 // v, v+1, ..., v+7
+	VLANES
 	PCALIGN $32
 vloop:
 	VMOVDQU L_START(SP)(CX*4), Y1   // start
@@ -997,17 +1002,7 @@ vend:
 	// the lists left go through loop one at a time (vmore), in order. Y0 is zero,
 	// Y11 the lanes' vertices, Y12 alim and Y13 nv-1.
 vfirst:
-	MOVQ A_J1(BX), AX
-	MOVQ AX, V_J1(SP)
-	VPXOR Y0, Y0, Y0
-	MOVQ A_NV(BX), AX
-	DECQ AX
-	VMOVQ AX, X13
-	VPBROADCASTD X13, Y13        // nv-1
-	VPBROADCASTD A_ALIM(BX), Y12 // alim (below 2^31)
-	VMOVQ R10, X11
-	VPBROADCASTD X11, Y11
-	VPADDD hv<>+352(SB), Y11, Y11 // v, v+1, ..., v+7
+	VLANES
 	PCALIGN $32
 vfloop:
 	VMOVDQU L_START(SP)(CX*4), Y1   // start

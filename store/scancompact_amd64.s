@@ -264,6 +264,20 @@ bail:
 #define F_D 120
 #define F_NV 128
 
+// FOUNDLIST adds list j (F_J) to a's (BX) found with parent r, the gaps it took (DX) to
+// extra and its degree (F_D) to degs, and goes on to the next lane.
+#define FOUNDLIST(r) \
+	MOVQ F_J(SP), CX \
+	MOVQ M_PARENT(BX), AX \
+	MOVL r, (AX)(CX*4) \
+	MOVQ $1, AX \
+	SHLQ CX, AX \
+	ORQ AX, M_FOUND(BX) \
+	ADDQ DX, M_EXTRA(BX) \
+	MOVQ F_D(SP), AX \
+	ADDQ AX, M_DEGS(BX) \
+	JMP lane
+
 // func scanMoreAVX2(a *moreArgs)
 //
 // scanRest on the AVX2 unit for each list of a.todo whose first block is compact, of a
@@ -451,16 +465,7 @@ mfound:
 	MOVL F_NBR(SP)(AX*4), R13    // the neighbour found
 	LEAQ 1(DX)(AX*1), DX         // the gaps it took
 	MOVQ a+0(FP), BX
-	MOVQ F_J(SP), CX
-	MOVQ M_PARENT(BX), AX
-	MOVL R13, (AX)(CX*4)
-	MOVQ $1, AX
-	SHLQ CX, AX
-	ORQ AX, M_FOUND(BX)
-	ADDQ DX, M_EXTRA(BX)
-	MOVQ F_D(SP), AX
-	ADDQ AX, M_DEGS(BX)
-	JMP lane
+	FOUNDLIST(R13)
 
 mnotfound:
 	MOVQ a+0(FP), BX
@@ -563,16 +568,7 @@ vloop:
 
 vfound:
 	MOVQ a+0(FP), BX
-	MOVQ F_J(SP), CX
-	MOVQ M_PARENT(BX), AX
-	MOVL R9, (AX)(CX*4)
-	MOVQ $1, AX
-	SHLQ CX, AX
-	ORQ AX, M_FOUND(BX)
-	ADDQ DX, M_EXTRA(BX)
-	MOVQ F_D(SP), AX
-	ADDQ AX, M_DEGS(BX)
-	JMP lane
+	FOUNDLIST(R9)
 
 mbail:
 	// a block with something the scalar loop checks in an order of its own: the

@@ -2,6 +2,14 @@
 
 #include "textflag.h"
 
+// RESULT returns x (BX), k (register kr), next (AX) and status st.
+#define RESULT(kr, st) \
+	MOVQ BX, x+64(FP) \
+	MOVQ kr, k+72(FP) \
+	MOVQ AX, next+80(FP) \
+	MOVQ $st, status+88(FP) \
+	RET
+
 // func scanVarintsBMI(b *byte, p, ln, cp int, cur uint64, n int, nv uint64, front *uint64) (x uint64, k, next, status int)
 //
 // scanVarints's loop (store/scan.go) on BMI1 and BMI2: every value's length from the
@@ -57,29 +65,13 @@ loop:
 	JLT   loop
 
 notfound:
-	MOVQ BX, x+64(FP)
-	MOVQ CX, k+72(FP)
-	MOVQ AX, next+80(FP)
-	MOVQ $0, status+88(FP)
-	RET
+	RESULT(CX, 0)
 
 found:
-	MOVQ BX, x+64(FP)
-	MOVQ DX, k+72(FP)
-	MOVQ AX, next+80(FP)
-	MOVQ $1, status+88(FP)
-	RET
+	RESULT(DX, 1)
 
 malformed:
-	MOVQ BX, x+64(FP)
-	MOVQ DX, k+72(FP)
-	MOVQ AX, next+80(FP)
-	MOVQ $2, status+88(FP)
-	RET
+	RESULT(DX, 2)
 
 slow:
-	MOVQ BX, x+64(FP)
-	MOVQ DX, k+72(FP)
-	MOVQ AX, next+80(FP)
-	MOVQ $3, status+88(FP)
-	RET
+	RESULT(DX, 3)
