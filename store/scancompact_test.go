@@ -244,7 +244,11 @@ func TestScanGroupCompactDamaged(t *testing.T) {
 // neighbours or more: its first neighbour x0 (the mode bit clear) and gaps, as many as
 // given (varintList's encoding of a list of that degree cut after them).
 func varintHead(v, x0 uint32, gaps []uint64) []byte {
-	b := binary.AppendUvarint(nil, zigzag(int64(x0)-int64(v))<<1)
+	return appendGaps(binary.AppendUvarint(nil, zigzag(int64(x0)-int64(v))<<1), gaps)
+}
+
+// appendGaps appends gaps to b as varints.
+func appendGaps(b []byte, gaps []uint64) []byte {
 	for _, g := range gaps {
 		b = binary.AppendUvarint(b, g)
 	}
@@ -258,11 +262,7 @@ func varintList(v, x0 uint32, gaps []uint64) []byte {
 	if len(gaps)+1 >= PackedMin {
 		z <<= 1
 	}
-	b := binary.AppendUvarint(nil, z)
-	for _, g := range gaps {
-		b = binary.AppendUvarint(b, g)
-	}
-	return b
+	return appendGaps(binary.AppendUvarint(nil, z), gaps)
 }
 
 // TestScanGroupVarintDamaged holds ScanGroup's vector scan of one-block varint lists
@@ -303,27 +303,18 @@ func TestScanGroupVarintDamaged(t *testing.T) {
 			if r.IntN(2) == 0 { // the second value: met first where only first values miss
 				k = 0
 			}
-			switch r.IntN(9) {
+			switch c := r.IntN(9); c {
 			case 0: // cut at or inside a gap
 				p := len(varintHead(lo+i, x0, gaps[:k]))
 				enc = enc[:p+r.IntN(2)]
-			case 1: // gap k as 6 bytes, its low 35 bits a small gap
-				tail := varintHead(lo+i, x0, gaps[:k])
-				tail = append(tail, 0x81, 0x80, 0x80, 0x80, 0x80, 0x01)
-				for _, g := range gaps[k+1:] {
-					tail = binary.AppendUvarint(tail, g)
+			case 1, 4: // gap k as 6 bytes, its low 35 bits a small gap; or as 9 bytes, no
+				// end byte in the word at its start
+				wide := []byte{0x81, 0x80, 0x80, 0x80, 0x80, 0x01}
+				if c == 4 {
+					wide = []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}
 				}
 				if d <= 64 {
-					enc = tail
-				}
-			case 4: // gap k as 9 bytes: no end byte in the word at its start
-				tail := varintHead(lo+i, x0, gaps[:k])
-				tail = append(tail, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)
-				for _, g := range gaps[k+1:] {
-					tail = binary.AppendUvarint(tail, g)
-				}
-				if d <= 64 {
-					enc = tail
+					enc = appendGaps(append(varintHead(lo+i, x0, gaps[:k]), wide...), gaps[k+1:])
 				}
 			case 2: // gap k past nv, of 3, 4 or 5 bytes
 				gaps[k] = []uint64{nv, 1 << 27, 1 << 34}[r.IntN(3)] + uint64(r.IntN(1<<10))
