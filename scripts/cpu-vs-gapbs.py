@@ -21,7 +21,9 @@ to the first's), and writes every time to cpu-vs-gapbs-PID.json. With CORESPEED 
 tools/corespeed's binary, each set of back-to-back times (a source's BFS with every
 binary and GAPBS, one CC of each) is bracketed by its measure of the core's speed, and a
 second line a graph gives the same figures over the quiet sets alone: both brackets
-within 15% of the fastest the graph's run saw (on the device a vCPU's physical core is
+within 15% of the fastest the graph's run saw, or of CORESPEED_BEST (corespeed's value
+on a quiet core of the same machine) when that is faster, so that a lease whose cores
+are all busy reads as such (on the device a vCPU's physical core is
 shared with another tenant's thread, which slowed ooc more than GAPBS; sd15,
 docs/log-2026-11-26.md).
 docs/log-2026-11-24.md section 19 and docs/log-2026-11-25.md section "cpu" used it.
@@ -44,6 +46,9 @@ for spec in args[2].split(','):
     suffix[name] = '.' + sfx if sfx else ''
 algos = args[3].split(',') if len(args) > 3 else ['bfs', 'cc']
 speed = os.environ.get('CORESPEED')
+# CORESPEED_BEST: the chain's time on a quiet core of this kind of machine, so that a run
+# whose every core is busy finds no quiet set instead of calling its fastest one quiet.
+ref = float(os.environ.get('CORESPEED_BEST', 'inf'))
 
 
 def corespeed():
@@ -110,8 +115,9 @@ for g in graphs:
     res[g] = {f'{a}/{k}': v for (a, k), v in t.items()}
     if speed:
         best = min(x for a in algos for c in core[a] for x in c)
-        quiet = lambda a, i: max(core[a][i]) <= 1.15 * best
+        bound = 1.15 * min(best, ref)
+        quiet = lambda a, i: max(core[a][i]) <= bound
         n = ', '.join(f'{a} {sum(quiet(a, i) for i in range(len(core[a])))}/{len(core[a])}' for a in algos)
-        print(' | '.join([f'{g} quiet ({n} sets)'] + summary(t, quiet)), flush=True)
+        print(' | '.join([f'{g} quiet ({n} sets; chain best {best}, bound {bound:.0f})'] + summary(t, quiet)), flush=True)
         res[g].update({f'{a}/core': core[a] for a in algos})
 json.dump(res, open(f'cpu-vs-gapbs-{os.getpid()}.json', 'w'))
