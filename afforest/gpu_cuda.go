@@ -14,26 +14,15 @@ import (
 const gpuBlock = 256
 
 // GPU runs Afforest on a graph placed on the device by package gpu (afforest.cu).
-type GPU struct {
-	dg  *gpu.Graph
-	mod *cuda.Module
-}
+type GPU struct{ gpu.Kernels }
 
 // NewGPU loads afforest.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg}
-	var err error
-	if g.mod, err = dg.LoadModule("afforest", Fatbin); err != nil {
+	k, err := dg.LoadKernels("afforest", Fatbin)
+	if err != nil {
 		return nil, err
 	}
-	return g, nil
-}
-
-// Close unloads the kernels.
-func (g *GPU) Close() error {
-	err := g.dg.UnloadModule(g.mod)
-	g.mod = nil
-	return err
+	return &GPU{k}, nil
 }
 
 // Run is the package's Run on the device: the same rounds, the same seeded choice of the
@@ -42,7 +31,7 @@ func (g *GPU) Close() error {
 // the runtime's workspace.
 func (g *GPU) Run(opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
-	dg, m := g.dg, g.mod
+	dg, m := g.Graph, g.Mod
 	n := dg.N
 	res := &Result{Labels: make([]uint32, n)}
 	if n == 0 {

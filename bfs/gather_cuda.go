@@ -229,7 +229,7 @@ func (r *bfsRun) gatherLevel(lv tdLaunch, ranges [][2]uint32) (int64, *gatherMea
 	// windows' (so do the gathered expansions', which are short)
 	if k < len(ranges) {
 		err := c.OnStream(gs, func() error {
-			return launchTdGatherIndex(c, g.mod, r.tdGrid(), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), base, split,
+			return launchTdGatherIndex(c, g.Mod, r.tdGrid(), block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), base, split,
 				base+cuda.DevPtr(eOff), word, st.recs.Ptr(), lv.qn, lv.scout, lv.left0, lv.alpha)
 		})
 		if err != nil {
@@ -385,7 +385,7 @@ func (r *bfsRun) gatherLevel(lv tdLaunch, ranges [][2]uint32) (int64, *gatherMea
 		}
 		if qerr == nil {
 			qerr = c.OnStream(gs, func() error {
-				return launchTdGathered(c, g.mod, min(r.dg.Grid(uint64(e1-e0), block), r.tdGrid()), block, r.dg.OutTable.Ptr,
+				return launchTdGathered(c, g.Mod, min(r.dg.Grid(uint64(e1-e0), block), r.tdGrid()), block, r.dg.OutTable.Ptr,
 					int32(len(r.dg.Out)), base+cuda.DevPtr(eOff), uint32(e0), uint32(e1), base+cuda.DevPtr(bOff),
 					st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), lv.depth, lv.out.Ptr(), st.recs.Ptr(), lv.j)
 			})

@@ -20,8 +20,7 @@ const block = 256
 // driven level by level with the CPU's switching rule. It keeps, from one search to the
 // next, what each bottom-up level decoded per shard (the streaming choice's estimate).
 type GPU struct {
-	dg      *gpu.Graph
-	mod     *cuda.Module
+	gpu.Kernels
 	hist    map[int][]int64 // per bottom-up level rank: list bytes each in shard decoded in the last search
 	sizes   []gpu.ShardSize // dg's shards
 	longCap uint64          // entries of the long-list queue (longCap)
@@ -49,7 +48,7 @@ const maxBlocks = 1<<32 - 1
 
 // NewGPU loads bfs.cu's kernels for searches on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg, hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G), maxDeg: 1}
+	g := &GPU{hist: map[int][]int64{}, sizes: gpu.Sizes(dg.G), maxDeg: 1}
 	g.longCap = longCap(g.sizes)
 	for _, s := range dg.G.Out().Shards {
 		g.maxDeg = max(g.maxDeg, s.MaxDegreeBound())
@@ -59,7 +58,7 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 		return nil, fmt.Errorf("bfs: %d edges in one direction: the GPU search takes fewer than %d", e, uint64(maxBlocks)*store.BlockSize)
 	}
 	var err error
-	if g.mod, err = dg.LoadModule("bfs", Fatbin); err != nil {
+	if g.Kernels, err = dg.LoadKernels("bfs", Fatbin); err != nil {
 		return nil, err
 	}
 	err = dg.Dev.Do(func(c *cuda.Ctx) error {
@@ -96,7 +95,7 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 	}
 	if dg.Dev.Coop {
 		err = dg.Dev.Do(func(c *cuda.Ctx) error {
-			per, err := c.MaxActiveBlocks(g.mod, g.tdLevels(), block)
+			per, err := c.MaxActiveBlocks(g.Mod, g.tdLevels(), block)
 			g.coop = min(per, 8) * dg.Dev.SMs
 			return err
 		})
@@ -120,14 +119,13 @@ func (g *GPU) tdLevels() string {
 
 // Close unloads the kernels and releases the streams and events.
 func (g *GPU) Close() error {
-	err := g.dg.UnloadModule(g.mod)
-	g.mod = nil
+	err := g.Kernels.Close()
 	keep := func(e error) {
 		if e != nil && err == nil {
 			err = e
 		}
 	}
-	keep(g.dg.Dev.Do(func(c *cuda.Ctx) error {
+	keep(g.Graph.Dev.Do(func(c *cuda.Ctx) error {
 		var first error
 		var pin *cuda.Pinned
 		if g.gbuf != nil {
@@ -192,7 +190,7 @@ type linkStat struct {
 // n/beta.
 func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 	opt = opt.WithDefaults()
-	dg := g.dg
+	dg := g.Graph
 	n := dg.N
 	res := &Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
 	var choices, rules []string
@@ -234,7 +232,7 @@ func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
 		}
 		return c.DtoH(unsafe.Pointer(&res.Level[0]), st.level.Ptr(), 4*int64(n))
 	})
-	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
+	err = dg.CheckLists(g.Mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +307,7 @@ func (r *bfsRun) run(src uint32, opt Options) error {
 	if err := c.Memset32(st.visited.Ptr(), 0, r.words); err != nil {
 		return err
 	}
-	if err := launchBfsInit(c, r.g.mod, 1, 1, st.parent.Ptr(), st.level.Ptr(), st.visited.Ptr(), r.in.Ptr(), src); err != nil {
+	if err := launchBfsInit(c, r.g.Mod, 1, 1, st.parent.Ptr(), st.level.Ptr(), st.visited.Ptr(), r.in.Ptr(), src); err != nil {
 		return err
 	}
 	var edgesToCheck int64
@@ -327,7 +325,7 @@ func (r *bfsRun) run(src uint32, opt Options) error {
 			if err := c.Memset32(r.front.Ptr(), 0, r.words); err != nil {
 				return err
 			}
-			if err := launchQueueBits(c, r.g.mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
+			if err := launchQueueBits(c, r.g.Mod, r.grid(qn), block, r.in.Ptr(), uint32(qn), r.front.Ptr()); err != nil {
 				return err
 			}
 			if !opt.StrictSwitch && scout >= edgesTotal/sampledMin && scout >= sampledDeg*int64(qn) &&
@@ -493,7 +491,7 @@ func (r *bfsRun) tdExpand(s *cuda.Stream, lv tdLaunch, lo, hi uint32) error {
 		if lv.grid > 0 {
 			grid = lv.grid
 		}
-		return launchTdExpand(c, r.g.mod, grid, block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), lo, hi, lv.first,
+		return launchTdExpand(c, r.g.Mod, grid, block, r.dg.OutTable.Ptr, int32(len(r.dg.Out)), lo, hi, lv.first,
 			lv.in.Ptr(), st.visited.Ptr(), st.parent.Ptr(), st.level.Ptr(), lv.depth, lv.out.Ptr(), st.long.Ptr(),
 			st.longAt.Ptr(), uint32(r.g.longCap), st.recs.Ptr(), lv.j, lv.qn, lv.scout, lv.left0, lv.alpha, r.g.gmin(), uint32(gatherDeg), lv.mode)
 	})
@@ -510,7 +508,7 @@ func (r *bfsRun) tdExpand(s *cuda.Stream, lv tdLaunch, lo, hi uint32) error {
 // edge was checked yet (left0 maxLeft, so no rule stops it), and *left is set here from
 // the level's exact scout.
 func (r *bfsRun) topDownBatch(batch int, qn *uint64, scout, left *int64, depth uint32, alpha int, force bool) (int, error) {
-	c, st, m := r.c, r.st, r.g.mod
+	c, st, m := r.c, r.st, r.g.Mod
 	left0, leftAfter := uint64(*left), *left-*scout
 	if force {
 		batch, left0 = 1, maxLeft
@@ -649,7 +647,7 @@ func (r *bfsRun) sampleBottomUp(src, depth uint32) (float64, error) {
 	}
 	first, k, w := r.dg.FirstArray()
 	seed := uint64(src)*0x9E3779B97F4A7C15 ^ uint64(depth)<<40
-	if err := launchBuSample(c, r.g.mod, sampleBuThreads/block, block, r.dg.InTable, int32(len(r.dg.In)), st.visited.Ptr(),
+	if err := launchBuSample(c, r.g.Mod, sampleBuThreads/block, block, r.dg.InTable, int32(len(r.dg.In)), st.visited.Ptr(),
 		r.front.Ptr(), first, k, w, n, seed, words); err != nil {
 		return 0, err
 	}
@@ -721,7 +719,7 @@ func (r *bfsRun) bottomUp(depth uint32) (awake, examined uint64, err error) {
 			if i1 == i0 {
 				return nil
 			}
-			return launchBuSweep(c, r.g.mod, r.grid(uint64(i1-i0)), block, adj, s.Dir, s.Bits, s.Lo, s.N,
+			return launchBuSweep(c, r.g.Mod, r.grid(uint64(i1-i0)), block, adj, s.Dir, s.Bits, s.Lo, s.N,
 				r.front.Ptr(), st.visited.Ptr(), r.next.Ptr(), st.parent.Ptr(), st.level.Ptr(), depth, r.out.Ptr(),
 				r.cnt+cntOut, r.cnt+cntChecked, first, k, w, i0, i1, cnt)
 		}

@@ -290,10 +290,17 @@ func (dg *Graph) String() string {
 		bytesize.Format(dg.Dev.Total), dg.Plan)
 }
 
-// LoadModule loads an algorithm's kernels (the fatbin image, named name in errors) into
-// dg's device context, for runs on dg, with its list checks readied (guard): a run of it
-// ends with CheckLists.
-func (dg *Graph) LoadModule(name string, image []byte) (*cuda.Module, error) {
+// Kernels are an algorithm's kernels loaded for runs on a placed graph: each algorithm's
+// GPU type holds them, and its Close closes them.
+type Kernels struct {
+	Graph *Graph       // the graph the runs read
+	Mod   *cuda.Module // the kernels, nil once closed
+}
+
+// LoadKernels loads an algorithm's kernels (the fatbin image, named name in errors) into
+// dg's device context, for runs on dg, with their list checks readied (guard): a run of
+// them ends with CheckLists.
+func (dg *Graph) LoadKernels(name string, image []byte) (Kernels, error) {
 	var m *cuda.Module
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
 		var err error
@@ -306,10 +313,15 @@ func (dg *Graph) LoadModule(name string, image []byte) (*cuda.Module, error) {
 		}
 		return err
 	})
-	return m, err
+	return Kernels{Graph: dg, Mod: m}, err
 }
 
-// UnloadModule unloads a module that LoadModule returned.
-func (dg *Graph) UnloadModule(m *cuda.Module) error {
-	return dg.Dev.Do(func(c *cuda.Ctx) error { return c.Unload(m) })
+// Close unloads the kernels; closing them again does nothing.
+func (k *Kernels) Close() error {
+	if k.Mod == nil {
+		return nil
+	}
+	err := k.Graph.Dev.Do(func(c *cuda.Ctx) error { return c.Unload(k.Mod) })
+	k.Mod = nil
+	return err
 }

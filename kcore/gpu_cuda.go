@@ -18,26 +18,15 @@ const gpuBlock = 256
 
 // GPU runs the k-core decomposition on a graph placed on the device by package gpu
 // (kcore.cu).
-type GPU struct {
-	dg  *gpu.Graph
-	mod *cuda.Module
-}
+type GPU struct{ gpu.Kernels }
 
 // NewGPU loads kcore.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg}
-	var err error
-	if g.mod, err = dg.LoadModule("kcore", Fatbin); err != nil {
+	k, err := dg.LoadKernels("kcore", Fatbin)
+	if err != nil {
 		return nil, err
 	}
-	return g, nil
-}
-
-// Close unloads the kernels.
-func (g *GPU) Close() error {
-	err := g.dg.UnloadModule(g.mod)
-	g.mod = nil
-	return err
+	return &GPU{k}, nil
 }
 
 // gpuRun is one run's device state and the host's view of it.
@@ -63,7 +52,7 @@ const (
 // levels and rounds (kcore.cu); the host queues batches of steps and reads the control
 // words after each. opt.Workers means nothing there.
 func (g *GPU) Run(opt Options) (*Result, error) {
-	dg := g.dg
+	dg := g.Graph
 	n := dg.N
 	res := &Result{Core: make([]uint32, n)}
 	if n == 0 {
@@ -96,7 +85,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		res.Seconds = time.Since(t0).Seconds()
 		return c.DtoH(unsafe.Pointer(&res.Core[0]), st.deg.Ptr(), 4*int64(n))
 	})
-	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
+	err = dg.CheckLists(g.Mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +112,7 @@ func (r *gpuRun) readCtl() ([ctlWords]uint32, error) {
 // degrees fills deg (out-degree plus, on a directed graph, in-degree) and lists the
 // vertices with edges in lists[0]; it returns their number.
 func (r *gpuRun) degrees() (uint32, error) {
-	c, dg, st, m := r.c, r.g.dg, r.st, r.g.mod
+	c, dg, st, m := r.c, r.g.Graph, r.st, r.g.Mod
 	if err := c.Memset32(r.ctl, 0, ctlWords); err != nil {
 		return 0, err
 	}
@@ -196,7 +185,7 @@ func (r *gpuRun) peel(na uint32) ([]LevelStat, error) {
 				recs = append(recs, ring[i%recRing])
 			}
 			last := recs[len(recs)-1]
-			n := r.g.dg.N // the isolated vertices went first, as core 0
+			n := r.g.Graph.N // the isolated vertices went first, as core 0
 			showLevel(r.line, uint32(last[0]), uint64(n-na)+last[2+accRemoved], n)
 		}
 		if w[ctlMode] == stepDone {
@@ -223,7 +212,7 @@ func levelStats(recs [][recWords]uint64) []LevelStat {
 
 // step queues one step: every launch reads from the control words whether it has work.
 func (r *gpuRun) step(na uint32) error {
-	c, dg, st, m := r.c, r.g.dg, r.st, r.g.mod
+	c, dg, st, m := r.c, r.g.Graph, r.st, r.g.Mod
 	grid := dg.Grid(uint64(na), gpuBlock)
 	l0, l1, l2 := st.lists[0].Ptr(), st.lists[1].Ptr(), st.lists[2].Ptr()
 	if err := launchKcBegin(c, m, 1, 1, r.ctl); err != nil {

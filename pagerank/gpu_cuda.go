@@ -17,26 +17,15 @@ import (
 const gpuBlock = 256 // at most pagerank.cu's PULL_BLOCK
 
 // GPU runs PageRank on a graph placed on the device by package gpu (pagerank.cu).
-type GPU struct {
-	dg  *gpu.Graph
-	mod *cuda.Module
-}
+type GPU struct{ gpu.Kernels }
 
 // NewGPU loads pagerank.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg}
-	var err error
-	if g.mod, err = dg.LoadModule("pagerank", Fatbin); err != nil {
+	k, err := dg.LoadKernels("pagerank", Fatbin)
+	if err != nil {
 		return nil, err
 	}
-	return g, nil
-}
-
-// Close unloads the kernels.
-func (g *GPU) Close() error {
-	err := g.dg.UnloadModule(g.mod)
-	g.mod = nil
-	return err
+	return &GPU{k}, nil
 }
 
 // Run is the package's Run on the device: the same model, stopping rule and float32
@@ -50,7 +39,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		return nil, err
 	}
 	opt = opt.WithDefaults()
-	dg := g.dg
+	dg := g.Graph
 	n := dg.N
 	r := &Result{Scores: make([]float32, n)}
 	if n == 0 {
@@ -74,7 +63,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		t0 := time.Now()
 		init := float32(1 / float64(n))
 		for _, s := range dg.Out {
-			if err := launchPrInit(c, g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
+			if err := launchPrInit(c, g.Mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N,
 				st.score.Ptr(), st.contrib.Ptr(), st.outdeg.Ptr(), math.Float32bits(init)); err != nil {
 				return err
 			}
@@ -107,7 +96,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 		r.Seconds = time.Since(t0).Seconds()
 		return c.DtoH(unsafe.Pointer(&r.Scores[0]), st.score.Ptr(), 4*int64(n))
 	})
-	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
+	err = dg.CheckLists(g.Mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +120,7 @@ func (g *GPU) Run(opt Options) (*Result, error) {
 // iterate runs one iteration over every in shard and returns its statistics (without Iter,
 // Edges and Seconds).
 func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
-	dg := g.dg
+	dg := g.Graph
 	var it IterStat
 	cnt := st.counters.Ptr()
 	if err := c.Memset32(cnt, 0, 6); err != nil {
@@ -154,18 +143,18 @@ func (g *GPU) iterate(c *cuda.Ctx, st devState, base uint64) (IterStat, error) {
 		if i1 <= i0 {
 			return nil
 		}
-		err := launchPrPull(c, g.mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
+		err := launchPrPull(c, g.Mod, dg.Grid(uint64(i1-i0), gpuBlock), gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N,
 			st.contrib.Ptr(), st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base, i0, i1, cnt+cntChange, bytes,
 			st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr())
 		if err != nil {
 			return err
 		}
-		err = launchPrHub(c, g.mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
+		err = launchPrHub(c, g.Mod, dg.Dev.SMs*8, gpuBlock, adj, s.Dir, s.Bits, s.Lo, s.N, st.contrib.Ptr(),
 			st.hubs.Ptr(), st.hubNb.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), bytes)
 		if err != nil {
 			return err
 		}
-		return launchPrHubFinish(c, g.mod, 1, gpuBlock, st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base,
+		return launchPrHubFinish(c, g.Mod, 1, gpuBlock, st.score.Ptr(), st.next.Ptr(), st.outdeg.Ptr(), base,
 			st.hubs.Ptr(), st.hubCount.Ptr(), st.hubSum.Ptr(), cnt+cntChange)
 	}
 	// every iteration streams the same chunks: the next one's first copies are issued at

@@ -46,32 +46,29 @@ const (
 // through the runtime's staging buffers (gpu.Graph.Stream) or read in place, whichever
 // the chunk's queued edges and the measured link rates say costs less (runHeld).
 type GPU struct {
-	dg  *gpu.Graph
-	mod *cuda.Module
-	w   *devWeights // nil until the first weighted run
+	gpu.Kernels
+	w *devWeights // nil until the first weighted run
 }
 
 // NewGPU loads sssp.cu's kernels for runs on dg.
 func NewGPU(dg *gpu.Graph) (*GPU, error) {
-	g := &GPU{dg: dg}
-	var err error
-	if g.mod, err = dg.LoadModule("sssp", Fatbin); err != nil {
+	k, err := dg.LoadKernels("sssp", Fatbin)
+	if err != nil {
 		return nil, err
 	}
-	return g, nil
+	return &GPU{Kernels: k}, nil
 }
 
 // Close releases the weights and unloads the kernels.
 func (g *GPU) Close() error {
 	var err error
 	if g.w != nil {
-		err = g.dg.Dev.Do(g.w.free)
+		err = g.Graph.Dev.Do(g.w.free)
 		g.w = nil
 	}
-	if uerr := g.dg.UnloadModule(g.mod); err == nil {
-		err = uerr
+	if kerr := g.Kernels.Close(); err == nil {
+		err = kerr
 	}
-	g.mod = nil
 	return err
 }
 
@@ -104,7 +101,7 @@ type gpuRun struct {
 // nothing there.
 func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 	delta, parents := opt.Delta, opt.Parents
-	dg := g.dg
+	dg := g.Graph
 	n := dg.N
 	if src >= n {
 		return nil, fmt.Errorf("sssp: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
@@ -177,7 +174,7 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 		res.Parent = make([]uint32, n)
 		return r.parents(src, res.Parent)
 	})
-	err = dg.CheckLists(g.mod, err) // a damaged list gives no answer, even where the run failed
+	err = dg.CheckLists(g.Mod, err) // a damaged list gives no answer, even where the run failed
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +212,7 @@ func (g *GPU) Run(src, maxW uint32, unit bool, opt Options) (*Result, error) {
 // the next near queue, the weights' table and offsets, the held rounds' tables (skip: the
 // streamed out-shards), the control words.
 func (r *gpuRun) init(src uint32, skip []uint32) error {
-	c, st, n := r.c, r.st, r.g.dg.N
+	c, st, n := r.c, r.st, r.g.Graph.N
 	if w := r.g.w; r.unit == 0 {
 		r.shift = w.shift
 		if err := c.HtoD(st.wts.Ptr(), unsafe.Pointer(&w.table[0]), 8*int64(len(w.table))); err != nil {
@@ -342,7 +339,7 @@ func roundStats(recs [][recWords]uint64, copied map[int]int64, first int) []Step
 
 // step queues one step: every launch reads from the control words whether it has work.
 func (r *gpuRun) step() error {
-	c, dg, st, m := r.c, r.g.dg, r.st, r.g.mod
+	c, dg, st, m := r.c, r.g.Graph, r.st, r.g.Mod
 	grid := dg.Grid(uint64(dg.N)+1, gpuBlock)
 	l0, l1, l2 := st.queues[0].Ptr(), st.queues[1].Ptr(), st.queues[2].Ptr()
 	if err := launchSpBegin(c, m, 1, 1, r.ctl); err != nil {
@@ -407,7 +404,7 @@ func onDevice(p *gpu.Plan, w *devWeights, unit bool) bool {
 
 // parents fills parent (on the host) from the final distances (sp_parents).
 func (r *gpuRun) parents(src uint32, parent []uint32) error {
-	c, dg, st := r.c, r.g.dg, r.st
+	c, dg, st := r.c, r.g.Graph, r.st
 	par := st.stamp.Ptr()
 	if err := c.Memset32(par, math.MaxUint32, int64(dg.N)); err != nil {
 		return err
@@ -416,7 +413,7 @@ func (r *gpuRun) parents(src uint32, parent []uint32) error {
 		if s.N == 0 {
 			continue
 		}
-		if err := launchSpParents(c, r.g.mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
+		if err := launchSpParents(c, r.g.Mod, dg.Grid(uint64(s.N), gpuBlock), gpuBlock, s.Adj, s.Dir, s.Bits, s.Lo, s.N, int32(i),
 			st.wts.Ptr(), st.wOff.Ptr(), r.shift, r.unit, r.fl, st.dist.Ptr(), src, par); err != nil {
 			return err
 		}

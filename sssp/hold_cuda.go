@@ -45,7 +45,7 @@ func listRoom(n int64) int64 { return (n + 16 + 7) &^ 7 }
 // weights), greedily in vertex order, and marks the streamed shards in skip. It returns
 // nil when no shard has pinned lists or weights.
 func planHold(r *gpuRun, cap int64, skip []uint32) *holdPlan {
-	dg := r.g.dg
+	dg := r.g.Graph
 	hp := &holdPlan{}
 	for i, s := range dg.G.Out().Shards {
 		adjP := dg.Out[i].AdjPinned
@@ -158,7 +158,7 @@ func (h *holdRule) learn(steps []StepStat) {
 // (random 128-byte reads in a window of Link.Window bytes) scaled down by the window's
 // share of the pinned bytes, the reads of a round spreading over all of them.
 func (r *gpuRun) priorBps() float64 {
-	l := r.g.dg.Link
+	l := r.g.Graph.Link
 	return l.ZeroBps * min(1, float64(l.Window)/float64(max(r.hold.pinned, 1)))
 }
 
@@ -170,7 +170,7 @@ func (r *gpuRun) priorBps() float64 {
 // the latest measured zero-copy round (HOLDNS), and before that from the pinned bytes per
 // vertex of the streamed shards at priorBps.
 func (r *gpuRun) holdAt() (uint32, float32) {
-	hp, dg := r.hold, r.g.dg
+	hp, dg := r.hold, r.g.Graph
 	if hp == nil || dg.Mode == gpu.Never {
 		return math.MaxUint32, 0
 	}
@@ -191,7 +191,7 @@ func (r *gpuRun) holdAt() (uint32, float32) {
 // with OOC_GPU_STREAM=always whenever it can; in auto mode when the copy at the probe's
 // rate takes less time than reading the queued edges' lists and weights in place at zbps.
 func (r *gpuRun) stream(ch *chunk, deg uint64, zbps float64) bool {
-	dg := r.g.dg
+	dg := r.g.Graph
 	if !ch.stream {
 		return false
 	}
@@ -222,7 +222,7 @@ func (r *gpuRun) inPlaceBps(bpns float32) float64 {
 // counted per chunk, the others relaxed, then each chunk with queued vertices relaxed
 // from a staging buffer or in place, and the steps resumed. It returns the bytes copied.
 func (r *gpuRun) runHeld(nf uint32, bpns float32) (int64, error) {
-	c, dg, st, m, hp := r.c, r.g.dg, r.st, r.g.mod, r.hold
+	c, dg, st, m, hp := r.c, r.g.Graph, r.st, r.g.Mod, r.hold
 	nch := len(hp.chunks)
 	l0, l1, l2 := st.queues[0].Ptr(), st.queues[1].Ptr(), st.queues[2].Ptr()
 	if err := c.Memset32(st.chCnt.Ptr(), 0, int64(nch)); err != nil {
