@@ -82,7 +82,8 @@ type bfsArgs struct {
 	engineArgs
 }
 
-// engineArgs are the flags bfs and cc share, and what the command asks of the engine.
+// engineArgs are the engine flags every result command shares, and what the command asks
+// of the engine.
 type engineArgs struct {
 	backend string
 	vram    byteSize
@@ -143,26 +144,22 @@ func runBFS(e *env, args []string) error {
 	case a.sources > 1 && a.out != "":
 		return usagef("-o writes one result; drop --sources or -o")
 	}
-	dest, g, err := openResultGraph(e, "bfs", pos, a.resultFlags)
-	if err != nil {
-		return err
-	}
-	defer g.Close()
-	if a.sources > 1 { // one source is pickSources' to check, by the flag that named it
-		if err := checkSources(a.sources, g); err != nil {
-			return err
+	var srcs []uint32
+	run, err := openRun(e, "bfs", pos, a.resultFlags, &a.engineArgs, ooc.AlgoBFS, func(dest *output, g *store.Graph) (err error) {
+		if a.sources > 1 { // one source is pickSources' to check, by the flag that named it
+			if err := checkSources(a.sources, g); err != nil {
+				return err
+			}
 		}
-	}
-	srcs, err := pickSources(g, a.src, a.sources, a.seed)
+		srcs, err = pickSources(g, a.src, a.sources, a.seed)
+		a.noLevels = dest == nil && !a.validate // the summary needs parents alone
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	a.noLevels = dest == nil && !a.validate // the summary needs parents alone
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoBFS)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer run.close()
+	dest, g, eng := run.dest, run.g, run.eng
 
 	out := &bfsJSON{Backend: eng.Name(), EdgeCount: edgeCountName(g), Validated: a.validate, Sources: len(srcs)}
 	summary := a.summaryTo(e, dest)

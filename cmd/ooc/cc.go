@@ -78,16 +78,12 @@ func runCC(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dest, g, err := openResultGraph(e, "cc", pos, a.resultFlags)
+	run, err := openRun(e, "cc", pos, a.resultFlags, &a.engineArgs, ooc.AlgoCC, nil)
 	if err != nil {
 		return err
 	}
-	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoCC)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer run.close()
+	dest, g, eng := run.dest, run.g, run.eng
 	r, err := eng.CC()
 	if err != nil {
 		return err

@@ -89,16 +89,12 @@ func runKCore(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	dest, g, err := openResultGraph(e, "kcore", pos, a.resultFlags)
+	run, err := openRun(e, "kcore", pos, a.resultFlags, &a.engineArgs, ooc.AlgoKCore, nil)
 	if err != nil {
 		return err
 	}
-	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoKCore)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer run.close()
+	dest, g, eng := run.dest, run.g, run.eng
 	r, err := eng.KCore()
 	if err != nil {
 		return err

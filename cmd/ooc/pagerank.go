@@ -123,16 +123,12 @@ func runPageRank(e *env, args []string) error {
 	case a.top < 0:
 		return usagef("--top %d: want 0 or more", a.top)
 	}
-	dest, g, err := openResultGraph(e, "pagerank", pos, a.resultFlags)
+	run, err := openRun(e, "pagerank", pos, a.resultFlags, &a.engineArgs, ooc.AlgoPageRank, nil)
 	if err != nil {
 		return err
 	}
-	defer g.Close()
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoPageRank)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer run.close()
+	dest, g, eng := run.dest, run.g, run.eng
 	r, err := eng.PageRank(ooc.PageRankOptions{Tolerance: a.tolerance, MaxIters: a.maxIters})
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/store"
 )
@@ -29,23 +30,47 @@ func resultOutput(e *env, out string, text, asJSON, force bool) (*output, error)
 	return checkOutput(e, out, force)
 }
 
-// openResultGraph does what every result command (bfs, cc, kcore, pagerank, sssp) does
-// before its engine opens: it checks the output, opens the graph and checks the memory
-// the command will take. The caller closes the graph.
-func openResultGraph(e *env, cmd string, pos []string, r resultFlags) (*output, *store.Graph, error) {
+// resultRun is what a result command (bfs, cc, kcore, pagerank, sssp) runs on: where its
+// result goes (nil: nowhere), the graph and the engine.
+type resultRun struct {
+	dest *output
+	g    *store.Graph
+	eng  ooc.Engine
+}
+
+// openRun opens a result command's run: it checks the output, opens the graph, checks
+// the memory the command will take and opens the engine for algo. ready, when not nil,
+// sees the output and the graph before the engine opens, and may refuse them (bfs and
+// sssp check their sources there) or set a's noLevels. The caller closes the run.
+func openRun(e *env, cmd string, pos []string, r resultFlags, a *engineArgs, algo ooc.Algo,
+	ready func(dest *output, g *store.Graph) error) (*resultRun, error) {
 	dest, err := resultOutput(e, r.out, r.text, r.json, r.force)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	g, _, err := openGraph(pos)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := checkMemory(cmd, g, r.validate); err != nil {
+	err = checkMemory(cmd, g, r.validate)
+	if err == nil && ready != nil {
+		err = ready(dest, g)
+	}
+	var eng ooc.Engine
+	if err == nil {
+		eng, err = openEngine(e, g, *a, r.verbose, algo)
+	}
+	if err != nil {
 		g.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return dest, g, nil
+	return &resultRun{dest: dest, g: g, eng: eng}, nil
+}
+
+// close closes the engine, then the graph.
+func (r *resultRun) close() {
+	r.eng.Close()
+	r.g.Close()
 }
 
 // resultFlags are the flags every result command (bfs, cc, kcore, pagerank, sssp)

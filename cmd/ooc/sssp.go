@@ -130,32 +130,29 @@ func runSSSP(e *env, args []string) error {
 	if a.delta < 0 || math.IsNaN(a.delta) || math.IsInf(a.delta, 0) {
 		return usagef("--delta %g: want a non-negative bin width", a.delta)
 	}
-	dest, g, err := openResultGraph(e, "sssp", pos, a.resultFlags)
+	var opt ooc.SSSPOptions
+	var srcs []uint32
+	run, err := openRun(e, "sssp", pos, a.resultFlags, &a.engineArgs, ooc.AlgoSSSP, func(dest *output, g *store.Graph) (err error) {
+		opt = ooc.SSSPOptions{UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
+		float := g.M.FloatWeights() && !a.unitWeights
+		switch {
+		case float && (a.delta > math.MaxFloat32 || (a.delta > 0 && float32(a.delta) == 0)):
+			return usagef("--delta %g: want a bin width a float32 holds", a.delta)
+		case float:
+			opt.FloatDelta = float32(a.delta)
+		case a.delta != math.Trunc(a.delta) || a.delta > float64(^uint32(0)):
+			return usagef("--delta %g: the weights are integers: want a whole number from 0 to %d", a.delta, ^uint32(0))
+		default:
+			opt.Delta = uint32(a.delta)
+		}
+		srcs, err = pickSources(g, a.src, 1, a.seed)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	defer g.Close()
-	opt := ooc.SSSPOptions{UnitWeights: a.unitWeights, Parents: dest != nil || a.validate}
-	float := g.M.FloatWeights() && !a.unitWeights
-	switch {
-	case float && (a.delta > math.MaxFloat32 || (a.delta > 0 && float32(a.delta) == 0)):
-		return usagef("--delta %g: want a bin width a float32 holds", a.delta)
-	case float:
-		opt.FloatDelta = float32(a.delta)
-	case a.delta != math.Trunc(a.delta) || a.delta > float64(^uint32(0)):
-		return usagef("--delta %g: the weights are integers: want a whole number from 0 to %d", a.delta, ^uint32(0))
-	default:
-		opt.Delta = uint32(a.delta)
-	}
-	srcs, err := pickSources(g, a.src, 1, a.seed)
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(e, g, a.engineArgs, a.verbose, ooc.AlgoSSSP)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer run.close()
+	dest, g, eng := run.dest, run.g, run.eng
 	r, err := eng.SSSP(srcs[0], opt)
 	if errors.Is(err, ooc.ErrNoWeights) {
 		return usageError{err}
