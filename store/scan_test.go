@@ -95,14 +95,15 @@ func FuzzScanList(f *testing.F) {
 	f.Add(uint32(1000), uint16(64), []byte{0x01, 0x40, 0x01, 0x01, 0x13, 0x80, 0x80, 0x04}, uint16(300), uint64(3))
 	f.Add(uint32(10), uint16(6), []byte{0x13, 0xC1, 0x20, 0xD8, 0x61, 0x24}, uint16(0), uint64(4)) // compact
 	f.Add(uint32(10), uint16(4), []byte{0x1F, 0xFF, 0x07}, uint16(8), uint64(5))                   // mirrored
+	f.Add(uint32(10), uint16(2), []byte{0x06, 0, 0, 0, 0x09, 0x02, 0xC4, 0x04}, uint16(8), uint64(6))
 	r := rand.New(rand.NewPCG(9, 9))
-	for _, d := range []int{5, 70} {
+	for _, d := range []int{5, 70, 150, 399} {
 		nbrs := randomNbrs(r, 7, d, 1<<20)
-		f.Add(uint32(7), uint16(d), AppendList(nil, 7, nbrs), uint16(9), uint64(d))
+		f.Add(uint32(7), uint16(d-1), AppendList(nil, 7, nbrs), uint16(9), uint64(d))
 	}
 	const nv = 1 << 20
 	f.Fuzz(func(t *testing.T, v uint32, d uint16, list []byte, pad uint16, seed uint64) {
-		v, d = v%nv, 1+d%200
+		v, d = v%nv, 1+d%400
 		r := rand.New(rand.NewPCG(seed, 5))
 		checkScan(t, withTail(r, list, int(pad%300)), v, uint32(d), nv, randomBits(r, nv))
 	})
