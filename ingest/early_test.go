@@ -42,6 +42,21 @@ func kronEdges(t *testing.T, scale int, seed uint64) []parse.Edge {
 	return edges
 }
 
+// gridEdges is a rows x cols grid numbered by rows, each vertex linked to its right and
+// lower neighbours.
+func gridEdges(rows, cols uint64) []parse.Edge {
+	var edges []parse.Edge
+	for v := range rows * cols {
+		if v%cols+1 < cols {
+			edges = append(edges, parse.Edge{U: v, V: v + 1})
+		}
+		if v+cols < rows*cols {
+			edges = append(edges, parse.Edge{U: v, V: v + cols})
+		}
+	}
+	return edges
+}
+
 // meshEdges is a side x side grid with its diagonals, ids through relabel (nil: row
 // order).
 func meshEdges(side int, relabel []int) []parse.Edge {

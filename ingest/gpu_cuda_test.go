@@ -258,15 +258,7 @@ func TestGPUFromEdges(t *testing.T) {
 // vertex 0 linked to runs of consecutive ids with jumps between them (compact blocks with
 // exceptions): format 6's block codings.
 func meshAndRuns(k uint64) []parse.Edge {
-	var e []parse.Edge
-	for v := uint64(0); v < k*k; v++ {
-		if v%k != k-1 {
-			e = append(e, parse.Edge{U: v, V: v + 1})
-		}
-		if v+k < k*k {
-			e = append(e, parse.Edge{U: v, V: v + k})
-		}
-	}
+	e := gridEdges(k, k)
 	for _, r := range [][2]uint64{{100, 140}, {300, 310}, {1000, 1030}, {3000, 3003}, {4000, 4090}} {
 		for u := r[0]; u < r[1]; u++ {
 			e = append(e, parse.Edge{U: 0, V: u})

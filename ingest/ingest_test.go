@@ -12,10 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/testseed"
@@ -1085,33 +1083,9 @@ func TestDegreeOrder(t *testing.T) {
 // sample's rate grows past its cap here).
 func TestOrderAuto(t *testing.T) {
 	seed := testseed.Seed(t)
-	// a Graph500 Kronecker graph: skewed degrees, vertices permuted at random
-	var skewed []parse.Edge
-	var mu sync.Mutex
-	spec := gen.Spec{Kind: "kron", Scale: 15, EdgeFactor: 16, Seed: seed}
-	if err := gen.Generate(spec, 2, func(b []gen.Edge) error {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range b {
-			skewed = append(skewed, parse.Edge{U: e.U, V: e.V})
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	skewed := kronEdges(t, 15, seed)
 	slices.SortFunc(skewed, func(a, b parse.Edge) int { return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V)) })
-	var grid []parse.Edge
-	for r := range 256 {
-		for c := range 256 {
-			v := uint64(r*256 + c)
-			if c+1 < 256 {
-				grid = append(grid, parse.Edge{U: v, V: v + 1})
-			}
-			if r+1 < 256 {
-				grid = append(grid, parse.Edge{U: v, V: v + 256})
-			}
-		}
-	}
+	grid := gridEdges(256, 256)
 	for _, c := range []struct {
 		name   string
 		edges  []parse.Edge

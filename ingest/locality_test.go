@@ -100,18 +100,7 @@ func TestBFSOrder(t *testing.T) {
 	defer func(l int) { bfsParallelLevel = l }(bfsParallelLevel)
 	bfsParallelLevel = 2 // the parallel levels on small graphs
 	rng, seed := seededRand(t, 61)
-	var grid []parse.Edge
-	for r := range 40 {
-		for c := range 30 {
-			v := uint64(r*30 + c)
-			if c+1 < 30 {
-				grid = append(grid, parse.Edge{U: v, V: v + 1})
-			}
-			if r+1 < 40 {
-				grid = append(grid, parse.Edge{U: v, V: v + 30})
-			}
-		}
-	}
+	grid := gridEdges(40, 30)
 	var star []parse.Edge // a hub bigger than a level's chunk
 	for v := range uint64(3000) {
 		star = append(star, parse.Edge{U: 7, V: v + 8})
