@@ -584,13 +584,7 @@ func TestScanMoreExceptionCount(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 61))
 	for _, exc := range [][][2]uint64{{}, over} {
 		a := compactBlock(lo, 100, 2, lows, exc, 3, 1)
-		var deg [DirGroup]uint32
-		var start [DirGroup + 1]uint32
-		deg[0] = n + 1
-		for i := 1; i <= DirGroup; i++ {
-			start[i] = uint32(len(a))
-		}
-		s := groupShard(lo, &deg, &start, withTail(r, a, 1100))
+		s := loneListShard(lo, 0, n+1, a, withTail(r, a, 1100))
 		front := make([]uint64, nv/64)
 		for _, x := range []uint32{102, 110} { // the neighbour of gap 1 without, and with, the exceptions
 			front[x/64] |= 1 << (x % 64)
@@ -603,6 +597,23 @@ func TestScanMoreExceptionCount(t *testing.T) {
 			t.Fatalf("%d exceptions: ScanGroup refused %d, found %x (parent %d), want list 0 refused", len(exc), bad, res.Found, res.Parent[0])
 		}
 	}
+}
+
+// loneListShard is a shard of one group whose lane j holds list, of d neighbours, the
+// other lanes empty; adj is the shard's bytes, list and what follows it.
+func loneListShard(lo, j, d uint32, list, adj []byte) *Shard {
+	var deg [DirGroup]uint32
+	var start [DirGroup + 1]uint32
+	deg[j] = d
+	for k := j + 1; k <= DirGroup; k++ {
+		start[k] = uint32(len(list))
+	}
+	return groupShard(lo, &deg, &start, adj)
+}
+
+// padFF is list followed by 1100 bytes of all ones.
+func padFF(list []byte) []byte {
+	return append(slices.Clone(list), slices.Repeat([]byte{0xff}, 1100)...)
 }
 
 // TestScanMoreSecondException gives the vector scan compact blocks whose first
@@ -631,14 +642,7 @@ func TestScanMoreSecondException(t *testing.T) {
 		{[][2]uint64{{1, 1}}, 3, 17, false},                     // one, the block's last byte full
 	} {
 		a := compactBlock(lo, 100, 2, lows, c.exc, c.wi, c.wh)
-		var deg [DirGroup]uint32
-		var start [DirGroup + 1]uint32
-		deg[0] = n + 1
-		for i := 1; i <= DirGroup; i++ {
-			start[i] = uint32(len(a))
-		}
-		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
-		s := groupShard(lo, &deg, &start, adj)
+		s := loneListShard(lo, 0, n+1, a, padFF(a))
 		front := make([]uint64, nv/64)
 		for _, x := range []uint32{107, 108} { // the neighbours of gaps 2 and 3
 			front[x/64] |= 1 << (x % 64)
@@ -696,14 +700,7 @@ func TestScanMoreFirstException(t *testing.T) {
 		{[2]uint64{7, 1}, 3, 17, 103, true},        // the group's last lane
 	} {
 		a := compactBlock(lo, 100, 2, lows, [][2]uint64{c.exc}, c.wi, c.wh)
-		var deg [DirGroup]uint32
-		var start [DirGroup + 1]uint32
-		deg[0] = n + 1
-		for i := 1; i <= DirGroup; i++ {
-			start[i] = uint32(len(a))
-		}
-		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
-		s := groupShard(lo, &deg, &start, adj)
+		s := loneListShard(lo, 0, n+1, a, padFF(a))
 		front := make([]uint64, nv/64)
 		for _, x := range []uint32{103, 107} {
 			front[x/64] |= 1 << (x % 64)
@@ -745,14 +742,7 @@ func TestScanMoreShortLists(t *testing.T) {
 	for i, d := range []int{PackedMin, PackedMin + 1, 9, 17, 64, PackedMin, PackedMin, PackedMin + 2} {
 		j := lanes[i]
 		a := compactBlock(lo+j, 100, 2, make([]uint64, d-1), nil, 0, 0)
-		var deg [DirGroup]uint32
-		var start [DirGroup + 1]uint32
-		deg[j] = uint32(d)
-		for k := j + 1; k <= DirGroup; k++ {
-			start[k] = uint32(len(a))
-		}
-		adj := append(slices.Clone(a), slices.Repeat([]byte{0xff}, 1100)...)
-		s := groupShard(lo, &deg, &start, adj)
+		s := loneListShard(lo, j, uint32(d), a, padFF(a))
 		front := make([]uint64, nv/64)
 		last := uint32(100 + d - 1) // gaps of 1
 		front[last/64] |= 1 << (last % 64)
