@@ -79,11 +79,8 @@ func (b *bfs) frontierScout(limit, unchecked int64) (scout int64, edges uint64, 
 		return -1, uint64(len(frontier)) * b.maxDeg, true
 	}
 	if len(frontier) > 4*scoutSample {
-		var sum uint64
 		stride := len(frontier) / scoutSample
-		for i := range scoutSample {
-			sum += uint64(b.outDegree(&b.ws[0], frontier[i*stride]))
-		}
+		sum := b.sumOutDegreesEvery(&b.ws[0], frontier[:(scoutSample-1)*stride+1], stride)
 		// the frontier's lists are unexpanded: they hold at most the unchecked edges
 		est := min(float64(sum)/float64(scoutSample)*float64(len(frontier)), float64(max(unchecked, 0)))
 		return int64(est), uint64(est), false

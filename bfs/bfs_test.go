@@ -574,6 +574,50 @@ func TestFrontierScoutParallel(t *testing.T) {
 	}
 }
 
+// TestFrontierScoutSample holds frontierScout's estimate of a frontier of more than
+// 4*scoutSample vertices, in no order over several shards, to the degrees of its
+// evenly spaced sample (vertices 0, stride, 2*stride, ...) summed one by one and scaled
+// to the frontier, for several frontier lengths and sample sizes.
+func TestFrontierScoutSample(t *testing.T) {
+	defer func(k int) { scoutSample = k }(scoutSample)
+	const n = 3000
+	r := rand.New(rand.NewPCG(7, 8))
+	lists := make([][]uint32, n)
+	for v := range uint32(n) {
+		for range r.IntN(1 + int(v%50)) {
+			lists[v] = append(lists[v], r.Uint32N(n))
+		}
+		slices.Sort(lists[v])
+		lists[v] = slices.Compact(lists[v])
+	}
+	g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardBytes: 4096})
+	a := store.NewCompressed(g)
+	if len(g.Out().Shards) < 3 {
+		t.Fatalf("%d out-shards, want several", len(g.Out().Shards))
+	}
+	for _, k := range []int{1, 7, 64} {
+		scoutSample = k
+		for _, f := range []int{4*k + 1, 4*k + 3, 9*k + 5, n - 1} {
+			b := newBFS(a, 1, false)
+			b.maxDeg = maxOutDegree(a)
+			for i := range f {
+				b.queue[i] = r.Uint32N(n)
+			}
+			b.head, b.tail = 0, f
+			stride := f / k
+			var sum uint64
+			for i := range k {
+				sum += uint64(len(lists[b.queue[i*stride]]))
+			}
+			want := uint64(float64(sum) / float64(k) * float64(f))
+			scout, edges, exact := b.frontierScout(0, 1<<40) // no cap
+			if edges != want || scout != int64(want) || exact {
+				t.Fatalf("frontierScout of %d vertices, a sample of %d: %d, %d edges (exact %v), want %d estimated", f, k, scout, edges, exact, want)
+			}
+		}
+	}
+}
+
 // TestBFSBadRoadList: the source's list holds one-byte varints ([1, 2, 3]: 02 01 01),
 // and its last byte is damaged to 0x81, a varint that runs past the list (the file's
 // checksums are not checked: Run trusts no byte). The serial top-down expansion of such

@@ -642,6 +642,29 @@ func (b *bfs) sumOutDegrees(ws *workerState, vs []uint32) uint64 {
 	return sum
 }
 
+// sumOutDegreesEvery is the sum of the out-degrees of vs[0], vs[stride], vs[2*stride],
+// ... (stride > 0): sumOutDegrees over every stride-th vertex.
+func (b *bfs) sumOutDegreesEvery(ws *workerState, vs []uint32, stride int) uint64 {
+	var sum uint64
+	if b.c == nil {
+		for j := 0; j < len(vs); j += stride {
+			sum += uint64(b.a.Degree(store.Out, vs[j]))
+		}
+		return sum
+	}
+	for len(vs) > 0 {
+		s := ws.degShard
+		if s == nil || vs[0] < s.Lo || vs[0] >= s.Hi() {
+			s = b.c.Shard(store.Out, vs[0])
+			ws.degShard = s
+		}
+		d, k := s.SumDegreesEvery(vs, stride)
+		sum += d
+		vs = vs[min(k*stride, len(vs)):]
+	}
+	return sum
+}
+
 // outShard is the out-shard holding u, cached per worker.
 func (ws *workerState) outShard(c *store.Compressed, u uint32) *store.Shard {
 	s := ws.listShard

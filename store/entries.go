@@ -125,3 +125,28 @@ func (s *Shard) SumDegrees(vs []uint32) (sum uint64, k int) {
 	}
 	return sum, len(vs)
 }
+
+// SumDegreesEvery is SumDegrees over vs[0], vs[stride], vs[2*stride], ... (stride > 0):
+// the sum of their degrees while they lie in the shard, and how many that is. A search
+// estimating a large frontier's edges from evenly spaced vertices reads them so
+// (soc-Slashdot0902: 4,096 of a frontier of 39,997 took 120 instructions each through
+// DegreeAt's calls, 5% of the search; 47 here).
+func (s *Shard) SumDegreesEvery(vs []uint32, stride int) (sum uint64, k int) {
+	j := 0
+	for ; j < len(vs); j += stride {
+		i := vs[j] - s.Lo
+		if i >= s.N {
+			break
+		}
+		// as SumDegrees, with the shard's fields read through s (as entries: in
+		// locals, beside stride, they were spilled and reloaded each vertex) and the
+		// degree's mask from lowMask
+		h := (*[4]uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.dirH)), uintptr(i>>dirGroupShift)*dirHeader))
+		w := h[3]
+		wo, wd := w>>16&0xff, w>>24
+		p := uint64(h[1])<<6 + uint64(i&(DirGroup-1)*(wo+wd)+wo)
+		x := binary.LittleEndian.Uint64(s.dirB[p>>3 : p>>3+8])
+		sum += uint64(w>>8&0xff) + x>>(p&7)&uint64(lowMask[wd&63])
+	}
+	return sum, j / stride // j is a multiple of stride
+}

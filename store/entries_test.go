@@ -13,7 +13,8 @@ import (
 // checkEntries holds Shard.Entries to ListAt on every vertex of g, read in batches of
 // random vertices, some of other shards (where Entries must stop), and its Head to the
 // mapping's bytes at the list's start; and SumDegrees on the same batches to the sum
-// of ListAt's degrees, stopping where Entries does but for dst's length.
+// of ListAt's degrees, stopping where Entries does but for dst's length, and
+// SumDegreesEvery on every first, second, third or fourth of them.
 func checkEntries(t *testing.T, seed uint64, g *Graph, r *rand.Rand) {
 	t.Helper()
 	for _, s := range g.Out().Shards {
@@ -61,6 +62,16 @@ func checkShardEntriesOnce(t *testing.T, seed uint64, s *Shard, n uint32, r *ran
 		}
 		if sum, k := s.SumDegrees(vs); sum != sumWant || k != inShard {
 			t.Fatalf("seed %d: SumDegrees of %v in shard [%d, %d) = %d over %d vertices, want %d over %d", seed, vs, s.Lo, s.Hi(), sum, k, sumWant, inShard)
+		}
+		stride := 1 + r.Intn(4)
+		inShard, sumWant = 0, 0
+		for j := 0; j < len(vs) && vs[j]-s.Lo < s.N; j += stride {
+			d, _ := s.ListAt(vs[j] - s.Lo)
+			sumWant += uint64(d)
+			inShard++
+		}
+		if sum, k := s.SumDegreesEvery(vs, stride); sum != sumWant || k != inShard {
+			t.Fatalf("seed %d: SumDegreesEvery of %v by %d in shard [%d, %d) = %d over %d vertices, want %d over %d", seed, vs, stride, s.Lo, s.Hi(), sum, k, sumWant, inShard)
 		}
 		for k, v := range vs[:want] {
 			e := dst[k]
