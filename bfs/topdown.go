@@ -643,15 +643,10 @@ func (b *bfs) sumOutDegrees(ws *workerState, vs []uint32) uint64 {
 }
 
 // sumOutDegreesEvery is the sum of the out-degrees of vs[0], vs[stride], vs[2*stride],
-// ... (stride > 0): sumOutDegrees over every stride-th vertex.
+// ... (stride > 0) on a compressed graph (frontierScout runs where b.maxDeg is known):
+// sumOutDegrees over every stride-th vertex.
 func (b *bfs) sumOutDegreesEvery(ws *workerState, vs []uint32, stride int) uint64 {
 	var sum uint64
-	if b.c == nil {
-		for j := 0; j < len(vs); j += stride {
-			sum += uint64(b.a.Degree(store.Out, vs[j]))
-		}
-		return sum
-	}
 	for len(vs) > 0 {
 		s := ws.degShard
 		if s == nil || vs[0] < s.Lo || vs[0] >= s.Hi() {
