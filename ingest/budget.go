@@ -277,10 +277,10 @@ func relabelMemFor(n int64) int64 {
 // pass's buffers are gone by then.
 func (p *pipeline) mappedMem() int64 { return p.live() / 8 }
 
-// sampleEntries is the size of the automatic order's sample: with its encoding (16 bytes
-// an entry held, 16 more while one order's keys are sorted) at most a sixteenth of the
-// budget, at least 16K entries, at most sampleCap.
-func (p *pipeline) sampleEntries() int { return int(min(sampleCap, max(p.mem/512, 1<<14))) }
+// sampleEntries is the size of the automatic order's sample within a budget of mem bytes:
+// with its encoding (16 bytes an entry held, 16 more while one order's keys are sorted)
+// at most a sixteenth of the budget, at least 16K entries, at most sampleCap.
+func sampleEntries(mem int64) int { return int(min(sampleCap, max(mem/512, 1<<14))) }
 
 // gpuStagingMem is what the GPU ingest's pinned staging buffers may take: a quarter of
 // the long-lived memory.
@@ -343,7 +343,7 @@ type Budget struct {
 func (p *pipeline) budget() Budget {
 	return Budget{Total: p.mem, ZstdWindow: p.opt.zstdWindow, HeapLimit: p.heapLimit(), Live: p.live(),
 		Phase1: p.phase1Bytes(), SpillTapes: p.spillMem(), SplitHeads: p.headsLimit(), OrderMem: p.orderMem(), MappedMem: p.mappedMem(),
-		Sample: p.sampleEntries(), Workers: p.workers}
+		Sample: sampleEntries(p.mem), Workers: p.workers}
 }
 
 // String is the split in one line, for -v.

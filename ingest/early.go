@@ -55,7 +55,7 @@ type autoSide struct{ out, in *listSample }
 
 // newAutoSide starts the side collection of p, the first build of an automatic order.
 func (p *pipeline) newAutoSide() *autoSide {
-	c := cmp.Or(p.opt.sampleCap, p.sampleEntries())
+	c := cmp.Or(p.opt.sampleCap, sampleEntries(p.mem))
 	s := &autoSide{out: newListSample(c)}
 	if p.opt.Directed {
 		s.in = newListSample(c)
@@ -213,7 +213,7 @@ func (p *pipeline) decideAuto(hdr parse.Header) error {
 	if !p.opt.Directed {
 		stored *= 2
 	}
-	ls, stored := s.lists(stored, cmp.Or(p.opt.sampleCap, p.sampleEntries()), p.opt.KeepDuplicates)
+	ls, stored := s.lists(stored, cmp.Or(p.opt.sampleCap, sampleEntries(p.mem)), p.opt.KeepDuplicates)
 	entries := stored // list entries: both ways, or out and in
 	if p.opt.Directed {
 		entries *= 2

@@ -58,7 +58,7 @@ func estimateOrders(adj *store.Compressed, opt Options, bp *pipeline, pg *pager,
 		est = &OrderEstimate{SampleRate: e.SampleRate, SampledLists: e.SampledLists, InputBytes: e.InputBytes, RandomBytes: e.RandomBytes}
 	} else {
 		var err error
-		if s, err = sampleLists(adj, sampleSize(adj.NumEdges(), cmp.Or(opt.sampleCap, bp.sampleEntries())), pg); err != nil {
+		if s, err = sampleLists(adj, sampleSize(adj.NumEdges(), cmp.Or(opt.sampleCap, sampleEntries(bp.mem))), pg); err != nil {
 			return nil, err
 		}
 		est = &OrderEstimate{SampleRate: s.rate, SampledLists: len(s.out) + len(s.in)}

@@ -100,7 +100,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 		p.raw.deg = new(degreeCounter)
 	}
 	if p.opt.Order == OrderAuto {
-		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, p.sampleEntries()))
+		p.raw.sample = newListSample(cmp.Or(p.opt.sampleCap, sampleEntries(p.mem)))
 	}
 	prog := newProgress(p.opt.Progress, "scan", total, total > 0)
 	var edges atomic.Int64

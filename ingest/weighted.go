@@ -349,7 +349,7 @@ func (b *weightedBuild) renumber(perm []uint32, workers int) {
 // of a sample of vertices, encoded in the file's order and in the degree order perm, the
 // degree order chosen when it is smaller with its ids.bin.
 func (b *weightedBuild) estimate(perm []uint32, relabeled bool) *OrderEstimate {
-	s := newListSample(int(min(sampleCap, max(b.mem/256, 1<<14))))
+	s := newListSample(sampleEntries(b.mem))
 	batch := make([]parse.Edge, 0, 4096)
 	for i, e := range b.edges {
 		batch = append(batch, parse.Edge{U: uint64(e.u), V: uint64(e.v)})
