@@ -407,9 +407,12 @@ type bfs struct {
 }
 
 // workerState is one worker's scratch and counters, padded so that workers do not share
-// cache lines.
+// cache lines. One worker's state fits a page (its first touch a fault).
 type workerState struct {
-	ents [serialBatch]store.ListEntry // a serial top-down batch's entries (not zeroed per level)
+	// scratch holds a serial top-down batch's entries (ents) or what a bottom-up level
+	// found in a directory group (group): a worker runs one direction at a time. Not
+	// zeroed per level.
+	scratch [scratchWords]uint64
 	// ones is how many lists of one varint (of several bytes, or any where oneVarints
 	// ran) the last serial top-down batch claimed: expandSerial's gate for oneVarints,
 	// kept from level to level; oneNbrs is what oneVarints decoded
@@ -424,8 +427,20 @@ type workerState struct {
 	examined            uint64
 	awake               uint64
 	buf                 [store.BlockSize]uint32 // a decoded block (not zeroed per list)
-	group               store.GroupScan         // what a bottom-up level found in a directory group
 	_                   [64]byte
+}
+
+// scratchWords is the size of workerState.scratch in words: the larger of ents and group.
+const scratchWords = (max(unsafe.Sizeof([serialBatch]store.ListEntry{}), unsafe.Sizeof(store.GroupScan{})) + 7) / 8
+
+// ents is the scratch as a serial top-down batch's entries.
+func (ws *workerState) ents() *[serialBatch]store.ListEntry {
+	return (*[serialBatch]store.ListEntry)(unsafe.Pointer(&ws.scratch))
+}
+
+// group is the scratch as what a bottom-up level found in a directory group.
+func (ws *workerState) group() *store.GroupScan {
+	return (*store.GroupScan)(unsafe.Pointer(&ws.scratch))
 }
 
 const flushAt = 1024
@@ -434,7 +449,7 @@ func newBFS(a store.Adjacency, workers int, levels bool) *bfs {
 	b := &bfs{a: a, n: a.NumVertices(), workers: workers, ws: make([]workerState, workers)}
 	// Fresh memory's first load maps the shared zero page and its first store then faults
 	// again for a page of its own: the worker states, whose first access is a load (the
-	// shard of the last list), are written first, a fault a page.
+	// shard of the last list), are written first, a fault a page (one for one worker).
 	clear(b.ws)
 	b.stats, b.found = b.statBuf[:0], b.foundBuf[:0]
 	b.c, _ = a.(*store.Compressed)
@@ -616,10 +631,19 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 			}
 			if bottomUp {
 				b.queueToBitmap()
-				b.bottomUpLevels(&depth, &unvisited, &scout, &edges, beta, strict)
+				last := b.bottomUpLevels(&depth, &unvisited, &scout, &edges, beta, strict)
 				exact = true
 				if b.failed.Load() {
 					return b.err
+				}
+				if unvisited == 0 {
+					// every vertex is reached: the last frontier (if any) is recorded by
+					// its size as below, without the queue, which no level reads again
+					if last > 0 {
+						b.stat(depth, last, false, 0)
+						depth++
+					}
+					break
 				}
 				b.bitmapToQueue()
 				b.scoutAt = b.tail
@@ -667,8 +691,9 @@ func (b *bfs) rewind() {
 }
 
 // bottomUpLevels runs bottom-up levels from the frontier in b.front until run's rules
-// send the search back top-down, and leaves the new frontier in b.front.
-func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, beta int, strict bool) {
+// send the search back top-down, and leaves the new frontier in b.front; it returns
+// that frontier's size.
+func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edges *uint64, beta int, strict bool) uint64 {
 	awake := uint64(b.tail - b.head)
 	b.doneValid = false
 	for {
@@ -678,7 +703,7 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 		b.doneValid = b.c != nil
 		b.stat(*depth, old, true, examined)
 		if b.failed.Load() {
-			return
+			return 0
 		}
 		*depth++
 		*unvisited -= awake
@@ -686,7 +711,7 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 		if strict || b.a.Directed() {
 			if awake < old && awake <= uint64(b.n)/uint64(beta) {
 				*scout, *edges = 1, ^uint64(0)
-				return
+				return awake
 			}
 			continue
 		}
@@ -694,7 +719,7 @@ func (b *bfs) bottomUpLevels(depth *uint32, unvisited *uint64, scout *int64, edg
 		// the bitmaps for none; with none found the frontier is empty and the search over
 		if *unvisited == 0 || awake == 0 || b.topDownCheaper(*depth, *unvisited, next, examined-awake) {
 			*scout, *edges = int64(next), next
-			return
+			return awake
 		}
 	}
 }

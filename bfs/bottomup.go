@@ -188,7 +188,7 @@ func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 					asked = w + 1
 				}
 			}
-			r := &ws.group
+			r := ws.group()
 			if bad := s.ScanGroup(i/store.DirGroup, todo, b.n, b.front, r); bad >= 0 {
 				b.fail(s.ListError(base + uint32(bad)))
 				return

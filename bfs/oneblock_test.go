@@ -3,6 +3,9 @@ package bfs
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/oocgraph/ooc/internal/testgraph"
+	"github.com/oocgraph/ooc/store"
 )
 
 // TestOneBlock holds oneBlock's parts to their lengths, to cache lines of their own
@@ -44,6 +47,30 @@ func TestOneBlock(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestWorkerStatePage holds one worker's state to a page of its own, as newBFS allocates
+// it, and its scratch to both of its views: a batch's entries and a group's scan.
+func TestWorkerStatePage(t *testing.T) {
+	const page = 4096
+	var ws workerState
+	if size := unsafe.Sizeof(ws); size > page {
+		t.Fatalf("a worker's state takes %d bytes, more than a page", size)
+	}
+	b := newBFS(store.NewCompressed(testgraph.Build(t, 4, testgraph.Pairs(0, 1, 2, 3), false, 0)), 1, false)
+	lo := uintptr(unsafe.Pointer(&b.ws[0]))
+	if hi := lo + unsafe.Sizeof(ws) - 1; lo/page != hi/page {
+		t.Errorf("one worker's state at [%#x, %#x] spans two pages", lo, hi)
+	}
+	scratch := uintptr(unsafe.Pointer(&ws.scratch))
+	for name, v := range map[string]struct{ at, size uintptr }{
+		"ents":  {uintptr(unsafe.Pointer(ws.ents())), unsafe.Sizeof(*ws.ents())},
+		"group": {uintptr(unsafe.Pointer(ws.group())), unsafe.Sizeof(*ws.group())},
+	} {
+		if v.at != scratch || v.size > unsafe.Sizeof(ws.scratch) {
+			t.Errorf("%s: %d bytes at scratch+%d, the scratch holds %d", name, v.size, v.at-scratch, unsafe.Sizeof(ws.scratch))
 		}
 	}
 }

@@ -158,7 +158,7 @@ const smallList = 16
 // way, where each list's test waited on its own miss. It returns the new tail and the
 // entries examined.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
-	ents := &ws.ents
+	ents := ws.ents()
 	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
 	parent, queue, n := b.parent, b.queue, b.n
 	branchFree := n <= claimAllMax
