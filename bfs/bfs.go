@@ -62,11 +62,11 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 // maxDeg cannot pass limit (the edges that send a level bottom-up), it reads no degree:
 // scout -1 (not known, too small for bottom-up) and that product as edges. On meshes
 // and roads that is every level but the last few, and a degree lookup per discovered
-// vertex was a tenth of such a search. A frontier of more than 4*scoutSample vertices
+// vertex costs a tenth of such a search. A frontier of more than 4*scoutSample vertices
 // gets the degrees of scoutSample of them, evenly spaced, scaled to all and capped at
 // the unchecked edges (which hold the frontier's, not yet expanded): the sum is
 // only weighed against thresholds and estimates, and on a random graph the lookups (a
-// directory entry per vertex, in no order) were a twentieth of the search. Else it sums
+// directory entry per vertex, in no order) cost a twentieth of the search. Else it sums
 // the degrees: on all workers for a frontier of more than scoutChunks vertices with
 // more than one worker, else on the calling goroutine, where it stops at the first
 // multiple of scoutChunk vertices whose degrees exceed limit and leaves the rest to

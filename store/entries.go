@@ -127,10 +127,8 @@ func (s *Shard) SumDegrees(vs []uint32) (sum uint64, k int) {
 }
 
 // SumDegreesEvery is SumDegrees over vs[0], vs[stride], vs[2*stride], ... (stride > 0):
-// the sum of their degrees while they lie in the shard, and how many that is. A search
-// estimating a large frontier's edges from evenly spaced vertices reads them so
-// (soc-Slashdot0902: 4,096 of a frontier of 39,997 took 120 instructions each through
-// DegreeAt's calls, 5% of the search; 47 here).
+// the sum of their degrees while they lie in the shard, and how many that is: the degrees
+// of a search's evenly spaced sample of a large frontier, without a call a vertex.
 func (s *Shard) SumDegreesEvery(vs []uint32, stride int) (sum uint64, k int) {
 	j := 0
 	for ; j < len(vs); j += stride {
@@ -138,9 +136,9 @@ func (s *Shard) SumDegreesEvery(vs []uint32, stride int) (sum uint64, k int) {
 		if i >= s.N {
 			break
 		}
-		// as SumDegrees, with the shard's fields read through s (as entries: in
-		// locals, beside stride, they were spilled and reloaded each vertex) and the
-		// degree's mask from lowMask
+		// as SumDegrees, but the shard's fields read through s, not copied to locals
+		// (beside stride the compiler keeps those on the stack, reloaded each vertex),
+		// and the degree's mask from lowMask
 		h := (*[4]uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.dirH)), uintptr(i>>dirGroupShift)*dirHeader))
 		w := h[3]
 		wo, wd := w>>16&0xff, w>>24
