@@ -14,7 +14,9 @@ ooc --workers N, GAPBS with OMP_NUM_THREADS=N and OMP_WAIT_POLICY=passive. The G
 binaries in ../shared/peers/gapbs are built without OpenMP and run one thread whatever
 OMP_NUM_THREADS says, so a fair comparison with them is --threads 1; GAPBS (env GAPBS,
 default BIN) may name another folder of bfs and cc, e.g. ones built with -fopenmp. Per
-round: every source with each binary and GAPBS back to back, then three times CC with each.
+round: every source with each binary and GAPBS back to back, then three times CC with each;
+the order within such a set rotates from one set to the next (the first process of a set
+ran 1.5-4.5% slower on facebook_combined: pg17, docs/log-2026-11-26.md).
 Prints the medians and their ratios to GAPBS per graph, in brackets the median of the
 ratios of times measured back to back (each binary's to GAPBS's, and each later binary's
 to the first's), and writes every time to cpu-vs-gapbs-PID.json. With CORESPEED naming
@@ -96,21 +98,23 @@ for g in graphs:
     srcs = [r['source'] for r in ooc(bins[0], ['bfs', '--sources', '8', '--seed', '1'], g)['runs']]
     t = {(a, k): [] for a in algos for k in bins + ['gapbs']}
     core = {a: [] for a in algos}  # each set's core speed before and after
+    progs, k = bins + ['gapbs'], 0  # k: the sets so far, which rotate the order in a set
+
+    def one(a, args, gargs):
+        global k
+        c = corespeed()
+        for p in progs[k % len(progs):] + progs[:k % len(progs)]:
+            t[a, p].append(gapbs(a, gargs, g) if p == 'gapbs' else ooc(p, [a] + args, g)['seconds'])
+        core[a].append((c, corespeed()))
+        k += 1
+
     for _ in range(rounds):
         if 'bfs' in algos:
             for s in srcs:
-                c = corespeed()
-                for b in bins:
-                    t['bfs', b].append(ooc(b, ['bfs', '--src', str(s)], g)['seconds'])
-                t['bfs', 'gapbs'].append(gapbs('bfs', ['-r', str(s)], g))
-                core['bfs'].append((c, corespeed()))
+                one('bfs', ['--src', str(s)], ['-r', str(s)])
         if 'cc' in algos:
             for _ in range(3):
-                c = corespeed()
-                for b in bins:
-                    t['cc', b].append(ooc(b, ['cc'], g)['seconds'])
-                t['cc', 'gapbs'].append(gapbs('cc', [], g))
-                core['cc'].append((c, corespeed()))
+                one('cc', [], [])
     print(' | '.join([g] + summary(t, lambda a, i: True)), flush=True)
     res[g] = {f'{a}/{k}': v for (a, k), v in t.items()}
     if speed:
