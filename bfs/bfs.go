@@ -410,8 +410,8 @@ type bfs struct {
 // cache lines. One worker's state fits a page (its first touch a fault).
 type workerState struct {
 	// scratch holds a serial top-down batch's entries (ents) or what a bottom-up level
-	// found in a directory group (group): a worker runs one direction at a time. Not
-	// zeroed per level.
+	// found in a directory group (group): a worker runs one direction at a time. Both
+	// hold no pointers (the collector sees words here). Not zeroed per level.
 	scratch [scratchWords]uint64
 	// ones is how many lists of one varint (of several bytes, or any where oneVarints
 	// ran) the last serial top-down batch claimed: expandSerial's gate for oneVarints,

@@ -739,3 +739,34 @@ func TestBFSBadOneByteRoadLists(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedByBottomUp: a search whose bottom-up level reaches the last unvisited
+// vertices and leaves a frontier small enough to come back top-down records that
+// frontier as its last level, as it records every frontier. A directed star 0 -> 1..50
+// with 1 -> 51, under GAPBS's rule (StrictSwitch): level 0 goes bottom-up, level 1 finds
+// 51 alone (at most n/beta), and level 2 is that frontier of one.
+func TestFinishedByBottomUp(t *testing.T) {
+	var edges []testgraph.Edge
+	for v := uint32(1); v <= 50; v++ {
+		edges = append(edges, testgraph.Edge{U: 0, V: v})
+	}
+	edges = append(edges, testgraph.Edge{U: 1, V: 51})
+	g := testgraph.Build(t, 52, edges, true, 0)
+	for _, workers := range []int{1, 2} {
+		r, err := Run(store.NewCompressed(g), 0, Options{Workers: workers, StrictSwitch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate.BFS(g, 0, r.Parent, r.Level); err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+		var got []string
+		for _, s := range r.Levels {
+			got = append(got, fmt.Sprintf("%d:%d:%s", s.Level, s.Frontier, s.Direction))
+		}
+		want := []string{"0:1:bottom-up", "1:50:bottom-up", "2:1:top-down"}
+		if r.Depth != 2 || !slices.Equal(got, want) {
+			t.Fatalf("%d workers: depth %d, levels %v; want 2, %v", workers, r.Depth, got, want)
+		}
+	}
+}

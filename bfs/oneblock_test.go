@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -52,7 +53,8 @@ func TestOneBlock(t *testing.T) {
 }
 
 // TestWorkerStatePage holds one worker's state to a page of its own, as newBFS allocates
-// it, and its scratch to both of its views: a batch's entries and a group's scan.
+// it, and its scratch to both of its views, a batch's entries and a group's scan, which
+// must hold no pointers: the collector sees the scratch as words.
 func TestWorkerStatePage(t *testing.T) {
 	const page = 4096
 	var ws workerState
@@ -73,4 +75,29 @@ func TestWorkerStatePage(t *testing.T) {
 			t.Errorf("%s: %d bytes at scratch+%d, the scratch holds %d", name, v.size, v.at-scratch, unsafe.Sizeof(ws.scratch))
 		}
 	}
+	for _, v := range []any{*ws.ents(), *ws.group()} {
+		if p := pointerIn(reflect.TypeOf(v)); p != "" {
+			t.Errorf("%T holds a pointer (%s), which the scratch's words would hide from the collector", v, p)
+		}
+	}
+}
+
+// pointerIn names a type within t that holds a pointer ("" when none does).
+func pointerIn(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Array:
+		return pointerIn(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if p := pointerIn(t.Field(i).Type); p != "" {
+				return t.Field(i).Name + ": " + p
+			}
+		}
+		return ""
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return ""
+	}
+	return t.String()
 }
