@@ -407,7 +407,8 @@ type bfs struct {
 }
 
 // workerState is one worker's scratch and counters, padded so that workers do not share
-// cache lines. One worker's state fits a page (its first touch a fault).
+// cache lines. On 64-bit machines one worker's state fits a page (its first touch a
+// fault).
 type workerState struct {
 	// scratch holds a serial top-down batch's entries (ents) or what a bottom-up level
 	// found in a directory group (group): a worker runs one direction at a time. Both
