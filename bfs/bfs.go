@@ -631,7 +631,7 @@ func (b *bfs) run(src uint32, alpha, beta int, strict bool) error {
 				bottomUp = float64(scout) > est
 			}
 			if bottomUp {
-				b.queueToBitmap()
+				b.visitedBitmap()
 				last := b.bottomUpLevels(&depth, &unvisited, &scout, &edges, beta, strict)
 				exact = true
 				if b.failed.Load() {

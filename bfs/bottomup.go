@@ -2,17 +2,23 @@ package bfs
 
 import (
 	"math/bits"
-	"sync/atomic"
 
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
-// queueToBitmap turns the queue's frontier into b.front for a bottom-up level.
-func (b *bfs) queueToBitmap() {
+// visitedBitmap sets b.front for the first level of a run of bottom-up levels to the
+// vertices visited so far, read from parent, rather than to the frontier's: every
+// visited in-neighbour of an unvisited vertex is in the frontier (a vertex of an
+// earlier level was expanded, which visited its out-neighbours), so a scan meets the
+// same first neighbour in either bitmap and examines as many entries. Its words are
+// also the first level's vertices to look at (bottomUpCompressed): 64 parents by one
+// vector compare, where setting a large frontier's bits took about 10 instructions a
+// vertex (soc-Slashdot0902: 39,997 of 82,168 vertices) and the level then read the
+// parents again.
+func (b *bfs) visitedBitmap() {
 	words := (int(b.n) + 63) / 64
-	fresh := b.front == nil
-	if fresh { // one allocation for the bitmaps
+	if b.front == nil { // one allocation for the bitmaps
 		k := 2
 		if b.c != nil {
 			k = 3
@@ -23,44 +29,28 @@ func (b *bfs) queueToBitmap() {
 			b.done = m[2*words:]
 		}
 	}
-	frontier := b.queue[b.head:b.tail]
 	if b.workers == 1 {
-		// the bitmap in a local: a store through b.front made the loop load its
-		// header again for each vertex
-		front := b.front
-		if !fresh {
-			clear(front)
-		}
-		setBits4(front, frontier)
+		b.visitedWords(0, words)
 		return
 	}
-	if !fresh {
-		parallel.For(b.workers, words, 1<<14, func(_, lo, hi int) { clear(b.front[lo:hi]) })
-	}
-	parallel.For(b.workers, len(frontier), 1<<12, func(_, lo, hi int) {
-		for _, v := range frontier[lo:hi] {
-			atomic.OrUint64(&b.front[v>>6], 1<<(v&63))
-		}
-	})
+	parallel.For(b.workers, words, 1<<10, func(_, lo, hi int) { b.visitedWords(lo, hi) })
 }
 
-// setBits4 sets the bits of front that f names, from four quarters of f at once. A
-// top-down level claims a frontier vertex's neighbours in their order, so two vertices
-// in a row of a queue often share a word (two in three on soc-Slashdot0902's largest
-// frontier): one stream of read-modify-writes then waits on the store before it at each
-// such pair, and four streams wait four at a time (39,997 vertices 41 -> 26 us here).
-func setBits4(front []uint64, f []uint32) {
-	q := len(f) / 4
-	f0, f1, f2, f3 := f[:q], f[q:][:q], f[2*q:][:q], f[3*q:][:q]
-	for i, a := range f0 {
-		b, c, d := f1[i], f2[i], f3[i]
-		front[a>>6] |= 1 << (a & 63)
-		front[b>>6] |= 1 << (b & 63)
-		front[c>>6] |= 1 << (c & 63)
-		front[d>>6] |= 1 << (d & 63)
+// visitedWords sets the words [lo, hi) of b.front to the visited vertices among theirs:
+// bit k of word w where parent[64w+k] is not unreached, none past the last vertex.
+func (b *bfs) visitedWords(lo, hi int) {
+	front, parent := b.front, b.parent
+	whole := min(hi, int(b.n)/64)
+	for w := lo; w < whole; w++ {
+		if haveGroupWord {
+			front[w] = ^unreachedAVX2(&parent[w*64 : w*64+64][0])
+		} else {
+			front[w] = ^unreachedMask(parent[w*64 : w*64+64])
+		}
 	}
-	for _, v := range f[4*q:] {
-		front[v>>6] |= 1 << (v & 63)
+	if whole < hi { // the last vertices, fewer than 64
+		rest := parent[whole*64:]
+		front[whole] = ^unreachedMask(rest) & (1<<len(rest) - 1)
 	}
 }
 
@@ -137,29 +127,27 @@ func (b *bfs) visit(ws *workerState, v, u, depth uint32) {
 }
 
 // bottomUpCompressed is bottomUp on compressed shards, a 64-vertex word of the bitmaps
-// at a time. The vertices to look at are the unvisited ones, read from parent on the
-// first level of a run of bottom-up levels and from b.done after it: a word of vertices
-// all visited, or never reachable, costs one load. On a Kronecker graph in input order
-// 43% of the vertices have no neighbour, and the later levels of a search looked up
-// each one's directory entry again. The first level skips a word that is a directory
-// group without neighbours (degree order numbers those vertices last) from its header.
+// at a time. The vertices to look at are the unvisited ones, read from b.front (the
+// visited vertices, visitedBitmap) on the first level of a run of bottom-up levels and
+// from b.done after it: a word of vertices all visited, or never reachable, costs one
+// load. On a Kronecker graph in input order 43% of the vertices have no neighbour, and
+// the later levels of a search looked up each one's directory entry again. The first
+// level skips a word that is a directory group without neighbours (degree order
+// numbers those vertices last) from its header.
 func (b *bfs) bottomUpCompressed(ws *workerState, vlo, vhi, depth uint32) {
 	var s *store.Shard
 	var cur store.DirCursor // decodes a directory group at its first vertex looked at
 	var ahead store.GroupScan
 	asked := ^uint32(0) // the word whose heads were asked for last
 	parent := b.parent
+	seen := b.front
+	if b.doneValid {
+		seen = b.done
+	}
 	for w := vlo / 64; w*64 < vhi; w++ {
 		base := w * 64
 		n := min(64, vhi-base)
-		var todo uint64
-		if b.doneValid {
-			todo = ^b.done[w] & (^uint64(0) >> (64 - n))
-		} else if n == 64 && haveGroupWord {
-			todo = unreachedAVX2(&parent[base : base+64][0])
-		} else {
-			todo = unreachedMask(parent[base : base+n])
-		}
+		todo := ^seen[w] & (^uint64(0) >> (64 - n))
 		if todo == 0 {
 			b.done[w] = ^uint64(0)
 			continue
