@@ -90,7 +90,7 @@ const (
 
 // Options tune an engine; the zero value picks sensible defaults everywhere.
 type Options struct {
-	Workers int       // goroutines for CPU work; 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int       // goroutines for CPU work; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 	VRAM    int64     // device memory budget in bytes; 0 means the backend's default, below 0 is refused
 	Verbose io.Writer // when not nil, the engine logs its plan and progress here
 

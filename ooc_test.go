@@ -2,6 +2,7 @@ package ooc
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/oocgraph/ooc/afforest"
 	"github.com/oocgraph/ooc/bfs"
+	"github.com/oocgraph/ooc/gen"
+	"github.com/oocgraph/ooc/ingest/parse"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/internal/testgraph"
 	"github.com/oocgraph/ooc/internal/testseed"
 	"github.com/oocgraph/ooc/kcore"
@@ -53,13 +57,14 @@ func TestOpenChoosesBackend(t *testing.T) {
 	}
 }
 
-// TestWorkersBounded: a worker count past MaxWorkers from the API runs every algorithm
-// with MaxWorkers, where each held per-worker state for all it asked (PageRank's
-// 2^30 workers' scratch: a fatal out-of-memory, no error to recover).
+// TestWorkersBounded: the API runs every algorithm on parallel.MaxWorkers workers and
+// refuses one more, naming the field, as the CLI refuses --workers 4097: a count past
+// the bound had been cut to it, and gen's Write and parse's Parse, which did not cut
+// it, made channels of a slot a worker (2^40: a fatal out-of-memory, no error).
 func TestWorkersBounded(t *testing.T) {
 	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
-	const huge = 1 << 30
-	e, err := Open(g, "cpu", Options{Workers: huge})
+	const most = parallel.MaxWorkers
+	e, err := Open(g, "cpu", Options{Workers: most})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +78,39 @@ func TestWorkersBounded(t *testing.T) {
 	if _, err := e.KCore(); err != nil {
 		t.Errorf("KCore: %v", err)
 	}
-	if _, err := e.PageRank(PageRankOptions{Workers: huge, MaxIters: 3}); err != nil {
+	if _, err := e.PageRank(PageRankOptions{Workers: most, MaxIters: 3}); err != nil {
 		t.Errorf("PageRank: %v", err)
 	}
 	if r, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); err != nil || r.Dist[2] != 2 {
 		t.Errorf("SSSP: %v", err)
+	}
+
+	for _, past := range []int{most + 1, math.MaxInt} {
+		want := func(what string, err error, field string) {
+			t.Helper()
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s %d", field, past)) {
+				t.Errorf("%s: %v, want a refusal naming %s %d", what, err, field, past)
+			}
+		}
+		_, err := Open(g, "cpu", Options{Workers: past})
+		want("Open", err, "Options.Workers")
+		_, err = e.PageRank(PageRankOptions{Workers: past})
+		want("engine PageRank", err, "Options.Workers")
+		adj := store.NewCompressed(g)
+		_, err = bfs.Run(adj, 0, bfs.Options{Workers: past})
+		want("bfs.Run", err, "bfs: Options.Workers")
+		_, err = afforest.Run(adj, afforest.Options{Workers: past})
+		want("afforest.Run", err, "afforest: Options.Workers")
+		_, err = kcore.Run(adj, kcore.Options{Workers: past})
+		want("kcore.Run", err, "kcore: Options.Workers")
+		_, err = sssp.Run(adj, sssp.NewUnitWeights(adj), 0, sssp.Options{Workers: past})
+		want("sssp.Run", err, "sssp: Options.Workers")
+		_, err = sssp.Parents(adj, sssp.NewUnitWeights(adj), &sssp.Result{Dist: make([]uint32, 6)}, past)
+		want("sssp.Parents", err, "sssp: Parents' workers")
+		err = gen.Generate(gen.Spec{Kind: "urand", Scale: 4, EdgeFactor: 2}, past, func([]gen.Edge) error { return nil })
+		want("gen.Generate", err, "gen: workers")
+		_, err = parse.Parse(strings.NewReader("0 1\n"), parse.ParseOptions{Workers: past}, func([]parse.Edge) error { return nil })
+		want("parse.Parse", err, "parse: ParseOptions.Workers")
 	}
 }
 

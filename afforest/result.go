@@ -27,7 +27,7 @@ type Result struct {
 // Options tune Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018); the zero value picks the
 // defaults.
 type Options struct {
-	Workers int // goroutines (CPU); 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int // goroutines (CPU); 0 means GOMAXPROCS, below 0 or past 4096 is refused
 
 	// Rounds of neighbour sampling (0 means DefaultRounds; NoSampling skips sampling)
 	// and Samples, the vertices sampled to find the largest intermediate component (<= 0

@@ -19,7 +19,7 @@ const (
 
 // Options tune a search; the zero value picks GAPBS's defaults.
 type Options struct {
-	Workers int // goroutines (CPU); 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int // goroutines (CPU); 0 means GOMAXPROCS, below 0 or past 4096 is refused
 
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back

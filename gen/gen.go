@@ -132,17 +132,21 @@ func (s Spec) Block(dst []Edge, b uint64) ([]Edge, error) {
 	return f(dst, b), nil
 }
 
-// checkWorkers refuses a negative worker count (gen sits below internal/parallel, whose
-// CheckWorkers states the rule).
+// maxWorkers is internal/parallel's MaxWorkers (gen sits below it): the pipeline of
+// Write holds three channel slots and up to three blocks' buffers a worker.
+const maxWorkers = 4096
+
+// checkWorkers refuses a worker count below 0 or past maxWorkers (internal/parallel's
+// CheckWorkers states the rule of every worker count).
 func checkWorkers(workers int) error {
-	if workers < 0 {
-		return fmt.Errorf("gen: workers %d: want 0 (GOMAXPROCS) or a count of goroutines", workers)
+	if workers < 0 || workers > maxWorkers {
+		return fmt.Errorf("gen: workers %d: want 0 (GOMAXPROCS) to %d goroutines", workers, maxWorkers)
 	}
 	return nil
 }
 
 // Generate produces every edge of s on workers goroutines (0 means GOMAXPROCS; below 0
-// is refused, as for every worker count of ooc's flags and options), calling
+// or past 4096 is refused, as for every worker count of ooc's flags and options), calling
 // emit with one block at a time, concurrently and in no particular order. emit must not
 // keep the batch after it returns. The first error from emit stops generation and is
 // returned.

@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -401,21 +403,29 @@ func BenchmarkPerm(b *testing.B) {
 	_ = sink
 }
 
-// TestNegativeWorkersRefused: Generate, Write and WriteWeighted refuse a negative worker
-// count (0 is GOMAXPROCS) before an edge is made; each took it as GOMAXPROCS before.
+// TestNegativeWorkersRefused: Generate, Write and WriteWeighted refuse a worker count
+// below 0 or past maxWorkers (0 is GOMAXPROCS) before an edge is made; each took a
+// negative count as GOMAXPROCS, and Write's pipeline made channels of 3 slots a worker
+// for any count (2^40: a fatal out-of-memory, no error to recover).
 func TestNegativeWorkersRefused(t *testing.T) {
 	s := Spec{Kind: "urand", Scale: 4, EdgeFactor: 2, Seed: 1}
-	emitted := false
-	errs := map[string]error{"Generate": Generate(s, -1, func([]Edge) error { emitted = true; return nil })}
-	var buf bytes.Buffer
-	_, errs["Write"] = Write(&buf, s, Text, -1)
-	_, errs["WriteWeighted"] = WriteWeighted(&buf, s, WeightSpec{Lo: 1, Hi: 9}, -1)
-	for name, err := range errs {
-		if err == nil || !bytes.Contains([]byte(err.Error()), []byte("workers -1")) {
-			t.Errorf("%s: %v, want a refusal naming workers -1", name, err)
+	for _, workers := range []int{-1, maxWorkers + 1, math.MaxInt} {
+		emitted := false
+		errs := map[string]error{"Generate": Generate(s, workers, func([]Edge) error { emitted = true; return nil })}
+		var buf bytes.Buffer
+		_, errs["Write"] = Write(&buf, s, Text, workers)
+		_, errs["WriteWeighted"] = WriteWeighted(&buf, s, WeightSpec{Lo: 1, Hi: 9}, workers)
+		for name, err := range errs {
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("workers %d", workers)) {
+				t.Errorf("%s: %v, want a refusal naming workers %d", name, err, workers)
+			}
+		}
+		if emitted || buf.Len() > 0 {
+			t.Errorf("workers %d: edges made: emitted %v, %d bytes written", workers, emitted, buf.Len())
 		}
 	}
-	if emitted || buf.Len() > 0 {
-		t.Errorf("edges made: emitted %v, %d bytes written", emitted, buf.Len())
+	var buf bytes.Buffer
+	if _, err := Write(&buf, s, Text, maxWorkers); err != nil || buf.Len() == 0 {
+		t.Errorf("Write on %d workers: %v, %d bytes", maxWorkers, err, buf.Len())
 	}
 }

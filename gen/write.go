@@ -69,8 +69,8 @@ func Write(w io.Writer, s Spec, f Format, workers int) (int64, error) {
 	return s.write(w, workers, func(dst []byte, edges []Edge) []byte { return AppendEdges(dst, f, edges) })
 }
 
-// write generates s's blocks on workers goroutines (0 means GOMAXPROCS; below 0 is
-// refused), appends each block's edges to a buffer by enc and writes the buffers to w in
+// write generates s's blocks on workers goroutines (0 means GOMAXPROCS; below 0 or past
+// 4096 is refused), appends each block's edges to a buffer by enc and writes the buffers to w in
 // block order.
 func (s Spec) write(w io.Writer, workers int, enc func(dst []byte, edges []Edge) []byte) (int64, error) {
 	gen, err := s.source()

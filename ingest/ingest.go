@@ -36,7 +36,7 @@ type Options struct {
 
 	ShardBytes int64 // ADJ bytes per shard; 0 = store.DefaultShardBytes; at most store.MaxShardBytes
 	Mem        int64 // memory budget in bytes; 0 means DefaultMem(), below 0 is refused
-	Workers    int   // 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers    int   // 0 means GOMAXPROCS, below 0 or past 4096 is refused
 
 	Progress io.Writer    // progress bars go here; nil = none
 	Log      io.Writer    // the final summary; nil = none

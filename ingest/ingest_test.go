@@ -1326,9 +1326,10 @@ func TestWidthMeantChecked(t *testing.T) {
 	}
 }
 
-// TestNegativeMemWorkersRefused: a negative Mem or Workers is refused naming the field,
-// before any input is read or edge produced, as the CLI refuses --mem and --workers
-// below 0 (0 asks for the default in both); both took a negative as the default before.
+// TestNegativeMemWorkersRefused: a negative Mem or Workers, or Workers past 4096, is
+// refused naming the field, before any input is read or edge produced, as the CLI
+// refuses --mem and --workers below 0 and --workers past 4096 (0 asks for the default in
+// both); both took a negative as the default before.
 func TestNegativeMemWorkersRefused(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "g.txt")
@@ -1340,7 +1341,8 @@ func TestNegativeMemWorkersRefused(t *testing.T) {
 		for _, c := range []struct {
 			opt  Options
 			want string
-		}{{Options{Mem: -1}, "Options.Mem -1"}, {Options{Workers: -1}, "Options.Workers -1"}, {Options{Mem: math.MinInt64}, "Options.Mem"}} {
+		}{{Options{Mem: -1}, "Options.Mem -1"}, {Options{Workers: -1}, "Options.Workers -1"}, {Options{Mem: math.MinInt64}, "Options.Mem"},
+			{Options{Workers: 4097}, "Options.Workers 4097"}} {
 			c.opt.Dest, c.opt.Weights = dest, weights
 			_, err := File(in, c.opt)
 			if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), c.want) {

@@ -32,7 +32,7 @@ import (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int // goroutines; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 
 	// Progress, when not nil, is a terminal that shows a run past its first second how
 	// far it has got, on one line erased at its end (package progress).

@@ -41,7 +41,7 @@ const (
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int // goroutines; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 	// Tolerance: stop once an iteration changes the scores by less than this in L1;
 	// <= 0 means DefaultTolerance; NaN and +Inf are refused (Run's error names the
 	// field), as ooc pagerank's --tolerance refuses them.

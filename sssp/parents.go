@@ -12,8 +12,9 @@ import (
 // Parent[v] = Inf for unreached v, and otherwise the smallest u with an edge u -> v
 // (weight c) such that Dist[u] + c = Dist[v] (the float32 sum for float weights). It
 // takes one parallel pass over the out-lists of the reached vertices on workers
-// goroutines (0 means GOMAXPROCS, below 0 is refused), with the same weights as the
-// run; the smallest predecessor makes the tree the same for any number of workers.
+// goroutines (0 means GOMAXPROCS, below 0 or past 4096 is refused), with the same
+// weights as the run; the smallest predecessor makes the tree the same for any number
+// of workers.
 func Parents(a store.Adjacency, w Weights, r *Result, workers int) ([]uint32, error) {
 	if err := parallel.CheckWorkers("sssp: Parents' workers", workers); err != nil {
 		return nil, err

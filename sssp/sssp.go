@@ -40,7 +40,7 @@ const Inf = math.MaxUint32
 
 // Options tune a run; the zero value means the defaults.
 type Options struct {
-	Workers int    // goroutines; 0 means GOMAXPROCS, below 0 is refused; at most 4096
+	Workers int    // goroutines; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 	Delta   uint32 // bin width; 0 means DefaultDelta
 	// FloatDelta is the bin width for float weights; 0 means Delta if that is set, else
 	// DefaultFloatDelta. A negative, NaN or infinite FloatDelta is refused on any

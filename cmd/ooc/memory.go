@@ -46,7 +46,7 @@ func checkMemory(cmd string, g *store.Graph, validate bool) error {
 		cmd, bytesize.Format(need), g.NumVertices(), perVertex, bytesize.Format(have), fix)
 }
 
-// maxWorkers bounds --workers (the engines bound a count from the API alike).
+// maxWorkers bounds --workers (the API refuses a count past it alike).
 const maxWorkers = parallel.MaxWorkers
 
 // checkWorkers validates --workers (0: all cores).

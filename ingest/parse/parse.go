@@ -41,7 +41,7 @@ type Header struct {
 type ParseOptions struct {
 	Format  Format // "" = detect from content (after decompression) and the name's extension
 	Name    string // the input's path as the user typed it ("-" = stdin), used in errors and for detection
-	Workers int    // parsing goroutines; 0 means GOMAXPROCS, below 0 is refused
+	Workers int    // parsing goroutines; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 	// MaxID is the largest allowed 0-based id; a larger one is a ParseError
 	// naming the line. The pipeline passes 1<<32-2, or math.MaxUint64 with
 	// --relabel. Zero means math.MaxUint64.
@@ -79,6 +79,11 @@ type ParseResult struct {
 // BatchSize is the most edges one call of emit receives.
 const BatchSize = 64 << 10
 
+// maxWorkers is internal/parallel's MaxWorkers (parse sits below it), whose CheckWorkers
+// states the rule of every worker count: 0 asks for GOMAXPROCS, below 0 or past it is
+// refused. A run holds a block of 1 MiB and two channel slots a worker.
+const maxWorkers = 4096
+
 // Parse reads an edge list from r, decompressing gzip or zstd detected from
 // the magic bytes, detects the format, and calls emit concurrently from up to
 // opt.Workers goroutines with batches of at most BatchSize edges. emit must
@@ -91,9 +96,8 @@ const BatchSize = 64 << 10
 // most a line of 1 MiB, a batch a worker, and the decompressor's window
 // (ZstdWindow; 32 KiB for gzip).
 func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*ParseResult, error) {
-	if opt.Workers < 0 {
-		// the rule of every worker count (internal/parallel's CheckWorkers; parse sits below it)
-		return nil, fmt.Errorf("parse: ParseOptions.Workers %d: want 0 (GOMAXPROCS) or a count of goroutines: %w", opt.Workers, ErrBadInput)
+	if opt.Workers < 0 || opt.Workers > maxWorkers {
+		return nil, fmt.Errorf("parse: ParseOptions.Workers %d: want 0 (GOMAXPROCS) to %d goroutines: %w", opt.Workers, maxWorkers, ErrBadInput)
 	}
 	if opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)

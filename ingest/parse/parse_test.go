@@ -616,11 +616,18 @@ func TestLinesCount(t *testing.T) {
 	}
 }
 
-// TestNegativeWorkersRefused: Parse refuses ParseOptions.Workers below 0 (0 is
-// GOMAXPROCS) before reading; it took a negative count as GOMAXPROCS before.
+// TestNegativeWorkersRefused: Parse refuses ParseOptions.Workers below 0 or past
+// maxWorkers (0 is GOMAXPROCS) before reading; it took a negative count as GOMAXPROCS,
+// and made a channel of a slot a worker for any count (2^40: a fatal out-of-memory, no
+// error to recover).
 func TestNegativeWorkersRefused(t *testing.T) {
-	_, _, err := collect(strings.NewReader("0 1\n"), ParseOptions{Workers: -1})
-	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "Workers -1") {
-		t.Errorf("%v, want a refusal naming Workers -1", err)
+	for _, workers := range []int{-1, maxWorkers + 1, math.MaxInt} {
+		_, _, err := collect(strings.NewReader("0 1\n"), ParseOptions{Workers: workers})
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), fmt.Sprintf("Workers %d", workers)) {
+			t.Errorf("%v, want a refusal naming Workers %d", err, workers)
+		}
+	}
+	if edges, _, err := collect(strings.NewReader("0 1\n1 2\n"), ParseOptions{Workers: maxWorkers}); err != nil || len(edges) != 2 {
+		t.Errorf("%d workers: %d edges, %v", maxWorkers, len(edges), err)
 	}
 }

@@ -41,21 +41,23 @@ func For(workers, n, chunk int, body func(w, lo, hi int)) {
 
 // MaxWorkers bounds a worker count: every worker holds its own buffers (frontiers,
 // parse blocks, peeling queues), and a count far past the cores only multiplies them.
+// gen and ingest/parse, below this package, hold the same bound.
 const MaxWorkers = 4096
 
-// CheckWorkers refuses a negative worker count, naming it as field (e.g.
-// "bfs: Options.Workers"). Every worker count, a flag of the CLI or a field of the API,
-// follows one rule: 0 asks for the default (GOMAXPROCS) and a negative count is refused,
-// as a slip (a count computed below zero) rather than a request.
+// CheckWorkers refuses a worker count below 0 or past MaxWorkers, naming it as field
+// (e.g. "bfs: Options.Workers"). Every worker count, a flag of the CLI or a field of
+// the API, follows one rule: 0 asks for the default (GOMAXPROCS), 1 to MaxWorkers is
+// used as given, and any other count is refused, as a slip (a count computed below
+// zero, or a size passed for a count) rather than a request.
 func CheckWorkers(field string, n int) error {
-	if n < 0 {
-		return fmt.Errorf("%s %d: want 0 (GOMAXPROCS) or a count of goroutines (at most %d are used)", field, n, MaxWorkers)
+	if n < 0 || n > MaxWorkers {
+		return fmt.Errorf("%s %d: want 0 (GOMAXPROCS) to %d goroutines", field, n, MaxWorkers)
 	}
 	return nil
 }
 
-// Workers resolves a requested worker count: <= 0 means GOMAXPROCS, and a count past
-// MaxWorkers is MaxWorkers.
+// Workers resolves a worker count that CheckWorkers accepted: 0 means GOMAXPROCS (a
+// count past MaxWorkers is MaxWorkers).
 func Workers(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
