@@ -101,9 +101,10 @@ type Options struct {
 
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
-	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
-	// (15, 18). The CPU engine's search of an undirected graph comes back top-down by
-	// its estimate of the two levels' costs instead of Beta (bfs.Options).
+	// top-down when the frontier falls below n / Beta. 0 means the GAPBS defaults
+	// (15, 18); below 0 is refused. The CPU engine's search of an undirected graph comes
+	// back top-down by its estimate of the two levels' costs instead of Beta
+	// (bfs.Options).
 	Alpha, Beta int
 
 	// BFSNoLevels leaves BFSResult.Level nil on the CPU backend: each search writes
@@ -112,8 +113,9 @@ type Options struct {
 	BFSNoLevels bool
 
 	// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018): neighbour sampling rounds (0 means
-	// 2; NoSampling, or any negative count, skips sampling) and vertices sampled to find
-	// the largest intermediate component (<= 0 means 1024; at most 2^24 are drawn).
+	// 2; NoSampling skips sampling; below it is refused) and vertices sampled to find the
+	// largest intermediate component (0 means 1024; at most 2^24 are drawn; below 0 is
+	// refused).
 	AfforestRounds  int
 	AfforestSamples int
 	Seed            uint64 // seeds Afforest's sampling; results never depend on it
@@ -159,19 +161,44 @@ const (
 // WithDefaults returns o with every zero field replaced by its default (Workers is left
 // to the backend, which knows its GOMAXPROCS).
 func (o Options) WithDefaults() Options {
-	if o.Alpha <= 0 {
+	if o.Alpha == 0 {
 		o.Alpha = DefaultAlpha
 	}
-	if o.Beta <= 0 {
+	if o.Beta == 0 {
 		o.Beta = DefaultBeta
 	}
 	if o.AfforestRounds == 0 {
 		o.AfforestRounds = DefaultAfforestRounds
 	}
-	if o.AfforestSamples <= 0 {
+	if o.AfforestSamples == 0 {
 		o.AfforestSamples = DefaultAfforestSamples
 	}
 	return o
+}
+
+// check refuses the counts and budgets of o that no engine can mean, naming the field:
+// every one follows the rule of the CLI's flags, 0 asks for the default and a count
+// below it is a slip rather than a request (AfforestRounds' NoSampling aside).
+func (o Options) check() error {
+	if err := parallel.CheckWorkers("engine: Options.Workers", o.Workers); err != nil {
+		return err
+	}
+	field, n, want := "", int64(0), ""
+	switch {
+	case o.VRAM < 0:
+		field, n, want = "VRAM", o.VRAM, "0 (the backend's default) or a budget in bytes"
+	case o.Alpha < 0:
+		field, n, want = "Alpha", int64(o.Alpha), fmt.Sprintf("0 (the default %d) or a positive divisor", DefaultAlpha)
+	case o.Beta < 0:
+		field, n, want = "Beta", int64(o.Beta), fmt.Sprintf("0 (the default %d) or a positive divisor", DefaultBeta)
+	case o.AfforestRounds < NoSampling:
+		field, n, want = "AfforestRounds", int64(o.AfforestRounds), fmt.Sprintf("0 (the default %d), a count of rounds or NoSampling (%d)", DefaultAfforestRounds, NoSampling)
+	case o.AfforestSamples < 0:
+		field, n, want = "AfforestSamples", int64(o.AfforestSamples), fmt.Sprintf("0 (the default %d) or a count of draws", DefaultAfforestSamples)
+	default:
+		return nil
+	}
+	return fmt.Errorf("engine: Options.%s %d: want %s", field, n, want)
 }
 
 // bfsOptions and ccOptions are o as the algorithm packages take it.
@@ -255,11 +282,8 @@ func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 	if g == nil {
 		return nil, errors.New("engine: no graph (a nil *store.Graph)")
 	}
-	if err := parallel.CheckWorkers("engine: Options.Workers", opt.Workers); err != nil {
+	if err := opt.check(); err != nil {
 		return nil, err
-	}
-	if opt.VRAM < 0 {
-		return nil, fmt.Errorf("engine: Options.VRAM %d: want 0 (the backend's default) or a budget in bytes", opt.VRAM)
 	}
 	if err := g.Check(); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package ooc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -151,6 +152,61 @@ func TestNegativeCountsRefused(t *testing.T) {
 	want("pagerank.Run", err, "pagerank: Options.Workers")
 	_, err = sssp.Run(adj, sssp.NewUnitWeights(adj), 0, sssp.Options{Workers: -1})
 	want("sssp.Run", err, "sssp: Options.Workers")
+}
+
+// TestNegativeTuningRefused: Alpha, Beta, AfforestSamples, PageRank's Tolerance and
+// MaxIters below 0 and AfforestRounds below NoSampling are refused naming the field, by
+// Open, an engine's PageRank and each package's Run, as the CLI refuses --tolerance and
+// --max-iters below 1; each took a negative as its default before. 0 is the default,
+// NoSampling skips sampling, and a sample count past afforest.MaxSamples is cut to it.
+func TestNegativeTuningRefused(t *testing.T) {
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	want := func(what string, err error, field string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: %v, want a refusal naming %s", what, err, field)
+		}
+	}
+	for _, c := range []struct {
+		opt   Options
+		field string
+	}{
+		{Options{Alpha: -1}, "engine: Options.Alpha -1"},
+		{Options{Beta: -3}, "engine: Options.Beta -3"},
+		{Options{AfforestRounds: NoSampling - 1}, "engine: Options.AfforestRounds -2"},
+		{Options{AfforestSamples: -1}, "engine: Options.AfforestSamples -1"},
+	} {
+		_, err := Open(g, "cpu", c.opt)
+		want(fmt.Sprintf("Open(%+v)", c.opt), err, c.field)
+	}
+	e, err := Open(g, "cpu", Options{AfforestRounds: NoSampling, AfforestSamples: math.MaxInt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if r, err := e.CC(); err != nil || r.Components != 2 {
+		t.Errorf("CC without sampling, math.MaxInt samples: %v, %v", r, err)
+	}
+	_, err = e.PageRank(PageRankOptions{Tolerance: -1e-3})
+	want("engine PageRank", err, "pagerank: Options.Tolerance -0.001")
+	_, err = e.PageRank(PageRankOptions{MaxIters: -1})
+	want("engine PageRank", err, "pagerank: Options.MaxIters -1")
+	if r, err := e.PageRank(PageRankOptions{}); err != nil || r.Iterations == 0 {
+		t.Errorf("PageRank with the defaults: %v, %v", r, err)
+	}
+	adj := store.NewCompressed(g)
+	_, err = bfs.Run(adj, 0, bfs.Options{Alpha: -1})
+	want("bfs.Run", err, "bfs: Options.Alpha -1")
+	_, err = bfs.Run(adj, 0, bfs.Options{Beta: -1})
+	want("bfs.Run", err, "bfs: Options.Beta -1")
+	_, err = afforest.Run(adj, afforest.Options{Rounds: -5})
+	want("afforest.Run", err, "afforest: Options.Rounds -5")
+	_, err = afforest.Run(adj, afforest.Options{Samples: -1})
+	want("afforest.Run", err, "afforest: Options.Samples -1")
+	_, err = pagerank.Run(adj, pagerank.Options{MaxIters: -7})
+	want("pagerank.Run", err, "pagerank: Options.MaxIters -7")
+	_, err = pagerank.Run(adj, pagerank.Options{Tolerance: math.Inf(-1)})
+	want("pagerank.Run", err, "pagerank: Options.Tolerance -Inf")
 }
 
 // TestNilOrClosedGraph: Open of a nil graph, of a closed one, and a CPU engine's runs on

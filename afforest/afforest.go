@@ -27,7 +27,7 @@ import (
 
 // Run labels every vertex of a with the smallest vertex id of its component.
 func Run(a store.Adjacency, opt Options) (*Result, error) {
-	if err := parallel.CheckWorkers("afforest: Options.Workers", opt.Workers); err != nil {
+	if err := opt.Check(); err != nil {
 		return nil, err
 	}
 	opt = opt.WithDefaults()
@@ -874,7 +874,7 @@ var maxClimb = 64
 // mostFrequent estimates the largest intermediate component from a seeded sample. A poor
 // estimate only costs time: the finish then processes more vertices. The labels are
 // counted in an open-addressing table of at least twice the samples (a map costs more
-// than the whole run on a graph of a few thousand vertices); at most 1<<24 are drawn.
+// than the whole run on a graph of a few thousand vertices); at most MaxSamples are drawn.
 //
 // A label on more than half the draws (after the sampling rounds, the usual case) is
 // the most frequent: Boyer and Moore's vote finds the one candidate in a pass, a
@@ -888,7 +888,7 @@ var maxClimb = 64
 // that chance, and on small graphs (a few thousand vertices, one component) the draws
 // were a tenth of a run.
 func (r *run) mostFrequent(samples int, seed uint64) uint32 {
-	samples = min(samples, 1<<24)
+	samples = min(samples, MaxSamples)
 	var kept [DefaultSamples]uint32
 	keep := samples <= len(kept)
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))

@@ -30,6 +30,9 @@ func NewGPU(dg *gpu.Graph) (*GPU, error) {
 // vertex) equal the CPU's. Its labels and samples live in buffers of its own, carved from
 // the runtime's workspace.
 func (g *GPU) Run(opt Options) (*Result, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	opt = opt.WithDefaults()
 	dg, m := g.Graph, g.Mod
 	n := dg.N

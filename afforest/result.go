@@ -1,11 +1,13 @@
 package afforest
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"sync/atomic"
 
 	"github.com/oocgraph/ooc/internal/fault"
+	"github.com/oocgraph/ooc/internal/parallel"
 )
 
 // Result is the outcome of a connected-components run. On a directed graph the
@@ -30,8 +32,9 @@ type Options struct {
 	Workers int // goroutines (CPU); 0 means GOMAXPROCS, below 0 or past 4096 is refused
 
 	// Rounds of neighbour sampling (0 means DefaultRounds; NoSampling skips sampling)
-	// and Samples, the vertices sampled to find the largest intermediate component (<= 0
-	// means DefaultSamples).
+	// and Samples, the vertices sampled to find the largest intermediate component (0
+	// means DefaultSamples; at most MaxSamples are drawn). Check refuses Rounds below
+	// NoSampling and Samples below 0.
 	Rounds, Samples int
 	Seed            uint64    // seeds the sampling; results never depend on it
 	Log             io.Writer // when not nil, the phases are logged here
@@ -47,7 +50,28 @@ const (
 	DefaultSamples = 1024
 )
 
-// WithDefaults returns o with zero Rounds and non-positive Samples set to the defaults.
+// MaxSamples bounds the draws of the largest intermediate component: their indices
+// and labels are held in host and device memory.
+const MaxSamples = 1 << 24
+
+// Check refuses what no run can mean: Workers past parallel.CheckWorkers's rule,
+// Rounds below NoSampling and Samples below 0 (0 asks for the default), slips
+// rather than requests.
+func (o Options) Check() error {
+	if err := parallel.CheckWorkers("afforest: Options.Workers", o.Workers); err != nil {
+		return err
+	}
+	if o.Rounds < NoSampling {
+		return fmt.Errorf("afforest: Options.Rounds %d: want 0 (the default %d), a count of rounds or NoSampling (%d)", o.Rounds, DefaultRounds, NoSampling)
+	}
+	if o.Samples < 0 {
+		return fmt.Errorf("afforest: Options.Samples %d: want 0 (the default %d) or a count of draws", o.Samples, DefaultSamples)
+	}
+	return nil
+}
+
+// WithDefaults returns o with zero Rounds and Samples set to the defaults and Samples
+// past MaxSamples cut to it (Check refuses them below their ranges).
 func (o Options) WithDefaults() Options {
 	if o.Rounds == 0 {
 		o.Rounds = DefaultRounds
@@ -55,6 +79,7 @@ func (o Options) WithDefaults() Options {
 	if o.Samples <= 0 {
 		o.Samples = DefaultSamples
 	}
+	o.Samples = min(o.Samples, MaxSamples)
 	return o
 }
 

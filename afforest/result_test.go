@@ -1,8 +1,11 @@
 package afforest
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/oocgraph/ooc/gpu"
 )
 
 func TestCountComponents(t *testing.T) {
@@ -36,5 +39,21 @@ func TestCountComponentsRandom(t *testing.T) {
 		if c.Components != uint64(len(size)) || c.Largest != largest {
 			t.Fatalf("trial %d (n=%d): %d components, largest %d; want %d, %d", trial, n, c.Components, c.Largest, len(size), largest)
 		}
+	}
+}
+
+// TestSamplesBounded: a sample count past MaxSamples is cut to it for both engines:
+// the GPU's run and its device state took the count as given (2^40 samples: an index
+// and a label array of 4 TiB each).
+func TestSamplesBounded(t *testing.T) {
+	o := Options{Samples: math.MaxInt}.WithDefaults()
+	if o.Samples != MaxSamples {
+		t.Errorf("math.MaxInt samples resolved to %d, want %d", o.Samples, MaxSamples)
+	}
+	if b := gpu.Sum(DeviceState(6, Options{Samples: math.MaxInt})); b > 8*MaxSamples+1<<20 {
+		t.Errorf("the device state of math.MaxInt samples takes %d bytes", b)
+	}
+	if o := (Options{}).WithDefaults(); o.Samples != DefaultSamples || o.Rounds != DefaultRounds {
+		t.Errorf("the zero Options resolved to %+v", o)
 	}
 }

@@ -31,7 +31,7 @@ func Run(a store.Adjacency, src uint32, opt Options) (*Result, error) {
 	if src >= a.NumVertices() {
 		return nil, fmt.Errorf("kernels: source %d is not a vertex (the graph has %d): %w", src, a.NumVertices(), store.ErrNoVertex)
 	}
-	if err := parallel.CheckWorkers("bfs: Options.Workers", opt.Workers); err != nil {
+	if err := opt.Check(); err != nil {
 		return nil, err
 	}
 	opt = opt.WithDefaults()

@@ -189,6 +189,9 @@ type linkStat struct {
 // unchecked edges over alpha, top-down again once the frontier shrinks and is at most
 // n/beta.
 func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	opt = opt.WithDefaults()
 	dg := g.Graph
 	n := dg.N

@@ -1,10 +1,12 @@
 package bfs
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 
 	"github.com/oocgraph/ooc/internal/fault"
+	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -23,10 +25,10 @@ type Options struct {
 
 	// Direction-optimizing BFS (Beamer, Asanović, Patterson, SC 2012): go bottom-up when
 	// the edges to check from the frontier exceed the unexplored edges / Alpha, back
-	// top-down when the frontier falls below n / Beta. <= 0 means the GAPBS defaults
-	// (DefaultAlpha, DefaultBeta). The CPU engine's search of an undirected graph comes
-	// back top-down by its estimate of the two levels' costs instead of Beta, unless
-	// StrictSwitch.
+	// top-down when the frontier falls below n / Beta. 0 means the GAPBS defaults
+	// (DefaultAlpha, DefaultBeta); below 0 is refused (Check). The CPU engine's search of
+	// an undirected graph comes back top-down by its estimate of the two levels' costs
+	// instead of Beta, unless StrictSwitch.
 	Alpha, Beta int
 
 	// StrictSwitch switches directions by GAPBS's rule alone (CPU), without the
@@ -48,7 +50,23 @@ const (
 	DefaultBeta  = 18
 )
 
-// WithDefaults returns o with Alpha and Beta set when they are <= 0.
+// Check refuses what no search can mean: Workers past parallel.CheckWorkers's rule and
+// an Alpha or Beta below 0 (0 asks for the default), a slip rather than a request.
+func (o Options) Check() error {
+	if err := parallel.CheckWorkers("bfs: Options.Workers", o.Workers); err != nil {
+		return err
+	}
+	if o.Alpha < 0 {
+		return fmt.Errorf("bfs: Options.Alpha %d: want 0 (the default %d) or a positive divisor", o.Alpha, DefaultAlpha)
+	}
+	if o.Beta < 0 {
+		return fmt.Errorf("bfs: Options.Beta %d: want 0 (the default %d) or a positive divisor", o.Beta, DefaultBeta)
+	}
+	return nil
+}
+
+// WithDefaults returns o with Alpha and Beta set when they are 0 (Check refuses them
+// below 0).
 func (o Options) WithDefaults() Options {
 	if o.Alpha <= 0 {
 		o.Alpha = DefaultAlpha

@@ -43,10 +43,10 @@ const (
 type Options struct {
 	Workers int // goroutines; 0 means GOMAXPROCS, below 0 or past 4096 is refused
 	// Tolerance: stop once an iteration changes the scores by less than this in L1;
-	// <= 0 means DefaultTolerance; NaN and +Inf are refused (Run's error names the
-	// field), as ooc pagerank's --tolerance refuses them.
+	// 0 means DefaultTolerance; below 0, NaN and +Inf are refused (Run's error names
+	// the field), as ooc pagerank's --tolerance refuses them.
 	Tolerance float64
-	MaxIters  int // stop after this many iterations; <= 0 means DefaultMaxIters
+	MaxIters  int // stop after this many iterations; 0 means DefaultMaxIters, below 0 is refused
 
 	// Progress, when not nil, is a terminal that shows a run past its first second how
 	// far it has got, on one line erased at its end (package progress).
@@ -55,24 +55,28 @@ type Options struct {
 
 // WithDefaults returns o with every zero field but Workers replaced by its default.
 func (o Options) WithDefaults() Options {
-	if o.Tolerance <= 0 {
+	if o.Tolerance == 0 {
 		o.Tolerance = DefaultTolerance
 	}
-	if o.MaxIters <= 0 {
+	if o.MaxIters == 0 {
 		o.MaxIters = DefaultMaxIters
 	}
 	return o
 }
 
 // Check refuses a Tolerance no run can mean: NaN (no change is below it, so every run
-// would end at MaxIters unconverged) and +Inf (every first iteration would converge);
-// and a negative Workers (parallel.CheckWorkers).
+// would end at MaxIters unconverged), +Inf (every first iteration would converge) and
+// below 0; a MaxIters below 0; and Workers past parallel.CheckWorkers's rule. 0 asks
+// for the default in each; a count below it is a slip rather than a request.
 func (o Options) Check() error {
 	if err := parallel.CheckWorkers("pagerank: Options.Workers", o.Workers); err != nil {
 		return err
 	}
-	if math.IsNaN(o.Tolerance) || math.IsInf(o.Tolerance, 1) {
-		return fmt.Errorf("pagerank: Options.Tolerance %v: want a positive finite number (0 or less: the default %g)", o.Tolerance, float64(DefaultTolerance))
+	if !(o.Tolerance >= 0) || math.IsInf(o.Tolerance, 1) {
+		return fmt.Errorf("pagerank: Options.Tolerance %v: want a positive finite number (0: the default %g)", o.Tolerance, float64(DefaultTolerance))
+	}
+	if o.MaxIters < 0 {
+		return fmt.Errorf("pagerank: Options.MaxIters %d: want 0 (the default %d) or a count of iterations", o.MaxIters, DefaultMaxIters)
 	}
 	return nil
 }
