@@ -17,6 +17,7 @@ import (
 	"github.com/oocgraph/ooc"
 	"github.com/oocgraph/ooc/gen"
 	"github.com/oocgraph/ooc/ingest"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 	"github.com/oocgraph/ooc/validate"
 )
@@ -94,6 +95,11 @@ func runBench(e *env, args []string) error {
 	if err := checkWorkers(a.workers); err != nil {
 		return err // before a graph is generated with them
 	}
+	keepSet := false
+	fs.Visit(func(f *flag.Flag) { keepSet = keepSet || f.Name == "keep" })
+	if keepSet && (a.keep == "" || a.keep == "-") {
+		return usagef("--keep %q: want a directory to write the generated graph to (e.g. --keep kron20.ooc)", a.keep)
+	}
 	rep := &benchReport{Params: benchParams{Sources: a.sources, SourceSeed: a.sourceSeed, Validate: a.validate,
 		Backend: a.backend, VRAM: int64(a.vram), Workers: a.workers}, Host: hostInfo(),
 		Started: time.Now().UTC().Format(time.RFC3339)}
@@ -136,6 +142,9 @@ func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg
 	}
 	if a.spec, err = specFromArgs(fs, arg, a.spec); err != nil {
 		return "", cleanup, err
+	}
+	if n := a.spec.Vertices(); uint64(a.sources) > n {
+		return "", cleanup, usagef("--sources %d: %s --scale %d makes %s", a.sources, a.spec.Kind, a.spec.Scale, plural.Of(n, "vertex"))
 	}
 	dir = a.keep
 	if dir == "" {

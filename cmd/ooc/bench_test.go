@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,7 +151,7 @@ func TestBenchUsage(t *testing.T) {
 	}
 	// a graph of no edges (kron scale 0: one vertex, its self-loop dropped) has no source;
 	// the refusal names no flag bench does not have (--src)
-	code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "0", "-q")
+	code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "0", "--sources", "1", "-q")
 	if code != exitUsage || strings.Contains(stderr, "--src") || !strings.Contains(stderr, "no edges") {
 		t.Errorf("bench of a graph without edges: code %d, %q", code, stderr)
 	}
@@ -165,5 +166,28 @@ func TestBenchUsage(t *testing.T) {
 		if _, err := os.Stat(keep); err == nil {
 			t.Errorf("--workers %s: %s generated before the refusal", w, keep)
 		}
+	}
+	// more sources than the generated graph has vertices (2^scale, known before it is
+	// made) is refused before it is generated: the graph was written and kept, then
+	// refused; --keep names a directory, so - or an empty name is refused rather than
+	// made a graph named "-" or taken as no --keep
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "k3.ooc")
+	code, _, stderr = runCLI(t, "", "bench", "kron", "--scale", "3", "-q", "--keep", keep)
+	if code != exitUsage || !strings.Contains(stderr, "--sources 16: kron --scale 3 makes 8 vertices") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("16 sources of 8 vertices: code %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(keep); err == nil {
+		t.Errorf("%s generated before the refusal of --sources", keep)
+	}
+	t.Chdir(dir)
+	for _, k := range []string{"-", ""} {
+		code, _, stderr := runCLI(t, "", "bench", "kron", "--scale", "3", "--sources", "2", "-q", "--keep", k)
+		if code != exitUsage || !strings.Contains(stderr, fmt.Sprintf("--keep %q: want a directory", k)) {
+			t.Errorf("--keep %q: code %d, %q", k, code, stderr)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left in the working directory: %v", ents)
 	}
 }
