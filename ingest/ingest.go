@@ -117,7 +117,8 @@ const MaxVertexID = 1<<32 - 2
 
 // File ingests the edge list at path ("-" is standard input), or the Parquet dataset
 // directory of part files at path (dirFromParquet), into opt.Dest.
-func File(path string, opt Options) (*Report, error) {
+func File(path string, opt Options) (rep *Report, err error) {
+	defer func() { err = namedNoSpace(opt.Dest, err) }()
 	if path == "-" {
 		return FileFrom(os.Stdin, "-", -1, opt)
 	}
@@ -188,7 +189,8 @@ func unwrapPath(err error) error {
 
 // FileFrom ingests the edge list read from r; name is how errors and the manifest call
 // it and size its length in bytes (-1 when unknown, as for a pipe).
-func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error) {
+func FileFrom(r io.Reader, name string, size int64, opt Options) (rep *Report, err error) {
+	defer func() { err = namedNoSpace(opt.Dest, err) }()
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
@@ -208,7 +210,7 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 		}
 		return weightedFile(r, name, size, opt)
 	}
-	r, err := budgetZstd(r, name, &opt)
+	r, err = budgetZstd(r, name, &opt)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +245,8 @@ func FileFrom(r io.Reader, name string, size int64, opt Options) (*Report, error
 // produce must give the same edges each time it is called: when the GPU finds the input
 // too large for its memory, the CPU pipeline calls it again.
 func FromEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {
-	return againUnoriented(opt, true, func(o Options) (*Report, error) { return edgesOnce(o, input, hdr, produce) })
+	rep, err := againUnoriented(opt, true, func(o Options) (*Report, error) { return edgesOnce(o, input, hdr, produce) })
+	return rep, namedNoSpace(opt.Dest, err)
 }
 
 func edgesOnce(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error) (*Report, error) {

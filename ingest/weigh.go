@@ -22,7 +22,8 @@ import (
 // either way round, and the graph is the one FromWeightedEdges builds from the same
 // edges with those weights (duplicates keep the smallest weight, here the only one).
 func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(batch []parse.Edge) error) error,
-	weight func(u, v uint64) uint32) (*Report, error) {
+	weight func(u, v uint64) uint32) (rep *Report, err error) {
+	defer func() { err = namedNoSpace(opt.Dest, err) }()
 	tmp, dest, err := tempLists(opt.Dest)
 	if err != nil {
 		return nil, err
@@ -31,7 +32,7 @@ func WeighEdges(opt Options, input store.InputInfo, hdr parse.Header, produce fu
 	lists := opt
 	lists.inTemp(dest)
 	lists.Log = nil
-	rep, err := FromEdges(lists, input, hdr, produce)
+	rep, err = FromEdges(lists, input, hdr, produce)
 	if err != nil {
 		return nil, err
 	}

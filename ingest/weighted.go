@@ -91,7 +91,8 @@ func (b *weightedBuild) twoPasses(f *os.File, size int64, why string) (*Report, 
 
 // FromWeightedEdges is FromEdges for weighted edges: produce passes every edge, with
 // its weight, to emit (from one goroutine at a time). Generators use it for --weights.
-func FromWeightedEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(parse.WEdge) error) error) (*Report, error) {
+func FromWeightedEdges(opt Options, input store.InputInfo, hdr parse.Header, produce func(emit func(parse.WEdge) error) error) (rep *Report, err error) {
+	defer func() { err = namedNoSpace(opt.Dest, err) }()
 	opt.Weights = true
 	if err := checkOptions(opt); err != nil {
 		return nil, err // before produce runs: a generator's edges are not made for nothing

@@ -196,7 +196,7 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 		err = w.Flush()
 	}
 	if err == nil {
-		err = tmp.Sync()
+		err = unnamed(tmp.Sync())
 	}
 	// Renamed while still open, so locked (store.CreateTempFile): a cleaner in another
 	// process never takes it for a dead write's leftover.
@@ -207,12 +207,13 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 		os.Remove(tmp.Name())
 	}
 	if cerr := tmp.Close(); err == nil {
-		err = cerr
+		err = unnamed(cerr)
 	}
 	return err
 }
 
-// interruptible writes to w until ctx is done, then fails every write.
+// interruptible writes to the temporary file w until ctx is done, then fails every
+// write. Its errors do not name w (unnamed).
 type interruptible struct {
 	ctx context.Context
 	w   io.Writer
@@ -222,7 +223,18 @@ func (i interruptible) Write(b []byte) (int, error) {
 	if i.ctx.Err() != nil {
 		return 0, fmt.Errorf("interrupted: %w", context.Cause(i.ctx))
 	}
-	return i.w.Write(b)
+	n, err := i.w.Write(b)
+	return n, unnamed(err)
+}
+
+// unnamed is err without the temporary file's name that an *fs.PathError carries: the
+// message names the output ("writing NAME: no space left on device"), and the
+// temporary file, removed on failure, is nothing the user can act on.
+func unnamed(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // checkedWriter remembers the first error of the writes to a command's stdout, so that

@@ -232,8 +232,10 @@ func TestSecondIngestLocked(t *testing.T) {
 // TestFullDisk ingests onto a 1 MiB tmpfs: an input whose estimate exceeds the free
 // space fails before writing; an input that passes the estimate but then runs out of
 // space (two edges between vertices five million apart: 40 MB of degrees and offsets)
-// fails on the write. Both say why in one line and leave nothing on the file system.
-// Mounting needs root; elsewhere the test is skipped.
+// fails on the write, weighted or not. Each says why in one line naming the graph, not
+// the temporary file that failed (".g.ooc.tmp-N/out-00000.shard", which the write's
+// named), and leaves nothing on the file system. Mounting needs root; elsewhere the
+// test is skipped.
 func TestFullDisk(t *testing.T) {
 	dir := t.TempDir()
 	mnt := filepath.Join(dir, "mnt")
@@ -244,13 +246,20 @@ func TestFullDisk(t *testing.T) {
 	defer syscall.Unmount(mnt, 0)
 	writeFile(t, filepath.Join(dir, "big.txt"), edgeText(150000))
 	writeFile(t, filepath.Join(dir, "wide.txt"), []byte("0 1\n5000000 5000001\n"))
-	for _, c := range []struct{ in, want string }{
-		{"big.txt", "free"},
-		{"wide.txt", "no space left on device"},
+	writeFile(t, filepath.Join(dir, "widew.txt"), []byte("0 1 3\n5000000 5000001 4\n"))
+	g := filepath.Join(mnt, "g.ooc")
+	for _, c := range []struct {
+		in, flag, want string
+	}{
+		{"big.txt", "--order=auto", "free"},
+		{"wide.txt", "--order=auto", "writing " + g + ": no space left on device"},
+		{"wide.txt", "--directed", "writing " + g + ": no space left on device"},
+		{"widew.txt", "--weights", "writing " + g + ": no space left on device"},
 	} {
-		r := ooc(t, dir, nil, "ingest", "-q", "--sparse-ids", "-o", filepath.Join(mnt, "g.ooc"), c.in)
-		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, mnt) {
-			t.Errorf("ingest of %s onto a full disk: %s; want exit 1 and one line naming %s and saying %q", c.in, r, mnt, c.want)
+		r := ooc(t, dir, nil, "ingest", "--sparse-ids", "-q", c.flag, "-o", g, c.in)
+		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, mnt) ||
+			strings.Contains(r.stderr, ".tmp-") {
+			t.Errorf("ingest %s of %s onto a full disk: %s; want exit 1 and one line naming %s and saying %q", c.flag, c.in, r, mnt, c.want)
 		}
 		if left := leftovers(t, mnt, nil); len(left) > 0 {
 			t.Errorf("ingest of %s onto a full disk left %v", c.in, left)

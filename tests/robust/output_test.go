@@ -388,7 +388,8 @@ func TestOutputDirectory(t *testing.T) {
 }
 
 // TestOutputFullFileSystem: a regular file on a full file system (a 64 KiB tmpfs filled
-// up first) fails with exit 1 and one line, and leaves no temporary file behind.
+// up first) fails with exit 1 and one line naming the output, not the temporary file
+// that failed (".out.tmp-ooc-N", which it named), and leaves no temporary file behind.
 // Mounting needs root; elsewhere the test is skipped.
 func TestOutputFullFileSystem(t *testing.T) {
 	dir := outputDir(t)
@@ -410,9 +411,11 @@ func TestOutputFullFileSystem(t *testing.T) {
 			continue
 		}
 		t.Run(w.name, func(t *testing.T) {
-			r := ooc(t, dir, nil, w.args(filepath.Join(mnt, "out-"+w.name))...)
-			if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "no space") {
-				t.Errorf("want exit 1 and one line saying no space, got %s", r)
+			out := filepath.Join(mnt, "out-"+w.name)
+			r := ooc(t, dir, nil, w.args(out)...)
+			if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "writing "+out+": no space left on device") ||
+				strings.Contains(r.stderr, ".tmp-") {
+				t.Errorf("want exit 1 and one line saying writing %s: no space left on device, got %s", out, r)
 			}
 		})
 	}

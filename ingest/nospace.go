@@ -1,0 +1,39 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
+
+// noSpaceError is a write of an ingest that failed for want of space, named by the
+// graph it was writing: the file that failed (a spill, a shard or ids.bin under the
+// graph's temporary directory) is one the ingest made and removed, and its name told
+// the user nothing they could act on.
+type noSpaceError struct {
+	dest string
+	err  error // the errno, for errors.Is
+}
+
+func (e *noSpaceError) Error() string {
+	return fmt.Sprintf("ingest: writing %s: %v (the partial graph was removed)", e.dest, e.err)
+}
+
+func (e *noSpaceError) Unwrap() error { return e.err }
+
+// namedNoSpace returns err, or, where err is a full disk or an exhausted quota, one
+// that names the graph dest instead of the temporary file that failed. An error named
+// already is named again: an ingest that builds through another into a temporary
+// graph (WeighEdges) names its own.
+func namedNoSpace(dest string, err error) error {
+	var named *noSpaceError
+	if errors.As(err, &named) {
+		return &noSpaceError{dest: dest, err: named.err}
+	}
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, errno) {
+			return &noSpaceError{dest: dest, err: errno}
+		}
+	}
+	return err
+}
