@@ -122,6 +122,9 @@ func File(path string, opt Options) (rep *Report, err error) {
 	if path == "-" {
 		return FileFrom(os.Stdin, "-", -1, opt)
 	}
+	if path == "" {
+		return nil, fmt.Errorf("ingest: an empty input name: %w", parse.ErrBadInput)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot read the input", Err: unwrapPath(err)}

@@ -1362,3 +1362,16 @@ func TestNegativeMemWorkersRefused(t *testing.T) {
 		t.Errorf("Mem and Workers 0 (the defaults): %v", err)
 	}
 }
+
+// TestEmptyInputName: File("") is refused as bad input naming the empty name, where the
+// error said ": cannot read the input".
+func TestEmptyInputName(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "g.ooc")
+	_, err := File("", Options{Dest: dest})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "an empty input name") {
+		t.Errorf("File(\"\"): %v", err)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Errorf("%s made (%v)", dest, err)
+	}
+}

@@ -94,6 +94,9 @@ type CSR struct {
 // opened relative to one open handle on the directory, and the directory at dir must
 // still be that one after all its files were opened.
 func Open(dir string) (*Graph, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("store: an empty name, not a graph directory: %w", ErrNotGraph)
+	}
 	for attempt := 0; ; attempt++ {
 		g, same, err := openOnce(dir)
 		if same || attempt == 8 {

@@ -114,6 +114,14 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"gen", "kron", "--scale", "6", "-o", g}, "g.ooc", "use --force"},
 		{[]string{"export", "-o", filepath.Join(dir, "x.csvx"), g}, "x.csvx", "the extension picks the format"},
 		{[]string{"bench", missing, "-q"}, "missing.ooc", "no such graph directory"},
+		// an empty name ("store: : no such graph directory" and ": cannot read the input")
+		{[]string{"info", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"verify", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"bfs", "--src", "1", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"sssp", "--src", "1", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"upgrade", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"export", "-o", "-", ""}, "an empty graph name", "name a graph directory"},
+		{[]string{"ingest", "-o", newGraph, ""}, "an empty input name", "give an edge list file"},
 	}
 	// the /dev/full cases need the device (Linux)
 	if st, err := os.Stat("/dev/full"); err == nil && st.Mode()&os.ModeDevice != 0 {

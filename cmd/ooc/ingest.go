@@ -244,6 +244,9 @@ func runIngest(e *env, args []string) error {
 		return usagef("expected one input file (or - for standard input), got %d arguments (run 'ooc help ingest')", len(pos))
 	}
 	in := pos[0]
+	if in == "" {
+		return usagef("an empty input name: give an edge list file, a Parquet directory, or - for standard input")
+	}
 	format, err := parse.ParseFormat(a.format)
 	if err != nil {
 		return usageError{err}

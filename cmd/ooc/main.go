@@ -295,6 +295,9 @@ func printJSON(w io.Writer, v any) error {
 func findGraph(args []string) (string, error) {
 	switch len(args) {
 	case 1:
+		if args[0] == "" {
+			return "", usagef("an empty graph name: name a graph directory, or none to use the only *.ooc here")
+		}
 		return args[0], nil
 	case 0:
 	default:
