@@ -561,6 +561,11 @@ type wwindow struct {
 	fill   []uint32 // with duplicates kept: at a run's first entry, the run's copies placed
 }
 
+// newWWindow decodes c's lists of lo..hi-1 into a window, and then lets the pages of the
+// shards it read go (releaseMapped): a fault maps a whole folio of the page cache, and on
+// kernels with large folios the first read of a freshly written shard mapped all of it,
+// so both directions' shards stayed resident beside the windows' arrays. append maps
+// the window's part again, and lets it go.
 func newWWindow(c *store.CSR, lo, hi uint32, keepDups bool, workers int) (*wwindow, error) {
 	l := &wwindow{c: c, lo: lo, hi: hi, first: make([]uint64, hi-lo+1)}
 	for v := lo; v < hi; v++ {
@@ -592,6 +597,11 @@ func newWWindow(c *store.CSR, lo, hi uint32, keepDups bool, workers int) (*wwind
 			errs[wk] = err
 		}
 	})
+	for _, s := range c.Shards {
+		if s.Lo < hi && s.Hi() > lo {
+			releaseMapped(s.Bytes())
+		}
+	}
 	return l, errors.Join(errs...)
 }
 
