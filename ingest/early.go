@@ -154,7 +154,7 @@ func (p *pipeline) emitRenumbered(b []parse.Edge) error {
 	for _, e := range b {
 		if e.U >= n || e.V >= n {
 			return fmt.Errorf("ingest: %s: vertex id %d was not in the input when it was first read (it changed between the two readings): %w",
-				p.input.Name, max(e.U, e.V), parse.ErrBadInput)
+				p.name, max(e.U, e.V), parse.ErrBadInput)
 		}
 		out = append(out, parse.Edge{U: uint64(p.perm[e.U]), V: uint64(p.perm[e.V])})
 	}

@@ -417,7 +417,7 @@ func (p *pipeline) checkSparse(hdr parse.Header) error {
 	return fmt.Errorf("ingest: %s: %s (the largest id + 1) for %s, more than %d vertex slots an edge: "+
 		"the graph would be mostly empty vertices, %s in the shards and as much again in the memory of every search "+
 		"(--relabel numbers the distinct ids 0..n-1; --sparse-ids keeps them as they are): %w",
-		p.input.Name, plural.Of(n, "vertex"), plural.Of(edges, "input edge"), MaxSlotsPerEdge, bytesize.Format(int64(8*n)*int64(p.dirs)), parse.ErrBadInput)
+		p.name, plural.Of(n, "vertex"), plural.Of(edges, "input edge"), MaxSlotsPerEdge, bytesize.Format(int64(8*n)*int64(p.dirs)), parse.ErrBadInput)
 }
 
 // writeIDs writes ids.bin, when the graph has one, in the background while phase 2

@@ -1187,8 +1187,10 @@ func TestSparseIDs(t *testing.T) {
 }
 
 // TestSparseRefusedNamesInput: ids far apart without --relabel or --sparse-ids are
-// refused as bad input naming the file (the message named no file: "4294967295
-// vertices ... for 1 input edges").
+// refused as bad input naming the file as the parser's errors do, by its path as given
+// (the message named no file: "4294967295 vertices ... for 1 input edges"; then its
+// base name alone). An undirected stream's id past the orientation limit names
+// standard input as the parser does, <stdin> (it said "-").
 func TestSparseRefusedNamesInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "far.txt")
@@ -1196,8 +1198,12 @@ func TestSparseRefusedNamesInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := File(in, Options{Dest: filepath.Join(dir, "g.ooc"), Workers: 1, Order: store.OrderInput})
-	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), "far.txt: 4294967295 vertices (the largest id + 1) for 1 input edge,") {
-		t.Errorf("%v, want a bad input naming far.txt and its one edge", err)
+	if !errors.Is(err, parse.ErrBadInput) || !strings.Contains(err.Error(), in+": 4294967295 vertices (the largest id + 1) for 1 input edge,") {
+		t.Errorf("%v, want a bad input naming %s and its one edge", err, in)
+	}
+	_, err = FileFrom(strings.NewReader("0 1\n4000000000 1\n"), "-", -1, Options{Dest: filepath.Join(dir, "s.ooc"), Order: store.OrderInput})
+	if !errors.Is(err, parse.ErrBadInput) || !strings.HasPrefix(err.Error(), "ingest: <stdin>: vertex id 4000000000 is") {
+		t.Errorf("from standard input: %v, want it named <stdin>", err)
 	}
 }
 

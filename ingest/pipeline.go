@@ -22,6 +22,7 @@ import (
 type pipeline struct {
 	opt     Options
 	input   store.InputInfo
+	name    string // the input as errors name it: the path as given, <stdin> for standard input
 	b       *store.Builder
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
@@ -108,7 +109,8 @@ func newPipeline(opt Options, input store.InputInfo, name string, size int64) (*
 	if err := CheckOrder(opt.Order); err != nil {
 		return nil, err
 	}
-	p := &pipeline{opt: opt, input: input, inBytes: size, start: time.Now(), workers: defaultWorkers(opt.Workers), mem: opt.Mem}
+	p := &pipeline{opt: opt, input: input, name: inputName(name), inBytes: size, start: time.Now(), workers: defaultWorkers(opt.Workers),
+		mem: opt.Mem}
 	if p.mem <= 0 {
 		p.mem = DefaultMem()
 	}
@@ -335,10 +337,10 @@ func (p *pipeline) noteBatch(loops, top uint64) error {
 	p.selfLoops.Add(loops)
 	if top > MaxVertexID {
 		// The parser and the replay never pass one; the keys filled are void.
-		return errIDTooLarge(p.input.Name, top)
+		return errIDTooLarge(p.name, top)
 	}
 	if p.oriented && top >= orientLimit {
-		return &orientIDError{p.input.Name, top} // the keys filled are void
+		return &orientIDError{p.name, top} // the keys filled are void
 	}
 	for old := p.maxID.Load(); top+1 > old; old = p.maxID.Load() {
 		if p.maxID.CompareAndSwap(old, top+1) {

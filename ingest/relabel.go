@@ -110,7 +110,7 @@ func (p *pipeline) scan(total int64, run func(*progress, func([]parse.Edge) erro
 		}
 		prog.addEdges(int64(len(b)))
 		edges.Add(int64(len(b)))
-		return p.raw.add(b, p.input.Name)
+		return p.raw.add(b, p.name)
 	})
 	prog.finish()
 	if err != nil {
