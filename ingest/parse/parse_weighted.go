@@ -138,7 +138,7 @@ func (p *wparser) run(emit func(WEdge) error) error {
 		raw, err := p.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			p.line++
-			return p.errorf("line longer than %d bytes", p.br.Size())
+			return p.errorf("line is longer than %d bytes", p.br.Size())
 		}
 		if err != nil && err != io.EOF {
 			return &ParseError{Path: p.path, Line: p.line + 1, Offset: -1, Msg: "cannot read the input", Err: err}

@@ -161,3 +161,14 @@ func TestParseWeightedFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestParseWeightedLongLine: a line past the reader's 1 MiB is refused naming its line in
+// the words of the unweighted parser ("line longer than" before).
+func TestParseWeightedLongLine(t *testing.T) {
+	in := "0 1 5\n1 2 " + strings.Repeat("7", 2<<20) + "\n"
+	_, _, err := parseWeightedAll([]byte(in), FormatSNAP, "w.txt")
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(err.Error(), "line is longer than 1048576 bytes") {
+		t.Errorf("%v, want w.txt line 2: line is longer than 1048576 bytes", err)
+	}
+}
