@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -108,6 +109,11 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 		return nil, err
 	}
 	lock, err := lockFile(filepath.Join(parent, "."+base+".lock"))
+	if pe, ok := err.(*fs.PathError); ok {
+		// the lock is the first file made beside dest: a read-only or forbidden
+		// directory fails here, and the lock's name tells the user nothing
+		return nil, fmt.Errorf("store: cannot create %s in %s: %w", base, parent, pe.Err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", dest, err)
 	}

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 )
@@ -16,7 +15,7 @@ func lockFile(path string) (*os.File, error) {
 	for range 100 {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 		if err != nil {
-			return nil, fmt.Errorf("lock: %w", err)
+			return nil, err
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -264,5 +265,54 @@ func TestFullDisk(t *testing.T) {
 		if left := leftovers(t, mnt, nil); len(left) > 0 {
 			t.Errorf("ingest of %s onto a full disk left %v", c.in, left)
 		}
+	}
+}
+
+// TestReadOnlyFileSystem: a graph on a read-only file system (a tmpfs remounted
+// read-only) answers every command that reads it, and every write there fails with
+// exit 1 and one line naming what it would have made and why: an ingest or gen named
+// its lock file (".x.ooc.lock: read-only file system"). Mounting needs root; elsewhere
+// the test is skipped.
+func TestReadOnlyFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "mnt")
+	os.Mkdir(mnt, 0o755)
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=4m"); err != nil {
+		t.Skipf("cannot mount a tmpfs (%v)", err)
+	}
+	defer syscall.Unmount(mnt, 0)
+	gen(t, mnt, "e.txt", 6, 4, "text")
+	if r := ooc(t, mnt, nil, "ingest", "-q", "-o", "g.ooc", "e.txt"); r.code != 0 {
+		t.Fatalf("ingest: %s", r)
+	}
+	if err := syscall.Mount("", mnt, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+		t.Skipf("cannot remount read-only (%v)", err)
+	}
+	before := listDir(t, mnt)
+	for _, args := range [][]string{
+		{"verify", "g.ooc"}, {"info", "g.ooc"}, {"bfs", "--src", "1", "--validate", "g.ooc"}, {"cc", "g.ooc"},
+		{"pagerank", "g.ooc"}, {"kcore", "g.ooc"}, {"sssp", "--unit-weights", "--src", "1", "g.ooc"},
+		{"export", "-q", "-o", "-", "g.ooc"}, {"bench", "--sources", "2", "g.ooc"},
+	} {
+		if r := ooc(t, mnt, nil, args...); r.code != 0 {
+			t.Errorf("%v on a read-only file system: %s", args, r)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ingest", "-q", "-o", "x.ooc", "e.txt"}, "cannot create x.ooc in .: read-only file system"},
+		{[]string{"gen", "kron", "--scale", "4", "-q", "-o", "y.ooc"}, "cannot create y.ooc in .: read-only file system"},
+		{[]string{"cc", "-o", "c.bin", "g.ooc"}, "read-only file system"},
+		{[]string{"gen", "kron", "--scale", "4", "-q", "-o", "k.txt"}, "read-only file system"},
+	} {
+		r := ooc(t, mnt, nil, c.args...)
+		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, ".lock") {
+			t.Errorf("%v: %s; want exit 1 and one line saying %q", c.args, r, c.want)
+		}
+	}
+	if after := listDir(t, mnt); !slices.Equal(after, before) {
+		t.Errorf("the read-only directory changed: %v, was %v", after, before)
 	}
 }
