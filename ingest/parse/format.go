@@ -101,6 +101,8 @@ func (p *parser) detectFormat(head []byte) (Format, error) {
 				"pass --format snap to read it as text, or --format %s to read it as binary", ext, ext)
 		}
 		return ext, nil
+	case gapbsName(p.opt.Name) && bytes.IndexByte(head, 0) >= 0:
+		return "", gapbsError(p.path)
 	case bytes.IndexByte(head[:min(len(head), 1024)], 0) >= 0:
 		return "", p.offsetError(int64(bytes.IndexByte(head, 0)),
 			"binary content (a NUL byte); pass --format bin32 or --format bin64 for binary edge lists")
@@ -170,6 +172,26 @@ func formatFromExt(name string) Format {
 		return FormatBin64
 	}
 	return ""
+}
+
+// gapbsName reports whether name ends .sg or .wsg (compressed or not): binary content
+// under it is GAPBS's serialized graph, a header and a CSR, which ooc export writes and
+// ooc ingest does not read (a text edge list so named reads as text). Read as binary
+// pairs it never ingests (its 17-byte header leaves the length odd), and the refusal of
+// its NUL bytes pointed at --format bin32 and bin64.
+func gapbsName(name string) bool {
+	name = strings.ToLower(name)
+	for _, c := range []string{".gz", ".gzip", ".zst", ".zstd"} {
+		name = strings.TrimSuffix(name, c)
+	}
+	ext := filepath.Ext(name)
+	return ext == ".sg" || ext == ".wsg"
+}
+
+// gapbsError refuses a GAPBS serialized graph, saying how to make an edge list of it.
+func gapbsError(path string) error {
+	return &ParseError{Path: path, Offset: -1, Msg: "a GAPBS serialized graph (.sg or .wsg), not an edge list; " +
+		"GAPBS's converter writes one: converter -f FILE -e FILE.el (converter -f FILE -w -e FILE.wel for a .wsg's weights)"}
 }
 
 // text reports whether f is a line-based format.

@@ -47,6 +47,9 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 	head, _ := p.br.Peek(4096)
 	p.res.Format = opt.Format
 	if p.res.Format == "" {
+		if gapbsName(opt.Name) && bytes.IndexByte(head, 0) >= 0 {
+			return nil, gapbsError(p.path)
+		}
 		p.res.Format = formatFromExt(opt.Name)
 		switch {
 		case bytes.HasPrefix(head, []byte("%%MatrixMarket")):

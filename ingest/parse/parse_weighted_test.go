@@ -172,3 +172,37 @@ func TestParseWeightedLongLine(t *testing.T) {
 		t.Errorf("%v, want w.txt line 2: line is longer than 1048576 bytes", err)
 	}
 }
+
+// TestGAPBSSerializedRefused: binary content named .sg or .wsg (GAPBS's serialized
+// graph, which ooc export writes) is refused by both parsers saying what it is and how
+// to make an edge list of it; the NUL bytes' refusal pointed at --format bin32 and
+// bin64, under which it never ingests. A text edge list so named reads as text.
+func TestGAPBSSerializedRefused(t *testing.T) {
+	sg := make([]byte, 17+8*3+4*2) // directed flag, m, n; offsets; neighbours
+	sg[1], sg[9] = 2, 2
+	for _, name := range []string{"g.sg", "G.WSG", "g.sg.gz"} {
+		in := sg
+		if strings.HasSuffix(name, ".gz") {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write(sg)
+			zw.Close()
+			in = b.Bytes()
+		}
+		_, _, err := parseWeightedAll(in, "", name)
+		_, uerr := Parse(bytes.NewReader(in), ParseOptions{Name: name}, func([]Edge) error { return nil })
+		for _, e := range []error{err, uerr} {
+			if !errors.Is(e, ErrBadInput) || !strings.Contains(e.Error(), name+": a GAPBS serialized graph") || !strings.Contains(e.Error(), "converter -f FILE -e FILE.el") {
+				t.Errorf("%s: %v", name, e)
+			}
+		}
+	}
+	got, _, err := parseWeightedAll([]byte("0 1 5\n1 2 3\n"), "", "t.sg")
+	if err != nil || len(got) != 2 {
+		t.Errorf("text named t.sg, weighted: %v, %d edges", err, len(got))
+	}
+	n := 0
+	if _, err := Parse(strings.NewReader("0 1\n1 2\n"), ParseOptions{Name: "t.wsg"}, func(b []Edge) error { n += len(b); return nil }); err != nil || n != 2 {
+		t.Errorf("text named t.wsg: %v, %d edges", err, n)
+	}
+}
