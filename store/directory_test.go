@@ -231,3 +231,49 @@ func neighborsAll(dir string) (err error) {
 	}
 	return nil
 }
+
+// TestNeighborsOutsideShard: Neighbors of a vertex outside the shard (past its end, or
+// before its first vertex on a later shard) is an error matching ErrNoVertex; it read
+// the directory at the vertex's index, reporting the graph corrupt just past the end
+// and panicking (a slice out of range) further on.
+func TestNeighborsOutsideShard(t *testing.T) {
+	lists := map[uint32][]uint32{}
+	for v := uint32(0); v < 3000; v++ {
+		for k := uint32(1); k <= 8; k++ {
+			lists[v] = append(lists[v], (v+k*k*37)%3000)
+		}
+		slices.Sort(lists[v])
+		lists[v] = slices.Compact(lists[v])
+	}
+	spec := fixtureSpec{name: "shards", n: 3000, out: lists, shardBytes: 4 << 10}
+	dir := filepath.Join(t.TempDir(), "g.ooc")
+	if err := spec.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if len(g.Shards()) < 2 {
+		t.Fatalf("%d shard, want several", len(g.Shards()))
+	}
+	for _, s := range g.Shards() {
+		vs := []uint32{s.Hi(), s.Hi() + 64, s.Hi() + 1<<20, 1 << 31, ^uint32(0)}
+		if s.Lo > 0 {
+			vs = append(vs, s.Lo-1, 0)
+		}
+		for _, v := range vs {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s: Neighbors(%d): panic %v", s.Path, v, r)
+					}
+				}()
+				if _, err := s.Neighbors(nil, v); !errors.Is(err, ErrNoVertex) {
+					t.Errorf("%s [%d, %d): Neighbors(%d): %v, want ErrNoVertex", s.Path, s.Lo, s.Hi(), v, err)
+				}
+			}()
+		}
+	}
+}

@@ -299,8 +299,12 @@ func (s *Shard) WeightsOf(v uint32) []uint32 {
 
 // Neighbors appends the neighbours of v (in the shard) to dst. Unlike Degree and List,
 // it is safe on a graph opened without Check: its first call on a shard checks the
-// directory (CheckDirectory), whose error every call then returns.
+// directory (CheckDirectory), whose error every call then returns; a v outside the
+// shard is an error matching ErrNoVertex.
 func (s *Shard) Neighbors(dst []uint32, v uint32) ([]uint32, error) {
+	if v < s.Lo || v-s.Lo >= s.N {
+		return dst, fmt.Errorf("store: vertex %d is not in %s (its vertices are [%d, %d)): %w", v, s.Path, s.Lo, s.Hi(), ErrNoVertex)
+	}
 	s.dirOne.Do(func() { s.dirErr = s.CheckDirectory() })
 	if s.dirErr != nil {
 		return dst, s.dirErr
