@@ -17,9 +17,10 @@ import (
 // (package afforest), PageRank (package pagerank), k-core (package kcore) and SSSP
 // (package sssp) on all cores, reading the compressed shards in place.
 type cpuEngine struct {
-	g   *store.Graph
-	adj *store.Compressed
-	opt Options
+	g      *store.Graph
+	adj    *store.Compressed
+	opt    Options
+	closed bool
 }
 
 // openCPU wraps a checked graph (Open has run g.Check).
@@ -50,8 +51,12 @@ func (e *cpuEngine) CC() (*CCResult, error) {
 }
 
 // use holds the graph's mappings for one run (store.Graph.Use): a graph closed since
-// the engine opened is refused, and one closed during the run stays mapped to its end.
+// the engine opened is refused, and one closed during the run stays mapped to its end;
+// so is a run after the engine's Close.
 func (e *cpuEngine) use() (done func(), err error) {
+	if e.closed {
+		return nil, fmt.Errorf("engine: %w", ErrEngineClosed)
+	}
 	done, err = e.g.Use()
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -101,4 +106,7 @@ func (e *cpuEngine) Plan() string {
 		plural.Of(e.opt.Workers, "worker"), plural.Of(e.g.NumVertices(), "vertex"), plural.Of(e.g.NumEdges(), "edge"), plural.Of(len(e.g.Shards()), "compressed shard"), e.opt.Alpha, e.opt.Beta, e.opt.AfforestRounds)
 }
 
-func (e *cpuEngine) Close() error { return nil }
+func (e *cpuEngine) Close() error {
+	e.closed = true
+	return nil
+}

@@ -35,6 +35,8 @@ type gpuEngine struct {
 	kc  *kcore.GPU
 	sp  *sssp.GPU
 	opt Options
+
+	closed bool // Close has run: what the runs use is freed
 }
 
 // gpuWork is the workspace the plan reserves: the largest state of the algorithms opt
@@ -63,6 +65,9 @@ func gpuWork(g *store.Graph, shards []gpu.ShardSize, opt Options) []gpu.Item {
 // engine opened, and holds the graph's mappings for the run (store.Graph.Use: the device
 // reads its lists through the host mappings, so a Close during the run waits for it).
 func (e *gpuEngine) use(a Algo, name string) (done func(), err error) {
+	if e.closed {
+		return nil, fmt.Errorf("gpu: %s: %w", name, ErrEngineClosed)
+	}
 	if !e.opt.runs(a) {
 		return nil, fmt.Errorf("gpu: %s: %w", name, ErrNotOpened)
 	}
@@ -224,6 +229,10 @@ func (e *gpuEngine) Memory() (budget, peak, driver int64, err error) {
 }
 
 func (e *gpuEngine) Close() error {
+	if e.closed {
+		return nil // freed once: a second free of the device's buffers would fault
+	}
+	e.closed = true
 	var err error
 	if e.bfs != nil {
 		err = e.bfs.Close()

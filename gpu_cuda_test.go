@@ -548,3 +548,33 @@ func TestGPUClosedGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUEngineClosed: the GPU engine's runs after its Close are errors
+// (ErrEngineClosed), not launches on freed streams, modules and buffers, and a second
+// Close frees nothing again.
+func TestGPUEngineClosed(t *testing.T) {
+	needGPU(t)
+	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
+	e, err := ooc.Open(g, "gpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+	runs := map[string]func() error{
+		"BFS":      func() error { _, err := e.BFS(0); return err },
+		"CC":       func() error { _, err := e.CC(); return err },
+		"PageRank": func() error { _, err := e.PageRank(ooc.PageRankOptions{}); return err },
+		"KCore":    func() error { _, err := e.KCore(); return err },
+		"SSSP":     func() error { _, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true}); return err },
+	}
+	for name, run := range runs {
+		if err := run(); !errors.Is(err, ooc.ErrEngineClosed) {
+			t.Errorf("%s after Close: %v, want ErrEngineClosed", name, err)
+		}
+	}
+}

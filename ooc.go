@@ -229,8 +229,14 @@ type Engine interface {
 	// Plan says in a few lines how the engine holds the graph (threads, memory, what is
 	// resident on the device), for -v.
 	Plan() string
+	// Close releases what the engine holds (the GPU's device memory, streams and pinned
+	// registrations; not the graph). A run after it is an error matching
+	// ErrEngineClosed, and a second Close does nothing.
 	Close() error
 }
+
+// ErrEngineClosed is matched by the error of a run on an engine after its Close.
+var ErrEngineClosed = errors.New("engine is closed")
 
 // Opener opens a backend on a graph whose checksums have been verified.
 type Opener func(g *store.Graph, opt Options) (Engine, error)

@@ -209,6 +209,35 @@ func TestNegativeTuningRefused(t *testing.T) {
 	want("pagerank.Run", err, "pagerank: Options.Tolerance -Inf")
 }
 
+// TestEngineClosed: the CPU engine's runs after its Close are errors matching
+// ErrEngineClosed (they answered, where the GPU engine's launched on freed state), and
+// a second Close does nothing.
+func TestEngineClosed(t *testing.T) {
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	e, err := Open(g, "cpu", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+	runs := map[string]func() error{
+		"BFS":      func() error { _, err := e.BFS(0); return err },
+		"CC":       func() error { _, err := e.CC(); return err },
+		"PageRank": func() error { _, err := e.PageRank(PageRankOptions{}); return err },
+		"KCore":    func() error { _, err := e.KCore(); return err },
+		"SSSP":     func() error { _, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); return err },
+	}
+	for name, run := range runs {
+		if err := run(); !errors.Is(err, ErrEngineClosed) {
+			t.Errorf("%s after Close: %v, want ErrEngineClosed", name, err)
+		}
+	}
+}
+
 // TestNilOrClosedGraph: Open of a nil graph, of a closed one, and a CPU engine's runs on
 // a graph closed under it are errors; each was a nil dereference or a fault (SIGSEGV
 // reading the unmapped lists), not an error.
