@@ -276,9 +276,14 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 	if g.NumEdges() == 0 {
 		return nil, usagef("--src random: the graph has no edges")
 	}
-	// A count past n is refused before the draws, which run up to 64 a source.
+	// A count past n, or past the edges (no more vertices have one), is refused before
+	// the draws, which run up to 64 a source, and the pass over every vertex after them.
 	if err := checkSources(count, g); err != nil {
 		return nil, err
+	}
+	if m := g.NumEdges(); uint64(count) > m {
+		return nil, usagef("--sources %d: the graph has at most %s with %s (it stores %s)", count, plural.Of(m, "vertex"), outEdgesName(g),
+			plural.Of(m, "directed edge"))
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xbf5))
 	seen := map[uint32]bool{}

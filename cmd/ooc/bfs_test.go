@@ -339,8 +339,15 @@ func TestPickSourcesDistinct(t *testing.T) {
 			seen[v] = true
 		}
 	}
-	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has 6 vertices with edges") {
+	// more sources than edges are refused before any draw: a graph of 2*10^8 vertices,
+	// two of them with edges, drew 6.4*10^9 times for --sources 10^8 and then read every
+	// vertex's degree (past 100 s)
+	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has at most 6 vertices with edges (it stores 6 directed edges)") {
 		t.Errorf("7 sources of 6: %v, %v", srcs, err)
+	}
+	star := testgraph.Build(t, 5000, []testgraph.Edge{{U: 7, V: 1}, {U: 7, V: 2}, {U: 7, V: 3}}, false, 0)
+	if srcs, err := pickSources(star, "random", 5, 1); err == nil || !strings.Contains(err.Error(), "--sources 5: the graph has 4 vertices with edges") {
+		t.Errorf("5 sources of a star of 4: %v, %v", srcs, err)
 	}
 	// a count past n is refused before the draws (bench passed 10^12 here: 64 draws a
 	// source, hours, deaf to SIGTERM)
