@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -16,13 +17,56 @@ var (
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
+// otherCompressions are compressed and archive formats ooc does not decompress, by
+// their magic bytes, with the command that gives their content on standard output.
+// Without them, their NUL bytes were refused as "binary content" and --format bin32
+// or bin64 suggested, under which they ingest as nonsense or not at all.
+var otherCompressions = []struct {
+	name, magic, command string
+}{
+	{"xz-compressed input", "\xfd7zXZ\x00", "xz -dc FILE"},
+	{"bzip2-compressed input", "BZh", "bzip2 -dc FILE"},
+	{"lz4-compressed input", "\x04\x22\x4d\x18", "lz4 -dc FILE"},
+	{"a zip archive", "PK\x03\x04", "unzip -p FILE"},
+	{"a 7-Zip archive", "7z\xbc\xaf\x27\x1c", "7z x -so FILE"},
+	{"Unix compress (.Z) input", "\x1f\x9d", "uncompress -c FILE"},
+	{"lzip-compressed input", "LZIP\x01", "lzip -dc FILE"},
+}
+
+// otherCompression refuses input whose first bytes are the magic of a format in
+// otherCompressions, saying what it is and how to ingest its content (name, the input
+// as the caller named it, in the command; "" or "-" leaves FILE); nil otherwise.
+// bzip2's "BZh" counts only with its block size digit and a block's or the end's magic
+// after it, so that text cannot match it.
+func otherCompression(path, name string, head []byte) error {
+	for _, c := range otherCompressions {
+		if !bytes.HasPrefix(head, []byte(c.magic)) {
+			continue
+		}
+		if c.magic == "BZh" && (len(head) < 10 || head[3] < '1' || head[3] > '9' ||
+			!bytes.Equal(head[4:10], []byte("\x31\x41\x59\x26\x53\x59")) && !bytes.Equal(head[4:10], []byte("\x17\x72\x45\x38\x50\x90"))) {
+			continue
+		}
+		command := c.command
+		if name != "" && name != "-" {
+			command = strings.ReplaceAll(command, "FILE", name)
+		}
+		return &ParseError{Path: path, Offset: 0, Msg: fmt.Sprintf("%s: ooc ingest decompresses gzip and zstd alone; "+
+			"give it the content on standard input: %s | ooc ingest -o NAME.ooc -", c.name, command)}
+	}
+	return nil
+}
+
 // decompress sniffs the magic bytes of the raw input and returns the stream
 // of decompressed bytes. A single gzip stream decodes serially, so it runs in
 // the block reader's goroutine, overlapped with the parsing workers.
 func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
-	magic, err := br.Peek(4)
+	magic, err := br.Peek(10)
 	if err != nil && err != io.EOF {
 		return nil, nil, p.readError(err)
+	}
+	if err := otherCompression(p.path, p.opt.Name, magic); err != nil {
+		return nil, nil, err
 	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):

@@ -107,7 +107,10 @@ type wparser struct {
 }
 
 func (p *wparser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
-	magic, _ := br.Peek(4)
+	magic, _ := br.Peek(10)
+	if err := otherCompression(p.path, p.opt.Name, magic); err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
 		p.res.Compression = "gzip"

@@ -206,3 +206,39 @@ func TestGAPBSSerializedRefused(t *testing.T) {
 		t.Errorf("text named t.wsg: %v, %d edges", err, n)
 	}
 }
+
+// TestOtherCompressionsRefused: xz, bzip2, lz4, zip, 7-Zip, compress and lzip input is
+// refused by both parsers naming the format and the command that gives its content
+// (the file's own name in it); the NUL bytes' refusal pointed at --format bin32 and
+// bin64. Text that starts as one of the magics does not count.
+func TestOtherCompressionsRefused(t *testing.T) {
+	for _, c := range []struct {
+		head, name, want string
+	}{
+		{"\xfd7zXZ\x00\x00\x04\xe6\xd6", "e.xz", "xz-compressed input: ooc ingest decompresses gzip and zstd alone; give it the content on standard input: xz -dc e.xz | ooc ingest -o NAME.ooc -"},
+		{"BZh91AY&SY\x00\x01", "e.bz2", "bzip2-compressed input"},
+		{"BZh9\x17\x72\x45\x38\x50\x90\x00", "e.bz2", "bzip2 -dc e.bz2 |"},
+		{"\x04\x22\x4d\x18\x64\x40\xa7", "e.lz4", "lz4-compressed input"},
+		{"PK\x03\x04\x14\x00", "e.zip", "a zip archive: ooc ingest"},
+		{"7z\xbc\xaf\x27\x1c\x00\x04", "e.7z", "7z x -so e.7z"},
+		{"\x1f\x9d\x90\x30", "e.Z", "uncompress -c e.Z"},
+		{"LZIP\x01\x0c\x00", "e.lz", "lzip -dc e.lz"},
+		{"\xfd7zXZ\x00\x00", "", "xz -dc FILE | ooc ingest -o NAME.ooc -"},
+	} {
+		in := []byte(c.head + strings.Repeat("\x00", 64))
+		_, _, err := parseWeightedAll(in, "", c.name)
+		_, uerr := Parse(bytes.NewReader(in), ParseOptions{Name: c.name}, func([]Edge) error { return nil })
+		for _, e := range []error{err, uerr} {
+			var pe *ParseError
+			if !errors.As(e, &pe) || pe.Offset != 0 || !strings.Contains(e.Error(), c.want) {
+				t.Errorf("%q named %q: %v, want %q at offset 0", c.head, c.name, e, c.want)
+			}
+		}
+	}
+	for _, text := range []string{"BZh 1\n", "BZh9 7\n", "PK 3\n", "LZIP 2\n"} {
+		_, uerr := Parse(strings.NewReader(text), ParseOptions{Name: "t.txt"}, func([]Edge) error { return nil })
+		if uerr == nil || strings.Contains(uerr.Error(), "compress") || strings.Contains(uerr.Error(), "archive") {
+			t.Errorf("text %q: %v, want the line's own error", text, uerr)
+		}
+	}
+}
