@@ -57,6 +57,59 @@ func otherCompression(path, name string, head []byte) error {
 	return nil
 }
 
+// utf16Error refuses UTF-16 text (what Windows PowerShell's > writes), saying how to
+// convert it; nil otherwise. It has a byte-order mark, or its first 16 code units (or
+// all, in a shorter input, a line break among them) are printable ASCII or line breaks
+// with a zero high byte. Its NUL bytes were refused as "binary content" and --format
+// bin32 or bin64 suggested, under which it ingests as nonsense. name is as for
+// otherCompression; compression, the input's ("gzip", "zstd" or ""), goes first in the
+// command; an input the caller says is binary (format) is not checked.
+func utf16Error(path, name, compression string, format Format, head []byte) error {
+	if format == FormatBin32 || format == FormatBin64 {
+		return nil
+	}
+	enc := ""
+	switch {
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		enc = "UTF-16"
+	case asciiUnits(head, 0):
+		enc = "UTF-16LE"
+	case asciiUnits(head, 1):
+		enc = "UTF-16BE"
+	default:
+		return nil
+	}
+	file := "FILE"
+	if name != "" && name != "-" {
+		file = name
+	}
+	command := fmt.Sprintf("iconv -f %s -t UTF-8 %s", enc, file)
+	if compression != "" {
+		command = fmt.Sprintf("%s -dc %s | iconv -f %s -t UTF-8", compression, file, enc)
+	}
+	return &ParseError{Path: path, Offset: 0, Msg: fmt.Sprintf("UTF-16 text (as PowerShell's > writes it): ooc ingest reads ASCII or UTF-8; "+
+		"convert it on the way in: %s | ooc ingest -o NAME.ooc -", command)}
+}
+
+// asciiUnits reports whether head's 16-bit units, low byte at offset lo (0 little-endian,
+// 1 big-endian), are printable ASCII, tabs or line breaks with a zero high byte: its
+// first 16, or all of a shorter head with a line feed among them.
+func asciiUnits(head []byte, lo int) bool {
+	units := min(len(head)/2, 16)
+	if units == 0 {
+		return false
+	}
+	lf := false
+	for i := range units {
+		c, hi := head[2*i+lo], head[2*i+1-lo]
+		if hi != 0 || (c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+		lf = lf || c == '\n'
+	}
+	return units == 16 || lf
+}
+
 // decompress sniffs the magic bytes of the raw input and returns the stream
 // of decompressed bytes. A single gzip stream decodes serially, so it runs in
 // the block reader's goroutine, overlapped with the parsing workers.

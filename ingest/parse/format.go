@@ -19,6 +19,9 @@ func (p *parser) detect() error {
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return p.readError(err)
 	}
+	if err := utf16Error(p.path, p.opt.Name, p.res.Compression, p.opt.Format, head); err != nil {
+		return err
+	}
 	f := p.opt.Format
 	if f == "" {
 		f, err = p.detectFormat(head)

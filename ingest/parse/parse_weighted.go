@@ -45,6 +45,9 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 	defer closeIn()
 	p.br = bufio.NewReaderSize(in, 1<<20)
 	head, _ := p.br.Peek(4096)
+	if err := utf16Error(p.path, opt.Name, p.res.Compression, opt.Format, head); err != nil {
+		return nil, err
+	}
 	p.res.Format = opt.Format
 	if p.res.Format == "" {
 		if gapbsName(opt.Name) && bytes.IndexByte(head, 0) >= 0 {

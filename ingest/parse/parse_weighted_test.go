@@ -242,3 +242,67 @@ func TestOtherCompressionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF16Refused: UTF-16 text, with a byte-order mark or without (little- or
+// big-endian), plain or gzipped, is refused by both parsers at offset 0 with the iconv
+// command that converts it; its NUL bytes were refused as "binary content" with
+// --format bin32 or bin64 suggested. Binary pairs of small ids are not taken for it, and
+// --format bin32 is not checked.
+func TestUTF16Refused(t *testing.T) {
+	utf16 := func(s string, be, bom bool) []byte {
+		var b []byte
+		if bom {
+			b = append(b, 0xff, 0xfe)
+			if be {
+				b[0], b[1] = 0xfe, 0xff
+			}
+		}
+		for _, c := range []byte(s) {
+			if be {
+				b = append(b, 0, c)
+			} else {
+				b = append(b, c, 0)
+			}
+		}
+		return b
+	}
+	gz := func(b []byte) []byte {
+		var out bytes.Buffer
+		zw := gzip.NewWriter(&out)
+		zw.Write(b)
+		zw.Close()
+		return out.Bytes()
+	}
+	text := "0 1\n1 2\n2 3\n3 4\n4 5\n"
+	for _, c := range []struct {
+		in   []byte
+		name string
+		want string
+	}{
+		{utf16(text, false, true), "u.txt", "iconv -f UTF-16 -t UTF-8 u.txt | ooc ingest -o NAME.ooc -"},
+		{utf16(text, true, true), "u.txt", "iconv -f UTF-16 -t UTF-8 u.txt"},
+		{utf16(text, false, false), "u.txt", "iconv -f UTF-16LE -t UTF-8 u.txt"},
+		{utf16(text, true, false), "", "iconv -f UTF-16BE -t UTF-8 FILE"},
+		{utf16("0 1\n", false, false), "-", "iconv -f UTF-16LE -t UTF-8 FILE"},
+		{gz(utf16(text, false, false)), "u.txt.gz", "gzip -dc u.txt.gz | iconv -f UTF-16LE -t UTF-8 | ooc ingest"},
+	} {
+		_, _, err := parseWeightedAll(c.in, "", c.name)
+		_, uerr := Parse(bytes.NewReader(c.in), ParseOptions{Name: c.name}, func([]Edge) error { return nil })
+		_, serr := Parse(bytes.NewReader(c.in), ParseOptions{Name: c.name, Format: FormatSNAP}, func([]Edge) error { return nil })
+		for _, e := range []error{err, uerr, serr} {
+			var pe *ParseError
+			if !errors.As(e, &pe) || pe.Offset != 0 || !strings.Contains(e.Error(), "UTF-16 text") || !strings.Contains(e.Error(), c.want) {
+				t.Errorf("%q named %q: %v, want %q", c.in, c.name, e, c.want)
+			}
+		}
+	}
+	pairs := []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0}
+	n := 0
+	if _, err := Parse(bytes.NewReader(pairs), ParseOptions{Name: "p.bin32"}, func(b []Edge) error { n += len(b); return nil }); err != nil || n != 2 {
+		t.Errorf("bin32 pairs: %v, %d edges", err, n)
+	}
+	in := utf16("0 1\n1 2\n", false, false) // 16 bytes: two bin32 pairs of large ids
+	if _, err := Parse(bytes.NewReader(in), ParseOptions{Name: "-", Format: FormatBin32, MaxID: math.MaxUint64}, func([]Edge) error { return nil }); err != nil && strings.Contains(err.Error(), "UTF-16") {
+		t.Errorf("--format bin32: %v", err)
+	}
+}
