@@ -102,6 +102,11 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 	}
 	dest = filepath.Clean(dest)
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
+	if base == "." || base == ".." || base == string(filepath.Separator) {
+		// a directory that holds, or is above, where the graph would be: its lock
+		// would lie inside it ("...lock" for ".")
+		return nil, fmt.Errorf("store: %s is the current directory, its parent or the root; name the graph directory to create (e.g. g.ooc): %w", dest, ErrExists)
+	}
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("store: cannot create %s: %w", dest, ErrNoParent)
 	}

@@ -160,3 +160,25 @@ func TestOpenEmptyName(t *testing.T) {
 		t.Errorf("Open(\"\"): %v", err)
 	}
 }
+
+// TestCreateDotRefused: Create of ".", "..", "/" or a path that cleans to one of them
+// is refused as an existing output, --force or not, and leaves nothing: with Force, "."
+// took its lock inside itself ("...lock") and was then refused for holding it.
+func TestCreateDotRefused(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, dest := range []string{".", "./", "..", "/", "x/..", "./."} {
+		for _, force := range []bool{false, true} {
+			b, err := Create(dest, CreateOptions{Force: force})
+			if err == nil {
+				b.Abort()
+			}
+			if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "name the graph directory to create") {
+				t.Errorf("Create(%q, force %v): %v", dest, force, err)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Fatalf("Create(%q, force %v) left %v", dest, force, ents)
+			}
+		}
+	}
+}
