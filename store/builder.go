@@ -117,7 +117,7 @@ func Create(dest string, opt CreateOptions) (*Builder, error) {
 	if pe, ok := err.(*fs.PathError); ok {
 		// the lock is the first file made beside dest: a read-only or forbidden
 		// directory fails here, and the lock's name tells the user nothing
-		return nil, fmt.Errorf("store: cannot create %s in %s: %w", base, parent, pe.Err)
+		return nil, fmt.Errorf("store: cannot write %s in %s: %w", base, parent, pe.Err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", dest, err)

@@ -270,8 +270,9 @@ func TestFullDisk(t *testing.T) {
 
 // TestReadOnlyFileSystem: a graph on a read-only file system (a tmpfs remounted
 // read-only) answers every command that reads it, and every write there fails with
-// exit 1 and one line naming what it would have made and why: an ingest or gen named
-// its lock file (".x.ooc.lock: read-only file system"). Mounting needs root; elsewhere
+// exit 1 and one line naming what it would have written and why: an ingest, a gen or
+// an upgrade (of a version-5 graph) named its lock file (".x.ooc.lock: read-only file
+// system"). Mounting needs root; elsewhere
 // the test is skipped.
 func TestReadOnlyFileSystem(t *testing.T) {
 	dir := t.TempDir()
@@ -284,6 +285,9 @@ func TestReadOnlyFileSystem(t *testing.T) {
 	gen(t, mnt, "e.txt", 6, 4, "text")
 	if r := ooc(t, mnt, nil, "ingest", "-q", "-o", "g.ooc", "e.txt"); r.code != 0 {
 		t.Fatalf("ingest: %s", r)
+	}
+	if err := os.CopyFS(filepath.Join(mnt, "v5.ooc"), os.DirFS(filepath.Join("..", "..", "store", "testdata", "v5", "undirected.ooc"))); err != nil {
+		t.Fatal(err)
 	}
 	if err := syscall.Mount("", mnt, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
 		t.Skipf("cannot remount read-only (%v)", err)
@@ -302,9 +306,10 @@ func TestReadOnlyFileSystem(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ingest", "-q", "-o", "x.ooc", "e.txt"}, "cannot create x.ooc in .: read-only file system"},
-		{[]string{"gen", "kron", "--scale", "4", "-q", "-o", "y.ooc"}, "cannot create y.ooc in .: read-only file system"},
+		{[]string{"ingest", "-q", "-o", "x.ooc", "e.txt"}, "cannot write x.ooc in .: read-only file system"},
+		{[]string{"gen", "kron", "--scale", "4", "-q", "-o", "y.ooc"}, "cannot write y.ooc in .: read-only file system"},
 		{[]string{"cc", "-o", "c.bin", "g.ooc"}, "read-only file system"},
+		{[]string{"upgrade", "v5.ooc"}, "cannot write v5.ooc in .: read-only file system"},
 		{[]string{"gen", "kron", "--scale", "4", "-q", "-o", "k.txt"}, "read-only file system"},
 	} {
 		r := ooc(t, mnt, nil, c.args...)
