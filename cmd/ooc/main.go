@@ -156,7 +156,11 @@ func printUsage(w io.Writer) {
 }
 
 func runHelp(e *env, args []string) int {
-	if len(args) == 0 {
+	if len(args) > 1 {
+		fmt.Fprintf(e.stderr, "ooc help: expected one command, got %d: %s\n", len(args), strings.Join(args, " "))
+		return exitUsage
+	}
+	if len(args) == 0 || args[0] == "help" {
 		printUsage(e.stdout)
 		return exitOK
 	}

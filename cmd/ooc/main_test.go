@@ -54,6 +54,14 @@ func TestTopLevelHelp(t *testing.T) {
 	if code, _, stderr := runCLI(t, ""); code != exitUsage || !strings.Contains(stderr, "ingest") {
 		t.Errorf("ooc: code %d, stderr %q", code, stderr)
 	}
+	// ooc help help is the usage ("unknown command" before); a second argument is
+	// refused (ignored before)
+	if code, stdout, _ := runCLI(t, "", "help", "help"); code != exitOK || !strings.Contains(stdout, "ingest") {
+		t.Errorf("ooc help help: code %d, stdout %q", code, stdout)
+	}
+	if code, _, stderr := runCLI(t, "", "help", "bfs", "extra"); code != exitUsage || !strings.Contains(stderr, "expected one command, got 2: bfs extra") {
+		t.Errorf("ooc help bfs extra: code %d, stderr %q", code, stderr)
+	}
 }
 
 // TestEveryCommandTakesJSON: the README promises --json on every command.
