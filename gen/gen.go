@@ -43,7 +43,7 @@ type Spec struct {
 	Scale      int    // 2^Scale vertices
 	EdgeFactor int    // kron, urand: EdgeFactor * 2^Scale edges
 	Seed       uint64
-	Shortcuts  int // grid: random shortcut edges; negative means DefaultShortcuts(Scale)
+	Shortcuts  int // grid: random shortcut edges; -1 means DefaultShortcuts(Scale), below it is refused
 }
 
 // Kinds lists the generators.
@@ -71,6 +71,9 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("gen: %w: edgefactor %d at scale %d makes more than 2^48 edges", ErrSpec, s.EdgeFactor, s.Scale)
 	case s.Kind == "grid" && int64(s.Shortcuts) > MaxEdges:
 		return fmt.Errorf("gen: %w: %d shortcuts, more than 2^48 edges", ErrSpec, s.Shortcuts)
+	case s.Kind == "grid" && s.Shortcuts < -1:
+		// a count computed below zero is a slip, as for every count of ooc's options
+		return fmt.Errorf("gen: %w: %d shortcuts, want 0 or more, or -1 for DefaultShortcuts", ErrSpec, s.Shortcuts)
 	}
 	return nil
 }

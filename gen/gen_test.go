@@ -117,6 +117,7 @@ func TestValidate(t *testing.T) {
 		{Kind: "kron", Scale: 4},
 		{Kind: "urand", Scale: 32, EdgeFactor: 1},
 		{Kind: "grid", Scale: -1},
+		{Kind: "grid", Scale: 4, Shortcuts: -2}, // -1 is the default; below it was taken for it too
 	}
 	for _, s := range bad {
 		if err := Generate(s, 1, func([]Edge) error { return nil }); !errors.Is(err, ErrSpec) {

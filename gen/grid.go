@@ -16,8 +16,8 @@ type grid struct {
 	mask       uint64
 }
 
-// DefaultShortcuts is the number of shortcuts a grid gets when Spec.Shortcuts is
-// negative: one per 2^16 vertices, at least 4, so the diameter stays in the hundreds at
+// DefaultShortcuts is the number of shortcuts a grid gets when Spec.Shortcuts is -1:
+// one per 2^16 vertices, at least 4, so the diameter stays in the hundreds at
 // scale 24 rather than collapsing to that of a random graph.
 func DefaultShortcuts(scale int) int { return max(4, 1<<max(scale-16, 0)) }
 
