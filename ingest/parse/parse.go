@@ -50,8 +50,8 @@ type ParseOptions struct {
 	// input bytes consumed (compressed bytes for compressed input).
 	Progress func(n int64)
 	// MaxWindow bounds the window of a zstd frame (what zstd --long sets), which the
-	// decoder holds in memory; zero means DefaultMaxWindow. A frame asking for more is
-	// an error matching ErrWindow, not a corrupt stream.
+	// decoder holds in memory; zero means DefaultMaxWindow, below zero is refused. A
+	// frame asking for more is an error matching ErrWindow, not a corrupt stream.
 	MaxWindow int64
 	// FloatWeights makes ParseWeighted read every weight as a float32 (WEdge.W holds its
 	// bits) whatever the format; a real MatrixMarket file has float32 weights without it.
@@ -60,6 +60,16 @@ type ParseOptions struct {
 	// is 0 (a star on vertex 0), which is otherwise refused as a bin64 file of ids below
 	// 2^32 read at the wrong width, unless Name ends .bin32.
 	WidthMeant bool
+}
+
+// checkWindow refuses a negative MaxWindow, as every count and budget of ooc's options
+// is refused below zero (0 asks for the default): a window computed below zero is a
+// slip, which took the default before.
+func (o ParseOptions) checkWindow() error {
+	if o.MaxWindow < 0 {
+		return fmt.Errorf("parse: ParseOptions.MaxWindow %d: want 0 (DefaultMaxWindow) or a window in bytes: %w", o.MaxWindow, ErrBadInput)
+	}
+	return nil
 }
 
 // ParseResult reports what Parse read.
@@ -98,6 +108,9 @@ const maxWorkers = 4096
 func Parse(r io.Reader, opt ParseOptions, emit func(batch []Edge) error) (*ParseResult, error) {
 	if opt.Workers < 0 || opt.Workers > maxWorkers {
 		return nil, fmt.Errorf("parse: ParseOptions.Workers %d: want 0 (GOMAXPROCS) to %d goroutines: %w", opt.Workers, maxWorkers, ErrBadInput)
+	}
+	if err := opt.checkWindow(); err != nil {
+		return nil, err
 	}
 	if opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)

@@ -630,4 +630,12 @@ func TestNegativeWorkersRefused(t *testing.T) {
 	if edges, _, err := collect(strings.NewReader("0 1\n1 2\n"), ParseOptions{Workers: maxWorkers}); err != nil || len(edges) != 2 {
 		t.Errorf("%d workers: %d edges, %v", maxWorkers, len(edges), err)
 	}
+	// a negative zstd window is refused by both parsers (it took the default)
+	_, err := Parse(strings.NewReader("0 1\n"), ParseOptions{MaxWindow: -1}, func([]Edge) error { return nil })
+	_, werr := ParseWeighted(strings.NewReader("0 1 2\n"), ParseOptions{MaxWindow: -1}, func(WEdge) error { return nil })
+	for _, e := range []error{err, werr} {
+		if !errors.Is(e, ErrBadInput) || !strings.Contains(e.Error(), "MaxWindow -1") {
+			t.Errorf("MaxWindow -1: %v", e)
+		}
+	}
 }

@@ -32,6 +32,9 @@ type WEdge struct {
 // not decimal one ("1_000", "0x10") is a ParseError naming the line.
 // gzip and zstd input is decompressed; binary formats carry no weights and are refused.
 func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*ParseResult, error) {
+	if err := opt.checkWindow(); err != nil {
+		return nil, err
+	}
 	p := &wparser{path: displayName(opt.Name), opt: opt, maxID: opt.MaxID, float: opt.FloatWeights}
 	if p.maxID == 0 {
 		p.maxID = math.MaxUint64
