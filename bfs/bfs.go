@@ -379,6 +379,7 @@ type bfs struct {
 	qtail   atomic.Int64 // where workers append the next frontier
 
 	front, next []uint64 // bitmaps for bottom-up levels
+	bits        []uint64 // their own memory where the queue holds none (visitedBitmap)
 	// done marks the vertices a bottom-up level on compressed shards need not look at:
 	// visited, or without in-neighbours (never reached). Valid (doneValid) from the
 	// second level of a run of bottom-up levels on: the first builds it from parent.

@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/parallel"
 	"github.com/oocgraph/ooc/store"
@@ -16,24 +17,52 @@ import (
 // vector compare, where setting a large frontier's bits took about 10 instructions a
 // vertex (soc-Slashdot0902: 39,997 of 82,168 vertices) and the level then read the
 // parents again.
+//
+// The bitmaps lie in the queue's first entries where the frontier there is dead
+// (queueWords), else in an allocation of their own, made once a search.
 func (b *bfs) visitedBitmap() {
 	words := (int(b.n) + 63) / 64
-	if b.front == nil { // one allocation for the bitmaps
-		k := 2
-		if b.c != nil {
-			k = 3
+	k := 2
+	if b.c != nil {
+		k = 3
+	}
+	m := b.queueWords(k * words)
+	if m == nil {
+		if b.bits == nil {
+			b.bits = make([]uint64, k*words)
 		}
-		m := make([]uint64, k*words)
-		b.front, b.next = m[:words:words], m[words:2*words:2*words]
-		if b.c != nil {
-			b.done = m[2*words:]
-		}
+		m = b.bits
+	}
+	b.front, b.next = m[:words:words], m[words:2*words:2*words]
+	if b.c != nil {
+		b.done = m[2*words : 3*words : 3*words]
 	}
 	if b.workers == 1 {
 		b.visitedWords(0, words)
 		return
 	}
 	parallel.For(b.workers, words, 1<<10, func(_, lo, hi int) { b.visitedWords(lo, hi) })
+}
+
+// queueWords is w words of the queue's entries [0, tail) from the first 8-byte boundary,
+// or nil where they do not hold w words or a later step reads them. In a search without
+// levels the frontier of a top-down level lies at the queue's start (rewind), and
+// once visitedBitmap reads the visited vertices from parent nothing reads it again:
+// bitmapToQueue writes the next frontier from tail on, and the next top-down level
+// rewinds over the bitmaps, which a run of bottom-up levels takes afresh. Those
+// entries' pages are mapped and cached (the level just wrote them), where a fresh
+// allocation's pages each faulted at their first store (soc-Slashdot0902: 30 KiB of
+// bitmaps, 6 faults). With levels fillLevels reads every frontier again.
+func (b *bfs) queueWords(w int) []uint64 {
+	if b.level != nil {
+		return nil
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b.queue))
+	skip := int(-uintptr(p) / 4 % 2) // an entry to the word boundary
+	if b.tail < skip+2*w {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Add(p, 4*skip)), w)
 }
 
 // visitedWords sets the words [lo, hi) of b.front to the visited vertices among theirs:
