@@ -7,9 +7,9 @@ import (
 )
 
 // noSpaceError is a write of an ingest that failed for want of space, named by the
-// graph it was writing: the file that failed (a spill, a shard or ids.bin under the
-// graph's temporary directory) is one the ingest made and removed, and its name told
-// the user nothing they could act on.
+// graph being written: the file that failed (a spill, a shard or ids.bin under the
+// graph's temporary directory) is one the ingest made and removes, whose name tells
+// the user nothing they can act on.
 type noSpaceError struct {
 	dest string
 	err  error // the errno, for errors.Is

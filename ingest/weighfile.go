@@ -563,8 +563,8 @@ type wwindow struct {
 
 // newWWindow decodes c's lists of lo..hi-1 into a window, and then lets the pages of the
 // shards it read go (releaseMapped): a fault maps a whole folio of the page cache, and on
-// kernels with large folios the first read of a freshly written shard mapped all of it,
-// so both directions' shards stayed resident beside the windows' arrays. append maps
+// kernels with large folios the first read of a freshly written shard maps all of it, so
+// both directions' shards would stay resident beside the windows' arrays. append maps
 // the window's part again, and lets it go.
 func newWWindow(c *store.CSR, lo, hi uint32, keepDups bool, workers int) (*wwindow, error) {
 	l := &wwindow{c: c, lo: lo, hi: hi, first: make([]uint64, hi-lo+1)}

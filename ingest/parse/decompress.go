@@ -18,9 +18,8 @@ var (
 )
 
 // otherCompressions are compressed and archive formats ooc does not decompress, by
-// their magic bytes, with the command that gives their content on standard output.
-// Without them, their NUL bytes were refused as "binary content" and --format bin32
-// or bin64 suggested, under which they ingest as nonsense or not at all.
+// their magic bytes, with the command that gives their content on standard output:
+// read as edge lists they are binary content, and as bin32 or bin64 pairs nonsense.
 var otherCompressions = []struct {
 	name, magic, command string
 }{
@@ -60,8 +59,8 @@ func otherCompression(path, name string, head []byte) error {
 // utf16Error refuses UTF-16 text (what Windows PowerShell's > writes), saying how to
 // convert it; nil otherwise. It has a byte-order mark, or its first 16 code units (or
 // all, in a shorter input, a line break among them) are printable ASCII or line breaks
-// with a zero high byte. Its NUL bytes were refused as "binary content" and --format
-// bin32 or bin64 suggested, under which it ingests as nonsense. name is as for
+// with a zero high byte: read as an edge list it is binary content, and as bin32 or
+// bin64 pairs nonsense. name is as for
 // otherCompression; compression, the input's ("gzip", "zstd" or ""), goes first in the
 // command; an input the caller says is binary (format) is not checked.
 func utf16Error(path, name, compression string, format Format, head []byte) error {

@@ -180,8 +180,7 @@ func formatFromExt(name string) Format {
 // gapbsName reports whether name ends .sg or .wsg (compressed or not): binary content
 // under it is GAPBS's serialized graph, a header and a CSR, which ooc export writes and
 // ooc ingest does not read (a text edge list so named reads as text). Read as binary
-// pairs it never ingests (its 17-byte header leaves the length odd), and the refusal of
-// its NUL bytes pointed at --format bin32 and bin64.
+// pairs it never ingests (its 17-byte header leaves the length odd).
 func gapbsName(name string) bool {
 	name = strings.ToLower(name)
 	for _, c := range []string{".gz", ".gzip", ".zst", ".zstd"} {

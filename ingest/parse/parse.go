@@ -64,7 +64,7 @@ type ParseOptions struct {
 
 // checkWindow refuses a negative MaxWindow, as every count and budget of ooc's options
 // is refused below zero (0 asks for the default): a window computed below zero is a
-// slip, which took the default before.
+// slip, not a request for the default.
 func (o ParseOptions) checkWindow() error {
 	if o.MaxWindow < 0 {
 		return fmt.Errorf("parse: ParseOptions.MaxWindow %d: want 0 (DefaultMaxWindow) or a window in bytes: %w", o.MaxWindow, ErrBadInput)
