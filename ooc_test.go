@@ -157,8 +157,8 @@ func TestNegativeCountsRefused(t *testing.T) {
 // TestNegativeTuningRefused: Alpha, Beta, AfforestSamples, PageRank's Tolerance and
 // MaxIters below 0 and AfforestRounds below NoSampling are refused naming the field, by
 // Open, an engine's PageRank and each package's Run, as the CLI refuses --tolerance and
-// --max-iters below 1; each took a negative as its default before. 0 is the default,
-// NoSampling skips sampling, and a sample count past afforest.MaxSamples is cut to it.
+// --max-iters below 1. 0 is the default, NoSampling skips sampling, and a sample count
+// past afforest.MaxSamples is cut to it.
 func TestNegativeTuningRefused(t *testing.T) {
 	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
 	want := func(what string, err error, field string) {
@@ -210,8 +210,7 @@ func TestNegativeTuningRefused(t *testing.T) {
 }
 
 // TestEngineClosed: the CPU engine's runs after its Close are errors matching
-// ErrEngineClosed (they answered, where the GPU engine's launched on freed state), and
-// a second Close does nothing.
+// ErrEngineClosed, and a second Close does nothing.
 func TestEngineClosed(t *testing.T) {
 	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
 	e, err := Open(g, "cpu", Options{})

@@ -42,9 +42,8 @@ func TestCountComponentsRandom(t *testing.T) {
 	}
 }
 
-// TestSamplesBounded: a sample count past MaxSamples is cut to it for both engines:
-// the GPU's run and its device state took the count as given (2^40 samples: an index
-// and a label array of 4 TiB each).
+// TestSamplesBounded: a sample count past MaxSamples is cut to it for both engines, so
+// that the GPU's device state holds at most MaxSamples indices and labels.
 func TestSamplesBounded(t *testing.T) {
 	o := Options{Samples: math.MaxInt}.WithDefaults()
 	if o.Samples != MaxSamples {

@@ -14,8 +14,8 @@ import (
 // earlier level was expanded, which visited its out-neighbours), so a scan meets the
 // same first neighbour in either bitmap and examines as many entries. Its words are
 // also the first level's vertices to look at (bottomUpCompressed): 64 parents by one
-// vector compare, where setting a large frontier's bits took about 10 instructions a
-// vertex (soc-Slashdot0902: 39,997 of 82,168 vertices) and the level then read the
+// vector compare, where setting a large frontier's bits costs about 10 instructions a
+// vertex (soc-Slashdot0902's: 39,997 of 82,168 vertices) and the level would read the
 // parents again.
 //
 // The bitmaps lie in the queue's first entries where the frontier there is dead

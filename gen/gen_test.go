@@ -405,9 +405,8 @@ func BenchmarkPerm(b *testing.B) {
 }
 
 // TestNegativeWorkersRefused: Generate, Write and WriteWeighted refuse a worker count
-// below 0 or past maxWorkers (0 is GOMAXPROCS) before an edge is made; each took a
-// negative count as GOMAXPROCS, and Write's pipeline made channels of 3 slots a worker
-// for any count (2^40: a fatal out-of-memory, no error to recover).
+// below 0 or past maxWorkers (0 is GOMAXPROCS) before an edge is made (Write's pipeline
+// holds channel slots and buffers a worker), and Write takes maxWorkers.
 func TestNegativeWorkersRefused(t *testing.T) {
 	s := Spec{Kind: "urand", Scale: 4, EdgeFactor: 2, Seed: 1}
 	for _, workers := range []int{-1, maxWorkers + 1, math.MaxInt} {

@@ -1335,7 +1335,7 @@ func TestWidthMeantChecked(t *testing.T) {
 // TestNegativeMemWorkersRefused: a negative Mem or Workers, or Workers past 4096, is
 // refused naming the field, before any input is read or edge produced, as the CLI
 // refuses --mem and --workers below 0 and --workers past 4096 (0 asks for the default in
-// both); both took a negative as the default before.
+// both).
 func TestNegativeMemWorkersRefused(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "g.txt")
@@ -1369,8 +1369,8 @@ func TestNegativeMemWorkersRefused(t *testing.T) {
 	}
 }
 
-// TestEmptyInputName: File("") is refused as bad input naming the empty name, where the
-// error said ": cannot read the input".
+// TestEmptyInputName: File("") is refused as bad input naming the empty name, before a
+// graph is made.
 func TestEmptyInputName(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "g.ooc")
 	_, err := File("", Options{Dest: dest})

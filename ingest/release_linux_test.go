@@ -14,11 +14,10 @@ import (
 )
 
 // TestWindowReleasesShards: a weighed window's lists are decoded into its own arrays,
-// and then the pages of the shards it read leave the resident set; they stayed, and a
-// fault maps a whole folio of the page cache (on kernels with large folios the first
-// read of a freshly written shard mapped all of it), so the two-pass weighted ingest of
-// a directed graph held both shards beside its windows: 50-53 MiB on a 48 MiB budget
-// where it peaks at 42 MiB now.
+// and then the pages of the shards it read leave the resident set (a fault maps a whole
+// folio of the page cache, on kernels with large folios a whole freshly written shard),
+// so that the two-pass weighted ingest of a directed graph does not hold both
+// directions' shards beside its windows.
 func TestWindowReleasesShards(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "k.txt")

@@ -233,9 +233,8 @@ func neighborsAll(dir string) (err error) {
 }
 
 // TestNeighborsOutsideShard: Neighbors of a vertex outside the shard (past its end, or
-// before its first vertex on a later shard) is an error matching ErrNoVertex; it read
-// the directory at the vertex's index, reporting the graph corrupt just past the end
-// and panicking (a slice out of range) further on.
+// before its first vertex on a later shard) is an error matching ErrNoVertex, never a
+// panic nor a report of corruption.
 func TestNeighborsOutsideShard(t *testing.T) {
 	lists := map[uint32][]uint32{}
 	for v := uint32(0); v < 3000; v++ {

@@ -152,8 +152,7 @@ func TestMissingGraphNamesBuild(t *testing.T) {
 	}
 }
 
-// TestOpenEmptyName: Open("") says the name is empty, where it said "store: : no such
-// graph directory".
+// TestOpenEmptyName: Open("") says the name is empty (ErrNotGraph).
 func TestOpenEmptyName(t *testing.T) {
 	_, err := Open("")
 	if !errors.Is(err, ErrNotGraph) || !strings.Contains(err.Error(), "an empty name") {

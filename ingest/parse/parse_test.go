@@ -617,9 +617,8 @@ func TestLinesCount(t *testing.T) {
 }
 
 // TestNegativeWorkersRefused: Parse refuses ParseOptions.Workers below 0 or past
-// maxWorkers (0 is GOMAXPROCS) before reading; it took a negative count as GOMAXPROCS,
-// and made a channel of a slot a worker for any count (2^40: a fatal out-of-memory, no
-// error to recover).
+// maxWorkers (0 is GOMAXPROCS) before reading (a run holds a channel slot a worker), and
+// takes maxWorkers.
 func TestNegativeWorkersRefused(t *testing.T) {
 	for _, workers := range []int{-1, maxWorkers + 1, math.MaxInt} {
 		_, _, err := collect(strings.NewReader("0 1\n"), ParseOptions{Workers: workers})

@@ -175,8 +175,8 @@ func TestParseWeightedLongLine(t *testing.T) {
 
 // TestGAPBSSerializedRefused: binary content named .sg or .wsg (GAPBS's serialized
 // graph, which ooc export writes) is refused by both parsers saying what it is and how
-// to make an edge list of it; the NUL bytes' refusal pointed at --format bin32 and
-// bin64, under which it never ingests. A text edge list so named reads as text.
+// to make an edge list of it, not as binary pairs (under which it never ingests). A
+// text edge list so named reads as text.
 func TestGAPBSSerializedRefused(t *testing.T) {
 	sg := make([]byte, 17+8*3+4*2) // directed flag, m, n; offsets; neighbours
 	sg[1], sg[9] = 2, 2

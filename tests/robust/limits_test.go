@@ -270,10 +270,9 @@ func TestFullDisk(t *testing.T) {
 
 // TestReadOnlyFileSystem: a graph on a read-only file system (a tmpfs remounted
 // read-only) answers every command that reads it, and every write there fails with
-// exit 1 and one line naming what it would have written and why: an ingest, a gen or
-// an upgrade (of a version-5 graph) named its lock file (".x.ooc.lock: read-only file
-// system"). Mounting needs root; elsewhere
-// the test is skipped.
+// exit 1 and one line naming what it would have written and why, not the lock file
+// made beside it (an ingest, a gen or an upgrade of a version-5 graph). Mounting needs
+// root; elsewhere the test is skipped.
 func TestReadOnlyFileSystem(t *testing.T) {
 	dir := t.TempDir()
 	mnt := filepath.Join(dir, "mnt")
