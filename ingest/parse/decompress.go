@@ -17,6 +17,15 @@ var (
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
+// gzipHeader reports whether head starts a gzip member: its magic and, where head holds
+// them, the one compression method gzip defines (8, deflate) and no reserved flag bit
+// (RFC 1952); an input shorter than that is a truncated gzip stream. The magic alone
+// would take a binary edge list whose first id is 35615 (1f 8b as its low bytes) for
+// gzip: the method and flags leave one such list in 2^27.
+func gzipHeader(head []byte) bool {
+	return bytes.HasPrefix(head, gzipMagic) && (len(head) < 4 || head[2] == 8 && head[3]&0xe0 == 0)
+}
+
 // otherCompressions are compressed and archive formats ooc does not decompress, by
 // their magic bytes, with the command that gives their content on standard output:
 // read as edge lists they are binary content, and as bin32 or bin64 pairs nonsense.
@@ -36,7 +45,10 @@ var otherCompressions = []struct {
 // otherCompressions, saying what it is and how to ingest its content (name, the input
 // as the caller named it, in the command; "" or "-" leaves FILE); nil otherwise.
 // bzip2's "BZh" counts only with its block size digit and a block's or the end's magic
-// after it, so that text cannot match it.
+// after it, so that text cannot match it; compress's two bytes only with a flags byte
+// it writes (9 to 16 bits, bits 5 and 6 clear) and lz4's four with its frame version
+// (01), so that a binary edge list whose first id has those bytes (40223 as its low 16
+// bits for compress) is read as one.
 func otherCompression(path, name string, head []byte) error {
 	for _, c := range otherCompressions {
 		if !bytes.HasPrefix(head, []byte(c.magic)) {
@@ -44,6 +56,12 @@ func otherCompression(path, name string, head []byte) error {
 		}
 		if c.magic == "BZh" && (len(head) < 10 || head[3] < '1' || head[3] > '9' ||
 			!bytes.Equal(head[4:10], []byte("\x31\x41\x59\x26\x53\x59")) && !bytes.Equal(head[4:10], []byte("\x17\x72\x45\x38\x50\x90"))) {
+			continue
+		}
+		if c.magic == "\x1f\x9d" && (len(head) < 3 || head[2]&0x60 != 0 || head[2]&0x1f < 9 || head[2]&0x1f > 16) {
+			continue
+		}
+		if c.magic == "\x04\x22\x4d\x18" && (len(head) < 5 || head[4]&0xc0 != 0x40) {
 			continue
 		}
 		command := c.command
@@ -121,7 +139,7 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	switch {
-	case bytes.HasPrefix(magic, gzipMagic):
+	case gzipHeader(magic):
 		p.res.Compression = "gzip"
 		zr, err := gzip.NewReader(br)
 		if err != nil {

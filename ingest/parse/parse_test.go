@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -635,6 +636,36 @@ func TestNegativeWorkersRefused(t *testing.T) {
 	for _, e := range []error{err, werr} {
 		if !errors.Is(e, ErrBadInput) || !strings.Contains(e.Error(), "MaxWindow -1") {
 			t.Errorf("MaxWindow -1: %v", e)
+		}
+	}
+}
+
+// TestBinaryNotTakenForCompressed: binary pairs whose first id's bytes begin as a
+// compressed format's magic does read as pairs, by name and by --format, in both
+// widths: the detection wants the bytes a compressor writes after the magic too. gzip's
+// 1f 8b (35615; with method 8 and a reserved flag, 0xe0088b1f), compress's 1f 9d
+// (40223; with bits 5-6 set, 0x709d1f; with 17 bits, 0x119d1f), lz4's 04 22 4d 18
+// (407708164, the next byte 1: no frame version).
+func TestBinaryNotTakenForCompressed(t *testing.T) {
+	for _, first := range []uint64{35615, 0xe0088b1f, 40223, 0x709d1f, 0x119d1f, 407708164} {
+		want := []Edge{{U: first, V: 1}, {U: 1, V: 2}, {U: 2, V: first}}
+		for _, f := range []Format{FormatBin32, FormatBin64} {
+			var b []byte
+			for _, e := range want {
+				if f == FormatBin32 {
+					b = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b, uint32(e.U)), uint32(e.V))
+				} else {
+					b = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(b, e.U), e.V)
+				}
+			}
+			for _, opt := range []ParseOptions{{Name: "p." + string(f)}, {Name: "-", Format: f}} {
+				got, _, err := collect(bytes.NewReader(b), opt)
+				w := slices.Clone(want)
+				sortEdges(w)
+				if err != nil || !slices.Equal(got, w) {
+					t.Errorf("first id %d, %s, %+v: %v, %v; want %v", first, f, opt, got, err, w)
+				}
+			}
 		}
 	}
 }

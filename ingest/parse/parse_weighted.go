@@ -118,7 +118,7 @@ func (p *wparser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	switch {
-	case bytes.HasPrefix(magic, gzipMagic):
+	case gzipHeader(magic):
 		p.res.Compression = "gzip"
 		zr, err := gzip.NewReader(br)
 		if err != nil {
