@@ -43,7 +43,7 @@ type Spec struct {
 	Scale      int    // 2^Scale vertices
 	EdgeFactor int    // kron, urand: EdgeFactor * 2^Scale edges
 	Seed       uint64
-	Shortcuts  int // grid: random shortcut edges; -1 means DefaultShortcuts(Scale), below it is refused
+	Shortcuts  int // grid: random shortcut edges, at most (2^Scale)^2; -1 means DefaultShortcuts(Scale), below it is refused
 }
 
 // Kinds lists the generators.
@@ -71,11 +71,25 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("gen: %w: edgefactor %d at scale %d makes more than 2^48 edges", ErrSpec, s.EdgeFactor, s.Scale)
 	case s.Kind == "grid" && int64(s.Shortcuts) > MaxEdges:
 		return fmt.Errorf("gen: %w: %d shortcuts, more than 2^48 edges", ErrSpec, s.Shortcuts)
+	case s.Kind == "grid" && uint64(max(s.Shortcuts, 0)) > maxShortcuts(s.Scale):
+		// a shortcut's two ends are drawn from the 2^Scale vertices, so past (2^Scale)^2
+		// shortcuts every further one repeats an edge that ingest drops
+		return fmt.Errorf("gen: %w: %d shortcuts on %d vertices, want at most %d (the ordered pairs of its vertices)",
+			ErrSpec, s.Shortcuts, s.Vertices(), maxShortcuts(s.Scale))
 	case s.Kind == "grid" && s.Shortcuts < -1:
 		// a count computed below zero is a slip, as for every count of ooc's options
 		return fmt.Errorf("gen: %w: %d shortcuts, want 0 or more, or -1 for DefaultShortcuts", ErrSpec, s.Shortcuts)
 	}
 	return nil
+}
+
+// maxShortcuts is the most shortcuts Validate takes for a grid of 2^scale vertices: one
+// for each ordered pair of its vertices, (2^scale)^2, and no more than MaxEdges.
+func maxShortcuts(scale int) uint64 {
+	if 2*scale >= 48 {
+		return MaxEdges
+	}
+	return 1 << uint(2*scale)
 }
 
 // String names the graph the way file names and tables do, e.g. "kron-s22-e16-seed1".

@@ -118,6 +118,8 @@ func TestValidate(t *testing.T) {
 		{Kind: "urand", Scale: 32, EdgeFactor: 1},
 		{Kind: "grid", Scale: -1},
 		{Kind: "grid", Scale: 4, Shortcuts: -2}, // -1 is the default; below it was taken for it too
+		{Kind: "grid", Scale: 3, Shortcuts: 65}, // 8 vertices: 64 ordered pairs
+		{Kind: "grid", Scale: 0, Shortcuts: 2},
 	}
 	for _, s := range bad {
 		if err := Generate(s, 1, func([]Edge) error { return nil }); !errors.Is(err, ErrSpec) {
@@ -136,6 +138,20 @@ func TestValidate(t *testing.T) {
 	for _, s := range huge {
 		if err := s.Validate(); !errors.Is(err, ErrSpec) {
 			t.Errorf("%+v (%d edges): got %v, want ErrSpec", s, s.Edges(), err)
+		}
+	}
+	// A grid takes one shortcut for each ordered pair of its vertices, and the default
+	// count whatever the scale.
+	good := []Spec{
+		{Kind: "grid", Scale: 3, Shortcuts: 64},
+		{Kind: "grid", Scale: 0, Shortcuts: 1},
+		{Kind: "grid", Scale: 0, Shortcuts: -1},
+		{Kind: "grid", Scale: 1, Shortcuts: -1},
+		{Kind: "grid", Scale: 24, Shortcuts: min(1<<47, math.MaxInt)},
+	}
+	for _, s := range good {
+		if err := s.Validate(); err != nil {
+			t.Errorf("%+v: %v", s, err)
 		}
 	}
 }

@@ -82,8 +82,10 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"gen", "urand", "--scale", "99999999999999999999", "-o", newGraph}, "-scale", "value out of range"},
 		{[]string{"gen", "kron", "--scale", "31", "--edgefactor", "1000000", "-o", newGraph}, "edgefactor 1000000", "more than 2^48 edges"},
 		{[]string{"gen", "kron", "--scale", "6", "--edgefactor", "0", "-o", newGraph}, "edgefactor 0", "want at least 1"},
-		{[]string{"gen", "grid", "--scale", "6", "--shortcuts", "999999999999999", "-o", newGraph}, "shortcuts",
+		{[]string{"gen", "grid", "--scale", "31", "--shortcuts", "999999999999999", "-o", newGraph}, "shortcuts",
 			"more than 2^48 edges|value out of range"}, // the flag is an int: 32 bits on 386
+		{[]string{"gen", "grid", "--scale", "3", "--shortcuts", "1000000", "-o", newGraph}, "1000000 shortcuts on 8 vertices",
+			"want at most 64"},
 		{[]string{"gen", "kron", "--scale", "6", "--weights", "uniform:9:1", "-o", newGraph}, "--weights", "want uniform:LO:HI"},
 		{[]string{"gen", "kron", "--scale", "6", "--seed", "-1", "-o", newGraph}, "-seed", "parse error"},
 		{[]string{"gen", "cube", "--scale", "6", "-o", newGraph}, "cube", "want kron, urand or grid"},
