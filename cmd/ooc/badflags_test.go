@@ -66,6 +66,11 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"ingest", "--shard-size", "1", "-o", newGraph, edges}, "--shard-size 1 B", "want 4 KiB to 4 GiB less one byte"},
 		{[]string{"ingest", "--shard-size", "4GiB", "-o", newGraph, edges}, "--shard-size 4.0 GiB", "want 4 KiB to 4 GiB less one byte"},
 		{[]string{"ingest", "--order", "random", "-o", newGraph, edges}, "--order", "want auto, degree"},
+		// enumerated values are lower case, every flag's alike
+		{[]string{"ingest", "--order", "DEGREE", "-o", newGraph, edges}, "--order", "want auto, degree"},
+		{[]string{"ingest", "--format", "SNAP", "-o", newGraph, edges}, `"SNAP"`, "want snap, mtx"},
+		{[]string{"ingest", "--backend", "CPU", "-o", newGraph, edges}, "CPU", "cpu"},
+		{[]string{"gen", "kron", "--scale", "6", "--format", "TEXT", "-o", newGraph + ".txt"}, `"TEXT"`, "want text, bin32 or bin64"},
 		{[]string{"gen", "kron", "--scale", "6", "--mem", "1", "-q", "-o", newGraph}, "memory budget of 1 B", "allow at least"},
 		// algorithm parameters
 		{[]string{"pagerank", "--top", "-1", g}, "--top -1", "want 0 or more"},

@@ -149,9 +149,10 @@ func ParseOnly(r io.Reader, opt ParseOptions) (*ParseResult, error) {
 	return Parse(r, opt, func([]Edge) error { return nil })
 }
 
-// ParseFormat checks a --format value.
+// ParseFormat checks a --format value. Names are lower case, as every enumerated value
+// of ooc's flags and options is: "SNAP" is refused as "--order DEGREE" is.
 func ParseFormat(s string) (Format, error) {
-	switch f := Format(strings.ToLower(s)); f {
+	switch f := Format(s); f {
 	case FormatSNAP, FormatMTX, FormatDIMACS, FormatBin32, FormatBin64, FormatParquet:
 		return f, nil
 	case "dimacs":

@@ -593,14 +593,22 @@ func TestBatchSizeBound(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for in, want := range map[string]Format{"snap": FormatSNAP, "MTX": FormatMTX, "gr": FormatDIMACS,
-		"dimacs": FormatDIMACS, "bin32": FormatBin32, "bin64": FormatBin64, "": ""} {
+	for in, want := range map[string]Format{"snap": FormatSNAP, "mtx": FormatMTX, "gr": FormatDIMACS,
+		"dimacs": FormatDIMACS, "bin32": FormatBin32, "bin64": FormatBin64, "parquet": FormatParquet, "": ""} {
 		if got, err := ParseFormat(in); err != nil || got != want {
 			t.Errorf("ParseFormat(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := ParseFormat("csv"); !errors.Is(err, ErrBadInput) {
-		t.Errorf("ParseFormat(csv): %v", err)
+	// Names are lower case, as every enumerated flag value is (--order, --backend).
+	for _, in := range []string{"csv", "SNAP", "Mtx", "GR", "DIMACS", "Bin32", "BIN64"} {
+		if _, err := ParseFormat(in); !errors.Is(err, ErrBadInput) {
+			t.Errorf("ParseFormat(%q): %v, want ErrBadInput", in, err)
+		}
+		// Parse is refused up front, not left to workers without a line parser.
+		_, err := ParseOnly(strings.NewReader("1 2\n3 4\n"), ParseOptions{Format: Format(in), Workers: 2})
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "unknown format") {
+			t.Errorf("Parse with Format %q: %v, want unknown format", in, err)
+		}
 	}
 }
 
