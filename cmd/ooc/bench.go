@@ -190,7 +190,7 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	if g.NumEdges() == 0 {
 		return usagef("the graph has no edges: no vertex to search from")
 	}
-	srcs, err := pickSources(g, "random", a.sources, a.sourceSeed)
+	srcs, err := pickSources(ctx, g, "random", a.sources, a.sourceSeed)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -151,7 +152,7 @@ func runBFS(e *env, args []string) error {
 				return err
 			}
 		}
-		srcs, err = pickSources(g, a.src, a.sources, a.seed)
+		srcs, err = pickSources(context.Background(), g, a.src, a.sources, a.seed)
 		a.noLevels = dest == nil && !a.validate // the summary needs parents alone
 		return err
 	})
@@ -248,8 +249,9 @@ func cmpFloat(a, b float64) int {
 
 // pickSources resolves --src: a vertex id as the user knows it, or count distinct random
 // vertices with out-edges drawn with the seed; fewer vertices with out-edges than count
-// is a usage error naming --sources.
-func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, error) {
+// is a usage error naming --sources. The draws and the pass over the vertices after
+// them stop with ctx's cause once ctx is done (bench's signals).
+func pickSources(ctx context.Context, g *store.Graph, src string, count int, seed uint64) ([]uint32, error) {
 	n := g.NumVertices()
 	// The degrees come from the out-shards' directories before the engine checks the
 	// graph: a damaged directory is refused here (its checksum and structure, a few
@@ -289,6 +291,9 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 	seen := map[uint32]bool{}
 	var srcs []uint32
 	for tries := 0; len(srcs) < count && tries < 64*count; tries++ {
+		if tries%sourcesCheckEvery == 0 && ctx.Err() != nil {
+			return nil, sourcesInterrupted(ctx)
+		}
 		v := rng.Uint32N(n)
 		if degree(g, v) == 0 || seen[v] {
 			continue
@@ -303,6 +308,9 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 		var rest []uint32
 		seenRest := 0
 		for v := range n {
+			if v%sourcesCheckEvery == 0 && ctx.Err() != nil {
+				return nil, sourcesInterrupted(ctx)
+			}
 			if degree(g, v) == 0 || seen[v] {
 				continue
 			}
@@ -318,6 +326,14 @@ func pickSources(g *store.Graph, src string, count int, seed uint64) ([]uint32, 
 		srcs = append(srcs, rest...)
 	}
 	return srcs, nil
+}
+
+// sourcesCheckEvery is how many draws, or vertices of the pass, pickSources takes
+// between two looks at its context.
+const sourcesCheckEvery = 1 << 16
+
+func sourcesInterrupted(ctx context.Context) error {
+	return fmt.Errorf("interrupted while picking sources: %w", context.Cause(ctx))
 }
 
 func degree(g *store.Graph, v uint32) uint32 { return g.Out().ShardOf(v).Degree(v) }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -327,7 +329,7 @@ func TestPickSourcesDistinct(t *testing.T) {
 	g := testgraph.Build(t, 5000, []testgraph.Edge{{U: 0, V: 4999}, {U: 1000, V: 2000}, {U: 3000, V: 4000}}, false, 0)
 	withEdges := map[uint32]bool{0: true, 4999: true, 1000: true, 2000: true, 3000: true, 4000: true}
 	for seed := range uint64(20) {
-		srcs, err := pickSources(g, "random", 6, seed)
+		srcs, err := pickSources(context.Background(), g, "random", 6, seed)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -342,17 +344,17 @@ func TestPickSourcesDistinct(t *testing.T) {
 	// more sources than edges are refused before any draw: a graph of 2*10^8 vertices,
 	// two of them with edges, drew 6.4*10^9 times for --sources 10^8 and then read every
 	// vertex's degree (past 100 s)
-	if srcs, err := pickSources(g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has at most 6 vertices with edges (it stores 6 directed edges)") {
+	if srcs, err := pickSources(context.Background(), g, "random", 7, 1); err == nil || !strings.Contains(err.Error(), "--sources 7: the graph has at most 6 vertices with edges (it stores 6 directed edges)") {
 		t.Errorf("7 sources of 6: %v, %v", srcs, err)
 	}
 	star := testgraph.Build(t, 5000, []testgraph.Edge{{U: 7, V: 1}, {U: 7, V: 2}, {U: 7, V: 3}}, false, 0)
-	if srcs, err := pickSources(star, "random", 5, 1); err == nil || !strings.Contains(err.Error(), "--sources 5: the graph has 4 vertices with edges") {
+	if srcs, err := pickSources(context.Background(), star, "random", 5, 1); err == nil || !strings.Contains(err.Error(), "--sources 5: the graph has 4 vertices with edges") {
 		t.Errorf("5 sources of a star of 4: %v, %v", srcs, err)
 	}
 	// a count past n is refused before the draws (bench passed 10^12 here: 64 draws a
 	// source, hours, deaf to SIGTERM)
 	done := make(chan error, 1)
-	go func() { _, err := pickSources(g, "random", 1<<30, 1); done <- err }()
+	go func() { _, err := pickSources(context.Background(), g, "random", 1<<30, 1); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "--sources 1073741824: the graph has 5000 vertices") {
@@ -360,6 +362,40 @@ func TestPickSourcesDistinct(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("2^30 sources of 5000 vertices: no answer in 30 s")
+	}
+}
+
+// cancelAfter is a context whose Err is nil for its first n calls and
+// context.Canceled from then on: a signal that comes while the work runs.
+type cancelAfter struct {
+	context.Context
+	n, calls int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.calls++; c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestPickSourcesInterrupted: the draws and the pass over every vertex after them stop
+// once the context is done (bench's SIGINT), with its cause; a graph of 2^18 vertices,
+// six with edges, --sources 6: 384 draws find a few, the pass finds the rest.
+func TestPickSourcesInterrupted(t *testing.T) {
+	const n = 1 << 18
+	g := testgraph.Build(t, n, []testgraph.Edge{{U: 0, V: n - 1}, {U: 1000, V: 2000}, {U: 3000, V: 4000}}, false, 0)
+	for _, after := range []int{0, 1} { // before the first draw; in the pass after the draws
+		ctx := &cancelAfter{Context: context.Background(), n: after}
+		srcs, err := pickSources(ctx, g, "random", 6, 1)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted while picking sources") {
+			t.Errorf("cancelled after %d looks: %v, %v; want interrupted", after, srcs, err)
+		}
+	}
+	// the pass over 2^18 vertices looks at the context more than once
+	ctx := &cancelAfter{Context: context.Background(), n: 1 << 30}
+	if srcs, err := pickSources(ctx, g, "random", 6, 1); err != nil || len(srcs) != 6 || ctx.calls < 2 {
+		t.Errorf("not cancelled: %v, %v, %d looks", srcs, err, ctx.calls)
 	}
 }
 

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -59,7 +60,7 @@ func TestPGOWorkload(t *testing.T) {
 			_, err = eng.CC()
 		} else {
 			var srcs []uint32
-			if srcs, err = pickSources(g, "random", 1, uint64(i)); err == nil {
+			if srcs, err = pickSources(context.Background(), g, "random", 1, uint64(i)); err == nil {
 				_, err = eng.BFS(srcs[0])
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -145,7 +146,7 @@ func runSSSP(e *env, args []string) error {
 		default:
 			opt.Delta = uint32(a.delta)
 		}
-		srcs, err = pickSources(g, a.src, 1, a.seed)
+		srcs, err = pickSources(context.Background(), g, a.src, 1, a.seed)
 		return err
 	})
 	if err != nil {
