@@ -110,8 +110,13 @@ func (p *parser) run(emit func([]Edge) error) error {
 		wg.Add(1)
 		go p.work(work, emit, &wg)
 	}
-	seq, err := read(work)
-	wg.Wait()
+	// The workers are waited for on every way out of the reader, a panic of the input's
+	// Read included (read closes work on its way out): none may call emit or hold a
+	// buffer once Parse has returned.
+	seq, err := func() (int64, error) {
+		defer wg.Wait()
+		return read(work)
+	}()
 	p.releaseBufs()
 	if err != nil {
 		p.fail(seq, err)
