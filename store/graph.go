@@ -546,6 +546,16 @@ func (g *Graph) idAt(i int64) uint64 {
 // ErrNoVertex is matched by errors for ids that name no vertex of the graph.
 var ErrNoVertex = errors.New("no such vertex")
 
+// noVertex is what External panics with for v, not a vertex of a graph of n vertices;
+// a value, not a call, so that External stays cheap enough to inline.
+type noVertex struct{ v, n uint32 }
+
+func (e noVertex) Error() string {
+	return fmt.Sprintf("store: External(%d): vertex %d is not in the graph (it has %d vertices)", e.v, e.v, e.n)
+}
+
+func (e noVertex) Unwrap() error { return ErrNoVertex }
+
 // Internal maps an id as the user knows it (the input file's own id) to the internal
 // vertex number.
 func (g *Graph) Internal(id uint64) (uint32, error) {
@@ -580,8 +590,14 @@ func (g *Graph) Internal(id uint64) (uint32, error) {
 	return uint32(id - base), nil
 }
 
-// External maps an internal vertex number back to the id the user knows.
+// External maps an internal vertex number back to the id the user knows. v must be a
+// vertex (below NumVertices), as an index into Shard.Degree must: any other v panics
+// with an error matching ErrNoVertex, with an id list or without, rather than name an id
+// no vertex has. Internal is the checked lookup of the other direction.
 func (g *Graph) External(v uint32) uint64 {
+	if v >= g.M.Vertices {
+		panic(noVertex{v, g.M.Vertices})
+	}
 	if g.M.IDs != nil {
 		return g.idAt(int64(v))
 	}

@@ -106,6 +106,7 @@ func TestIDsLayouts(t *testing.T) {
 					t.Fatalf("Internal(%d) = %d, %v", id, j, err)
 				}
 			}
+			checkExternalRefused(t, g)
 		})
 	}
 }
@@ -260,5 +261,40 @@ func TestDeltaIDsFileSize(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), ids) || !errors.Is(err, ErrCorrupt) && strconv.IntSize == 64 {
 			t.Errorf("manifest agrees %v: Open = %v, want a corrupt %s", agree, err, ids)
 		}
+	}
+}
+
+// checkExternalRefused: External of a number past the last vertex panics with an error
+// matching ErrNoVertex, naming no id.
+func checkExternalRefused(t *testing.T, g *Graph) {
+	t.Helper()
+	for _, v := range []uint32{g.NumVertices(), g.NumVertices() + 1, math.MaxUint32} {
+		if v < g.NumVertices() {
+			continue
+		}
+		func() {
+			defer func() {
+				p := recover()
+				if err, _ := p.(error); p != nil && !errors.Is(err, ErrNoVertex) {
+					t.Errorf("External(%d) of %d vertices: panic %v, want ErrNoVertex", v, g.NumVertices(), p)
+				}
+			}()
+			id := g.External(v)
+			t.Errorf("External(%d) of %d vertices = %d, want a panic", v, g.NumVertices(), id)
+		}()
+	}
+}
+
+// TestExternalWithoutIDs: a graph numbered by the file's own ids maps its vertices to
+// id+base and refuses a number past its last vertex, as one with an id list does.
+func TestExternalWithoutIDs(t *testing.T) {
+	for _, m := range []Manifest{{Vertices: 0}, {Vertices: 5}, {Vertices: 5, IDBase: 1}, {Vertices: math.MaxUint32 - 1}} {
+		g := &Graph{M: &m}
+		if n := g.NumVertices(); n > 0 {
+			if got, want := g.External(n-1), uint64(n-1)+uint64(m.IDBase); got != want {
+				t.Errorf("External(%d) with base %d = %d, want %d", n-1, m.IDBase, got, want)
+			}
+		}
+		checkExternalRefused(t, g)
 	}
 }
