@@ -21,7 +21,9 @@ var (
 // them, the one compression method gzip defines (8, deflate) and no reserved flag bit
 // (RFC 1952); an input shorter than that is a truncated gzip stream. The magic alone
 // would take a binary edge list whose first id is 35615 (1f 8b as its low bytes) for
-// gzip: the method and flags leave one such list in 2^27.
+// gzip: the method and flags leave one such list in 2^27. A file named *.gz with the
+// magic is gzip whatever follows it (decompress), so a damaged header there is a
+// corrupt gzip stream, not text.
 func gzipHeader(head []byte) bool {
 	return bytes.HasPrefix(head, gzipMagic) && (len(head) < 4 || head[2] == 8 && head[3]&0xe0 == 0)
 }
@@ -139,7 +141,7 @@ func (p *parser) decompress(br *bufio.Reader) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	switch {
-	case gzipHeader(magic):
+	case gzipHeader(magic) || bytes.HasPrefix(magic, gzipMagic) && strings.HasSuffix(p.path, ".gz"):
 		p.res.Compression = "gzip"
 		zr, err := gzip.NewReader(br)
 		if err != nil {
