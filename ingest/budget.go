@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
@@ -168,11 +167,10 @@ func checkDisk(dir string, need int64) error {
 		return fmt.Errorf("ingest: cannot create files in %s: %v (write elsewhere with -o)", dir, err)
 	}
 	os.Remove(probe)
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
+	free, ok := freeBytes(dir)
+	if !ok {
 		return nil // no estimate possible; the writes will tell
 	}
-	free := int64(st.Bavail) * int64(st.Bsize)
 	if need > free {
 		return fmt.Errorf("ingest: %s has %s free, the ingest needs about %s for spill files and shards (free some space or write elsewhere with -o)",
 			dir, bytesize.Format(free), bytesize.Format(need))
