@@ -535,14 +535,7 @@ func TestGPUClosedGraph(t *testing.T) {
 	}
 	defer e.Close()
 	g.Close()
-	runs := map[string]func() error{
-		"BFS":      func() error { _, err := e.BFS(0); return err },
-		"CC":       func() error { _, err := e.CC(); return err },
-		"PageRank": func() error { _, err := e.PageRank(ooc.PageRankOptions{}); return err },
-		"KCore":    func() error { _, err := e.KCore(); return err },
-		"SSSP":     func() error { _, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true}); return err },
-	}
-	for name, run := range runs {
+	for name, run := range ooc.EveryRun(e) {
 		if err := run(); !errors.Is(err, store.ErrClosed) {
 			t.Errorf("%s on a closed graph: %v, want ErrClosed", name, err)
 		}
@@ -565,14 +558,7 @@ func TestGPUEngineClosed(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
 	}
-	runs := map[string]func() error{
-		"BFS":      func() error { _, err := e.BFS(0); return err },
-		"CC":       func() error { _, err := e.CC(); return err },
-		"PageRank": func() error { _, err := e.PageRank(ooc.PageRankOptions{}); return err },
-		"KCore":    func() error { _, err := e.KCore(); return err },
-		"SSSP":     func() error { _, err := e.SSSP(0, ooc.SSSPOptions{UnitWeights: true}); return err },
-	}
-	for name, run := range runs {
+	for name, run := range ooc.EveryRun(e) {
 		if err := run(); !errors.Is(err, ooc.ErrEngineClosed) {
 			t.Errorf("%s after Close: %v, want ErrEngineClosed", name, err)
 		}

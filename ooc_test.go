@@ -209,6 +209,19 @@ func TestNegativeTuningRefused(t *testing.T) {
 	want("pagerank.Run", err, "pagerank: Options.Tolerance -Inf")
 }
 
+// EveryRun is one run of each algorithm on e, its result dropped: the calls that an
+// engine closed, or one whose graph was closed, must refuse. The cuda tests of package
+// ooc_test call it too.
+func EveryRun(e Engine) map[string]func() error {
+	return map[string]func() error{
+		"BFS":      func() error { _, err := e.BFS(0); return err },
+		"CC":       func() error { _, err := e.CC(); return err },
+		"PageRank": func() error { _, err := e.PageRank(PageRankOptions{}); return err },
+		"KCore":    func() error { _, err := e.KCore(); return err },
+		"SSSP":     func() error { _, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); return err },
+	}
+}
+
 // TestEngineClosed: the CPU engine's runs after its Close are errors matching
 // ErrEngineClosed, and a second Close does nothing.
 func TestEngineClosed(t *testing.T) {
@@ -223,14 +236,7 @@ func TestEngineClosed(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
 	}
-	runs := map[string]func() error{
-		"BFS":      func() error { _, err := e.BFS(0); return err },
-		"CC":       func() error { _, err := e.CC(); return err },
-		"PageRank": func() error { _, err := e.PageRank(PageRankOptions{}); return err },
-		"KCore":    func() error { _, err := e.KCore(); return err },
-		"SSSP":     func() error { _, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); return err },
-	}
-	for name, run := range runs {
+	for name, run := range EveryRun(e) {
 		if err := run(); !errors.Is(err, ErrEngineClosed) {
 			t.Errorf("%s after Close: %v, want ErrEngineClosed", name, err)
 		}
@@ -253,14 +259,7 @@ func TestNilOrClosedGraph(t *testing.T) {
 	if _, err := Open(g, "cpu", Options{}); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("Open of a closed graph: %v, want ErrClosed", err)
 	}
-	runs := map[string]func() error{
-		"BFS":      func() error { _, err := e.BFS(0); return err },
-		"CC":       func() error { _, err := e.CC(); return err },
-		"PageRank": func() error { _, err := e.PageRank(PageRankOptions{}); return err },
-		"KCore":    func() error { _, err := e.KCore(); return err },
-		"SSSP":     func() error { _, err := e.SSSP(0, SSSPOptions{UnitWeights: true}); return err },
-	}
-	for name, run := range runs {
+	for name, run := range EveryRun(e) {
 		if err := run(); !errors.Is(err, store.ErrClosed) {
 			t.Errorf("%s on a closed graph: %v, want ErrClosed", name, err)
 		}
