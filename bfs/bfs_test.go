@@ -539,20 +539,27 @@ func seq(lo, hi uint32) []uint32 {
 	return l
 }
 
+// randomLists is n sorted lists of distinct vertices below n drawn from r, vertex v's of
+// fewer than 1+v%spread entries: short and long lists side by side.
+func randomLists(r *rand.Rand, n, spread uint32) [][]uint32 {
+	lists := make([][]uint32, n)
+	for v := range n {
+		for range r.IntN(1 + int(v%spread)) {
+			lists[v] = append(lists[v], r.Uint32N(n))
+		}
+		slices.Sort(lists[v])
+		lists[v] = slices.Compact(lists[v])
+	}
+	return lists
+}
+
 // TestFrontierScoutParallel holds frontierScout's sum on all workers (a frontier of more
 // than scoutChunks vertices, at most 4*scoutSample, with two workers) to the frontier's
 // out-degrees summed one by one, on a graph of several shards.
 func TestFrontierScoutParallel(t *testing.T) {
 	const n = 6000
 	r := rand.New(rand.NewPCG(5, 6))
-	lists := make([][]uint32, n)
-	for v := range uint32(n) {
-		for range r.IntN(1 + int(v%40)) {
-			lists[v] = append(lists[v], r.Uint32N(n))
-		}
-		slices.Sort(lists[v])
-		lists[v] = slices.Compact(lists[v])
-	}
+	lists := randomLists(r, n, 40)
 	g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardBytes: 4096})
 	a := store.NewCompressed(g)
 	if len(g.Out().Shards) < 2 {
@@ -582,14 +589,7 @@ func TestFrontierScoutSample(t *testing.T) {
 	defer func(k int) { scoutSample = k }(scoutSample)
 	const n = 3000
 	r := rand.New(rand.NewPCG(7, 8))
-	lists := make([][]uint32, n)
-	for v := range uint32(n) {
-		for range r.IntN(1 + int(v%50)) {
-			lists[v] = append(lists[v], r.Uint32N(n))
-		}
-		slices.Sort(lists[v])
-		lists[v] = slices.Compact(lists[v])
-	}
+	lists := randomLists(r, n, 50)
 	g := testgraph.BuildLists(t, lists, store.CreateOptions{ShardBytes: 4096})
 	a := store.NewCompressed(g)
 	if len(g.Out().Shards) < 3 {
