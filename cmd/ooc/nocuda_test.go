@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/testgraph"
 )
 
 // TestGPUBackendNotBuilt: --backend gpu in a build without CUDA is a usage error (exit
@@ -39,12 +41,7 @@ func TestGPUBackendNotBuilt(t *testing.T) {
 // graph cannot take before they open an engine, which on the GPU places the graph first:
 // with --backend gpu in a build without CUDA the refusal names the source, not the build.
 func TestSourcesBeforeEngine(t *testing.T) {
-	dir := t.TempDir()
-	edges := writeFile(t, dir, "e.txt", "0 1\n1 2\n")
-	g := filepath.Join(dir, "g.ooc")
-	if code, _, stderr := runCLI(t, "", "ingest", "-q", "-o", g, edges); code != exitOK {
-		t.Fatalf("ingest: %d %s", code, stderr)
-	}
+	g := testgraph.Dir(t, 3, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false)
 	for _, c := range []struct {
 		args []string
 		want string
