@@ -134,9 +134,10 @@ func (b *bfs) expand(ws *workerState, u, lo, depth uint32) int {
 // zeroed per level.
 const serialBatch = 128
 
-// smallList is the largest degree whose list expandSerial decodes in one DecodeBlock
-// and claims inline (at most store.BlockSize: one block).
-const smallList = 16
+// smallList is the largest degree whose list expandSerial decodes in one block and claims
+// inline, in the worker's buffer: one block (store.BlockSize) without claimList's call,
+// block loop and index checks.
+const smallList = store.BlockSize
 
 // expandSerial expands a frontier on the calling goroutine (compressed graphs),
 // serialBatch vertices at a time: first each one's directory entry and the first word
@@ -159,8 +160,9 @@ const smallList = 16
 // entries examined.
 func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, uint64) {
 	ents := ws.ents()
-	var buf [smallList]uint32 // a short list's neighbours (not cleared per list)
+	buf := &ws.buf // a short list's neighbours (not cleared per list)
 	parent, queue, n := b.parent, b.queue, b.n
+	pp, qp := unsafe.Pointer(unsafe.SliceData(parent)), unsafe.Pointer(unsafe.SliceData(queue))
 	branchFree := n <= claimAllMax
 	var examined uint64
 	for len(frontier) > 0 && !b.failed.Load() {
@@ -270,24 +272,22 @@ func (b *bfs) expandSerial(ws *workerState, frontier []uint32, tail int) (int, u
 			if haveGather && d >= 8 {
 				// as claimList: the unvisited found by gathers as the block decodes (from
 				// 8 neighbours: shorter lists are mostly not compact blocks, and the
-				// call cost more than it saved on luxembourg_osm)
+				// call cost more than it saved on luxembourg_osm), or by unvisited
+				// after DecodeUnvisited past 16 (up to 16, by the loop below)
 				next, m, st := store.UnvisitedBlock(nbrs, list, 0, u, d, n, parent)
 				tested, ok := st == 1, st == 1
 				if st == 0 {
 					next, m, tested, ok = store.DecodeUnvisited(nbrs, u, list, 0, d, n, parent)
+					if ok && !tested && d > 16 {
+						m, tested = unvisited(parent, buf, int(d)), true
+					}
 				}
 				if !ok || next != len(list) {
 					b.fail(s.ListError(u))
 					return tail, examined
 				}
 				if tested {
-					for ; m != 0; m &= m - 1 {
-						if v := buf[bits.TrailingZeros64(m)&(smallList-1)]; parent[v] == unreached {
-							parent[v] = u
-							queue[tail] = v
-							tail++
-						}
-					}
+					tail = claimMask(m, buf, pp, qp, u, tail)
 					continue
 				}
 			} else if next, ok := store.DecodeBlock(nbrs, u, list, 0, d, n); !ok || next != len(list) {
@@ -474,13 +474,7 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 				}
 			}
 			pos = next
-			for ; m != 0; m &= m - 1 {
-				if v := ws.buf[bits.TrailingZeros64(m)]; parent[v] == unreached {
-					parent[v] = u
-					queue[tail] = v
-					tail++
-				}
-			}
+			tail = claimMask(m, &ws.buf, unsafe.Pointer(unsafe.SliceData(parent)), unsafe.Pointer(unsafe.SliceData(queue)), u, tail)
 			continue
 		}
 		if pos, ok = store.DecodeBlock(nbrs, u, list, pos, uint32(len(nbrs)), b.n); !ok {
@@ -521,6 +515,25 @@ func (b *bfs) claimList(ws *workerState, u, d uint32, list []byte, tail int) (in
 		}
 	}
 	return tail, pos == len(list)
+}
+
+// claimMask claims, for each set bit i of m (lowest first), the neighbour nbrs[i] where
+// its parent (at pp, a parent array's data) is still unreached, and queues it at qp (the
+// queue's data) plus 4*tail; it returns the new tail. The masks of UnvisitedBlock,
+// DecodeUnvisited and unvisited set bits only for neighbours below the parent array's
+// length, and a vertex claimed enters the queue once (tail <= n < len(queue)): loads
+// and stores without a check each, the parent's test the loop's only other branch.
+func claimMask(m uint64, nbrs *[store.BlockSize]uint32, pp, qp unsafe.Pointer, u uint32, tail int) int {
+	for ; m != 0; m &= m - 1 {
+		v := nbrs[uint(bits.TrailingZeros64(m))%store.BlockSize]
+		pv := (*uint32)(unsafe.Add(pp, 4*uintptr(v)))
+		if *pv == unreached {
+			*pv = u
+			*(*uint32)(unsafe.Add(qp, 4*uintptr(tail))) = v
+			tail++
+		}
+	}
+	return tail
 }
 
 // claimAllMax is the most vertices for which expandSerial claims a list of one-byte
