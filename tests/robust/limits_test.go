@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -241,10 +240,7 @@ func TestFullDisk(t *testing.T) {
 	dir := t.TempDir()
 	mnt := filepath.Join(dir, "mnt")
 	os.Mkdir(mnt, 0o755)
-	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
-		t.Skipf("cannot mount a 1 MiB tmpfs (%v): no size-limited file system to fill", err)
-	}
-	defer syscall.Unmount(mnt, 0)
+	mountTmpfs(t, mnt, "1m")
 	writeFile(t, filepath.Join(dir, "big.txt"), edgeText(150000))
 	writeFile(t, filepath.Join(dir, "wide.txt"), []byte("0 1\n5000000 5000001\n"))
 	writeFile(t, filepath.Join(dir, "widew.txt"), []byte("0 1 3\n5000000 5000001 4\n"))
@@ -277,10 +273,7 @@ func TestReadOnlyFileSystem(t *testing.T) {
 	dir := t.TempDir()
 	mnt := filepath.Join(dir, "mnt")
 	os.Mkdir(mnt, 0o755)
-	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=4m"); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v)", err)
-	}
-	defer syscall.Unmount(mnt, 0)
+	mountTmpfs(t, mnt, "4m")
 	gen(t, mnt, "e.txt", 6, 4, "text")
 	if r := ooc(t, mnt, nil, "ingest", "-q", "-o", "g.ooc", "e.txt"); r.code != 0 {
 		t.Fatalf("ingest: %s", r)
@@ -288,9 +281,7 @@ func TestReadOnlyFileSystem(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(mnt, "v5.ooc"), os.DirFS(filepath.Join("..", "..", "store", "testdata", "v5", "undirected.ooc"))); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mount("", mnt, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
-		t.Skipf("cannot remount read-only (%v)", err)
-	}
+	remountReadOnly(t, mnt)
 	before := listDir(t, mnt)
 	for _, args := range [][]string{
 		{"verify", "g.ooc"}, {"info", "g.ooc"}, {"bfs", "--src", "1", "--validate", "g.ooc"}, {"cc", "g.ooc"},

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -70,12 +69,6 @@ func outName(w writer, base string) string {
 		return base + ".ooc"
 	}
 	return base
-}
-
-func umask() os.FileMode {
-	m := syscall.Umask(0)
-	syscall.Umask(m)
-	return os.FileMode(m)
 }
 
 // TestOutputNew: a new output appears with mode 0644 (0755 for a graph directory's
@@ -143,7 +136,7 @@ func TestOutputDevice(t *testing.T) {
 	for _, w := range writers {
 		t.Run(w.name, func(t *testing.T) {
 			dev := filepath.Join(dir, outName(w, "null-"+w.name))
-			if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+			if err := mknodChar(dev, 1, 3); err != nil {
 				dev = "/dev/null"
 			}
 			r := ooc(t, dir, nil, append(w.args(dev), "--force")...)
@@ -172,7 +165,7 @@ func TestOutputFIFO(t *testing.T) {
 		}
 		t.Run(w.name, func(t *testing.T) {
 			fifo := filepath.Join(dir, "fifo-"+w.name)
-			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			if err := mkfifo(fifo); err != nil {
 				t.Skip("mkfifo:", err)
 			}
 			var got []byte
@@ -193,7 +186,7 @@ func TestOutputFIFO(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := ooc(t, dir, nil, w.args(fifo)...)
-			if f, err := os.OpenFile(keep, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			if f, err := os.OpenFile(keep, os.O_WRONLY|oNonblock, 0); err == nil {
 				f.Close()
 			}
 			wg.Wait()
@@ -299,7 +292,7 @@ func TestOutputUnwritable(t *testing.T) {
 func TestOutputFull(t *testing.T) {
 	dir := outputDir(t)
 	dev := filepath.Join(dir, "full")
-	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+	if err := mknodChar(dev, 1, 7); err != nil {
 		dev = "/dev/full"
 	}
 	if st, err := os.Stat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
@@ -395,10 +388,7 @@ func TestOutputFullFileSystem(t *testing.T) {
 	dir := outputDir(t)
 	mnt := filepath.Join(dir, "mnt")
 	os.Mkdir(mnt, 0o755)
-	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a 64 KiB tmpfs (%v)", err)
-	}
-	defer syscall.Unmount(mnt, 0)
+	mountTmpfs(t, mnt, "64k")
 	filler, err := os.Create(filepath.Join(mnt, "filler"))
 	if err != nil {
 		t.Fatal(err)
