@@ -38,6 +38,8 @@ Generate a synthetic graph with 2^S vertices. KIND is one of:
   urand   uniform random graph (GAPBS's urand): K*2^S edges with uniform endpoints.
   grid    2-D grid of 2^(S/2) rows and 2^S/rows columns, 4-neighbour edges, plus
           --shortcuts random edges: a high-diameter graph (--edgefactor is refused).
+          A shortcut joins two random vertices, so at most (2^S)^2 are taken (one for
+          each ordered pair of vertices; and at most 2^48).
 
 The output is the same for a seed on every machine and with any number of threads.
 When OUT ends in .ooc the graph goes straight into a graph directory through the ingest
@@ -88,7 +90,7 @@ func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
 	fs.IntVar(&s.Scale, "scale", 0, "2^`S` vertices (required)")
 	fs.IntVar(&s.EdgeFactor, "edgefactor", 16, "`K`*2^S edges (kron, urand)")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed")
-	fs.IntVar(&s.Shortcuts, "shortcuts", -1, "random shortcut edges of a grid (-1: one per 65536 vertices, at least 4)")
+	fs.IntVar(&s.Shortcuts, "shortcuts", -1, "random shortcut edges of a grid, at most (2^S)^2 (-1: one per 65536 vertices, at least 4)")
 }
 
 // addBuildFlags declares the flags that shape a graph directory written by gen or bench.

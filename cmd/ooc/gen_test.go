@@ -125,6 +125,16 @@ func TestGenUsage(t *testing.T) {
 	}
 }
 
+// TestHelpGen: the help states the limits gen refuses past: a grid's shortcuts at most
+// (2^S)^2 (gen.Validate's ordered pairs of its vertices), in the grid's text and in the
+// flag's.
+func TestHelpGen(t *testing.T) {
+	code, stdout, _ := runCLI(t, "", "help", "gen")
+	if code != exitOK || strings.Count(stdout, "(2^S)^2") != 2 {
+		t.Errorf("help gen: exit %d, want the shortcut bound (2^S)^2 stated for grid and for --shortcuts:\n%s", code, stdout)
+	}
+}
+
 func TestGenGraph(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "k.ooc")
 	code, out, stderr := runCLI(t, "", "gen", "kron", "--scale", "9", "--seed", "2", "-o", dest, "--json", "-q")
