@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -118,7 +119,7 @@ const MaxVertexID = 1<<32 - 2
 // File ingests the edge list at path ("-" is standard input), or the Parquet dataset
 // directory of part files at path (dirFromParquet), into opt.Dest.
 func File(path string, opt Options) (rep *Report, err error) {
-	defer func() { err = namedNoSpace(opt.Dest, err) }()
+	defer func() { err = bareInterrupt(namedNoSpace(opt.Dest, err)) }()
 	if path == "-" {
 		return FileFrom(os.Stdin, "-", -1, opt)
 	}
@@ -132,7 +133,10 @@ func File(path string, opt Options) (rep *Report, err error) {
 	if st.IsDir() {
 		return dirFromParquet(path, opt)
 	}
-	f, err := os.Open(path)
+	f, err := openWaiting(opt.Context, path, st.Mode()&fs.ModeNamedPipe != 0)
+	if err != nil && errors.Is(err, context.Canceled) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &parse.ParseError{Path: path, Offset: -1, Msg: "cannot open the input", Err: unwrapPath(err)}
 	}
@@ -193,13 +197,14 @@ func unwrapPath(err error) error {
 // FileFrom ingests the edge list read from r; name is how errors and the manifest call
 // it and size its length in bytes (-1 when unknown, as for a pipe).
 func FileFrom(r io.Reader, name string, size int64, opt Options) (rep *Report, err error) {
-	defer func() { err = namedNoSpace(opt.Dest, err) }()
+	defer func() { err = bareInterrupt(namedNoSpace(opt.Dest, err)) }()
 	if err := CheckBackend(opt.Backend); err != nil {
 		return nil, err
 	}
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
+	r = waitingInput(opt.Context, r)
 	if reordered(opt) {
 		return twoPass(opt, rewinder(r), func(a Options) (*Report, error) { return FileFrom(r, name, size, a) })
 	}
