@@ -132,6 +132,9 @@ func (e *gpuEngine) BFS(src uint32) (*BFSResult, error) {
 	}
 	defer done()
 	r, err := e.bfs.Run(src, e.opt.bfsOptions())
+	if err != nil && src >= e.dg.N {
+		return nil, fmt.Errorf("gpu: %w", err) // a source no vertex has: no id to name
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gpu: bfs from %d: %w", e.dg.G.External(src), err)
 	}

@@ -564,3 +564,21 @@ func TestGPUEngineClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUSourceNotVertex: the GPU engine refuses a source past the vertices, as the CPU
+// engine does (TestSourceNotVertex).
+func TestGPUSourceNotVertex(t *testing.T) {
+	needGPU(t)
+	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
+	e, err := ooc.Open(g, "gpu", ooc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, err := range ooc.SourceNotVertex(e, g.NumVertices()) {
+		t.Error(err)
+	}
+	if r, err := e.BFS(0); err != nil || r.Reached != 3 {
+		t.Errorf("BFS from 0 after the refusals: %v, want 3 reached (%v)", r, err)
+	}
+}

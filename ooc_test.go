@@ -222,6 +222,39 @@ func EveryRun(e Engine) map[string]func() error {
 	}
 }
 
+// SourceNotVertex runs every algorithm that takes a source on e from each source that
+// no vertex of e's graph of n vertices has (n, n+1 and 2^32-1, bfs.Unreached), and
+// returns the errors of those that do not refuse with an error matching
+// store.ErrNoVertex. The cuda tests of package ooc_test call it too.
+func SourceNotVertex(e Engine, n uint32) []error {
+	var bad []error
+	for _, src := range []uint32{n, n + 1, math.MaxUint32} {
+		for name, run := range map[string]func() error{
+			"BFS":               func() error { _, err := e.BFS(src); return err },
+			"SSSP":              func() error { _, err := e.SSSP(src, SSSPOptions{UnitWeights: true}); return err },
+			"SSSP with parents": func() error { _, err := e.SSSP(src, SSSPOptions{UnitWeights: true, Parents: true}); return err },
+		} {
+			if err := run(); !errors.Is(err, store.ErrNoVertex) {
+				bad = append(bad, fmt.Errorf("%s from %d of %d vertices: %v, want ErrNoVertex", name, src, n, err))
+			}
+		}
+	}
+	return bad
+}
+
+// TestSourceNotVertex: the CPU engine refuses a source past the vertices.
+func TestSourceNotVertex(t *testing.T) {
+	g := testgraph.Build(t, 6, testgraph.Pairs(0, 1, 1, 2, 2, 3, 3, 0, 4, 5), false, 0)
+	e, err := Open(g, "cpu", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, err := range SourceNotVertex(e, g.NumVertices()) {
+		t.Error(err)
+	}
+}
+
 // TestEngineClosed: the CPU engine's runs after its Close are errors matching
 // ErrEngineClosed, and a second Close does nothing.
 func TestEngineClosed(t *testing.T) {

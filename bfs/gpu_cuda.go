@@ -189,12 +189,15 @@ type linkStat struct {
 // unchecked edges over alpha, top-down again once the frontier shrinks and is at most
 // n/beta.
 func (g *GPU) Run(src uint32, opt Options) (*Result, error) {
+	dg := g.Graph
+	n := dg.N
+	if src >= n {
+		return nil, fmt.Errorf("bfs: source %d is not a vertex (the graph has %d): %w", src, n, store.ErrNoVertex)
+	}
 	if err := opt.Check(); err != nil {
 		return nil, err
 	}
 	opt = opt.WithDefaults()
-	dg := g.Graph
-	n := dg.N
 	res := &Result{Source: src, Parent: make([]uint32, n), Level: make([]uint32, n)}
 	var choices, rules []string
 	err := dg.Dev.Do(func(c *cuda.Ctx) error {
