@@ -172,14 +172,22 @@ func (o *output) writeInPlace(fill func(w *bufio.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
+	w := bufio.NewWriterSize(unnamedWriter{f}, 1<<20)
 	if err = fill(w); err == nil {
 		err = w.Flush()
 	}
 	if cerr := f.Close(); err == nil {
-		err = cerr
+		err = unnamed(cerr)
 	}
 	return err
+}
+
+// unnamedWriter is w whose errors do not name the file (unnamed): write names it once.
+type unnamedWriter struct{ w io.Writer }
+
+func (u unnamedWriter) Write(b []byte) (int, error) {
+	n, err := u.w.Write(b)
+	return n, unnamed(err)
 }
 
 func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
