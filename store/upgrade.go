@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	mmap "github.com/edsrzf/mmap-go"
 )
@@ -72,14 +73,26 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	}
 	if err := old.copyTo(b); err != nil {
 		b.Abort()
-		return nil, err
+		return nil, upgradeNoSpace(dir, err)
 	}
 	nm := *om
 	nm.Out, nm.In, nm.IDs, nm.Bytes, nm.GraphID, nm.manifestBytes = nil, nil, nil, 0, "", 0
 	if err := b.Commit(&nm); err != nil {
-		return nil, err
+		return nil, upgradeNoSpace(dir, err)
 	}
 	return &nm, nil
+}
+
+// upgradeNoSpace is err, or, where err is a full disk or an exhausted quota, one that
+// names the graph dir rather than the file of the temporary directory that failed
+// (which the failure removed, so its name tells the user nothing to act on).
+func upgradeNoSpace(dir string, err error) error {
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, errno) {
+			return fmt.Errorf("store: upgrading %s: %w (the graph is left as it was)", dir, errno)
+		}
+	}
+	return err
 }
 
 // oldGraph is a graph of an older version opened for upgrading.

@@ -311,3 +311,75 @@ func TestReadOnlyFileSystem(t *testing.T) {
 		t.Errorf("the read-only directory changed: %v, was %v", after, before)
 	}
 }
+
+// TestUpgradeFullDisk: an upgrade that runs out of room (a tmpfs filled but for 0 to 28
+// KiB, the new graph's two shards 12 KiB each) fails with exit 1 and one line naming
+// the graph, not the file of its temporary directory that failed; the old graph is left
+// byte for byte and nothing beside it. Mounting needs root; elsewhere the test is
+// skipped.
+func TestUpgradeFullDisk(t *testing.T) {
+	mnt := filepath.Join(t.TempDir(), "mnt")
+	os.Mkdir(mnt, 0o755)
+	mountTmpfs(t, mnt, "1m")
+	fixture := os.DirFS(filepath.Join("..", "..", "store", "testdata", "v5", "weighted-directed.ooc"))
+	g := filepath.Join(mnt, "u.ooc")
+	failed := 0
+	for free := int64(0); free <= 28<<10; free += 4 << 10 {
+		os.RemoveAll(g)
+		if err := os.CopyFS(g, fixture); err != nil {
+			t.Fatal(err)
+		}
+		before := map[string][]byte{}
+		for _, n := range listDir(t, g) {
+			before[n] = readFile(t, filepath.Join(g, n))
+		}
+		filler := filepath.Join(mnt, "filler")
+		fill(t, filler, free)
+		r := ooc(t, mnt, nil, "upgrade", "u.ooc")
+		os.Remove(filler)
+		if left := leftovers(t, mnt, map[string]bool{"u.ooc": true}); len(left) > 0 {
+			t.Errorf("upgrade with %d bytes free left %v", free, left)
+		}
+		if r.code == 0 {
+			if v := ooc(t, mnt, nil, "verify", "u.ooc"); v.code != 0 {
+				t.Errorf("upgrade with %d bytes free: %s, then verify: %s", free, r, v)
+			}
+			continue
+		}
+		failed++
+		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "upgrading u.ooc: no space left on device") || strings.Contains(r.stderr, ".tmp-") {
+			t.Errorf("upgrade with %d bytes free: %s; want exit 1 and one line naming u.ooc and saying no space left on device", free, r)
+		}
+		after := listDir(t, g)
+		for _, n := range after {
+			if !bytes.Equal(readFile(t, filepath.Join(g, n)), before[n]) {
+				t.Errorf("upgrade with %d bytes free changed %s", free, n)
+			}
+		}
+		if len(after) != len(before) {
+			t.Errorf("upgrade with %d bytes free: the graph holds %v", free, after)
+		}
+	}
+	if failed == 0 {
+		t.Error("no upgrade met a full disk")
+	}
+}
+
+// fill writes path until its file system is full, then gives back free bytes of it.
+func fill(t *testing.T, path string, free int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var size int64
+	for buf := make([]byte, 4096); ; size += 4096 {
+		if _, err := f.Write(buf); err != nil {
+			break
+		}
+	}
+	if err := f.Truncate(max(size-free, 0)); err != nil {
+		t.Fatal(err)
+	}
+}
