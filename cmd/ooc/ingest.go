@@ -29,7 +29,9 @@ published atomically (an interrupted ingest leaves nothing that opens as a graph
 INPUT is a file, - for standard input, or a Parquet dataset directory (below); gzip
 and zstd are recognised from the bytes.
 
-Formats (detected from the content and the extension; --format overrides):
+Formats (detected from the content and the extension; --format overrides). Text is
+ASCII or UTF-8, lines end in LF or CRLF, and a UTF-8 byte-order mark before the first
+line (as Windows editors and spreadsheets write) is skipped:
   snap    text lines "u v" (spaces, tabs or a comma; further columns ignored; # and %
           comments), 0-based ids
   mtx     MatrixMarket coordinate, general or symmetric (skew-symmetric and hermitian

@@ -32,12 +32,16 @@ func (p *parser) detect() error {
 		return p.parquetPipeError()
 	} else if _, err := ParseFormat(string(f)); err != nil {
 		return &ParseError{Path: p.path, Offset: -1, Msg: fmt.Sprintf("unknown format %q (want %s)", f, formatNames)}
-	} else if err := mtxAsSNAP(p.path, f, head); err != nil {
+	} else if err := mtxAsSNAP(p.path, f, bytes.TrimPrefix(head, utf8BOM)); err != nil {
 		return err
 	} else if err := binaryWidth(p.path, f, formatFromExt(p.opt.Name)); err != nil {
 		return err
 	}
 	p.res.Format = f
+	if f.text() && bytes.HasPrefix(head, utf8BOM) {
+		p.br.Discard(len(utf8BOM))
+		head = head[len(utf8BOM):]
+	}
 	if f.text() {
 		// A carriage return inside a line reads as a blank, and what follows it as
 		// further columns: a file with classic Mac line endings (CR alone) would ingest
@@ -93,13 +97,14 @@ func bareCR(head []byte) int {
 // detectFormat guesses the format of content starting with head.
 func (p *parser) detectFormat(head []byte) (Format, error) {
 	ext := formatFromExt(p.opt.Name)
+	text := bytes.TrimPrefix(head, utf8BOM) // the content a text format reads
 	switch {
-	case bytes.HasPrefix(head, []byte("%%MatrixMarket")):
+	case bytes.HasPrefix(text, []byte("%%MatrixMarket")):
 		return FormatMTX, nil
 	case bytes.HasPrefix(head, []byte("PAR1")):
 		return "", p.parquetPipeError()
 	case ext == FormatBin32 || ext == FormatBin64:
-		if looksText(head) {
+		if looksText(text) {
 			return "", p.offsetError(0, "text content (no NUL byte, only printable characters and line breaks) under a .%s name; "+
 				"pass --format snap to read it as text, or --format %s to read it as binary", ext, ext)
 		}
@@ -111,11 +116,16 @@ func (p *parser) detectFormat(head []byte) (Format, error) {
 			"binary content (a NUL byte); pass --format bin32 or --format bin64 for binary edge lists")
 	case ext != "":
 		return ext, nil
-	case looksDIMACS(head):
+	case looksDIMACS(text):
 		return FormatDIMACS, nil
 	}
 	return FormatSNAP, nil
 }
+
+// utf8BOM is UTF-8's byte-order mark, which Windows editors and spreadsheets write
+// before a text file's first line. A text format's input skips it there (it cannot
+// begin a line of ids); a binary one's reads it as data.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
 // looksText reports whether head, the start of content named as binary, reads as
 // text: a line break and nothing but printable ASCII, tabs and line breaks in its first

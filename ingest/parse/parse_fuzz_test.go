@@ -55,6 +55,7 @@ func refBareCR(in string) bool {
 
 // refSNAP parses SNAP text; ok is false where Parse must fail.
 func refSNAP(in string) (e []Edge, ok bool) {
+	in = strings.TrimPrefix(in, "\ufeff") // a UTF-8 byte-order mark before the first line
 	if strings.IndexByte(in, 0) >= 0 || refBareCR(in) {
 		return nil, false
 	}
@@ -98,6 +99,7 @@ func refUints(fields []string, from int) ([]uint64, bool) {
 
 // refMTX parses MatrixMarket coordinate text.
 func refMTX(in string) (e []Edge, h Header, ok bool) {
+	in = strings.TrimPrefix(in, "\ufeff")
 	lines := strings.Split(in, "\n")
 	if strings.IndexByte(in, 0) >= 0 || in == "" || refBareCR(in) {
 		return nil, h, false
@@ -134,6 +136,7 @@ func refMTX(in string) (e []Edge, h Header, ok bool) {
 
 // refDIMACS parses DIMACS shortest-path text.
 func refDIMACS(in string) (e []Edge, h Header, ok bool) {
+	in = strings.TrimPrefix(in, "\ufeff")
 	if strings.IndexByte(in, 0) >= 0 || refBareCR(in) {
 		return nil, h, false
 	}
@@ -238,6 +241,7 @@ func addSeeds(f *testing.F, exts ...string) {
 func FuzzParseSNAP(f *testing.F) {
 	addSeeds(f, ".txt")
 	f.Add([]byte("1 2\r\n\r\n 3,4 x\n\t5\t6"))
+	f.Add([]byte("\ufeff1 2\n\ufeff3 4\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		got, _, err := fuzzParse(t, in, FormatSNAP)
 		want, ok := refSNAP(string(in))
@@ -247,6 +251,7 @@ func FuzzParseSNAP(f *testing.F) {
 
 func FuzzParseMTX(f *testing.F) {
 	addSeeds(f, ".mtx")
+	f.Add([]byte("\ufeff%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		got, res, err := fuzzParse(t, in, FormatMTX)
 		want, h, ok := refMTX(string(in))
@@ -259,6 +264,7 @@ func FuzzParseMTX(f *testing.F) {
 
 func FuzzParseDIMACS(f *testing.F) {
 	addSeeds(f, ".gr")
+	f.Add([]byte("\ufeffp sp 2 1\na 1 2 3\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		got, res, err := fuzzParse(t, in, FormatDIMACS)
 		want, h, ok := refDIMACS(string(in))
@@ -287,6 +293,8 @@ func FuzzParseBin(f *testing.F) {
 // detection: whatever comes, Parse returns and is deterministic.
 func FuzzParseDetect(f *testing.F) {
 	addSeeds(f, ".txt", ".mtx", ".gr", ".bin32", ".gz", ".zst")
+	f.Add([]byte("\ufeff%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"))
+	f.Add([]byte("\ufeffp sp 2 1\na 1 2 3\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzParse(t, in, "")
 	})

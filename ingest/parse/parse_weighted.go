@@ -51,6 +51,10 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 	if err := utf16Error(p.path, opt.Name, p.res.Compression, opt.Format, head); err != nil {
 		return nil, err
 	}
+	if opt.Format != FormatBin32 && opt.Format != FormatBin64 && bytes.HasPrefix(head, utf8BOM) {
+		p.br.Discard(len(utf8BOM)) // text, or refused below: weights are read from text alone
+		head = head[len(utf8BOM):]
+	}
 	p.res.Format = opt.Format
 	if p.res.Format == "" {
 		if gapbsName(opt.Name) && bytes.IndexByte(head, 0) >= 0 {
@@ -94,7 +98,7 @@ func FloatWeightsIn(r io.Reader, opt ParseOptions) (bool, error) {
 	}
 	defer closeIn()
 	line, _ := bufio.NewReaderSize(in, 1<<12).ReadSlice('\n')
-	f := strings.Fields(strings.ToLower(string(line)))
+	f := strings.Fields(strings.ToLower(string(bytes.TrimPrefix(line, utf8BOM))))
 	mtx := opt.Format == FormatMTX || (opt.Format == "" && len(f) > 0 && f[0] == "%%matrixmarket")
 	return mtx && len(f) == 5 && (f[3] == "real" || f[3] == "double"), nil
 }

@@ -39,6 +39,7 @@ func FuzzParseWeighted(f *testing.F) {
 		"%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 0.1\n3 1 -0\n3 2 1e-45\n",
 		"%%MatrixMarket matrix coordinate double general\n2 2 2\n1 2 3.4028235e38\n2 1 nan\n",
 		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -1e-50\n",
+		"\ufeff0 1 5\n", "\ufeff%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 4.0\n", "\ufeffp sp 2 1\na 1 2 3\n",
 	} {
 		f.Add([]byte(s))
 	}
