@@ -23,7 +23,8 @@ Output files: - is standard output. A device, a FIFO or an open descriptor (/dev
 /dev/fd/N) is written into, as the shell's > would. A symbolic link is followed: the
 rules apply to the file it names, and the link stays. An existing regular file is
 replaced only with --force, atomically (a temporary file renamed over it when complete),
-and nothing is ever written inside a graph directory. New files get mode 0644 less the
+as is one that another process makes there while the command runs; nothing is ever
+written inside a graph directory. New files get mode 0644 less the
 umask. A failed write, flush or close is an error (exit 1) and leaves no partial file.`
 
 // outputKind is how an output is written.
@@ -41,6 +42,7 @@ type output struct {
 	path   string // the file written: name with symbolic links followed
 	kind   outputKind
 	stdout io.Writer
+	force  bool // an atomicNew output may replace a file (--force)
 }
 
 // checkOutput resolves and checks name before any work is done, so that a bad -o fails
@@ -71,7 +73,7 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 	if g := store.GraphAbove(path); g != "" {
 		return nil, fmt.Errorf("-o %s lies in the graph directory %s: %w", name, g, store.ErrInsideGraph)
 	}
-	o := &output{name: name, path: path, kind: atomicNew}
+	o := &output{name: name, path: path, kind: atomicNew, force: force}
 	st, err := os.Stat(path)
 	switch {
 	case err == nil && st.IsDir():
@@ -206,10 +208,10 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 	if err == nil {
 		err = unnamed(tmp.Sync())
 	}
-	// Renamed while still open, so locked (store.CreateTempFile): a cleaner in another
+	// Named while still open, so locked (store.CreateTempFile): a cleaner in another
 	// process never takes it for a dead write's leftover.
 	if err == nil {
-		err = os.Rename(tmp.Name(), o.path)
+		err = publish(tmp.Name(), o.path, o.force)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
@@ -218,6 +220,26 @@ func (o *output) writeAtomic(fill func(w *bufio.Writer) error) error {
 		err = unnamed(cerr)
 	}
 	return err
+}
+
+// publish gives the temporary file tmp the name path. With force it is renamed over
+// whatever is there; otherwise it is linked to path, which fails when path exists, so
+// that a file another process made there since checkOutput looked (two commands given
+// the same -o) is not replaced without --force. A file system without hard links gets
+// the rename.
+func publish(tmp, path string, force bool) error {
+	if force {
+		return os.Rename(tmp, path)
+	}
+	err := os.Link(tmp, path)
+	switch {
+	case err == nil:
+		os.Remove(tmp)
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("another process made it while this one ran: %w (use --force to replace it)", store.ErrExists)
+	}
+	return os.Rename(tmp, path)
 }
 
 // interruptible writes to the temporary file w until ctx is done, then fails every

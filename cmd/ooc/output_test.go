@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/oocgraph/ooc/store"
+)
+
+// TestOutputAppearedMeanwhile: a file made at -o's name after checkOutput looked (by
+// another command given the same -o) is not replaced without --force: the write fails
+// as an existing output does (exit 2) and leaves that file and nothing else; with
+// --force it is replaced.
+func TestOutputAppearedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	ours := func(w *bufio.Writer) error { _, err := w.WriteString("ours\n"); return err }
+	for _, force := range []bool{false, true} {
+		os.Remove(path)
+		o, err := checkOutput(e, path, force)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("theirs\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err = o.write(ours)
+		got, _ := os.ReadFile(path)
+		want := "theirs\n"
+		if force {
+			want = "ours\n"
+		}
+		switch {
+		case !force && (!errors.Is(err, store.ErrExists) || exitCode(err) != exitUsage):
+			t.Errorf("write over a file made meanwhile: %v (exit %d), want ErrExists, exit %d", err, exitCode(err), exitUsage)
+		case force && err != nil:
+			t.Errorf("write with --force over a file made meanwhile: %v", err)
+		}
+		if string(got) != want {
+			t.Errorf("force %v: %s holds %q, want %q", force, path, got, want)
+		}
+		var names []string
+		ents, _ := os.ReadDir(dir)
+		for _, n := range ents {
+			names = append(names, n.Name())
+		}
+		if !slices.Equal(names, []string{"out.txt"}) {
+			t.Errorf("force %v: the directory holds %v, want out.txt alone", force, names)
+		}
+	}
+}
