@@ -44,27 +44,29 @@ func TestUnvisited(t *testing.T) {
 	}
 }
 
-// TestClaimListDuplicates searches top-down from a hub whose list (longer than
-// smallList: claimList) holds each neighbour twice, as --keep-duplicates stores them:
-// each vertex is claimed and queued once.
+// TestClaimListDuplicates searches top-down from a hub whose list holds each neighbour
+// twice, as --keep-duplicates stores them: each vertex is claimed and queued once. The
+// hubs' lists take each path of expandSerial: longer than smallList (claimList), one
+// block of 17-64 and one of 8-16 (claimed inline).
 func TestClaimListDuplicates(t *testing.T) {
-	const n = 200
-	lists := make([][]uint32, n)
-	for v := uint32(1); v < n; v++ {
-		lists[0] = append(lists[0], v, v)
-		lists[v] = []uint32{0}
-	}
-	g := testgraph.BuildLists(t, lists, store.CreateOptions{})
-	r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Reached != n || len(r.Levels) < 2 || r.Levels[1].Frontier != n-1 {
-		t.Fatalf("reached %d, levels %+v; want %d reached, %d at level 1", r.Reached, r.Levels, n, n-1)
-	}
-	want := slices.Repeat([]uint32{0}, n)
-	if !slices.Equal(r.Parent, want) {
-		t.Fatalf("parents %v, want %v", r.Parent, want)
+	for _, n := range []uint32{200, 33, 21, 9, 5} {
+		lists := make([][]uint32, n)
+		for v := uint32(1); v < n; v++ {
+			lists[0] = append(lists[0], v, v)
+			lists[v] = []uint32{0}
+		}
+		g := testgraph.BuildLists(t, lists, store.CreateOptions{})
+		r, err := Run(store.NewCompressed(g), 0, Options{Workers: 1, Alpha: 1}) // top-down only
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Reached != uint64(n) || len(r.Levels) < 2 || r.Levels[1].Frontier != uint64(n-1) {
+			t.Fatalf("hub of %d: reached %d, levels %+v; want %d reached, %d at level 1", 2*(n-1), r.Reached, r.Levels, n, n-1)
+		}
+		want := slices.Repeat([]uint32{0}, int(n))
+		if !slices.Equal(r.Parent, want) {
+			t.Fatalf("hub of %d: parents %v, want %v", 2*(n-1), r.Parent, want)
+		}
 	}
 }
 
