@@ -439,7 +439,7 @@ func claimMeshes(ents *[serialBatch]store.ListEntry, batch []uint32, k int, pare
 
 // claimList is expandSerial's expansion of u's list of d > smallList neighbours: each
 // block decoded into the worker's buffer, the unvisited neighbours claimed and queued
-// at tail in the same loop, as for short lists (no claim call, no worker buffer). With
+// at tail in the same loop, as for short lists (no claim call, nothing in ws.out). With
 // AVX2 the block's parents are tested 8 at a time by gathers (unvisited) and the loop
 // visits only the unvisited neighbours. It returns the new tail, and false when a
 // block does not decode or does not end where the list says (store.BlockEnds).
