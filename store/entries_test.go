@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // checkEntries holds Shard.Entries to ListAt on every vertex of g, read in batches of
@@ -24,13 +25,14 @@ func checkEntries(t *testing.T, seed uint64, g *Graph, r *rand.Rand) {
 
 // checkShardEntries is checkEntries on shard s of a graph of n vertices (the vertices
 // of other shards drawn up to n or the shard's end, whichever is larger): through
-// entriesNarrow where it runs, and through the Go loop alone.
+// entriesNarrow and sumDegreesAVX2 where they run, and through the Go loops alone.
 func checkShardEntries(t *testing.T, seed uint64, s *Shard, n uint32, r *rand.Rand) {
 	t.Helper()
-	if haveEntriesNarrow {
-		haveEntriesNarrow = false
+	if haveEntriesNarrow || haveSumDegreesVec {
+		narrow, vec := haveEntriesNarrow, haveSumDegreesVec
+		haveEntriesNarrow, haveSumDegreesVec = false, false
 		checkShardEntriesOnce(t, seed, s, n, r)
-		haveEntriesNarrow = true
+		haveEntriesNarrow, haveSumDegreesVec = narrow, vec
 	}
 	checkShardEntriesOnce(t, seed, s, n, r)
 }
@@ -40,10 +42,10 @@ func checkShardEntriesOnce(t *testing.T, seed uint64, s *Shard, n uint32, r *ran
 	t.Helper()
 	var dst [16]ListEntry
 	for i := uint32(0); i < s.N; {
-		vs := make([]uint32, 1+r.Intn(20))
+		vs := make([]uint32, 1+r.Intn(40))
 		for k := range vs {
 			vs[k] = s.Lo + i + uint32(k)
-			if k > 0 && r.Intn(8) == 0 {
+			if k > 0 && r.Intn(24) == 0 {
 				vs[k] = uint32(r.Int63n(int64(max(n, s.Hi())) + 1))
 			}
 		}
@@ -218,4 +220,118 @@ func wideGroup(lo uint32, adj []byte, start, deg *[DirGroup]uint32) (s *Shard, w
 	packed = binary.LittleEndian.AppendUint64(packed, 0)
 	return &Shard{Lo: lo, N: DirGroup, Adj: adj, dirB: packed,
 		dirH: []uint32{0, 0, 0, wo<<16 | wd<<24, span, words, 0, 0}}, wo, wd
+}
+
+// TestSumDegreesWidths holds SumDegrees and SumDegreesEvery to the sum of DegreeAt's
+// degrees on groups of every degree width from 0 to 32 bits and random list starts,
+// for batches of random vertices of the group and, now and then, of none, through
+// sumDegreesAVX2 where it runs and through the Go loops alone; and sumDegreesAVX2 to
+// take every step of eight of the group's vertices where the degrees are at most 25
+// bits wide and none where they are wider (the Go loop's).
+func TestSumDegreesWidths(t *testing.T) {
+	seed := testSeed(t)
+	r := randv2.New(randv2.NewPCG(seed, 41))
+	const lo, span = 100, 64 * 40
+	adj := make([]byte, span)
+	for wd := range 33 {
+		var start, deg [DirGroup]uint32
+		for j := 1; j < DirGroup; j++ {
+			start[j] = uint32(r.IntN(span))
+		}
+		slices.Sort(start[:])
+		for j := range DirGroup {
+			if wd > 0 {
+				deg[j] = uint32(r.Uint64N(1 << wd))
+			}
+		}
+		if wd > 0 {
+			deg[r.IntN(DirGroup)] |= 1 << (wd - 1)
+		}
+		s, _, w := wideGroup(lo, adj, &start, &deg)
+		if w != uint32(wd) {
+			t.Fatalf("width %d, want %d", w, wd)
+		}
+		for trial := range 200 {
+			vs := make([]uint32, r.IntN(41))
+			for k := range vs {
+				vs[k] = lo + uint32(r.IntN(DirGroup))
+				if r.IntN(30) == 0 {
+					vs[k] = uint32(r.IntN(lo + 2*DirGroup))
+				}
+			}
+			stride := 1 + r.IntN(4)
+			var want, wantEvery uint64
+			in, inEvery := 0, 0
+			for in < len(vs) && vs[in]-lo < DirGroup {
+				want += uint64(deg[vs[in]-lo])
+				in++
+			}
+			for j := 0; j < len(vs) && vs[j]-lo < DirGroup; j += stride {
+				wantEvery += uint64(deg[vs[j]-lo])
+				inEvery++
+			}
+			vec := haveSumDegreesVec
+			for _, on := range []bool{false, vec} {
+				haveSumDegreesVec = on
+				sum, k := s.SumDegrees(vs)
+				sumEvery, kEvery := s.SumDegreesEvery(vs, stride)
+				haveSumDegreesVec = vec
+				if sum != want || k != in {
+					t.Fatalf("seed %d: width %d, trial %d, vector %v: SumDegrees(%v) = %d over %d, want %d over %d", seed, wd, trial, on, vs, sum, k, want, in)
+				}
+				if sumEvery != wantEvery || kEvery != inEvery {
+					t.Fatalf("seed %d: width %d, trial %d, vector %v: SumDegreesEvery(%v, %d) = %d over %d, want %d over %d", seed, wd, trial, on, vs, stride, sumEvery, kEvery, wantEvery, inEvery)
+				}
+			}
+		}
+		if !haveSumDegreesVec {
+			continue
+		}
+		vs := make([]uint32, 8*(1+r.IntN(4)))
+		var want uint64
+		for k := range vs {
+			vs[k] = lo + uint32(r.IntN(DirGroup))
+			want += uint64(deg[vs[k]-lo])
+		}
+		sum, k := sumDegreesAVX2(unsafe.SliceData(s.dirH), unsafe.SliceData(s.dirB), uintptr(len(s.dirB)), s.Lo, s.N, unsafe.SliceData(vs), 1, len(vs)/8)
+		switch {
+		case wd <= 25 && (k != len(vs) || sum != want):
+			t.Fatalf("seed %d: width %d: sumDegreesAVX2 of %d vertices = %d over %d, want %d over all", seed, wd, len(vs), sum, k, want)
+		case wd > 25 && (k != 0 || sum != 0):
+			t.Fatalf("seed %d: width %d: sumDegreesAVX2 = %d over %d, want none taken", seed, wd, sum, k)
+		}
+	}
+}
+
+// TestSumDegreesAVX2Bounds holds sumDegreesAVX2 to its reads on a damaged directory:
+// it takes no step whose group's first word lies past the directory or whose degree's
+// bytes do, and leaves them to the Go loop (which panics on them, as on any damaged
+// directory's).
+func TestSumDegreesAVX2Bounds(t *testing.T) {
+	if !haveSumDegreesVec {
+		t.Skip("no AVX2")
+	}
+	var start, deg [DirGroup]uint32
+	for j := range DirGroup {
+		start[j], deg[j] = uint32(j)*4, uint32(j)*9
+	}
+	s, _, _ := wideGroup(0, make([]byte, 4*DirGroup), &start, &deg)
+	sum := func(s *Shard, v uint32) (uint64, int) {
+		vs := []uint32{v, v, v, v, v, v, v, v}
+		return sumDegreesAVX2(unsafe.SliceData(s.dirH), unsafe.SliceData(s.dirB), uintptr(len(s.dirB)), s.Lo, s.N, unsafe.SliceData(vs), 1, 1)
+	}
+	if got, k := sum(s, 63); got != 8*63*9 || k != 8 {
+		t.Fatalf("the whole directory: %d over %d, want %d over 8", got, k, 8*63*9)
+	}
+	far := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: slices.Clone(s.dirH), dirB: s.dirB}
+	far.dirH[1] = uint32(len(s.dirB)/8 + 1)
+	cut := &Shard{Lo: s.Lo, N: s.N, Adj: s.Adj, dirH: s.dirH, dirB: s.dirB[:8]}
+	for _, c := range []struct {
+		name string
+		s    *Shard
+	}{{"first word past the directory", far}, {"degree past a cut directory", cut}} {
+		if got, k := sum(c.s, 63); k != 0 {
+			t.Errorf("%s: %d over %d, want none taken", c.name, got, k)
+		}
+	}
 }
