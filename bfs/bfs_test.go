@@ -173,29 +173,44 @@ func checkAll(t *testing.T, name string, n uint32, edges []testgraph.Edge, direc
 }
 
 // checkWholeScout runs the search again with frontier degrees summed whole before each
-// direction decision (scoutChunk past any frontier) and wants the same levels: sizes,
-// directions and entries examined.
+// direction decision (scoutChunk past any frontier), and again with the draws of each
+// decision to go bottom-up taken whole (drawsStop off), and wants the same levels:
+// sizes, directions and entries examined.
 func checkWholeScout(t *testing.T, where string, a store.Adjacency, src uint32, opt Options, r *Result) {
 	t.Helper()
-	defer func(c int) { scoutChunk = c }(scoutChunk)
-	scoutChunk = 1 << 30
-	whole, err := Run(a, src, opt)
-	if err != nil {
-		t.Fatalf("%s: whole degree sums: %v", where, err)
-	}
 	type level struct {
 		dir             string
 		frontier, edges uint64
 	}
-	var got, want []level
-	for _, l := range r.Levels {
-		got = append(got, level{l.Direction, l.Frontier, l.EdgesExamined})
+	levels := func(r *Result) (ls []level) {
+		for _, l := range r.Levels {
+			ls = append(ls, level{l.Direction, l.Frontier, l.EdgesExamined})
+		}
+		return ls
 	}
-	for _, l := range whole.Levels {
-		want = append(want, level{l.Direction, l.Frontier, l.EdgesExamined})
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s: levels with degree sums cut short\n got %v\nwith whole sums %v", where, got, want)
+	for _, c := range []struct {
+		name string
+		set  func() (undo func())
+	}{
+		{"whole degree sums", func() func() {
+			c := scoutChunk
+			scoutChunk = 1 << 30
+			return func() { scoutChunk = c }
+		}},
+		{"whole draws", func() func() {
+			drawsStop = false
+			return func() { drawsStop = true }
+		}},
+	} {
+		undo := c.set()
+		whole, err := Run(a, src, opt)
+		undo()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", where, c.name, err)
+		}
+		if got, want := levels(r), levels(whole); !slices.Equal(got, want) {
+			t.Fatalf("%s: levels\n got %v\nwith %s %v", where, got, c.name, want)
+		}
 	}
 }
 

@@ -119,3 +119,87 @@ func TestScanCostVisited(t *testing.T) {
 		}
 	}
 }
+
+// TestDearer holds the draws that stop where they show a dearer bottom-up level
+// (dearer) to the rule that goes bottom-up (run) on the same draws taken whole, before
+// every level of searches on a random graph with hubs and isolated vertices: where
+// they stop, that rule stays top-down for the frontier's edges weighed; and they stop
+// short of the whole draws for some of the edges (else the test shows nothing).
+func TestDearer(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	// above 64*buFirst unvisited vertices, so that the first draws decide; the last
+	// 500 vertices isolated
+	const n = 6000
+	edges := testgraph.Random(r, n-500, 12000)
+	for h := range uint32(4) {
+		for range 400 {
+			edges = append(edges, testgraph.Edge{U: h * 700, V: uint32(r.IntN(n - 500))})
+		}
+	}
+	g := testgraph.Build(t, n, edges, false, 0)
+	out, _ := testgraph.Lists(n, edges, false)
+	short := 0
+	for _, src := range []uint32{0, 1, 1402, 3001} {
+		level := make([]int, n)
+		for i := range level {
+			level[i] = -1
+		}
+		level[src] = 0
+		q := []uint32{src}
+		for i := 0; i < len(q); i++ {
+			for _, u := range out[q[i]] {
+				if level[u] < 0 {
+					level[u] = level[q[i]] + 1
+					q = append(q, u)
+				}
+			}
+		}
+		b := newBFS(store.NewCompressed(g), 1, false)
+		b.init()
+		for depth := 0; depth < level[q[len(q)-1]]; depth++ {
+			unvisited := uint64(0)
+			for v := range uint32(n) {
+				if l := level[v]; l >= 0 && l <= depth {
+					b.parent[v] = v
+				} else {
+					unvisited++
+				}
+			}
+			k := buSampleSize(unvisited)
+			whole := sampleAt(src, uint32(depth), false)
+			whole.visited = true
+			b.drawBottomUp(&whole, unvisited, min(buFirst, k))
+			first, firstFound := b.buCost(&whole, unvisited), whole.found
+			b.drawBottomUp(&whole, unvisited, k)
+			all := b.buCost(&whole, unvisited)
+			// run's rule on the whole draws and the frontier's edges e
+			bottomUp := func(e float64) bool {
+				if k > buFirst && firstFound == buFirst && (e > buMargin*first || buMargin*e < first) {
+					return e > first
+				}
+				return e > all
+			}
+			for range 50 {
+				e := int64(r.Float64() * 1.5 * min(first, all))
+				s := sampleAt(src, uint32(depth), false)
+				s.visited, s.most, s.edges = true, k, e
+				b.drawBottomUp(&s, unvisited, min(buFirst, k))
+				if !b.dearer(&s, unvisited) {
+					b.drawBottomUp(&s, unvisited, k)
+					if !b.dearer(&s, unvisited) {
+						continue
+					}
+				}
+				if bottomUp(float64(e)) {
+					t.Fatalf("source %d depth %d: draws stopped at %d of %d found as dearer than %d edges, but the rule goes bottom-up (estimates %v by the first draws, %v by all)", src, depth, s.found, whole.found, e, first, all)
+				}
+				if s.tries < whole.tries {
+					short++
+				}
+			}
+		}
+	}
+	if short == 0 {
+		t.Fatal("no draws stopped short")
+	}
+}
