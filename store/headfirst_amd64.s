@@ -1032,9 +1032,12 @@ vfloop:
 	VMOVDQU Y4, Y5
 	VPXOR Y8, Y8, Y8
 	VPGATHERDD Y5, (R9)(Y7*1), Y8 // w0: the 4 bytes at q
+	VPTEST Y10, Y10
+	JZ vfw0                      // no D23 lane: w1 not needed
 	VMOVDQU Y10, Y5
 	VPXOR Y9, Y9, Y9
 	VPGATHERDD Y5, 4(R9)(Y7*1), Y9 // w1: the 4 after them, for D23
+vfw0:
 	// the first value: at most 4 bytes (Y5: its end's bit), u in Y1
 	VARINTEND(Y8, Y5, Y6)
 	VPCMPEQD Y0, Y5, Y7
@@ -1055,6 +1058,10 @@ vfloop:
 	VPMINUD Y13, Y1, Y6
 	VPCMPEQD Y1, Y6, Y6
 	VPAND Y6, Y4, Y4
+	// without a D23 lane the gap's steps below change neither ok nor 8k1, and x1
+	// is v in every lane
+	VPTEST Y10, Y10
+	JZ vfnogap
 	// the gap after it (D23's): the 4 bytes from the first value's end, from w0
 	// and w1 (shifts of 32 give 0)
 	VPSRLVD Y5, Y8, Y8
@@ -1079,6 +1086,10 @@ vfloop:
 	// for d <= 2
 	VPAND Y10, Y9, Y9
 	VPADDD Y9, Y5, Y5
+	JMP vfbytes
+vfnogap:
+	VMOVDQU Y11, Y8              // x1: v
+vfbytes:
 	VPSRLD $3, Y5, Y5
 	VPSUBD Y5, Y2, Y2            // the list's bytes after the values
 	VPCMPGTD Y2, Y0, Y5          // past the list
