@@ -15,6 +15,41 @@ DATA cConst<>+12(SB)/4, $31
 DATA cConst<>+16(SB)/4, $4
 GLOBL cConst<>(SB), RODATA|NOPTR, $20
 
+// The first group's exceptions from their records (scanMoreAVX2's fgroup):
+// xLane: lane L holds the byte L+1 four times; xNeg: bytes of -1; xOnesW: words of 1;
+// xRep4: at 8s, the bit 0 of each of four fields of s bits (s below 15).
+DATA xLane<>+0(SB)/8, $0x0202020201010101
+DATA xLane<>+8(SB)/8, $0x0404040403030303
+DATA xLane<>+16(SB)/8, $0x0606060605050505
+DATA xLane<>+24(SB)/8, $0x0808080807070707
+GLOBL xLane<>(SB), RODATA|NOPTR, $32
+DATA xNeg<>+0(SB)/8, $-1
+DATA xNeg<>+8(SB)/8, $-1
+DATA xNeg<>+16(SB)/8, $-1
+DATA xNeg<>+24(SB)/8, $-1
+GLOBL xNeg<>(SB), RODATA|NOPTR, $32
+DATA xOnesW<>+0(SB)/8, $0x0001000100010001
+DATA xOnesW<>+8(SB)/8, $0x0001000100010001
+DATA xOnesW<>+16(SB)/8, $0x0001000100010001
+DATA xOnesW<>+24(SB)/8, $0x0001000100010001
+GLOBL xOnesW<>(SB), RODATA|NOPTR, $32
+DATA xRep4<>+0(SB)/8, $0x0000000000000001
+DATA xRep4<>+8(SB)/8, $0x000000000000000f
+DATA xRep4<>+16(SB)/8, $0x0000000000000055
+DATA xRep4<>+24(SB)/8, $0x0000000000000249
+DATA xRep4<>+32(SB)/8, $0x0000000000001111
+DATA xRep4<>+40(SB)/8, $0x0000000000008421
+DATA xRep4<>+48(SB)/8, $0x0000000000041041
+DATA xRep4<>+56(SB)/8, $0x0000000000204081
+DATA xRep4<>+64(SB)/8, $0x0000000001010101
+DATA xRep4<>+72(SB)/8, $0x0000000008040201
+DATA xRep4<>+80(SB)/8, $0x0000000040100401
+DATA xRep4<>+88(SB)/8, $0x0000000200400801
+DATA xRep4<>+96(SB)/8, $0x0000001001001001
+DATA xRep4<>+104(SB)/8, $0x0000008004002001
+DATA xRep4<>+112(SB)/8, $0x0000040010004001
+GLOBL xRep4<>(SB), RODATA|NOPTR, $120
+
 // The frames' first 32 bytes: the group's neighbours, for the one found.
 #define F_NBR 0
 
@@ -22,7 +57,8 @@ GLOBL cConst<>(SB), RODATA|NOPTR, $20
 // DX the group's first gap, R8 w, R9 the table's high-half offset, DI front, BX wi, R10
 // the next exception's bit, R11 the exceptions not yet decoded, R12 the next exception's
 // gap (or 2^62 when none is left), R13 1 plus its high part shifted by w; Y15-Y13 the
-// width's table, Y12 the carry (the last neighbour so far, broadcast), Y11 the sign bits,
+// width's table, Y12 the carry (the last neighbour so far, broadcast; in a first group
+// by fgroup, each lane's plus its exceptions' high parts), Y11 the sign bits,
 // Y10 nv-1 with its sign bit flipped, Y9 PREDIDX, Y8 LANEIDX, Y7 the group's add lanes
 // (1, or 1 plus an exception's high part shifted by w), Y6 the gaps left from the
 // group's first.
@@ -254,7 +290,8 @@ bail:
 #define L_PK 768
 #define L_W 1024
 
-// scanMoreAVX2's frame past its first 64 bytes (32 to 63 spare)
+// scanMoreAVX2's frame past its first 32 bytes (40 to 63 spare)
+#define F_XI 32
 #define F_N 64
 #define F_MH 80
 #define F_WIWH 88
@@ -402,6 +439,7 @@ exchdr:
 	MOVQ DX, F_MH(SP)
 	ADDQ BX, AX
 	MOVQ AX, F_WIWH(SP)
+	MOVQ AX, CX                  // s, an exception's bits
 	ADDQ $14, R12                // the first exception's bit
 	IMULQ R11, AX
 	LEAQ 7(R12)(AX*1), AX
@@ -411,6 +449,8 @@ exchdr:
 	JHI lane
 	MOVQ AX, F_NEXT(SP)
 	MOVQ R12, R10
+	CMPQ CX, $14
+	JLS fgroup                   // else four exceptions past one word
 
 setup:
 	IMUL3Q $104, R8, AX
@@ -489,6 +529,146 @@ mcont:
 	MOVQ F_NEXT(SP), AX
 	MOVL AX, L_PK(SI)(CX*4)
 	JMP lane
+
+fgroup:
+	// The first group's exceptions without a branch on them: the first four exceptions'
+	// records (s bits each, one word from the first's bit R12 on), their steps and high
+	// parts by PEXT into 16-bit words by PDEP, the steps summed into gap indexes i_k
+	// (words of 0x7FFF past ne), the high parts summed (below 2^16: wh is at most 14).
+	// Lane L's neighbour takes the sum of the high parts of the exceptions with i_k at
+	// most L, shifted by w: the count of those picks it. It joins the carry, past the
+	// lanes' sums. The four below ne are checked: the last one's gap below n, and the
+	// first neighbour plus their high parts' sum, shifted, below nv (as in every whole
+	// list), so that no lane's sum wraps in 32 bits. A fifth that may lie in the group
+	// sends the list to the loop (fmore) with the four in the carry.
+	MOVQ R12, AX
+	SHRQ $3, AX
+	MOVQ R12, SI
+	ANDQ $7, SI
+	SHRXQ SI, (R14)(AX*1), AX    // the four records
+	LEAQ xRep4<>(SB), SI
+	MOVQ (SI)(CX*8), SI          // bit 0 of each
+	MOVQ $-1, R13
+	BZHIQ BX, R13, R13           // mi
+	MOVQ R13, R9
+	IMULQ SI, R9                 // the steps' bits
+	SHLQ $2, CX
+	MOVQ $-1, SI
+	BZHIQ CX, SI, SI             // the records' bits
+	ANDNQ SI, R9, SI             // the high parts' bits
+	PEXTQ SI, AX, SI             // the high parts, wh bits each
+	PEXTQ R9, AX, R9             // the steps, wi bits each
+	MOVQ $0x0001000100010001, CX
+	IMULQ CX, R13
+	PDEPQ R13, R9, R9            // the steps, a word each
+	IMULQ CX, DX
+	PDEPQ DX, SI, DX             // the high parts, a word each
+	IMULQ CX, R9                 // the steps summed from word 0
+	MOVL $4, R13
+	CMPQ R11, R13
+	CMOVQCS R11, R13
+	SHLQ $4, R13                 // 16 min(ne, 4)
+	MOVQ $-1, SI
+	BZHIQ R13, SI, SI            // the words below ne
+	ANDQ SI, DX                  // high parts past ne cleared
+	IMULQ CX, DX                 // the high parts summed from word 0
+	MOVQ $0x0003000200010000, CX
+	ADDQ CX, R9                  // i_k in word k
+	LEAQ -16(R13), AX
+	SHRXQ AX, R9, AX
+	MOVWQZX AX, AX               // the last i_k below ne
+	CMPQ AX, F_N(SP)
+	JCC mbail                    // a gap not below n
+	MOVQ DX, R12
+	SHRQ $48, R12
+	SHLXQ R8, R12, R12           // the high parts' sum, shifted
+	MOVQ $0x7FFF7FFF7FFF7FFF, AX
+	ANDNQ AX, SI, AX
+	ORQ AX, R9                   // words past ne 0x7FFF
+	MOVQ R9, F_XI(SP)
+	MOVQ R9, R13
+	SHRQ $48, R13                // i_3
+	MOVL $7, CX
+	CMPQ R11, $4
+	CMOVQLS CX, R13              // or 7 where no fifth follows
+	VMOVQ R9, X1
+	VPACKSSWB X1, X1, X1         // i_k in byte k (saturated at 127)
+	VPBROADCASTD X1, Y1
+	VMOVDQU xLane<>(SB), Y5
+	VPCMPGTB Y1, Y5, Y3          // byte k of lane L: i_k at most L
+	VPMADDUBSW xNeg<>(SB), Y3, Y3
+	VPMADDWD xOnesW<>(SB), Y3, Y3 // -255 times the count: the count in bits 0-2
+	VMOVQ DX, X2
+	VPSLLDQ $2, X2, X2
+	VPMOVZXWD X2, Y2             // lane c: the sum of the first c high parts
+	VMOVQ R8, X5
+	VPSLLD X5, Y2, Y2
+	VPERMD Y2, Y3, Y3            // lane L's part of the carry
+	IMUL3Q $104, R8, AX
+	LEAQ ·vecTables(SB), CX
+	ADDQ CX, AX
+	TABLE
+	MOVQ F_J(SP), CX
+	MOVQ a+0(FP), AX
+	MOVQ M_PARENT(AX), AX
+	VPBROADCASTD (AX)(CX*4), Y12
+	MOVL (AX)(CX*4), AX
+	ADDQ R12, AX
+	CMPQ AX, F_NV(SP)
+	JCC mbail                    // the first neighbour plus that sum not below nv
+	VPADDD Y3, Y12, Y12
+	VPBROADCASTD F_N(SP), Y6
+	MOVQ R14, SI
+	XORQ DX, DX
+	CMPQ R13, $7
+	JCS fmore
+	GAPS
+	VPTEST Y4, Y4
+	JNZ mbail
+	BITS
+	TESTL AX, AX
+	JNZ mfound
+	MOVQ F_N(SP), AX
+	CMPQ AX, $8
+	JLE mnotfound
+	// the state past the group's exceptions: c1 of the four below lane 8 (words of
+	// the first c1 below 8: bit 15 of each plus 0x7FF8 clear), the last one's gap
+	MOVQ F_XI(SP), AX
+	MOVQ $0x7FF87FF87FF87FF8, CX
+	ADDQ AX, CX
+	MOVQ $0x8000800080008000, R13
+	ANDQ R13, CX
+	TZCNTQ CX, CX
+	SHRQ $4, CX                  // c1
+	LEAQ -1(CX), R13
+	SHLQ $4, R13
+	SHRXQ R13, AX, R12
+	MOVWQZX R12, R12
+	MOVQ $-1, AX
+	TESTQ CX, CX
+	CMOVQEQ AX, R12              // the last one's gap, or -1
+	MOVQ F_WIWH(SP), AX
+	IMULQ CX, AX
+	ADDQ AX, R10
+	SUBQ CX, R11
+	JZ fnone
+	NEXTEXC(F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	NEXTGROUP
+	JMP mgroup
+
+fnone:
+	MOVQ $0x4000000000000000, R12
+	NEXTGROUP
+	JMP mgroup
+
+fmore:
+	// the four in the carry, the state at the fourth
+	MOVQ R13, R12
+	MOVQ F_WIWH(SP), AX
+	LEAQ (R10)(AX*4), R10
+	SUBQ $4, R11
+	NEXTEXC(F_MH(SP), F_WIWH(SP), F_N(SP), F_NV(SP), mbail)
+	JMP mgroup
 
 vlist:
 	// a list of one block of varints: its gaps from the first value's end on, each

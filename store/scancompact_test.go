@@ -756,3 +756,87 @@ func TestScanMoreShortLists(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMoreGroupExceptions gives the vector scan compact blocks whose records fit
+// one word (wi+wh at most 14 bits), so that their first group's exceptions go to the add
+// lanes without a branch on them: up to four in the group, a fifth in it or past it,
+// none in it, and damaged ones (a gap past the block; a high part not below nv, which
+// ScanList refuses when it reads that exception, before the neighbours past the one
+// before it). Each is held to ScanList through ScanGroup; a whole one is scanned by
+// scanMoreVec itself (found, or missed where the frontier holds none of its
+// neighbours), not left to the caller.
+func TestScanMoreGroupExceptions(t *testing.T) {
+	if !haveVec || !haveShiftX {
+		t.Skip("no vector decoder")
+	}
+	const lo, n = 64, 23
+	lows := make([]uint64, n) // gaps of 1 but for the exceptions
+	for lane := range lows {
+		lows[lane] = uint64(lane % 3)
+	}
+	for _, c := range []struct {
+		exc    [][2]uint64 // (step, high part)
+		wi, wh uint
+		nv     uint32
+		front  []int // the gaps whose neighbours are in the frontier
+	}{
+		{[][2]uint64{{1, 1}, {1, 2}, {1, 1}, {0, 3}}, 1, 2, 1 << 16, []int{7}},                                  // four in the group
+		{[][2]uint64{{1, 1}, {1, 2}, {1, 1}, {0, 3}}, 1, 2, 1 << 16, []int{12}},                                 // and past it
+		{[][2]uint64{{0, 1}, {0, 2}, {0, 1}, {0, 3}, {0, 1}}, 1, 2, 1 << 16, []int{6, 9}},                       // a fifth in it
+		{[][2]uint64{{0, 1}, {0, 2}, {0, 1}, {2, 3}, {3, 1}}, 2, 2, 1 << 16, []int{11}},                         // a fifth past it (fourth at 5)
+		{[][2]uint64{{0, 1}, {0, 2}, {0, 1}, {3, 3}, {3, 1}}, 2, 2, 1 << 16, []int{11, 14}},                     // the fourth at 6
+		{[][2]uint64{{1, 1}, {1, 2}, {1, 1}, {1, 3}, {0, 1}}, 1, 2, 1 << 16, []int{8}},                          // the fourth at 7
+		{[][2]uint64{{2, 5}, {6, 1}}, 3, 3, 1 << 16, []int{3, 17}},                                              // one in it
+		{[][2]uint64{{2, 5}, {6, 1}}, 3, 3, 1 << 16, []int{17}},                                                 // one in it, one past it
+		{[][2]uint64{{9, 5}, {6, 1}, {1, 2}}, 4, 3, 1 << 16, []int{20}},                                         // none in it
+		{[][2]uint64{{2, 5}, {6, 1}}, 3, 3, 1 << 16, nil},                                                       // missed
+		{[][2]uint64{{1, 1}, {25, 1}}, 5, 1, 1 << 16, []int{2}},                                                 // the second past the block
+		{[][2]uint64{{1, 1}, {1, 1}, {1, 1}, {1, 1}, {20, 1}}, 5, 1, 1 << 16, []int{2}},                         // the fifth past the block
+		{[][2]uint64{{1, 1}, {7, 256}}, 4, 9, 256, []int{2}},                                                    // the second's high part nv
+		{[][2]uint64{{1, 1}, {1, 1}, {1, 256}}, 4, 9, 256, []int{4}},                                            // the third's, in the group
+		{[][2]uint64{{1, (1 << 14) - 1}, {1, 1}}, 0, 14, 1 << 16, []int{2, 3}},                                  // wide high parts
+		{[][2]uint64{{2, 1}}, 4, 10, 2048, []int{5}},                                                            // the records past the one: ones, high parts past nv
+		{[][2]uint64{{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}}, 1, 1, 1 << 16, []int{16}}, // every lane
+	} {
+		a := compactBlock(lo, 100, 2, lows, c.exc, c.wi, c.wh)
+		s := loneListShard(lo, 0, n+1, a, padFF(a))
+		front := make([]uint64, (c.nv+63)/64)
+		nb, g := make([]uint32, n), uint64(100) // the neighbours past the first
+		for i, e := 0, -1; i < n; i++ {
+			h := uint64(0)
+			for _, x := range c.exc {
+				if e += 1 + int(x[0]); e == i {
+					h = x[1]
+				}
+				if e >= i {
+					break
+				}
+			}
+			e = -1
+			g += 1 + lows[i] + h<<2
+			nb[i] = uint32(g)
+		}
+		for _, i := range c.front {
+			if nb[i] < c.nv {
+				front[nb[i]/64] |= 1 << (nb[i] % 64)
+			}
+		}
+		x, _, st := scanScalar(a, lo, n+1, c.nv, front)
+		var res GroupScan
+		bad := s.ScanGroup(0, ^uint64(0), c.nv, front, &res)
+		switch {
+		case st == Malformed:
+			if bad != 0 {
+				t.Fatalf("exceptions %v: ScanGroup refused %d, found %x (parent %d), want list 0 refused", c.exc, bad, res.Found, res.Parent[0])
+			}
+			continue
+		case bad >= 0 || (st == Found) != (res.Found == 1) || st == Found && res.Parent[0] != x:
+			t.Fatalf("exceptions %v: ScanGroup refused %d, found %x, parent %d; ScanList %d, %d", c.exc, bad, res.Found, res.Parent[0], st, x)
+		}
+		res.Parent[0] = 100 // scanMoreVec's input: the first neighbour, which missed
+		m := scanMoreVec(s.Adj, front, c.nv, 1, &res)
+		if st == Found && (m.found != 1 || res.Parent[0] != x) || st == NotFound && m.miss != 1 {
+			t.Fatalf("exceptions %v: scanMoreVec found %x, missed %x, parent %d; ScanList %d, %d", c.exc, m.found, m.miss, res.Parent[0], st, x)
+		}
+	}
+}
