@@ -3,7 +3,8 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"syscall"
+
+	"github.com/oocgraph/ooc/store"
 )
 
 // noSpaceError is a write of an ingest that failed for want of space, named by the
@@ -21,19 +22,17 @@ func (e *noSpaceError) Error() string {
 
 func (e *noSpaceError) Unwrap() error { return e.err }
 
-// namedNoSpace returns err, or, where err is a full disk or an exhausted quota, one
-// that names the graph dest instead of the temporary file that failed. An error named
-// already is named again: an ingest that builds through another into a temporary
-// graph (WeighEdges) names its own.
+// namedNoSpace returns err, or, where err is a full disk or an exhausted quota
+// (store.NoSpace), one that names the graph dest instead of the temporary file that
+// failed. An error named already is named again: an ingest that builds through another
+// into a temporary graph (WeighEdges) names its own.
 func namedNoSpace(dest string, err error) error {
 	var named *noSpaceError
 	if errors.As(err, &named) {
 		return &noSpaceError{dest: dest, err: named.err}
 	}
-	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
-		if errors.Is(err, errno) {
-			return &noSpaceError{dest: dest, err: errno}
-		}
+	if errno := store.NoSpace(err); errno != 0 {
+		return &noSpaceError{dest: dest, err: errno}
 	}
 	return err
 }

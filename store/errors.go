@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // ErrCorrupt is matched (errors.Is) by every error that reports bytes of a graph
@@ -27,6 +28,19 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
 func corrupt(path string, off int64, format string, args ...any) error {
 	return &CorruptError{Path: path, Offset: off, Reason: fmt.Sprintf(format, args...)}
+}
+
+// NoSpace is the errno that err matches where a write failed for want of room (a full
+// disk, ENOSPC, or an exhausted quota, EDQUOT), else 0. The writers of a graph name such
+// a failure by the graph rather than by the file of its temporary directory that failed,
+// which the failure removes.
+func NoSpace(err error) syscall.Errno {
+	for _, errno := range [...]syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, errno) {
+			return errno
+		}
+	}
+	return 0
 }
 
 // ErrOldVersion is matched (errors.Is) by the error of opening a graph written in an

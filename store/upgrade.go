@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	mmap "github.com/edsrzf/mmap-go"
 )
@@ -83,14 +82,12 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	return &nm, nil
 }
 
-// upgradeNoSpace is err, or, where err is a full disk or an exhausted quota, one that
-// names the graph dir rather than the file of the temporary directory that failed
-// (which the failure removed, so its name tells the user nothing to act on).
+// upgradeNoSpace is err, or, where err is a full disk or an exhausted quota (NoSpace),
+// one that names the graph dir rather than the file of the temporary directory that
+// failed.
 func upgradeNoSpace(dir string, err error) error {
-	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
-		if errors.Is(err, errno) {
-			return fmt.Errorf("store: upgrading %s: %w (the graph is left as it was)", dir, errno)
-		}
+	if errno := NoSpace(err); errno != 0 {
+		return fmt.Errorf("store: upgrading %s: %w (the graph is left as it was)", dir, errno)
 	}
 	return err
 }
