@@ -15,6 +15,13 @@ func mountTmpfs(t *testing.T, mnt, size string) {
 	t.Cleanup(func() { syscall.Unmount(mnt, 0) })
 }
 
+// mknodChar makes at path the character device of Linux's numbers major and minor (1
+// and 3 are /dev/null, 1 and 7 /dev/full): major<<8|minor, Linux's dev_t for minors
+// below 256.
+func mknodChar(path string, major, minor int) error {
+	return syscall.Mknod(path, syscall.S_IFCHR|0o666, major<<8|minor)
+}
+
 // remountReadOnly remounts the file system mounted at mnt read-only, or skips the test.
 func remountReadOnly(t *testing.T, mnt string) {
 	t.Helper()

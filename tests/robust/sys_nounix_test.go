@@ -13,6 +13,4 @@ const oNonblock = 0
 // umask is 0 where the system has none.
 func umask() os.FileMode { return 0 }
 
-func mknodChar(path string, major, minor int) error { return errors.ErrUnsupported }
-
 func mkfifo(path string) error { return errors.ErrUnsupported }

@@ -16,9 +16,4 @@ func umask() os.FileMode {
 	return os.FileMode(m)
 }
 
-// mknodChar makes a character device of the given major and minor numbers at path.
-func mknodChar(path string, major, minor int) error {
-	return syscall.Mknod(path, syscall.S_IFCHR|0o666, major<<8|minor)
-}
-
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
