@@ -23,9 +23,10 @@ Output files: - is standard output. A device, a FIFO or an open descriptor (/dev
 /dev/fd/N) is written into, as the shell's > would. A symbolic link is followed: the
 rules apply to the file it names, and the link stays. An existing regular file is
 replaced only with --force, atomically (a temporary file renamed over it when complete),
-as is one that another process makes there while the command runs; nothing is ever
-written inside a graph directory. New files get mode 0644 less the
-umask. A failed write, flush or close is an error (exit 1) and leaves no partial file.`
+as is one that another process makes there while the command runs (without --force that
+is an error, exit 2, and the other's file stays); nothing is ever written inside a graph
+directory. New files get mode 0644 less the umask. A failed write, flush or close is an
+error (exit 1) and leaves no partial file.`
 
 // outputKind is how an output is written.
 type outputKind int
