@@ -77,29 +77,15 @@ func TestScanCostVisited(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, src := range []uint32{0, 1, 2, 1402, 2999} {
-			// levels by a plain breadth-first search over out-lists
-			level := make([]int, n)
-			for i := range level {
-				level[i] = -1
-			}
-			level[src] = 0
-			q := []uint32{src}
-			for i := 0; i < len(q); i++ {
-				for _, u := range out[q[i]] {
-					if level[u] < 0 {
-						level[u] = level[q[i]] + 1
-						q = append(q, u)
-					}
-				}
-			}
+			level := refLevels(out, src)
 			for _, a := range []store.Adjacency{store.NewCompressed(g), flat} {
 				b := newBFS(a, 1, false)
 				b.init()
 				b.front = make([]uint64, (n+63)/64)
-				for depth := 0; depth <= level[q[len(q)-1]]; depth++ {
+				for depth, last := uint32(0), deepest(level); depth <= last; depth++ {
 					clear(b.front)
 					for v := range uint32(n) {
-						if l := level[v]; l >= 0 && l <= depth {
+						if l := level[v]; l <= depth {
 							b.parent[v] = v
 							if l == depth {
 								b.front[v>>6] |= 1 << (v & 63)
@@ -140,33 +126,20 @@ func TestDearer(t *testing.T) {
 	out, _ := testgraph.Lists(n, edges, false)
 	short := 0
 	for _, src := range []uint32{0, 1, 1402, 3001} {
-		level := make([]int, n)
-		for i := range level {
-			level[i] = -1
-		}
-		level[src] = 0
-		q := []uint32{src}
-		for i := 0; i < len(q); i++ {
-			for _, u := range out[q[i]] {
-				if level[u] < 0 {
-					level[u] = level[q[i]] + 1
-					q = append(q, u)
-				}
-			}
-		}
+		level := refLevels(out, src)
 		b := newBFS(store.NewCompressed(g), 1, false)
 		b.init()
-		for depth := 0; depth < level[q[len(q)-1]]; depth++ {
+		for depth, last := uint32(0), deepest(level); depth < last; depth++ {
 			unvisited := uint64(0)
 			for v := range uint32(n) {
-				if l := level[v]; l >= 0 && l <= depth {
+				if l := level[v]; l <= depth {
 					b.parent[v] = v
 				} else {
 					unvisited++
 				}
 			}
 			k := buSampleSize(unvisited)
-			whole := sampleAt(src, uint32(depth), false)
+			whole := sampleAt(src, depth, false)
 			whole.visited = true
 			b.drawBottomUp(&whole, unvisited, min(buFirst, k))
 			first, firstFound := b.buCost(&whole, unvisited), whole.found
@@ -181,7 +154,7 @@ func TestDearer(t *testing.T) {
 			}
 			for range 50 {
 				e := int64(r.Float64() * 1.5 * min(first, all))
-				s := sampleAt(src, uint32(depth), false)
+				s := sampleAt(src, depth, false)
 				s.visited, s.most, s.edges = true, k, e
 				b.drawBottomUp(&s, unvisited, min(buFirst, k))
 				if !b.dearer(&s, unvisited) {
@@ -202,4 +175,15 @@ func TestDearer(t *testing.T) {
 	if short == 0 {
 		t.Fatal("no draws stopped short")
 	}
+}
+
+// deepest is the highest level that refLevels gave a vertex (Unreached aside).
+func deepest(level []uint32) uint32 {
+	d := uint32(0)
+	for _, l := range level {
+		if l != Unreached {
+			d = max(d, l)
+		}
+	}
+	return d
 }
