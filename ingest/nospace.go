@@ -22,10 +22,10 @@ func (e *noSpaceError) Error() string {
 
 func (e *noSpaceError) Unwrap() error { return e.err }
 
-// namedNoSpace returns err, or, where err is a full disk or an exhausted quota
-// (store.NoSpace), one that names the graph dest instead of the temporary file that
-// failed. An error named already is named again: an ingest that builds through another
-// into a temporary graph (WeighEdges) names its own.
+// namedNoSpace returns err, or, where err is a full disk, an exhausted quota or the
+// limit of open files reached (store.NoSpace), one that names the graph dest instead of
+// the temporary file that failed. An error named already is named again: an ingest
+// that builds through another into a temporary graph (WeighEdges) names its own.
 func namedNoSpace(dest string, err error) error {
 	var named *noSpaceError
 	if errors.As(err, &named) {

@@ -31,11 +31,12 @@ func corrupt(path string, off int64, format string, args ...any) error {
 }
 
 // NoSpace is the errno that err matches where a write failed for want of room (a full
-// disk, ENOSPC, or an exhausted quota, EDQUOT), else 0. The writers of a graph name such
-// a failure by the graph rather than by the file of its temporary directory that failed,
-// which the failure removes.
+// disk, ENOSPC, or an exhausted quota, EDQUOT) or of file descriptors (the process's
+// limit of open files, EMFILE, or the system's, ENFILE), else 0. The writers of a graph
+// name such a failure by the graph rather than by the file of its temporary directory
+// that failed, which the failure removes.
 func NoSpace(err error) syscall.Errno {
-	for _, errno := range [...]syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+	for _, errno := range [...]syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMFILE, syscall.ENFILE} {
 		if errors.Is(err, errno) {
 			return errno
 		}

@@ -8,12 +8,13 @@ import (
 	"testing"
 )
 
-// TestNoSpace: a full disk or an exhausted quota under any wrapping is its errno, and
-// an upgrade's such failure names the graph, not the temporary file, and still matches
-// it; other errors are 0 and pass upgradeNoSpace unchanged.
+// TestNoSpace: a full disk, an exhausted quota or the open-file limit (the process's or
+// the system's) under any wrapping is its errno, and an upgrade's such failure names
+// the graph, not the temporary file, and still matches it; other errors are 0 and pass
+// upgradeNoSpace unchanged.
 func TestNoSpace(t *testing.T) {
 	tmp := ".u.ooc.tmp-123/ids.bin"
-	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT} {
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMFILE, syscall.ENFILE} {
 		err := fmt.Errorf("store: writing %s: %w", tmp, &fs.PathError{Op: "write", Path: tmp, Err: errno})
 		if got := NoSpace(err); got != errno {
 			t.Errorf("NoSpace(%v) = %v, want %v", err, got, errno)

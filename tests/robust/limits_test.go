@@ -383,3 +383,39 @@ func fill(t *testing.T, path string, free int64) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenFileLimit: an ingest that meets the limit of open files (ulimit -n 8 to 16,
+// spread over the lock, the spills and the shards of 16 KiB each) fails with exit 1 and
+// one line naming the graph, not the temporary file it could not open, and leaves
+// nothing beside its input.
+func TestOpenFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "big.txt"), edgeText(150000))
+	failed := 0
+	for _, n := range []int{8, 10, 12, 14, 16} {
+		cmd := exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, n),
+			oocBin, "ingest", "-q", "--shard-size", "16KiB", "-o", "g.ooc", "big.txt")
+		cmd.Dir = dir
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Run(); cmd.ProcessState == nil {
+			t.Skip("sh:", err)
+		}
+		r := result{code: cmd.ProcessState.ExitCode(), stderr: errb.String()}
+		noPanic(t, r, cmd.Args)
+		if r.code == 0 {
+			os.RemoveAll(filepath.Join(dir, "g.ooc"))
+			continue
+		}
+		failed++
+		if r.code != 1 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "writing g.ooc: too many open files") || strings.Contains(r.stderr, ".tmp-") {
+			t.Errorf("ingest under ulimit -n %d: %s; want exit 1 and one line naming g.ooc", n, r)
+		}
+		if left := leftovers(t, dir, map[string]bool{"big.txt": true}); len(left) > 0 {
+			t.Errorf("ingest under ulimit -n %d left %v", n, left)
+		}
+	}
+	if failed == 0 {
+		t.Error("no ingest met the limit")
+	}
+}
