@@ -59,7 +59,9 @@ type Options struct {
 	Backend    string // BackendAuto (""), BackendCPU or BackendGPU
 
 	// Context, when set, cancels the ingest (the CLI cancels it on SIGINT, SIGTERM and SIGHUP);
-	// the partial graph is removed.
+	// the partial graph is removed. An input that is not a regular file (a pipe, a FIFO,
+	// a terminal) is then read on a goroutine of its own, which a cancel leaves waiting
+	// in its read: what the input gives next goes to that read, not to the caller.
 	Context context.Context
 
 	// Sizes forced by tests, so small inputs exercise many spill blocks and split
