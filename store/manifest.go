@@ -236,6 +236,8 @@ func readManifest(d graphDir) (*Manifest, error) {
 					"the next ingest there removes a killed one's): %w", dir, left[0], ErrNotGraph)
 			}
 			return nil, fmt.Errorf("store: %s: no such graph directory: %w", dir, ErrNotGraph)
+		case serr == nil && !st.IsDir() && isGraphDir(filepath.Dir(dir)):
+			return nil, fmt.Errorf("store: %s is a file of the graph %s, not a graph directory (name the graph): %w", dir, filepath.Dir(dir), ErrNotGraph)
 		case serr == nil && !st.IsDir():
 			return nil, fmt.Errorf("store: %s is a file, not a graph directory: %w", dir, ErrNotGraph)
 		case os.IsNotExist(err):

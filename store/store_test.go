@@ -416,3 +416,34 @@ func TestCreateShardBytes(t *testing.T) {
 		b.Abort()
 	}
 }
+
+// TestOpenFileOfGraph: Open (and ReadManifest) of a file of a graph directory, its
+// manifest or a shard, names the graph to give instead; a file elsewhere is only not a
+// graph directory.
+func TestOpenFileOfGraph(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g := filepath.Join(t.TempDir(), "g.ooc")
+	buildGraph(t, g, 100, randomLists(r, 100, 10), CreateOptions{})
+	shards, _ := filepath.Glob(filepath.Join(g, "out-*.shard"))
+	if len(shards) == 0 {
+		t.Fatal("no shard")
+	}
+	other := filepath.Join(t.TempDir(), "e.txt")
+	if err := os.WriteFile(other, []byte("0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(g, ManifestName), "is a file of the graph " + g + ", not a graph directory (name the graph)"},
+		{shards[0], "is a file of the graph " + g + ", not a graph directory (name the graph)"},
+		{other, other + " is a file, not a graph directory"},
+	} {
+		for name, open := range map[string]func(string) error{
+			"Open":         func(p string) error { _, err := Open(p); return err },
+			"ReadManifest": func(p string) error { _, err := ReadManifest(p); return err },
+		} {
+			if err := open(c.path); !errors.Is(err, ErrNotGraph) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s(%s): %v, want ErrNotGraph saying %q", name, c.path, err, c.want)
+			}
+		}
+	}
+}
