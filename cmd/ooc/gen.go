@@ -171,7 +171,7 @@ func runGen(e *env, args []string) error {
 	if a.out == "" {
 		return usagef("-o OUT is required: a .ooc graph directory, an edge list file, or - for stdout")
 	}
-	toGraph := strings.HasSuffix(a.out, ".ooc")
+	toGraph := strings.HasSuffix(filepath.Clean(a.out), ".ooc") // g.ooc/ too, as ingest -o takes it
 	if err := checkOutputFlags(fs, toGraph); err != nil {
 		return err
 	}

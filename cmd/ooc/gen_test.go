@@ -167,6 +167,23 @@ func TestGenGraph(t *testing.T) {
 	}
 }
 
+// TestGenGraphSlash: -o NAME.ooc/ (a directory's name as a shell completes it) is a
+// graph, as ingest -o takes it, not an edge list file inside a directory NAME.ooc.
+func TestGenGraphSlash(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "k.ooc")
+	if code, _, stderr := runCLI(t, "", "gen", "kron", "--scale", "4", "-q", "-o", dest+"/"); code != exitOK {
+		t.Fatalf("gen -o %s/: exit %d: %s", dest, code, stderr)
+	}
+	g, err := store.Open(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	if code, _, stderr := runCLI(t, "", "gen", "kron", "--scale", "4", "-q", "-o", dest+"/"); code != exitUsage || !strings.Contains(stderr, "exists") {
+		t.Errorf("gen -o %s/ again: exit %d: %s; want exit %d, the graph exists", dest, code, stderr, exitUsage)
+	}
+}
+
 // TestGenGraphDeterministic: the graph written straight through ingest does not depend
 // on the thread count, and a directed graph keeps every non-loop edge once.
 func TestGenGraphDeterministic(t *testing.T) {
