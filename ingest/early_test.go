@@ -91,6 +91,7 @@ func meshEdges(side int, relabel []int) []parse.Edge {
 // degrees counted from the spills still number the vertices as --order degree does.
 // The estimates do not depend on the workers or the chunk sizes.
 func TestAutoFirstPass(t *testing.T) {
+	t.Parallel()
 	rng, seed := seededRand(t, 91)
 	hubs := randomFlat(rng, 1<<13, 1<<16)
 	for i := range hubs {
@@ -181,6 +182,7 @@ func randomFlat(rng *rand.Rand, n uint64, m int) []parse.Edge {
 // first pass's choice waits for the graph built in the file's order, which is then
 // numbered in the degree order of its stored degrees.
 func TestAutoFirstPassFile(t *testing.T) {
+	t.Parallel()
 	_, seed := seededRand(t, 92)
 	edges := kronEdges(t, 15, seed)
 	var text bytes.Buffer

@@ -232,6 +232,7 @@ func fromEdges(t *testing.T, edges []parse.Edge, opt Options, hdr parse.Header) 
 // (tiny chunks force many spill blocks; tiny tasks force split partitions; tiny shards
 // force many shards) and compares the decoded lists with the reference.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	rng, seed := seededRand(t, 1)
 	cases := []struct {
 		name string
@@ -290,6 +291,7 @@ func TestRoundTrip(t *testing.T) {
 // TestDeterministic: the same input gives byte-identical shards whatever the workers,
 // chunk and task sizes and the memory budget.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	rng, seed := seededRand(t, 2)
 	edges := randomEdges(rng, 2<<partShift, 30000)
 	for _, c := range []struct {
@@ -1164,6 +1166,7 @@ func b2i(b bool) int {
 // order's per-vertex arrays would not fit the budget: --order degree says so, and the
 // automatic order keeps the file's order without trying.
 func TestSparseIDs(t *testing.T) {
+	t.Parallel()
 	edges := []parse.Edge{{U: 0, V: 1}, {U: sparseID, V: 2}}
 	opt := Options{Mem: 48 << 20, Workers: 2, Order: store.OrderDegree, SparseIDs: true}
 	opt.Dest = filepath.Join(t.TempDir(), "degree.ooc")

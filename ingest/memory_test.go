@@ -33,6 +33,7 @@ func TestPeakRSS(t *testing.T) {
 	if PeakRSS() == 0 {
 		t.Skip("no /proc/self/status")
 	}
+	t.Parallel()
 	for _, c := range []struct {
 		spec     gen.Spec
 		order    string

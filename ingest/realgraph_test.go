@@ -17,6 +17,7 @@ import (
 // a directed ingest stores exactly the lines that are not self-loops, and an undirected
 // one stores each remaining edge both ways once reciprocal pairs are merged.
 func TestIngestRealGraphs(t *testing.T) {
+	t.Parallel()
 	for _, g := range []struct {
 		file            string
 		vertices, lines uint64
@@ -89,6 +90,7 @@ func btoi(b bool) int {
 // ingest reports, in the input order and in the degree order (whose replay renumbers the
 // ids), and on one worker with tiny chunks and tasks.
 func TestReciprocalPairsReal(t *testing.T) {
+	t.Parallel()
 	path := testgraph.Real(t, "soc-Slashdot0902.txt.gz")
 	f, err := os.Open(path)
 	if err != nil {

@@ -371,6 +371,7 @@ func TestWeighFilePeakRSS(t *testing.T) {
 	if PeakRSS() == 0 {
 		t.Skip("no /proc/self/status")
 	}
+	t.Parallel()
 	const mem = 48 << 20
 	dir := t.TempDir()
 	in := filepath.Join(dir, "kw.txt")

@@ -53,6 +53,7 @@ func TestZstdLongWindow(t *testing.T) {
 // the whole input is read, naming the ids it has and a --mem that holds them, which then
 // works (a refusal at the overflow could only guess); a budget that holds them works.
 func TestRelabelWithinBudget(t *testing.T) {
+	t.Parallel()
 	var edges []parse.Edge
 	for i := uint64(0); i < 1<<21; i++ {
 		edges = append(edges, parse.Edge{U: i * 1000, V: (i + 1) * 1000}) // 2M distinct sparse ids
