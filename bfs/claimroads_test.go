@@ -39,12 +39,17 @@ func claimRoadsRef(ents []store.ListEntry, batch []uint32, k int, parent, queue 
 // of short lists of one-byte and several-byte values, lists of other degrees, lists
 // whose bytes or whose extent are corrupted, lists of more than 8 bytes (the values
 // followed by continuation bytes), from random parents: the lists it expands,
-// the neighbours examined, the parents and the queue up to the tail.
+// the neighbours examined, the parents and the queue up to the tail. -short (CI's race
+// run, where one goroutine has no race to find) draws a sixth of the batches.
 func TestClaimRoads(t *testing.T) {
 	seed := rand.Uint64()
 	r := rand.New(rand.NewPCG(seed, 19))
 	expanded, multi := 0, 0
-	for trial := 0; trial < 6000; trial++ {
+	trials := 6000
+	if testing.Short() {
+		trials = 1000
+	}
+	for trial := 0; trial < trials; trial++ {
 		n := uint32(2 + r.IntN(1<<(1+r.IntN(18))))
 		var ents [serialBatch]store.ListEntry
 		batch := make([]uint32, 1+r.IntN(serialBatch))
@@ -149,7 +154,7 @@ func TestClaimRoads(t *testing.T) {
 		}
 		expanded += wantK
 	}
-	if expanded < 6000 || multi < 1500 {
+	if expanded < trials || multi < trials/4 {
 		t.Fatalf("seed %d: %d lists expanded, %d of several-byte values: the test does not exercise claimRoads", seed, expanded, multi)
 	}
 }
