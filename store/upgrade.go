@@ -82,9 +82,9 @@ func Upgrade(dir string, opt UpgradeOptions) (*Manifest, error) {
 	return &nm, nil
 }
 
-// upgradeNoSpace is err, or, where err is a full disk or an exhausted quota (NoSpace),
-// one that names the graph dir rather than the file of the temporary directory that
-// failed.
+// upgradeNoSpace is err, or, where err is a full disk, an exhausted quota or the limit
+// of open files reached (NoSpace), one that names the graph dir rather than the file
+// of the temporary directory that failed.
 func upgradeNoSpace(dir string, err error) error {
 	if errno := NoSpace(err); errno != 0 {
 		return fmt.Errorf("store: upgrading %s: %w (the graph is left as it was)", dir, errno)
