@@ -524,15 +524,23 @@ func TestListCache(t *testing.T) {
 	}
 }
 
-// TestGPUClosedGraph: the GPU engine's runs on a graph closed under it are errors
-// (ErrClosed), not device reads through the unmapped host pages.
-func TestGPUClosedGraph(t *testing.T) {
+// smallGPUEngine is the GPU engine on a graph of 6 vertices (a triangle, an edge, an
+// isolated vertex), for the tests of what the engine refuses; the caller closes it.
+func smallGPUEngine(t *testing.T) (*store.Graph, ooc.Engine) {
+	t.Helper()
 	needGPU(t)
 	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
 	e, err := ooc.Open(g, "gpu", ooc.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, e
+}
+
+// TestGPUClosedGraph: the GPU engine's runs on a graph closed under it are errors
+// (ErrClosed), not device reads through the unmapped host pages.
+func TestGPUClosedGraph(t *testing.T) {
+	g, e := smallGPUEngine(t)
 	defer e.Close()
 	g.Close()
 	for name, run := range ooc.EveryRun(e) {
@@ -546,12 +554,7 @@ func TestGPUClosedGraph(t *testing.T) {
 // (ErrEngineClosed), not launches on freed streams, modules and buffers, and a second
 // Close frees nothing again.
 func TestGPUEngineClosed(t *testing.T) {
-	needGPU(t)
-	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
-	e, err := ooc.Open(g, "gpu", ooc.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, e := smallGPUEngine(t)
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -568,12 +571,7 @@ func TestGPUEngineClosed(t *testing.T) {
 // TestGPUSourceNotVertex: the GPU engine refuses a source past the vertices, as the CPU
 // engine does (TestSourceNotVertex).
 func TestGPUSourceNotVertex(t *testing.T) {
-	needGPU(t)
-	g := testgraph.Build(t, 6, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 0}, {U: 4, V: 5}}, false, 0)
-	e, err := ooc.Open(g, "gpu", ooc.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, e := smallGPUEngine(t)
 	defer e.Close()
 	for _, err := range ooc.SourceNotVertex(e, g.NumVertices()) {
 		t.Error(err)
