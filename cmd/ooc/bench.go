@@ -180,7 +180,7 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 	if a.noCC {
 		algos = ooc.AlgoBFS
 	}
-	eng, err := openEngine(e, g, engineArgs{backend: a.backend, vram: a.vram, workers: a.workers, noLevels: !a.validate}, a.verbose, algos)
+	eng, err := openEngine(e, "bench", g, engineArgs{backend: a.backend, vram: a.vram, workers: a.workers, noLevels: !a.validate}, a.verbose, algos)
 	if err != nil {
 		return err
 	}

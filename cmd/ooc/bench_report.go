@@ -196,7 +196,7 @@ func (r *benchReport) table(w io.Writer) {
 		[2]string{"peak RSS", bytesize.Format(r.PeakRSS)},
 		[2]string{"wall time", seconds(r.WallSeconds)},
 		[2]string{"parameters", fmt.Sprintf("source seed %d, %d workers on %d cores, vram %s",
-			r.Params.SourceSeed, r.workers(), r.Host.CPUs, vramString(r.Params.VRAM))})
+			r.Params.SourceSeed, r.workers(), r.Host.CPUs, r.vramString())})
 	writeTable(w, rows)
 }
 
@@ -214,9 +214,14 @@ func (r *benchReport) validation() string {
 	return fmt.Sprintf("FAILED: %d errors (the first: %s)", len(r.Errors), r.Errors[0])
 }
 
-func vramString(v int64) string {
-	if v <= 0 {
+// vramString is the --vram asked for, and whether the engine that ran used it.
+func (r *benchReport) vramString() string {
+	v := r.Params.VRAM
+	switch {
+	case v <= 0:
 		return "default"
+	case r.Backend != "gpu":
+		return bytesize.Format(v) + " (unused by the " + r.Backend + " engine)"
 	}
 	return bytesize.Format(v)
 }

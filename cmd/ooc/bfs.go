@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oocgraph/ooc"
+	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/parquetio"
 	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
@@ -346,8 +347,9 @@ func outEdgesName(g *store.Graph) string {
 }
 
 // openEngine opens the backend the flags ask for, to run algos (the GPU engine plans device
-// memory for those alone); a backend this build lacks is a usage error.
-func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool, algos ooc.Algo) (ooc.Engine, error) {
+// memory for those alone); a backend this build lacks is a usage error. cmd names the
+// command in the --vram notice.
+func openEngine(e *env, cmd string, g *store.Graph, a engineArgs, verbose bool, algos ooc.Algo) (ooc.Engine, error) {
 	if err := checkWorkers(a.workers); err != nil {
 		return nil, err
 	}
@@ -365,10 +367,27 @@ func openEngine(e *env, g *store.Graph, a engineArgs, verbose bool, algos ooc.Al
 	if err != nil {
 		return nil, err
 	}
+	if a.vram != 0 && eng.Name() != "gpu" {
+		fmt.Fprintf(e.stderr, "ooc %s: note: --vram %s has no effect: %s\n", cmd, bytesize.Format(int64(a.vram)), whyCPU(a.backend))
+	}
 	if verbose {
 		fmt.Fprintf(e.stderr, "plan: %s\n", eng.Plan())
 	}
 	return eng, nil
+}
+
+// whyCPU says why an engine opened with backend is the CPU's. --vram budgets the GPU
+// engine alone; given to a run of the CPU engine it is a note, not a refusal, since a
+// script may pass the same flags to every build and machine.
+func whyCPU(backend string) string {
+	switch {
+	case backend == "cpu":
+		return "--backend cpu runs the CPU engine"
+	case !slices.Contains(ooc.Backends(), "gpu"):
+		return "this ooc was built without CUDA (-tags cuda), so the CPU engine runs"
+	default:
+		return "no usable GPU was found, so the CPU engine runs (-v says why)"
+	}
 }
 
 func printLevels(w io.Writer, r *ooc.BFSResult) {

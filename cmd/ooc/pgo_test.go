@@ -48,7 +48,7 @@ func TestPGOWorkload(t *testing.T) {
 	if algo == "cc" {
 		which = ooc.AlgoCC
 	}
-	eng, err := openEngine(&env{stdout: io.Discard, stderr: io.Discard}, g, a, false, which)
+	eng, err := openEngine(&env{stdout: io.Discard, stderr: io.Discard}, "bfs", g, a, false, which)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func openRun(e *env, cmd string, pos []string, r resultFlags, a *engineArgs, alg
 	}
 	var eng ooc.Engine
 	if err == nil {
-		eng, err = openEngine(e, g, *a, r.verbose, algo)
+		eng, err = openEngine(e, cmd, g, *a, r.verbose, algo)
 	}
 	if err != nil {
 		g.Close()
