@@ -34,7 +34,9 @@ Usage: ooc bench KIND --scale S [--edgefactor K] [--seed X] [flags]
 Benchmark the engine on a generated graph (KIND is kron, urand or grid, as for
 'ooc gen') or on an existing graph directory. A generated graph is written through the
 ingest pipeline into a temporary directory under $TMPDIR (removed afterwards) or into
---keep DIR.
+--keep DIR. With a graph directory, the flags that shape a generated graph (--scale,
+--edgefactor, --seed, --shortcuts, --directed, --order, --shard-size, --mem, --force and
+--keep) are refused.
 Then BFS runs from --sources random vertices of nonzero degree (chosen with
 --source-seed; the same sources for the same graph and seed), CC runs once, and each
 result is checked with the Graph500 validation (--validate=false skips it).
@@ -127,6 +129,11 @@ func runBench(e *env, args []string) error {
 	return err
 }
 
+// genOnly holds bench's flags that shape a generated graph: given with a graph directory
+// they would change nothing, so they are refused.
+var genOnly = map[string]bool{"scale": true, "edgefactor": true, "seed": true, "shortcuts": true,
+	"directed": true, "order": true, "shard-size": true, "mem": true, "force": true, "keep": true}
+
 // benchGraph returns the graph directory to benchmark: arg itself, or a graph generated
 // from the kind arg through the ingest path. cleanup removes a temporary graph.
 func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg string, rep *benchReport) (dir string, cleanup func(), err error) {
@@ -135,10 +142,13 @@ func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg
 		if _, err := os.Stat(arg); err != nil && !strings.HasSuffix(arg, ".ooc") {
 			return "", cleanup, usagef("%q is neither a KIND (kron, urand, grid) nor a graph directory", arg)
 		}
-		if a.keep != "" {
-			return "", cleanup, usagef("--keep applies to generated graphs, and %s is a graph directory", arg)
-		}
-		return arg, cleanup, nil
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			if err == nil && genOnly[f.Name] {
+				err = usagef("--%s applies to generated graphs, and %s is a graph directory", f.Name, arg)
+			}
+		})
+		return arg, cleanup, err
 	}
 	if a.spec, err = specFromArgs(fs, arg, a.spec); err != nil {
 		return "", cleanup, err

@@ -191,3 +191,27 @@ func TestBenchUsage(t *testing.T) {
 		t.Errorf("left in the working directory: %v", ents)
 	}
 }
+
+// TestBenchGraphGenFlags: bench of a graph directory refuses every flag that shapes a
+// generated graph, naming it and the directory, as it refuses --keep: such a flag would
+// change nothing, and `bench g.ooc --order degree` reported g.ooc's own order as if it
+// were degree order. The flags both kinds of bench use are taken.
+func TestBenchGraphGenFlags(t *testing.T) {
+	g := bfsGraph(t)
+	for _, f := range [][]string{{"--scale", "5"}, {"--edgefactor", "4"}, {"--seed", "3"}, {"--shortcuts", "2"},
+		{"--directed"}, {"--order", "degree"}, {"--shard-size", "4KiB"}, {"--mem", "1GiB"}, {"--force"},
+		{"--keep", "k.ooc"}} {
+		args := append([]string{"bench", "--sources", "1", g}, f...)
+		code, stdout, stderr := runCLI(t, "", args...)
+		want := f[0] + " applies to generated graphs, and " + g + " is a graph directory"
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+		}
+	}
+	for _, f := range [][]string{{"-q"}, {"--json"}, {"--workers", "1"}, {"--source-seed", "2"}, {"--validate=false"}, {"--no-cc"}, {"-v"}} {
+		args := append([]string{"bench", "--sources", "1", g}, f...)
+		if code, _, stderr := runCLI(t, "", args...); code != exitOK {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+}
