@@ -193,11 +193,20 @@ func checkOutputFlags(fs *flag.FlagSet, toGraph bool) (err error) {
 		case err != nil:
 		case toGraph && f.Name == "format":
 			err = usagef("--format applies to edge list outputs; a .ooc output is a graph directory")
-		case !toGraph && (f.Name == "directed" || f.Name == "order" || f.Name == "shard-size" || f.Name == "mem"):
-			err = usagef("--%s applies to graph directory outputs (-o NAME.ooc), not to edge lists", f.Name)
+		case !toGraph && (f.Name == "directed" || f.Name == "order" || f.Name == "shard-size" || f.Name == "mem" ||
+			f.Name == "backend" || f.Name == "v"):
+			err = usagef("%s applies to graph directory outputs (-o NAME.ooc), not to edge lists", flagName(f.Name))
 		}
 	})
 	return err
+}
+
+// flagName writes a flag as its help does: -v, -o, --order.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // edgeListFormat is the format of an edge list written to out: format, unless out's

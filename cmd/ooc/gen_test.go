@@ -322,3 +322,23 @@ func TestInfoIDsLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestGenEdgeListIngestFlags: the flags of a .ooc output's ingest are refused with an
+// edge list output, each named: --backend gpu and -v were taken and did nothing there.
+func TestGenEdgeListIngestFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range [][]string{{"--directed"}, {"--order", "degree"}, {"--shard-size", "4KiB"}, {"--mem", "1GiB"},
+		{"--backend", "gpu"}, {"--backend", "cpu"}, {"-v"}} {
+		for _, out := range []string{"-", filepath.Join(dir, "k.txt")} {
+			args := append([]string{"gen", "kron", "--scale", "4", "-o", out}, f...)
+			code, stdout, stderr := runCLI(t, "", args...)
+			want := "ooc gen: " + f[0] + " applies to graph directory outputs"
+			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, stderr, want)
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("written: %v", ents)
+	}
+}
