@@ -1,6 +1,12 @@
 package main
 
-import "github.com/oocgraph/ooc/internal/bytesize"
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
+)
 
 // byteSize is a flag holding a byte count written as 512MiB, 8GiB, 6G or 1000000
 // (--mem, --shard-size, --vram).
@@ -17,4 +23,45 @@ func (b *byteSize) Set(s string) error {
 	n, err := bytesize.Parse(s)
 	*b = byteSize(n)
 	return err
+}
+
+// realNumber is a float flag (--tolerance, --delta) that refuses a number written nonzero
+// which float64 rounds to 0 (1e-400): the flag package's float takes it as 0, which
+// these flags read as "the default" or report as a 0 the user never wrote.
+type realNumber float64
+
+func (r *realNumber) String() string {
+	if r == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(float64(*r), 'g', -1, 64)
+}
+
+func (r *realNumber) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return errors.New("value out of range")
+		}
+		return errors.New("parse error")
+	}
+	if f == 0 && nonzeroMantissa(s) {
+		return errors.New("nonzero but closer to 0 than a float64 holds (about 4.9e-324)")
+	}
+	*r = realNumber(f)
+	return nil
+}
+
+// nonzeroMantissa says whether the number s (which ParseFloat took) has a nonzero digit
+// before its exponent.
+func nonzeroMantissa(s string) bool {
+	s = strings.ToLower(strings.TrimLeft(s, "+-"))
+	exp := "e"
+	if strings.HasPrefix(s, "0x") {
+		s, exp = s[2:], "p"
+	}
+	if i := strings.Index(s, exp); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ContainsFunc(s, func(c rune) bool { return c != '0' && c != '.' && c != '_' })
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/oocgraph/ooc/internal/bytesize"
@@ -18,5 +20,39 @@ func TestByteSizeFlag(t *testing.T) {
 	var zero byteSize
 	if zero.String() != "" {
 		t.Fatalf("zero prints %q, want empty (flag default)", zero.String())
+	}
+}
+
+// TestRealNumberUnderflow: --tolerance and --delta refuse a number written nonzero that
+// float64 rounds to 0: --delta 1e-400 ran with the default bin width, --tolerance 1e-400
+// was refused as "--tolerance 0", a number the user never wrote. A zero written as such
+// keeps its meaning, and the smallest subnormal is a positive number.
+func TestRealNumberUnderflow(t *testing.T) {
+	g := bfsGraph(t)
+	for _, c := range []struct{ cmd, flag string }{{"pagerank", "--tolerance"}, {"sssp", "--delta"}} {
+		for _, v := range []string{"1e-400", "-1e-400", "0x1p-2000", "0.0001e-999", "+1E-330"} {
+			args := []string{c.cmd, c.flag, v, g}
+			if c.cmd == "sssp" {
+				args = append([]string{"sssp", "--unit-weights", "--src", "0"}, args[1:]...)
+			}
+			code, stdout, stderr := runCLI(t, "", args...)
+			want := fmt.Sprintf("ooc %s: invalid value %q for flag -%s: nonzero but closer to 0 than a float64 holds", c.cmd, v, c.flag[2:])
+			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, stderr, want)
+			}
+		}
+	}
+	for _, v := range []string{"0", "-0", "0e5", "0.000e-999", "0x0p-2000"} {
+		if code, stdout, stderr := runCLI(t, "", "sssp", "--unit-weights", "--src", "0", "--delta", v, g); code != exitOK || !strings.Contains(stdout, "(delta 1)") {
+			t.Errorf("--delta %s: exit %d, %q %q; want the default bin width", v, code, stdout, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "pagerank", "--tolerance", "5e-324", "--max-iters", "3", g); code != exitOK {
+		t.Errorf("--tolerance 5e-324: exit %d, %q", code, stderr)
+	}
+	for _, c := range []struct{ in, want string }{{"1e400", "value out of range"}, {"x", "parse error"}, {"", "parse error"}} {
+		if code, _, stderr := runCLI(t, "", "pagerank", "--tolerance", c.in, g); code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("--tolerance %q: exit %d, %q; want %q", c.in, code, stderr, c.want)
+		}
 	}
 }
