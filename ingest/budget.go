@@ -14,6 +14,7 @@ import (
 
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // DefaultMem is the memory budget when Options.Mem is 0: half of the physical memory,
@@ -347,8 +348,8 @@ func (p *pipeline) budget() Budget {
 // String is the split in one line, for -v.
 func (b Budget) String() string {
 	f := bytesize.Format
-	s := fmt.Sprintf("memory budget %s: heap limit %s, long-lived %s (phase 1 buffers %s for %d workers, spill tapes in memory %s, vertex order arrays up to %s, split headers %s each), order sample %d entries, a first graph's pages mapped %s between releases",
-		f(b.Total), f(b.HeapLimit), f(b.Live), f(b.Phase1), b.Workers, f(b.SpillTapes), f(b.OrderMem), f(b.SplitHeads), b.Sample, f(b.MappedMem))
+	s := fmt.Sprintf("memory budget %s: heap limit %s, long-lived %s (phase 1 buffers %s for %s, spill tapes in memory %s, vertex order arrays up to %s, split headers %s each), order sample %d entries, a first graph's pages mapped %s between releases",
+		f(b.Total), f(b.HeapLimit), f(b.Live), f(b.Phase1), plural.Of(b.Workers, "worker"), f(b.SpillTapes), f(b.OrderMem), f(b.SplitHeads), b.Sample, f(b.MappedMem))
 	if b.ZstdWindow > 0 {
 		s += ", zstd window " + f(b.ZstdWindow) + " apart"
 	}

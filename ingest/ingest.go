@@ -552,8 +552,8 @@ func (r *Report) Summary(w io.Writer) {
 	if r.Backend != "" && r.Backend != BackendCPU {
 		on = ", " + r.Backend
 	}
-	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %d workers%s)\n",
-		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), r.Workers, on)
+	fmt.Fprintf(w, "ingest: %.2fs in all, peak memory %s (budget %s, %s%s)\n",
+		r.Seconds, bytesize.Format(r.PeakRSS), bytesize.Format(r.Mem), plural.Of(r.Workers, "worker"), on)
 }
 
 // bisectText is what the automatic choice saw of the bisection order, for the summary.

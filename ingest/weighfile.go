@@ -16,6 +16,7 @@ import (
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/bytesize"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/oocgraph/ooc/store"
 )
 
@@ -291,7 +292,7 @@ func (w *weigher) write(bl *store.Builder) error {
 		if spill {
 			how = "the file read once more, its arcs spilled to disk by window"
 		}
-		fmt.Fprintf(w.opt.Log, "weights: %d windows of lists, %s\n", nw, how)
+		fmt.Fprintf(w.opt.Log, "weights: %s of lists, %s\n", plural.Of(nw, "window"), how)
 	}
 	if spill {
 		var err error
@@ -387,7 +388,7 @@ func (w *weigher) pass(first bool, reset func(), handle func(batch []parse.WEdge
 			return err
 		}
 		if res.Edges != w.g.M.InputEdges {
-			return w.changed(fmt.Sprintf("%d edges, then %d", w.g.M.InputEdges, res.Edges))
+			return w.changed(fmt.Sprintf("%s, then %d", plural.Of(w.g.M.InputEdges, "edge"), res.Edges))
 		}
 		if first && uint64(res.Header.IDBase) != w.idBase() {
 			return w.changed("its format")
@@ -592,7 +593,7 @@ func newWWindow(c *store.CSR, lo, hi uint32, keepDups bool, workers int) (*wwind
 			x, y := l.first[i], l.first[i+1]
 			got, err := s.Neighbors(l.nbrs[x:x:y], v)
 			if err == nil && uint64(len(got)) != y-x {
-				err = fmt.Errorf("ingest: the list of vertex %d decoded to %d neighbours, not %d", v, len(got), y-x)
+				err = fmt.Errorf("ingest: the list of vertex %d decoded to %s, not %d", v, plural.Of(len(got), "neighbour"), y-x)
 			}
 			errs[wk] = err
 		}

@@ -255,7 +255,7 @@ func TestWeighFileSameGraph(t *testing.T) {
 		}
 		// windows of 64 KiB, each reading its spill or the file again, or one window
 		for mode, how := range []string{"windows of lists, the file read once more, its arcs spilled",
-			"windows of lists, the file read once a window", "weights: 1 windows of lists"} {
+			"windows of lists, the file read once a window", "weights: 1 window of lists"} {
 			if testing.Short() && mode != i%3 { // -short (the race run): one mode a case, in turn
 				continue
 			}

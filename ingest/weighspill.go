@@ -12,6 +12,7 @@ import (
 
 	"github.com/oocgraph/ooc/ingest/parse"
 	"github.com/oocgraph/ooc/internal/parallel"
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // With several windows, the two-pass weighted ingest reads the text once more, not once a
@@ -182,7 +183,7 @@ func (w *weigher) placeSpilled(lists []*wwindow, sp *arcSpill, i int) error {
 			}
 			n, err := io.ReadFull(f, buf)
 			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF || n%arcBytes != 0 {
-				return fmt.Errorf("ingest: reading the weights' spill %s: %d bytes: %v", f.Name(), n, err)
+				return fmt.Errorf("ingest: reading the weights' spill %s: %s: %v", f.Name(), plural.Of(n, "byte"), err)
 			}
 			recs := buf[:n]
 			w.onParts(func(k int, lo, hi uint32) {

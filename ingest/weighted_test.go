@@ -148,6 +148,8 @@ func TestWeightedFormats(t *testing.T) {
 		{"missing.txt", "0 1 4\n1 2\n", false, nil, `missing.txt:2: expected "u v weight"`},
 		{"big.txt", "0 1 4294967296\n", false, nil, "big.txt:1: weight 4294967296 is larger than"},
 		{"count.gr", "p sp 3 2\na 1 2 3\n", true, nil, "count.gr:1: p line announces 2 arcs, the file has 1"},
+		{"one.gr", "p sp 3 1\na 1 2 3\na 2 3 4\n", true, nil, "one.gr:1: p line announces 1 arc, the file has 2"},
+		{"one.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 3\n2 3 4\n", true, nil, "one.mtx:2: size line announces 1 entry, the file has 2"},
 		{"range.gr", "p sp 3 1\na 1 4 3\n", true, nil, "range.gr:2: vertex id 4 is outside 1..3"},
 	}
 	for _, c := range cases {

@@ -220,7 +220,7 @@ func benchRun(ctx context.Context, e *env, a *benchArgs, dir string, rep *benchR
 func benchBFS(ctx context.Context, e *env, a *benchArgs, g *store.Graph, eng ooc.Engine, srcs []uint32, rep *benchReport) error {
 	for i, src := range srcs {
 		if ctx.Err() != nil {
-			return fmt.Errorf("bench: interrupted after %d of %d searches: %w", i, len(srcs), context.Cause(ctx))
+			return fmt.Errorf("bench: interrupted after %d of %s: %w", i, plural.Of(len(srcs), "search"), context.Cause(ctx))
 		}
 		r, err := eng.BFS(src)
 		if err != nil {

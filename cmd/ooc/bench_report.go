@@ -195,8 +195,8 @@ func (r *benchReport) table(w io.Writer) {
 	rows = append(rows, [2]string{"validation", r.validation()},
 		[2]string{"peak RSS", bytesize.Format(r.PeakRSS)},
 		[2]string{"wall time", seconds(r.WallSeconds)},
-		[2]string{"parameters", fmt.Sprintf("source seed %d, %d workers on %d cores, vram %s",
-			r.Params.SourceSeed, r.workers(), r.Host.CPUs, r.vramString())})
+		[2]string{"parameters", fmt.Sprintf("source seed %d, %s on %s, vram %s",
+			r.Params.SourceSeed, plural.Of(r.workers(), "worker"), plural.Of(r.Host.CPUs, "core"), r.vramString())})
 	writeTable(w, rows)
 }
 

@@ -391,8 +391,8 @@ func reportGenGraph(e *env, a *genArgs, rep *ingest.Report) error {
 		return printJSON(e.stdout, r)
 	}
 	if !a.quiet {
-		fmt.Fprintf(e.stderr, "gen: %s: %d generated edges into %s in %.2fs (%s edges/s)\n",
-			r.Graph, r.Generated, a.out, r.Seconds, humanRate(r.EdgesPerS))
+		fmt.Fprintf(e.stderr, "gen: %s: %s into %s in %.2fs (%s edges/s)\n",
+			r.Graph, plural.Of(r.Generated, "generated edge"), a.out, r.Seconds, humanRate(r.EdgesPerS))
 	}
 	return nil
 }

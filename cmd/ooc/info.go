@@ -204,7 +204,7 @@ func printInfo(w io.Writer, i *graphInfo) {
 	}
 	size := "size unknown"
 	if i.Input.Bytes >= 0 {
-		size = fmt.Sprintf("%d bytes", i.Input.Bytes)
+		size = plural.Of(i.Input.Bytes, "byte")
 	}
 	fmt.Fprintf(w, "input       %s (%s, %s): %s, %s\n",
 		i.Input.Name, i.Input.Format, size, plural.Of(i.InputEdges, "edge"), i.dropped())

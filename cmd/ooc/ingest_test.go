@@ -409,3 +409,26 @@ func TestReciprocalPairs(t *testing.T) {
 		t.Errorf("ingest summary %q (code %d) lacks %q", stderr, code, text)
 	}
 }
+
+// TestCountsInWords: counts of one read in the singular in the summaries ("1 worker", not
+// "1 workers"): ingest's last line and -v's budget, bench's parameters, gen's line.
+func TestCountsInWords(t *testing.T) {
+	dir := t.TempDir()
+	edges := writeFile(t, dir, "e.txt", "0 1\n1 2\n")
+	g := filepath.Join(dir, "g.ooc")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ingest", "--workers", "1", "-o", g, edges}, ", 1 worker)\n"},
+		{[]string{"ingest", "-v", "--force", "--workers", "1", "-o", g, edges}, "phase 1 buffers "},
+		{[]string{"bench", "--workers", "1", "--sources", "1", g}, "1 worker on "},
+		{[]string{"gen", "kron", "--scale", "0", "--edgefactor", "1", "-o", filepath.Join(dir, "k0.ooc")}, ": 1 generated edge into "},
+	} {
+		code, stdout, stderr := runCLI(t, "", c.args...)
+		if code != exitOK || !strings.Contains(stdout+stderr, c.want) || strings.Contains(stdout+stderr, " 1 workers") ||
+			strings.Contains(stdout+stderr, " 1 generated edges") {
+			t.Errorf("%v: exit %d, want %q and no plural after 1:\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+}

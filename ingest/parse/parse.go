@@ -8,6 +8,8 @@ import (
 	"math"
 	"runtime"
 	"strings"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // Format names an input format, as --format spells it.
@@ -226,11 +228,11 @@ func (p *parser) longLineError(line int64) *ParseError {
 // trailingError is the error for a binary input of whole bytes of pairs and rem bytes
 // more.
 func (p *parser) trailingError(whole int64, rem, pair int) *ParseError {
-	msg := "input length %d is not a multiple of %d (%s pairs): %d trailing bytes"
+	msg := "input length %d is not a multiple of %d (%s pairs): %s"
 	if p.res.Format == FormatBin64 && rem == 8 {
 		msg += " (a length of whole bin32 pairs: pass --format bin32 if the file holds uint32 pairs)"
 	}
-	return p.offsetError(whole, msg, whole+int64(rem), pair, p.res.Format, rem)
+	return p.offsetError(whole, msg, whole+int64(rem), pair, p.res.Format, plural.Of(rem, "trailing byte"))
 }
 
 // offsetError is a ParseError at a byte offset.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // An uncompressed regular file is read by the workers themselves, each block with one
@@ -124,7 +126,7 @@ func (p *parser) runAt(emit func([]Edge) error, pair int) error {
 // machine's.
 func (p *parser) atError(err error, at int64) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return &ParseError{Path: p.path, Offset: at, Msg: fmt.Sprintf("the file shrank while it was read (it was %d bytes)", p.at.base+p.at.size)}
+		return &ParseError{Path: p.path, Offset: at, Msg: fmt.Sprintf("the file shrank while it was read (it was %s)", plural.Of(p.at.base+p.at.size, "byte"))}
 	}
 	return fmt.Errorf("ingest: read %s: %w", p.path, err)
 }

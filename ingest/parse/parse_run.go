@@ -8,6 +8,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // blockSize is the size of the blocks the reader hands to the workers: big
@@ -142,9 +144,9 @@ func (p *parser) checkCounts() error {
 	h, n := p.res.Header, p.res.Edges
 	switch {
 	case p.res.Format == FormatMTX && n != h.Entries:
-		return p.lineError(p.hdrLine, "size line announces %d entries, the file has %d", h.Entries, n)
+		return p.lineError(p.hdrLine, "size line announces %s, the file has %d", plural.Of(h.Entries, "entry"), n)
 	case p.res.Format == FormatDIMACS && n != h.Entries:
-		return p.lineError(p.hdrLine, "p line announces %d arcs, the file has %d", h.Entries, n)
+		return p.lineError(p.hdrLine, "p line announces %s, the file has %d", plural.Of(h.Entries, "arc"), n)
 	case n == 0 && h.Vertices == 0:
 		return &ParseError{Path: p.path, Offset: -1, Msg: "no edges (the input is empty or holds only comments)"}
 	case p.res.Format == FormatBin32 && n >= 2 && n%2 == 0 && !p.headSeen.Load() && formatFromExt(p.opt.Name) != FormatBin32 && !p.opt.WidthMeant:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // WEdge is one input edge with its weight, ids 0-based as in Edge. W is an unsigned
@@ -178,9 +179,9 @@ func (p *wparser) run(emit func(WEdge) error) error {
 	case p.res.Format == FormatDIMACS && !p.sized:
 		return p.errorf(`missing "p sp N M" line`)
 	case p.res.Format == FormatMTX && n != h.Entries:
-		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("size line announces %d entries, the file has %d", h.Entries, n)}
+		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("size line announces %s, the file has %d", plural.Of(h.Entries, "entry"), n)}
 	case p.res.Format == FormatDIMACS && n != h.Entries:
-		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("p line announces %d arcs, the file has %d", h.Entries, n)}
+		return &ParseError{Path: p.path, Line: p.hdrLine, Offset: -1, Msg: fmt.Sprintf("p line announces %s, the file has %d", plural.Of(h.Entries, "arc"), n)}
 	case n == 0 && h.Vertices == 0:
 		return &ParseError{Path: p.path, Offset: -1, Msg: "no edges (the input is empty or holds only comments)"}
 	}

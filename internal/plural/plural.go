@@ -8,7 +8,7 @@ import (
 )
 
 // irregular holds the nouns whose plural is not the singular plus "s".
-var irregular = map[string]string{"vertex": "vertices"}
+var irregular = map[string]string{"vertex": "vertices", "entry": "entries", "search": "searches"}
 
 // Of returns n and noun, the noun in the plural unless n is one. noun is singular; in a
 // noun of several words ("input edge") the last word takes the plural.
