@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/oocgraph/ooc/internal/fault"
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // mappings records every graph file mapped by this process, so that a memory fault
@@ -63,9 +64,9 @@ func faultError(addr uintptr) error {
 		if addr >= base && addr < base+uintptr(m.size) {
 			now := "is gone"
 			if st, err := os.Stat(m.path); err == nil {
-				now = fmt.Sprintf("is now %d bytes", st.Size())
+				now = "is now " + plural.Of(st.Size(), "byte")
 			}
-			return corrupt(m.path, int64(addr-base), "the file changed while it was read: it was %d bytes and %s (truncated or rewritten in use?)", m.size, now)
+			return corrupt(m.path, int64(addr-base), "the file changed while it was read: it was %s and %s (truncated or rewritten in use?)", plural.Of(m.size, "byte"), now)
 		}
 	}
 	return &CorruptError{Path: "(a graph file)", Offset: -1, Reason: fmt.Sprintf("memory fault at %#x reading a mapped file that changed while in use", addr)}
@@ -81,7 +82,7 @@ func (s *Shard) CheckSize() error {
 		return corrupt(s.Path, -1, "the file is gone since it was opened: %v", err)
 	}
 	if st.Size() != int64(len(s.data)) {
-		return corrupt(s.Path, -1, "the file changed while in use: it was %d bytes and is now %d (truncated or rewritten?)", len(s.data), st.Size())
+		return corrupt(s.Path, -1, "the file changed while in use: it was %s and is now %d (truncated or rewritten?)", plural.Of(len(s.data), "byte"), st.Size())
 	}
 	return nil
 }

@@ -334,7 +334,7 @@ func brokenFixtures() []brokenFixture {
 			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, cutByte(26)) }},
 		{name: "ids-delta-count", file: "ids.bin", offset: 8, reason: "holds 2 ids, expected 3",
 			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(8, 2)) }},
-		{name: "ids-delta-trailing", file: "ids.bin", offset: 27, reason: "1 bytes after the 3 ids",
+		{name: "ids-delta-trailing", file: "ids.bin", offset: 27, reason: "1 byte after the 3 ids",
 			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, insertByte(27, 0x14)) }},
 		{name: "ids-delta-overlong", file: "ids.bin", offset: 25, reason: "not in its shortest form",
 			rebuild: rebuildLists(deltaSpec(0)), damage: func(d string) error { return forgeIDs(d, setByte(25, 0x94), insertByte(26, 0)) }},

@@ -16,6 +16,7 @@ import (
 
 	mmap "github.com/edsrzf/mmap-go"
 	"github.com/oocgraph/ooc/internal/fault"
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // Graph is an open graph directory: the manifest and every shard mapped read-only and
@@ -265,7 +266,7 @@ func openCSR(gd graphDir, d Direction, infos []ShardInfo, m *Manifest) (*CSR, er
 		case want != info.HeaderCRC:
 			err = corrupt(path, headerSize-4, "header checksum %s, the manifest expects %s (a shard of another graph?)", want, info.HeaderCRC)
 		case int64(len(s.data)) != info.Bytes:
-			err = corrupt(path, -1, "is %d bytes, the manifest says %d", len(s.data), info.Bytes)
+			err = corrupt(path, -1, "is %s, the manifest says %d", plural.Of(len(s.data), "byte"), info.Bytes)
 		}
 		if err != nil {
 			c.close()
@@ -423,7 +424,7 @@ func (g *Graph) openIDs(d graphDir) error {
 		return g.openDeltaIDs(f, path, st.Size())
 	}
 	if st.Size() != IDsFileBytes(n, 4) && st.Size() != IDsFileBytes(n, 8) {
-		return corrupt(path, -1, "is %d bytes, expected %d or %d for %d ids", st.Size(), IDsFileBytes(n, 4), IDsFileBytes(n, 8), n)
+		return corrupt(path, -1, "is %s, expected %d or %d for %s", plural.Of(st.Size(), "byte"), IDsFileBytes(n, 4), IDsFileBytes(n, 8), plural.Of(n, "id"))
 	}
 	m, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {
@@ -438,7 +439,7 @@ func (g *Graph) openIDs(d graphDir) error {
 	case string(m[:8]) != idsMagic || string(m[len(m)-8:]) != idsMagic:
 		return corrupt(path, 0, "bad magic, expected %q at both ends", idsMagic)
 	case int64(le.Uint64(m[8:])) != n:
-		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
+		return corrupt(path, 8, "holds %s, expected %d", plural.Of(le.Uint64(m[8:]), "id"), n)
 	case (width != 4 && width != 8) || st.Size() != IDsFileBytes(n, int(width)):
 		return corrupt(path, 16, "id width %d for a file of %d bytes, expected 4 or 8 to match it", width, st.Size())
 	case flags&^idsAscending != 0:
@@ -482,11 +483,11 @@ func (g *Graph) checkIDsSum(path string, m []byte) error {
 func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
 	n := int64(g.M.Vertices)
 	if size < IDsFileBytes(0, 4) {
-		return corrupt(path, size, "is %d bytes, shorter than an empty ids.bin (%d)", size, IDsFileBytes(0, 4))
+		return corrupt(path, size, "is %s, shorter than an empty ids.bin (%d)", plural.Of(size, "byte"), IDsFileBytes(0, 4))
 	}
 	// the file is read whole: no larger than n varints take (1 to 10 bytes each)
 	if most := IDsFileBytes(0, 4) + 10*n; size > most {
-		return corrupt(path, -1, "is %d bytes, more than %d ids' varints take (at most %d)", size, n, most)
+		return corrupt(path, -1, "is %s, more than the varints of %s take (at most %d)", plural.Of(size, "byte"), plural.Of(n, "id"), most)
 	}
 	m := make([]byte, size)
 	if _, err := f.ReadAt(m, 0); err != nil {
@@ -499,7 +500,7 @@ func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
 	case string(m[len(m)-8:]) != idsDeltaMagic:
 		return corrupt(path, size-8, "bad magic at the end, expected %q (truncated?)", idsDeltaMagic)
 	case int64(le.Uint64(m[8:])) != n:
-		return corrupt(path, 8, "holds %d ids, expected %d", le.Uint64(m[8:]), n)
+		return corrupt(path, 8, "holds %s, expected %d", plural.Of(le.Uint64(m[8:]), "id"), n)
 	case width != 4 && width != 8:
 		return corrupt(path, 16, "id width %d, expected 4 or 8", width)
 	case flags&^idsAscending != 0:
@@ -509,7 +510,7 @@ func (g *Graph) openDeltaIDs(f *os.File, path string, size int64) error {
 		return err
 	}
 	if size != g.M.IDs.Bytes {
-		return corrupt(path, -1, "is %d bytes, the manifest says %d", size, g.M.IDs.Bytes)
+		return corrupt(path, -1, "is %s, the manifest says %d", plural.Of(size, "byte"), g.M.IDs.Bytes)
 	}
 	g.idsAsc = flags&idsAscending != 0
 	var err error

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // The compact ids.bin (FORMAT.md, "ids.bin"): magic idsDeltaMagic, and the ids as zigzag
@@ -87,7 +89,7 @@ func appendDeltaIDs(b []byte, prev uint64, i, end int, at func(i int) uint64) ([
 // n ids or holds bytes after them. path names the file in the errors.
 func decodeDeltaIDs(path string, body []byte, n uint64, width int, asc bool) (ids32 []uint32, ids64 []uint64, err error) {
 	if n > uint64(len(body)) { // every id takes a byte at least
-		return nil, nil, corrupt(path, idsHeader+int64(len(body)), "holds %d bytes of ids, too few for %d ids", len(body), n)
+		return nil, nil, corrupt(path, idsHeader+int64(len(body)), "holds %s of ids, too few for %s", plural.Of(len(body), "byte"), plural.Of(n, "id"))
 	}
 	var at int
 	if width == 4 {
@@ -101,7 +103,7 @@ func decodeDeltaIDs(path string, body []byte, n uint64, width int, asc bool) (id
 		return nil, nil, err
 	}
 	if at != len(body) {
-		return nil, nil, corrupt(path, idsHeader+int64(at), "%d bytes after the %d ids", len(body)-at, n)
+		return nil, nil, corrupt(path, idsHeader+int64(at), "%s after the %s", plural.Of(len(body)-at, "byte"), plural.Of(n, "id"))
 	}
 	return ids32, ids64, nil
 }

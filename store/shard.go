@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	mmap "github.com/edsrzf/mmap-go"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // Version is the format version this package writes and the only one its engines read
@@ -132,7 +134,7 @@ func encodeFooter(version, crc uint32) []byte {
 func parseShard(path string, b []byte) (*shardHeader, error) {
 	size := int64(len(b))
 	if size < headerSize+footerSize {
-		return nil, corrupt(path, -1, "file is %d bytes, shorter than a header and footer (%d)", size, headerSize+footerSize)
+		return nil, corrupt(path, -1, "file is %s, shorter than a header and footer (%d)", plural.Of(size, "byte"), headerSize+footerSize)
 	}
 	if string(b[:8]) != shardMagic {
 		return nil, corrupt(path, 0, "bad magic %q, expected %q", b[:8], shardMagic)
@@ -389,7 +391,7 @@ func openShardIn(d graphDir, name string, nv uint32) (*Shard, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	if st.Size() < headerSize+footerSize {
-		return nil, corrupt(path, -1, "file is %d bytes, shorter than a header and footer (%d)", st.Size(), headerSize+footerSize)
+		return nil, corrupt(path, -1, "file is %s, shorter than a header and footer (%d)", plural.Of(st.Size(), "byte"), headerSize+footerSize)
 	}
 	data, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {

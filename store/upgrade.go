@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	mmap "github.com/edsrzf/mmap-go"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // ErrUpToDate is matched by Upgrade's error for a graph already in the current version.
@@ -215,7 +217,7 @@ func openLegacyShard(path string, d Direction, info ShardInfo, m *Manifest) (*le
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	if st.Size() != info.Bytes || st.Size() < headerSize+footerSize {
-		return nil, corrupt(path, -1, "is %d bytes, the manifest says %d", st.Size(), info.Bytes)
+		return nil, corrupt(path, -1, "is %s, the manifest says %d", plural.Of(st.Size(), "byte"), info.Bytes)
 	}
 	data, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {

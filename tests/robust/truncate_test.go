@@ -67,3 +67,32 @@ func TestTruncatedUnderReader(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTruncatedToOneByte: a graph's shard or ids.bin cut to one byte is named with its
+// size in words ("file is 1 byte", not "1 bytes"), exit 3 and one line from every reader.
+func TestTruncatedToOneByte(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "e.txt"), []byte("10 20\n20 30\n"))
+	if r := ooc(t, dir, nil, "ingest", "-q", "--relabel", "-o", "src.ooc", "e.txt"); r.code != 0 {
+		t.Fatalf("ingest: %s", r)
+	}
+	for _, c := range []struct{ file, want string }{
+		{"out-00000.shard", "file is 1 byte, shorter than a header"},
+		{"ids.bin", "ids.bin: is 1 byte, expected"},
+	} {
+		g := filepath.Join(dir, "t.ooc")
+		os.RemoveAll(g)
+		copyDir(t, filepath.Join(dir, "src.ooc"), g)
+		if err := os.Truncate(filepath.Join(g, c.file), 1); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"info"}, {"verify"}, {"bfs", "--src", "10"}, {"cc"}} {
+			args = append(args, "t.ooc")
+			r := ooc(t, dir, nil, args...)
+			noPanic(t, r, args)
+			if r.code != 3 || !oneLine(r.stderr) || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%s cut to 1 byte, %v: want exit 3 and one line with %q, got %s", c.file, args, c.want, r)
+			}
+		}
+	}
+}
