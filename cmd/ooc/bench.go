@@ -160,7 +160,11 @@ func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "ooc-bench-")
 		if err != nil {
-			return "", cleanup, fmt.Errorf("bench: %w", err)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named below, as $TMPDIR's
+			}
+			return "", cleanup, fmt.Errorf("bench: cannot make a temporary graph directory in %s ($TMPDIR; or give --keep DIR): %w", os.TempDir(), err)
 		}
 		cleanup = func() { os.RemoveAll(tmp) }
 		dir = filepath.Join(tmp, a.spec.String()+".ooc")

@@ -215,3 +215,17 @@ func TestBenchGraphGenFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchTempDirMissing: a $TMPDIR bench cannot make its temporary graph in is named
+// as $TMPDIR with the way around it, in one line ("stat /nonexist: no such file or
+// directory" did not say what the path was).
+func TestBenchTempDirMissing(t *testing.T) {
+	for _, tmp := range []string{filepath.Join(t.TempDir(), "none"), os.DevNull} {
+		t.Setenv("TMPDIR", tmp)
+		code, stdout, stderr := runCLI(t, "", "bench", "kron", "--scale", "3", "--sources", "1", "-q")
+		want := "ooc bench: cannot make a temporary graph directory in " + tmp + " ($TMPDIR; or give --keep DIR): "
+		if code != exitFailure || stdout != "" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, tmp) != 1 || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("TMPDIR=%s: exit %d, stderr %q; want exit 1 and %q", tmp, code, stderr, want)
+		}
+	}
+}
