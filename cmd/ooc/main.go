@@ -93,7 +93,7 @@ func runMain(e *env, args []string) int {
 		if len(args) > 0 && commands[args[0]] != nil {
 			name += " " + args[0]
 		}
-		fmt.Fprintf(e.stderr, "%s: writing standard output: %v\n", name, out.err)
+		fmt.Fprintf(e.stderr, "%s: %v\n", name, out.err)
 		return exitFailure
 	}
 	return code

@@ -164,10 +164,11 @@ func (o *output) write(fill func(w *bufio.Writer) error) error {
 	default:
 		err = o.writeAtomic(fill)
 	}
-	if err != nil {
+	var se stdoutError
+	if err != nil && !errors.As(err, &se) { // standard output's writes name it already
 		return fmt.Errorf("writing %s: %w", o.name, err)
 	}
-	return nil
+	return err
 }
 
 func (o *output) writeInPlace(fill func(w *bufio.Writer) error) error {
@@ -281,7 +282,17 @@ func (c *checkedWriter) Write(b []byte) (int, error) {
 	}
 	n, err := c.w.Write(b)
 	if err != nil {
-		c.err = err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // "write /dev/stdout": the message names standard output itself
+		}
+		c.err = stdoutError{err}
 	}
-	return n, err
+	return n, c.err
 }
+
+// stdoutError is a failed write to standard output.
+type stdoutError struct{ err error }
+
+func (e stdoutError) Error() string { return "writing standard output: " + e.err.Error() }
+func (e stdoutError) Unwrap() error { return e.err }

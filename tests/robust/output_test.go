@@ -286,7 +286,8 @@ func TestOutputUnwritable(t *testing.T) {
 }
 
 // TestOutputFull: a full device fails with exit 1 and one line naming the problem, as
-// does standard output on a full device (every command that prints). As root the device
+// does standard output on a full device (every command that prints), named once and in
+// the same words whichever way the command wrote to it. As root the device
 // is a private full device made with mknod, so that a binary that replaces devices
 // cannot replace /dev/full; otherwise /dev/full itself.
 func TestOutputFull(t *testing.T) {
@@ -321,6 +322,7 @@ func TestOutputFull(t *testing.T) {
 		{"kcore", "g.ooc"}, {"kcore", "--text", "g.ooc"}, {"pagerank", "--json", "g.ooc"}, {"pagerank", "--text", "g.ooc"},
 		{"sssp", "--unit-weights", "--src", "1", "--json", "g.ooc"}, {"sssp", "--unit-weights", "--src", "1", "--text", "g.ooc"},
 		{"gen", "urand", "--scale", "6", "-q", "-o", "-"}, {"ingest", "-q", "--json", "--force", "-o", "h.ooc", "e.txt"},
+		{"export", "-o", "-", "g.ooc"}, {"bench", "--sources", "1", "g.ooc"}, {"upgrade", "--json", "g.ooc"},
 		{"help"}, {"help", "bfs"},
 	}
 	for _, args := range stdouts {
@@ -332,8 +334,9 @@ func TestOutputFull(t *testing.T) {
 			cmd.Run()
 			r := result{code: cmd.ProcessState.ExitCode(), stderr: errb.String()}
 			noPanic(t, r, args)
-			if r.code != 1 || !strings.Contains(r.stderr, "no space") {
-				t.Errorf("want exit 1 and a line saying no space, got %s", r)
+			if r.code != 1 || !strings.Contains(r.stderr, ": writing standard output: no space left on device\n") ||
+				strings.Count(r.stderr, "standard output") != 1 || strings.Contains(r.stderr, "/dev/stdout") {
+				t.Errorf("want exit 1 and a line saying writing standard output: no space left on device, once, got %s", r)
 			}
 		})
 	}
