@@ -61,7 +61,7 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 		st, err := os.Stat(name)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("-o %s: %w", name, err)
+			return nil, fmt.Errorf("-o %s: %w", name, unnamed(err))
 		case st.IsDir():
 			return nil, usagef("-o %s: is a directory", name)
 		}
@@ -87,7 +87,7 @@ func checkOutput(e *env, name string, force bool) (*output, error) {
 	case err == nil && !force:
 		return nil, fmt.Errorf("-o %s: %w (use --force to replace it)", name, store.ErrExists)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("-o %s: %w", name, err)
+		return nil, fmt.Errorf("-o %s: %w", name, unnamed(err))
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -138,7 +138,7 @@ func followLinks(name string) (string, error) {
 		}
 		t, err := os.Readlink(p)
 		if err != nil {
-			return "", fmt.Errorf("-o %s: %w", name, err)
+			return "", fmt.Errorf("-o %s: %w", name, unnamed(err))
 		}
 		if !filepath.IsAbs(t) {
 			t = filepath.Join(filepath.Dir(p), t)
@@ -282,11 +282,7 @@ func (c *checkedWriter) Write(b []byte) (int, error) {
 	}
 	n, err := c.w.Write(b)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // "write /dev/stdout": the message names standard output itself
-		}
-		c.err = stdoutError{err}
+		c.err = stdoutError{unnamed(err)} // "write /dev/stdout": the message names standard output itself
 	}
 	return n, c.err
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oocgraph/ooc/store"
@@ -52,6 +53,20 @@ func TestOutputAppearedMeanwhile(t *testing.T) {
 		}
 		if !slices.Equal(names, []string{"out.txt"}) {
 			t.Errorf("force %v: the directory holds %v, want out.txt alone", force, names)
+		}
+	}
+}
+
+// TestOutputNameTooLong: an -o name the file system refuses is named once, with the
+// cause ("-o NAME: stat NAME: file name too long" named it twice).
+func TestOutputNameTooLong(t *testing.T) {
+	g := bfsGraph(t)
+	t.Chdir(t.TempDir())
+	long := strings.Repeat("x", 300)
+	for _, args := range [][]string{{"bfs", "--src", "1", "-o", long, g}, {"export", "-o", long, g}, {"gen", "kron", "--scale", "3", "-o", long}} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code == exitOK || !strings.Contains(stderr, "-o "+long+": file name too long\n") || strings.Count(stderr, long) != 1 {
+			t.Errorf("%s: exit %d, %q; want the name once and the cause", args[0], code, stderr)
 		}
 	}
 }
