@@ -294,21 +294,48 @@ func unreachedMask(p []uint32) (m uint64) {
 	return m
 }
 
+// bottomUpFlat is bottomUp on a flat CSR, the baseline that shows what the compression
+// costs, so as tight as GAPBS's BUStep: the unvisited vertices found 64 at a time
+// (unreachedAVX2, as visitedWords), the arrays and counts in locals rather than reached
+// through b and ws each entry, and the levels of a word's vertices written after it
+// (their bits in b.next).
 func (b *bfs) bottomUpFlat(ws *workerState, vlo, vhi, depth uint32) {
-	off, adj := b.f.InOff, b.f.InAdj
-	for v := vlo; v < vhi; v++ {
-		if b.parent[v] != unreached {
-			continue
+	off, adj, parent, front, next := b.f.InOff, b.f.InAdj, b.parent, b.front, b.next
+	var examined, scout uint64
+	for w := vlo / 64; w*64 < vhi; w++ {
+		base := w * 64
+		var todo uint64
+		if vhi-base >= 64 && haveGroupWord {
+			todo = unreachedAVX2(&parent[base : base+64][0])
+		} else {
+			todo = unreachedMask(parent[base:min(vhi, base+64)])
 		}
-		for _, u := range adj[off[v]:off[v+1]] {
-			ws.examined++
-			if b.front[u>>6]&(1<<(u&63)) != 0 {
-				b.visit(ws, v, u, depth)
-				ws.scout += off[v+1] - off[v]
-				break
+		var found uint64
+		for ; todo != 0; todo &= todo - 1 {
+			k := bits.TrailingZeros64(todo)
+			v := base + uint32(k)
+			nbrs := adj[off[v]:off[v+1]]
+			examined += uint64(len(nbrs))
+			for i, u := range nbrs {
+				if front[u>>6]&(1<<(u&63)) != 0 {
+					parent[v] = u
+					found |= 1 << k
+					scout += uint64(len(nbrs))
+					examined -= uint64(len(nbrs) - i - 1) // the entries after u
+					break
+				}
+			}
+		}
+		next[w] = found
+		ws.awake += uint64(bits.OnesCount64(found))
+		if b.level != nil {
+			for t := found; t != 0; t &= t - 1 {
+				b.level[base+uint32(bits.TrailingZeros64(t))] = depth + 1
 			}
 		}
 	}
+	ws.examined += examined
+	ws.scout += scout
 }
 
 // bottomUpGeneric serves other store.Adjacency implementations (decoding whole lists).

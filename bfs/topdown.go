@@ -53,6 +53,12 @@ func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 		b.qtail.Store(int64(tail))
 		return 0, examined
 	}
+	if serial && b.f != nil {
+		tail, scout, examined := b.expandFlat(frontier, b.tail)
+		b.head, b.tail = b.tail, tail
+		b.qtail.Store(int64(tail))
+		return scout, examined
+	}
 	b.qtail.Store(int64(b.tail))
 	if serial {
 		b.serial = true
@@ -94,6 +100,30 @@ func (b *bfs) topDown(depth uint32, edges uint64) (scout, examined uint64) {
 	})
 	scout, examined, _ = b.collect()
 	return scout, examined
+}
+
+// expandFlat expands a frontier on the calling goroutine on a flat CSR as GAPBS's TDStep
+// does, without its compare-and-swap (one goroutine claims): the claims queued at tail
+// with no worker buffer, and the claimed vertices' out-degrees summed as they are claimed
+// (the scout: b.maxDeg is not known on a flat CSR). It returns the new tail, the scout
+// and the entries examined.
+func (b *bfs) expandFlat(frontier []uint32, tail int) (int, uint64, uint64) {
+	off, adj := b.f.OutOff, b.f.OutAdj
+	parent, queue := b.parent, b.queue
+	var scout, examined uint64
+	for _, u := range frontier {
+		lo, hi := off[u], off[u+1]
+		examined += hi - lo
+		for _, v := range adj[lo:hi] {
+			if parent[v] == unreached {
+				parent[v] = u
+				queue[tail] = v
+				tail++
+				scout += off[v+1] - off[v]
+			}
+		}
+	}
+	return tail, scout, examined
 }
 
 // serialEdges is the most out-edges a frontier may have for its top-down level to run
