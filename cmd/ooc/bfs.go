@@ -96,7 +96,7 @@ type engineArgs struct {
 
 func addEngineFlags(fs *flag.FlagSet, a *engineArgs) {
 	fs.StringVar(&a.backend, "backend", "auto", "auto (the GPU when this build has CUDA and a GPU is usable), cpu or gpu")
-	fs.Var(&a.vram, "vram", "device memory budget of the graph and the search, e.g. 3GiB (default: free device memory less a margin; the CUDA context, about 0.5 GiB, comes on top)")
+	fs.Var(&a.vram, "vram", "device memory budget of the graph and the search, a `SIZE` such as 3GiB (default: free device memory less a margin; the CUDA context, about 0.5 GiB, comes on top)")
 	fs.IntVar(&a.workers, "workers", 0, "CPU threads (0: all cores)")
 }
 

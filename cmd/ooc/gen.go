@@ -97,8 +97,8 @@ func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
 func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
 	fs.BoolVar(&a.directed, "directed", false, "keep edge directions (default: undirected)")
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near), bisect (similar lists near) or input")
-	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, e.g. 256MiB (default 512MiB)")
-	fs.Var(&a.mem, "mem", "memory budget of the ingest, e.g. 8GiB (default: "+memDefault+")")
+	fs.Var(&a.shardBytes, "shard-size", "ADJ bytes per shard, a `SIZE` such as 256MiB (default 512MiB)")
+	fs.Var(&a.mem, "mem", "memory budget of the ingest, a `SIZE` such as 8GiB (default: "+memDefault+")")
 	fs.BoolVar(&a.force, "force", false, "replace an existing output: an edge list file, or a graph directory (only a graph directory: a directory of other files is refused)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress or summary on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
@@ -112,7 +112,7 @@ func newGenFlags(e *env, a *genArgs) *flag.FlagSet {
 	fs.BoolVar(&a.verbose, "v", false, "also print how the ingest's memory budget is split")
 	fs.StringVar(&a.format, "format", "text", "edge list format: text, bin32 or bin64")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "a .ooc output's ingest: auto (the GPU for 8M edges and more when usable), cpu or gpu")
-	fs.StringVar(&a.out, "o", "", "output: a .ooc graph directory, an edge list file, or - (required)")
+	fs.StringVar(&a.out, "o", "", "output `OUT`: a .ooc graph directory, an edge list file, or - (required)")
 	fs.StringVar(&a.weights, "weights", "", "edge weights `uniform:LO:HI` (seeded integers)")
 	return fs
 }

@@ -213,7 +213,7 @@ const memDefault = "half the RAM or the cgroup limit, whichever is lower"
 
 func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs := newFlags(e, "ingest")
-	fs.StringVar(&a.out, "o", "", "output graph directory (default: ./NAME.ooc from the input's name)")
+	fs.StringVar(&a.out, "o", "", "output graph directory `DIR` (default: ./NAME.ooc from the input's name)")
 	fs.StringVar(&a.format, "format", "", "input format: snap, mtx, gr, bin32, bin64, parquet (default: detect)")
 	fs.StringVar(&a.columns, "columns", "", "Parquet: the id columns `SRC,DST` (default src,dst), and with --weights the weight column: SRC,DST,WEIGHT (default weight)")
 	fs.BoolVar(&a.weights, "weights", false, "keep edge weights (third column, DIMACS arc weights, MatrixMarket values); duplicates keep the smallest")
@@ -226,8 +226,8 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.BoolVar(&a.sparseIDs, "sparse-ids", false, "keep an id range of more than 64 vertices an input edge (refused otherwise: use --relabel)")
 	fs.StringVar(&a.order, "order", ingest.OrderAuto, "vertex numbering: auto (whichever is estimated smallest), degree (hubs first), bfs (neighbours near), bisect (similar lists near) or input")
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
-	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, e.g. 256MiB (default 512MiB)")
-	fs.Var(&a.mem, "mem", "memory budget, e.g. 8GiB (default: "+memDefault+")")
+	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, a `SIZE` such as 256MiB (default 512MiB)")
+	fs.Var(&a.mem, "mem", "memory budget, a `SIZE` such as 8GiB (default: "+memDefault+")")
 	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
 	fs.BoolVar(&a.verbose, "v", false, "also print how the memory budget is split")

@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oocgraph/ooc/internal/bytesize"
+	"github.com/oocgraph/ooc/store"
 )
 
 // runCLI runs one command line in-process and returns its exit code, stdout and stderr.
@@ -85,5 +90,35 @@ func TestHelpLines(t *testing.T) {
 				t.Errorf("ooc help %s, line %d: %d characters: %q", name, i+1, n, line)
 			}
 		}
+	}
+}
+
+// TestFlagHelp: the flag lists of 'ooc help CMD' say what each flag takes and do not
+// speak of another command's outputs: no flag's value is shown as the flag package's
+// bare "value" (--mem, --shard-size, --vram were), a stated default of --shard-size is
+// the store's, and bench's flags, borrowed from gen, speak of --keep, not of an edge list.
+func TestFlagHelp(t *testing.T) {
+	e := &env{stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
+	for name, newFS := range flagSets {
+		newFS(e).VisitAll(func(f *flag.Flag) {
+			if arg, _ := flag.UnquoteUsage(f); arg == "value" {
+				t.Errorf("ooc %s --%s: its value is shown as %q; name it in the usage (`SIZE`)", name, f.Name, arg)
+			}
+			if f.Name == "shard-size" {
+				stated := ""
+				if m := regexp.MustCompile(`\(default (\S+)\)`).FindStringSubmatch(f.Usage); m != nil {
+					stated = m[1]
+				}
+				if n, err := bytesize.Parse(stated); err != nil || n != store.DefaultShardBytes {
+					t.Errorf("ooc %s --shard-size: %q states a default other than %d", name, f.Usage, store.DefaultShardBytes)
+				}
+			}
+			if name == "bench" && strings.Contains(f.Usage, "edge list") {
+				t.Errorf("ooc bench --%s speaks of an edge list, which bench does not write: %q", f.Name, f.Usage)
+			}
+		})
+	}
+	if u := flagSets["bench"](e).Lookup("force").Usage; !strings.Contains(u, "--keep") {
+		t.Errorf("ooc bench --force: %q does not say it replaces the --keep graph", u)
 	}
 }
