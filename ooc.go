@@ -280,7 +280,8 @@ func lookup(name string) Opener {
 var ErrNoBackend = errors.New("backend not available")
 
 // Open verifies the graph's checksums (store.Graph.Check, so no backend ever answers
-// from corrupt bytes) and opens the named backend on it. "auto" opens "gpu" when it is
+// from corrupt bytes; a backend name CheckBackend refuses is refused first) and opens
+// the named backend on it. "auto" opens "gpu" when it is
 // registered and opens (a usable device was found), and "cpu" otherwise; the GPU's
 // failure is then logged to opt.Verbose. "gpu" in a build without CUDA is an error that
 // matches ErrNoBackend.
@@ -288,14 +289,16 @@ func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 	if g == nil {
 		return nil, errors.New("engine: no graph (a nil *store.Graph)")
 	}
+	if err := CheckBackend(backend); err != nil {
+		return nil, err
+	}
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	switch backend {
-	case "auto", "":
+	if backend == "auto" || backend == "" {
 		if open := lookup("gpu"); open != nil {
 			e, err := open(g, opt)
 			if err == nil {
@@ -306,14 +309,21 @@ func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 			}
 		}
 		backend = "cpu"
-	case "gpu":
-		if lookup("gpu") == nil {
-			return nil, fmt.Errorf("engine: this ooc was built without CUDA (build with -tags cuda): %w", ErrNoBackend)
-		}
 	}
-	open := lookup(backend)
-	if open == nil {
-		return nil, fmt.Errorf("engine: unknown backend %q (expected auto, cpu or gpu): %w", backend, ErrNoBackend)
+	return lookup(backend)(g, opt)
+}
+
+// CheckBackend refuses a backend name that Open would refuse whatever the graph: one
+// not registered, "gpu" in a build without CUDA; each error matches ErrNoBackend. A
+// registered "gpu" may still fail to open (no usable device), which only Open finds.
+func CheckBackend(backend string) error {
+	switch {
+	case backend == "auto" || backend == "":
+		return nil
+	case backend == "gpu" && lookup("gpu") == nil:
+		return fmt.Errorf("engine: this ooc was built without CUDA (build with -tags cuda): %w", ErrNoBackend)
+	case lookup(backend) == nil:
+		return fmt.Errorf("engine: unknown backend %q (expected auto, cpu or gpu): %w", backend, ErrNoBackend)
 	}
-	return open(g, opt)
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -45,6 +47,12 @@ func TestOpenChoosesBackend(t *testing.T) {
 	if _, err := Open(g, "tpu", Options{}); !errors.Is(err, ErrNoBackend) {
 		t.Fatalf("unknown backend: %v", err)
 	}
+	// CheckBackend refuses what Open refuses by the name alone, and takes the rest
+	for name, refused := range map[string]bool{"gpu": true, "tpu": true, "CPU": true, "auto": false, "": false, "cpu": false} {
+		if err := CheckBackend(name); errors.Is(err, ErrNoBackend) != refused || (err != nil) != refused {
+			t.Errorf("CheckBackend(%q) without gpu: %v, want refused %v", name, err, refused)
+		}
+	}
 	e, err := Open(g, "auto", Options{})
 	if err != nil || e.Name() != "cpu" {
 		t.Fatalf("auto without gpu: %v, %v", e, err)
@@ -55,6 +63,36 @@ func TestOpenChoosesBackend(t *testing.T) {
 	}
 	if _, err = Open(g, "gpu", Options{}); err == nil {
 		t.Fatal("explicit gpu that fails to open returned no error")
+	}
+	if err := CheckBackend("gpu"); err != nil {
+		t.Errorf("CheckBackend(gpu) with gpu registered: %v", err)
+	}
+}
+
+// TestOpenBackendBeforeCheck: a backend name Open refuses is refused before the graph's
+// checksums are read (the whole graph's bytes, minutes on a large one): a damaged graph
+// with "tpu" is refused for the name.
+func TestOpenBackendBeforeCheck(t *testing.T) {
+	dir := testgraph.Dir(t, 4, []testgraph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false)
+	path := filepath.Join(dir, "out-00000.shard")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[4096+2] ^= 1 // a neighbour byte: only the checksum tells
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := Open(g, "cpu", Options{}); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("a damaged graph opened: %v", err)
+	}
+	if _, err := Open(g, "tpu", Options{}); !errors.Is(err, ErrNoBackend) || errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("tpu on a damaged graph: %v, want the backend refused first", err)
 	}
 }
 

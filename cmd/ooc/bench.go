@@ -100,6 +100,9 @@ func runBench(e *env, args []string) error {
 	if err := checkWorkers(a.workers); err != nil {
 		return err // before a graph is generated with them
 	}
+	if err := ooc.CheckBackend(a.backend); err != nil {
+		return usageError{err} // likewise: the engine opens after the graph is made
+	}
 	keepSet := false
 	fs.Visit(func(f *flag.Flag) { keepSet = keepSet || f.Name == "keep" })
 	if keepSet && (a.keep == "" || a.keep == "-") {

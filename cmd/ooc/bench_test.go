@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -226,6 +227,26 @@ func TestBenchTempDirMissing(t *testing.T) {
 		want := "ooc bench: cannot make a temporary graph directory in " + tmp + " ($TMPDIR; or give --keep DIR): "
 		if code != exitFailure || stdout != "" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, tmp) != 1 || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("TMPDIR=%s: exit %d, stderr %q; want exit 1 and %q", tmp, code, stderr, want)
+		}
+	}
+}
+
+// TestBenchBackendBeforeGenerating: a --backend that no engine of this build opens is
+// refused before the graph is generated (bench kron --scale 16 --backend tpu wrote 2 MiB
+// of graph and then refused the name; at scale 30, an hour).
+func TestBenchBackendBeforeGenerating(t *testing.T) {
+	backends := []string{"tpu", "CPU"}
+	if !slices.Contains(ooc.Backends(), "gpu") {
+		backends = append(backends, "gpu")
+	}
+	for _, b := range backends {
+		keep := filepath.Join(t.TempDir(), "k.ooc")
+		code, stdout, stderr := runCLI(t, "", "bench", "kron", "--scale", "4", "-q", "--backend", b, "--keep", keep)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "backend") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--backend %s: exit %d, %q; want exit 2 and one line", b, code, stderr)
+		}
+		if _, err := os.Stat(keep); err == nil {
+			t.Errorf("--backend %s: %s generated before the refusal", b, keep)
 		}
 	}
 }
