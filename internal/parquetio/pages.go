@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -41,7 +42,7 @@ func (s *columnStream) checkPages(r io.ReaderAt, size int64, md *format.ColumnMe
 		case c < 0 || u < 0:
 			return 0, s.error(-1, fmt.Sprintf("the page at offset %d claims a negative size", off), nil)
 		case c > end-off:
-			return 0, s.error(-1, fmt.Sprintf("the page at offset %d claims %d bytes, past its column chunk's end", off, c), nil)
+			return 0, s.error(-1, fmt.Sprintf("the page at offset %d claims %s, past its column chunk's end", off, plural.Of(c, "byte")), nil)
 		case u > MaxPageBytes || c > MaxPageBytes:
 			return 0, s.error(-1, fmt.Sprintf("the page at offset %d holds %d bytes uncompressed, more than the %d MiB ooc reads at once (rewrite the file with smaller pages)",
 				off, u, MaxPageBytes>>20), nil)

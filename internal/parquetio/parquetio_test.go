@@ -213,6 +213,8 @@ func TestBadInput(t *testing.T) {
 		{"list", writeStruct(t, []list{{[]int64{1}, 1}}), "src", "", math.MaxUint64, []string{`column "src"`, "nested column (src.list.element)", "one integer id per row"}},
 		{"not parquet", []byte("0 1\n1 2\n"), "", "", math.MaxUint64, []string{"in.parquet", "not a Parquet file: 8 bytes"}},
 		{"truncated", good[:len(good)-9], "", "", math.MaxUint64, []string{"not a Parquet file", "not \"PAR1\" (truncated?)"}},
+		{"one byte", []byte("P"), "", "", math.MaxUint64, []string{"not a Parquet file: 1 byte, fewer than the 12"}},
+		{"footer past the file", []byte("PAR1\x01\x00\x00\x00PAR1"), "", "", math.MaxUint64, []string{"the footer claims 1 byte, more than the file's 12"}},
 	}
 	for _, c := range cases {
 		_, err := readAll(t, c.file, c.src, c.dst, ReadOptions{Workers: 2, MaxID: c.maxID, Hint: "; use --relabel"})

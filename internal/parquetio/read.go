@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/oocgraph/ooc/internal/plural"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -145,7 +146,7 @@ func checkFrame(r io.ReaderAt, size int64, path string) error {
 		return &Error{Path: path, RowGroup: -1, Row: -1, Msg: "not a Parquet file: " + msg}
 	}
 	if size < 12 {
-		return bad(fmt.Sprintf("%d bytes, fewer than the 12 of magic and footer length", size))
+		return bad(plural.Of(size, "byte") + ", fewer than the 12 of magic and footer length")
 	}
 	var head [4]byte
 	var tail [8]byte
@@ -162,7 +163,7 @@ func checkFrame(r io.ReaderAt, size int64, path string) error {
 		return bad(fmt.Sprintf("it ends with %q, not %q (truncated?)", tail[4:], Magic))
 	}
 	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
-		return bad(fmt.Sprintf("the footer claims %d bytes, more than the file's %d (truncated?)", n, size))
+		return bad(fmt.Sprintf("the footer claims %s, more than the file's %d (truncated?)", plural.Of(n, "byte"), size))
 	}
 	return nil
 }
