@@ -15,10 +15,10 @@ import (
 // here fails the test, so a new package takes its place on purpose.
 var layers = [][]string{
 	// 0: leaves
-	{"internal/bytesize", "internal/plural", "internal/fault", "internal/hostcxx", "internal/progress", "internal/vexcheck", "internal/pages", "internal/lanes", "internal/testseed", "gen", "tools/kernelgen"},
-	// 1: helpers over leaves; the CUDA driver shim; the edge-list parsers and the Parquet
-	// reader and writer (their messages count through internal/plural)
-	{"internal/parallel", "internal/cuda", "ingest/parse", "internal/parquetio"},
+	{"internal/bytesize", "internal/plural", "internal/fault", "internal/hostcxx", "internal/progress", "internal/vexcheck", "internal/pages", "internal/lanes", "internal/testseed", "tools/kernelgen"},
+	// 1: helpers over leaves; the CUDA driver shim; the generators, the edge-list parsers
+	// and the Parquet reader and writer (their messages count through internal/plural)
+	{"internal/parallel", "internal/cuda", "gen", "ingest/parse", "internal/parquetio"},
 	// 2: the format and every codec of it
 	{"store"},
 	// 3: what reads or writes the format: the GPU runtime, the validators, ingest

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oocgraph/ooc/internal/plural"
 )
 
 // Edge is one generated edge U -> V. It has the layout of parse.Edge, so a batch can
@@ -74,8 +76,8 @@ func (s Spec) Validate() error {
 	case s.Kind == "grid" && uint64(max(s.Shortcuts, 0)) > maxShortcuts(s.Scale):
 		// a shortcut's two ends are drawn from the 2^Scale vertices, so past (2^Scale)^2
 		// shortcuts every further one repeats an edge that ingest drops
-		return fmt.Errorf("gen: %w: %d shortcuts on %d vertices, want at most %d (the ordered pairs of its vertices)",
-			ErrSpec, s.Shortcuts, s.Vertices(), maxShortcuts(s.Scale))
+		return fmt.Errorf("gen: %w: %d shortcuts on %s, want at most %d (the ordered pairs of its vertices)",
+			ErrSpec, s.Shortcuts, plural.Of(s.Vertices(), "vertex"), maxShortcuts(s.Scale))
 	case s.Kind == "grid" && s.Shortcuts < -1:
 		// a count computed below zero is a slip, as for every count of ooc's options
 		return fmt.Errorf("gen: %w: %d shortcuts, want 0 or more, or -1 for DefaultShortcuts", ErrSpec, s.Shortcuts)

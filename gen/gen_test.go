@@ -126,6 +126,10 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%+v: got %v, want ErrSpec", s, err)
 		}
 	}
+	// the counts in words: one vertex, not "1 vertices"
+	if err := (Spec{Kind: "grid", Scale: 0, Shortcuts: 2}).Validate(); err == nil || !strings.Contains(err.Error(), "2 shortcuts on 1 vertex, want at most 1") {
+		t.Errorf("2 shortcuts at scale 0: %v", err)
+	}
 	// Products of user-given numbers that wrap around (8589934592<<31 is 2^64: 0 edges)
 	// or would run for ages: refused by Validate, before anything is generated.
 	huge := []Spec{
