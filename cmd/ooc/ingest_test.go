@@ -432,3 +432,24 @@ func TestCountsInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestInputReadFailure: a read of the input that fails (the machine's fault: exit 1)
+// names the input once ("read /proc/self/mem: read /proc/self/mem: input/output
+// error"), and nothing is written.
+func TestInputReadFailure(t *testing.T) {
+	const mem = "/proc/self/mem" // reading offset 0 of one's own memory: EIO
+	if _, err := os.Stat(mem); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	for _, f := range [][]string{nil, {"--format", "snap"}, {"--weights"}} {
+		args := append(append([]string{"ingest", "-q"}, f...), "-o", filepath.Join(dir, "g.ooc"), mem)
+		code, _, stderr := runCLI(t, "", args...)
+		if code != exitFailure || strings.Count(stderr, mem) != 1 || !strings.Contains(stderr, "input/output error") {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming %s once", args, code, stderr, mem)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -233,19 +234,28 @@ func (g *gzipMembers) Read(b []byte) (int, error) {
 // truncated compressed stream).
 func (p *parser) readError(err error) error {
 	if p.in.err != nil {
-		return fmt.Errorf("ingest: read %s: %w", p.path, p.in.err)
+		return readFailure(p.path, p.in.err)
 	}
 	if p.res.Compression == "" {
-		return fmt.Errorf("ingest: read %s: %w", p.path, err)
+		return readFailure(p.path, err)
 	}
 	return p.streamError(err)
+}
+
+// readFailure is the error of a read of the input at path that failed (the machine's,
+// not the input's): path is named once, a path error of the same file giving its cause.
+func readFailure(path string, err error) error {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err
+	}
+	return fmt.Errorf("ingest: read %s: %w", path, err)
 }
 
 // streamError is a ParseError for a corrupt or truncated compressed stream,
 // positioned at the compressed bytes consumed so far.
 func (p *parser) streamError(err error) error {
 	if p.in.err != nil {
-		return fmt.Errorf("ingest: read %s: %w", p.path, p.in.err)
+		return readFailure(p.path, p.in.err)
 	}
 	if pe := (*ParseError)(nil); errors.As(err, &pe) {
 		return pe // positioned already (gzipMembers)

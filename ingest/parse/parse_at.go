@@ -128,7 +128,7 @@ func (p *parser) atError(err error, at int64) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return &ParseError{Path: p.path, Offset: at, Msg: fmt.Sprintf("the file shrank while it was read (it was %s)", plural.Of(p.at.base+p.at.size, "byte"))}
 	}
-	return fmt.Errorf("ingest: read %s: %w", p.path, err)
+	return readFailure(p.path, err)
 }
 
 // readAt reads the n bytes at offset off of the input into buf, grown as needed.

@@ -41,9 +41,13 @@ func ParseWeighted(r io.Reader, opt ParseOptions, emit func(WEdge) error) (*Pars
 		p.maxID = math.MaxUint64
 	}
 	cr := &countingReader{r: r}
+	p.raw = cr
 	br := bufio.NewReaderSize(cr, 1<<20)
 	in, closeIn, err := p.decompress(br)
 	if err != nil {
+		if cr.err != nil {
+			return nil, readFailure(p.path, cr.err)
+		}
 		return nil, err
 	}
 	defer closeIn()
@@ -107,6 +111,7 @@ func FloatWeightsIn(r io.Reader, opt ParseOptions) (bool, error) {
 type wparser struct {
 	path  string
 	opt   ParseOptions
+	raw   *countingReader // the input before decompression: its read errors are the machine's
 	maxID uint64
 	br    *bufio.Reader
 	res   ParseResult
@@ -156,6 +161,9 @@ func (p *wparser) run(emit func(WEdge) error) error {
 		if err == bufio.ErrBufferFull {
 			p.line++
 			return p.errorf("line is longer than %d bytes", p.br.Size())
+		}
+		if err != nil && err != io.EOF && p.raw != nil && p.raw.err != nil {
+			return readFailure(p.path, p.raw.err)
 		}
 		if err != nil && err != io.EOF {
 			return &ParseError{Path: p.path, Line: p.line + 1, Offset: -1, Msg: "cannot read the input", Err: err}
