@@ -57,7 +57,7 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"bfs", "--workers", "-1", g}, "--workers -1", "want 0 (all cores) to"},
 		{[]string{"cc", "--workers", "100000", g}, "--workers 100000", "want 0 (all cores) to"},
 		{[]string{"pagerank", "--workers", "-3", g}, "--workers -3", "want 0 (all cores) to"},
-		{[]string{"kcore", "--workers", "x", g}, "-workers", "parse error"},
+		{[]string{"kcore", "--workers", "x", g}, "-workers", "want a whole number in decimal digits"},
 		{[]string{"sssp", "--workers", "-1", gw}, "--workers -1", "want 0 (all cores) to"},
 		{[]string{"bfs", "--vram", "-1", g}, "-vram", "want a number of bytes"},
 		{[]string{"cc", "--vram", "lots", g}, "-vram", "want a number of bytes"},
@@ -92,7 +92,13 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"gen", "grid", "--scale", "3", "--shortcuts", "1000000", "-o", newGraph}, "1000000 shortcuts on 8 vertices",
 			"want at most 64"},
 		{[]string{"gen", "kron", "--scale", "6", "--weights", "uniform:9:1", "-o", newGraph}, "--weights", "want uniform:LO:HI"},
-		{[]string{"gen", "kron", "--scale", "6", "--seed", "-1", "-o", newGraph}, "-seed", "parse error"},
+		{[]string{"gen", "kron", "--scale", "6", "--seed", "-1", "-o", newGraph}, "-seed", "want a whole number of 0 or more in decimal digits"},
+		// integers are decimal, as --src and the sizes are: Go's prefixes made --scale
+		// 010 scale 8 and --sources 0x10 16
+		{[]string{"gen", "kron", "--scale", "0x6", "-o", newGraph}, "-scale", "want a whole number in decimal digits"},
+		{[]string{"bfs", "--sources", "0b11", g}, "-sources", "want a whole number in decimal digits"},
+		{[]string{"pagerank", "--top", "1_0", g}, "-top", "want a whole number in decimal digits"},
+		{[]string{"bench", "--source-seed", "0o7", g}, "-source-seed", "want a whole number of 0 or more in decimal digits"},
 		{[]string{"gen", "cube", "--scale", "6", "-o", newGraph}, "cube", "want kron, urand or grid"},
 		{[]string{"gen", "grid", "--scale", "6", "--edgefactor", "0", "-o", newGraph}, "--edgefactor", "applies to kron and urand"},
 		{[]string{"gen", "kron", "--scale", "6", "--shortcuts", "3", "-o", newGraph}, "--shortcuts", "applies to grid, not to kron"},

@@ -74,8 +74,8 @@ func newBenchFlags(e *env, a *benchArgs) *flag.FlagSet {
 	fs.Lookup("force").Usage = "replace an existing --keep graph directory (only a graph directory: a directory of other files is refused)"
 	fs.Lookup("q").Usage = "no ingest progress or summary on stderr (the report is on stdout)"
 	fs.StringVar(&a.keep, "keep", "", "write the generated graph to `DIR` and keep it (default: a temporary directory)")
-	fs.IntVar(&a.sources, "sources", 16, "BFS sources (random vertices with degree > 0)")
-	fs.Uint64Var(&a.sourceSeed, "source-seed", 1, "seed for choosing the BFS sources")
+	intFlag(fs, &a.sources, "sources", 16, "`N` BFS sources (random vertices with degree > 0)")
+	uintFlag(fs, &a.sourceSeed, "source-seed", 1, "seed `X` for choosing the BFS sources")
 	fs.BoolVar(&a.validate, "validate", true, "check every BFS and CC result")
 	fs.StringVar(&a.backend, "backend", "auto", "auto (the GPU when this build has CUDA and a GPU is usable), cpu or gpu")
 	fs.Var(&a.vram, "vram", "device memory budget, a `SIZE` such as 3GiB (default: free device memory less a margin)")

@@ -97,14 +97,14 @@ type engineArgs struct {
 func addEngineFlags(fs *flag.FlagSet, a *engineArgs) {
 	fs.StringVar(&a.backend, "backend", "auto", "auto (the GPU when this build has CUDA and a GPU is usable), cpu or gpu")
 	fs.Var(&a.vram, "vram", "device memory budget of the graph and the search, a `SIZE` such as 3GiB (default: free device memory less a margin; the CUDA context, about 0.5 GiB, comes on top)")
-	fs.IntVar(&a.workers, "workers", 0, "CPU threads (0: all cores)")
+	intFlag(fs, &a.workers, "workers", 0, "`N` CPU threads (0: all cores)")
 }
 
 func newBFSFlags(e *env, a *bfsArgs) *flag.FlagSet {
 	fs := newFlags(e, "bfs")
 	fs.StringVar(&a.src, "src", "random", "source vertex `V` (the file's own id), or random")
-	fs.IntVar(&a.sources, "sources", 1, "`N` searches from distinct random sources; report the median")
-	fs.Uint64Var(&a.seed, "seed", 1, "seed for random sources")
+	intFlag(fs, &a.sources, "sources", 1, "`N` searches from distinct random sources; report the median")
+	uintFlag(fs, &a.seed, "seed", 1, "seed `X` for random sources")
 	a.resultFlags.add(fs, resultHelp{result: "parents and levels", lines: "vertex parent level", check: "check every result with the Graph500 checks", table: "the engine's plan and a per-level table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs

@@ -87,10 +87,10 @@ type genArgs struct {
 
 // addSpecFlags declares the generator flags that gen and bench share.
 func addSpecFlags(fs *flag.FlagSet, s *gen.Spec) {
-	fs.IntVar(&s.Scale, "scale", 0, "2^`S` vertices (required)")
-	fs.IntVar(&s.EdgeFactor, "edgefactor", 16, "`K`*2^S edges (kron, urand)")
-	fs.Uint64Var(&s.Seed, "seed", 1, "random seed")
-	fs.IntVar(&s.Shortcuts, "shortcuts", -1, "random shortcut edges of a grid, at most (2^S)^2 (-1: one per 65536 vertices, at least 4)")
+	intFlag(fs, &s.Scale, "scale", 0, "2^`S` vertices (required)")
+	intFlag(fs, &s.EdgeFactor, "edgefactor", 16, "`K`*2^S edges (kron, urand)")
+	uintFlag(fs, &s.Seed, "seed", 1, "random seed `X`")
+	intFlag(fs, &s.Shortcuts, "shortcuts", -1, "`N` random shortcut edges of a grid, at most (2^S)^2 (-1: one per 65536 vertices, at least 4)")
 }
 
 // addBuildFlags declares the flags that shape a graph directory written by gen or bench.
@@ -102,7 +102,7 @@ func addBuildFlags(fs *flag.FlagSet, a *genArgs) {
 	fs.BoolVar(&a.force, "force", false, "replace an existing output: an edge list file, or a graph directory (only a graph directory: a directory of other files is refused)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress or summary on stderr")
 	fs.BoolVar(&a.json, "json", false, "print the result as one JSON object on stdout")
-	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
+	intFlag(fs, &a.workers, "workers", 0, "`N` threads (0: all cores)")
 }
 
 func newGenFlags(e *env, a *genArgs) *flag.FlagSet {

@@ -228,7 +228,7 @@ func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs.StringVar(&a.backend, "backend", ingest.BackendAuto, "where lists are sorted and encoded: auto (the GPU when usable), cpu or gpu")
 	fs.Var(&a.shardBytes, "shard-size", "adjacency bytes per shard, a `SIZE` such as 256MiB (default 512MiB)")
 	fs.Var(&a.mem, "mem", "memory budget, a `SIZE` such as 8GiB (default: "+memDefault+")")
-	fs.IntVar(&a.workers, "workers", 0, "threads (0: all cores)")
+	intFlag(fs, &a.workers, "workers", 0, "`N` threads (0: all cores)")
 	fs.BoolVar(&a.quiet, "q", false, "no progress bar or summary")
 	fs.BoolVar(&a.verbose, "v", false, "also print how the memory budget is split")
 	fs.BoolVar(&a.force, "force", false, "replace an existing graph directory (nothing else: a file or a directory of other files is refused)")

@@ -78,10 +78,10 @@ type pagerankArgs struct {
 
 func newPageRankFlags(e *env, a *pagerankArgs) *flag.FlagSet {
 	fs := newFlags(e, "pagerank")
-	fs.IntVar(&a.top, "top", 10, "print the `K` highest-scoring vertices (0: none)")
+	intFlag(fs, &a.top, "top", 10, "print the `K` highest-scoring vertices (0: none)")
 	a.tolerance = ooc.DefaultPageRankTolerance
 	fs.Var((*realNumber)(&a.tolerance), "tolerance", "stop once an iteration changes the scores by less than `X` in L1")
-	fs.IntVar(&a.maxIters, "max-iters", ooc.DefaultPageRankMaxIters, "stop after `N` iterations")
+	intFlag(fs, &a.maxIters, "max-iters", ooc.DefaultPageRankMaxIters, "stop after `N` iterations")
 	a.resultFlags.add(fs, resultHelp{result: "the scores", lines: "vertex score", check: "check the scores against a float64 power iteration", table: "the plan and a per-iteration table"})
 	addEngineFlags(fs, &a.engineArgs)
 	return fs

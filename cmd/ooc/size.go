@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"strconv"
 	"strings"
 
@@ -64,4 +65,64 @@ func nonzeroMantissa(s string) bool {
 		s = s[:i]
 	}
 	return strings.ContainsFunc(s, func(c rune) bool { return c != '0' && c != '.' && c != '_' })
+}
+
+// decimalInt and decimalUint are integer flags read in base 10 alone. The flag
+// package's integers take Go's prefixes, so --scale 010 was scale 8 (octal), --sources
+// 0x10 16 and --top 0b11 3, where --src 010 is vertex 10 and sizes are decimal too.
+type (
+	decimalInt  int
+	decimalUint uint64
+)
+
+func (d *decimalInt) String() string {
+	if d == nil {
+		return "0"
+	}
+	return strconv.Itoa(int(*d))
+}
+
+func (d *decimalInt) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, strconv.IntSize)
+	if err != nil {
+		return decimalError(err, "a whole number")
+	}
+	*d = decimalInt(n)
+	return nil
+}
+
+func (d *decimalUint) String() string {
+	if d == nil {
+		return "0"
+	}
+	return strconv.FormatUint(uint64(*d), 10)
+}
+
+func (d *decimalUint) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return decimalError(err, "a whole number of 0 or more")
+	}
+	*d = decimalUint(n)
+	return nil
+}
+
+// decimalError words a failed parse of an integer flag as the flag package does,
+// saying what is wanted.
+func decimalError(err error, want string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("value out of range")
+	}
+	return errors.New("want " + want + " in decimal digits")
+}
+
+// intFlag and uintFlag declare decimal integer flags with their defaults.
+func intFlag(fs *flag.FlagSet, p *int, name string, def int, usage string) {
+	*p = def
+	fs.Var((*decimalInt)(p), name, usage)
+}
+
+func uintFlag(fs *flag.FlagSet, p *uint64, name string, def uint64, usage string) {
+	*p = def
+	fs.Var((*decimalUint)(p), name, usage)
 }

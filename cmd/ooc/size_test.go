@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -54,5 +57,43 @@ func TestRealNumberUnderflow(t *testing.T) {
 		if code, _, stderr := runCLI(t, "", "pagerank", "--tolerance", c.in, g); code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("--tolerance %q: exit %d, %q; want %q", c.in, code, stderr, c.want)
 		}
+	}
+}
+
+// TestDecimalFlags: integer flags read a leading zero as decimal (--scale 010 is 10, as
+// --src 010 is vertex 10; the flag package read it as octal 8), and their defaults and
+// limits stay: 2^63-1 and 2^64-1 taken, one more out of range.
+func TestDecimalFlags(t *testing.T) {
+	var i int
+	var u uint64
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	intFlag(fs, &i, "i", -1, "`N`")
+	uintFlag(fs, &u, "u", 7, "`X`")
+	if i != -1 || u != 7 || fs.Lookup("i").DefValue != "-1" || fs.Lookup("u").DefValue != "7" {
+		t.Fatalf("defaults: %d %d %q %q", i, u, fs.Lookup("i").DefValue, fs.Lookup("u").DefValue)
+	}
+	for _, c := range []struct {
+		args []string
+		i    int
+		u    uint64
+	}{
+		{[]string{"-i", "010", "-u", "010"}, 10, 10},
+		{[]string{"-i", "-08", "-u", "09"}, -8, 9},
+		{[]string{"-i", "9223372036854775807", "-u", "18446744073709551615"}, math.MaxInt, math.MaxUint64},
+	} {
+		if err := fs.Parse(c.args); err != nil || i != c.i || u != c.u {
+			t.Errorf("%v: %d %d %v, want %d %d", c.args, i, u, err, c.i, c.u)
+		}
+	}
+	for _, args := range [][]string{{"-i", "0x10"}, {"-i", "1e3"}, {"-i", "9223372036854775808"}, {"-u", "-1"}, {"-u", "18446744073709551616"}, {"-u", ""}} {
+		if err := fs.Parse(args); err == nil {
+			t.Errorf("%v: taken", args)
+		}
+	}
+	g := bfsGraph(t)
+	code, stdout, stderr := runCLI(t, "", "bfs", "--sources", "03", g)
+	if code != exitOK || !strings.Contains(stdout, "median of 3 sources") {
+		t.Errorf("bfs --sources 03: exit %d, %q %q", code, stdout, stderr)
 	}
 }

@@ -99,7 +99,7 @@ type ssspArgs struct {
 func newSSSPFlags(e *env, a *ssspArgs) *flag.FlagSet {
 	fs := newFlags(e, "sssp")
 	fs.StringVar(&a.src, "src", "random", "source vertex `V` (the file's own id), or random")
-	fs.Uint64Var(&a.seed, "seed", 1, "seed for a random source")
+	uintFlag(fs, &a.seed, "seed", 1, "seed `X` for a random source")
 	fs.Var((*realNumber)(&a.delta), "delta", "bin width `D` of delta-stepping (0: from the weights; a real number on float32 weights)")
 	fs.BoolVar(&a.unitWeights, "unit-weights", false, "weigh every edge 1")
 	a.resultFlags.add(fs, resultHelp{result: "the distances", lines: "vertex distance parent", check: "check every distance against Dijkstra's algorithm", table: "the plan and a per-step table"})
