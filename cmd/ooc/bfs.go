@@ -26,8 +26,9 @@ func init() {
 }
 
 const bfsHelp = `
-Usage: ooc bfs [--src V|random] [--sources N] [--validate] [-o FILE] [--text] [-v] [--json]
-               [--backend auto|cpu|gpu] [--vram SIZE] [--workers N] [GRAPH]
+Usage: ooc bfs [--src V|random] [--sources N] [--seed X] [--validate] [-o FILE] [--text]
+               [--force] [-v] [--json] [--backend auto|cpu|gpu] [--vram SIZE] [--workers N]
+               [GRAPH]
 
 Breadth-first search from one vertex: the parent and the level (distance in edges) of
 every vertex reached. With no GRAPH named, the only *.ooc graph directory in the current

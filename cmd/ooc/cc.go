@@ -17,7 +17,7 @@ func init() {
 }
 
 const ccHelp = `
-Usage: ooc cc [-o labels.bin] [--text] [--validate] [-v] [--json]
+Usage: ooc cc [-o labels.bin] [--text] [--force] [--validate] [-v] [--json]
               [--backend auto|cpu|gpu] [--vram SIZE] [--workers N] [GRAPH]
 
 Connected components with Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018): every vertex

@@ -28,6 +28,7 @@ func init() {
 
 const genHelp = `
 Usage: ooc gen KIND --scale S [--edgefactor K] [--seed X] [--weights uniform:LO:HI] -o OUT
+               [flags]
 
 Generate a synthetic graph with 2^S vertices. KIND is one of:
 

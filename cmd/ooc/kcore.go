@@ -17,7 +17,7 @@ func init() {
 }
 
 const kcoreHelp = `
-Usage: ooc kcore [-o FILE] [--text] [--validate] [-v] [--json]
+Usage: ooc kcore [-o FILE] [--text] [--force] [--validate] [-v] [--json]
                  [--backend auto|cpu|gpu] [--vram SIZE] [--workers N] [GRAPH]
 
 The core number of every vertex: the largest k such that the vertex belongs to a

@@ -122,3 +122,25 @@ func TestFlagHelp(t *testing.T) {
 		t.Errorf("ooc bench --force: %q does not say it replaces the --keep graph", u)
 	}
 }
+
+// TestUsageLines: a command's Usage lines name each of its flags, or say [flags] (then
+// the list below them does): bfs's left out --seed and --force, gen's every flag of the
+// graph it writes.
+func TestUsageLines(t *testing.T) {
+	e := &env{stdout: new(bytes.Buffer), stderr: new(bytes.Buffer)}
+	for name, c := range commands {
+		usage, _, _ := strings.Cut(strings.TrimLeft(c.help, "\n"), "\n\n")
+		if !strings.HasPrefix(usage, "Usage: ooc "+name) {
+			t.Errorf("ooc help %s does not start with its Usage lines: %.40q", name, usage)
+			continue
+		}
+		if strings.Contains(usage, "[flags]") {
+			continue
+		}
+		flagSets[name](e).VisitAll(func(f *flag.Flag) {
+			if !regexp.MustCompile(`(^|[\s\[])` + regexp.QuoteMeta(flagName(f.Name)) + `($|[\s\]=])`).MatchString(usage) {
+				t.Errorf("ooc %s: its Usage lines do not name %s:\n%s", name, flagName(f.Name), usage)
+			}
+		})
+	}
+}

@@ -22,7 +22,7 @@ func init() {
 }
 
 const pagerankHelp = `
-Usage: ooc pagerank [--top K] [--tolerance X] [--max-iters N] [-o FILE] [--text]
+Usage: ooc pagerank [--top K] [--tolerance X] [--max-iters N] [-o FILE] [--text] [--force]
                     [--validate] [-v] [--json] [--backend auto|cpu|gpu] [--vram SIZE]
                     [--workers N] [GRAPH]
 

@@ -23,9 +23,9 @@ func init() {
 }
 
 const ssspHelp = `
-Usage: ooc sssp [--src V|random] [--seed N] [--delta D] [--unit-weights] [-o FILE]
-                [--text] [--validate] [-v] [--json] [--backend auto|cpu|gpu] [--vram SIZE]
-                [--workers N] [GRAPH]
+Usage: ooc sssp [--src V|random] [--seed X] [--delta D] [--unit-weights] [-o FILE]
+                [--text] [--force] [--validate] [-v] [--json] [--backend auto|cpu|gpu]
+                [--vram SIZE] [--workers N] [GRAPH]
 
 Single-source shortest paths over the out-edges by delta-stepping (Meyer and Sanders,
 2003, organized as the GAP benchmark suite's sssp): vertices wait in bins of width
