@@ -209,7 +209,7 @@ type ingestArgs struct {
 }
 
 // memDefault is how every help text describes --mem's default (ingest.DefaultMem).
-const memDefault = "half the RAM or the cgroup limit, whichever is lower"
+const memDefault = "half of the RAM or of the cgroup limit, whichever is lower"
 
 func newIngestFlags(e *env, a *ingestArgs) *flag.FlagSet {
 	fs := newFlags(e, "ingest")
