@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -244,9 +245,13 @@ func (p *parser) readError(err error) error {
 
 // readFailure is the error of a read of the input at path that failed (the machine's,
 // not the input's): path is named once, a path error of the same file giving its cause.
+// A directory given as the input's stream (ooc ingest - < dir) is bad input instead.
 func readFailure(path string, err error) error {
-	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == path {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && (pe.Path == path || path == displayName("-") && pe.Path == "/dev/stdin") {
 		err = pe.Err
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return &ParseError{Path: path, Offset: -1, Msg: "is a directory, not an edge list"}
 	}
 	return fmt.Errorf("ingest: read %s: %w", path, err)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -201,4 +202,32 @@ func u64s(v ...uint64) []byte {
 		b = binary.LittleEndian.AppendUint64(b, x)
 	}
 	return b
+}
+
+// TestStdinDirectory: a directory as standard input (ooc ingest - < dir) is bad input,
+// exit 2, named as <stdin> once: it was "read <stdin>: read /dev/stdin: is a
+// directory", exit 1, as if the machine had failed. Nothing is left.
+func TestStdinDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range [][]string{nil, {"--weights"}, {"--format", "bin32"}} {
+		d, err := os.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := append(append([]string{"ingest", "-q"}, f...), "-o", "g.ooc", "-")
+		cmd := exec.Command(oocBin, args...)
+		cmd.Dir, cmd.Stdin = dir, d
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		cmd.Run()
+		d.Close()
+		r := result{code: cmd.ProcessState.ExitCode(), stderr: errb.String()}
+		noPanic(t, r, args)
+		if r.code != 2 || !oneLine(r.stderr) || !strings.Contains(r.stderr, "<stdin>: is a directory, not an edge list") || strings.Contains(r.stderr, "/dev/stdin") {
+			t.Errorf("%v < a directory: want exit 2 and one line naming <stdin>, got %s", args, r)
+		}
+	}
+	if left := listDir(t, dir); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }
