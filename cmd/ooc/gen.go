@@ -164,6 +164,12 @@ func runGen(e *env, args []string) error {
 	if err := checkWorkers(a.workers); err != nil {
 		return err
 	}
+	weightsSet := false
+	fs.Visit(func(f *flag.Flag) { weightsSet = weightsSet || f.Name == "weights" })
+	if weightsSet && a.weights == "" {
+		// given empty (a script's unset variable), it is a slip, not a request for none
+		return usagef("--weights: an empty spec; give uniform:LO:HI, or leave --weights out")
+	}
 	if a.weights != "" {
 		if a.wspec, err = gen.ParseWeightSpec(a.weights); err != nil {
 			return usagef("--weights: %v", err)

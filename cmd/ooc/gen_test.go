@@ -342,3 +342,21 @@ func TestGenEdgeListIngestFlags(t *testing.T) {
 		t.Errorf("written: %v", ents)
 	}
 }
+
+// TestGenEmptyWeights: --weights given empty (a script's unset variable) is refused, as
+// an empty -o or --keep is, where it wrote an unweighted graph; and LO:HI are decimal.
+func TestGenEmptyWeights(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "k.txt")
+	code, stdout, stderr := runCLI(t, "", "gen", "kron", "--scale", "3", "--weights", "", "-o", out)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "--weights: an empty spec") {
+		t.Errorf("--weights '': exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("--weights '': %s written", out)
+	}
+	code, stdout, stderr = runCLI(t, "", "gen", "kron", "--scale", "6", "--weights", "uniform:010:010", "-o", "-")
+	if code != exitOK || strings.Count(stdout, "\n") == 0 || strings.Count(stdout, " 10\n") != strings.Count(stdout, "\n") {
+		t.Errorf("uniform:010:010: exit %d, %q; want every weight 10", code, stderr)
+	}
+}
