@@ -166,11 +166,8 @@ func benchGraph(ctx context.Context, e *env, fs *flag.FlagSet, a *benchArgs, arg
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "ooc-bench-")
 		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err // the path is named below, as $TMPDIR's
-			}
-			return "", cleanup, fmt.Errorf("bench: cannot make a temporary graph directory in %s ($TMPDIR; or give --keep DIR): %w", os.TempDir(), err)
+			// the path is named as $TMPDIR's, not as the path error names it
+			return "", cleanup, fmt.Errorf("bench: cannot make a temporary graph directory in %s ($TMPDIR; or give --keep DIR): %w", os.TempDir(), unnamed(err))
 		}
 		cleanup = func() { os.RemoveAll(tmp) }
 		dir = filepath.Join(tmp, a.spec.String()+".ooc")

@@ -44,11 +44,11 @@ Generate a synthetic graph with 2^S vertices. KIND is one of:
 
 The output is the same for a seed on every machine and with any number of threads.
 When OUT ends in .ooc the graph goes straight into a graph directory through the ingest
-pipeline (--directed, --order, --shard-size, --mem apply as for 'ooc ingest'); otherwise
-OUT is an edge list in --format text ("u v" lines), bin32 or bin64 (little-endian
-pairs), and - means standard output. A name ending in .bin32 or .bin64 is written in
-that format (ooc ingest reads it so); one ending in .mtx, .gr, .parquet, .sg or .wsg
-is refused.
+pipeline (--directed, --order, --shard-size, --mem, --backend and -v apply as for 'ooc
+ingest', and only there); otherwise OUT is an edge list in --format text ("u v" lines),
+bin32 or bin64 (little-endian pairs), and - means standard output. A name ending in
+.bin32 or .bin64 is written in that format (ooc ingest reads it so); one ending in .mtx,
+.gr, .parquet, .sg or .wsg is refused.
 
 --weights uniform:LO:HI gives every edge an integer weight from LO to HI, a hash of
 the seed and the edge's two ends (so the same for a seed on every machine, and the same
