@@ -452,15 +452,21 @@ exchdr:
 	CMPQ CX, $14
 	JLS fgroup                   // else four exceptions past one word
 
-setup:
-	IMUL3Q $104, R8, AX
-	LEAQ ·vecTables(SB), CX
-	ADDQ CX, AX
-	TABLE
-	MOVQ F_J(SP), CX
-	MOVQ a+0(FP), AX
-	MOVQ M_PARENT(AX), AX
+// LISTTABLE loads the table of width w (R8) as TABLE does, and broadcasts the first
+// neighbour of list j (F_J), held in a.parent, to Y12; it leaves a.parent in AX and j
+// in CX. Defined in scanMoreAVX2's body, so that vet checks a+0(FP) against its frame.
+#define LISTTABLE \
+	IMUL3Q $104, R8, AX \
+	LEAQ ·vecTables(SB), CX \
+	ADDQ CX, AX \
+	TABLE \
+	MOVQ F_J(SP), CX \
+	MOVQ a+0(FP), AX \
+	MOVQ M_PARENT(AX), AX \
 	VPBROADCASTD (AX)(CX*4), Y12
+
+setup:
+	LISTTABLE
 	VPBROADCASTD F_N(SP), Y6
 	MOVQ R14, SI
 	XORQ DX, DX
@@ -604,14 +610,7 @@ fgroup:
 	VMOVQ R8, X5
 	VPSLLD X5, Y2, Y2
 	VPERMD Y2, Y3, Y3            // lane L's part of the carry
-	IMUL3Q $104, R8, AX
-	LEAQ ·vecTables(SB), CX
-	ADDQ CX, AX
-	TABLE
-	MOVQ F_J(SP), CX
-	MOVQ a+0(FP), AX
-	MOVQ M_PARENT(AX), AX
-	VPBROADCASTD (AX)(CX*4), Y12
+	LISTTABLE
 	MOVL (AX)(CX*4), AX
 	ADDQ R12, AX
 	CMPQ AX, F_NV(SP)
