@@ -126,7 +126,7 @@ func TestBFSOrder(t *testing.T) {
 			adj := store.NewCompressed(g)
 			var first []uint32
 			for _, w := range []int{1, 3, 5} {
-				perm, inv, err := bfsOrder(adj, w, newPager(g, 1<<20))
+				perm, inv, err := bfsOrder(adj, w, &pager{g: g, limit: 1 << 20}) // releases every few lists
 				if err != nil {
 					t.Fatal(err)
 				}

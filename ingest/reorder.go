@@ -63,9 +63,22 @@ type pager struct {
 	mu    sync.Mutex
 }
 
-// newPager keeps g's resident pages within limit bytes (a quarter of the long-lived
-// memory, which the numbering's arrays and the second pass's buffers leave free).
-func newPager(g *store.Graph, limit int64) *pager { return &pager{g: g, limit: max(limit, 1<<20)} }
+// newPager keeps g's resident pages within limit bytes (mappedMem: an eighth of the
+// long-lived memory, which the numbering's arrays and the second pass's buffers leave
+// free), 1 MiB at least. It returns nil, which releases nothing, where g's shards take
+// no more than the limit: their pages cannot pass it, and each release would cost a
+// madvise a shard and the faults that map the pages again.
+func newPager(g *store.Graph, limit int64) *pager {
+	limit = max(limit, 1<<20)
+	var mapped int64
+	for _, s := range g.Shards() {
+		mapped += int64(len(s.Bytes()))
+	}
+	if mapped <= limit {
+		return nil
+	}
+	return &pager{g: g, limit: limit}
+}
 
 // add counts n bytes of lists read and drops the pages when they reach the limit.
 func (pg *pager) add(n int64) {
