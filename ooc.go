@@ -281,10 +281,9 @@ var ErrNoBackend = errors.New("backend not available")
 
 // Open verifies the graph's checksums (store.Graph.Check, so no backend ever answers
 // from corrupt bytes; a backend name CheckBackend refuses is refused first) and opens
-// the named backend on it. "auto" opens "gpu" when it is
-// registered and opens (a usable device was found), and "cpu" otherwise; the GPU's
-// failure is then logged to opt.Verbose. "gpu" in a build without CUDA is an error that
-// matches ErrNoBackend.
+// the named backend on it. "auto" opens "gpu" when it is registered and opens (a usable
+// device was found), and "cpu" otherwise; the GPU's failure is then logged to
+// opt.Verbose. "gpu" in a build without CUDA is an error that matches ErrNoBackend.
 func Open(g *store.Graph, backend string, opt Options) (Engine, error) {
 	if g == nil {
 		return nil, errors.New("engine: no graph (a nil *store.Graph)")

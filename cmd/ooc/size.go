@@ -67,9 +67,9 @@ func nonzeroMantissa(s string) bool {
 	return strings.ContainsFunc(s, func(c rune) bool { return c != '0' && c != '.' && c != '_' })
 }
 
-// decimalInt and decimalUint are integer flags read in base 10 alone. The flag
-// package's integers take Go's prefixes, so --scale 010 was scale 8 (octal), --sources
-// 0x10 16 and --top 0b11 3, where --src 010 is vertex 10 and sizes are decimal too.
+// decimalInt and decimalUint are integer flags read in base 10 alone, as --src and the
+// sizes are: the flag package's integers take Go's prefixes, which would read --scale
+// 010 as 8 (octal), --sources 0x10 as 16 and --top 0b11 as 3.
 type (
 	decimalInt  int
 	decimalUint uint64
