@@ -118,6 +118,12 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"cc", "-o", "", g}, "-o", "an empty name"},
 		{[]string{"export", "-o", "", g}, "-o", "an empty name"},
 		{[]string{"bfs", "-o", "", g}, "-o", "an empty name"},
+		// an enumerated flag given empty, as --order "" is refused: each took it for its default
+		{[]string{"bfs", "--backend", "", g}, "--backend", "an empty value"},
+		{[]string{"bench", "--backend=", g}, "--backend", "an empty value"},
+		{[]string{"ingest", "--backend", "", "-o", newGraph, edges}, "--backend", "an empty value"},
+		{[]string{"ingest", "--format", "", "-o", newGraph, edges}, "--format", "an empty value"},
+		{[]string{"ingest", "--columns", "", "-o", newGraph, edges}, "--columns", "an empty value"},
 		{[]string{"ingest", "-o", filepath.Join(g, "in.ooc"), edges}, "in.ooc", "nothing is written inside a graph directory"},
 		{[]string{"ingest", "-o", filepath.Join(dir, "no", "dir.ooc"), edges}, "dir.ooc", "directory does not exist"},
 		{[]string{"bfs", "-o", dir, g}, "-o " + dir, "is a directory"},

@@ -262,10 +262,15 @@ func once(fs *flag.FlagSet) (unwrap func()) {
 
 // emptyOutput refuses an -o given as the empty string (-o "$OUT" with OUT unset): the
 // commands would take it for no -o and drop the result, or write a default name the
-// user did not ask for.
+// user did not ask for. --backend, --format and --columns given empty are refused
+// alike, as --order, --src and --weights are by their own checks: "" is no value of
+// theirs, and each would take it for its default.
 func emptyOutput(fs *flag.FlagSet) (err error) {
 	fs.Visit(func(f *flag.Flag) {
 		switch {
+		case err != nil:
+		case (f.Name == "backend" || f.Name == "format" || f.Name == "columns") && f.Value.String() == "":
+			err = usagef("--%s: an empty value; give one (run 'ooc help %s'), or leave --%s out", f.Name, fs.Name(), f.Name)
 		case f.Name != "o":
 		case f.Value.String() == "" && fs.Name() == "ingest":
 			err = usagef("-o: an empty name; give a graph directory, or leave -o out")
