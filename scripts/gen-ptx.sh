@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates the embedded fatbin beside every CUDA source of the module (DIR/NAME.cu ->
 # DIR/NAME.fatbin; `go generate` in a package with a .cu runs it), or beside the .cu files
-# named as arguments, one nvcc a core at once. The sources include
-# store/graph.cuh, the device side of the format. Each fatbin holds native SASS for sm_80,
-# sm_86, sm_89 and sm_90 (A100/A10/L4/H100/H200 load it without a JIT step) plus PTX for
-# compute_75, the oldest virtual architecture ooc supports (Turing), which the driver
-# JIT-compiles for any GPU without its own SASS here. The fatbin is compressed
+# named as arguments, one nvcc a core at once. The sources include store/graph.cuh, the
+# device side of the format. Each fatbin holds native SASS for sm_80, sm_86, sm_89 and
+# sm_90 (A100/A10/L4/H100/H200 load it without a JIT step) plus PTX for compute_75, the
+# oldest virtual architecture ooc supports (Turing), which the driver JIT-compiles for any
+# GPU without its own SASS here. The fatbin is compressed
 # (-compress-all). nvcc's fatbin output is byte-deterministic (same bytes from two runs and
 # from another directory), so scripts/check-ptx.sh can fail CI when a committed fatbin is
 # stale.
