@@ -216,7 +216,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			return pos, emptyOutput(fs)
+			return pos, emptyValues(fs)
 		}
 		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
 			pos = append(pos, args[0])
@@ -260,12 +260,12 @@ func once(fs *flag.FlagSet) (unwrap func()) {
 	}
 }
 
-// emptyOutput refuses an -o given as the empty string (-o "$OUT" with OUT unset): the
+// emptyValues refuses an -o given as the empty string (-o "$OUT" with OUT unset): the
 // commands would take it for no -o and drop the result, or write a default name the
 // user did not ask for. --backend, --format and --columns given empty are refused
 // alike, as --order, --src and --weights are by their own checks: "" is no value of
 // theirs, and each would take it for its default.
-func emptyOutput(fs *flag.FlagSet) (err error) {
+func emptyValues(fs *flag.FlagSet) (err error) {
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case err != nil:
