@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/oocgraph/ooc/store"
 )
@@ -65,7 +66,8 @@ func exitCode(err error) int {
 	case errors.Is(err, store.ErrCorrupt):
 		return exitCorrupt
 	case errors.As(err, &u), errors.Is(err, store.ErrNotGraph), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNoParent), errors.Is(err, store.ErrInsideGraph), errors.Is(err, store.ErrTooManyShards),
-		errors.Is(err, store.ErrNoVertex), errors.Is(err, store.ErrOldVersion), errors.Is(err, store.ErrNewVersion), errors.Is(err, errBadInput):
+		errors.Is(err, store.ErrNoVertex), errors.Is(err, store.ErrOldVersion), errors.Is(err, store.ErrNewVersion), errors.Is(err, errBadInput),
+		errors.Is(err, syscall.ENAMETOOLONG): // a path no file system takes is the command line's
 		return exitUsage
 	}
 	return exitFailure

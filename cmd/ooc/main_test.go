@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -142,5 +143,23 @@ func TestUsageLines(t *testing.T) {
 				t.Errorf("ooc %s: its Usage lines do not name %s:\n%s", name, flagName(f.Name), usage)
 			}
 		})
+	}
+}
+
+// A path longer than the file system takes is the command line's fault, whichever command
+// meets it: exit 2, as for a graph that is not there.
+func TestNameTooLong(t *testing.T) {
+	long := filepath.Join(t.TempDir(), strings.Repeat("a", 300))
+	for _, args := range [][]string{
+		{"info", long},
+		{"bfs", long},
+		{"verify", long},
+		{"gen", "kron", "--scale", "4", "-o", long + ".ooc"},
+		{"ingest", long, "-o", filepath.Join(t.TempDir(), "g.ooc")},
+	} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != exitUsage || !strings.Contains(stderr, "too long") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming the long name", args[0], code, stderr)
+		}
 	}
 }
