@@ -186,7 +186,7 @@ func (p *pipeline) afterPhase1(hdr parse.Header) error {
 	}
 	t0 := time.Now()
 	err := p.decideAuto(hdr)
-	p.phases = append(p.phases, Phase{Name: "order", Seconds: time.Since(t0).Seconds(), Edges: p.vertexCount(hdr)})
+	p.phases = append(p.phases, Phase{Name: "choose", Seconds: time.Since(t0).Seconds(), Edges: p.vertexCount(hdr)})
 	if errors.Is(err, errReadAgain) {
 		p.opt.early.phases = p.phases
 	}

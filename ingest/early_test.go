@@ -201,7 +201,7 @@ func TestAutoFirstPassFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := rep.Order; e == nil || !e.ChoseDegree || !strings.Contains(e.BFSSkipped, "first pass") || rep.Phases[0].Name != "parse" || rep.Phases[1].Name != "order" {
+	if e := rep.Order; e == nil || !e.ChoseDegree || !strings.Contains(e.BFSSkipped, "first pass") || rep.Phases[0].Name != "parse" || rep.Phases[1].Name != "choose" {
 		t.Fatalf("seed %d: estimate %+v, phases %+v; want the degree order chosen in the first pass", seed, e, rep.Phases)
 	}
 	ask := opt

@@ -92,7 +92,9 @@ type Options struct {
 	bisectMax uint64     // list entries the automatic order bisects at most; 0: bisectMaxEntries
 }
 
-// Phase is the cost of one pipeline phase.
+// Phase is the cost of one pipeline phase, under the name the report prints. A name
+// stands for one kind of work: "choose" is --order auto's decision after its first
+// build, "order" the computing of a numbering (degree, BFS or bisection).
 type Phase struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
