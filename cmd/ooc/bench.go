@@ -103,9 +103,7 @@ func runBench(e *env, args []string) error {
 	if err := ooc.CheckBackend(a.backend); err != nil {
 		return usageError{err} // likewise: the engine opens after the graph is made
 	}
-	keepSet := false
-	fs.Visit(func(f *flag.Flag) { keepSet = keepSet || f.Name == "keep" })
-	if keepSet && (a.keep == "" || a.keep == "-") {
+	if given(fs, "keep") && (a.keep == "" || a.keep == "-") {
 		return usagef("--keep %q: want a directory to write the generated graph to (e.g. --keep kron20.ooc)", a.keep)
 	}
 	rep := &benchReport{Params: benchParams{Sources: a.sources, SourceSeed: a.sourceSeed, Validate: a.validate,

@@ -164,9 +164,7 @@ func runGen(e *env, args []string) error {
 	if err := checkWorkers(a.workers); err != nil {
 		return err
 	}
-	weightsSet := false
-	fs.Visit(func(f *flag.Flag) { weightsSet = weightsSet || f.Name == "weights" })
-	if weightsSet && a.weights == "" {
+	if given(fs, "weights") && a.weights == "" {
 		// given empty (a script's unset variable), it is a slip, not a request for none
 		return usagef("--weights: an empty spec; give uniform:LO:HI, or leave --weights out")
 	}
@@ -182,7 +180,7 @@ func runGen(e *env, args []string) error {
 	if err := checkOutputFlags(fs, toGraph); err != nil {
 		return err
 	}
-	fs.Visit(func(f *flag.Flag) { a.formatSet = a.formatSet || f.Name == "format" })
+	a.formatSet = given(fs, "format")
 	if toGraph {
 		rep, err := genGraph(context.Background(), e, &a, a.out)
 		if err != nil {

@@ -262,6 +262,12 @@ func once(fs *flag.FlagSet) (unwrap func()) {
 	}
 }
 
+// given says whether the command line set the flag name (to any value, its default too).
+func given(fs *flag.FlagSet, name string) (set bool) {
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // emptyValues refuses an -o given as the empty string (-o "$OUT" with OUT unset): the
 // commands would take it for no -o and drop the result, or write a default name the
 // user did not ask for. --backend, --format and --columns given empty are refused
